@@ -1,0 +1,117 @@
+# raidlab - build, test and run.
+#
+#   make            build build/raidlab
+#   make run        install missing packages, build, run the main job
+#   make check      install missing packages, build, run every test (plain and ASan+UBSan)
+#   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
+#   make format     clang-format every source file
+#
+# Sources are found by wildcard: every .c under src/ goes into a static
+# library, except src/cli/main.c which makes the binary.  Tests under
+# tests/unit/test_*.c each become one cmocka program.
+
+BUILD     ?= build
+SAN       ?=
+CC        ?= cc
+PKGS      := liburing blkid json-c
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wmissing-prototypes \
+            -Wstrict-prototypes -Wformat=2 -Wvla
+BASEFLAGS := -std=gnu17 -D_GNU_SOURCE -Isrc -pthread $(WARN) $(PKG_CFLAGS) -MMD -MP
+ifeq ($(SAN),1)
+  BASEFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+  LDSAN := -fsanitize=address,undefined
+endif
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+ALL_CFLAGS := $(BASEFLAGS) $(CFLAGS) -DRL_VERSION=\"$(VERSION)\"
+LDLIBS   := $(PKG_LIBS) -lm -pthread $(LDSAN)
+
+LIB_SRC  := $(filter-out src/cli/main.c,$(shell find src -name '*.c' | sort))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB      := $(BUILD)/libraidlab.a
+BIN      := $(BUILD)/raidlab
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
+
+.PHONY: all run check check-plain check-asan test fuzz fuzz-run format format-check deps clean bench
+
+all: $(BIN) $(UNIT_BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# --whole-archive: target types register themselves from constructors.
+$(BIN): $(BUILD)/src/cli/main.o $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(UNIT_HELPERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPERS) -Wl,--whole-archive $(LIB) \
+		-Wl,--no-whole-archive $(LDLIBS) -lcmocka
+
+deps:
+	@scripts/install-deps.sh
+
+run: deps
+	$(MAKE) $(BIN)
+	$(BIN) demo
+
+# The whole suite twice: a normal build, then ASan+UBSan.
+check: deps
+	$(MAKE) check-plain
+	$(MAKE) check-asan
+	@tests/summary.sh build/test-results.txt build-asan/test-results.txt
+
+check-plain: all
+	tests/run.sh $(BUILD)
+
+check-asan:
+	$(MAKE) BUILD=build-asan SAN=1 CFLAGS="-O1 -g" all
+	tests/run.sh build-asan
+
+test: all
+	tests/run.sh $(BUILD)
+
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+fuzz:
+	$(MAKE) BUILD=build-fuzz-lib CC=clang SAN=1 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" build-fuzz-lib/libraidlab.a
+	@mkdir -p build-fuzz
+	@for f in $(FUZZ_SRC); do \
+	  b=build-fuzz/$$(basename $$f .c); echo "  FUZZ $$b"; \
+	  clang $(BASEFLAGS) -fsanitize=fuzzer,address,undefined -O1 -g -o $$b $$f \
+	    -Wl,--whole-archive build-fuzz-lib/libraidlab.a -Wl,--no-whole-archive $(LDLIBS) || exit 1; \
+	done
+
+# Run every fuzzer for FUZZ_SECONDS each (CI uses this).
+FUZZ_SECONDS ?= 20
+fuzz-run: fuzz
+	@for b in $(FUZZ_BIN); do \
+	  n=$$(basename $$b); mkdir -p build-fuzz/corpus-$$n; \
+	  echo "fuzzing $$n for $(FUZZ_SECONDS) s"; \
+	  $$b -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 build-fuzz/corpus-$$n tests/fuzz/seeds/$$n \
+	    >build-fuzz/$$n.log 2>&1 || { tail -n 40 build-fuzz/$$n.log; exit 1; }; \
+	done
+
+bench: $(BIN)
+	bench/vs-fio.sh
+
+format:
+	clang-format -i $$(find src tests -name '*.[ch]')
+
+format-check:
+	clang-format --dry-run -Werror $$(find src tests -name '*.[ch]')
+
+clean:
+	rm -rf build build-asan build-fuzz build-fuzz-lib
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Install the Debian packages raidlab needs to build and test, if missing.
+# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka.
+# Test peers: fio, qemu-utils (qemu-img/qemu-io), nbdkit, libnbd-bin (nbdinfo/nbdcopy),
+# clang (libFuzzer), e2fsprogs (mkfs.ext4 for the safety test), util-linux (losetup),
+# valgrind (leak checks of the CLI paths).
+set -euo pipefail
+pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev
+      fio clang e2fsprogs util-linux valgrind clang-format)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,153 @@
+/*
+ * exec.h - executors: the event loop and the clock a run lives on.
+ *
+ * An executor owns everything per-thread that the data path needs:
+ *  - the clock (rl_exec_now): wall-clock nanoseconds for real executors,
+ *    simulated nanoseconds for the virtual one;
+ *  - a ready queue of requests to complete on the next turn of the loop
+ *    (rl_io_complete_later), so no target ever completes inside submit;
+ *  - a timer heap of requests to complete at a given time (rl_exec_at),
+ *    used by delay/link targets and the SSD model;
+ *  - a pool of child requests for composites, reserved at creation, so the
+ *    data path never calls malloc, with a wait list for parents that found
+ *    the pool empty;
+ *  - the backend's own machinery: an io_uring ring (RL_EXEC_URING) or
+ *    nothing (RL_EXEC_PSYNC, where file I/O is done with pread/pwrite in
+ *    submit and completed through the ready queue).
+ *
+ * One real executor runs per OS thread.  A virtual executor runs a whole
+ * simulated run on one thread: when nothing is ready, it jumps the clock to
+ * the earliest timer.  The backend differences live behind struct
+ * rl_exec_backend; targets and the workload engine see only this header.
+ */
+#ifndef RL_CORE_EXEC_H
+#define RL_CORE_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/io.h"
+
+enum rl_exec_kind {
+	RL_EXEC_URING = 0, /* real clock, io_uring for file I/O */
+	RL_EXEC_PSYNC,     /* real clock, pread/pwrite for file I/O */
+	RL_EXEC_VIRTUAL,   /* simulated clock, timers only */
+};
+
+struct rl_exec;
+struct io_uring;
+
+/** A timer entry: complete @io with @status at time @when. */
+struct rl_timer {
+	uint64_t when; /* ns on the executor's clock */
+	uint64_t seq;  /* insertion order: equal times fire first-in first-out */
+	struct rl_io *io;
+	int status;
+};
+
+/** A request parked until child requests are free again. */
+typedef void (*rl_exec_resume_fn)(struct rl_io *io);
+
+struct rl_exec_backend {
+	/** Current time in ns.  Required. */
+	uint64_t (*now)(struct rl_exec *ex);
+	/**
+	 * Reap backend completions (and, when @block_until is nonzero, wait
+	 * until at least one arrives or the clock reaches @block_until).
+	 * Returns the number of completions delivered, or a negative errno.
+	 * Required.
+	 */
+	int (*poll)(struct rl_exec *ex, uint64_t block_until);
+	/** Release backend resources.  Optional. */
+	void (*destroy)(struct rl_exec *ex);
+};
+
+struct rl_exec {
+	enum rl_exec_kind kind;
+	const struct rl_exec_backend *backend;
+	void *backend_priv;
+
+	/* ready queue (FIFO) */
+	struct rl_io *ready_head;
+	struct rl_io **ready_tail;
+
+	/* timer heap, ordered by (when, seq) */
+	struct rl_timer *timers;
+	size_t ntimers, timers_cap;
+	uint64_t timer_seq;
+
+	/* child request pool and the parents waiting for it */
+	struct rl_io *pool_mem;
+	struct rl_io *pool_free;
+	size_t pool_size, pool_used;
+	struct rl_io *wait_head, **wait_tail;
+
+	/* virtual clock (RL_EXEC_VIRTUAL) */
+	uint64_t vnow;
+
+	/* requests handed to the backend and not yet completed */
+	uint64_t backend_inflight;
+
+	/* io_uring ring (RL_EXEC_URING), NULL otherwise */
+	struct io_uring *ring;
+	unsigned ring_pending; /* sqes prepared but not yet submitted */
+};
+
+/**
+ * Create an executor of @kind.  @pool_size child requests are reserved;
+ * @ring_depth sizes the io_uring ring (ignored by other kinds).  Returns 0
+ * and sets *out, or a negative errno.
+ */
+int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
+		   struct rl_exec **out);
+
+/** Destroy an executor; no request may be in flight. */
+void rl_exec_destroy(struct rl_exec *ex);
+
+/** Current time in ns on this executor's clock. */
+static inline uint64_t rl_exec_now(struct rl_exec *ex)
+{
+	return ex->backend->now(ex);
+}
+
+/** Queue @io to complete with @status on the next turn of the loop. */
+void rl_exec_complete_later(struct rl_exec *ex, struct rl_io *io, int status);
+
+/** Complete @io with @status when the clock reaches @when (ns). */
+int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status);
+
+/**
+ * Park @io until a child request is returned to the pool, then call
+ * @resume(io).  Used by composites when rl_io_child_get() returns NULL.
+ */
+void rl_exec_wait(struct rl_exec *ex, struct rl_io *io, rl_exec_resume_fn resume);
+
+/**
+ * Run one turn of the loop: deliver ready requests, fire due timers, reap
+ * backend completions.  With @block set and nothing to deliver, waits for
+ * the next event (for a virtual executor: advances the clock to the next
+ * timer).  Returns the number of completions delivered (0 means the
+ * executor is idle), or a negative errno.
+ */
+int rl_exec_run_once(struct rl_exec *ex, bool block);
+
+/** True when nothing is queued, timed or in flight on this executor. */
+bool rl_exec_idle(const struct rl_exec *ex);
+
+/** Time of the earliest timer, or UINT64_MAX when there is none. */
+uint64_t rl_exec_next_timer(const struct rl_exec *ex);
+
+/** Kind name for messages and results: "io_uring", "psync", "virtual". */
+const char *rl_exec_kind_name(enum rl_exec_kind kind);
+
+/* --- for backends and the file target --- */
+
+/** Deliver one backend completion: counts it and calls rl_io_complete(). */
+void rl_exec_backend_done(struct rl_exec *ex, struct rl_io *io, int status);
+
+/** Pool internals used by io.c. */
+struct rl_io *rl_exec_pool_get(struct rl_exec *ex);
+void rl_exec_pool_put(struct rl_exec *ex, struct rl_io *io);
+
+#endif

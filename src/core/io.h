@@ -1,0 +1,129 @@
+/*
+ * io.h - the request that travels down a stack of targets.
+ *
+ * Every I/O in raidlab is a struct rl_io.  The submitter fills in the
+ * operation, range, buffer and completion callback, then hands the request to
+ * rl_target_submit().  The target starts the work and returns at once; the
+ * request completes later, exactly once, through rl_io_complete(), which calls
+ * the submitter's callback with 0 or a negative errno.
+ *
+ * Rules every target follows:
+ *  - submit never calls the completion callback before it returns.  A target
+ *    that can answer at once (null, mem, an argument error) completes with
+ *    rl_io_complete_later(), which queues the request on the executor; this
+ *    keeps stacks free of recursion however deep they are.
+ *  - composites (raid, cache, link...) split a parent request into child
+ *    requests taken from the executor's preallocated pool with
+ *    rl_io_child_get(); the data path never calls malloc.  A child's end goes
+ *    through rl_io_child_end(), which counts the parent's outstanding
+ *    children, keeps the first error and completes the parent exactly once
+ *    when the last child is done.
+ *  - the fields under "owned by the receiving target" are scratch space for
+ *    whichever target currently holds the request; a composite must not touch
+ *    the scratch of a request it did not create.
+ */
+#ifndef RL_CORE_IO_H
+#define RL_CORE_IO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rl_exec;
+struct rl_target;
+struct rl_io;
+
+/** Operations a target may receive. */
+enum rl_op {
+	RL_OP_READ = 0,
+	RL_OP_WRITE = 1,
+	RL_OP_TRIM = 2,  /* discard: contents of the range become undefined */
+	RL_OP_FLUSH = 3, /* make every completed write durable; offset/len ignored */
+	RL_OP_COUNT
+};
+
+/** Request flags. */
+#define RL_IO_FUA 0x1u /* write: durable before it completes */
+
+/**
+ * Completion callback.  status is 0 on success or a negative errno (-EIO for
+ * a failed transfer, -ENOSPC, ...).  The callback may submit new requests and
+ * may free or reuse @io.
+ */
+typedef void (*rl_io_cb)(struct rl_io *io, int status);
+
+struct rl_io {
+	/* --- filled in by the submitter --- */
+	uint8_t op;      /* enum rl_op */
+	uint8_t flags;   /* RL_IO_* */
+	uint16_t pool;   /* internal: nonzero when the request came from an executor pool */
+	uint32_t len;    /* bytes; 0 only for FLUSH */
+	uint64_t offset; /* bytes from the start of the target */
+	void *buf;       /* data for READ/WRITE; may be NULL for targets without data */
+	rl_io_cb cb;     /* completion callback (required) */
+	void *cb_arg;    /* for the submitter's use */
+	struct rl_exec *ex; /* executor this request runs on; completions are delivered there */
+
+	/* --- composite bookkeeping (rl_io_child_* maintain these) --- */
+	struct rl_io *parent; /* the request this child belongs to, or NULL */
+	uint32_t pending;     /* children of this request still outstanding */
+	int status;           /* first error seen among children, or 0 */
+
+	/* --- executor bookkeeping --- */
+	struct rl_io *next; /* ready queue, wait list or pool free list link */
+
+	/* --- owned by the receiving target --- */
+	uint64_t priv[4];
+};
+
+/** Complete @io now: call its callback with @status. */
+static inline void rl_io_complete(struct rl_io *io, int status)
+{
+	io->cb(io, status);
+}
+
+/** Complete @io from the executor's loop, after the current call returns. */
+void rl_io_complete_later(struct rl_io *io, int status);
+
+/**
+ * Take a child request for @parent from the executor's pool.  The child
+ * inherits the executor, has parent set and cb set to rl_io_child_end; the
+ * caller sets op, offset, len, buf, flags (and may override cb, as long as
+ * its own callback ends with rl_io_child_end).  Increments parent->pending.
+ * Returns NULL when the pool is empty: the caller then parks the parent with
+ * rl_exec_wait() and retries later.
+ */
+struct rl_io *rl_io_child_get(struct rl_io *parent);
+
+/**
+ * End a child: remember the first error in the parent, return the child to
+ * the pool, and complete the parent with its first error (or 0) when this was
+ * its last outstanding child and the fan-out has been sealed.
+ */
+void rl_io_child_end(struct rl_io *child, int status);
+
+/**
+ * Prepare @parent for a fan-out: pending = 1 (a guard reference) and status 0.
+ * Call before issuing children, then rl_io_children_sealed() once all are
+ * issued.  The guard keeps a parent from completing while children are still
+ * being issued even if the first ones finish early.
+ */
+static inline void rl_io_children_begin(struct rl_io *parent)
+{
+	parent->pending = 1;
+	parent->status = 0;
+}
+
+/** Drop the guard reference; completes the parent if every child is done. */
+void rl_io_children_sealed(struct rl_io *parent);
+
+/** Record an error in @parent without a child (e.g. a member already failed). */
+static inline void rl_io_note_error(struct rl_io *parent, int status)
+{
+	if (status && !parent->status)
+		parent->status = status;
+}
+
+/** Name of an operation for messages: "read", "write", "trim", "flush". */
+const char *rl_op_name(enum rl_op op);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * registry.h - from spec text to a stack of open targets.
+ *
+ * Each target type registers a struct rl_target_type (its spec name, a
+ * one-line summary, its parameters for help, and a create function).
+ * rl_target_build() walks a parsed spec: a call node is looked up by name, a
+ * plain word at the top or as a member is a path handed to the "file" type
+ * (so "/dev/sdb" and "raid1(/dev/loop0, /dev/loop1)" work).  Composites call
+ * rl_target_build() on their own arguments.
+ *
+ * Types register from a constructor in their own file
+ * (RL_TARGET_REGISTER), so adding a target is adding one file.
+ */
+#ifndef RL_CORE_REGISTRY_H
+#define RL_CORE_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/spec.h"
+#include "core/target.h"
+
+/** Settings that apply to the whole stack being opened. */
+struct rl_build_ctx {
+	bool write_intent;  /* the run will write or trim: safety checks apply */
+	bool force_destroy; /* allow writing over data found on devices/files */
+	bool keep;          /* keep test files raidlab created */
+	bool direct;        /* O_DIRECT for files and devices (default true) */
+	bool buffered_ok;   /* fall back to buffered I/O where O_DIRECT is refused */
+	uint64_t default_file_size; /* size for a test file created without size= (0: required) */
+	bool quiet;         /* no warnings on stderr */
+};
+
+struct rl_target_type {
+	const char *name;    /* as written in specs */
+	const char *summary; /* one line for `raidlab help targets` */
+	const char *params;  /* parameter list for help: "chunk=SIZE (default 512k), ..." */
+	/**
+	 * Build a target from @node (node->name == type name; for "file" the
+	 * node may also be a plain word holding the path).  Returns 0 and sets
+	 * *out, or a negative errno with @err set (position and message).
+	 */
+	int (*create)(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+		      struct rl_target **out, struct rl_err *err);
+	struct rl_target_type *next; /* registry list link */
+};
+
+/** Add a type to the registry (called from constructors). */
+void rl_target_type_register(struct rl_target_type *type);
+
+/** Look a type up by name; NULL if unknown. */
+const struct rl_target_type *rl_target_type_find(const char *name);
+
+/** First registered type (for listing); follow ->next. */
+const struct rl_target_type *rl_target_type_first(void);
+
+#define RL_TARGET_REGISTER(type)                                                                   \
+	__attribute__((constructor)) static void rl_register_##type(void)                          \
+	{                                                                                          \
+		rl_target_type_register(&(type));                                                  \
+	}
+
+/** Build the stack that @node describes. */
+int rl_target_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+		    struct rl_target **out, struct rl_err *err);
+
+/** Parse @text and build it; errors carry the position in @text. */
+int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_target **out,
+		   struct rl_err *err);
+
+/** Default build settings: direct I/O, no forcing, no keeping. */
+void rl_build_ctx_init(struct rl_build_ctx *ctx);
+
+#endif

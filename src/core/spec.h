@@ -1,0 +1,138 @@
+/*
+ * spec.h - target specs: one readable expression names a whole stack.
+ *
+ * Grammar (whitespace is allowed around every token):
+ *
+ *   spec    := expr
+ *   expr    := word '(' args? ')'        a call: raid0(...), ssd(sx8200pro)
+ *            | word                      a plain word: /dev/sda, disk.img, sx8200pro
+ *   args    := arg (',' arg)*
+ *   arg     := key '=' value             a named parameter: chunk=128k
+ *            | expr ('x' count)?         a positional argument, repeated count times
+ *   word    := one or more characters other than ( ) , = and whitespace
+ *   value   := a word, or a quoted string "..." (for paths with odd characters)
+ *   count   := decimal integer 1..1024, written as x3 after whitespace
+ *
+ * The parser builds a tree of struct rl_spec_node; repetition is expanded
+ * there (raid0(ssd(a) x3) yields three identical children).  Every error
+ * names the byte position (0-based) in the source text and what was
+ * expected, e.g. "position 7: expected ')' or ',' but found end of spec".
+ *
+ * Numbers with units (sizes, rates, times, percentages) are parsed by the
+ * rl_parse_* functions below; target factories read their parameters with
+ * the rl_spec_get_* helpers, which report the parameter's position on error
+ * and mark it used, so rl_spec_check_unused() can reject unknown keys.
+ */
+#ifndef RL_CORE_SPEC_H
+#define RL_CORE_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** An error: position in the source and a message. */
+struct rl_err {
+	size_t pos;     /* byte offset into the spec text, or SIZE_MAX if none applies */
+	char msg[512];  /* human-readable, complete sentence without trailing newline */
+};
+
+/** Set an error; printf-style.  Returns -EINVAL for convenience. */
+int rl_err_set(struct rl_err *err, size_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** A key=value parameter of a call. */
+struct rl_spec_kv {
+	char *key;
+	char *value;      /* never NULL; quotes removed */
+	size_t key_pos;   /* position of the key */
+	size_t value_pos; /* position of the value */
+	bool used;        /* set by rl_spec_get_*; checked by rl_spec_check_unused */
+};
+
+/** A node: a call with arguments, or a plain word. */
+struct rl_spec_node {
+	char *name;                  /* call name, or the word itself for a plain word */
+	bool is_call;                /* name(...) form */
+	size_t pos;                  /* position of the name */
+	struct rl_spec_node **args;  /* positional arguments, repetitions expanded */
+	size_t nargs;
+	struct rl_spec_kv *kv;       /* named parameters in source order */
+	size_t nkv;
+};
+
+/**
+ * Parse @text into a tree.  Returns 0 and sets *out, or a negative errno
+ * with @err filled in (position and message).
+ */
+int rl_spec_parse(const char *text, struct rl_spec_node **out, struct rl_err *err);
+
+/** Free a tree; NULL is accepted. */
+void rl_spec_free(struct rl_spec_node *node);
+
+/** Write the tree back as canonical text (for results); returns a malloc'd string. */
+char *rl_spec_format(const struct rl_spec_node *node);
+
+/* --- parameters of a call --- */
+
+/** Find a key (and mark it used); NULL if absent.  A key given twice is an error at parse time. */
+struct rl_spec_kv *rl_spec_find(struct rl_spec_node *node, const char *key);
+
+/** Size in bytes (rl_parse_size); @def when absent.  0 or -EINVAL with @err set. */
+int rl_spec_get_size(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
+		     struct rl_err *err);
+/** Unsigned integer within [min, max]; @def when absent. */
+int rl_spec_get_u64(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t min,
+		    uint64_t max, uint64_t *out, struct rl_err *err);
+/** Floating value within [min, max]; @def when absent. */
+int rl_spec_get_double(struct rl_spec_node *node, const char *key, double def, double min,
+		       double max, double *out, struct rl_err *err);
+/** Percentage "20%" or "20" -> 20.0, within [min, max]; @def when absent. */
+int rl_spec_get_percent(struct rl_spec_node *node, const char *key, double def, double min,
+			double max, double *out, struct rl_err *err);
+/** Duration (rl_parse_time) in ns; @def when absent. */
+int rl_spec_get_time(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
+		     struct rl_err *err);
+/** Bandwidth (rl_parse_rate) in bytes per second; @def when absent. */
+int rl_spec_get_rate(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
+		     struct rl_err *err);
+/** Boolean: on/off, yes/no, true/false, 1/0; @def when absent. */
+int rl_spec_get_bool(struct rl_spec_node *node, const char *key, bool def, bool *out,
+		     struct rl_err *err);
+/**
+ * One of @choices (NULL-terminated); sets *out to the index, @def when
+ * absent.  The error lists the choices.
+ */
+int rl_spec_get_enum(struct rl_spec_node *node, const char *key, const char *const *choices,
+		     int def, int *out, struct rl_err *err);
+/** String (borrowed from the tree); @def when absent. */
+int rl_spec_get_str(struct rl_spec_node *node, const char *key, const char *def,
+		    const char **out, struct rl_err *err);
+
+/**
+ * Reject the first key that no rl_spec_get_* call consumed:
+ * "position 12: raid0 has no parameter 'chunkk' (known: chunk, layout)".
+ * @known lists the type's keys for the message (NULL-terminated).
+ */
+int rl_spec_check_unused(const struct rl_spec_node *node, const char *const *known,
+			 struct rl_err *err);
+
+/* --- numbers with units (used by specs and job options alike) --- */
+
+/**
+ * Size: plain bytes, or a suffix k/m/g/t/p, K/M/G/T/P, KiB..PiB (binary,
+ * powers of 1024) or kB/MB/GB/TB/PB (decimal, powers of 1000); an optional
+ * trailing "b"/"B" after a binary letter is allowed ("4kb" = 4096).
+ * Fractions are allowed with a suffix ("1.5g").  Overflow is an error.
+ * Returns 0 or -EINVAL; @what names the quantity in the message.
+ */
+int rl_parse_size(const char *s, uint64_t *out, char *msg, size_t msglen);
+/** Duration: plain number = seconds; suffixes ns, us, ms, s, m (minutes), h. Out in ns. */
+int rl_parse_time(const char *s, uint64_t *out, char *msg, size_t msglen);
+/** Rate: a size per second, with optional "/s" ("3.9GB/s", "550MB", "100m/s"). Out in B/s. */
+int rl_parse_rate(const char *s, uint64_t *out, char *msg, size_t msglen);
+/** Unsigned integer, decimal (or 0x hex); overflow is an error. */
+int rl_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen);
+/** Boolean words: on/off, yes/no, true/false, 1/0. */
+int rl_parse_bool(const char *s, bool *out, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,117 @@
+/*
+ * target.h - the one interface every block target implements.
+ *
+ * A target is anything that serves I/O: a leaf that owns storage (file, mem,
+ * null, a simulated SSD) or a composite that owns child targets (raid0,
+ * cache, link, faulty...).  Composites hold their children in
+ * struct rl_target.children and reach them only through rl_target_submit(),
+ * so any target can stack on any other.
+ *
+ * A target is built from a parsed spec node by its type's create function
+ * (see registry.h) and torn down with rl_target_close(), which closes the
+ * children too.  Targets are shared by every worker thread of a run: the
+ * per-thread state (io_uring ring, request pool) lives in the executor the
+ * request carries (io->ex), so targets keep only shared, thread-safe state.
+ *
+ * rl_target_submit() is the single entry point for I/O; it checks the
+ * request against the target's contract (range inside the target, length a
+ * multiple of the block size, operation supported) and completes offending
+ * requests with -EINVAL or -EOPNOTSUPP itself, so ops->submit only ever
+ * sees valid requests.
+ */
+#ifndef RL_CORE_TARGET_H
+#define RL_CORE_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/io.h"
+
+struct json_object;
+struct rl_target;
+struct rl_exec;
+
+/** Capability bits (struct rl_target.caps). */
+#define RL_CAP_TRIM    0x01u /* accepts RL_OP_TRIM */
+#define RL_CAP_FLUSH   0x02u /* RL_OP_FLUSH does real work (it is always accepted) */
+#define RL_CAP_DATA    0x04u /* stores data: reads return what was written */
+#define RL_CAP_REAL    0x08u /* needs a wall-clock executor (file, device) */
+#define RL_CAP_VIRTUAL 0x10u /* needs a virtual-time executor (simulated drive) */
+
+struct rl_target_ops {
+	/** Type name as written in specs ("file", "raid0").  Required. */
+	const char *name;
+
+	/**
+	 * Start @io.  Required.  Never completes @io before returning (use
+	 * rl_io_complete_later()).  The request has already been checked by
+	 * rl_target_submit().
+	 */
+	void (*submit)(struct rl_target *t, struct rl_io *io);
+
+	/**
+	 * Add this target's own properties (chunk size, path, state...) to
+	 * @obj, a JSON object that rl_target_tree() has already given "type",
+	 * "size_bytes", "block_size" and "children".  Optional.  Returns 0 or
+	 * a negative errno.
+	 */
+	int (*describe)(struct rl_target *t, struct json_object *obj);
+
+	/**
+	 * Called once per executor before the first request from it, so a
+	 * target can set up per-thread resources (e.g. register its file with
+	 * that executor's ring).  Optional.  Returns 0 or a negative errno.
+	 */
+	int (*attach)(struct rl_target *t, struct rl_exec *ex);
+
+	/**
+	 * Release the target's own resources; rl_target_close() closes the
+	 * children and frees the struct afterwards.  Optional.
+	 */
+	void (*destroy)(struct rl_target *t);
+
+	/**
+	 * Called when a run ends, before closing: e.g. the file target removes
+	 * the test file it created unless asked to keep it.  Optional.
+	 */
+	void (*finish)(struct rl_target *t);
+};
+
+struct rl_target {
+	const struct rl_target_ops *ops; /* the type's operations */
+	uint64_t size;                   /* usable bytes, a multiple of block_size */
+	uint32_t block_size;             /* logical block size: offsets and lengths align to it */
+	uint32_t caps;                   /* RL_CAP_* */
+	struct rl_target **children;     /* member targets of a composite, or NULL */
+	unsigned nchildren;              /* number of children */
+	void *priv;                      /* the type's private state */
+};
+
+/**
+ * Allocate a target with @nchildren child slots, all fields zeroed except ops.
+ * Returns NULL on allocation failure.
+ */
+struct rl_target *rl_target_alloc(const struct rl_target_ops *ops, unsigned nchildren);
+
+/** Submit @io to @t after checking it (see the file comment). */
+void rl_target_submit(struct rl_target *t, struct rl_io *io);
+
+/** Call ops->attach on @t and every target below it, children first. */
+int rl_target_attach(struct rl_target *t, struct rl_exec *ex);
+
+/** Call ops->finish on @t and every target below it. */
+void rl_target_finish(struct rl_target *t);
+
+/** Close @t and every target below it; NULL is accepted. */
+void rl_target_close(struct rl_target *t);
+
+/**
+ * The stack as a JSON tree: {"type", "size_bytes", "block_size", ...own
+ * properties..., "children": [...]}.  Returns a new object, or NULL.
+ */
+struct json_object *rl_target_tree(struct rl_target *t);
+
+/** OR of the caps of every leaf below @t (and @t itself). */
+uint32_t rl_target_leaf_caps(const struct rl_target *t);
+
+#endif

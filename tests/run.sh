@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Test runner: every unit test program in BUILD/tests and every script in
+# tests/integration, each under a timeout.  Exit code 0 = pass, 77 = skip,
+# anything else = fail (liburing/automake convention).  Logs go to
+# BUILD/test-logs/; the last line is "N passed, N failed, N skipped".
+#
+#   tests/run.sh BUILD [NAME-FILTER]
+set -u
+build=${1:-build}
+filter=${2:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+logs="$top/$build/test-logs"
+mkdir -p "$logs"
+export RAIDLAB="$top/$build/raidlab"
+export RAIDLAB_BUILD="$top/$build"
+export RAIDLAB_TOP="$top"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+pass=0 fail=0 skip=0
+failed=()
+run_one() {
+	local name=$1; shift
+	local start end rc
+	start=$(date +%s.%N)
+	timeout --kill-after=10 "${RL_TEST_TIMEOUT:-300}" "$@" >"$logs/$name.log" 2>&1
+	rc=$?
+	end=$(date +%s.%N)
+	local t; t=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+	case $rc in
+	0) pass=$((pass + 1)); printf 'PASS  %-40s %6ss\n' "$name" "$t" ;;
+	77) skip=$((skip + 1)); printf 'SKIP  %-40s %6ss  (%s)\n' "$name" "$t" "$(tail -n 1 "$logs/$name.log")" ;;
+	*) fail=$((fail + 1)); failed+=("$name"); printf 'FAIL  %-40s %6ss  rc=%d\n' "$name" "$t" "$rc"
+	   sed 's/^/      | /' "$logs/$name.log" | tail -n 30 ;;
+	esac
+}
+for t in "$top/$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	[[ -z $filter || $n == *$filter* ]] || continue
+	run_one "$n" "$t"
+done
+for t in "$top"/tests/integration/*.sh; do
+	[ -f "$t" ] || continue
+	n=$(basename "$t" .sh)
+	[[ -z $filter || $n == *$filter* ]] || continue
+	run_one "$n" bash "$t"
+done
+echo "$pass $fail $skip" >"$top/$build/test-results.txt"
+[ ${#failed[@]} -eq 0 ] || echo "failed: ${failed[*]}"
+echo "$build: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -146,6 +146,14 @@ const char *rl_exec_kind_name(enum rl_exec_kind kind);
 /** Deliver one backend completion: counts it and calls rl_io_complete(). */
 void rl_exec_backend_done(struct rl_exec *ex, struct rl_io *io, int status);
 
+/**
+ * For targets that do real I/O on an io_uring executor: a free submission
+ * entry whose completion will complete @io (the executor turns the result
+ * into 0 or a negative errno; a short transfer is -EIO).  Submits queued
+ * entries first if the ring is full.  Returns NULL only on a ring failure.
+ */
+struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io);
+
 /** Pool internals used by io.c. */
 struct rl_io *rl_exec_pool_get(struct rl_exec *ex);
 void rl_exec_pool_put(struct rl_exec *ex, struct rl_io *io);

@@ -69,7 +69,8 @@ struct rl_io {
 	int status;           /* first error seen among children, or 0 */
 
 	/* --- executor bookkeeping --- */
-	struct rl_io *next; /* ready queue, wait list or pool free list link */
+	struct rl_io *next;                /* ready queue, wait list or pool free list link */
+	void (*resume)(struct rl_io *io); /* rl_exec_wait: called when children are free */
 
 	/* --- owned by the receiving target --- */
 	uint64_t priv[4];

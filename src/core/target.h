@@ -58,6 +58,13 @@ struct rl_target_ops {
 	int (*describe)(struct rl_target *t, struct json_object *obj);
 
 	/**
+	 * Add the target's run counters (e.g. a simulated drive's write
+	 * amplification, an array's degraded reads, a cache's hits) to @obj.
+	 * Called after a run by rl_target_report().  Optional.
+	 */
+	int (*report)(struct rl_target *t, struct json_object *obj);
+
+	/**
 	 * Called once per executor before the first request from it, so a
 	 * target can set up per-thread resources (e.g. register its file with
 	 * that executor's ring).  Optional.  Returns 0 or a negative errno.
@@ -110,6 +117,13 @@ void rl_target_close(struct rl_target *t);
  * properties..., "children": [...]}.  Returns a new object, or NULL.
  */
 struct json_object *rl_target_tree(struct rl_target *t);
+
+/**
+ * Run counters of the whole stack as a JSON tree shaped like
+ * rl_target_tree(): {"type", ...counters..., "children": [...]}; targets
+ * without a report op contribute only their type.  Returns a new object.
+ */
+struct json_object *rl_target_report(struct rl_target *t);
 
 /** OR of the caps of every leaf below @t (and @t itself). */
 uint32_t rl_target_leaf_caps(const struct rl_target *t);

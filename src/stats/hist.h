@@ -6,8 +6,11 @@
  * range [2^k, 2^(k+1)) is split into 2^ST_HIST_SUB_BITS equal buckets.  A
  * value is reported as its bucket's midpoint, so the relative error of any
  * percentile is at most 1 / 2^(ST_HIST_SUB_BITS + 1) (0.39 % with 7 bits).
- * Values up to 2^ST_HIST_MAX_BITS ns (about 1.2 hours at 42 bits) are binned;
- * larger ones go to the last bucket.
+ * The first power-of-two group, [2^SUB_BITS, 2^(SUB_BITS+1)), also has
+ * width-1 buckets, so values below 256 are recorded exactly.
+ * Values below 2^ST_HIST_MAX_BITS ns (about 73 minutes at 42 bits) are binned;
+ * larger ones go to the last bucket (their percentiles are then only bounded
+ * by the exact max).
  *
  * st_hist_add() is the hot path: a count-leading-zeros, a shift and an
  * increment, plus min/max/sum updates.  Histograms of threads and passes
@@ -62,9 +65,13 @@ static inline void st_hist_add(struct st_hist *h, uint64_t v)
 	h->sumsq += d * d;
 }
 
-/** Lowest value of bucket @i. */
+/** Lowest value of bucket @i (i < ST_HIST_BUCKETS). */
 uint64_t st_hist_bucket_lo(unsigned i);
-/** One past the highest value of bucket @i. */
+/**
+ * One past the highest value of bucket @i.  Buckets are contiguous:
+ * hi(i) == lo(i + 1).  For the last bucket this is 2^ST_HIST_MAX_BITS, although
+ * st_hist_index() also puts every larger value there.
+ */
 uint64_t st_hist_bucket_hi(unsigned i);
 
 /** dst += src. */
@@ -73,12 +80,15 @@ void st_hist_merge(struct st_hist *dst, const struct st_hist *src);
 /**
  * Value at percentile @p (0 < p <= 100): the midpoint of the bucket holding
  * the ceil(p/100 * count)-th smallest sample, clamped to [min, max].
- * 0 for an empty histogram.
+ * 0 for an empty histogram.  p <= 0 gives the min bucket, p >= 100 the max.
+ * A rank a few ulps above an integer counts as that integer (p = 99.9 of
+ * 1000 samples is the 999th, not the 1000th).
  */
 uint64_t st_hist_percentile(const struct st_hist *h, double p);
 
+/** Exact mean of the samples (not of the buckets); 0 when empty. */
 double st_hist_mean(const struct st_hist *h);
-/** Population standard deviation. */
+/** Population standard deviation, from the running sums; 0 when empty, never NaN. */
 double st_hist_stddev(const struct st_hist *h);
 
 #endif

@@ -21,14 +21,22 @@ struct st_series {
 	size_t cap;           /* intervals allocated */
 };
 
-/** Reserve room for @expect intervals.  Returns 0 or -ENOMEM. */
+/**
+ * Reserve room for @expect intervals (0: allocate on first use).
+ * Returns 0, -EINVAL if @interval_ns is 0, or -ENOMEM.
+ */
 int st_series_init(struct st_series *s, uint64_t interval_ns, uint64_t start_ns, size_t expect);
+/** Free the arrays; safe to call twice and after a failed init. */
 void st_series_free(struct st_series *s);
 
 /** Count one completion of @bytes at time @t_ns (ignored if before start). Returns 0 or -ENOMEM. */
 int st_series_add(struct st_series *s, uint64_t t_ns, uint64_t bytes);
 
-/** dst += src, interval by interval (same interval; starts may differ by < 1 interval). */
+/**
+ * dst += src, interval by interval (index k of src goes to index k of dst).
+ * Returns 0, -EINVAL if the intervals differ or the starts differ by one
+ * interval or more, or -ENOMEM.
+ */
 int st_series_merge(struct st_series *dst, const struct st_series *src);
 
 #endif

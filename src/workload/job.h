@@ -9,6 +9,33 @@
  *
  * Differences from fio are deliberate and documented: jobs of one file run
  * one after another (as if each had stonewall); numjobs gives concurrency.
+ *
+ * What the job runner must honour (the options only record the request):
+ *   - bs / bssplit: if nbssplit > 0 the block size of each I/O is drawn from
+ *     bssplit by percentage and bs is not used.  Setting bs clears bssplit
+ *     and setting bssplit replaces it, so the later of the two wins.
+ *   - size 0 means "from offset to the end of the target".  The region is
+ *     [offset, offset + size); only whole blocks of the largest block size
+ *     are used, a trailing partial block is not.  offset is a multiple of
+ *     512 (checked).  If the target is smaller than offset + size, or
+ *     smaller than offset, the runner reports it (the options don't know
+ *     the target).
+ *   - runtime_ns 0 means no time limit: the job ends after covering the
+ *     region loops times.  With a limit it ends at whichever comes first,
+ *     unless time_based, which repeats the workload until runtime.
+ *   - ramp_ns runs before runtime starts counting (wall time = ramp +
+ *     runtime, as fio); nothing done during the ramp is recorded.
+ *   - random offsets: with dist RANDOM each block is used once per loop,
+ *     unless norandommap; zipf and pareto never use the map (as fio), so
+ *     norandommap is implied for them.  Sequential patterns ignore
+ *     norandommap; random_distribution other than random on a sequential
+ *     pattern is rejected by wl_job_validate.
+ *   - rw / randrw: each I/O is a read with probability rwmixread percent.
+ *   - numjobs N: N copies of the job run concurrently, each over the same
+ *     region (as fio without offset_increment), each with its own random
+ *     sequence derived from seed and the copy's index.
+ *   - stonewall and new_group are accepted for fio compatibility and have no
+ *     effect: the jobs of a file always run one after another.
  */
 #ifndef RL_WORKLOAD_JOB_H
 #define RL_WORKLOAD_JOB_H
@@ -44,8 +71,12 @@ enum wl_verify {
 	WL_VERIFY_CRC32C,
 };
 
-#define WL_BSSPLIT_MAX 16
-#define WL_NAME_MAX    64
+#define WL_BSSPLIT_MAX      16
+#define WL_NAME_MAX         64         /* including the NUL: names have 1..63 bytes */
+#define WL_BS_MIN           512u       /* block sizes are multiples of this ... */
+#define WL_BS_MAX           (64u << 20) /* ... up to 64 MiB (bs and bssplit alike) */
+#define WL_JOBFILE_LINE_MAX 4096       /* longest line of a job file, without its end */
+#define WL_JOBFILE_JOBS_MAX 1024       /* most job sections in one file */
 
 struct wl_bssplit {
 	uint32_t bs;  /* block size in bytes */
@@ -66,8 +97,8 @@ struct wl_job {
 	bool time_based;        /* keep looping until runtime */
 	uint64_t ramp_ns;       /* ramp_time=: run this long before recording */
 	uint32_t rwmixread;     /* percent reads in rw/randrw; default 50 (rwmixwrite sets 100-x) */
-	enum wl_dist dist;      /* random_distribution= */
-	double dist_param;      /* theta for zipf, h for pareto */
+	enum wl_dist dist;      /* random_distribution=; default random */
+	double dist_param;      /* zipf theta (> 0, != 1; default 1.1), pareto h (0 < h < 1; default 0.2); 0 for random */
 	bool direct;            /* direct=1 (default): O_DIRECT; direct=0 / buffered=1: page cache */
 	enum wl_engine engine;  /* ioengine=io_uring (default) | psync */
 	bool zero_buffers;      /* zero_buffers=1: write zeros */
@@ -75,31 +106,54 @@ struct wl_job {
 	uint32_t buffer_compress_percentage; /* 0..100: that share of each block compresses away */
 	uint32_t loops;         /* default 1 */
 	enum wl_verify verify;  /* verify=crc32c: write, then read back and check every block */
-	uint64_t seed;          /* randseed=; default fixed, so runs repeat */
+	uint64_t seed;          /* randseed=; default 1 (fixed, so runs repeat) */
 	bool norandommap;       /* random offsets without the once-per-loop map */
 	uint64_t log_avg_ns;    /* log_avg_msec=: throughput time-series interval; default 100 ms */
 };
 
-/** Defaults as listed in the comments above. */
+/**
+ * Defaults as listed in the comments above (name "job").  They come from the
+ * option table's default texts, so they always match the documentation.
+ */
 void wl_job_init(struct wl_job *job);
 
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */
 bool wl_rw_is_random(enum wl_rw rw);
 /** The option value as fio spells it ("randread"). */
 const char *wl_rw_name(enum wl_rw rw);
-/** True if the job writes or trims (safety checks apply). */
+/**
+ * True if the job writes or trims (safety checks apply): write, randwrite,
+ * trim, randtrim, and rw / randrw unless rwmixread is 100.
+ */
 bool wl_job_writes(const struct wl_job *job);
 
 /**
  * Set one option by name.  @where names the source for messages
- * ("command line", "jobs.fio:12").  Returns 0, or -EINVAL with a message in
- * @msg such as "jobs.fio:12: option 'iodepth': expected a whole number
- * from 1 to 65536, got 'abc'".
+ * ("command line", "jobs.fio:12"; NULL for none).  Returns 0, or -EINVAL
+ * with a message in @msg such as "jobs.fio:12: option 'iodepth': expected a
+ * whole number from 1 to 65536, got 'abc'".  On error the job is unchanged.
+ *
+ * @value NULL means the bare key ("--time_based" or a line "time_based"):
+ * booleans take it as true, other options reject it.  Names are exact
+ * (lower case); aliases (readwrite, blocksize) are accepted.  An unknown name
+ * gets a suggestion ("unknown option 'iodeptj' (did you mean 'iodepth'?)");
+ * "filename" and "target" are rejected with a pointer to --target / target=,
+ * which the caller handles itself; other fio options that raidlab lacks are
+ * rejected as unsupported.
  */
 int wl_job_set(struct wl_job *job, const char *name, const char *value, const char *where,
 	       char *msg, size_t msglen);
 
-/** Cross-option checks after all options are set (bssplit sums to 100, ...). */
+/**
+ * Cross-option checks after all options are set: every range again (for jobs
+ * filled in by hand), bssplit sizes and sum, time_based needs runtime > 0,
+ * verify needs a write pattern with writes (not trim, not rwmixread=100) and
+ * not bssplit together with norandommap, zero_buffers excludes
+ * refill_buffers and buffer_compress_percentage, zipf/pareto need a random
+ * pattern, size (if not 0) holds at least one largest block, offset + size
+ * does not overflow.  ramp_time without runtime is fine.  Messages start
+ * with "@where: " (the job file passes "jobs.fio:3: job 'name'").
+ */
 int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size_t msglen);
 
 /** A parsed job file: the jobs in order, [global] already applied to each. */
@@ -110,21 +164,47 @@ struct wl_jobfile {
 };
 
 /**
- * Parse an INI job file's text.  @fname is used in messages.  Lines:
- * "[section]", "key=value", "key" (boolean options), comments starting
- * with ';' or '#'.  [global] options apply to the jobs that follow it.
- * Returns 0 or -EINVAL with a message naming the file and line.
+ * Parse an INI job file's text (NUL-terminated).  @fname is used in messages
+ * (NULL: "job file").  Returns 0, or -EINVAL / -ENOMEM with a message naming
+ * the file and line ("jobs.fio:7: ..."); on error @out is left empty.
+ *
+ * Lines (whitespace around everything is ignored, CRLF is fine, at most
+ * WL_JOBFILE_LINE_MAX characters):
+ *   [name]          starts a job named name (name= may override it); the
+ *                   same name may appear twice (two jobs, as fio)
+ *   [global]        starts defaults for the jobs that follow; a later
+ *                   [global] continues from the earlier one and affects
+ *                   only the jobs after it (as fio)
+ *   key=value       an option; value may be "quoted" (quotes removed, no
+ *                   escapes; needed to keep a ';' or '#' after whitespace)
+ *   key             a bare boolean option, meaning true
+ *   ; text, # text  a comment, at the start of a line or after whitespace
+ *
+ * Every job starts as a copy of @base (NULL: wl_job_init defaults) with the
+ * [global] options seen so far applied on top; its own lines come last.  So
+ * the CLI applies command-line job options to @base before calling this and
+ * the file overrides them.  target=SPEC is only allowed in a [global] before
+ * the first job and is stored in out->target (the CLI's --target, if any,
+ * is the caller's to weigh against it); in a job section it is an error.
+ * name= in [global] is an error (each job is named by its section).  A key
+ * before any section, a file without job sections, or more than
+ * WL_JOBFILE_JOBS_MAX jobs are errors.  Each job is checked with
+ * wl_job_validate when its section ends.
  */
 int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *base,
 		     struct wl_jobfile *out, char *msg, size_t msglen);
 void wl_jobfile_free(struct wl_jobfile *jf);
 
-/** Describe every option (name, type, default, meaning) for help and docs. */
+/**
+ * Describe every option (name, type, default, meaning) for help and docs, in
+ * table order.  The array is static and never changes.
+ */
 struct wl_option_info {
 	const char *name;
 	const char *alias; /* another accepted name, or NULL */
-	const char *type;  /* "size", "int", "bool", "time", "enum", "str", ... */
-	const char *def;   /* default as text */
+	const char *type;  /* "size", "int", "bool", "time", "enum", "str", "percent",
+			      "bssplit", "dist", "msec" */
+	const char *def;   /* default as text ("" if the option has none) */
 	const char *help;
 };
 const struct wl_option_info *wl_options(size_t *count);

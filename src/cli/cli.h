@@ -1,0 +1,45 @@
+/*
+ * cli.h - commands of the raidlab program.
+ *
+ * Each command lives in its own file (src/cli/cmd_NAME.c) and registers a
+ * struct cli_command from a constructor (CLI_COMMAND_REGISTER); main.c only
+ * dispatches.  A command's main receives argv with argv[0] = the command
+ * name, returns the process exit code (0 ok, 1 failure, 2 usage error), and
+ * prints its errors as "raidlab COMMAND: message" on stderr.
+ */
+#ifndef RL_CLI_CLI_H
+#define RL_CLI_CLI_H
+
+#include <stdbool.h>
+
+struct cli_command {
+	const char *name;    /* "run" */
+	const char *summary; /* one line for `raidlab --help` */
+	const char *usage;   /* full help text for `raidlab help NAME` */
+	int (*main)(int argc, char **argv);
+	struct cli_command *next;
+};
+
+void cli_command_register(struct cli_command *cmd);
+const struct cli_command *cli_command_find(const char *name);
+const struct cli_command *cli_command_first(void);
+
+#define CLI_COMMAND_REGISTER(cmd)                                                                  \
+	__attribute__((constructor)) static void cli_register_##cmd(void)                          \
+	{                                                                                          \
+		cli_command_register(&(cmd));                                                      \
+	}
+
+/** Print "raidlab CMD: message" to stderr (printf-style). */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * Print a spec error with the spec text and a caret under the position:
+ *   raidlab run: target spec: position 7: expected ')' ...
+ *     raid0(mem x2
+ *            ^
+ */
+struct rl_err;
+void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err);
+
+#endif

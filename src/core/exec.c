@@ -1,0 +1,267 @@
+/*
+ * exec.c - the parts of an executor every backend shares: the ready queue,
+ * the timer heap, the child request pool and its wait list, and the loop
+ * turn that ties them together (rl_exec_run_once).
+ *
+ * A loop turn delivers, in order: everything on the ready queue (including
+ * what callbacks add while it runs: the queue is detached first, so a turn
+ * is bounded), every timer that is due, then backend completions.  When
+ * nothing was delivered and the caller asked to block, the backend waits
+ * (real clock: io_uring wait with a timeout at the next timer; virtual
+ * clock: the clock jumps to the next timer).
+ *
+ * The backends are in exec_real.c (io_uring and psync) and exec_virtual.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/exec.h"
+#include "core/exec_backend.h"
+
+const char *rl_exec_kind_name(enum rl_exec_kind kind)
+{
+	switch (kind) {
+	case RL_EXEC_URING:
+		return "io_uring";
+	case RL_EXEC_PSYNC:
+		return "psync";
+	case RL_EXEC_VIRTUAL:
+		return "virtual";
+	}
+	return "?";
+}
+
+int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
+		   struct rl_exec **out)
+{
+	struct rl_exec *ex = calloc(1, sizeof(*ex));
+	int rc;
+
+	if (!ex)
+		return -ENOMEM;
+	ex->kind = kind;
+	ex->ready_tail = &ex->ready_head;
+	ex->wait_tail = &ex->wait_head;
+	ex->timers_cap = 64;
+	ex->timers = malloc(ex->timers_cap * sizeof(*ex->timers));
+	if (pool_size) {
+		ex->pool_mem = calloc(pool_size, sizeof(*ex->pool_mem));
+		ex->pool_size = pool_size;
+	}
+	if (!ex->timers || (pool_size && !ex->pool_mem)) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = pool_size; i-- > 0;) {
+		ex->pool_mem[i].pool = 1;
+		ex->pool_mem[i].next = ex->pool_free;
+		ex->pool_free = &ex->pool_mem[i];
+	}
+	switch (kind) {
+	case RL_EXEC_URING:
+		rc = rl_exec_uring_init(ex, ring_depth);
+		break;
+	case RL_EXEC_PSYNC:
+		rc = rl_exec_psync_init(ex);
+		break;
+	case RL_EXEC_VIRTUAL:
+		rc = rl_exec_virtual_init(ex);
+		break;
+	default:
+		rc = -EINVAL;
+	}
+	if (rc)
+		goto fail;
+	*out = ex;
+	return 0;
+fail:
+	free(ex->pool_mem);
+	free(ex->timers);
+	free(ex);
+	return rc;
+}
+
+void rl_exec_destroy(struct rl_exec *ex)
+{
+	if (!ex)
+		return;
+	if (ex->backend && ex->backend->destroy)
+		ex->backend->destroy(ex);
+	free(ex->pool_mem);
+	free(ex->timers);
+	free(ex);
+}
+
+void rl_exec_complete_later(struct rl_exec *ex, struct rl_io *io, int status)
+{
+	io->status = status;
+	io->next = NULL;
+	*ex->ready_tail = io;
+	ex->ready_tail = &io->next;
+}
+
+void rl_io_complete_later(struct rl_io *io, int status)
+{
+	rl_exec_complete_later(io->ex, io, status);
+}
+
+/* --- timer heap: a binary min-heap on (when, seq) --- */
+
+static inline bool timer_before(const struct rl_timer *a, const struct rl_timer *b)
+{
+	return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+}
+
+int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
+{
+	if (ex->ntimers == ex->timers_cap) {
+		size_t cap = ex->timers_cap * 2;
+		struct rl_timer *t = realloc(ex->timers, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		ex->timers = t;
+		ex->timers_cap = cap;
+	}
+	struct rl_timer nt = {.when = when, .seq = ex->timer_seq++, .io = io, .status = status};
+	size_t i = ex->ntimers++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!timer_before(&nt, &ex->timers[p]))
+			break;
+		ex->timers[i] = ex->timers[p];
+		i = p;
+	}
+	ex->timers[i] = nt;
+	return 0;
+}
+
+uint64_t rl_exec_next_timer(const struct rl_exec *ex)
+{
+	return ex->ntimers ? ex->timers[0].when : UINT64_MAX;
+}
+
+static struct rl_timer exec_timer_pop(struct rl_exec *ex)
+{
+	struct rl_timer top = ex->timers[0];
+	struct rl_timer last = ex->timers[--ex->ntimers];
+	size_t n = ex->ntimers, i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && timer_before(&ex->timers[c + 1], &ex->timers[c]))
+			c++;
+		if (!timer_before(&ex->timers[c], &last))
+			break;
+		ex->timers[i] = ex->timers[c];
+		i = c;
+	}
+	if (n)
+		ex->timers[i] = last;
+	return top;
+}
+
+/* Deliver every timer due at @now; returns how many. */
+static int exec_fire_timers(struct rl_exec *ex, uint64_t now)
+{
+	int n = 0;
+
+	while (ex->ntimers && ex->timers[0].when <= now) {
+		struct rl_timer t = exec_timer_pop(ex);
+		rl_io_complete(t.io, t.status);
+		n++;
+	}
+	return n;
+}
+
+/* --- child pool --- */
+
+struct rl_io *rl_exec_pool_get(struct rl_exec *ex)
+{
+	struct rl_io *io = ex->pool_free;
+
+	if (!io)
+		return NULL;
+	ex->pool_free = io->next;
+	ex->pool_used++;
+	return io;
+}
+
+void rl_exec_pool_put(struct rl_exec *ex, struct rl_io *io)
+{
+	io->next = ex->pool_free;
+	ex->pool_free = io;
+	ex->pool_used--;
+	/* A parent parked for lack of children gets its turn now. */
+	if (ex->wait_head) {
+		struct rl_io *w = ex->wait_head;
+		ex->wait_head = w->next;
+		if (!ex->wait_head)
+			ex->wait_tail = &ex->wait_head;
+		w->resume(w);
+	}
+}
+
+void rl_exec_wait(struct rl_exec *ex, struct rl_io *io, rl_exec_resume_fn resume)
+{
+	io->resume = resume;
+	io->next = NULL;
+	*ex->wait_tail = io;
+	ex->wait_tail = &io->next;
+}
+
+bool rl_exec_idle(const struct rl_exec *ex)
+{
+	return !ex->ready_head && !ex->ntimers && !ex->backend_inflight && !ex->wait_head;
+}
+
+void rl_exec_backend_done(struct rl_exec *ex, struct rl_io *io, int status)
+{
+	ex->backend_inflight--;
+	rl_io_complete(io, status);
+}
+
+static int exec_drain_ready(struct rl_exec *ex)
+{
+	struct rl_io *io = ex->ready_head;
+	int n = 0;
+
+	if (!io)
+		return 0;
+	ex->ready_head = NULL;
+	ex->ready_tail = &ex->ready_head;
+	while (io) {
+		struct rl_io *next = io->next;
+		rl_io_complete(io, io->status);
+		io = next;
+		n++;
+	}
+	return n;
+}
+
+int rl_exec_run_once(struct rl_exec *ex, bool block)
+{
+	int n = exec_drain_ready(ex);
+	int rc;
+
+	if (ex->ntimers)
+		n += exec_fire_timers(ex, rl_exec_now(ex));
+	if (ex->backend_inflight || ex->ring_pending) {
+		uint64_t until = 0;
+		if (block && n == 0 && !ex->ready_head)
+			until = ex->ntimers ? rl_exec_next_timer(ex) : UINT64_MAX;
+		rc = ex->backend->poll(ex, until);
+		if (rc < 0)
+			return rc;
+		n += rc;
+	} else if (block && n == 0 && !ex->ready_head && ex->ntimers) {
+		/* Only timers left: let the backend wait (or jump) to the next one. */
+		rc = ex->backend->poll(ex, rl_exec_next_timer(ex));
+		if (rc < 0)
+			return rc;
+		n += exec_fire_timers(ex, rl_exec_now(ex));
+	}
+	return n;
+}

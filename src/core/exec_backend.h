@@ -1,0 +1,14 @@
+/*
+ * exec_backend.h - what exec.c needs from each executor backend.
+ * Private to src/core: targets and the engine use exec.h only.
+ */
+#ifndef RL_CORE_EXEC_BACKEND_H
+#define RL_CORE_EXEC_BACKEND_H
+
+#include "core/exec.h"
+
+int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth);
+int rl_exec_psync_init(struct rl_exec *ex);
+int rl_exec_virtual_init(struct rl_exec *ex);
+
+#endif

@@ -1,0 +1,187 @@
+/*
+ * exec_real.c - wall-clock executors: io_uring and psync.
+ *
+ * io_uring: one ring per executor (so per thread).  Targets take a
+ * submission entry with rl_exec_get_sqe(); entries are submitted in a batch
+ * at the next poll, and completions are reaped in batches.  The entry's
+ * user_data is the request; the result is mapped to 0 / -errno here, so the
+ * file target has a single completion path whatever the backend.  A poll
+ * that must block waits for one completion with a timeout at the next
+ * timer, so timers (delay and link targets) keep firing on time.
+ *
+ * psync: no ring.  The file target calls pread/pwrite inside submit and
+ * completes through the ready queue; poll only sleeps until the next timer.
+ */
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core/exec.h"
+#include "core/exec_backend.h"
+
+static uint64_t real_now(struct rl_exec *ex)
+{
+	struct timespec ts;
+
+	(void)ex;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void real_sleep_until(struct rl_exec *ex, uint64_t until)
+{
+	uint64_t now = real_now(ex);
+
+	if (until == UINT64_MAX || until <= now)
+		return;
+	uint64_t d = until - now;
+	struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
+			      .tv_nsec = (long)(d % 1000000000ull)};
+	nanosleep(&ts, NULL);
+}
+
+/* --- io_uring --- */
+
+static int uring_reap(struct rl_exec *ex)
+{
+	struct io_uring_cqe *cqe;
+	unsigned head, n = 0;
+
+	io_uring_for_each_cqe(ex->ring, head, cqe)
+	{
+		struct rl_io *io = io_uring_cqe_get_data(cqe);
+		int res = cqe->res;
+		int status;
+
+		n++;
+		if (res < 0)
+			status = res;
+		else if (io->op == RL_OP_READ || io->op == RL_OP_WRITE)
+			status = (uint32_t)res == io->len ? 0 : -EIO;
+		else
+			status = 0;
+		/* Advance before the callback: it may submit and reap again. */
+		io_uring_cq_advance(ex->ring, 1);
+		rl_exec_backend_done(ex, io, status);
+	}
+	return (int)n;
+}
+
+static int uring_submit(struct rl_exec *ex)
+{
+	if (!ex->ring_pending)
+		return 0;
+	int rc = io_uring_submit(ex->ring);
+	if (rc < 0)
+		return rc;
+	ex->ring_pending -= (unsigned)rc < ex->ring_pending ? (unsigned)rc : ex->ring_pending;
+	return 0;
+}
+
+static int uring_poll(struct rl_exec *ex, uint64_t block_until)
+{
+	int rc = uring_submit(ex);
+	if (rc < 0)
+		return rc;
+	rc = uring_reap(ex);
+	if (rc > 0 || !block_until)
+		return rc;
+	if (!ex->backend_inflight) {
+		real_sleep_until(ex, block_until);
+		return 0;
+	}
+	struct io_uring_cqe *cqe;
+	if (block_until == UINT64_MAX) {
+		rc = io_uring_wait_cqe(ex->ring, &cqe);
+	} else {
+		uint64_t now = real_now(ex);
+		uint64_t d = block_until > now ? block_until - now : 0;
+		struct __kernel_timespec ts = {.tv_sec = (long long)(d / 1000000000ull),
+					       .tv_nsec = (long long)(d % 1000000000ull)};
+		rc = io_uring_wait_cqe_timeout(ex->ring, &cqe, &ts);
+	}
+	if (rc < 0 && rc != -ETIME && rc != -EINTR)
+		return rc;
+	return uring_reap(ex);
+}
+
+struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ex->ring);
+
+	if (!sqe) {
+		if (uring_submit(ex) < 0)
+			return NULL;
+		sqe = io_uring_get_sqe(ex->ring);
+		if (!sqe)
+			return NULL;
+	}
+	io_uring_sqe_set_data(sqe, io);
+	ex->ring_pending++;
+	ex->backend_inflight++;
+	return sqe;
+}
+
+static void uring_destroy(struct rl_exec *ex)
+{
+	if (ex->ring) {
+		io_uring_queue_exit(ex->ring);
+		free(ex->ring);
+		ex->ring = NULL;
+	}
+}
+
+static const struct rl_exec_backend uring_backend = {
+	.now = real_now,
+	.poll = uring_poll,
+	.destroy = uring_destroy,
+};
+
+int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
+{
+	struct io_uring_params p = {0};
+	int rc;
+
+	if (!ring_depth)
+		ring_depth = 64;
+	ex->ring = calloc(1, sizeof(*ex->ring));
+	if (!ex->ring)
+		return -ENOMEM;
+	/* One submitting thread per ring: let the kernel skip its locking. */
+	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
+	p.cq_entries = ring_depth * 2;
+	p.flags |= IORING_SETUP_CQSIZE;
+	rc = io_uring_queue_init_params(ring_depth, ex->ring, &p);
+	if (rc == -EINVAL) {
+		/* Older kernels: plain setup. */
+		rc = io_uring_queue_init(ring_depth, ex->ring, 0);
+	}
+	if (rc < 0) {
+		free(ex->ring);
+		ex->ring = NULL;
+		return rc;
+	}
+	ex->backend = &uring_backend;
+	return 0;
+}
+
+/* --- psync --- */
+
+static int psync_poll(struct rl_exec *ex, uint64_t block_until)
+{
+	if (block_until)
+		real_sleep_until(ex, block_until);
+	return 0;
+}
+
+static const struct rl_exec_backend psync_backend = {
+	.now = real_now,
+	.poll = psync_poll,
+};
+
+int rl_exec_psync_init(struct rl_exec *ex)
+{
+	ex->backend = &psync_backend;
+	return 0;
+}

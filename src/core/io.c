@@ -1,0 +1,64 @@
+/*
+ * io.c - child requests and the one place a parent completes.
+ *
+ * A composite begins a fan-out with rl_io_children_begin() (a guard
+ * reference), takes each child with rl_io_child_get(), and seals with
+ * rl_io_children_sealed().  rl_io_child_end() and the seal both go through
+ * io_parent_put(), so a parent completes exactly once, with the first error
+ * any child reported, whatever order children finish in.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "core/exec.h"
+#include "core/io.h"
+
+const char *rl_op_name(enum rl_op op)
+{
+	static const char *const names[RL_OP_COUNT] = {"read", "write", "trim", "flush"};
+
+	return (unsigned)op < RL_OP_COUNT ? names[op] : "?";
+}
+
+static void io_parent_put(struct rl_io *parent)
+{
+	if (--parent->pending == 0)
+		rl_io_complete(parent, parent->status);
+}
+
+struct rl_io *rl_io_child_get(struct rl_io *parent)
+{
+	struct rl_io *c = rl_exec_pool_get(parent->ex);
+
+	if (!c)
+		return NULL;
+	c->op = parent->op;
+	c->flags = 0;
+	c->len = 0;
+	c->offset = 0;
+	c->buf = NULL;
+	c->cb = rl_io_child_end;
+	c->cb_arg = NULL;
+	c->ex = parent->ex;
+	c->parent = parent;
+	c->pending = 0;
+	c->status = 0;
+	c->next = NULL;
+	memset(c->priv, 0, sizeof(c->priv));
+	parent->pending++;
+	return c;
+}
+
+void rl_io_child_end(struct rl_io *child, int status)
+{
+	struct rl_io *parent = child->parent;
+
+	rl_io_note_error(parent, status);
+	rl_exec_pool_put(child->ex, child);
+	io_parent_put(parent);
+}
+
+void rl_io_children_sealed(struct rl_io *parent)
+{
+	io_parent_put(parent);
+}

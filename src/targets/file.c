@@ -1,0 +1,371 @@
+/*
+ * file.c - a regular file or a block device.
+ *
+ *   /dev/nvme0n1                          a plain path is a file target
+ *   file(/mnt/scratch/test.img, size=8g)  created and laid out if missing
+ *   file(disk.img, direct=off)            through the page cache
+ *
+ * Opening: a block device is opened as it is (size from BLKGETSIZE64,
+ * logical block size from BLKSSZGET).  A missing regular file is created
+ * with size= (or the run's default), filled with incompressible data (as
+ * fio lays out its files, so reads hit real blocks rather than holes),
+ * marked as raidlab's own, and removed when the run finishes unless kept.
+ * An existing file is used as it is; size= may shrink the region used.
+ *
+ * Writes are refused when the safety checks (safety.h) find anything, unless
+ * --force-destroy.  Reads are always allowed; a run that only reads opens
+ * the path read-only.
+ *
+ * I/O: on an io_uring executor each request becomes one submission entry
+ * (read, write with RWF_DSYNC for FUA, fsync/fdatasync for FLUSH, fallocate
+ * punch-hole for TRIM on files); on a psync executor the same operations
+ * run synchronously in submit and complete through the ready queue.  TRIM
+ * on a block device is the BLKDISCARD ioctl in both cases.  The executor
+ * maps results to 0 / -errno, short transfers included.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <linux/fs.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "core/exec.h"
+#include "core/registry.h"
+#include "targets/safety.h"
+
+struct file_state {
+	int fd;
+	char *path;
+	bool blockdev;
+	bool created; /* raidlab made this file: remove it at finish unless keep */
+	bool keep;
+	bool direct;
+	bool writable;
+};
+
+static int file_sync_io(struct file_state *f, struct rl_io *io)
+{
+	uint8_t *p = io->buf;
+	uint64_t off = io->offset;
+	size_t left = io->len;
+
+	switch (io->op) {
+	case RL_OP_READ:
+	case RL_OP_WRITE:
+		while (left) {
+			ssize_t n;
+			if (io->op == RL_OP_READ)
+				n = pread(f->fd, p, left, (off_t)off);
+			else if (io->flags & RL_IO_FUA) {
+				struct iovec iov = {.iov_base = p, .iov_len = left};
+				n = pwritev2(f->fd, &iov, 1, (off_t)off, RWF_DSYNC);
+			} else
+				n = pwrite(f->fd, p, left, (off_t)off);
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			if (n == 0)
+				return -EIO;
+			p += n;
+			off += (uint64_t)n;
+			left -= (size_t)n;
+		}
+		return 0;
+	case RL_OP_FLUSH:
+		return fdatasync(f->fd) ? -errno : 0;
+	case RL_OP_TRIM:
+		if (f->blockdev) {
+			uint64_t range[2] = {io->offset, io->len};
+			return ioctl(f->fd, BLKDISCARD, range) ? -errno : 0;
+		}
+		return fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				 (off_t)io->offset, (off_t)io->len)
+			       ? -errno
+			       : 0;
+	}
+	return -EINVAL;
+}
+
+static void file_submit(struct rl_target *t, struct rl_io *io)
+{
+	struct file_state *f = t->priv;
+	struct io_uring_sqe *sqe;
+
+	if (io->ex->kind != RL_EXEC_URING || (io->op == RL_OP_TRIM && f->blockdev)) {
+		rl_io_complete_later(io, file_sync_io(f, io));
+		return;
+	}
+	sqe = rl_exec_get_sqe(io->ex, io);
+	if (!sqe) {
+		rl_io_complete_later(io, -EAGAIN);
+		return;
+	}
+	switch (io->op) {
+	case RL_OP_READ:
+		io_uring_prep_read(sqe, f->fd, io->buf, io->len, io->offset);
+		break;
+	case RL_OP_WRITE:
+		io_uring_prep_write(sqe, f->fd, io->buf, io->len, io->offset);
+		if (io->flags & RL_IO_FUA)
+			sqe->rw_flags = RWF_DSYNC;
+		break;
+	case RL_OP_FLUSH:
+		io_uring_prep_fsync(sqe, f->fd, IORING_FSYNC_DATASYNC);
+		break;
+	case RL_OP_TRIM:
+		io_uring_prep_fallocate(sqe, f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					io->offset, io->len);
+		break;
+	}
+}
+
+static int file_describe(struct rl_target *t, struct json_object *obj)
+{
+	struct file_state *f = t->priv;
+
+	json_object_object_add(obj, "path", json_object_new_string(f->path));
+	json_object_object_add(obj, "kind",
+			       json_object_new_string(f->blockdev ? "block device" : "regular file"));
+	json_object_object_add(obj, "direct", json_object_new_boolean(f->direct));
+	if (f->created)
+		json_object_object_add(obj, "created", json_object_new_boolean(true));
+	return 0;
+}
+
+static void file_finish(struct rl_target *t)
+{
+	struct file_state *f = t->priv;
+
+	if (f->created && !f->keep) {
+		unlink(f->path);
+		f->created = false;
+	}
+}
+
+static void file_destroy(struct rl_target *t)
+{
+	struct file_state *f = t->priv;
+
+	if (!f)
+		return;
+	file_finish(t);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->path);
+	free(f);
+}
+
+static const struct rl_target_ops file_ops = {
+	.name = "file",
+	.submit = file_submit,
+	.describe = file_describe,
+	.finish = file_finish,
+	.destroy = file_destroy,
+};
+
+/* Fill a new file with incompressible data so reads touch real blocks. */
+static int file_layout(int fd, uint64_t size)
+{
+	const size_t chunk = 1u << 20;
+	uint64_t *buf = malloc(chunk);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	int rc = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (uint64_t off = 0; off < size && !rc; off += chunk) {
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+		for (size_t i = 0; i < chunk / 8; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			buf[i] = x;
+		}
+		for (size_t done = 0; done < n;) {
+			ssize_t w = pwrite(fd, (uint8_t *)buf + done, n - done, (off_t)(off + done));
+			if (w <= 0) {
+				rc = w < 0 ? -errno : -EIO;
+				break;
+			}
+			done += (size_t)w;
+		}
+	}
+	free(buf);
+	if (!rc && fsync(fd))
+		rc = -errno;
+	return rc;
+}
+
+static uint32_t file_dio_align(int fd)
+{
+#ifdef STATX_DIOALIGN
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+	    (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align >= 512)
+		return sx.stx_dio_offset_align;
+#endif
+	(void)fd;
+	return 512;
+}
+
+static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_size,
+		     const struct rl_build_ctx *ctx, size_t pos, struct rl_err *err)
+{
+	struct stat st;
+	bool exists = stat(f->path, &st) == 0;
+	int flags = ctx->write_intent ? O_RDWR : O_RDONLY;
+	char found[512];
+	int rc;
+
+	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return rl_err_set(err, pos, "%s is neither a regular file nor a block device",
+				  f->path);
+	if (!exists) {
+		if (!want_size)
+			return rl_err_set(err, pos,
+					  "%s does not exist; give a size to create it, e.g. "
+					  "file(%s, size=1g)",
+					  f->path, f->path);
+		int cfd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (cfd < 0)
+			return rl_err_set(err, pos, "cannot create %s: %s", f->path,
+					  strerror(errno));
+		f->created = true;
+		rl_safety_mark_file(cfd);
+		rc = file_layout(cfd, want_size);
+		close(cfd);
+		if (rc)
+			return rl_err_set(err, pos, "cannot lay out %s: %s", f->path,
+					  strerror(-rc));
+		exists = stat(f->path, &st) == 0;
+	}
+	f->blockdev = S_ISBLK(st.st_mode);
+	if (f->direct)
+		flags |= O_DIRECT;
+	f->fd = open(f->path, flags | O_CLOEXEC);
+	if (f->fd < 0 && errno == EINVAL && f->direct && ctx->buffered_ok) {
+		f->direct = false;
+		f->fd = open(f->path, (flags & ~O_DIRECT) | O_CLOEXEC);
+	}
+	if (f->fd < 0) {
+		if (errno == EINVAL && f->direct)
+			return rl_err_set(err, pos,
+					  "cannot open %s with O_DIRECT (the filesystem does not "
+					  "support it); use direct=0",
+					  f->path);
+		return rl_err_set(err, pos, "cannot open %s: %s", f->path, strerror(errno));
+	}
+	if (f->blockdev) {
+		uint64_t bytes = 0;
+		int ss = 512;
+		if (ioctl(f->fd, BLKGETSIZE64, &bytes) || ioctl(f->fd, BLKSSZGET, &ss))
+			return rl_err_set(err, pos, "cannot read the size of %s: %s", f->path,
+					  strerror(errno));
+		t->size = bytes;
+		t->block_size = (uint32_t)ss;
+		t->caps |= RL_CAP_TRIM;
+	} else {
+		t->size = (uint64_t)st.st_size;
+		t->block_size = f->direct ? file_dio_align(f->fd) : 512;
+		t->caps |= RL_CAP_TRIM;
+	}
+	if (want_size) {
+		if (want_size > t->size)
+			return rl_err_set(err, pos,
+					  "%s holds %llu bytes, less than the size=%llu asked for",
+					  f->path, (unsigned long long)t->size,
+					  (unsigned long long)want_size);
+		t->size = want_size;
+	}
+	t->size = t->size / t->block_size * t->block_size;
+	if (!t->size)
+		return rl_err_set(err, pos, "%s is empty", f->path);
+	if (ctx->write_intent && !f->created && !ctx->force_destroy) {
+		if (f->blockdev) {
+			rc = rl_safety_check_device(f->path, f->fd, found, sizeof(found));
+			if (rc < 0)
+				return rl_err_set(err, pos,
+						  "cannot check %s for existing data (%s); refusing "
+						  "to write without --force-destroy",
+						  f->path, strerror(-rc));
+			if (rc > 0)
+				return rl_err_set(err, pos,
+						  "refusing to write to %s: %s; pass "
+						  "--force-destroy to overwrite it",
+						  f->path, found);
+		} else if (!rl_safety_file_is_ours(f->fd)) {
+			return rl_err_set(err, pos,
+					  "refusing to write to %s: it is an existing file that "
+					  "raidlab did not create; pass --force-destroy to "
+					  "overwrite it",
+					  f->path);
+		}
+	}
+	f->writable = ctx->write_intent;
+	return 0;
+}
+
+static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+		       struct rl_target **out, struct rl_err *err)
+{
+	static const char *const known[] = {"size", "direct", "keep", NULL};
+	const char *path;
+	uint64_t size = 0;
+	bool direct = ctx->direct, keep = ctx->keep;
+	int rc;
+
+	if (node->is_call) {
+		if (node->nargs != 1 || node->args[0]->is_call)
+			return rl_err_set(err, node->pos,
+					  "file takes exactly one path, e.g. file(/tmp/t.img, size=1g)");
+		path = node->args[0]->name;
+		if ((rc = rl_spec_get_size(node, "size", 0, &size, err)) ||
+		    (rc = rl_spec_get_bool(node, "direct", ctx->direct, &direct, err)) ||
+		    (rc = rl_spec_get_bool(node, "keep", ctx->keep, &keep, err)) ||
+		    (rc = rl_spec_check_unused(node, known, err)))
+			return rc;
+	} else {
+		path = node->name;
+	}
+	if (!size && ctx->default_file_size && access(path, F_OK) != 0)
+		size = ctx->default_file_size;
+
+	struct file_state *f = calloc(1, sizeof(*f));
+	struct rl_target *t = rl_target_alloc(&file_ops, 0);
+	if (!f || !t || !(f->path = strdup(path))) {
+		if (f)
+			free(f->path);
+		free(f);
+		free(t);
+		return -ENOMEM;
+	}
+	f->fd = -1;
+	f->direct = direct;
+	f->keep = keep;
+	t->priv = f;
+	t->caps = RL_CAP_FLUSH | RL_CAP_DATA | RL_CAP_REAL;
+	rc = file_open(f, t, size, ctx, node->is_call ? node->args[0]->pos : node->pos, err);
+	if (rc) {
+		rl_target_close(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+static struct rl_target_type file_type = {
+	.name = "file",
+	.summary = "a regular file or block device (a plain path means the same)",
+	.params = "PATH, size=SIZE (create/limit), direct=on|off (default on), keep=on|off",
+	.create = file_create,
+};
+RL_TARGET_REGISTER(file_type)

@@ -1,0 +1,189 @@
+/*
+ * safety.c - is anything on this device?  See safety.h for the policy.
+ *
+ * Mount and swap use are found by device number (st_rdev) in
+ * /proc/self/mountinfo and /proc/swaps, for the device itself and for its
+ * partitions (listed in /sys/dev/block/MAJ:MIN/).  Holders (md, dm, ...)
+ * come from /sys/dev/block/MAJ:MIN/holders.  Signatures come from libblkid's
+ * safe probe, which reports a partition table, a filesystem or a RAID
+ * member, and refuses to guess when it finds more than one (that also
+ * counts as "found").
+ */
+#include <blkid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "targets/safety.h"
+
+/* Mount point of device number @dev, or 0 if it is not mounted. */
+static int safety_mounted(dev_t dev, char *where, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		char mnt[2048];
+		/* id parent maj:min root mountpoint ... */
+		if (sscanf(line, "%*d %*d %u:%u %*s %2047s", &maj, &min, mnt) == 3 &&
+		    makedev(maj, min) == dev) {
+			snprintf(where, len, "%s", mnt);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static int safety_swap(dev_t dev)
+{
+	FILE *f = fopen("/proc/swaps", "r");
+	char line[4096], path[2048];
+	struct stat st;
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%2047s", path) == 1 && stat(path, &st) == 0 &&
+		    S_ISBLK(st.st_mode) && st.st_rdev == dev)
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+/* Is @dev, or a partition of it, mounted, swap, or held?  Describes it in @found. */
+static int safety_in_use(dev_t dev, char *found, size_t len)
+{
+	char where[2048], dir[256];
+	DIR *d;
+	struct dirent *e;
+	int hit = 0;
+
+	if (safety_mounted(dev, where, sizeof(where))) {
+		snprintf(found, len, "it is mounted on %s", where);
+		return 1;
+	}
+	if (safety_swap(dev)) {
+		snprintf(found, len, "it is in use as swap");
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(dev), minor(dev));
+	if ((d = opendir(dir))) {
+		while (!hit && (e = readdir(d)))
+			if (e->d_name[0] != '.') {
+				snprintf(found, len, "it is held by %s (md, dm or similar)", e->d_name);
+				hit = 1;
+			}
+		closedir(d);
+		if (hit)
+			return 1;
+	}
+	/* Partitions appear as subdirectories with a "partition" file and a "dev" file. */
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!(d = opendir(dir)))
+		return 0;
+	while (!hit && (e = readdir(d))) {
+		char p[512];
+		unsigned maj, min;
+		FILE *f;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/partition", dir, e->d_name);
+		if (access(p, F_OK) != 0)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/dev", dir, e->d_name);
+		if (!(f = fopen(p, "r")))
+			continue;
+		if (fscanf(f, "%u:%u", &maj, &min) == 2) {
+			dev_t pd = makedev(maj, min);
+			if (safety_mounted(pd, where, sizeof(where))) {
+				snprintf(found, len, "its partition %s is mounted on %s", e->d_name,
+					 where);
+				hit = 1;
+			} else if (safety_swap(pd)) {
+				snprintf(found, len, "its partition %s is in use as swap",
+					 e->d_name);
+				hit = 1;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return hit;
+}
+
+static int safety_signature(int fd, char *found, size_t len)
+{
+	blkid_probe pr = blkid_new_probe();
+	const char *type = NULL, *uuid = NULL, *usage = NULL;
+	int rc, hit = 0;
+
+	if (!pr)
+		return -ENOMEM;
+	if (blkid_probe_set_device(pr, fd, 0, 0) != 0) {
+		blkid_free_probe(pr);
+		return -EIO;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
+						      BLKID_SUBLKS_USAGE);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == 0) {
+		if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
+			snprintf(found, len, "it holds a %s partition table", type);
+		} else if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0) {
+			blkid_probe_lookup_value(pr, "UUID", &uuid, NULL);
+			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+			snprintf(found, len, "it holds a%s %s signature (%s%s%s)",
+				 usage && !strcmp(usage, "raid") ? " RAID" : "", type,
+				 usage && !strcmp(usage, "filesystem") ? "filesystem" : usage ? usage : "data",
+				 uuid ? ", UUID " : "", uuid ? uuid : "");
+		} else {
+			snprintf(found, len, "it holds a recognised signature");
+		}
+		hit = 1;
+	} else if (rc == -2) {
+		snprintf(found, len, "it holds several conflicting signatures");
+		hit = 1;
+	}
+	blkid_free_probe(pr);
+	return hit;
+}
+
+int rl_safety_check_device(const char *path, int fd, char *found, size_t len)
+{
+	struct stat st;
+	int rc;
+
+	(void)path;
+	if (fstat(fd, &st) != 0)
+		return -errno;
+	if (S_ISBLK(st.st_mode) && safety_in_use(st.st_rdev, found, len))
+		return 1;
+	rc = safety_signature(fd, found, len);
+	return rc;
+}
+
+bool rl_safety_file_is_ours(int fd)
+{
+	char v[8];
+
+	return fgetxattr(fd, RL_SAFETY_XATTR, v, sizeof(v)) > 0;
+}
+
+void rl_safety_mark_file(int fd)
+{
+	(void)fsetxattr(fd, RL_SAFETY_XATTR, "1", 1, 0);
+}

@@ -43,19 +43,22 @@ all: $(BIN) $(UNIT_BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@echo "  CC    $<"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 # --whole-archive: target types register themselves from constructors.
 $(BIN): $(BUILD)/src/cli/main.o $(LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+	@echo "  LD    $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(UNIT_HELPERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPERS) -Wl,--whole-archive $(LIB) \
+	@echo "  TEST  $@"
+	@$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_HELPERS) -Wl,--whole-archive $(LIB) \
 		-Wl,--no-whole-archive $(LDLIBS) -lcmocka
 
 deps:

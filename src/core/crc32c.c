@@ -83,9 +83,9 @@ static uint32_t sw_update(uint32_t reg, const unsigned char *p, size_t len)
 /* ---- hardware: SSE4.2 crc32, three interleaved streams ---- */
 
 #if defined(__x86_64__)
-#define HW_HAVE    1
-#define HW_LONG    2048 /* bytes per stream in a long round (6 KiB in all) */
-#define HW_SHORT   256  /* bytes per stream in a short round (768 bytes) */
+#define HW_HAVE  1
+#define HW_LONG  2048 /* bytes per stream in a long round (6 KiB in all) */
+#define HW_SHORT 256  /* bytes per stream in a short round (768 bytes) */
 
 static uint32_t hw_shift_long[4][256], hw_shift_short[4][256];
 
@@ -140,7 +140,7 @@ static inline uint64_t load64(const unsigned char *p)
 	}
 
 __attribute__((target("sse4.2"))) static uint32_t hw_update(uint32_t reg, const unsigned char *p,
-							    size_t len)
+                                                            size_t len)
 {
 	while (len > 0 && ((uintptr_t)p & 7)) {
 		reg = __builtin_ia32_crc32qi(reg, *p++);

@@ -10,8 +10,10 @@
  * A bucket is reported as lo + width / 2.  Since lo >= SUB * width in every
  * group above 0, the reported value is within width / 2 <= lo / (2 * SUB) of
  * any value in the bucket: a relative error of at most 1 / 256 with 7 bits.
- * Clamping to the exact [min, max] makes one-sample histograms (and the 0th
- * and 100th percentiles) exact.
+ * Clamping to the exact [min, max] never moves the answer away from the true
+ * sample (which lies in [min, max] too) and makes one-sample histograms
+ * exact.  Note p = 100 is the midpoint of max's bucket, not max itself; use
+ * h->max for the exact maximum.
  *
  * Percentile ranks come from p given as a double, so p = 99.9 of 1000
  * samples is 999.0000000000001 in floating point; a rank within a few ulps
@@ -29,7 +31,7 @@
 #include <string.h>
 
 _Static_assert(ST_HIST_BUCKETS == (ST_HIST_MAX_BITS - ST_HIST_SUB_BITS + 1) * ST_HIST_SUB,
-	       "bucket count");
+               "bucket count");
 _Static_assert(ST_HIST_MAX_BITS < 63, "bucket bounds must fit in uint64_t");
 
 void st_hist_init(struct st_hist *h)

@@ -26,14 +26,14 @@
 #define ST_HIST_SUB      (1u << ST_HIST_SUB_BITS)
 #define ST_HIST_MAX_BITS 42
 /* groups: one linear group for values < 2^SUB_BITS, then one per power of two above it */
-#define ST_HIST_GROUPS   (ST_HIST_MAX_BITS - ST_HIST_SUB_BITS + 1)
-#define ST_HIST_BUCKETS  (ST_HIST_GROUPS * ST_HIST_SUB)
+#define ST_HIST_GROUPS  (ST_HIST_MAX_BITS - ST_HIST_SUB_BITS + 1)
+#define ST_HIST_BUCKETS (ST_HIST_GROUPS * ST_HIST_SUB)
 
 struct st_hist {
-	uint64_t count;     /* samples */
-	uint64_t min, max;  /* exact extremes (min = UINT64_MAX when empty) */
-	double sum;         /* sum of samples, for the mean */
-	double sumsq;       /* sum of squares, for the standard deviation */
+	uint64_t count;    /* samples */
+	uint64_t min, max; /* exact extremes (min = UINT64_MAX when empty) */
+	double sum;        /* sum of samples, for the mean */
+	double sumsq;      /* sum of squares, for the standard deviation */
 	uint64_t buckets[ST_HIST_BUCKETS];
 };
 

@@ -100,7 +100,7 @@ int st_series_merge(struct st_series *dst, const struct st_series *src)
 	if (dst->interval_ns == 0 || dst->interval_ns != src->interval_ns)
 		return -EINVAL;
 	uint64_t skew = dst->start_ns > src->start_ns ? dst->start_ns - src->start_ns
-						      : src->start_ns - dst->start_ns;
+	                                              : src->start_ns - dst->start_ns;
 	if (skew >= dst->interval_ns)
 		return -EINVAL;
 	if (src->n == 0)

@@ -93,7 +93,7 @@ static int safety_in_use(dev_t dev, char *found, size_t len)
 	if (!(d = opendir(dir)))
 		return 0;
 	while (!hit && (e = readdir(d))) {
-		char p[512];
+		char p[1024];
 		unsigned maj, min;
 		FILE *f;
 		if (e->d_name[0] == '.')

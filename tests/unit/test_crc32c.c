@@ -9,10 +9,13 @@
  * tails are all exercised.  On a CPU without SSE4.2 both paths are the
  * table path and the comparison is trivially true (the test says so).
  */
+/* cmocka needs these first, in this order */
+// clang-format off
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <stdint.h>
 #include <stdio.h>
@@ -79,10 +82,10 @@ static void test_rfc3720_pdu(void **state)
 {
 	(void)state;
 	static const unsigned char pdu[48] = {
-		0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-		0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00,
-		0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18, 0x28, 0x00, 0x00, 0x00,
-		0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	    0x01, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	    0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x00,
+	    0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18, 0x28, 0x00, 0x00, 0x00,
+	    0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	};
 	assert_int_equal(rl_crc32c(0, pdu, sizeof(pdu)), 0xD9963A56u);
 	assert_int_equal(rl_crc32c_sw(0, pdu, sizeof(pdu)), 0xD9963A56u);
@@ -136,7 +139,7 @@ static void test_incremental(void **state)
 		assert_int_equal(rl_crc32c(a, buf + cut, 2000 - cut), rl_crc32c(0, buf, 2000));
 		uint32_t s = rl_crc32c_sw(0, buf, cut);
 		assert_int_equal(rl_crc32c_sw(s, buf + cut, 2000 - cut),
-				 rl_crc32c_sw(0, buf, 2000));
+		                 rl_crc32c_sw(0, buf, 2000));
 	}
 
 	/* many random pieces, with the two paths mixed */
@@ -149,7 +152,7 @@ static void test_incremental(void **state)
 			if (piece > LEN - off)
 				piece = LEN - off;
 			crc = (k++ & 1) ? rl_crc32c_sw(crc, buf + off, piece)
-					: rl_crc32c(crc, buf + off, piece);
+			                : rl_crc32c(crc, buf + off, piece);
 			off += piece;
 		}
 		assert_int_equal(crc, whole);
@@ -173,7 +176,7 @@ static void test_hw_matches_sw(void **state)
 	for (size_t align = 0; align < 8; align++)
 		for (size_t len = 0; len <= 3 * 256 * 2 + 40; len++)
 			assert_int_equal(rl_crc32c(0, buf + align, len),
-					 rl_crc32c_sw(0, buf + align, len));
+			                 rl_crc32c_sw(0, buf + align, len));
 
 	/* lengths around the long round boundaries */
 	static const size_t around[] = {3 * 2048, 2 * 3 * 2048, 3 * 3 * 2048};
@@ -181,7 +184,7 @@ static void test_hw_matches_sw(void **state)
 		for (size_t len = around[a] - 20; len <= around[a] + 20; len++)
 			for (size_t align = 0; align < 8; align++)
 				assert_int_equal(rl_crc32c(0, buf + align, len),
-						 rl_crc32c_sw(0, buf + align, len));
+				                 rl_crc32c_sw(0, buf + align, len));
 
 	/* random lengths, alignments, starting CRCs and contents */
 	for (int i = 0; i < 2000; i++) {
@@ -190,7 +193,7 @@ static void test_hw_matches_sw(void **state)
 		if (i % 100 == 0)
 			fill_random(buf, MAX + 16);
 		assert_int_equal(rl_crc32c(seed, buf + align, len),
-				 rl_crc32c_sw(seed, buf + align, len));
+		                 rl_crc32c_sw(seed, buf + align, len));
 	}
 
 	/* and the reference on a few long ones */
@@ -218,10 +221,10 @@ static void test_large(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rfc3720_vectors), cmocka_unit_test(test_rfc3720_pdu),
-		cmocka_unit_test(test_check_value),     cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_reference_short), cmocka_unit_test(test_incremental),
-		cmocka_unit_test(test_hw_matches_sw),   cmocka_unit_test(test_large),
+	    cmocka_unit_test(test_rfc3720_vectors), cmocka_unit_test(test_rfc3720_pdu),
+	    cmocka_unit_test(test_check_value),     cmocka_unit_test(test_empty),
+	    cmocka_unit_test(test_reference_short), cmocka_unit_test(test_incremental),
+	    cmocka_unit_test(test_hw_matches_sw),   cmocka_unit_test(test_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

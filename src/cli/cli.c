@@ -1,0 +1,53 @@
+/*
+ * cli.c - the command registry and the error printers every command uses.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/spec.h"
+
+static struct cli_command *cli_head;
+
+void cli_command_register(struct cli_command *cmd)
+{
+	struct cli_command **p = &cli_head;
+
+	while (*p && strcmp((*p)->name, cmd->name) < 0)
+		p = &(*p)->next;
+	cmd->next = *p;
+	*p = cmd;
+}
+
+const struct cli_command *cli_command_find(const char *name)
+{
+	for (const struct cli_command *c = cli_head; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+const struct cli_command *cli_command_first(void)
+{
+	return cli_head;
+}
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "raidlab %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err)
+{
+	cli_error(cmd, "target spec: %s", err->msg);
+	if (err->pos == SIZE_MAX || err->pos > strlen(spec) || strchr(spec, '\n'))
+		return;
+	fprintf(stderr, "  %s\n  %*s^\n", spec, (int)err->pos, "");
+}

@@ -1,0 +1,52 @@
+/*
+ * main.c - the raidlab program: dispatch to a command.
+ *
+ *   raidlab COMMAND [ARGS]    run a command (see raidlab --help)
+ *   raidlab help [COMMAND]    help on a command
+ *   raidlab --version
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#ifndef RL_VERSION
+#define RL_VERSION "0.0.0"
+#endif
+
+static void main_usage(FILE *f)
+{
+	fprintf(f, "raidlab %s - measure, build and simulate storage arrays\n\n"
+		   "usage: raidlab COMMAND [ARGS...]\n\ncommands:\n",
+		RL_VERSION);
+	for (const struct cli_command *c = cli_command_first(); c; c = c->next)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fprintf(f, "\n'raidlab help COMMAND' shows a command's options; "
+		   "'raidlab help targets' and 'raidlab help options' list target types "
+		   "and job options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cli_command *c;
+
+	if (argc < 2) {
+		main_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		main_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("raidlab %s\n", RL_VERSION);
+		return 0;
+	}
+	c = cli_command_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "raidlab: unknown command '%s'\n\n", argv[1]);
+		main_usage(stderr);
+		return 2;
+	}
+	return c->main(argc - 1, argv + 1);
+}

@@ -1,0 +1,26 @@
+/*
+ * print.h - human output shared by commands: a job's table, its problems,
+ * and a target stack as an indented tree.
+ */
+#ifndef RL_CLI_PRINT_H
+#define RL_CLI_PRINT_H
+
+#include <stdio.h>
+
+#include "workload/run.h"
+
+struct json_object;
+
+/** The job's table: one line per direction that did I/O.  @spec printed first if given. */
+void cli_print_job(FILE *f, const struct wl_result *res, const char *spec);
+
+/** I/O errors and verify failures of a job, one line each. */
+void cli_print_job_problems(FILE *f, const struct wl_result *res);
+
+/** A tree from rl_target_tree() as indented lines. */
+void cli_print_tree(FILE *f, struct json_object *tree, int depth);
+
+/** Bytes as "1.00 GiB (1073741824 bytes)". */
+void cli_format_size(char *buf, size_t len, unsigned long long bytes);
+
+#endif

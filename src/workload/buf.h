@@ -1,0 +1,50 @@
+/*
+ * buf.h - what goes into write buffers, and how verify checks it.
+ *
+ * Plain writes use buffers filled once per slot (refill_buffers: before
+ * every write): random bytes, zeros (zero_buffers), or random bytes of which
+ * buffer_compress_percentage percent, in each 4 KiB segment, is a run of
+ * zeros, so compressing drives and filesystems see that ratio.
+ *
+ * verify=crc32c writes blocks that can be recreated exactly: a 32-byte
+ * header (magic, CRC-32C of the block, absolute offset, seed, generation,
+ * length) followed by bytes from a generator keyed by (seed, offset,
+ * generation).  Checking a block first compares the header and CRC; on any
+ * mismatch the expected block is regenerated to name the first bad byte's
+ * absolute offset.
+ */
+#ifndef RL_WORKLOAD_BUF_H
+#define RL_WORKLOAD_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "workload/gen.h"
+#include "workload/job.h"
+
+#define WL_VERIFY_MAGIC 0x726c7666u /* "rlvf" */
+
+struct wl_vhdr {
+	uint32_t magic;
+	uint32_t crc;    /* CRC-32C of the whole block with this field zero */
+	uint64_t offset; /* absolute target offset of the block */
+	uint64_t seed;
+	uint32_t gen;    /* generation: which pass wrote it */
+	uint32_t len;    /* block length */
+};
+
+/** Fill @buf for a plain write according to the job's buffer options. */
+void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len);
+
+/** Fill @buf with the verifiable block for (@offset, @seed, @gen). @len >= 32. */
+void wl_verify_fill(uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, uint32_t gen);
+
+/**
+ * Check a block read back from @offset.  Returns 0 if it is exactly what
+ * wl_verify_fill wrote, else -EILSEQ with *bad_offset set to the absolute
+ * offset of the first wrong byte and a description in @msg.
+ */
+int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t seed,
+		    uint32_t gen, uint64_t *bad_offset, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * gen.c - offsets, sizes and directions for a worker; see gen.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "workload/gen.h"
+
+static uint64_t gen_splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void wl_rng_seed(struct wl_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+
+	for (int i = 0; i < 4; i++)
+		r->s[i] = gen_splitmix(&x);
+}
+
+/* --- the random map: a Feistel bijection with cycle-walking --- */
+
+void wl_perm_init(struct wl_perm *p, uint64_t n, uint64_t seed)
+{
+	unsigned bits = 2;
+	uint64_t x = seed ^ 0x5851f42d4c957f2dull;
+
+	while (bits < 64 && (1ull << bits) < n)
+		bits++;
+	p->n = n;
+	p->half = (bits + 1) / 2;
+	p->mask = (1ull << p->half) - 1;
+	for (int i = 0; i < 4; i++)
+		p->keys[i] = gen_splitmix(&x);
+}
+
+static inline uint64_t perm_round(uint64_t v, uint64_t key)
+{
+	v ^= key;
+	v *= 0xd6e8feb86659fd93ull;
+	v ^= v >> 32;
+	v *= 0xd6e8feb86659fd93ull;
+	return v ^ (v >> 29);
+}
+
+uint64_t wl_perm_map(const struct wl_perm *p, uint64_t i)
+{
+	uint64_t x = i;
+
+	do {
+		uint64_t l = x >> p->half, r = x & p->mask;
+		for (int k = 0; k < 4; k++) {
+			uint64_t t = l ^ (perm_round(r, p->keys[k]) & p->mask);
+			l = r;
+			r = t;
+		}
+		x = (l << p->half) | r;
+	} while (x >= p->n);
+	return x;
+}
+
+/* --- Zipf by rejection-inversion (Hoermann and Derflinger) on k = 1..n --- */
+
+static double zipf_h(double x, double s)
+{
+	/* integral of t^-s: (x^(1-s) - 1) / (1 - s), log(x) at s = 1 */
+	double lx = log(x);
+	double a = (1.0 - s) * lx;
+
+	return fabs(a) > 1e-8 ? expm1(a) / (1.0 - s) : lx * (1.0 + a / 2.0);
+}
+
+static double zipf_h_inv(double x, double s)
+{
+	double t = x * (1.0 - s);
+
+	if (t < -1.0)
+		t = -1.0;
+	return fabs(t) > 1e-8 ? exp(log1p(t) / (1.0 - s)) : exp(x * (1.0 - t / 2.0));
+}
+
+static void gen_zipf_init(struct wl_gen *g, double s)
+{
+	double n = (double)g->nunits;
+
+	g->zipf_hx0 = zipf_h(1.5, s) - 1.0;
+	g->zipf_hn = zipf_h(n + 0.5, s);
+	g->zipf_s = 2.0 - zipf_h_inv(zipf_h(2.5, s) - pow(2.0, -s), s);
+}
+
+static uint64_t gen_zipf_next(struct wl_gen *g)
+{
+	double s = g->job->dist_param;
+
+	for (;;) {
+		double u = g->zipf_hn + wl_rng_unit(&g->rng) * (g->zipf_hx0 - g->zipf_hn);
+		double x = zipf_h_inv(u, s);
+		double kd = floor(x + 0.5);
+		if (kd < 1.0)
+			kd = 1.0;
+		if (kd > (double)g->nunits)
+			kd = (double)g->nunits;
+		if (kd - x <= g->zipf_s || u >= zipf_h(kd + 0.5, s) - pow(kd, -s))
+			return (uint64_t)kd - 1;
+	}
+}
+
+/* --- setup --- */
+
+int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint64_t len,
+		uint32_t block, uint64_t seed)
+{
+	uint32_t unit = job->bs;
+
+	memset(g, 0, sizeof(*g));
+	g->job = job;
+	/*
+	 * The map's block is the smallest size, except under verify: then the
+	 * largest, so requests of mixed sizes never overlap and every written
+	 * block can be checked.
+	 */
+	for (unsigned i = 0; i < job->nbssplit; i++) {
+		uint32_t b = job->bssplit[i].bs;
+		if (i == 0 || (job->verify ? b > unit : b < unit))
+			unit = b;
+	}
+	if (unit < block)
+		unit = block;
+	unit = unit / block * block;
+	g->unit = unit;
+	g->region_start = start;
+	g->region_len = len / unit * unit;
+	g->nunits = g->region_len / unit;
+	if (!g->nunits)
+		return -EINVAL;
+	wl_rng_seed(&g->rng, seed);
+	wl_perm_init(&g->perm, g->nunits, seed * 0x2545f4914f6cdd1dull + 1);
+	if (job->dist == WL_DIST_ZIPF)
+		gen_zipf_init(g, job->dist_param);
+	else if (job->dist == WL_DIST_PARETO)
+		g->pareto_pow = log(job->dist_param) / log(1.0 - job->dist_param);
+	return 0;
+}
+
+void wl_gen_rewind(struct wl_gen *g)
+{
+	memset(g->seq_pos, 0, sizeof(g->seq_pos));
+	g->map_next = 0;
+}
+
+enum rl_op wl_gen_op(struct wl_gen *g)
+{
+	switch (g->job->rw) {
+	case WL_RW_READ:
+	case WL_RW_RANDREAD:
+		return RL_OP_READ;
+	case WL_RW_WRITE:
+	case WL_RW_RANDWRITE:
+		return RL_OP_WRITE;
+	case WL_RW_TRIM:
+	case WL_RW_RANDTRIM:
+		return RL_OP_TRIM;
+	case WL_RW_RW:
+	case WL_RW_RANDRW:
+		return wl_rng_below(&g->rng, 100) < g->job->rwmixread ? RL_OP_READ : RL_OP_WRITE;
+	}
+	return RL_OP_READ;
+}
+
+uint32_t wl_gen_len(struct wl_gen *g)
+{
+	const struct wl_job *job = g->job;
+
+	if (!job->nbssplit)
+		return job->bs;
+	uint64_t r = wl_rng_below(&g->rng, 100);
+	for (unsigned i = 0; i < job->nbssplit; i++) {
+		if (r < job->bssplit[i].pct)
+			return job->bssplit[i].bs;
+		r -= job->bssplit[i].pct;
+	}
+	return job->bssplit[job->nbssplit - 1].bs;
+}
+
+/* Block number for a random pattern. */
+static uint64_t gen_random_unit(struct wl_gen *g)
+{
+	const struct wl_job *job = g->job;
+
+	switch (job->dist) {
+	case WL_DIST_ZIPF:
+		return wl_perm_map(&g->perm, gen_zipf_next(g));
+	case WL_DIST_PARETO: {
+		uint64_t k = (uint64_t)((double)(g->nunits - 1) *
+					pow(wl_rng_unit(&g->rng), g->pareto_pow));
+		return wl_perm_map(&g->perm, k < g->nunits ? k : g->nunits - 1);
+	}
+	case WL_DIST_RANDOM:
+		break;
+	}
+	if (job->norandommap)
+		return wl_rng_below(&g->rng, g->nunits);
+	if (g->map_next >= g->nunits)
+		g->map_next = 0; /* a new pass over the map */
+	return wl_perm_map(&g->perm, g->map_next++);
+}
+
+uint64_t wl_gen_offset(struct wl_gen *g, enum rl_op op, uint32_t *len)
+{
+	uint64_t rel;
+
+	if (wl_rw_is_random(g->job->rw)) {
+		rel = gen_random_unit(g) * g->unit;
+	} else {
+		if (g->seq_pos[op] >= g->region_len)
+			g->seq_pos[op] = 0;
+		rel = g->seq_pos[op];
+	}
+	if (*len > g->region_len - rel)
+		*len = (uint32_t)(g->region_len - rel);
+	if (!wl_rw_is_random(g->job->rw))
+		g->seq_pos[op] = rel + *len;
+	return g->region_start + rel;
+}

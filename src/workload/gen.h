@@ -1,0 +1,117 @@
+/*
+ * gen.h - where the next I/O goes: offsets, sizes and directions.
+ *
+ * A generator walks a job's region [offset, offset + size) for one worker:
+ *  - sequential patterns keep one position per direction and wrap at the
+ *    end of the region;
+ *  - "random" with the random map (fio's default) visits every block of the
+ *    region exactly once per loop, in a pseudo-random order: a keyed
+ *    bijection on [0, 2^k) (a small Feistel network) with cycle-walking down
+ *    to the block count, so no per-block memory is needed;
+ *  - norandommap draws blocks uniformly with replacement;
+ *  - zipf:theta and pareto:h draw skewed block numbers (rejection-inversion
+ *    for Zipf, a power law for Pareto); hot blocks are scattered over the
+ *    region with the same bijection so they are not all at the start.
+ * Block sizes come from bs or bssplit; mixed patterns choose the direction
+ * by rwmixread.  Everything is driven by one seeded xoshiro256** stream, so
+ * a seed reproduces the exact sequence.
+ */
+#ifndef RL_WORKLOAD_GEN_H
+#define RL_WORKLOAD_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/io.h"
+#include "workload/job.h"
+
+struct wl_rng {
+	uint64_t s[4];
+};
+
+void wl_rng_seed(struct wl_rng *r, uint64_t seed);
+
+static inline uint64_t wl_rng_rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/** Next 64 random bits (xoshiro256**). */
+static inline uint64_t wl_rng_next(struct wl_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = wl_rng_rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = wl_rng_rotl(s[3], 45);
+	return result;
+}
+
+/** Uniform in [0, n) (n > 0), without modulo bias worth mentioning for n < 2^40. */
+static inline uint64_t wl_rng_below(struct wl_rng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)wl_rng_next(r) * n) >> 64);
+}
+
+/** Uniform double in [0, 1). */
+static inline double wl_rng_unit(struct wl_rng *r)
+{
+	return (double)(wl_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/** A keyed bijection on [0, n): the random map. */
+struct wl_perm {
+	uint64_t n;        /* domain size */
+	unsigned half;     /* bits per Feistel half */
+	uint64_t mask;     /* (1 << half) - 1 */
+	uint64_t keys[4];  /* round keys */
+};
+
+void wl_perm_init(struct wl_perm *p, uint64_t n, uint64_t seed);
+uint64_t wl_perm_map(const struct wl_perm *p, uint64_t i);
+
+struct wl_gen {
+	const struct wl_job *job;
+	struct wl_rng rng;
+	uint64_t region_start; /* bytes */
+	uint64_t region_len;   /* bytes, a multiple of unit */
+	uint32_t unit;         /* smallest block size: the random map's block */
+	uint64_t nunits;       /* region_len / unit */
+	uint64_t seq_pos[RL_OP_COUNT]; /* sequential position per direction, relative */
+	uint64_t map_next;     /* random map: next index in this loop */
+	struct wl_perm perm;   /* random map and the hot-block scatter */
+	/* zipf rejection-inversion constants */
+	double zipf_hx0, zipf_hn, zipf_s;
+	/* pareto exponent */
+	double pareto_pow;
+};
+
+/**
+ * Set a generator up for @job over [start, start + len) of a target whose
+ * logical block size is @block; @seed is the worker's stream seed.
+ * Returns 0 or -EINVAL (region smaller than one block).
+ */
+int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint64_t len,
+		uint32_t block, uint64_t seed);
+
+/** Start a new loop over the region (resets the random map and positions). */
+void wl_gen_rewind(struct wl_gen *g);
+
+/** The direction of the next I/O. */
+enum rl_op wl_gen_op(struct wl_gen *g);
+
+/** The size of the next I/O (bs or a bssplit draw). */
+uint32_t wl_gen_len(struct wl_gen *g);
+
+/**
+ * The absolute offset of the next I/O of direction @op and length @len;
+ * *len may be shortened at the end of the region.
+ */
+uint64_t wl_gen_offset(struct wl_gen *g, enum rl_op op, uint32_t *len);
+
+#endif

@@ -1,0 +1,654 @@
+/*
+ * run.c - the job engine: workers, their request slots, and the phases of a
+ * job; see run.h for the model.
+ *
+ * A worker owns iodepth slots, each a request plus an aligned buffer.  The
+ * loop is completion-driven: a slot's completion records its latency and
+ * immediately reissues the slot, so the depth stays full without a separate
+ * submission pass.  A worker moves through phases:
+ *
+ *   MAIN    the job's pattern, until its byte budget (size x loops) is issued
+ *           or its deadline (ramp + runtime) passes;
+ *   VERIFY  (verify=crc32c) the write sequence of MAIN is replayed from the
+ *           same seed, and every written block is read back and checked;
+ *   DONE    no more issuing; the worker ends when its slots are all back.
+ *
+ * Nothing on the completion path allocates or locks; the only shared state
+ * is a handful of relaxed atomics the progress line reads.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/exec.h"
+#include "workload/buf.h"
+#include "workload/gen.h"
+#include "workload/run.h"
+
+enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
+
+struct run_worker;
+
+struct run_slot {
+	struct rl_io io;
+	struct run_worker *w;
+	uint64_t t_submit;
+	uint8_t *buf;
+	bool counted; /* submitted after ramp-up: goes into the statistics */
+};
+
+struct run_worker {
+	const struct wl_job *job;
+	struct rl_target *t;
+	struct rl_exec *ex;
+	unsigned index;
+	struct wl_gen gen;
+	struct run_slot *slots;
+	unsigned nslots, inflight;
+	enum run_phase phase;
+	uint64_t seed;       /* this worker's offset stream */
+	uint64_t data_seed;  /* verify contents: the same for every worker */
+	uint64_t t_start, t_measure, t_deadline, t_last;
+	bool measuring;
+	uint64_t budget, issued; /* bytes, MAIN phase */
+	uint64_t loop_bytes;     /* bytes issued in the current loop */
+	uint32_t loop;
+	uint64_t verify_issued;  /* bytes replayed in VERIFY */
+	struct wl_gen vgen;      /* replay of MAIN's sequence */
+	struct wl_rng buf_rng;   /* buffer contents: apart from gen's stream, so replays match */
+	struct wl_result *res;   /* this worker's own partial result */
+	int setup_error;
+	char setup_msg[256];
+	/* read by the progress thread */
+	_Atomic uint64_t prog_bytes, prog_ios, prog_elapsed;
+	_Atomic int prog_phase;
+	_Atomic bool finished;
+};
+
+/* --- the completion path --- */
+
+static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
+
+static inline uint64_t run_now(struct run_worker *w)
+{
+	return rl_exec_now(w->ex);
+}
+
+static void run_record_error(struct run_worker *w, struct run_slot *s, int status)
+{
+	struct wl_result *r = w->res;
+
+	if (!r->errors++) {
+		r->first_error = status;
+		r->first_error_offset = s->io.offset;
+		r->first_error_op = s->io.op;
+	}
+	/* fio stops a job at its first error (continue_on_error=none): so do we. */
+	w->phase = PHASE_DONE;
+}
+
+static void run_slot_done(struct rl_io *io, int status)
+{
+	struct run_slot *s = (struct run_slot *)io;
+	struct run_worker *w = s->w;
+	uint64_t now = run_now(w);
+
+	w->inflight--;
+	if (status) {
+		run_record_error(w, s, status);
+	} else if (io->priv[1]) {
+		uint64_t bad;
+		char msg[256];
+		w->res->verify_blocks++;
+		if (wl_verify_check(s->buf, io->len, io->offset, w->data_seed, s->io.priv[0],
+				    &bad, msg, sizeof(msg))) {
+			if (!w->res->verify_bad++ || bad < w->res->verify_first_bad) {
+				if (w->res->verify_bad == 1 || bad < w->res->verify_first_bad) {
+					w->res->verify_first_bad = bad;
+					snprintf(w->res->verify_msg, sizeof(w->res->verify_msg),
+						 "%s", msg);
+				}
+			}
+		}
+	} else if (s->counted) {
+		struct wl_dir_result *d = &w->res->dir[io->op];
+		d->ios++;
+		d->bytes += io->len;
+		st_hist_add(&d->hist, now - s->t_submit);
+		st_series_add(&d->series, now, io->len);
+		w->t_last = now;
+		atomic_store_explicit(&w->prog_bytes,
+				      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
+					      io->len,
+				      memory_order_relaxed);
+		atomic_store_explicit(&w->prog_ios,
+				      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+	}
+	if (w->phase != PHASE_DONE)
+		run_issue(w, s, now);
+}
+
+/*
+ * How much of the byte budget a request uses.  Under the random map every
+ * request takes one map block, so a request smaller than the block (verify
+ * maps with the largest bssplit size) still uses a whole block: a loop is
+ * then exactly one pass over the map.
+ */
+static inline uint32_t run_account(const struct wl_gen *g, uint32_t len)
+{
+	if (wl_rw_is_random(g->job->rw) && g->job->dist == WL_DIST_RANDOM &&
+	    !g->job->norandommap && len < g->unit)
+		return g->unit;
+	return len;
+}
+
+/* MAIN: pick the next request, or move on when the budget or time is spent. */
+static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now)
+{
+	const struct wl_job *job = w->job;
+
+	if (!w->measuring && now >= w->t_measure) {
+		w->measuring = true;
+		atomic_store_explicit(&w->prog_phase, 1, memory_order_relaxed);
+	}
+	if (now >= w->t_deadline)
+		return false;
+	if (w->measuring && w->budget && w->issued >= w->budget)
+		return false;
+	enum rl_op op = wl_gen_op(&w->gen);
+	uint32_t len = wl_gen_len(&w->gen);
+	if (w->measuring && w->budget && len > w->budget - w->issued)
+		len = (uint32_t)(w->budget - w->issued);
+	uint64_t off = wl_gen_offset(&w->gen, op, &len);
+	s->io.op = (uint8_t)op;
+	s->io.offset = off;
+	s->io.len = len;
+	s->io.priv[0] = w->loop;
+	s->io.priv[1] = 0;
+	if (op == RL_OP_WRITE) {
+		if (job->verify == WL_VERIFY_CRC32C)
+			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
+		else if (job->refill_buffers)
+			wl_buf_fill(job, &w->buf_rng, s->buf, len);
+	}
+	s->counted = w->measuring;
+	if (w->measuring && w->budget) {
+		w->issued += run_account(&w->gen, len);
+		w->loop_bytes += run_account(&w->gen, len);
+		if (w->loop_bytes >= w->gen.region_len) {
+			w->loop_bytes = 0;
+			w->loop++;
+			wl_gen_rewind(&w->gen);
+		}
+	}
+	return true;
+}
+
+/*
+ * VERIFY: replay MAIN's sequence and read back what its last loop wrote
+ * (every loop covers the whole region, so earlier loops' blocks were
+ * overwritten by the last one).
+ */
+static bool run_next_verify(struct run_worker *w, struct run_slot *s)
+{
+	uint64_t last_loop = w->issued ? (w->issued - 1) / w->gen.region_len : 0;
+
+	while (w->verify_issued < w->issued) {
+		uint64_t at = w->verify_issued;
+		enum rl_op op = wl_gen_op(&w->vgen);
+		uint32_t len = wl_gen_len(&w->vgen);
+		if (len > w->issued - at)
+			len = (uint32_t)(w->issued - at);
+		uint64_t off = wl_gen_offset(&w->vgen, op, &len);
+		w->verify_issued += run_account(&w->vgen, len);
+		if (w->verify_issued / w->gen.region_len != at / w->gen.region_len)
+			wl_gen_rewind(&w->vgen);
+		if (op != RL_OP_WRITE || at / w->gen.region_len != last_loop)
+			continue;
+		s->io.op = RL_OP_READ;
+		s->io.offset = off;
+		s->io.len = len;
+		s->io.priv[0] = last_loop; /* the generation that wrote it */
+		s->io.priv[1] = 1;         /* a verify read: check it on completion */
+		s->counted = false;
+		return true;
+	}
+	return false;
+}
+
+static void run_submit(struct run_worker *w, struct run_slot *s, uint64_t now)
+{
+	w->inflight++;
+	s->t_submit = now;
+	rl_target_submit(w->t, &s->io);
+}
+
+/* VERIFY begins once every MAIN request is back: replay from the same seed. */
+static void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now)
+{
+	w->phase = PHASE_VERIFY;
+	atomic_store_explicit(&w->prog_phase, 2, memory_order_relaxed);
+	w->res->verified = true;
+	wl_gen_init(&w->vgen, w->job, w->gen.region_start, w->gen.region_len, w->t->block_size,
+		    w->seed);
+	for (unsigned i = 0; i < w->nslots; i++) {
+		struct run_slot *o = &w->slots[i];
+		if (o != except && run_next_verify(w, o))
+			run_submit(w, o, now);
+	}
+}
+
+static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
+{
+	for (;;) {
+		switch (w->phase) {
+		case PHASE_MAIN:
+			if (run_next_main(w, s, now)) {
+				run_submit(w, s, now);
+				return;
+			}
+			if (w->job->verify != WL_VERIFY_CRC32C || w->res->errors) {
+				w->phase = PHASE_DONE;
+				return;
+			}
+			if (w->inflight)
+				return; /* this slot idles; the last one back starts VERIFY */
+			run_start_verify(w, s, now);
+			break;
+		case PHASE_VERIFY:
+			if (run_next_verify(w, s))
+				run_submit(w, s, now);
+			else if (!w->inflight)
+				w->phase = PHASE_DONE;
+			return;
+		case PHASE_DONE:
+			return;
+		}
+	}
+}
+
+/* --- worker setup and loop --- */
+
+static int run_worker_setup(struct run_worker *w)
+{
+	const struct wl_job *job = w->job;
+	uint32_t maxbs = job->bs;
+	uint64_t start = job->offset;
+	uint64_t len = job->size ? job->size : w->t->size - job->offset;
+
+	for (unsigned i = 0; i < job->nbssplit; i++)
+		if (job->bssplit[i].bs > maxbs)
+			maxbs = job->bssplit[i].bs;
+	if (wl_gen_init(&w->gen, job, start, len, w->t->block_size, w->seed)) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg),
+			 "job '%s': the region (offset %llu, size %llu) holds no whole block of "
+			 "%u bytes",
+			 job->name, (unsigned long long)start, (unsigned long long)len,
+			 w->gen.unit ? w->gen.unit : job->bs);
+		return -EINVAL;
+	}
+	wl_rng_seed(&w->buf_rng, w->seed ^ 0xb5ad4eceda1ce2a9ull);
+	w->nslots = job->iodepth;
+	w->slots = calloc(w->nslots, sizeof(*w->slots));
+	if (!w->slots)
+		return -ENOMEM;
+	for (unsigned i = 0; i < w->nslots; i++) {
+		struct run_slot *s = &w->slots[i];
+		if (posix_memalign((void **)&s->buf, 4096, maxbs))
+			return -ENOMEM;
+		wl_buf_fill(job, &w->buf_rng, s->buf, maxbs);
+		s->w = w;
+		s->io.buf = s->buf;
+		s->io.cb = run_slot_done;
+		s->io.cb_arg = s;
+		s->io.ex = w->ex;
+	}
+	w->budget = job->time_based ? 0 : w->gen.region_len * job->loops;
+	for (int d = 0; d < WL_DIRS; d++)
+		st_hist_init(&w->res->dir[d].hist);
+	return 0;
+}
+
+static void run_worker_start(struct run_worker *w)
+{
+	const struct wl_job *job = w->job;
+	uint64_t now = run_now(w);
+	uint64_t expect;
+
+	w->t_start = now;
+	w->t_measure = now + job->ramp_ns;
+	w->t_deadline = job->runtime_ns ? w->t_measure + job->runtime_ns : UINT64_MAX;
+	w->t_last = w->t_measure;
+	expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
+	for (int d = 0; d < WL_DIRS; d++)
+		st_series_init(&w->res->dir[d].series, job->log_avg_ns, w->t_measure,
+			       expect > 1000000 ? 1000000 : expect);
+	w->measuring = job->ramp_ns == 0;
+	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
+	for (unsigned i = 0; i < w->nslots && w->phase == PHASE_MAIN; i++)
+		run_issue(w, &w->slots[i], now);
+	if (!w->inflight && w->phase == PHASE_MAIN)
+		w->phase = PHASE_DONE;
+}
+
+static bool run_worker_active(const struct run_worker *w)
+{
+	return w->phase != PHASE_DONE || w->inflight;
+}
+
+static void run_worker_publish(struct run_worker *w)
+{
+	uint64_t now = run_now(w);
+
+	atomic_store_explicit(&w->prog_elapsed, now > w->t_measure ? now - w->t_measure : 0,
+			      memory_order_relaxed);
+}
+
+/* Drive the workers sharing @ex until all are done. */
+static int run_loop(struct run_worker **ws, unsigned n, struct rl_exec *ex)
+{
+	unsigned active = n;
+	unsigned turns = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		run_worker_start(ws[i]);
+	while (active) {
+		int rc = rl_exec_run_once(ex, true);
+		if (rc < 0)
+			return rc;
+		if ((++turns & 255) == 0 || rc == 0) {
+			active = 0;
+			for (unsigned i = 0; i < n; i++) {
+				run_worker_publish(ws[i]);
+				if (run_worker_active(ws[i]))
+					active++;
+			}
+			if (rc == 0 && active && rl_exec_idle(ex))
+				return -EDEADLK; /* requests lost: a target broke its contract */
+		}
+	}
+	return 0;
+}
+
+struct run_thread {
+	struct run_worker **ws;
+	unsigned n;
+	enum rl_exec_kind kind;
+	int rc;
+	pthread_barrier_t *barrier;
+};
+
+static void *run_thread_main(void *arg)
+{
+	struct run_thread *th = arg;
+	struct rl_exec *ex = NULL;
+	unsigned depth = 0;
+	int rc;
+
+	for (unsigned i = 0; i < th->n; i++)
+		depth += th->ws[i]->job->iodepth;
+	rc = rl_exec_create(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &ex);
+	if (rc) {
+		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
+			 "cannot create the %s executor: %s", rl_exec_kind_name(th->kind),
+			 strerror(-rc));
+		th->ws[0]->setup_error = rc;
+	}
+	for (unsigned i = 0; i < th->n && !rc; i++) {
+		th->ws[i]->ex = ex;
+		rc = rl_target_attach(th->ws[i]->t, ex);
+		if (!rc)
+			rc = run_worker_setup(th->ws[i]);
+		if (rc && !th->ws[i]->setup_error) {
+			th->ws[i]->setup_error = rc;
+			if (!th->ws[i]->setup_msg[0])
+				snprintf(th->ws[i]->setup_msg, sizeof(th->ws[i]->setup_msg),
+					 "worker setup failed: %s", strerror(-rc));
+		}
+	}
+	/* Everyone starts together, or nobody starts. */
+	pthread_barrier_wait(th->barrier);
+	pthread_barrier_wait(th->barrier);
+	for (unsigned i = 0; i < th->n; i++)
+		if (th->ws[i]->setup_error)
+			rc = th->ws[i]->setup_error;
+	if (!rc && !th[0].ws[0]->res->first_error)
+		rc = run_loop(th->ws, th->n, ex);
+	th->rc = rc;
+	for (unsigned i = 0; i < th->n; i++)
+		atomic_store(&th->ws[i]->finished, true);
+	rl_exec_destroy(ex);
+	return NULL;
+}
+
+/* --- merging and the public entry --- */
+
+static void run_merge(struct wl_result *dst, const struct wl_result *src)
+{
+	for (int d = 0; d < WL_DIRS; d++) {
+		dst->dir[d].ios += src->dir[d].ios;
+		dst->dir[d].bytes += src->dir[d].bytes;
+		st_hist_merge(&dst->dir[d].hist, &src->dir[d].hist);
+		st_series_merge(&dst->dir[d].series, &src->dir[d].series);
+	}
+	if (src->errors && !dst->errors) {
+		dst->first_error = src->first_error;
+		dst->first_error_offset = src->first_error_offset;
+		dst->first_error_op = src->first_error_op;
+	}
+	dst->errors += src->errors;
+	if (src->verified)
+		dst->verified = true;
+	dst->verify_blocks += src->verify_blocks;
+	if (src->verify_bad && (!dst->verify_bad || src->verify_first_bad < dst->verify_first_bad)) {
+		dst->verify_first_bad = src->verify_first_bad;
+		memcpy(dst->verify_msg, src->verify_msg, sizeof(dst->verify_msg));
+	}
+	dst->verify_bad += src->verify_bad;
+}
+
+static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_opts *opts,
+			 bool virtual_time, double wall)
+{
+	const struct wl_job *job = ws[0].job;
+	struct wl_progress p = {.job = job, .virtual_time = virtual_time, .wall_s = wall};
+	double frac_sum = 0;
+	int phase = 2;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct run_worker *w = &ws[i];
+		uint64_t b = atomic_load_explicit(&w->prog_bytes, memory_order_relaxed);
+		uint64_t e = atomic_load_explicit(&w->prog_elapsed, memory_order_relaxed);
+		int ph = atomic_load_explicit(&w->prog_phase, memory_order_relaxed);
+		double f = 0;
+		p.bytes += b;
+		p.ios += atomic_load_explicit(&w->prog_ios, memory_order_relaxed);
+		if (e / 1e9 > p.elapsed_s)
+			p.elapsed_s = e / 1e9;
+		if (w->budget)
+			f = (double)b / (double)w->budget;
+		if (job->runtime_ns) {
+			double ft = (double)e / (double)job->runtime_ns;
+			if (ft > f)
+				f = ft;
+		}
+		if (ph == 2)
+			f = 1.0;
+		frac_sum += f > 1.0 ? 1.0 : f;
+		if (ph < phase)
+			phase = ph;
+	}
+	p.fraction = frac_sum / n;
+	p.phase = phase == 0 ? "ramp" : phase == 1 ? "run" : "verify";
+	opts->progress(opts->progress_arg, &p);
+}
+
+static double run_wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
+	       struct wl_result *res, char *msg, size_t msglen)
+{
+	uint32_t caps = rl_target_leaf_caps(t);
+	bool virt = caps & RL_CAP_VIRTUAL;
+	enum rl_exec_kind kind = virt ? RL_EXEC_VIRTUAL
+				      : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC : RL_EXEC_URING;
+	unsigned n = job->numjobs, nthreads = virt ? 1 : n;
+	struct run_worker *ws;
+	struct wl_result *parts;
+	struct run_thread *ths;
+	pthread_t *tids;
+	pthread_barrier_t barrier;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->job = *job;
+	res->clock = kind;
+	for (int d = 0; d < WL_DIRS; d++)
+		st_hist_init(&res->dir[d].hist);
+	if (job->offset >= t->size || (job->size && job->size > t->size - job->offset)) {
+		snprintf(msg, msglen,
+			 "job '%s': offset %llu + size %llu is beyond the end of the target "
+			 "(%llu bytes)",
+			 job->name, (unsigned long long)job->offset,
+			 (unsigned long long)job->size, (unsigned long long)t->size);
+		return -EINVAL;
+	}
+	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
+		snprintf(msg, msglen, "job '%s': the target does not support trim", job->name);
+		return -EOPNOTSUPP;
+	}
+	ws = calloc(n, sizeof(*ws));
+	parts = calloc(n, sizeof(*parts));
+	ths = calloc(nthreads, sizeof(*ths));
+	tids = calloc(nthreads, sizeof(*tids));
+	if (!ws || !parts || !ths || !tids) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	struct run_worker **wptrs = calloc(n, sizeof(*wptrs));
+	if (!wptrs) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		ws[i].job = job;
+		ws[i].t = t;
+		ws[i].index = i;
+		ws[i].res = &parts[i];
+		ws[i].seed = job->seed + 0x9e3779b97f4a7c15ull * (i + 1);
+		ws[i].data_seed = job->seed;
+		wptrs[i] = &ws[i];
+	}
+	pthread_barrier_init(&barrier, NULL, nthreads + 1);
+	for (unsigned i = 0; i < nthreads; i++) {
+		ths[i].ws = virt ? wptrs : &wptrs[i];
+		ths[i].n = virt ? n : 1;
+		ths[i].kind = kind;
+		ths[i].barrier = &barrier;
+		if (pthread_create(&tids[i], NULL, run_thread_main, &ths[i])) {
+			/* Cannot happen with sane limits; stop cleanly if it does. */
+			snprintf(msg, msglen, "cannot start worker thread %u", i);
+			for (unsigned j = 0; j < i; j++)
+				pthread_cancel(tids[j]);
+			rc = -EAGAIN;
+			free(wptrs);
+			goto out;
+		}
+	}
+	pthread_barrier_wait(&barrier); /* all set up */
+	for (unsigned i = 0; i < n; i++)
+		if (ws[i].setup_error && !rc) {
+			rc = ws[i].setup_error;
+			snprintf(msg, msglen, "%s", ws[i].setup_msg);
+		}
+	double t0 = run_wall_now();
+	pthread_barrier_wait(&barrier); /* go (or stop, if setup failed) */
+	for (;;) {
+		unsigned done = 0;
+		for (unsigned i = 0; i < n; i++)
+			done += atomic_load(&ws[i].finished);
+		if (done == n)
+			break;
+		if (opts && opts->progress && !rc)
+			run_progress(ws, n, opts, virt, run_wall_now() - t0);
+		struct timespec ts = {0, 50 * 1000 * 1000};
+		for (int k = 0; k < 5; k++) {
+			nanosleep(&ts, NULL);
+			done = 0;
+			for (unsigned i = 0; i < n; i++)
+				done += atomic_load(&ws[i].finished);
+			if (done == n)
+				break;
+		}
+	}
+	for (unsigned i = 0; i < nthreads; i++) {
+		pthread_join(tids[i], NULL);
+		if (ths[i].rc && !rc) {
+			rc = ths[i].rc;
+			snprintf(msg, msglen, "job '%s' failed: %s", job->name, strerror(-rc));
+		}
+	}
+	pthread_barrier_destroy(&barrier);
+	free(wptrs);
+	if (!rc) {
+		uint64_t runtime = 0;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t r = ws[i].t_last > ws[i].t_measure ? ws[i].t_last - ws[i].t_measure
+								    : 0;
+			if (r > runtime)
+				runtime = r;
+			run_merge(res, &parts[i]);
+		}
+		res->runtime_ns = runtime;
+		res->target_report = rl_target_report(t);
+	}
+out:
+	for (unsigned i = 0; parts && ws && i < n; i++) {
+		for (int d = 0; d < WL_DIRS; d++)
+			st_series_free(&parts[i].dir[d].series);
+		for (unsigned k = 0; ws[i].slots && k < ws[i].nslots; k++)
+			free(ws[i].slots[k].buf);
+		free(ws[i].slots);
+	}
+	free(ws);
+	free(parts);
+	free(ths);
+	free(tids);
+	return rc;
+}
+
+bool wl_result_ok(const struct wl_result *res)
+{
+	return !res->errors && !res->verify_bad;
+}
+
+void wl_result_free(struct wl_result *res)
+{
+	for (int d = 0; d < WL_DIRS; d++)
+		st_series_free(&res->dir[d].series);
+	if (res->target_report)
+		json_object_put(res->target_report);
+	res->target_report = NULL;
+}
+
+double wl_result_bw(const struct wl_result *res, enum rl_op d)
+{
+	return res->runtime_ns ? (double)res->dir[d].bytes * 1e9 / (double)res->runtime_ns : 0;
+}
+
+double wl_result_iops(const struct wl_result *res, enum rl_op d)
+{
+	return res->runtime_ns ? (double)res->dir[d].ios * 1e9 / (double)res->runtime_ns : 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * run.h - running one job against a target and collecting its statistics.
+ *
+ * wl_run_job() picks the clock from the stack: a stack with a simulated
+ * leaf runs every worker (numjobs) in one virtual-time executor on one
+ * thread; otherwise each worker gets its own OS thread and a real executor
+ * (io_uring, or psync with ioengine=psync).  The calling thread only watches
+ * and reports progress.
+ *
+ * Each worker keeps iodepth requests in flight.  A request's latency is
+ * completion time minus submission time on the executor's clock (what fio
+ * calls clat for an async engine, which here equals lat: submission is not
+ * timed separately).  Statistics count requests submitted after ramp_time;
+ * the measured runtime runs from the end of ramp-up to the last counted
+ * completion.
+ */
+#ifndef RL_WORKLOAD_RUN_H
+#define RL_WORKLOAD_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "core/target.h"
+#include "stats/hist.h"
+#include "stats/series.h"
+#include "workload/job.h"
+
+struct json_object;
+
+/** Statistics of one direction (read, write or trim). */
+struct wl_dir_result {
+	uint64_t ios;   /* completed, counted requests */
+	uint64_t bytes; /* their bytes */
+	struct st_hist hist;     /* latency, ns */
+	struct st_series series; /* bytes and I/Os per interval */
+};
+
+#define WL_DIRS 3 /* read, write, trim: indexed by enum rl_op */
+
+struct wl_result {
+	struct wl_job job;
+	struct wl_dir_result dir[WL_DIRS];
+	uint64_t runtime_ns;      /* measured time (ramp excluded) */
+	enum rl_exec_kind clock;  /* executor kind used */
+	uint64_t errors;          /* failed requests */
+	int first_error;          /* its status (negative errno), 0 if none */
+	uint64_t first_error_offset;
+	enum rl_op first_error_op;
+	/* verify=crc32c */
+	bool verified;            /* a verify pass ran */
+	uint64_t verify_blocks;   /* blocks checked */
+	uint64_t verify_bad;      /* blocks that failed */
+	uint64_t verify_first_bad; /* absolute offset of the first wrong byte */
+	char verify_msg[256];     /* description of the first failure */
+	struct json_object *target_report; /* rl_target_report() after the job, or NULL */
+};
+
+/** Live figures for a progress line. */
+struct wl_progress {
+	const struct wl_job *job;
+	double fraction;        /* 0..1 of the job done */
+	uint64_t bytes, ios;    /* since the start of measurement */
+	double elapsed_s;       /* on the run's clock */
+	double wall_s;          /* wall-clock seconds since the start */
+	bool virtual_time;
+	const char *phase;      /* "ramp", "run", "verify" */
+};
+
+struct wl_run_opts {
+	/** Called about 4 times a second from the calling thread; may be NULL. */
+	void (*progress)(void *arg, const struct wl_progress *p);
+	void *progress_arg;
+};
+
+/**
+ * Run @job on @t.  Returns 0 when the job ran (its I/O errors and verify
+ * failures are in @res: check wl_result_ok), or a negative errno with a
+ * message in @msg when it could not run (region too small, no io_uring...).
+ */
+int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
+	       struct wl_result *res, char *msg, size_t msglen);
+
+/** True if the job had no I/O error and no verify failure. */
+bool wl_result_ok(const struct wl_result *res);
+
+/** Free what wl_run_job allocated in @res. */
+void wl_result_free(struct wl_result *res);
+
+/** Throughput of direction @d in bytes per second of measured time. */
+double wl_result_bw(const struct wl_result *res, enum rl_op d);
+/** I/Os per second of measured time. */
+double wl_result_iops(const struct wl_result *res, enum rl_op d);
+
+#endif

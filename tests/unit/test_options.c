@@ -1,0 +1,1286 @@
+/*
+ * test_options.c - job options (workload/options.c) and job files
+ * (workload/jobfile.c).
+ *
+ * Design: most checks are tables.  Valid values are set one at a time on a
+ * fresh default job and the resulting field is compared; invalid values must
+ * fail with -EINVAL, a message containing "test: " (the place), the given
+ * substring, and leave the job byte-for-byte unchanged.  Job files are small
+ * strings; each malformed file names the exact "file:line" expected in the
+ * message.  The option table itself is checked for completeness against the
+ * options raidlab promises, and against docs/options.md (found through
+ * RAIDLAB_TOP, else "."), whose table rows must match wl_options() exactly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "workload/job.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static char msg[2048];
+
+static void expect_sub(const char *text, const char *sub, int line)
+{
+	if (!strstr(text, sub))
+		fail_msg("line %d: expected '%s' in message '%s'", line, sub, text);
+}
+
+/* Set on @job, which must succeed. */
+static void set_ok_at(struct wl_job *job, const char *name, const char *value, int line)
+{
+	int ret = wl_job_set(job, name, value, "test", msg, sizeof(msg));
+	if (ret != 0)
+		fail_msg("line %d: %s=%s failed: %s", line, name, value ? value : "(bare)", msg);
+}
+#define SET_OK(job, name, value) set_ok_at(job, name, value, __LINE__)
+
+/* Set on a default job, which must fail with @sub and leave the job alone. */
+static void set_err_at(const char *name, const char *value, const char *sub, int line)
+{
+	struct wl_job job, before;
+	wl_job_init(&job);
+	memcpy(&before, &job, sizeof(job));
+	int ret = wl_job_set(&job, name, value, "test", msg, sizeof(msg));
+	if (ret != -EINVAL)
+		fail_msg("line %d: %s=%s: expected -EINVAL, got %d", line, name,
+			 value ? value : "(bare)", ret);
+	expect_sub(msg, "test: ", line);
+	expect_sub(msg, sub, line);
+	if (memcmp(&job, &before, sizeof(job)) != 0)
+		fail_msg("line %d: %s=%s: failed set changed the job", line, name,
+			 value ? value : "(bare)");
+}
+#define SET_ERR(name, value, sub) set_err_at(name, value, sub, __LINE__)
+
+static void validate_ok_at(const struct wl_job *job, int line)
+{
+	if (wl_job_validate(job, "test", msg, sizeof(msg)) != 0)
+		fail_msg("line %d: validate failed: %s", line, msg);
+}
+#define VALIDATE_OK(job) validate_ok_at(job, __LINE__)
+
+static void validate_err_at(const struct wl_job *job, const char *sub, int line)
+{
+	if (wl_job_validate(job, "test", msg, sizeof(msg)) != -EINVAL)
+		fail_msg("line %d: validate passed, expected '%s'", line, sub);
+	expect_sub(msg, "test: ", line);
+	expect_sub(msg, sub, line);
+}
+#define VALIDATE_ERR(job, sub) validate_err_at(job, sub, __LINE__)
+
+/* --- defaults and helpers --- */
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	struct wl_job j;
+	memset(&j, 0xa5, sizeof(j));
+	wl_job_init(&j);
+	assert_string_equal(j.name, "job");
+	assert_int_equal(j.rw, WL_RW_READ);
+	assert_int_equal(j.bs, 4096);
+	assert_int_equal(j.nbssplit, 0);
+	assert_int_equal(j.iodepth, 1);
+	assert_int_equal(j.numjobs, 1);
+	assert_int_equal(j.size, 0);
+	assert_int_equal(j.offset, 0);
+	assert_int_equal(j.runtime_ns, 0);
+	assert_false(j.time_based);
+	assert_int_equal(j.ramp_ns, 0);
+	assert_int_equal(j.rwmixread, 50);
+	assert_int_equal(j.dist, WL_DIST_RANDOM);
+	assert_true(j.dist_param == 0);
+	assert_true(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_false(j.zero_buffers);
+	assert_false(j.refill_buffers);
+	assert_int_equal(j.buffer_compress_percentage, 0);
+	assert_int_equal(j.loops, 1);
+	assert_int_equal(j.verify, WL_VERIFY_NONE);
+	assert_int_equal(j.seed, 1);
+	assert_false(j.norandommap);
+	assert_int_equal(j.log_avg_ns, 100000000ull);
+	VALIDATE_OK(&j);
+}
+
+static void test_rw_helpers(void **state)
+{
+	(void)state;
+	static const struct {
+		enum wl_rw rw;
+		const char *name;
+		bool random, writes;
+	} t[] = {
+		{WL_RW_READ, "read", false, false},	   {WL_RW_WRITE, "write", false, true},
+		{WL_RW_RANDREAD, "randread", true, false}, {WL_RW_RANDWRITE, "randwrite", true, true},
+		{WL_RW_RW, "rw", false, true},		   {WL_RW_RANDRW, "randrw", true, true},
+		{WL_RW_TRIM, "trim", false, true},	   {WL_RW_RANDTRIM, "randtrim", true, true},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct wl_job j;
+		wl_job_init(&j);
+		assert_string_equal(wl_rw_name(t[i].rw), t[i].name);
+		assert_int_equal(wl_rw_is_random(t[i].rw), t[i].random);
+		/* The name round-trips through the option. */
+		SET_OK(&j, "rw", t[i].name);
+		assert_int_equal(j.rw, t[i].rw);
+		assert_int_equal(wl_job_writes(&j), t[i].writes);
+	}
+	struct wl_job j;
+	wl_job_init(&j);
+	SET_OK(&j, "rw", "randrw");
+	SET_OK(&j, "rwmixread", "100");
+	assert_false(wl_job_writes(&j));
+	SET_OK(&j, "rwmixread", "99");
+	assert_true(wl_job_writes(&j));
+	assert_string_equal(wl_rw_name((enum wl_rw)99), "invalid");
+}
+
+/* --- every option: valid values --- */
+
+static void test_valid_values(void **state)
+{
+	(void)state;
+	struct wl_job j;
+
+	wl_job_init(&j);
+	SET_OK(&j, "name", "seq-read 1");
+	assert_string_equal(j.name, "seq-read 1");
+	SET_OK(&j, "name", "123456789012345678901234567890123456789012345678901234567890123");
+	assert_int_equal(strlen(j.name), 63);
+
+	SET_OK(&j, "rw", "readwrite");
+	assert_int_equal(j.rw, WL_RW_RW);
+	SET_OK(&j, "readwrite", "randwrite");
+	assert_int_equal(j.rw, WL_RW_RANDWRITE);
+
+	static const struct {
+		const char *v;
+		uint32_t bs;
+	} bs[] = {{"512", 512}, {"4k", 4096}, {"4K", 4096}, {"8kb", 8192}, {"128k", 131072},
+		  {"1m", 1048576}, {"64m", 64u << 20}, {"1536", 1536}};
+	for (size_t i = 0; i < ARRAY_SIZE(bs); i++) {
+		SET_OK(&j, "bs", bs[i].v);
+		assert_int_equal(j.bs, bs[i].bs);
+	}
+	SET_OK(&j, "blocksize", "16k");
+	assert_int_equal(j.bs, 16384);
+
+	SET_OK(&j, "iodepth", "1");
+	SET_OK(&j, "iodepth", "65536");
+	assert_int_equal(j.iodepth, 65536);
+	SET_OK(&j, "iodepth", "32");
+	assert_int_equal(j.iodepth, 32);
+	SET_OK(&j, "numjobs", "1024");
+	assert_int_equal(j.numjobs, 1024);
+	SET_OK(&j, "numjobs", "4");
+	assert_int_equal(j.numjobs, 4);
+
+	SET_OK(&j, "size", "10g");
+	assert_int_equal(j.size, 10ull << 30);
+	SET_OK(&j, "size", "0");
+	assert_int_equal(j.size, 0);
+	SET_OK(&j, "size", "1000"); /* no alignment needed: only whole blocks are used */
+	assert_int_equal(j.size, 1000);
+	SET_OK(&j, "offset", "1m");
+	assert_int_equal(j.offset, 1 << 20);
+	SET_OK(&j, "offset", "512");
+	assert_int_equal(j.offset, 512);
+
+	SET_OK(&j, "runtime", "30");
+	assert_int_equal(j.runtime_ns, 30000000000ull);
+	SET_OK(&j, "runtime", "500ms");
+	assert_int_equal(j.runtime_ns, 500000000ull);
+	SET_OK(&j, "runtime", "2m");
+	assert_int_equal(j.runtime_ns, 120000000000ull);
+	SET_OK(&j, "runtime", "0");
+	assert_int_equal(j.runtime_ns, 0);
+	SET_OK(&j, "ramp_time", "5");
+	assert_int_equal(j.ramp_ns, 5000000000ull);
+	SET_OK(&j, "ramp_time", "10s");
+	assert_int_equal(j.ramp_ns, 10000000000ull);
+
+	SET_OK(&j, "time_based", NULL);
+	assert_true(j.time_based);
+	SET_OK(&j, "time_based", "0");
+	assert_false(j.time_based);
+
+	SET_OK(&j, "rwmixread", "70");
+	assert_int_equal(j.rwmixread, 70);
+	SET_OK(&j, "rwmixwrite", "70");
+	assert_int_equal(j.rwmixread, 30);
+	SET_OK(&j, "rwmixread", "0");
+	assert_int_equal(j.rwmixread, 0);
+	SET_OK(&j, "rwmixread", "100%");
+	assert_int_equal(j.rwmixread, 100);
+	SET_OK(&j, "rwmixwrite", "100");
+	assert_int_equal(j.rwmixread, 0);
+
+	SET_OK(&j, "direct", "0");
+	assert_false(j.direct);
+	SET_OK(&j, "direct", NULL);
+	assert_true(j.direct);
+	SET_OK(&j, "buffered", NULL);
+	assert_false(j.direct);
+	SET_OK(&j, "buffered", "off");
+	assert_true(j.direct);
+
+	SET_OK(&j, "ioengine", "psync");
+	assert_int_equal(j.engine, WL_ENGINE_PSYNC);
+	SET_OK(&j, "ioengine", "io_uring");
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+
+	SET_OK(&j, "zero_buffers", "1");
+	assert_true(j.zero_buffers);
+	SET_OK(&j, "refill_buffers", "yes");
+	assert_true(j.refill_buffers);
+	SET_OK(&j, "buffer_compress_percentage", "100");
+	assert_int_equal(j.buffer_compress_percentage, 100);
+	SET_OK(&j, "buffer_compress_percentage", "40%");
+	assert_int_equal(j.buffer_compress_percentage, 40);
+
+	SET_OK(&j, "loops", "1000000");
+	assert_int_equal(j.loops, 1000000);
+	SET_OK(&j, "loops", "3");
+	assert_int_equal(j.loops, 3);
+
+	SET_OK(&j, "verify", "crc32c");
+	assert_int_equal(j.verify, WL_VERIFY_CRC32C);
+	SET_OK(&j, "verify", "0");
+	assert_int_equal(j.verify, WL_VERIFY_NONE);
+	SET_OK(&j, "verify", "crc32c-intel");
+	assert_int_equal(j.verify, WL_VERIFY_CRC32C);
+	SET_OK(&j, "verify", "none");
+	assert_int_equal(j.verify, WL_VERIFY_NONE);
+
+	SET_OK(&j, "randseed", "0");
+	assert_int_equal(j.seed, 0);
+	SET_OK(&j, "randseed", "18446744073709551615");
+	assert_true(j.seed == UINT64_MAX);
+	SET_OK(&j, "randseed", "42");
+	assert_int_equal(j.seed, 42);
+
+	SET_OK(&j, "norandommap", NULL);
+	assert_true(j.norandommap);
+	SET_OK(&j, "norandommap", "false");
+	assert_false(j.norandommap);
+
+	SET_OK(&j, "log_avg_msec", "1");
+	assert_int_equal(j.log_avg_ns, 1000000ull);
+	SET_OK(&j, "log_avg_msec", "3600000");
+	assert_int_equal(j.log_avg_ns, 3600000ull * 1000000ull);
+	SET_OK(&j, "log_avg_msec", "250");
+	assert_int_equal(j.log_avg_ns, 250000000ull);
+
+	struct wl_job before;
+	memcpy(&before, &j, sizeof(j));
+	SET_OK(&j, "stonewall", NULL);
+	SET_OK(&j, "stonewall", "1");
+	SET_OK(&j, "new_group", NULL);
+	SET_OK(&j, "new_group", "0");
+	assert_memory_equal(&j, &before, sizeof(j)); /* accepted, no effect */
+}
+
+static void test_bool_words(void **state)
+{
+	(void)state;
+	static const char *const yes[] = {"1", "true", "on", "yes"};
+	static const char *const no[] = {"0", "false", "off", "no"};
+	struct wl_job j;
+	wl_job_init(&j);
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		SET_OK(&j, "norandommap", no[i]);
+		assert_false(j.norandommap);
+		SET_OK(&j, "norandommap", yes[i]);
+		assert_true(j.norandommap);
+	}
+}
+
+/* --- every option: invalid values --- */
+
+static void test_invalid_values(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *value, *sub;
+	} t[] = {
+		{"name", "", "option 'name': expected a name of 1 to 63 characters"},
+		{"name", "1234567890123456789012345678901234567890123456789012345678901234",
+		 "expected a name of 1 to 63 characters"},
+		{"name", "a\tb", "without control characters, got 'a\tb'"},
+		{"name", NULL, "option 'name': needs a value (name=<str>)"},
+
+		{"rw", "randread:8", "option 'rw': fio's ':N' suffix is not supported by raidlab"},
+		{"rw", "rw:4", "':N' suffix is not supported"},
+		{"rw", "foo",
+		 "expected one of read, write, randread, randwrite, rw, readwrite, randrw, trim, "
+		 "randtrim, got 'foo'"},
+		{"rw", "randwrit", "got 'randwrit' (did you mean 'randwrite'?)"},
+		{"rw", "trimwrite", "expected one of read"},
+		{"rw", "READ", "got 'READ'"},
+		{"rw", "", "got ''"},
+		{"readwrite", "x", "option 'readwrite': expected one of"},
+		{"rw", NULL, "option 'rw': needs a value"},
+
+		{"bs", "1000", "option 'bs': expected a block size that is a multiple of 512 from "
+			       "512 to 64m (e.g. 4k), got '1000'"},
+		{"bs", "0", "got '0'"},
+		{"bs", "256", "got '256'"},
+		{"bs", "128m", "got '128m'"},
+		{"bs", "abc", "got 'abc'"},
+		{"bs", "", "got ''"},
+		{"bs", "4k,8k", "per-direction block sizes (read,write,trim) are not supported"},
+		{"bs", "4k-64k", "block size ranges are not supported by raidlab (use bssplit)"},
+		{"blocksize", "3", "option 'blocksize': expected a block size"},
+		{"bs", NULL, "option 'bs': needs a value (bs=<size>)"},
+
+		{"iodepth", "0", "option 'iodepth': expected a whole number from 1 to 65536, got '0'"},
+		{"iodepth", "65537", "from 1 to 65536, got '65537'"},
+		{"iodepth", "abc", "got 'abc'"},
+		{"iodepth", "-1", "got '-1'"},
+		{"iodepth", "1.5", "got '1.5'"},
+		{"iodepth", "", "got ''"},
+		{"iodepth", NULL, "needs a value (iodepth=<int>)"},
+		{"numjobs", "0", "option 'numjobs': expected a whole number from 1 to 1024, got '0'"},
+		{"numjobs", "1025", "got '1025'"},
+
+		{"size", "50%", "option 'size': percentages of the target are not supported by "
+				"raidlab; expected a size in bytes such as 10g, got '50%'"},
+		{"size", "abc", "option 'size': expected a size such as 0, 4k, 512m or 10g, got 'abc'"},
+		{"size", "-1", "got '-1'"},
+		{"size", NULL, "needs a value"},
+		{"offset", "1000", "option 'offset': expected a multiple of 512 bytes, got '1000'"},
+		{"offset", "10%", "percentages of the target are not supported"},
+		{"offset", "x", "expected a size"},
+
+		{"runtime", "abc", "option 'runtime': expected a duration such as 30, 30s, 500ms or "
+				   "2m (a plain number is seconds), got 'abc'"},
+		{"runtime", "-1", "got '-1'"},
+		{"runtime", "10 parsecs", "got '10 parsecs'"},
+		{"runtime", NULL, "needs a value (runtime=<time>)"},
+		{"ramp_time", "soon", "option 'ramp_time': expected a duration"},
+
+		{"time_based", "maybe", "option 'time_based': expected a boolean (1/0, true/false, "
+					"on/off, yes/no, or the bare name), got 'maybe'"},
+		{"time_based", "", "got ''"},
+		{"time_based", "2", "got '2'"},
+
+		{"rwmixread", "101", "option 'rwmixread': expected a percentage from 0 to 100 (e.g. 70 "
+				     "or 70%), got '101'"},
+		{"rwmixread", "abc", "got 'abc'"},
+		{"rwmixread", "-5", "got '-5'"},
+		{"rwmixread", "%", "got '%'"},
+		{"rwmixread", "", "got ''"},
+		{"rwmixwrite", "150", "option 'rwmixwrite': expected a percentage"},
+
+		{"random_distribution", "zipf:1", "option 'random_distribution': zipf theta must be a "
+						  "number above 0 other than 1"},
+		{"random_distribution", "zipf:1.0", "got 'zipf:1.0'"},
+		{"random_distribution", "zipf:0", "got 'zipf:0'"},
+		{"random_distribution", "zipf:-1", "got 'zipf:-1'"},
+		{"random_distribution", "zipf:abc", "got 'zipf:abc'"},
+		{"random_distribution", "zipf:", "got 'zipf:'"},
+		{"random_distribution", "zipf:inf", "got 'zipf:inf'"},
+		{"random_distribution", "zipf:nan", "got 'zipf:nan'"},
+		{"random_distribution", "zipf:0x1p1", "got 'zipf:0x1p1'"},
+		{"random_distribution", "zipf:1e999", "got 'zipf:1e999'"},
+		{"random_distribution", "zipf:1.2:0.5", "fio's ':CENTER' part is not supported"},
+		{"random_distribution", "pareto:1", "pareto h must be a number between 0 and 1"},
+		{"random_distribution", "pareto:0", "got 'pareto:0'"},
+		{"random_distribution", "pareto:1.5", "got 'pareto:1.5'"},
+		{"random_distribution", "pareto:0.2:0.1", "':CENTER' part is not supported"},
+		{"random_distribution", "normal", "expected random, zipf[:THETA] or pareto[:H] (fio's "
+						  "normal and zoned distributions are not "
+						  "supported), got 'normal'"},
+		{"random_distribution", "zoned:50/5:50/95", "got 'zoned:50/5:50/95'"},
+		{"random_distribution", "random:1", "'random' takes no parameter"},
+		{"random_distribution", "Zipf", "got 'Zipf'"},
+
+		{"direct", "x", "option 'direct': expected a boolean"},
+		{"buffered", "x", "option 'buffered': expected a boolean"},
+
+		{"ioengine", "libaio",
+		 "ioengine 'libaio' is not supported by raidlab (supported: io_uring, psync)"},
+		{"ioengine", "sync", "ioengine 'sync' is not supported by raidlab"},
+		{"ioengine", "", "ioengine '' is not supported"},
+		{"ioengine", NULL, "option 'ioengine': needs a value"},
+
+		{"zero_buffers", "x", "option 'zero_buffers': expected a boolean"},
+		{"refill_buffers", "x", "option 'refill_buffers': expected a boolean"},
+		{"buffer_compress_percentage", "101", "option 'buffer_compress_percentage': expected "
+						      "a percentage from 0 to 100"},
+
+		{"loops", "0", "option 'loops': expected a whole number from 1 to 1000000, got '0'"},
+		{"loops", "1000001", "got '1000001'"},
+
+		{"verify", "md5", "verify 'md5' is not supported by raidlab (supported: crc32c"},
+		{"verify", "sha256", "verify 'sha256' is not supported"},
+		{"verify", "1", "verify '1' is not supported"},
+		{"verify", NULL, "option 'verify': needs a value"},
+
+		{"randseed", "abc", "option 'randseed': expected a whole number from 0 to "
+				    "18446744073709551615, got 'abc'"},
+		{"randseed", "18446744073709551616", "got '18446744073709551616'"},
+		{"randseed", "-1", "got '-1'"},
+
+		{"norandommap", "x", "option 'norandommap': expected a boolean"},
+
+		{"log_avg_msec", "0", "option 'log_avg_msec': expected a whole number of milliseconds "
+				      "from 1 to 3600000, got '0'"},
+		{"log_avg_msec", "3600001", "got '3600001'"},
+		{"log_avg_msec", "1s", "got '1s'"},
+		{"log_avg_msec", NULL, "needs a value"},
+
+		{"stonewall", "0", "option 'stonewall': raidlab always runs the jobs of a file one "
+				   "after another, so it cannot be turned off"},
+		{"stonewall", "x", "expected a boolean"},
+		{"new_group", "x", "option 'new_group': expected a boolean"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		set_err_at(t[i].name, t[i].value, t[i].sub, (int)i);
+}
+
+/* --- names: unknown, rejected, suggestions --- */
+
+static void test_unknown_and_rejected(void **state)
+{
+	(void)state;
+	SET_ERR("iodeptj", "4", "test: unknown option 'iodeptj' (did you mean 'iodepth'?)");
+	SET_ERR("IODEPTH", "4", "unknown option 'IODEPTH' (did you mean 'iodepth'?)");
+	SET_ERR("iodpeth", "4", "(did you mean 'iodepth'?)"); /* transposition */
+	SET_ERR("blocksze", "4k", "(did you mean 'blocksize'?)");
+	SET_ERR("rwmixred", "4", "(did you mean 'rwmixread'?)");
+	SET_ERR("random_distrib", "zipf", "(did you mean 'random_distribution'?)");
+	SET_ERR("buffer_compress_percent", "5", "(did you mean 'buffer_compress_percentage'?)");
+	SET_ERR("tim_based", NULL, "(did you mean 'time_based'?)");
+	SET_ERR("xyzzy", "1", "unknown option 'xyzzy' (see 'raidlab help options')");
+	SET_ERR("q", "1", "unknown option 'q' (see");
+	SET_ERR("", "1", "test: missing option name");
+
+	SET_ERR("filename", "/dev/nvme0n1",
+		"test: option 'filename' is not supported: raidlab does I/O to its target; give "
+		"it with --target=SPEC on the command line or target=SPEC in a job file's "
+		"[global] section");
+	SET_ERR("directory", "/mnt", "--target=SPEC");
+	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
+
+	SET_ERR("group_reporting", NULL,
+		"fio option 'group_reporting' is not supported by raidlab (see 'raidlab help "
+		"options')");
+	SET_ERR("rate", "10m", "fio option 'rate' is not supported");
+	SET_ERR("bsrange", "4k-8k", "fio option 'bsrange' is not supported");
+
+	/* Messages without a place, and a tiny buffer, are fine. */
+	struct wl_job j;
+	wl_job_init(&j);
+	assert_int_equal(wl_job_set(&j, "iodepth", "x", NULL, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "option 'iodepth': expected a whole number from 1 to 65536, got 'x'");
+	char tiny[8];
+	assert_int_equal(wl_job_set(&j, "iodepth", "x", "somewhere", tiny, sizeof(tiny)), -EINVAL);
+	assert_int_equal(strlen(tiny), 7);
+	assert_int_equal(wl_job_set(&j, "iodepth", "x", "w", NULL, 0), -EINVAL);
+	assert_int_equal(wl_job_set(&j, "iodepth", "4", "w", NULL, 0), 0);
+	assert_int_equal(wl_job_set(NULL, "iodepth", "4", "w", msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(wl_job_set(&j, NULL, "4", "w", msg, sizeof(msg)), -EINVAL);
+}
+
+/* --- bs and bssplit --- */
+
+static void expect_split(const struct wl_job *j, const uint32_t (*want)[2], unsigned n)
+{
+	assert_int_equal(j->nbssplit, n);
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(j->bssplit[i].bs, want[i][0]);
+		assert_int_equal(j->bssplit[i].pct, want[i][1]);
+	}
+}
+
+static void test_bssplit(void **state)
+{
+	(void)state;
+	struct wl_job j;
+	wl_job_init(&j);
+
+	SET_OK(&j, "bssplit", "4k/60:64k/40");
+	expect_split(&j, (const uint32_t[][2]){{4096, 60}, {65536, 40}}, 2);
+	VALIDATE_OK(&j);
+	assert_int_equal(j.bs, 4096); /* untouched, but unused while bssplit is set */
+
+	SET_OK(&j, "bssplit", "4k");
+	expect_split(&j, (const uint32_t[][2]){{4096, 100}}, 1);
+	SET_OK(&j, "bssplit", "4k/50:8k:16k");
+	expect_split(&j, (const uint32_t[][2]){{4096, 50}, {8192, 25}, {16384, 25}}, 3);
+	/* Remainder that does not divide evenly: the first ones get one more. */
+	SET_OK(&j, "bssplit", "4k:8k:16k");
+	expect_split(&j, (const uint32_t[][2]){{4096, 34}, {8192, 33}, {16384, 33}}, 3);
+	SET_OK(&j, "bssplit", "4k/10:8k:16k:32k/20");
+	expect_split(&j, (const uint32_t[][2]){{4096, 10}, {8192, 35}, {16384, 35}, {32768, 20}}, 4);
+	SET_OK(&j, "bssplit", "4k/99:8k:16k"); /* one percent for two entries */
+	expect_split(&j, (const uint32_t[][2]){{4096, 99}, {8192, 1}, {16384, 0}}, 3);
+	SET_OK(&j, "bssplit", "4k/100:8k/0");
+	expect_split(&j, (const uint32_t[][2]){{4096, 100}, {8192, 0}}, 2);
+	VALIDATE_OK(&j);
+	SET_OK(&j, "bssplit", "512/100");
+	SET_OK(&j, "bssplit", "64m/100");
+	SET_OK(&j, "bssplit", "4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k");
+	assert_int_equal(j.nbssplit, WL_BSSPLIT_MAX);
+	unsigned sum = 0;
+	for (unsigned i = 0; i < j.nbssplit; i++)
+		sum += j.bssplit[i].pct;
+	assert_int_equal(sum, 100);
+	VALIDATE_OK(&j);
+
+	/* The later of bs and bssplit wins. */
+	SET_OK(&j, "bs", "8k");
+	assert_int_equal(j.nbssplit, 0);
+	assert_int_equal(j.bs, 8192);
+	SET_OK(&j, "bssplit", "4k/60:64k/40");
+	assert_int_equal(j.nbssplit, 2);
+
+	SET_ERR("bssplit", "4k/50:8k/40", "option 'bssplit': the percentages add up to 90, "
+					  "expected 100, in '4k/50:8k/40'");
+	SET_ERR("bssplit", "4k/60:8k/60", "the percentages add up to 120, more than 100");
+	SET_ERR("bssplit", "4k/60:8k/40:16k",
+		"the given percentages already add up to 100, leaving nothing for the entries "
+		"without one");
+	SET_ERR("bssplit", "4k/60:64k/40,4k/100",
+		"per-direction bssplit (separated by ',') is not supported by raidlab");
+	SET_ERR("bssplit", "", "option 'bssplit': expected SIZE/PCT entries separated by ':'");
+	SET_ERR("bssplit", "4k/50::8k/50", "entry 2 is empty");
+	SET_ERR("bssplit", "4k/100:", "entry 2 is empty");
+	SET_ERR("bssplit", ":4k", "entry 1 is empty");
+	SET_ERR("bssplit", "1000/100", "entry 1: expected a block size that is a multiple of 512 "
+				       "from 512 to 64m (e.g. 4k), got '1000'");
+	SET_ERR("bssplit", "4k/50:3000/50", "entry 2: expected a block size");
+	SET_ERR("bssplit", "128m/100", "got '128m'");
+	SET_ERR("bssplit", "x/100", "got 'x'");
+	SET_ERR("bssplit", "/100", "entry 1: expected a block size");
+	SET_ERR("bssplit", "4k/abc", "entry 1: expected a percentage from 0 to 100 after '/', "
+				     "got 'abc'");
+	SET_ERR("bssplit", "4k/101", "got '101'");
+	SET_ERR("bssplit", "4k/", "got ''");
+	SET_ERR("bssplit", "4k/50/50", "got '50/50'");
+	SET_ERR("bssplit", "4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k",
+		"at most 16 entries are allowed");
+	SET_ERR("bssplit", NULL, "option 'bssplit': needs a value");
+}
+
+/* --- random_distribution --- */
+
+static void test_random_distribution(void **state)
+{
+	(void)state;
+	struct wl_job j;
+	wl_job_init(&j);
+	SET_OK(&j, "rw", "randread");
+	SET_OK(&j, "random_distribution", "zipf:1.2");
+	assert_int_equal(j.dist, WL_DIST_ZIPF);
+	assert_true(fabs(j.dist_param - 1.2) < 1e-12);
+	VALIDATE_OK(&j);
+	SET_OK(&j, "random_distribution", "zipf");
+	assert_true(fabs(j.dist_param - 1.1) < 1e-12);
+	SET_OK(&j, "random_distribution", "zipf:0.5");
+	assert_true(fabs(j.dist_param - 0.5) < 1e-12);
+	SET_OK(&j, "random_distribution", "zipf:.8");
+	assert_true(fabs(j.dist_param - 0.8) < 1e-12);
+	SET_OK(&j, "random_distribution", "zipf:2e0");
+	assert_true(fabs(j.dist_param - 2.0) < 1e-12);
+	SET_OK(&j, "random_distribution", "pareto:0.3");
+	assert_int_equal(j.dist, WL_DIST_PARETO);
+	assert_true(fabs(j.dist_param - 0.3) < 1e-12);
+	SET_OK(&j, "random_distribution", "pareto");
+	assert_true(fabs(j.dist_param - 0.2) < 1e-12);
+	VALIDATE_OK(&j);
+	SET_OK(&j, "random_distribution", "random");
+	assert_int_equal(j.dist, WL_DIST_RANDOM);
+	assert_true(j.dist_param == 0);
+
+	/* Only for random patterns. */
+	SET_OK(&j, "random_distribution", "zipf:1.2");
+	SET_OK(&j, "rw", "read");
+	VALIDATE_ERR(&j, "random_distribution=zipf applies to random patterns only, but rw=read "
+			 "is sequential");
+	SET_OK(&j, "rw", "randtrim");
+	VALIDATE_OK(&j);
+
+	/* Bad parameters in a hand-made job. */
+	j.dist_param = 1.0;
+	VALIDATE_ERR(&j, "zipf theta 1 must be above 0 and other than 1");
+	j.dist = WL_DIST_PARETO;
+	VALIDATE_ERR(&j, "pareto h 1 must be between 0 and 1");
+	j.dist = (enum wl_dist)7;
+	VALIDATE_ERR(&j, "invalid random_distribution value 7");
+}
+
+/* --- cross-option rules --- */
+
+static void test_validate(void **state)
+{
+	(void)state;
+	struct wl_job j;
+
+	wl_job_init(&j);
+	SET_OK(&j, "time_based", NULL);
+	VALIDATE_ERR(&j, "test: time_based needs runtime > 0 (e.g. runtime=60)");
+	SET_OK(&j, "runtime", "10");
+	VALIDATE_OK(&j);
+
+	wl_job_init(&j);
+	SET_OK(&j, "ramp_time", "5"); /* ramp without runtime is fine */
+	VALIDATE_OK(&j);
+	SET_OK(&j, "time_based", "1");
+	SET_OK(&j, "runtime", "1m");
+	VALIDATE_OK(&j);
+
+	/* verify needs a pattern that writes. */
+	static const struct {
+		const char *rw;
+		bool ok;
+	} vt[] = {{"read", false},     {"randread", false}, {"trim", false},
+		  {"randtrim", false}, {"write", true},	    {"randwrite", true},
+		  {"rw", true},	       {"randrw", true}};
+	for (size_t i = 0; i < ARRAY_SIZE(vt); i++) {
+		wl_job_init(&j);
+		SET_OK(&j, "verify", "crc32c");
+		SET_OK(&j, "rw", vt[i].rw);
+		if (vt[i].ok) {
+			VALIDATE_OK(&j);
+		} else {
+			validate_err_at(&j, "verify=crc32c needs a pattern that writes (write, "
+					    "randwrite, rw or randrw)",
+					(int)i);
+			expect_sub(msg, vt[i].rw, (int)i);
+		}
+	}
+	wl_job_init(&j);
+	SET_OK(&j, "verify", "crc32c");
+	SET_OK(&j, "rw", "randrw");
+	SET_OK(&j, "rwmixread", "100");
+	VALIDATE_ERR(&j, "verify=crc32c needs writes, but rwmixread=100 makes rw=randrw read only");
+	SET_OK(&j, "rwmixwrite", "1");
+	VALIDATE_OK(&j);
+	SET_OK(&j, "bssplit", "4k/50:64k/50");
+	VALIDATE_OK(&j);
+	SET_OK(&j, "norandommap", NULL);
+	VALIDATE_ERR(&j, "verify=crc32c cannot be combined with bssplit and norandommap");
+	SET_OK(&j, "norandommap", "0");
+	SET_OK(&j, "random_distribution", "zipf:1.2");
+	VALIDATE_ERR(&j, "cannot be combined with bssplit");
+	SET_OK(&j, "bs", "4k");
+	VALIDATE_OK(&j);
+
+	/* Buffer contents. */
+	wl_job_init(&j);
+	SET_OK(&j, "zero_buffers", NULL);
+	VALIDATE_OK(&j);
+	SET_OK(&j, "refill_buffers", NULL);
+	VALIDATE_ERR(&j, "zero_buffers and refill_buffers exclude each other");
+	SET_OK(&j, "refill_buffers", "0");
+	SET_OK(&j, "buffer_compress_percentage", "50");
+	VALIDATE_ERR(&j, "zero_buffers and buffer_compress_percentage exclude each other");
+	SET_OK(&j, "zero_buffers", "0");
+	SET_OK(&j, "refill_buffers", "1");
+	VALIDATE_OK(&j);
+
+	/* Region. */
+	wl_job_init(&j);
+	SET_OK(&j, "size", "2k");
+	SET_OK(&j, "bs", "4k");
+	VALIDATE_ERR(&j, "size=2048 bytes is smaller than the largest block size (4096 bytes)");
+	SET_OK(&j, "bs", "2k");
+	VALIDATE_OK(&j);
+	SET_OK(&j, "bssplit", "1k/50:8k/50");
+	VALIDATE_ERR(&j, "smaller than the largest block size (8192 bytes)");
+	SET_OK(&j, "size", "0");
+	VALIDATE_OK(&j);
+	SET_OK(&j, "size", "1m");
+	j.offset = UINT64_MAX - 511; /* 2^64 - 512 */
+	VALIDATE_ERR(&j, "offset + size is beyond 2^64 bytes");
+	j.offset = 100;
+	j.size = 0;
+	VALIDATE_ERR(&j, "offset=100 is not a multiple of 512");
+
+	/* Ranges of jobs filled in by hand. */
+	static const struct {
+		size_t off, width;
+		uint64_t value;
+		const char *sub;
+	} rt[] = {
+		{offsetof(struct wl_job, iodepth), 4, 0, "iodepth=0 is not from 1 to 65536"},
+		{offsetof(struct wl_job, iodepth), 4, 65537, "iodepth=65537"},
+		{offsetof(struct wl_job, numjobs), 4, 0, "numjobs=0 is not from 1 to 1024"},
+		{offsetof(struct wl_job, numjobs), 4, 2000, "numjobs=2000"},
+		{offsetof(struct wl_job, loops), 4, 0, "loops=0 is not from 1 to 1000000"},
+		{offsetof(struct wl_job, rwmixread), 4, 101, "rwmixread=101 is above 100"},
+		{offsetof(struct wl_job, buffer_compress_percentage), 4, 200,
+		 "buffer_compress_percentage=200 is above 100"},
+		{offsetof(struct wl_job, bs), 4, 1000, "bs=1000 is not a block size"},
+		{offsetof(struct wl_job, bs), 4, 128u << 20, "is not a block size"},
+		{offsetof(struct wl_job, log_avg_ns), 8, 0, "log_avg_msec must be from 1 to 3600000"},
+		{offsetof(struct wl_job, rw), 4, 42, "invalid rw value 42"},
+		{offsetof(struct wl_job, engine), 4, 9, "invalid ioengine value 9"},
+		{offsetof(struct wl_job, verify), 4, 5, "invalid verify value 5"},
+		{offsetof(struct wl_job, nbssplit), 4, WL_BSSPLIT_MAX + 1, "bssplit has 17 entries"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(rt); i++) {
+		wl_job_init(&j);
+		if (rt[i].width == 4) {
+			uint32_t v = (uint32_t)rt[i].value;
+			memcpy((char *)&j + rt[i].off, &v, 4);
+		} else {
+			memcpy((char *)&j + rt[i].off, &rt[i].value, 8);
+		}
+		validate_err_at(&j, rt[i].sub, (int)i);
+	}
+	wl_job_init(&j);
+	j.nbssplit = 2;
+	j.bssplit[0] = (struct wl_bssplit){4096, 50};
+	j.bssplit[1] = (struct wl_bssplit){4095, 50};
+	VALIDATE_ERR(&j, "bssplit entry 2: block size 4095 is not a block size");
+	j.bssplit[1] = (struct wl_bssplit){8192, 40};
+	VALIDATE_ERR(&j, "bssplit percentages add up to 90, expected 100");
+	j.bssplit[1] = (struct wl_bssplit){8192, 150};
+	VALIDATE_ERR(&j, "bssplit entry 2: percentage 150 is above 100");
+	wl_job_init(&j);
+	j.name[0] = '\0';
+	VALIDATE_ERR(&j, "the job has no valid name");
+	memset(j.name, 'x', sizeof(j.name));
+	VALIDATE_ERR(&j, "the job has no valid name");
+	assert_int_equal(wl_job_validate(NULL, "test", msg, sizeof(msg)), -EINVAL);
+}
+
+/* --- the table: completeness, defaults, docs --- */
+
+static const char *const promised[] = {
+	"name",
+	"rw",
+	"readwrite",
+	"bs",
+	"blocksize",
+	"bssplit",
+	"iodepth",
+	"numjobs",
+	"size",
+	"offset",
+	"runtime",
+	"time_based",
+	"ramp_time",
+	"rwmixread",
+	"rwmixwrite",
+	"random_distribution",
+	"direct",
+	"buffered",
+	"ioengine",
+	"zero_buffers",
+	"refill_buffers",
+	"buffer_compress_percentage",
+	"loops",
+	"verify",
+	"randseed",
+	"norandommap",
+	"log_avg_msec",
+	"stonewall",
+	"new_group",
+};
+
+static void test_option_table(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	const struct wl_option_info *opts = wl_options(&n);
+	assert_non_null(opts);
+	assert_int_equal(n, ARRAY_SIZE(promised) - 2); /* two of them are aliases */
+	assert_ptr_equal(wl_options(NULL), opts);
+
+	/* Every promised name is an option or alias in the table. */
+	for (size_t p = 0; p < ARRAY_SIZE(promised); p++) {
+		bool found = false;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(opts[i].name, promised[p]) == 0 ||
+			    (opts[i].alias && strcmp(opts[i].alias, promised[p]) == 0))
+				found = true;
+		if (!found)
+			fail_msg("option '%s' missing from wl_options()", promised[p]);
+	}
+
+	static const char *const types[] = {"size", "int",	"bool",	   "time", "enum",
+					    "str",  "percent", "bssplit", "dist", "msec"};
+	for (size_t i = 0; i < n; i++) {
+		const struct wl_option_info *o = &opts[i];
+		assert_non_null(o->name);
+		assert_non_null(o->type);
+		assert_non_null(o->def);
+		assert_non_null(o->help);
+		assert_true(strlen(o->help) > 10);
+		assert_null(strchr(o->help, '|')); /* docs/options.md is a table */
+		bool known_type = false;
+		for (size_t t = 0; t < ARRAY_SIZE(types); t++)
+			known_type |= strcmp(o->type, types[t]) == 0;
+		if (!known_type)
+			fail_msg("option '%s' has unknown type '%s'", o->name, o->type);
+		for (size_t k = 0; k < i; k++)
+			assert_string_not_equal(opts[k].name, o->name);
+
+		/* Every option is settable by name and alias; its default is a no-op. */
+		struct wl_job j, def;
+		wl_job_init(&def);
+		memcpy(&j, &def, sizeof(j));
+		if (o->def[0]) {
+			SET_OK(&j, o->name, o->def);
+			if (memcmp(&j, &def, sizeof(j)) != 0)
+				fail_msg("option '%s': its default '%s' differs from wl_job_init",
+					 o->name, o->def);
+			if (o->alias)
+				SET_OK(&j, o->alias, o->def);
+		} else {
+			/* Only bssplit has no default; "unset" means bs is used. */
+			assert_string_equal(o->name, "bssplit");
+		}
+		/* Booleans take the bare name. */
+		if (strcmp(o->type, "bool") == 0)
+			SET_OK(&j, o->name, NULL);
+	}
+}
+
+static char *read_text_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 16384;
+			char *nb = realloc(buf, cap);
+			assert_non_null(nb);
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+static void test_docs_match_table(void **state)
+{
+	(void)state;
+	const char *top = getenv("RAIDLAB_TOP");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/docs/options.md", top && top[0] ? top : ".");
+	char *doc = read_text_file(path);
+	if (!doc) {
+		print_message("skipping: %s not found\n", path);
+		skip();
+	}
+	size_t n = 0;
+	const struct wl_option_info *opts = wl_options(&n);
+	for (size_t i = 0; i < n; i++) {
+		const struct wl_option_info *o = &opts[i];
+		char row[2048], alias[80], def[80];
+		snprintf(alias, sizeof(alias), o->alias ? "`%s`" : "-", o->alias);
+		snprintf(def, sizeof(def), o->def[0] ? "`%s`" : "-", o->def);
+		snprintf(row, sizeof(row), "| `%s` | %s | %s | %s | %s |\n", o->name, alias, o->type,
+			 def, o->help);
+		if (!strstr(doc, row)) {
+			free(doc);
+			fail_msg("%s lacks the row for '%s' (or it differs):\n%s", path, o->name,
+				 row);
+		}
+	}
+	free(doc);
+}
+
+/* --- job files --- */
+
+static struct wl_jobfile parse_ok_at(const char *text, const struct wl_job *base, int line)
+{
+	struct wl_jobfile jf;
+	int ret = wl_jobfile_parse(text, "jobs.fio", base, &jf, msg, sizeof(msg));
+	if (ret != 0)
+		fail_msg("line %d: parse failed (%d): %s", line, ret, msg);
+	return jf;
+}
+#define PARSE_OK(text, base) parse_ok_at(text, base, __LINE__)
+
+static void test_jobfile_global_and_jobs(void **state)
+{
+	(void)state;
+	const char *text = "[global]\n"
+			   "bs=64k\n"
+			   "iodepth=8\n"
+			   "target=raid0(ssd(a) x2, chunk=128k)\n"
+			   "\n"
+			   "[seqread]\n"
+			   "rw=read\n"
+			   "\n"
+			   "[randwrite]\n"
+			   "rw=randwrite\n"
+			   "bs=4k\n"
+			   "verify=crc32c\n";
+	struct wl_jobfile jf = PARSE_OK(text, NULL);
+	assert_int_equal(jf.njobs, 2);
+	assert_string_equal(jf.target, "raid0(ssd(a) x2, chunk=128k)");
+	assert_string_equal(jf.jobs[0].name, "seqread");
+	assert_int_equal(jf.jobs[0].rw, WL_RW_READ);
+	assert_int_equal(jf.jobs[0].bs, 65536);
+	assert_int_equal(jf.jobs[0].iodepth, 8);
+	assert_string_equal(jf.jobs[1].name, "randwrite");
+	assert_int_equal(jf.jobs[1].rw, WL_RW_RANDWRITE);
+	assert_int_equal(jf.jobs[1].bs, 4096);
+	assert_int_equal(jf.jobs[1].iodepth, 8);
+	assert_int_equal(jf.jobs[1].verify, WL_VERIFY_CRC32C);
+	wl_jobfile_free(&jf);
+	assert_null(jf.jobs);
+	assert_null(jf.target);
+	wl_jobfile_free(&jf); /* twice is fine */
+	wl_jobfile_free(NULL);
+
+	/* No [global], no target. */
+	jf = PARSE_OK("[only]\nrw=randread\n", NULL);
+	assert_int_equal(jf.njobs, 1);
+	assert_null(jf.target);
+	assert_int_equal(jf.jobs[0].iodepth, 1);
+	wl_jobfile_free(&jf);
+}
+
+static void test_jobfile_global_after_job(void **state)
+{
+	(void)state;
+	const char *text = "[global]\n"
+			   "iodepth=4\n"
+			   "bs=8k\n"
+			   "[a]\n"
+			   "[global]\n"
+			   "iodepth=16\n"
+			   "[b]\n"
+			   "[c]\n"
+			   "iodepth=2\n"
+			   "[d]\n";
+	struct wl_jobfile jf = PARSE_OK(text, NULL);
+	assert_int_equal(jf.njobs, 4);
+	assert_int_equal(jf.jobs[0].iodepth, 4);
+	assert_int_equal(jf.jobs[1].iodepth, 16);
+	assert_int_equal(jf.jobs[1].bs, 8192); /* the earlier [global] still applies */
+	assert_int_equal(jf.jobs[2].iodepth, 2);
+	assert_int_equal(jf.jobs[3].iodepth, 16); /* a job's own option does not leak */
+	wl_jobfile_free(&jf);
+}
+
+static void test_jobfile_base(void **state)
+{
+	(void)state;
+	struct wl_job base;
+	wl_job_init(&base);
+	SET_OK(&base, "iodepth", "32");
+	SET_OK(&base, "name", "cli");
+	SET_OK(&base, "runtime", "10");
+	const char *text = "[global]\n"
+			   "bs=16k\n"
+			   "[x]\n"
+			   "[y]\n"
+			   "iodepth=2\n"
+			   "name=renamed\n";
+	struct wl_jobfile jf = PARSE_OK(text, &base);
+	assert_int_equal(jf.njobs, 2);
+	assert_string_equal(jf.jobs[0].name, "x"); /* the section names the job */
+	assert_int_equal(jf.jobs[0].iodepth, 32);  /* from the base */
+	assert_int_equal(jf.jobs[0].runtime_ns, 10000000000ull);
+	assert_int_equal(jf.jobs[0].bs, 16384);
+	assert_int_equal(jf.jobs[1].iodepth, 2); /* the file overrides the base */
+	assert_string_equal(jf.jobs[1].name, "renamed");
+	wl_jobfile_free(&jf);
+	assert_int_equal(base.iodepth, 32); /* the base is not changed */
+	assert_int_equal(base.bs, 4096);
+
+	/* The base may be incomplete (validated only within jobs). */
+	SET_OK(&base, "runtime", "0");
+	SET_OK(&base, "time_based", NULL);
+	jf = PARSE_OK("[t]\nruntime=5\n", &base);
+	assert_true(jf.jobs[0].time_based);
+	wl_jobfile_free(&jf);
+}
+
+static void test_jobfile_comments(void **state)
+{
+	(void)state;
+	const char *text = "; a comment\n"
+			   "# another\n"
+			   "   ; indented comment\n"
+			   "\t# tab comment\n"
+			   "[global] ; after a header\n"
+			   "iodepth=4 ; trailing comment\n"
+			   "bs=8k\t# after a tab\n"
+			   "[j1]   # comment\n"
+			   "name=a#b;c\n"
+			   "\n"
+			   "   \n"
+			   ";iodepth=99\n";
+	struct wl_jobfile jf = PARSE_OK(text, NULL);
+	assert_int_equal(jf.njobs, 1);
+	assert_int_equal(jf.jobs[0].iodepth, 4);
+	assert_int_equal(jf.jobs[0].bs, 8192);
+	assert_string_equal(jf.jobs[0].name, "a#b;c"); /* no whitespace before: not a comment */
+	wl_jobfile_free(&jf);
+
+	/* "rw=write;" keeps the ';', which the option then rejects. */
+	assert_int_equal(wl_jobfile_parse("[j]\nrw=write;\n", "c.fio", NULL, &jf, msg, sizeof(msg)),
+			 -EINVAL);
+	expect_sub(msg, "c.fio:2: option 'rw'", __LINE__);
+	expect_sub(msg, "got 'write;'", __LINE__);
+}
+
+static void test_jobfile_crlf_and_whitespace(void **state)
+{
+	(void)state;
+	const char *text = "[global]\r\n"
+			   "bs = 8k\r\n"
+			   "  iodepth\t=\t4  \r\n"
+			   "\r\n"
+			   "[ spaced name ]\r\n"
+			   "rw=randread\r\n"
+			   "norandommap\r\n"
+			   "[last]\r\n"
+			   "rw=write"; /* no newline at the end */
+	struct wl_jobfile jf = PARSE_OK(text, NULL);
+	assert_int_equal(jf.njobs, 2);
+	assert_string_equal(jf.jobs[0].name, "spaced name");
+	assert_int_equal(jf.jobs[0].bs, 8192);
+	assert_int_equal(jf.jobs[0].iodepth, 4);
+	assert_int_equal(jf.jobs[0].rw, WL_RW_RANDREAD);
+	assert_true(jf.jobs[0].norandommap);
+	assert_int_equal(jf.jobs[1].rw, WL_RW_WRITE);
+	wl_jobfile_free(&jf);
+}
+
+static void test_jobfile_quoting(void **state)
+{
+	(void)state;
+	const char *text = "[global]\n"
+			   "target=\"disk image.img\"\n"
+			   "[j]\n"
+			   "name = \"my job ; with # marks\"   ; a real comment\n"
+			   "rw=\"randwrite\"\n"
+			   "[k]\n"
+			   "name=\"a=b\"\n"
+			   "[l]\n"
+			   "name=x\"y\n"; /* a quote inside a bare value stays */
+	struct wl_jobfile jf = PARSE_OK(text, NULL);
+	assert_int_equal(jf.njobs, 3);
+	assert_string_equal(jf.target, "disk image.img");
+	assert_string_equal(jf.jobs[0].name, "my job ; with # marks");
+	assert_int_equal(jf.jobs[0].rw, WL_RW_RANDWRITE);
+	assert_string_equal(jf.jobs[1].name, "a=b");
+	assert_string_equal(jf.jobs[2].name, "x\"y");
+	wl_jobfile_free(&jf);
+
+	/* A spec with '=' and ',' needs no quotes; the first '=' splits. */
+	jf = PARSE_OK("[global]\ntarget = raid5(file(a) x4, chunk=64k)\n[j]\n", NULL);
+	assert_string_equal(jf.target, "raid5(file(a) x4, chunk=64k)");
+	wl_jobfile_free(&jf);
+
+	/* A later target= in a [global] before the first job replaces the earlier. */
+	jf = PARSE_OK("[global]\ntarget=a\n[global]\ntarget=b\n[j]\n", NULL);
+	assert_string_equal(jf.target, "b");
+	wl_jobfile_free(&jf);
+}
+
+static void test_jobfile_bare_booleans(void **state)
+{
+	(void)state;
+	const char *text = "[global]\n"
+			   "time_based\n"
+			   "runtime=30\n"
+			   "buffered\n"
+			   "stonewall\n"
+			   "new_group\n"
+			   "[j]\n"
+			   "rw=randread\n"
+			   "norandommap\n"
+			   "refill_buffers\n"
+			   "[k]\n"
+			   "direct\n"
+			   "time_based=0\n";
+	struct wl_jobfile jf = PARSE_OK(text, NULL);
+	assert_int_equal(jf.njobs, 2);
+	assert_true(jf.jobs[0].time_based);
+	assert_false(jf.jobs[0].direct);
+	assert_true(jf.jobs[0].norandommap);
+	assert_true(jf.jobs[0].refill_buffers);
+	assert_true(jf.jobs[1].direct);
+	assert_false(jf.jobs[1].time_based);
+	assert_int_equal(jf.jobs[1].runtime_ns, 30000000000ull);
+	wl_jobfile_free(&jf);
+}
+
+static void test_jobfile_duplicates(void **state)
+{
+	(void)state;
+	struct wl_jobfile jf = PARSE_OK("[same]\nbs=4k\n[same]\nbs=8k\n", NULL);
+	assert_int_equal(jf.njobs, 2);
+	assert_string_equal(jf.jobs[0].name, "same");
+	assert_string_equal(jf.jobs[1].name, "same");
+	assert_int_equal(jf.jobs[0].bs, 4096);
+	assert_int_equal(jf.jobs[1].bs, 8192);
+	wl_jobfile_free(&jf);
+
+	/* The largest allowed number of jobs. */
+	size_t cap = (size_t)WL_JOBFILE_JOBS_MAX * 8 + 16;
+	char *big = malloc(cap);
+	assert_non_null(big);
+	size_t pos = 0;
+	for (int i = 0; i < WL_JOBFILE_JOBS_MAX; i++)
+		pos += (size_t)snprintf(big + pos, cap - pos, "[j%d]\n", i);
+	jf = PARSE_OK(big, NULL);
+	assert_int_equal(jf.njobs, WL_JOBFILE_JOBS_MAX);
+	assert_string_equal(jf.jobs[WL_JOBFILE_JOBS_MAX - 1].name, "j1023");
+	wl_jobfile_free(&jf);
+	snprintf(big + pos, cap - pos, "[one-more]\n");
+	assert_int_equal(wl_jobfile_parse(big, "big.fio", NULL, &jf, msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "big.fio:1025: too many jobs: at most 1024", __LINE__);
+	free(big);
+}
+
+static void test_jobfile_long_lines(void **state)
+{
+	(void)state;
+	/* Exactly WL_JOBFILE_LINE_MAX characters (a comment) is fine, plus CRLF too. */
+	size_t cap = WL_JOBFILE_LINE_MAX + 64;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	strcpy(text, "[j]\n;");
+	memset(text + 5, 'x', WL_JOBFILE_LINE_MAX - 1);
+	strcpy(text + 4 + WL_JOBFILE_LINE_MAX, "\r\n");
+	struct wl_jobfile jf = PARSE_OK(text, NULL);
+	wl_jobfile_free(&jf);
+	/* One more is not. */
+	strcpy(text + 4 + WL_JOBFILE_LINE_MAX, "x\n");
+	assert_int_equal(wl_jobfile_parse(text, "long.fio", NULL, &jf, msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "long.fio:2: line is longer than 4096 characters", __LINE__);
+	free(text);
+}
+
+static void test_jobfile_malformed(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *sub;
+	} t[] = {
+		{"iodepth=4\n[j]\n", "bad.fio:1: option 'iodepth' outside any section (start with "
+				     "[global] or [jobname])"},
+		{"; comment\n\ntime_based\n[j]\n", "bad.fio:3: option 'time_based' outside any section"},
+		{"[j\nrw=read\n", "bad.fio:1: missing ']' in section header '[j'"},
+		{"[global]\nbs=4k\n", "bad.fio: no job sections: add at least one [jobname] section"},
+		{"", "bad.fio: no job sections"},
+		{"; only a comment\n\n", "bad.fio: no job sections"},
+		{"[j]\niodeptj=4\n", "bad.fio:2: unknown option 'iodeptj' (did you mean 'iodepth'?)"},
+		{"[j]\ntarget=disk.img\n",
+		 "bad.fio:2: target= belongs in [global]: all jobs of a file share one target"},
+		{"[a]\n[global]\ntarget=x\n[b]\n", "bad.fio:3: target= must come before the first job"},
+		{"[global]\ntarget=\n[j]\n", "bad.fio:2: option 'target': needs a value (target=SPEC)"},
+		{"[global]\ntarget\n[j]\n", "bad.fio:2: option 'target': needs a value"},
+		{"[]\n", "bad.fio:1: empty section name '[]'"},
+		{"[  ]\n", "bad.fio:1: empty section name"},
+		{"[j] x\n", "bad.fio:1: unexpected text 'x' after ']' in section header"},
+		{"[j]]\n", "bad.fio:1: unexpected text ']' after ']'"},
+		{"[a[b]\n", "bad.fio:1: section name 'a[b' contains '['"},
+		{"[1234567890123456789012345678901234567890123456789012345678901234]\n",
+		 "bad.fio:1: section name '1234567890123456789012345678901234567890123456789012345678901"
+		 "234' is longer than 63 characters"},
+		{"[j]\nname=\"abc\n", "bad.fio:2: missing closing '\"' in the value of 'name'"},
+		{"[j]\nname=\"abc\" x\n",
+		 "bad.fio:2: unexpected text ' x' after the closing '\"' in the value of 'name'"},
+		{"[j]\nname=\"\"\n", "bad.fio:2: option 'name': expected a name of 1 to 63"},
+		{"[j]\n=4\n", "bad.fio:2: missing option name before '='"},
+		{"[j]\n  = 4\n", "bad.fio:2: missing option name before '='"},
+		{"[j]\nio depth=4\n",
+		 "bad.fio:2: option name 'io depth' contains whitespace (expected key=value)"},
+		{"[j]\niodepth 4\n", "bad.fio:2: option name 'iodepth 4' contains whitespace"},
+		{"[global]\nname=x\n[j]\n", "bad.fio:2: name= does not belong in [global]"},
+		{"[j]\nrw=randread:8\n", "bad.fio:2: option 'rw': fio's ':N' suffix is not supported"},
+		{"[j]\nioengine=libaio\n",
+		 "bad.fio:2: ioengine 'libaio' is not supported by raidlab (supported: io_uring, psync)"},
+		{"[j]\nfilename=/dev/sda\n",
+		 "bad.fio:2: option 'filename' is not supported: raidlab does I/O to its target; give "
+		 "it with --target=SPEC"},
+		{"[global]\ntime_based\n[j]\nrw=read\n",
+		 "bad.fio:3: job 'j': time_based needs runtime > 0"},
+		{"[j]\nverify=crc32c\n[k]\n",
+		 "bad.fio:1: job 'j': verify=crc32c needs a pattern that writes"},
+		{"[ok]\nrw=write\n[j]\nname=renamed\nrw=randread\nrandom_distribution=zipf\n[k]\n"
+		 "rw=read\nrandom_distribution=zipf\n",
+		 "bad.fio:7: job 'k': random_distribution=zipf applies to random patterns only"},
+		{"[j]\r\nbs=1000\r\n", "bad.fio:2: option 'bs': expected a block size"},
+		{"[j]\nbssplit=4k/50:8k/40\n",
+		 "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
+		{"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
+		{"[j]\n\n\n\n\ngroup_reporting\n",
+		 "bad.fio:6: fio option 'group_reporting' is not supported by raidlab"},
+		{"[j]\nstonewall=0\n", "bad.fio:2: option 'stonewall'"},
+		{"[j]\nsize=50%\n", "bad.fio:2: option 'size': percentages of the target"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct wl_jobfile jf;
+		memset(&jf, 0x5a, sizeof(jf));
+		int ret = wl_jobfile_parse(t[i].text, "bad.fio", NULL, &jf, msg, sizeof(msg));
+		if (ret != -EINVAL)
+			fail_msg("case %zu: expected -EINVAL, got %d for:\n%s", i, ret, t[i].text);
+		expect_sub(msg, t[i].sub, (int)i);
+		/* On error nothing is handed out. */
+		assert_null(jf.jobs);
+		assert_int_equal(jf.njobs, 0);
+		assert_null(jf.target);
+	}
+	assert_true(ARRAY_SIZE(t) >= 15);
+
+	/* No file name, no text, no output. */
+	struct wl_jobfile jf;
+	assert_int_equal(wl_jobfile_parse("[global]\n", NULL, NULL, &jf, msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "job file: no job sections", __LINE__);
+	assert_int_equal(wl_jobfile_parse(NULL, "x.fio", NULL, &jf, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(wl_jobfile_parse("[j]\n", "x.fio", NULL, NULL, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(wl_jobfile_parse("[j]\nbs=1\n", "x.fio", NULL, &jf, NULL, 0), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_rw_helpers),
+		cmocka_unit_test(test_valid_values),
+		cmocka_unit_test(test_bool_words),
+		cmocka_unit_test(test_invalid_values),
+		cmocka_unit_test(test_unknown_and_rejected),
+		cmocka_unit_test(test_bssplit),
+		cmocka_unit_test(test_random_distribution),
+		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_option_table),
+		cmocka_unit_test(test_docs_match_table),
+		cmocka_unit_test(test_jobfile_global_and_jobs),
+		cmocka_unit_test(test_jobfile_global_after_job),
+		cmocka_unit_test(test_jobfile_base),
+		cmocka_unit_test(test_jobfile_comments),
+		cmocka_unit_test(test_jobfile_crlf_and_whitespace),
+		cmocka_unit_test(test_jobfile_quoting),
+		cmocka_unit_test(test_jobfile_bare_booleans),
+		cmocka_unit_test(test_jobfile_duplicates),
+		cmocka_unit_test(test_jobfile_long_lines),
+		cmocka_unit_test(test_jobfile_malformed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

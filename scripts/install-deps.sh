@@ -3,10 +3,10 @@
 # Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka.
 # Test peers: fio, qemu-utils (qemu-img/qemu-io), nbdkit, libnbd-bin (nbdinfo/nbdcopy),
 # clang (libFuzzer), e2fsprogs (mkfs.ext4 for the safety test), util-linux (losetup),
-# valgrind (leak checks of the CLI paths).
+# valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev
-      fio clang e2fsprogs util-linux valgrind clang-format)
+      fio clang e2fsprogs util-linux valgrind clang-format jq)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -48,8 +48,8 @@
 
 struct spec_parser {
 	const char *text;
-	size_t pos;        /* cursor: byte offset into text */
-	size_t items;      /* nodes + parameters created so far */
+	size_t pos;   /* cursor: byte offset into text */
+	size_t items; /* nodes + parameters created so far */
 	struct rl_err *err;
 };
 
@@ -226,7 +226,7 @@ static void spec_describe(const char *text, size_t pos, char *buf, size_t size)
 		snprintf(buf, size, "whitespace");
 	else
 		snprintf(buf, size, "'%s'",
-			 spec_excerpt(text + pos, spec_word_len(text, pos), word, sizeof word));
+		         spec_excerpt(text + pos, spec_word_len(text, pos), word, sizeof word));
 }
 
 /* "expected <what> but found <token at pos><hint>" */
@@ -419,9 +419,9 @@ static int spec_charge(struct spec_parser *p, size_t n, size_t pos)
 {
 	if (n > SPEC_MAX_ITEMS - p->items)
 		return rl_err_set(p->err, pos,
-				  "spec too large: expected at most %d nodes and parameters "
-				  "after expanding repetitions, but found more",
-				  SPEC_MAX_ITEMS);
+		                  "spec too large: expected at most %d nodes and parameters "
+		                  "after expanding repetitions, but found more",
+		                  SPEC_MAX_ITEMS);
 	p->items += n;
 	return 0;
 }
@@ -463,8 +463,8 @@ static int spec_parse_quoted(struct spec_parser *p, char **out)
 		if (c == '\0' || (c == '\\' && t[i + 1] == '\0')) {
 			free(b.data);
 			return rl_err_set(p->err, open,
-					  "unterminated quoted string: expected a closing '\"' "
-					  "but found end of spec");
+			                  "unterminated quoted string: expected a closing '\"' "
+			                  "but found end of spec");
 		}
 		if (c == '\\') {
 			char e = t[i + 1];
@@ -476,10 +476,11 @@ static int spec_parse_quoted(struct spec_parser *p, char **out)
 				while (elen < 4 && ((unsigned char)t[i + 1 + elen] & 0xc0) == 0x80)
 					elen++;
 				free(b.data);
-				return rl_err_set(p->err, i,
-						  "unknown escape '\\%s' in quoted string: expected "
-						  "\\\" or \\\\",
-						  spec_excerpt(t + i + 1, elen, esc, sizeof esc));
+				return rl_err_set(
+				    p->err, i,
+				    "unknown escape '\\%s' in quoted string: expected "
+				    "\\\" or \\\\",
+				    spec_excerpt(t + i + 1, elen, esc, sizeof esc));
 			}
 			spec_buf_putc(&b, e);
 			i += 2;
@@ -488,9 +489,9 @@ static int spec_parse_quoted(struct spec_parser *p, char **out)
 		if (spec_is_control(c)) {
 			free(b.data);
 			return rl_err_set(p->err, i,
-					  "expected a closing '\"' but found control character "
-					  "0x%02x in quoted string",
-					  (unsigned char)c);
+			                  "expected a closing '\"' but found control character "
+			                  "0x%02x in quoted string",
+			                  (unsigned char)c);
 		}
 		spec_buf_putc(&b, c);
 		i++;
@@ -510,7 +511,7 @@ static int spec_parse_args(struct spec_parser *p, struct rl_spec_node *node, uns
 
 /* An expression: a quoted word, a plain word, or a call. */
 static int spec_parse_expr(struct spec_parser *p, unsigned depth, const char *what,
-			   struct rl_spec_node **out)
+                           struct rl_spec_node **out)
 {
 	const char *t = p->text;
 	struct rl_spec_node *n;
@@ -546,9 +547,9 @@ static int spec_parse_expr(struct spec_parser *p, unsigned depth, const char *wh
 	if (depth >= SPEC_MAX_DEPTH) {
 		rl_spec_free(n);
 		return rl_err_set(p->err, p->pos,
-				  "nesting deeper than %d levels: expected at most %d nested "
-				  "calls but found another '('",
-				  SPEC_MAX_DEPTH, SPEC_MAX_DEPTH);
+		                  "nesting deeper than %d levels: expected at most %d nested "
+		                  "calls but found another '('",
+		                  SPEC_MAX_DEPTH, SPEC_MAX_DEPTH);
 	}
 	n->is_call = true;
 	rc = spec_parse_args(p, n, depth + 1);
@@ -576,7 +577,7 @@ static int spec_parse_count(struct spec_parser *p, size_t *count)
 	}
 	if (!ok || v < 1 || v > SPEC_MAX_REPEAT)
 		return rl_err_set(p->err, xpos, "repetition count must be 1..%d, got %s",
-				  SPEC_MAX_REPEAT, spec_excerpt(t + xpos, len, word, sizeof word));
+		                  SPEC_MAX_REPEAT, spec_excerpt(t + xpos, len, word, sizeof word));
 	p->pos = xpos + len;
 	*count = v;
 	return 0;
@@ -584,7 +585,7 @@ static int spec_parse_count(struct spec_parser *p, size_t *count)
 
 /* Appends @child and count - 1 deep copies of it to @node; consumes @child. */
 static int spec_add_repeated(struct spec_parser *p, struct rl_spec_node *node,
-			     struct rl_spec_node *child, size_t count, size_t xpos)
+                             struct rl_spec_node *child, size_t count, size_t xpos)
 {
 	size_t i;
 	int rc;
@@ -614,8 +615,8 @@ static int spec_add_repeated(struct spec_parser *p, struct rl_spec_node *node,
 }
 
 /* key=value, with the key at [kpos, kpos + klen) and '=' at @eq. */
-static int spec_parse_kv(struct spec_parser *p, struct rl_spec_node *node, size_t kpos,
-			 size_t klen, size_t eq)
+static int spec_parse_kv(struct spec_parser *p, struct rl_spec_node *node, size_t kpos, size_t klen,
+                         size_t eq)
 {
 	const char *t = p->text;
 	struct rl_spec_kv kv = {0};
@@ -627,8 +628,8 @@ static int spec_parse_kv(struct spec_parser *p, struct rl_spec_node *node, size_
 	for (i = 0; i < node->nkv; i++) {
 		if (strlen(node->kv[i].key) == klen && memcmp(node->kv[i].key, t + kpos, klen) == 0)
 			return rl_err_set(p->err, kpos,
-					  "parameter '%s' given twice (first at position %zu)", key,
-					  node->kv[i].key_pos);
+			                  "parameter '%s' given twice (first at position %zu)", key,
+			                  node->kv[i].key_pos);
 	}
 	p->pos = eq + 1;
 	spec_skip_space(p);
@@ -654,9 +655,9 @@ static int spec_parse_kv(struct spec_parser *p, struct rl_spec_node *node, size_
 	if (p->pos > after && spec_is_repeat_word(t, p->pos)) {
 		free(kv.value);
 		return rl_err_set(
-			p->err, p->pos,
-			"repetition %s applies to positional arguments, not to parameter '%s'",
-			spec_excerpt(t + p->pos, spec_word_len(t, p->pos), word, sizeof word), key);
+		    p->err, p->pos,
+		    "repetition %s applies to positional arguments, not to parameter '%s'",
+		    spec_excerpt(t + p->pos, spec_word_len(t, p->pos), word, sizeof word), key);
 	}
 	p->pos = after;
 	rc = spec_charge(p, 1, kpos);
@@ -685,7 +686,7 @@ static int spec_parse_arg(struct spec_parser *p, struct rl_spec_node *node, unsi
 	start = p->pos;
 	if (t[start] == '=')
 		return spec_expected(p, start, "an argument",
-				     " (a parameter needs a name before '=', as in chunk=64k)");
+		                     " (a parameter needs a name before '=', as in chunk=64k)");
 	len = spec_word_len(t, start);
 	if (len > 0) {
 		look = start + len;
@@ -898,7 +899,7 @@ static size_t spec_reason_len(const char *reason, const char *kind, const char *
 
 /* "position P: key: expected <what>, got '<value>' (<reason>)" */
 static int spec_bad_value(struct rl_err *err, const struct rl_spec_kv *kv, const char *what,
-			  const char *kind, const char *reason)
+                          const char *kind, const char *reason)
 {
 	char key[SPEC_EXCERPT_BUF], value[SPEC_EXCERPT_BUF];
 	size_t n = reason ? spec_reason_len(reason, kind, kv->value) : 0;
@@ -907,9 +908,9 @@ static int spec_bad_value(struct rl_err *err, const struct rl_spec_kv *kv, const
 	spec_excerpt_str(kv->value, value, sizeof value);
 	if (n == 0)
 		return rl_err_set(err, kv->value_pos, "%s: expected %s, got '%s'", key, what,
-				  value);
-	return rl_err_set(err, kv->value_pos, "%s: expected %s, got '%s' (%.*s)", key, what,
-			  value, (int)(n > 400 ? 400 : n), reason);
+		                  value);
+	return rl_err_set(err, kv->value_pos, "%s: expected %s, got '%s' (%.*s)", key, what, value,
+	                  (int)(n > 400 ? 400 : n), reason);
 }
 
 /*
@@ -965,7 +966,7 @@ static bool spec_parse_double(const char *b, const char *e, double *out)
 }
 
 int rl_spec_get_size(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
-		     struct rl_err *err)
+                     struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	char why[256];
@@ -982,7 +983,7 @@ int rl_spec_get_size(struct rl_spec_node *node, const char *key, uint64_t def, u
 }
 
 int rl_spec_get_u64(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t min,
-		    uint64_t max, uint64_t *out, struct rl_err *err)
+                    uint64_t max, uint64_t *out, struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	char why[256], what[96];
@@ -1002,7 +1003,7 @@ int rl_spec_get_u64(struct rl_spec_node *node, const char *key, uint64_t def, ui
 }
 
 int rl_spec_get_double(struct rl_spec_node *node, const char *key, double def, double min,
-		       double max, double *out, struct rl_err *err)
+                       double max, double *out, struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	char what[96];
@@ -1013,15 +1014,14 @@ int rl_spec_get_double(struct rl_spec_node *node, const char *key, double def, d
 		return 0;
 	}
 	snprintf(what, sizeof what, "a number from %g to %g", min, max);
-	if (!spec_parse_double(kv->value, kv->value + strlen(kv->value), &v) || v < min ||
-	    v > max)
+	if (!spec_parse_double(kv->value, kv->value + strlen(kv->value), &v) || v < min || v > max)
 		return spec_bad_value(err, kv, what, "number", NULL);
 	*out = v;
 	return 0;
 }
 
 int rl_spec_get_percent(struct rl_spec_node *node, const char *key, double def, double min,
-			double max, double *out, struct rl_err *err)
+                        double max, double *out, struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	const char *b, *e;
@@ -1046,7 +1046,7 @@ int rl_spec_get_percent(struct rl_spec_node *node, const char *key, double def, 
 }
 
 int rl_spec_get_time(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
-		     struct rl_err *err)
+                     struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	char why[256];
@@ -1063,7 +1063,7 @@ int rl_spec_get_time(struct rl_spec_node *node, const char *key, uint64_t def, u
 }
 
 int rl_spec_get_rate(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
-		     struct rl_err *err)
+                     struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	char why[256];
@@ -1080,7 +1080,7 @@ int rl_spec_get_rate(struct rl_spec_node *node, const char *key, uint64_t def, u
 }
 
 int rl_spec_get_bool(struct rl_spec_node *node, const char *key, bool def, bool *out,
-		     struct rl_err *err)
+                     struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	bool v;
@@ -1091,7 +1091,7 @@ int rl_spec_get_bool(struct rl_spec_node *node, const char *key, bool def, bool 
 	}
 	if (rl_parse_bool(kv->value, &v, NULL, 0) < 0)
 		return spec_bad_value(err, kv, "on/off, yes/no, true/false or 1/0", "boolean",
-				      NULL);
+		                      NULL);
 	*out = v;
 	return 0;
 }
@@ -1113,7 +1113,7 @@ static void spec_join(struct spec_buf *b, const char *const *list, const char *n
 }
 
 int rl_spec_get_enum(struct rl_spec_node *node, const char *key, const char *const *choices,
-		     int def, int *out, struct rl_err *err)
+                     int def, int *out, struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	struct spec_buf list = {0};
@@ -1131,14 +1131,14 @@ int rl_spec_get_enum(struct rl_spec_node *node, const char *key, const char *con
 	}
 	spec_buf_puts(&list, "one of ");
 	spec_join(&list, choices, "(no choices)");
-	rc = spec_bad_value(err, kv, list.failed ? "one of the choices" : list.data, "choice",
-			    NULL);
+	rc =
+	    spec_bad_value(err, kv, list.failed ? "one of the choices" : list.data, "choice", NULL);
 	free(list.data);
 	return rc;
 }
 
-int rl_spec_get_str(struct rl_spec_node *node, const char *key, const char *def,
-		    const char **out, struct rl_err *err)
+int rl_spec_get_str(struct rl_spec_node *node, const char *key, const char *def, const char **out,
+                    struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 
@@ -1148,7 +1148,7 @@ int rl_spec_get_str(struct rl_spec_node *node, const char *key, const char *def,
 }
 
 int rl_spec_check_unused(const struct rl_spec_node *node, const char *const *known,
-			 struct rl_err *err)
+                         struct rl_err *err)
 {
 	char name[SPEC_EXCERPT_BUF], key[SPEC_EXCERPT_BUF];
 	struct spec_buf list = {0};
@@ -1164,7 +1164,7 @@ int rl_spec_check_unused(const struct rl_spec_node *node, const char *const *kno
 		spec_excerpt_str(node->kv[i].key, key, sizeof key);
 		spec_join(&list, known, "none");
 		rc = rl_err_set(err, node->kv[i].key_pos, "%s has no parameter '%s' (known: %s)",
-				name, key, list.failed ? "?" : list.data);
+		                name, key, list.failed ? "?" : list.data);
 		free(list.data);
 		return rc;
 	}

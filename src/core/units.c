@@ -48,26 +48,26 @@ struct units_kind {
 };
 
 static const uint64_t units_pow10[UNITS_MAX_FRAC + 1] = {
-	1ULL,
-	10ULL,
-	100ULL,
-	1000ULL,
-	10000ULL,
-	100000ULL,
-	1000000ULL,
-	10000000ULL,
-	100000000ULL,
-	1000000000ULL,
-	10000000000ULL,
-	100000000000ULL,
-	1000000000000ULL,
-	10000000000000ULL,
-	100000000000000ULL,
-	1000000000000000ULL,
-	10000000000000000ULL,
-	100000000000000000ULL,
-	1000000000000000000ULL,
-	10000000000000000000ULL,
+    1ULL,
+    10ULL,
+    100ULL,
+    1000ULL,
+    10000ULL,
+    100000ULL,
+    1000000ULL,
+    10000000ULL,
+    100000000ULL,
+    1000000000ULL,
+    10000000000ULL,
+    100000000000ULL,
+    1000000000000ULL,
+    10000000000000ULL,
+    100000000000000ULL,
+    1000000000000000ULL,
+    10000000000000000ULL,
+    100000000000000000ULL,
+    1000000000000000000ULL,
+    10000000000000000000ULL,
 };
 
 static bool units_is_space(char c)
@@ -150,10 +150,10 @@ static void units_excerpt(const char *s, size_t len, char *buf, size_t size)
 
 /* Writes "<reason> in <kind> '<s>'" to msg; returns -EINVAL. */
 static int units_fail(char *msg, size_t msglen, const char *kind, const char *s, const char *fmt,
-		      ...) __attribute__((format(printf, 5, 6)));
+                      ...) __attribute__((format(printf, 5, 6)));
 
 static int units_fail(char *msg, size_t msglen, const char *kind, const char *s, const char *fmt,
-		      ...)
+                      ...)
 {
 	char reason[256];
 	char text[UNITS_EXCERPT * 4 + 16];
@@ -230,14 +230,14 @@ static bool units_time_unit(const char *s, size_t len, uint64_t *mult)
 		const char *name;
 		uint64_t ns;
 	} table[] = {
-		{"", 1000000000ULL},
-		{"ns", 1ULL},
-		{"us", 1000ULL},
-		{"\xc2\xb5s", 1000ULL}, /* µs */
-		{"ms", 1000000ULL},
-		{"s", 1000000000ULL},
-		{"m", 60ULL * 1000000000ULL},
-		{"h", 3600ULL * 1000000000ULL},
+	    {"", 1000000000ULL},
+	    {"ns", 1ULL},
+	    {"us", 1000ULL},
+	    {"\xc2\xb5s", 1000ULL}, /* µs */
+	    {"ms", 1000000ULL},
+	    {"s", 1000000000ULL},
+	    {"m", 60ULL * 1000000000ULL},
+	    {"h", 3600ULL * 1000000000ULL},
 	};
 	size_t i;
 
@@ -251,27 +251,27 @@ static bool units_time_unit(const char *s, size_t len, uint64_t *mult)
 }
 
 static const struct units_kind units_size = {
-	.name = "size",
-	.base = "byte",
-	.frac_hint = " (use a unit, as in 1.5k)",
-	.hex = true,
-	.lookup = units_size_unit,
+    .name = "size",
+    .base = "byte",
+    .frac_hint = " (use a unit, as in 1.5k)",
+    .hex = true,
+    .lookup = units_size_unit,
 };
 
 static const struct units_kind units_rate = {
-	.name = "rate",
-	.base = "byte",
-	.frac_hint = " (use a unit, as in 1.5MB/s)",
-	.hex = false,
-	.lookup = units_size_unit,
+    .name = "rate",
+    .base = "byte",
+    .frac_hint = " (use a unit, as in 1.5MB/s)",
+    .hex = false,
+    .lookup = units_size_unit,
 };
 
 static const struct units_kind units_time = {
-	.name = "duration",
-	.base = "nanosecond",
-	.frac_hint = "",
-	.hex = false,
-	.lookup = units_time_unit,
+    .name = "duration",
+    .base = "nanosecond",
+    .frac_hint = "",
+    .hex = false,
+    .lookup = units_time_unit,
 };
 
 /*
@@ -279,7 +279,7 @@ static const struct units_kind units_time = {
  * original text @s, which is quoted in messages.
  */
 static int units_scaled(const struct units_kind *k, const char *s, const char *b, const char *e,
-			uint64_t *out, char *msg, size_t msglen)
+                        uint64_t *out, char *msg, size_t msglen)
 {
 	const char *p = b;
 	uint64_t ip = 0, frac = 0, mult = 0;
@@ -293,7 +293,7 @@ static int units_scaled(const struct units_kind *k, const char *s, const char *b
 	if (k->hex && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		if (p + 2 >= e || units_hex_digit(p[2]) < 0)
 			return units_fail(msg, msglen, k->name, s,
-					  "expected hex digits after '0x'");
+			                  "expected hex digits after '0x'");
 		for (p += 2; p < e && units_hex_digit(*p) >= 0; p++) {
 			if (ip > (UINT64_MAX >> 4))
 				overflow = true;
@@ -315,7 +315,7 @@ static int units_scaled(const struct units_kind *k, const char *s, const char *b
 			p++;
 			if (p >= e || !units_is_digit(*p))
 				return units_fail(msg, msglen, k->name, s,
-						  "expected digits after '.'");
+				                  "expected digits after '.'");
 			for (; p < e && units_is_digit(*p); p++) {
 				if (nfrac < UNITS_MAX_FRAC) {
 					frac = frac * 10 + (uint64_t)(*p - '0');
@@ -330,7 +330,7 @@ static int units_scaled(const struct units_kind *k, const char *s, const char *b
 	}
 	if (frac != 0 && mult == 1)
 		return units_fail(msg, msglen, k->name, s, "fraction of a %s%s", k->base,
-				  k->frac_hint);
+		                  k->frac_hint);
 	if (overflow)
 		goto too_large;
 	total = (units_u128)ip * mult;
@@ -351,7 +351,7 @@ static int units_scaled(const struct units_kind *k, const char *s, const char *b
 
 too_large:
 	return units_fail(msg, msglen, k->name, s, "value too large (more than 2^64-1 %ss)",
-			  k->base);
+	                  k->base);
 }
 
 int rl_parse_size(const char *s, uint64_t *out, char *msg, size_t msglen)
@@ -412,7 +412,8 @@ int rl_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen)
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		p += 2;
 		if (p >= e || units_hex_digit(*p) < 0)
-			return units_fail(msg, msglen, "integer", s, "expected hex digits after '0x'");
+			return units_fail(msg, msglen, "integer", s,
+			                  "expected hex digits after '0x'");
 		for (; p < e && units_hex_digit(*p) >= 0; p++) {
 			if (v > (UINT64_MAX >> 4))
 				overflow = true;
@@ -437,7 +438,7 @@ int rl_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen)
 	}
 	if (overflow)
 		return units_fail(msg, msglen, "integer", s,
-				  "value too large (more than 18446744073709551615)");
+		                  "value too large (more than 18446744073709551615)");
 	if (out)
 		*out = v;
 	return 0;
@@ -469,5 +470,5 @@ int rl_parse_bool(const char *s, bool *out, char *msg, size_t msglen)
 	if (len == 0)
 		return units_fail_plain(msg, msglen, "empty", "boolean");
 	return units_fail(msg, msglen, "boolean", s,
-			  "unknown word (use on/off, yes/no, true/false or 1/0)");
+	                  "unknown word (use on/off, yes/no, true/false or 1/0)");
 }

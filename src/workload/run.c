@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "core/exec.h"
@@ -568,6 +569,8 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 		}
 	}
 	pthread_barrier_wait(&barrier); /* all set up */
+	struct rusage ru0, ru1;
+	getrusage(RUSAGE_SELF, &ru0);
 	for (unsigned i = 0; i < n; i++)
 		if (ws[i].setup_error && !rc) {
 			rc = ws[i].setup_error;
@@ -600,6 +603,11 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 			snprintf(msg, msglen, "job '%s' failed: %s", job->name, strerror(-rc));
 		}
 	}
+	getrusage(RUSAGE_SELF, &ru1);
+	res->cpu_user_s = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+			  (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
+	res->cpu_sys_s = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+			 (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	pthread_barrier_destroy(&barrier);
 	free(wptrs);
 	if (!rc) {

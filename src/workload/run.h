@@ -54,6 +54,7 @@ struct wl_result {
 	uint64_t verify_first_bad; /* absolute offset of the first wrong byte */
 	char verify_msg[256];     /* description of the first failure */
 	struct json_object *target_report; /* rl_target_report() after the job, or NULL */
+	double cpu_user_s, cpu_sys_s; /* CPU time of the whole process during the job */
 };
 
 /** Live figures for a progress line. */

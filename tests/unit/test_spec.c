@@ -183,7 +183,7 @@ static void test_examples(void **state)
 	rl_spec_free(n);
 
 	n = parse_ok("cache(raid10(ssd(evo850) x4, layout=n2, chunk=64k), write=back, read=ahead, "
-		     "size=1g)");
+	             "size=1g)");
 	assert_call(n, "cache", 1, 3);
 	assert_kv(n, 0, "write", "back");
 	assert_kv(n, 1, "read", "ahead");
@@ -304,7 +304,8 @@ static void test_quoting(void **state)
 	struct rl_spec_node *n;
 
 	(void)state;
-	n = parse_ok("file(\"/mnt/my disk (1).img\", label=\"a, b=c\", note=\"say \\\"hi\\\" \\\\o/\")");
+	n = parse_ok(
+	    "file(\"/mnt/my disk (1).img\", label=\"a, b=c\", note=\"say \\\"hi\\\" \\\\o/\")");
 	assert_call(n, "file", 1, 2);
 	assert_word(n->args[0], "/mnt/my disk (1).img");
 	assert_kv(n, 0, "label", "a, b=c");
@@ -329,12 +330,12 @@ static void test_quoting(void **state)
 static void test_whitespace(void **state)
 {
 	static const char *const variants[] = {
-		"raid0(ssd(a) x3, chunk=128k)",
-		" raid0 ( ssd ( a ) x3 , chunk = 128k ) ",
-		"raid0(\n\tssd(a)\tx3,\n\tchunk=\n128k\n)\n",
-		"\r\n\vraid0(ssd(a) \f x3,chunk=128k)",
-		"raid0(chunk=128k, ssd(a), ssd(a), ssd(a))",
-		"raid0(ssd(a) x2, chunk=128k, ssd( a ))",
+	    "raid0(ssd(a) x3, chunk=128k)",
+	    " raid0 ( ssd ( a ) x3 , chunk = 128k ) ",
+	    "raid0(\n\tssd(a)\tx3,\n\tchunk=\n128k\n)\n",
+	    "\r\n\vraid0(ssd(a) \f x3,chunk=128k)",
+	    "raid0(chunk=128k, ssd(a), ssd(a), ssd(a))",
+	    "raid0(ssd(a) x2, chunk=128k, ssd( a ))",
 	};
 	size_t i;
 
@@ -364,32 +365,33 @@ static void test_format(void **state)
 	static const struct {
 		const char *in, *out;
 	} cases[] = {
-		{"/dev/nvme0n1", "/dev/nvme0n1"},
-		{"file(/mnt/scratch/raidlab.img, size=8g)", "file(/mnt/scratch/raidlab.img, size=8g)"},
-		{"raid0(ssd(sx8200pro) x3, chunk=128k)", "raid0(ssd(sx8200pro) x3, chunk=128k)"},
-		{"link(raid0(ssd(sx8200pro) x3), bw=3.9GB/s)",
-		 "link(raid0(ssd(sx8200pro) x3), bw=3.9GB/s)"},
-		{"cache(raid10(ssd(evo850) x4, layout=n2, chunk=64k), write=back, read=ahead, size=1g)",
-		 "cache(raid10(ssd(evo850) x4, layout=n2, chunk=64k), write=back, read=ahead, size=1g)"},
-		{"raid1(/dev/loop0, faulty(/dev/loop1, fail-after=10000))",
-		 "raid1(/dev/loop0, faulty(/dev/loop1, fail-after=10000))"},
-		{"null( )", "null()"},
-		{"r(ssd(a), ssd(a), ssd(b), ssd(a))", "r(ssd(a) x2, ssd(b), ssd(a))"},
-		{"r(ssd(a, k=1), ssd(a, k=2))", "r(ssd(a, k=1), ssd(a, k=2))"},
-		{"r(a(), a)", "r(a(), a)"},
-		{"r(a x1024, a x2)", "r(a x1024, a x2)"},
-		{"r(a x1000, a x30)", "r(a x1024, a x6)"},
-		{"r(\"plain\", k=\"v\")", "r(plain, k=v)"},
-		{"r(\"x3\")", "r(x3)"},
-		{"r(\"a b\" x2)", "r(\"a b\" x2)"},
-		{"r(k=\"\")", "r(k=\"\")"},
-		{"\"\"", "\"\""},
-		{"r(k=\"a\\\\b\")", "r(k=a\\b)"},
-		{"r(k=\"q\\\"\")", "r(k=\"q\\\"\")"},
-		{"r(k=\"(,=)\")", "r(k=\"(,=)\")"},
-		{"r(k=\"tab\there\")", "r(k=\"tab\there\")"},
-		{"r(k=a\\b)", "r(k=a\\b)"},
-		{"r(\xc3\xa9=\xe2\x82\xac)", "r(\xc3\xa9=\xe2\x82\xac)"},
+	    {"/dev/nvme0n1", "/dev/nvme0n1"},
+	    {"file(/mnt/scratch/raidlab.img, size=8g)", "file(/mnt/scratch/raidlab.img, size=8g)"},
+	    {"raid0(ssd(sx8200pro) x3, chunk=128k)", "raid0(ssd(sx8200pro) x3, chunk=128k)"},
+	    {"link(raid0(ssd(sx8200pro) x3), bw=3.9GB/s)",
+	     "link(raid0(ssd(sx8200pro) x3), bw=3.9GB/s)"},
+	    {"cache(raid10(ssd(evo850) x4, layout=n2, chunk=64k), write=back, read=ahead, size=1g)",
+	     "cache(raid10(ssd(evo850) x4, layout=n2, chunk=64k), write=back, read=ahead, "
+	     "size=1g)"},
+	    {"raid1(/dev/loop0, faulty(/dev/loop1, fail-after=10000))",
+	     "raid1(/dev/loop0, faulty(/dev/loop1, fail-after=10000))"},
+	    {"null( )", "null()"},
+	    {"r(ssd(a), ssd(a), ssd(b), ssd(a))", "r(ssd(a) x2, ssd(b), ssd(a))"},
+	    {"r(ssd(a, k=1), ssd(a, k=2))", "r(ssd(a, k=1), ssd(a, k=2))"},
+	    {"r(a(), a)", "r(a(), a)"},
+	    {"r(a x1024, a x2)", "r(a x1024, a x2)"},
+	    {"r(a x1000, a x30)", "r(a x1024, a x6)"},
+	    {"r(\"plain\", k=\"v\")", "r(plain, k=v)"},
+	    {"r(\"x3\")", "r(x3)"},
+	    {"r(\"a b\" x2)", "r(\"a b\" x2)"},
+	    {"r(k=\"\")", "r(k=\"\")"},
+	    {"\"\"", "\"\""},
+	    {"r(k=\"a\\\\b\")", "r(k=a\\b)"},
+	    {"r(k=\"q\\\"\")", "r(k=\"q\\\"\")"},
+	    {"r(k=\"(,=)\")", "r(k=\"(,=)\")"},
+	    {"r(k=\"tab\there\")", "r(k=\"tab\there\")"},
+	    {"r(k=a\\b)", "r(k=a\\b)"},
+	    {"r(\xc3\xa9=\xe2\x82\xac)", "r(\xc3\xa9=\xe2\x82\xac)"},
 	};
 	size_t i;
 
@@ -430,16 +432,16 @@ static void test_limits(void **state)
 	free(s);
 	rl_spec_free(n);
 	s = nested(65);
-	check_parse_error(s, 128, "nesting deeper than 64 levels");
+	check_parse_error(s, 129, "nesting deeper than 64 levels");
 	free(s);
 	/* Very deep input fails at the limit without recursing further. */
 	s = nested(100000);
-	check_parse_error(s, 128, "nesting deeper than 64 levels");
+	check_parse_error(s, 129, "nesting deeper than 64 levels");
 	free(s);
 
 	/* Repetition may not blow up: 1025 * 1024 nodes is over the budget. */
 	check_parse_error("raid0(raid0(raid0(a x1024) x1024) x1024)", 27, "spec too large");
-	check_parse_error("r(s(a, k=1, j=2, i=3) x1024, t(b x1024) x1024)", 38, "spec too large");
+	check_parse_error("r(s(a, k=1, j=2, i=3) x1024, t(b x1024) x1024)", 40, "spec too large");
 
 	/* No fixed limits on lengths: a long word and a long quoted value. */
 	s = malloc(100003);
@@ -479,60 +481,61 @@ static void test_malformed(void **state)
 		size_t pos;
 		const char *msg;
 	} cases[] = {
-		{"", 0, "empty spec"},
-		{"  \t\n ", 0, "empty spec"},
-		{"raid0(a", 7, "expected ')' or ',' but found end of spec"},
-		{"raid0(", 6, "expected an argument but found end of spec"},
-		{"raid0(a))", 8, "expected end of spec but found ')'"},
-		{")", 0, "expected a target name, path or call but found ')'"},
-		{"(a)", 0, "expected a target name, path or call but found '('"},
-		{"=", 0, "but found '='"},
-		{"raid0(a,,b)", 8, "expected an argument but found ','"},
-		{"raid0(a,)", 8, "expected an argument but found ')'"},
-		{"raid0(,a)", 6, "expected an argument but found ','"},
-		{"raid0(a,\n)", 9, "expected an argument but found ')'"},
-		{"raid0(=5)", 6, "expected an argument but found '='"},
-		{"raid0(a, =5)", 9, "a parameter needs a name"},
-		{"raid0(chunk=)", 12, "expected a value for 'chunk' but found ')'"},
-		{"raid0(chunk=,a)", 12, "expected a value for 'chunk' but found ','"},
-		{"raid0(k = )", 10, "expected a value for 'k' but found ')'"},
-		{"raid0(k=", 8, "expected a value for 'k' but found end of spec"},
-		{"raid0(a=b=c)", 9, "expected ')' or ',' but found '='"},
-		{"raid0(k=v(x))", 9, "expected ')' or ',' but found '('"},
-		{"raid0(a x0)", 8, "repetition count must be 1..1024, got x0"},
-		{"raid0(a x1025)", 8, "repetition count must be 1..1024, got x1025"},
-		{"raid0(a x99999999999999999999999)", 8, "must be 1..1024, got x9999"},
-		{"raid0(a xx)", 8, "repetition count must be 1..1024, got xx"},
-		{"raid0(a x)", 8, "repetition count must be 1..1024, got x"},
-		{"raid0(a x-1)", 8, "got x-1"},
-		{"raid0(a x3 x3)", 11, "expected ')' or ',' but found 'x3'"},
-		{"raid0(ssd(a)x3)", 12, "a repetition needs a space before it"},
-		{"raid0(chunk=64k x2)", 16, "applies to positional arguments, not to parameter 'chunk'"},
-		{"ssd(a) x3", 7, "only allowed inside a call's arguments"},
-		{"raid0(chunk=1,chunk=2)", 14, "parameter 'chunk' given twice (first at position 6)"},
-		{"r(a, k=1, b, k=1)", 13, "parameter 'k' given twice (first at position 5)"},
-		{"file(\"abc)", 5, "unterminated quoted string: expected a closing '\"'"},
-		{"file(\"abc\\", 5, "unterminated quoted string"},
-		{"file(k=\"abc\\\")", 7, "but found end of spec"},
-		{"file(\"a\\qb\")", 7, "unknown escape '\\q'"},
-		{"file(\"a\\n\")", 7, "unknown escape '\\n'"},
-		{"file(\"a\x02\")", 7, "found control character 0x02 in quoted string"},
-		{"a\x01", 1, "expected end of spec but found control character 0x01"},
-		{"r(\x7f)", 2, "expected an argument but found control character 0x7f"},
-		{"a b", 2, "expected end of spec but found 'b'"},
-		{"raid0(a b)", 8, "expected ')' or ',' but found 'b'"},
-		{"raid0(a \"b\")", 8, "expected ')' or ',' but found a quoted string"},
-		{"a(b)(c)", 4, "expected end of spec but found '('"},
-		{"a(b))", 4, "expected end of spec but found ')'"},
-		{"\"a\"(b)", 3, "expected end of spec but found '('"},
-		{"raid0(a, \"b\"=1)", 12, "expected ')' or ',' but found '='"},
-		{"a((b))", 2, "expected an argument but found '('"},
-		{"a(b", 3, "expected ')' or ',' but found end of spec"},
-		{"a(b(c)", 6, "expected ')' or ',' but found end of spec"},
-		{"a(b, c", 6, "but found end of spec"},
-		{"x=1", 1, "expected end of spec but found '='"},
-		{"\"unterminated", 0, "unterminated quoted string"},
-		{"r(k=\"a\" x2)", 8, "applies to positional arguments"},
+	    {"", 0, "empty spec"},
+	    {"  \t\n ", 0, "empty spec"},
+	    {"raid0(a", 7, "expected ')' or ',' but found end of spec"},
+	    {"raid0(", 6, "expected an argument but found end of spec"},
+	    {"raid0(a))", 8, "expected end of spec but found ')'"},
+	    {")", 0, "expected a target name, path or call but found ')'"},
+	    {"(a)", 0, "expected a target name, path or call but found '('"},
+	    {"=", 0, "but found '='"},
+	    {"raid0(a,,b)", 8, "expected an argument but found ','"},
+	    {"raid0(a,)", 8, "expected an argument but found ')'"},
+	    {"raid0(,a)", 6, "expected an argument but found ','"},
+	    {"raid0(a,\n)", 9, "expected an argument but found ')'"},
+	    {"raid0(=5)", 6, "expected an argument but found '='"},
+	    {"raid0(a, =5)", 9, "a parameter needs a name"},
+	    {"raid0(chunk=)", 12, "expected a value for 'chunk' but found ')'"},
+	    {"raid0(chunk=,a)", 12, "expected a value for 'chunk' but found ','"},
+	    {"raid0(k = )", 10, "expected a value for 'k' but found ')'"},
+	    {"raid0(k=", 8, "expected a value for 'k' but found end of spec"},
+	    {"raid0(a=b=c)", 9, "expected ')' or ',' but found '='"},
+	    {"raid0(k=v(x))", 9, "expected ')' or ',' but found '('"},
+	    {"raid0(a x0)", 8, "repetition count must be 1..1024, got x0"},
+	    {"raid0(a x1025)", 8, "repetition count must be 1..1024, got x1025"},
+	    {"raid0(a x99999999999999999999999)", 8, "must be 1..1024, got x9999"},
+	    {"raid0(a xx)", 8, "repetition count must be 1..1024, got xx"},
+	    {"raid0(a x)", 8, "repetition count must be 1..1024, got x"},
+	    {"raid0(a x-1)", 8, "got x-1"},
+	    {"raid0(a x3 x3)", 11, "expected ')' or ',' but found 'x3'"},
+	    {"raid0(ssd(a)x3)", 12, "a repetition needs a space before it"},
+	    {"raid0(chunk=64k x2)", 16,
+	     "applies to positional arguments, not to parameter 'chunk'"},
+	    {"ssd(a) x3", 7, "only allowed inside a call's arguments"},
+	    {"raid0(chunk=1,chunk=2)", 14, "parameter 'chunk' given twice (first at position 6)"},
+	    {"r(a, k=1, b, k=1)", 13, "parameter 'k' given twice (first at position 5)"},
+	    {"file(\"abc)", 5, "unterminated quoted string: expected a closing '\"'"},
+	    {"file(\"abc\\", 5, "unterminated quoted string"},
+	    {"file(k=\"abc\\\")", 7, "but found end of spec"},
+	    {"file(\"a\\qb\")", 7, "unknown escape '\\q'"},
+	    {"file(\"a\\n\")", 7, "unknown escape '\\n'"},
+	    {"file(\"a\x02\")", 7, "found control character 0x02 in quoted string"},
+	    {"a\x01", 1, "expected end of spec but found control character 0x01"},
+	    {"r(\x7f)", 2, "expected an argument but found control character 0x7f"},
+	    {"a b", 2, "expected end of spec but found 'b'"},
+	    {"raid0(a b)", 8, "expected ')' or ',' but found 'b'"},
+	    {"raid0(a \"b\")", 8, "expected ')' or ',' but found a quoted string"},
+	    {"a(b)(c)", 4, "expected end of spec but found '('"},
+	    {"a(b))", 4, "expected end of spec but found ')'"},
+	    {"\"a\"(b)", 3, "expected end of spec but found '('"},
+	    {"raid0(a, \"b\"=1)", 12, "expected ')' or ',' but found '='"},
+	    {"a((b))", 2, "expected an argument but found '('"},
+	    {"a(b", 3, "expected ')' or ',' but found end of spec"},
+	    {"a(b(c)", 6, "expected ')' or ',' but found end of spec"},
+	    {"a(b, c", 6, "but found end of spec"},
+	    {"x=1", 1, "expected end of spec but found '='"},
+	    {"\"unterminated", 0, "unterminated quoted string"},
+	    {"r(k=\"a\" x2)", 8, "applies to positional arguments"},
 	};
 	size_t i;
 
@@ -557,7 +560,7 @@ struct bad_case {
 typedef int (*u64_parser)(const char *, uint64_t *, char *, size_t);
 
 static void check_u64_cases(u64_parser parse, const char *what, const struct u64_case *cases,
-			    size_t n)
+                            size_t n)
 {
 	size_t i;
 
@@ -569,12 +572,12 @@ static void check_u64_cases(u64_parser parse, const char *what, const struct u64
 			fail_msg("%s '%s' rejected: %s", what, cases[i].text, msg);
 		if (v != cases[i].value)
 			fail_msg("%s '%s' = %llu, expected %llu", what, cases[i].text,
-				 (unsigned long long)v, (unsigned long long)cases[i].value);
+			         (unsigned long long)v, (unsigned long long)cases[i].value);
 	}
 }
 
 static void check_bad_cases(u64_parser parse, const char *what, const struct bad_case *cases,
-			    size_t n)
+                            size_t n)
 {
 	size_t i;
 
@@ -584,92 +587,92 @@ static void check_bad_cases(u64_parser parse, const char *what, const struct bad
 
 		if (parse(cases[i].text, &v, msg, sizeof msg) != -EINVAL)
 			fail_msg("%s '%s' accepted as %llu", what, cases[i].text,
-				 (unsigned long long)v);
+			         (unsigned long long)v);
 		assert_int_equal(v, 12345); /* untouched on error */
 		if (!strstr(msg, cases[i].msg))
 			fail_msg("%s '%s': message '%s' lacks '%s'", what, cases[i].text, msg,
-				 cases[i].msg);
+			         cases[i].msg);
 	}
 }
 
 static void test_parse_size(void **state)
 {
 	static const struct u64_case good[] = {
-		{"0", 0},
-		{"1", 1},
-		{"512", 512},
-		{"512b", 512},
-		{"512B", 512},
-		{"4k", 4096},
-		{"4K", 4096},
-		{"4kb", 4096},
-		{"4KB", 4096},
-		{"4Kb", 4096},
-		{"4Ki", 4096},
-		{"4KiB", 4096},
-		{"4kib", 4096},
-		{"4kB", 4000},
-		{"1m", 1ULL << 20},
-		{"1M", 1ULL << 20},
-		{"1MiB", 1ULL << 20},
-		{"1mb", 1ULL << 20},
-		{"1MB", 1000000},
-		{"1g", 1ULL << 30},
-		{"1GiB", 1ULL << 30},
-		{"1GB", 1000000000},
-		{"1t", 1ULL << 40},
-		{"1TB", 1000000000000ULL},
-		{"1p", 1ULL << 50},
-		{"1PiB", 1ULL << 50},
-		{"1PB", 1000000000000000ULL},
-		{"1.5g", 1610612736},
-		{"1.5k", 1536},
-		{"0.5k", 512},
-		{"3.9GB", 3900000000ULL},
-		{"1.3g", 1395864371},  /* 1395864371.2 rounds down */
-		{"0.1k", 102},         /* 102.4 */
-		{"0.0005k", 1},        /* 0.512 rounds up */
-		{"1.0", 1},            /* a zero fraction is whole */
-		{"1.00000000000000000000001k", 1024},
-		{"00012", 12},
-		{" 4k\t", 4096},
-		{"0x1000", 4096},
-		{"0X10", 16},
-		{"0x10k", 16384},
-		{"18446744073709551615", UINT64_MAX},
-		{"18446744073709551615B", UINT64_MAX},
-		{"16383p", 16383ULL << 50},
-		{"16383.999999999999999p", UINT64_MAX}, /* rounds to exactly the maximum */
-		{"0xffffffffffffffff", UINT64_MAX},
+	    {"0", 0},
+	    {"1", 1},
+	    {"512", 512},
+	    {"512b", 512},
+	    {"512B", 512},
+	    {"4k", 4096},
+	    {"4K", 4096},
+	    {"4kb", 4096},
+	    {"4KB", 4096},
+	    {"4Kb", 4096},
+	    {"4Ki", 4096},
+	    {"4KiB", 4096},
+	    {"4kib", 4096},
+	    {"4kB", 4000},
+	    {"1m", 1ULL << 20},
+	    {"1M", 1ULL << 20},
+	    {"1MiB", 1ULL << 20},
+	    {"1mb", 1ULL << 20},
+	    {"1MB", 1000000},
+	    {"1g", 1ULL << 30},
+	    {"1GiB", 1ULL << 30},
+	    {"1GB", 1000000000},
+	    {"1t", 1ULL << 40},
+	    {"1TB", 1000000000000ULL},
+	    {"1p", 1ULL << 50},
+	    {"1PiB", 1ULL << 50},
+	    {"1PB", 1000000000000000ULL},
+	    {"1.5g", 1610612736},
+	    {"1.5k", 1536},
+	    {"0.5k", 512},
+	    {"3.9GB", 3900000000ULL},
+	    {"1.3g", 1395864371}, /* 1395864371.2 rounds down */
+	    {"0.1k", 102},        /* 102.4 */
+	    {"0.0005k", 1},       /* 0.512 rounds up */
+	    {"1.0", 1},           /* a zero fraction is whole */
+	    {"1.00000000000000000000001k", 1024},
+	    {"00012", 12},
+	    {" 4k\t", 4096},
+	    {"0x1000", 4096},
+	    {"0X10", 16},
+	    {"0x10k", 16384},
+	    {"18446744073709551615", UINT64_MAX},
+	    {"18446744073709551615B", UINT64_MAX},
+	    {"16383p", 16383ULL << 50},
+	    {"16383.999999999999999p", UINT64_MAX}, /* rounds to exactly the maximum */
+	    {"0xffffffffffffffff", UINT64_MAX},
 	};
 	static const struct bad_case bad[] = {
-		{"", "empty size"},
-		{"   ", "empty size"},
-		{"k", "expected a number in size 'k'"},
-		{"-1", "negative value in size '-1'"},
-		{"+5", "expected a number"},
-		{"12q", "unknown unit 'q' in size '12q'"},
-		{"4kk", "unknown unit 'kk'"},
-		{"4KBB", "unknown unit 'KBB'"},
-		{"4 k", "unknown unit ' k'"},
-		{"1e3", "unknown unit 'e3'"},
-		{"1E", "unknown unit 'E'"},
-		{"1.5", "fraction of a byte"},
-		{"1.5b", "fraction of a byte"},
-		{"1.k", "expected digits after '.'"},
-		{".5k", "expected a number"},
-		{"1..5k", "expected digits after '.'"},
-		{"0x", "expected hex digits after '0x'"},
-		{"0xg", "expected hex digits after '0x'"},
-		{"0x1.5k", "unknown unit '.5k'"},
-		{"18446744073709551616", "value too large"},
-		{"16384p", "value too large"},
-		{"17179869184g", "value too large"},
-		{"16383.9999999999999999999p", "value too large"},
-		{"99999999999999999999999k", "value too large"},
-		{"0x10000000000000000", "value too large"},
-		{"18446744073709551615.5k", "value too large"},
-		{"4k\x01", "unknown unit 'k\\x01'"},
+	    {"", "empty size"},
+	    {"   ", "empty size"},
+	    {"k", "expected a number in size 'k'"},
+	    {"-1", "negative value in size '-1'"},
+	    {"+5", "expected a number"},
+	    {"12q", "unknown unit 'q' in size '12q'"},
+	    {"4kk", "unknown unit 'kk'"},
+	    {"4KBB", "unknown unit 'KBB'"},
+	    {"4 k", "unknown unit ' k'"},
+	    {"1e3", "unknown unit 'e3'"},
+	    {"1E", "unknown unit 'E'"},
+	    {"1.5", "fraction of a byte"},
+	    {"1.5b", "fraction of a byte"},
+	    {"1.k", "expected digits after '.'"},
+	    {".5k", "expected a number"},
+	    {"1..5k", "expected digits after '.'"},
+	    {"0x", "expected hex digits after '0x'"},
+	    {"0xg", "expected hex digits after '0x'"},
+	    {"0x1.5k", "unknown unit '.5k'"},
+	    {"18446744073709551616", "value too large"},
+	    {"16384p", "value too large"},
+	    {"17179869184g", "value too large"},
+	    {"16383.9999999999999999999p", "value too large"},
+	    {"99999999999999999999999k", "value too large"},
+	    {"0x10000000000000000", "value too large"},
+	    {"18446744073709551615.5k", "value too large"},
+	    {"4k\x01", "unknown unit 'k\\x01'"},
 	};
 
 	(void)state;
@@ -680,39 +683,39 @@ static void test_parse_size(void **state)
 static void test_parse_time(void **state)
 {
 	static const struct u64_case good[] = {
-		{"0", 0},
-		{"1", 1000000000ULL},
-		{"1s", 1000000000ULL},
-		{"1.5", 1500000000ULL},
-		{"0.3", 300000000ULL},
-		{"500ms", 500000000ULL},
-		{"1.5ms", 1500000ULL},
-		{"250us", 250000},
-		{"250\xc2\xb5s", 250000},
-		{"10ns", 10},
-		{"2m", 120000000000ULL},
-		{"1h", 3600000000000ULL},
-		{"2.5h", 9000000000000ULL},
-		{"0.0000000001s", 0},
-		{"0.0000000005s", 1},
-		{" 7s ", 7000000000ULL},
-		{"18446744073.709551615", UINT64_MAX},
-		{"18446744073709551615ns", UINT64_MAX},
+	    {"0", 0},
+	    {"1", 1000000000ULL},
+	    {"1s", 1000000000ULL},
+	    {"1.5", 1500000000ULL},
+	    {"0.3", 300000000ULL},
+	    {"500ms", 500000000ULL},
+	    {"1.5ms", 1500000ULL},
+	    {"250us", 250000},
+	    {"250\xc2\xb5s", 250000},
+	    {"10ns", 10},
+	    {"2m", 120000000000ULL},
+	    {"1h", 3600000000000ULL},
+	    {"2.5h", 9000000000000ULL},
+	    {"0.0000000001s", 0},
+	    {"0.0000000005s", 1},
+	    {" 7s ", 7000000000ULL},
+	    {"18446744073.709551615", UINT64_MAX},
+	    {"18446744073709551615ns", UINT64_MAX},
 	};
 	static const struct bad_case bad[] = {
-		{"", "empty duration"},
-		{"s", "expected a number in duration 's'"},
-		{"-1s", "negative value"},
-		{"5q", "unknown unit 'q' in duration '5q'"},
-		{"1d", "unknown unit 'd'"},
-		{"5 s", "unknown unit ' s'"},
-		{"1ks", "unknown unit 'ks'"},
-		{"1S", "unknown unit 'S'"},
-		{"0x10", "unknown unit 'x10'"},
-		{"1.5ns", "fraction of a nanosecond"},
-		{"18446744074", "value too large"},
-		{"18446744073.7095516155", "value too large"}, /* rounds past the maximum */
-		{"5124096h", "value too large"},
+	    {"", "empty duration"},
+	    {"s", "expected a number in duration 's'"},
+	    {"-1s", "negative value"},
+	    {"5q", "unknown unit 'q' in duration '5q'"},
+	    {"1d", "unknown unit 'd'"},
+	    {"5 s", "unknown unit ' s'"},
+	    {"1ks", "unknown unit 'ks'"},
+	    {"1S", "unknown unit 'S'"},
+	    {"0x10", "unknown unit 'x10'"},
+	    {"1.5ns", "fraction of a nanosecond"},
+	    {"18446744074", "value too large"},
+	    {"18446744073.7095516155", "value too large"}, /* rounds past the maximum */
+	    {"5124096h", "value too large"},
 	};
 
 	(void)state;
@@ -723,30 +726,30 @@ static void test_parse_time(void **state)
 static void test_parse_rate(void **state)
 {
 	static const struct u64_case good[] = {
-		{"3.9GB/s", 3900000000ULL},
-		{"550MB", 550000000ULL},
-		{"550MB/s", 550000000ULL},
-		{"100m/s", 104857600ULL},
-		{"100m", 104857600ULL},
-		{"1000", 1000},
-		{"1000/s", 1000},
-		{"512B/s", 512},
-		{"1k/s", 1024},
-		{"1.5KiB/s", 1536},
-		{"0", 0},
-		{" 2GB/s ", 2000000000ULL},
-		{"18446744073709551615/s", UINT64_MAX},
+	    {"3.9GB/s", 3900000000ULL},
+	    {"550MB", 550000000ULL},
+	    {"550MB/s", 550000000ULL},
+	    {"100m/s", 104857600ULL},
+	    {"100m", 104857600ULL},
+	    {"1000", 1000},
+	    {"1000/s", 1000},
+	    {"512B/s", 512},
+	    {"1k/s", 1024},
+	    {"1.5KiB/s", 1536},
+	    {"0", 0},
+	    {" 2GB/s ", 2000000000ULL},
+	    {"18446744073709551615/s", UINT64_MAX},
 	};
 	static const struct bad_case bad[] = {
-		{"", "empty rate"},
-		{"/s", "expected a number in rate '/s'"},
-		{"fast", "expected a number"},
-		{"-1/s", "negative value"},
-		{"3.9GB/sec", "unknown unit 'GB/sec'"},
-		{"3.9GB/S", "unknown unit 'GB/S'"},
-		{"1.5/s", "fraction of a byte"},
-		{"16384p/s", "value too large"},
-		{"0x10/s", "unknown unit 'x10'"},
+	    {"", "empty rate"},
+	    {"/s", "expected a number in rate '/s'"},
+	    {"fast", "expected a number"},
+	    {"-1/s", "negative value"},
+	    {"3.9GB/sec", "unknown unit 'GB/sec'"},
+	    {"3.9GB/S", "unknown unit 'GB/S'"},
+	    {"1.5/s", "fraction of a byte"},
+	    {"16384p/s", "value too large"},
+	    {"0x10/s", "unknown unit 'x10'"},
 	};
 
 	(void)state;
@@ -757,29 +760,29 @@ static void test_parse_rate(void **state)
 static void test_parse_u64(void **state)
 {
 	static const struct u64_case good[] = {
-		{"0", 0},
-		{"42", 42},
-		{"007", 7},
-		{" 7 ", 7},
-		{"0x10", 16},
-		{"0XfF", 255},
-		{"18446744073709551615", UINT64_MAX},
-		{"0xffffffffffffffff", UINT64_MAX},
-		{"0x0000000000000000001", 1},
+	    {"0", 0},
+	    {"42", 42},
+	    {"007", 7},
+	    {" 7 ", 7},
+	    {"0x10", 16},
+	    {"0XfF", 255},
+	    {"18446744073709551615", UINT64_MAX},
+	    {"0xffffffffffffffff", UINT64_MAX},
+	    {"0x0000000000000000001", 1},
 	};
 	static const struct bad_case bad[] = {
-		{"", "empty integer"},
-		{"-1", "negative value in integer '-1'"},
-		{"+1", "expected a number"},
-		{"12a", "unexpected 'a' in integer '12a'"},
-		{"1k", "unexpected 'k'"},
-		{"1.5", "unexpected '.5'"},
-		{"1 2", "unexpected ' 2'"},
-		{"0x", "expected hex digits after '0x'"},
-		{"0xz", "expected hex digits after '0x'"},
-		{"18446744073709551616", "value too large"},
-		{"99999999999999999999999999", "value too large"},
-		{"0x10000000000000000", "value too large"},
+	    {"", "empty integer"},
+	    {"-1", "negative value in integer '-1'"},
+	    {"+1", "expected a number"},
+	    {"12a", "unexpected 'a' in integer '12a'"},
+	    {"1k", "unexpected 'k'"},
+	    {"1.5", "unexpected '.5'"},
+	    {"1 2", "unexpected ' 2'"},
+	    {"0x", "expected hex digits after '0x'"},
+	    {"0xz", "expected hex digits after '0x'"},
+	    {"18446744073709551616", "value too large"},
+	    {"99999999999999999999999999", "value too large"},
+	    {"0x10000000000000000", "value too large"},
 	};
 
 	(void)state;
@@ -793,9 +796,9 @@ static void test_parse_bool(void **state)
 		const char *text;
 		bool value;
 	} good[] = {
-		{"on", true},   {"yes", true},  {"true", true},  {"1", true},    {"ON", true},
-		{"True", true}, {" yes ", true}, {"off", false}, {"no", false},   {"false", false},
-		{"0", false},   {"OFF", false}, {"No", false},   {"FALSE", false},
+	    {"on", true},   {"yes", true},   {"true", true}, {"1", true},      {"ON", true},
+	    {"True", true}, {" yes ", true}, {"off", false}, {"no", false},    {"false", false},
+	    {"0", false},   {"OFF", false},  {"No", false},  {"FALSE", false},
 	};
 	static const char *const bad[] = {"", "maybe", "2", "onn", "y", "o n", "00", "truefalse"};
 	size_t i;
@@ -864,7 +867,7 @@ static void check_err(const struct rl_err *err, size_t pos, const char *msg)
 {
 	if (err->pos != pos || strcmp(err->msg, msg) != 0)
 		fail_msg("got error at %zu '%s', expected at %zu '%s'", err->pos, err->msg, pos,
-			 msg);
+		         msg);
 }
 
 static void test_get_helpers(void **state)
@@ -872,9 +875,9 @@ static void test_get_helpers(void **state)
 	/*                        0         1         2         3         4         5
 	 *                        012345678901234567890123456789012345678901234567890 */
 	struct rl_spec_node *n = parse_ok("raid0(ab, chunk=12q, size=1.5g, n=5, big=0x10000, "
-					  "ratio=0.25, pct=20%, pct2=12.5, lat=50us, bw=3.9GB/s, "
-					  "on=yes, mode=back, name=\"x y\", bad=maybe, t=5q, "
-					  "r=fast, f=1e400, p=150%)");
+	                                  "ratio=0.25, pct=20%, pct2=12.5, lat=50us, bw=3.9GB/s, "
+	                                  "on=yes, mode=back, name=\"x y\", bad=maybe, t=5q, "
+	                                  "r=fast, f=1e400, p=150%)");
 	struct rl_err err = {0};
 	uint64_t u = 0;
 	double d = 0;
@@ -933,14 +936,14 @@ static void test_get_helpers(void **state)
 	u = 99;
 	assert_int_equal(rl_spec_get_size(n, "chunk", 0, &u, &err), -EINVAL);
 	check_err(&err, 16,
-		  "position 16: chunk: expected a size like 64k or 1MB, got '12q' (unknown unit "
-		  "'q')");
+	          "position 16: chunk: expected a size like 64k or 1MB, got '12q' (unknown unit "
+	          "'q')");
 	assert_int_equal(u, 99);
 	assert_int_equal(rl_spec_get_u64(n, "n", 0, 6, 10, &u, &err), -EINVAL);
 	check_err(&err, 34, "position 34: n: expected a whole number from 6 to 10, got '5'");
 	assert_int_equal(rl_spec_get_u64(n, "big", 0, 0, 100, &u, &err), -EINVAL);
 	check_err(&err, 41,
-		  "position 41: big: expected a whole number from 0 to 100, got '0x10000'");
+	          "position 41: big: expected a whole number from 0 to 100, got '0x10000'");
 	assert_int_equal(rl_spec_get_u64(n, "chunk", 0, 0, 100, &u, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "got '12q' (unexpected 'q')"));
 	assert_int_equal(u, 99);
@@ -954,18 +957,17 @@ static void test_get_helpers(void **state)
 	assert_non_null(strstr(err.msg, "p: expected a percentage from 0% to 100%, got '150%'"));
 	assert_int_equal(rl_spec_get_percent(n, "mode", 0, 0, 100, &d, &err), -EINVAL);
 	assert_int_equal(rl_spec_get_time(n, "t", 0, &u, &err), -EINVAL);
-	assert_non_null(
-		strstr(err.msg, "t: expected a duration like 500us or 2s, got '5q' (unknown unit "
-				"'q')"));
+	assert_non_null(strstr(err.msg,
+	                       "t: expected a duration like 500us or 2s, got '5q' (unknown unit "
+	                       "'q')"));
 	assert_int_equal(rl_spec_get_rate(n, "r", 0, &u, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "r: expected a rate like 550MB/s or 3.9GB/s, got 'fast' "
-					"(expected a number)"));
+	                                "(expected a number)"));
 	assert_int_equal(rl_spec_get_bool(n, "bad", false, &b, &err), -EINVAL);
 	assert_non_null(
-		strstr(err.msg, "bad: expected on/off, yes/no, true/false or 1/0, got 'maybe'"));
+	    strstr(err.msg, "bad: expected on/off, yes/no, true/false or 1/0, got 'maybe'"));
 	assert_int_equal(rl_spec_get_enum(n, "name", modes, 0, &e, &err), -EINVAL);
-	assert_non_null(
-		strstr(err.msg, "name: expected one of through, back, around, got 'x y'"));
+	assert_non_null(strstr(err.msg, "name: expected one of through, back, around, got 'x y'"));
 	assert_int_equal(e, 1);
 	assert_int_equal(u, 99);
 
@@ -976,7 +978,8 @@ static void test_get_helpers(void **state)
 
 static void test_get_percent_forms(void **state)
 {
-	struct rl_spec_node *n = parse_ok("c(a=0%, b=100, c=-5%, d=\" 50 % \", e=%, f=5%%, g=1e1%)");
+	struct rl_spec_node *n =
+	    parse_ok("c(a=0%, b=100, c=-5%, d=\" 50 % \", e=%, f=5%%, g=1e1%)");
 	struct rl_err err;
 	double d;
 
@@ -1043,26 +1046,16 @@ static void test_check_unused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_err_set),
-		cmocka_unit_test(test_examples),
-		cmocka_unit_test(test_words_and_calls),
-		cmocka_unit_test(test_repetition),
-		cmocka_unit_test(test_quoting),
-		cmocka_unit_test(test_whitespace),
-		cmocka_unit_test(test_interleaved),
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_positions),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_parse_size),
-		cmocka_unit_test(test_parse_time),
-		cmocka_unit_test(test_parse_rate),
-		cmocka_unit_test(test_parse_u64),
-		cmocka_unit_test(test_parse_bool),
-		cmocka_unit_test(test_units_messages),
-		cmocka_unit_test(test_get_helpers),
-		cmocka_unit_test(test_get_percent_forms),
-		cmocka_unit_test(test_check_unused),
+	    cmocka_unit_test(test_err_set),           cmocka_unit_test(test_examples),
+	    cmocka_unit_test(test_words_and_calls),   cmocka_unit_test(test_repetition),
+	    cmocka_unit_test(test_quoting),           cmocka_unit_test(test_whitespace),
+	    cmocka_unit_test(test_interleaved),       cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_positions),         cmocka_unit_test(test_limits),
+	    cmocka_unit_test(test_malformed),         cmocka_unit_test(test_parse_size),
+	    cmocka_unit_test(test_parse_time),        cmocka_unit_test(test_parse_rate),
+	    cmocka_unit_test(test_parse_u64),         cmocka_unit_test(test_parse_bool),
+	    cmocka_unit_test(test_units_messages),    cmocka_unit_test(test_get_helpers),
+	    cmocka_unit_test(test_get_percent_forms), cmocka_unit_test(test_check_unused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

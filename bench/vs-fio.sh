@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# raidlab's engine against fio, side by side, same jobs, alternating runs.
+#
+#   bench/vs-fio.sh [SECONDS_PER_RUN] [ROUNDS]
+#
+# (a) null target vs fio's null engine: 4K randread QD32, one thread.
+#     Goal: raidlab >= 3x fio's IOPS (raidlab keeps full latency histograms).
+# (b) the same 1 GiB file, O_DIRECT, io_uring on both sides: 4K randread
+#     QD32 and QD1, 1M read QD8, 1M write QD8.
+#     Goal: throughput within +-5 % of fio using no more CPU per I/O.
+# Each case runs ROUNDS times per tool, alternating, and reports the medians.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+RAIDLAB=${RAIDLAB:-$top/build/raidlab}
+secs=${1:-5}
+rounds=${2:-3}
+dir=${BENCH_DIR:-$(mktemp -d /var/tmp/raidlab-bench.XXXXXX)}
+file=$dir/bench.img
+trap 'rm -rf "$dir"' EXIT
+command -v fio >/dev/null || { echo "fio is not installed (scripts/install-deps.sh)"; exit 1; }
+[ -x "$RAIDLAB" ] || { echo "build raidlab first (make)"; exit 1; }
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+# prints "iops mb_s cpu_us_per_io"
+run_raidlab() { # target rw bs qd
+	"$RAIDLAB" run --target "$1" --rw="$2" --bs="$3" --iodepth="$4" --runtime="$secs" \
+		--time_based --quiet --force-destroy --json "$dir/r.json" >/dev/null
+	jq -r --arg d "$5" '.jobs[0] as $j | $j[$d] as $x |
+		"\($x.iops) \($x.mb_s) \(1e6 * ($j.cpu.user_s + $j.cpu.sys_s) / $x.ios)"' "$dir/r.json"
+}
+run_fio() { # engine-args rw bs qd dir
+	# shellcheck disable=SC2086
+	fio --name=b $1 --rw="$2" --bs="$3" --iodepth="$4" --runtime="$secs" --time_based \
+		--output-format=json --output="$dir/f.json" >/dev/null
+	jq -r --arg d "$5" '.jobs[0] as $j | $j[$d] as $x |
+		"\($x.iops) \($x.bw_bytes / 1e6) \(1e6 * ($j.usr_cpu + $j.sys_cpu) / 100 * ($j.job_runtime / 1000) / $x.total_ios)"' "$dir/f.json"
+}
+
+compare() { # label raidlab-target fio-args rw bs qd dir
+	local label=$1 rt=$2 fa=$3 rw=$4 bs=$5 qd=$6 d=$7
+	local r_iops=() r_cpu=() f_iops=() f_cpu=() r_mb=() f_mb=()
+	for ((i = 0; i < rounds; i++)); do
+		read -r a b c < <(run_raidlab "$rt" "$rw" "$bs" "$qd" "$d")
+		r_iops+=("$a"); r_mb+=("$b"); r_cpu+=("$c")
+		read -r a b c < <(run_fio "$fa" "$rw" "$bs" "$qd" "$d")
+		f_iops+=("$a"); f_mb+=("$b"); f_cpu+=("$c")
+	done
+	local ri fi rm fm rc fc
+	ri=$(printf '%s\n' "${r_iops[@]}" | median); fi=$(printf '%s\n' "${f_iops[@]}" | median)
+	rm=$(printf '%s\n' "${r_mb[@]}" | median); fm=$(printf '%s\n' "${f_mb[@]}" | median)
+	rc=$(printf '%s\n' "${r_cpu[@]}" | median); fc=$(printf '%s\n' "${f_cpu[@]}" | median)
+	awk -v l="$label" -v ri="$ri" -v fi="$fi" -v rm="$rm" -v fm="$fm" -v rc="$rc" -v fc="$fc" \
+		'BEGIN { printf "%-28s %12.0f %12.0f %7.2fx | %9.1f %9.1f | %7.2f %7.2f %6.2fx\n",
+			l, ri, fi, ri / fi, rm, fm, rc, fc, (fc > 0 ? rc / fc : 0) }'
+}
+
+echo "raidlab $("$RAIDLAB" --version | cut -d' ' -f2) vs $(fio --version); ${secs}s per run, median of $rounds rounds"
+printf '%-28s %12s %12s %8s | %9s %9s | %7s %7s %7s\n' case "raidlab IOPS" "fio IOPS" ratio \
+	"rl MB/s" "fio MB/s" "rl us/io" "fio us/io" "cpu x"
+compare "null 4K randread QD32" "null(size=1g)" "--ioengine=null --size=1g" randread 4k 32 read
+
+# Lay the file out once with fio (both tools then read the same blocks).
+fio --name=layout --filename="$file" --size=1g --rw=write --bs=1m --direct=1 \
+	--ioengine=io_uring --iodepth=8 --output=/dev/null
+"$RAIDLAB" run --target "$file" --rw=read --bs=1m --size=4m --quiet >/dev/null # sanity
+F="--ioengine=io_uring --filename=$file --size=1g --direct=1"
+compare "file 4K randread QD32" "$file" "$F" randread 4k 32 read
+compare "file 4K randread QD1" "$file" "$F" randread 4k 1 read
+compare "file 1M read QD8" "$file" "$F" read 1m 8 read
+compare "file 1M write QD8" "file($file)" "$F" write 1m 8 write

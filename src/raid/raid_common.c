@@ -1,0 +1,345 @@
+/*
+ * raid_common.c - member table, counters, common spec parameters and the
+ * describe/report output every array level shares (see raid_common.h).
+ *
+ * Output shape, for `raidlab info` (describe) and result JSON (report):
+ *
+ *   describe: "level", "state" (optimal | degraded | failed), "copies",
+ *             "chunk_bytes" (striped levels), "read_policy" (mirrored
+ *             levels), level extras (layout, zones...), "members":
+ *             [{"index", "state"}], and "lost" when data was lost.
+ *   report:   "state", "degraded_reads", "retries", "member_errors",
+ *             "degraded_writes", "lost_ios", "lost" (first/last offset and
+ *             chunk), "members": [{"index", "state", "reads", "writes",
+ *             "errors"}].
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raid/raid_common.h"
+
+#define RELAXED memory_order_relaxed
+
+/* --- building --- */
+
+int raid_members_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+		       const struct rl_target_ops *ops, unsigned min, struct rl_target **out,
+		       struct rl_err *err)
+{
+	struct rl_target *t;
+	uint32_t all = RL_CAP_DATA | RL_CAP_TRIM, any = 0;
+	int rc;
+
+	if (node->nargs < min)
+		return rl_err_set(err, node->pos, "%s needs at least %u member%s, got %zu",
+				  node->name, min, min == 1 ? "" : "s", node->nargs);
+	if (node->nargs > RAID_MAX_MEMBERS)
+		return rl_err_set(err, node->args[RAID_MAX_MEMBERS]->pos,
+				  "%s takes at most %d members", node->name, RAID_MAX_MEMBERS);
+	t = rl_target_alloc(ops, (unsigned)node->nargs);
+	if (!t)
+		return -ENOMEM;
+	t->block_size = 0;
+	for (unsigned i = 0; i < t->nchildren; i++) {
+		struct rl_target *m;
+
+		rc = rl_target_build(node->args[i], ctx, &m, err);
+		if (rc) {
+			rl_target_close(t);
+			return rc;
+		}
+		t->children[i] = m;
+		if (m->block_size > t->block_size)
+			t->block_size = m->block_size;
+		all &= m->caps;
+		any |= m->caps;
+	}
+	t->caps = (all & (RL_CAP_DATA | RL_CAP_TRIM)) | (any & RL_CAP_FLUSH);
+	*out = t;
+	return 0;
+}
+
+void *raid_state_alloc(size_t size)
+{
+	size_t n = (size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, n);
+
+	if (p)
+		memset(p, 0, n);
+	return p;
+}
+
+void raid_array_init(struct raid_array *a, struct rl_target *t, const struct raid_level *level,
+		     uint64_t chunk, unsigned copies)
+{
+	a->level = level;
+	a->t = t;
+	a->n = t->nchildren;
+	a->chunk = chunk;
+	a->copies = copies;
+	atomic_init(&a->lost_first, UINT64_MAX);
+	for (unsigned i = 0; i < a->n; i++)
+		atomic_init(&a->m[i].state, RAID_MEMBER_IN_SYNC);
+	t->priv = a;
+}
+
+void raid_member_sizes(const struct rl_target *t, uint64_t *sizes)
+{
+	for (unsigned i = 0; i < t->nchildren; i++)
+		sizes[i] = t->children[i]->size / t->block_size * t->block_size;
+}
+
+int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
+{
+	struct rl_spec_kv *kv = rl_spec_find(node, "failed");
+	const char *p;
+
+	if (!kv)
+		return 0;
+	p = kv->value;
+	for (;;) {
+		char *end;
+		unsigned long k;
+
+		if (*p < '0' || *p > '9')
+			return rl_err_set(err, kv->value_pos + (size_t)(p - kv->value),
+					  "failed: expected member numbers joined by '+', e.g. "
+					  "failed=1 or failed=0+3");
+		k = strtoul(p, &end, 10);
+		if (k >= a->n)
+			return rl_err_set(err, kv->value_pos + (size_t)(p - kv->value),
+					  "failed: member %lu does not exist (members are 0..%u)",
+					  k, a->n - 1);
+		raid_member_set(a, (unsigned)k, RAID_MEMBER_FAILED);
+		if (!*end)
+			return 0;
+		if (*end != '+')
+			return rl_err_set(err, kv->value_pos + (size_t)(end - kv->value),
+					  "failed: expected '+' between member numbers");
+		p = end + 1;
+	}
+}
+
+int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
+{
+	static const char *const names[] = {"least-pending", "round-robin", "sequential", NULL};
+	int pol = 0;
+	int rc = rl_spec_get_enum(node, "read", names, RAID_READ_LEAST_PENDING, &pol, err);
+
+	if (!rc)
+		a->read_policy = (enum raid_read_policy)pol;
+	return rc;
+}
+
+/* --- state --- */
+
+/* Every level uses raid_report as its report op: that identifies arrays. */
+struct raid_array *raid_array_of(struct rl_target *t)
+{
+	return t && t->ops->report == raid_report ? t->priv : NULL;
+}
+
+void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
+{
+	atomic_store_explicit(&a->m[i].state, (int)s, memory_order_release);
+}
+
+bool raid_member_error(struct raid_array *a, unsigned i, int status)
+{
+	int cur = atomic_load_explicit(&a->m[i].state, memory_order_acquire);
+
+	(void)status;
+	atomic_fetch_add_explicit(&a->m[i].errors, 1, RELAXED);
+	atomic_fetch_add_explicit(&a->member_errors, 1, RELAXED);
+	while (cur != RAID_MEMBER_FAILED) {
+		if (atomic_compare_exchange_weak_explicit(&a->m[i].state, &cur, RAID_MEMBER_FAILED,
+							  memory_order_acq_rel,
+							  memory_order_acquire))
+			return true;
+	}
+	return false;
+}
+
+void raid_lost_note(struct raid_array *a, uint64_t off)
+{
+	uint64_t none = UINT64_MAX;
+
+	atomic_fetch_add_explicit(&a->lost_ios, 1, RELAXED);
+	atomic_compare_exchange_strong_explicit(&a->lost_first, &none, off, RELAXED, RELAXED);
+	atomic_store_explicit(&a->lost_last, off, RELAXED);
+}
+
+const char *raid_array_state(const struct raid_array *a)
+{
+	bool any_down = false;
+
+	for (unsigned i = 0; i < a->n; i++)
+		if (!raid_member_readable(a, i))
+			any_down = true;
+	if (!any_down)
+		return "optimal";
+	return a->level->intact(a) ? "degraded" : "failed";
+}
+
+const char *raid_member_state_name(enum raid_member_state s)
+{
+	switch (s) {
+	case RAID_MEMBER_IN_SYNC:
+		return "in_sync";
+	case RAID_MEMBER_FAILED:
+		return "failed";
+	case RAID_MEMBER_REBUILDING:
+		return "rebuilding";
+	}
+	return "?";
+}
+
+const char *raid_read_policy_name(enum raid_read_policy p)
+{
+	switch (p) {
+	case RAID_READ_LEAST_PENDING:
+		return "least-pending";
+	case RAID_READ_ROUND_ROBIN:
+		return "round-robin";
+	case RAID_READ_SEQUENTIAL:
+		return "sequential";
+	}
+	return "?";
+}
+
+int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n, uint64_t mask)
+{
+	uint64_t live = 0;
+	int best = -1;
+	uint32_t best_pending = UINT32_MAX;
+
+	for (unsigned i = 0; i < n; i++)
+		if ((mask >> i & 1) && raid_member_readable(a, locs[i].member))
+			live |= 1ull << i;
+	if (!live)
+		return -1;
+	switch (a->read_policy) {
+	case RAID_READ_ROUND_ROBIN: {
+		uint64_t k = atomic_fetch_add_explicit(&a->rr_next, 1, RELAXED);
+		for (unsigned j = 0; j < n; j++) {
+			unsigned i = (unsigned)((k + j) % n);
+			if (live >> i & 1)
+				return (int)i;
+		}
+		return -1;
+	}
+	case RAID_READ_SEQUENTIAL:
+		/* md is_sequential(): a read that starts where the last read on a
+		 * member ended stays on that member. */
+		for (unsigned i = 0; i < n; i++)
+			if ((live >> i & 1) &&
+			    atomic_load_explicit(&a->m[locs[i].member].next_seq, RELAXED) ==
+				    locs[i].offset)
+				return (int)i;
+		/* fall through */
+	case RAID_READ_LEAST_PENDING:
+		for (unsigned i = 0; i < n; i++) {
+			uint32_t p;
+			if (!(live >> i & 1))
+				continue;
+			p = atomic_load_explicit(&a->m[locs[i].member].pending, RELAXED);
+			if (p < best_pending) {
+				best_pending = p;
+				best = (int)i;
+			}
+		}
+		return best;
+	}
+	return -1;
+}
+
+/* --- describe / report --- */
+
+static void raid_json_u64(struct json_object *o, const char *key, uint64_t v)
+{
+	json_object_object_add(o, key, json_object_new_int64((int64_t)v));
+}
+
+static void raid_json_lost(const struct raid_array *a, struct json_object *obj)
+{
+	uint64_t n = atomic_load_explicit(&a->lost_ios, RELAXED);
+	uint64_t first = atomic_load_explicit(&a->lost_first, RELAXED);
+	uint64_t last = atomic_load_explicit(&a->lost_last, RELAXED);
+	struct json_object *l;
+
+	if (!n)
+		return;
+	l = json_object_new_object();
+	raid_json_u64(l, "ios", n);
+	raid_json_u64(l, "first_offset", first);
+	raid_json_u64(l, "last_offset", last);
+	if (a->chunk) {
+		raid_json_u64(l, "first_chunk", first / a->chunk);
+		raid_json_u64(l, "last_chunk", last / a->chunk);
+	}
+	json_object_object_add(obj, "lost", l);
+}
+
+int raid_describe(struct rl_target *t, struct json_object *obj)
+{
+	struct raid_array *a = t->priv;
+	struct json_object *members = json_object_new_array();
+
+	json_object_object_add(obj, "level", json_object_new_string(a->level->name));
+	json_object_object_add(obj, "state", json_object_new_string(raid_array_state(a)));
+	json_object_object_add(obj, "copies", json_object_new_int((int)a->copies));
+	if (a->chunk)
+		raid_json_u64(obj, "chunk_bytes", a->chunk);
+	if (a->copies > 1)
+		json_object_object_add(obj, "read_policy",
+				       json_object_new_string(raid_read_policy_name(a->read_policy)));
+	if (a->level->describe)
+		a->level->describe(a, obj);
+	for (unsigned i = 0; i < a->n; i++) {
+		struct json_object *m = json_object_new_object();
+		json_object_object_add(m, "index", json_object_new_int((int)i));
+		json_object_object_add(
+			m, "state", json_object_new_string(raid_member_state_name(raid_member_state(a, i))));
+		json_object_array_add(members, m);
+	}
+	json_object_object_add(obj, "members", members);
+	raid_json_lost(a, obj);
+	return 0;
+}
+
+int raid_report(struct rl_target *t, struct json_object *obj)
+{
+	struct raid_array *a = t->priv;
+	struct json_object *members = json_object_new_array();
+
+	json_object_object_add(obj, "level", json_object_new_string(a->level->name));
+	json_object_object_add(obj, "state", json_object_new_string(raid_array_state(a)));
+	raid_json_u64(obj, "degraded_reads", atomic_load_explicit(&a->degraded_reads, RELAXED));
+	raid_json_u64(obj, "retries", atomic_load_explicit(&a->retries, RELAXED));
+	raid_json_u64(obj, "member_errors", atomic_load_explicit(&a->member_errors, RELAXED));
+	raid_json_u64(obj, "degraded_writes", atomic_load_explicit(&a->degraded_writes, RELAXED));
+	raid_json_u64(obj, "lost_ios", atomic_load_explicit(&a->lost_ios, RELAXED));
+	raid_json_lost(a, obj);
+	for (unsigned i = 0; i < a->n; i++) {
+		struct json_object *m = json_object_new_object();
+		const struct raid_member *rm = &a->m[i];
+		json_object_object_add(m, "index", json_object_new_int((int)i));
+		json_object_object_add(
+			m, "state", json_object_new_string(raid_member_state_name(raid_member_state(a, i))));
+		raid_json_u64(m, "reads", atomic_load_explicit(&rm->reads, RELAXED));
+		raid_json_u64(m, "writes", atomic_load_explicit(&rm->writes, RELAXED));
+		raid_json_u64(m, "errors", atomic_load_explicit(&rm->errors, RELAXED));
+		json_object_array_add(members, m);
+	}
+	json_object_object_add(obj, "members", members);
+	return 0;
+}
+
+void raid_destroy(struct rl_target *t)
+{
+	free(t->priv);
+	t->priv = NULL;
+}

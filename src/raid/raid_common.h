@@ -1,0 +1,196 @@
+/*
+ * raid_common.h - what every array level shares: the member state table,
+ * degraded-mode counters, the lost-data record, spec parameters common to
+ * all levels, describe/report, and one data-path engine.
+ *
+ * A level (raid0.c, raid1.c, raid10.c, concat.c) is a geometry plus a small
+ * table of hooks (struct raid_level): where the copies of an array offset
+ * live, which copy to read first, whether the array still holds all its
+ * data.  The engine (raid_io.c) turns any request into child requests from
+ * those hooks alone, so degraded reads, read retry on another copy, write
+ * fan-out to the surviving copies, lost-data detection and pool exhaustion
+ * are written once.  Levels without redundancy simply have one copy.
+ *
+ * A level's private state is a struct that begins with struct raid_array;
+ * t->priv points at it, and raid_destroy() frees it.
+ *
+ * Members are shared by every worker thread: their state and counters are
+ * atomics, read and written with relaxed ordering except the state, whose
+ * change from in-sync to failed is a compare-and-swap so exactly one thread
+ * counts the failure.
+ */
+#ifndef RL_RAID_RAID_COMMON_H
+#define RL_RAID_RAID_COMMON_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/registry.h"
+#include "core/target.h"
+#include "raid/layout.h"
+
+struct json_object;
+struct raid_array;
+
+enum raid_member_state {
+	RAID_MEMBER_IN_SYNC = 0,    /* holds current data: read and written */
+	RAID_MEMBER_FAILED = 1,     /* returned an error (or failed= in the spec): not used */
+	RAID_MEMBER_REBUILDING = 2, /* being reconstructed: written, never read */
+};
+
+enum raid_read_policy {
+	RAID_READ_LEAST_PENDING = 0, /* the live copy with the fewest requests in flight */
+	RAID_READ_ROUND_ROBIN,       /* live copies in turn */
+	RAID_READ_SEQUENTIAL,        /* stay on the copy a sequential stream is on, else least pending */
+};
+
+/* One member's shared state, on its own cache line (threads update it per I/O). */
+struct raid_member {
+	_Alignas(64) _Atomic int state;   /* enum raid_member_state */
+	_Atomic uint32_t pending;         /* child requests in flight on it */
+	_Atomic uint64_t next_seq;        /* member offset just after the last read sent here */
+	_Atomic uint64_t reads, writes;   /* child requests sent (pieces, not host I/Os) */
+	_Atomic uint64_t errors;          /* child requests that failed */
+};
+
+struct raid_level {
+	const char *name;
+	/**
+	 * The copies of array offset @off: fills @locs (RAID_MAX_MEMBERS
+	 * entries) in the level's copy order, sets *len to how many of the
+	 * next @max bytes lie contiguously on every copy (never past a chunk
+	 * end), and returns the copy count.  Required.
+	 */
+	unsigned (*locate)(const struct raid_array *a, uint64_t off, uint64_t max, uint64_t *len,
+			   struct raid_loc *locs);
+	/**
+	 * Which copy to read: index into @locs, or -1 when no copy is
+	 * readable.  Optional: default raid_read_pick() over every copy.
+	 */
+	int (*read_pick)(struct raid_array *a, const struct raid_loc *locs, unsigned n);
+	/** True while every array byte still has a readable copy.  Required. */
+	bool (*intact)(const struct raid_array *a);
+	/**
+	 * Optional: split a TRIM of [off, off+len) into member extents other
+	 * than per chunk piece (raid0: one per member and zone, as md).  Walks
+	 * with *cursor (starts at 0); returns false when done, else sets @loc,
+	 * *plen and *array_off (where the extent's part of the array starts,
+	 * for the lost-data record).
+	 */
+	bool (*trim_next)(const struct raid_array *a, uint64_t off, uint64_t len, uint64_t *cursor,
+			  struct raid_loc *loc, uint64_t *plen, uint64_t *array_off);
+	/** Optional: add level properties (chunk, layout, zones...) to describe output. */
+	void (*describe)(const struct raid_array *a, struct json_object *obj);
+};
+
+struct raid_array {
+	const struct raid_level *level;
+	struct rl_target *t; /* the array target; members are t->children */
+	unsigned n;          /* members */
+	uint64_t chunk;      /* chunk bytes (0 for raid1 and concat: no chunk) */
+	unsigned copies;     /* copies of each byte (1 for raid0/concat) */
+	enum raid_read_policy read_policy;
+
+	_Atomic uint64_t rr_next;         /* round-robin cursor */
+	_Atomic uint64_t degraded_reads;  /* read pieces with a copy unavailable */
+	_Atomic uint64_t retries;         /* reads resent to another copy after an error */
+	_Atomic uint64_t member_errors;   /* child requests that failed */
+	_Atomic uint64_t degraded_writes; /* write/trim pieces that skipped a failed copy */
+	_Atomic uint64_t lost_ios;        /* pieces failed with -EIO: no copy left */
+	_Atomic uint64_t lost_first;      /* array offset of the first lost piece (UINT64_MAX: none) */
+	_Atomic uint64_t lost_last;       /* array offset of the latest one */
+
+	struct raid_member m[RAID_MAX_MEMBERS];
+};
+
+/* --- building --- */
+
+/**
+ * Build every positional argument of @node as a member of a new target
+ * with @ops (at least @min members).  Sets the array's block size (the
+ * largest member block size) and caps (DATA and TRIM if every member has
+ * them, FLUSH if any has).  Returns 0 or a negative errno with @err set.
+ */
+int raid_members_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+		       const struct rl_target_ops *ops, unsigned min, struct rl_target **out,
+		       struct rl_err *err);
+
+/**
+ * Allocate a zeroed level state of @size bytes (it embeds struct raid_array,
+ * whose members are cache-line aligned).  NULL when out of memory.
+ */
+void *raid_state_alloc(size_t size);
+
+/** Set up @a (from raid_state_alloc) for target @t and attach it as t->priv. */
+void raid_array_init(struct raid_array *a, struct rl_target *t, const struct raid_level *level,
+		     uint64_t chunk, unsigned copies);
+
+/** Member sizes of @t's children, rounded down to @t's block size, into @sizes. */
+void raid_member_sizes(const struct rl_target *t, uint64_t *sizes);
+
+/** failed=K or failed=K+L+...: mark those members failed.  0 or -EINVAL. */
+int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
+
+/** read=least-pending|round-robin|sequential into a->read_policy.  0 or -EINVAL. */
+int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
+
+/* --- state --- */
+
+/** The array behind @t, or NULL if @t is not an array built by this module. */
+struct raid_array *raid_array_of(struct rl_target *t);
+
+static inline enum raid_member_state raid_member_state(const struct raid_array *a, unsigned i)
+{
+	return (enum raid_member_state)atomic_load_explicit(&a->m[i].state, memory_order_acquire);
+}
+
+/** Holds current data: reads may go there. */
+static inline bool raid_member_readable(const struct raid_array *a, unsigned i)
+{
+	return raid_member_state(a, i) == RAID_MEMBER_IN_SYNC;
+}
+
+/** Writes go there (in sync or being rebuilt). */
+static inline bool raid_member_writable(const struct raid_array *a, unsigned i)
+{
+	return raid_member_state(a, i) != RAID_MEMBER_FAILED;
+}
+
+/** Set a member's state (spec, rebuild tool). */
+void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s);
+
+/**
+ * A member returned @status (< 0) for a child request: count it and mark
+ * the member failed.  Returns true if this call failed it.
+ */
+bool raid_member_error(struct raid_array *a, unsigned i, int status);
+
+/** Record that the piece at array offset @off was lost (failed with -EIO). */
+void raid_lost_note(struct raid_array *a, uint64_t off);
+
+/** "optimal", "degraded" (a member failed, data intact) or "failed" (data lost). */
+const char *raid_array_state(const struct raid_array *a);
+
+/** Name of a member state: "in_sync", "failed", "rebuilding". */
+const char *raid_member_state_name(enum raid_member_state s);
+
+/** Name of a read policy as written in specs. */
+const char *raid_read_policy_name(enum raid_read_policy p);
+
+/**
+ * The default read choice: among the copies in @mask (bit i = locs[i])
+ * that are readable, the one a->read_policy prefers.  Returns the index
+ * in @locs or -1 if none is readable.
+ */
+int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n, uint64_t mask);
+
+/* --- the ops every level shares --- */
+
+/** The data-path engine (raid_io.c). */
+void raid_submit(struct rl_target *t, struct rl_io *io);
+int raid_describe(struct rl_target *t, struct json_object *obj);
+int raid_report(struct rl_target *t, struct json_object *obj);
+void raid_destroy(struct rl_target *t);
+
+#endif

@@ -1,0 +1,427 @@
+/*
+ * raid_io.c - the data-path engine every array level runs on.
+ *
+ * A host request is walked piece by piece with the level's locate hook (a
+ * piece is the part of the request that lies contiguously on every copy:
+ * at most one chunk).  Each piece becomes child requests from the
+ * executor's pool:
+ *
+ *   READ         one child per piece, sent to the copy the level picks; a
+ *                failed read moves on to the next copy (state machine below)
+ *   WRITE, TRIM  one child per piece per writable copy (TRIM: per member
+ *                extent instead when the level has trim_next, as raid0)
+ *   FLUSH        one child per writable member
+ *
+ * Progress lives in the parent's scratch (priv[], ours while we hold the
+ * request), so when rl_io_child_get() finds the pool empty the parent is
+ * parked with rl_exec_wait() and raid_issue() later continues exactly where
+ * it stopped.  Every child ends through rl_io_child_end(), and the parent
+ * is sealed once, so it completes exactly once whatever the order.
+ *
+ * A child's own scratch belongs to the member while the member holds it;
+ * what we need back at completion (where in the parent the piece starts,
+ * which copy it went to) travels in child->cb_arg, the submitter's field,
+ * packed by raid_tag_pack().
+ *
+ * Errors: a member that fails a child is marked failed (raid_member_error).
+ * A write or trim piece succeeds while some copy of it is still readable; a
+ * piece with no readable copy left is lost: it fails with -EIO and the
+ * array records its offset (raid_lost_note).  For levels with one copy
+ * (raid0, concat) any member error therefore loses the piece.
+ *
+ * Read of one piece, an explicit state machine carried by its child:
+ *
+ *        pick the copy the level prefers (none readable: LOST)
+ *                  |
+ *                  v
+ *   +------> ISSUED: child in flight on copy `cur`
+ *   |              |
+ *   |     ok ------+------ error: fail the member
+ *   |     |                     |
+ *   |     v                     v
+ *   |   DONE          next readable copy after `cur` in the order that
+ *   |                 started at `first`?  none: LOST (-EIO, recorded)
+ *   +-------- yes (retries++) --+
+ *
+ * Every step is a function call from raid_read_done(); the child request
+ * is reused for the retry, so a retry never needs the pool.
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "raid/raid_common.h"
+
+#define RELAXED memory_order_relaxed
+
+/* Parent scratch (priv[]) while the array holds the request. */
+enum {
+	RAID_P_ARRAY = 0, /* struct raid_array * */
+	RAID_P_DONE = 1,  /* bytes of the request whose pieces are fully issued */
+	RAID_P_NEXT = 2,  /* within the current piece: next copy / member / trim cursor */
+};
+#define RAID_P_COUNTED (1ull << 63) /* in RAID_P_NEXT: the piece's degraded/lost check is done */
+
+/* What a child carries in cb_arg. */
+struct raid_tag {
+	uint32_t rel;  /* piece start, relative to the parent's offset */
+	uint8_t first; /* read: the copy tried first */
+	uint8_t cur;   /* read: the copy in flight; write: its copy index */
+	uint8_t member;
+};
+
+_Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg");
+
+static void *raid_tag_pack(struct raid_tag g)
+{
+	return (void *)(uintptr_t)((uint64_t)g.rel | (uint64_t)g.first << 32 |
+				   (uint64_t)g.cur << 40 | (uint64_t)g.member << 48);
+}
+
+static struct raid_tag raid_tag_unpack(const void *p)
+{
+	uint64_t v = (uint64_t)(uintptr_t)p;
+
+	return (struct raid_tag){.rel = (uint32_t)v,
+				 .first = (uint8_t)(v >> 32),
+				 .cur = (uint8_t)(v >> 40),
+				 .member = (uint8_t)(v >> 48)};
+}
+
+static struct raid_array *raid_io_array(const struct rl_io *parent)
+{
+	return (struct raid_array *)(uintptr_t)parent->priv[RAID_P_ARRAY];
+}
+
+/* Send child @c to the member at @loc. */
+static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct raid_loc *loc)
+{
+	struct raid_member *m = &a->m[loc->member];
+
+	c->offset = loc->offset;
+	atomic_fetch_add_explicit(&m->pending, 1, RELAXED);
+	if (c->op == RL_OP_READ) {
+		atomic_fetch_add_explicit(&m->reads, 1, RELAXED);
+		atomic_store_explicit(&m->next_seq, loc->offset + c->len, RELAXED);
+	} else {
+		atomic_fetch_add_explicit(&m->writes, 1, RELAXED);
+	}
+	rl_target_submit(a->t->children[loc->member], c);
+}
+
+static void raid_member_done(struct raid_array *a, unsigned member)
+{
+	atomic_fetch_sub_explicit(&a->m[member].pending, 1, RELAXED);
+}
+
+static void *raid_child_buf(const struct rl_io *parent, uint64_t rel)
+{
+	return parent->buf ? (uint8_t *)parent->buf + rel : NULL;
+}
+
+static int raid_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n)
+{
+	if (a->level->read_pick)
+		return a->level->read_pick(a, locs, n);
+	return raid_read_pick(a, locs, n, ~0ull);
+}
+
+static bool raid_any_readable(const struct raid_array *a, const struct raid_loc *locs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (raid_member_readable(a, locs[i].member))
+			return true;
+	return false;
+}
+
+/* --- reads --- */
+
+/* The next readable copy after @cur in the order that started at @first, or -1. */
+static int raid_read_next(const struct raid_array *a, const struct raid_loc *locs, unsigned n,
+			  unsigned first, unsigned cur)
+{
+	for (unsigned k = (cur + n - first) % n + 1; k < n; k++) {
+		unsigned i = (first + k) % n;
+		if (raid_member_readable(a, locs[i].member))
+			return (int)i;
+	}
+	return -1;
+}
+
+static void raid_read_done(struct rl_io *c, int status)
+{
+	struct rl_io *p = c->parent;
+	struct raid_array *a = raid_io_array(p);
+	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint64_t len;
+	unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
+	int next;
+
+	raid_member_done(a, locs[g.cur].member);
+	if (!status) { /* DONE */
+		rl_io_child_end(c, 0);
+		return;
+	}
+	raid_member_error(a, locs[g.cur].member, status);
+	next = raid_read_next(a, locs, n, g.first, g.cur);
+	if (next < 0) { /* LOST */
+		raid_lost_note(a, p->offset + g.rel);
+		rl_io_child_end(c, -EIO);
+		return;
+	}
+	/* Back to ISSUED on the next copy, with the same child. */
+	atomic_fetch_add_explicit(&a->retries, 1, RELAXED);
+	g.cur = (uint8_t)next;
+	c->cb_arg = raid_tag_pack(g);
+	raid_member_send(a, c, &locs[next]);
+}
+
+/* Issue the read pieces; false when the pool ran dry (progress is saved). */
+static bool raid_issue_reads(struct rl_io *io)
+{
+	struct raid_array *a = raid_io_array(io);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+
+	while (io->priv[RAID_P_DONE] < io->len) {
+		uint64_t rel = io->priv[RAID_P_DONE], len;
+		unsigned n = a->level->locate(a, io->offset + rel, io->len - rel, &len, locs);
+		int pick = raid_pick(a, locs, n);
+		struct rl_io *c;
+
+		if (pick < 0) { /* no readable copy: LOST without a child */
+			raid_lost_note(a, io->offset + rel);
+			rl_io_note_error(io, -EIO);
+			io->priv[RAID_P_DONE] = rel + len;
+			continue;
+		}
+		c = rl_io_child_get(io);
+		if (!c)
+			return false;
+		for (unsigned i = 0; i < n; i++) {
+			if (!raid_member_readable(a, locs[i].member)) {
+				atomic_fetch_add_explicit(&a->degraded_reads, 1, RELAXED);
+				break;
+			}
+		}
+		c->op = RL_OP_READ;
+		c->len = (uint32_t)len;
+		c->buf = raid_child_buf(io, rel);
+		c->cb = raid_read_done;
+		c->cb_arg = raid_tag_pack((struct raid_tag){
+			.rel = (uint32_t)rel, .first = (uint8_t)pick, .cur = (uint8_t)pick});
+		io->priv[RAID_P_DONE] = rel + len;
+		raid_member_send(a, c, &locs[pick]);
+	}
+	return true;
+}
+
+/* --- writes and trims, per piece and copy --- */
+
+static void raid_write_done(struct rl_io *c, int status)
+{
+	struct rl_io *p = c->parent;
+	struct raid_array *a = raid_io_array(p);
+	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint64_t len;
+	unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
+
+	raid_member_done(a, locs[g.cur].member);
+	if (status) {
+		raid_member_error(a, locs[g.cur].member, status);
+		if (!raid_any_readable(a, locs, n)) {
+			raid_lost_note(a, p->offset + g.rel);
+			status = -EIO;
+		} else {
+			status = 0;
+		}
+	}
+	rl_io_child_end(c, status);
+}
+
+static bool raid_issue_writes(struct rl_io *io)
+{
+	struct raid_array *a = raid_io_array(io);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+
+	while (io->priv[RAID_P_DONE] < io->len) {
+		uint64_t rel = io->priv[RAID_P_DONE], len;
+		unsigned n = a->level->locate(a, io->offset + rel, io->len - rel, &len, locs);
+		uint64_t next = io->priv[RAID_P_NEXT];
+
+		if (!(next & RAID_P_COUNTED)) {
+			unsigned writable = 0;
+			for (unsigned i = 0; i < n; i++)
+				writable += raid_member_writable(a, locs[i].member);
+			if (!raid_any_readable(a, locs, n) || !writable) {
+				raid_lost_note(a, io->offset + rel);
+				rl_io_note_error(io, -EIO);
+				io->priv[RAID_P_DONE] = rel + len;
+				continue;
+			}
+			if (writable < n)
+				atomic_fetch_add_explicit(&a->degraded_writes, 1, RELAXED);
+			next = RAID_P_COUNTED;
+		}
+		for (unsigned k = (unsigned)(next & ~RAID_P_COUNTED); k < n; k++) {
+			struct rl_io *c;
+
+			if (!raid_member_writable(a, locs[k].member))
+				continue;
+			c = rl_io_child_get(io);
+			if (!c) {
+				io->priv[RAID_P_NEXT] = RAID_P_COUNTED | k;
+				return false;
+			}
+			c->op = io->op;
+			c->flags = io->flags;
+			c->len = (uint32_t)len;
+			c->buf = raid_child_buf(io, rel);
+			c->cb = raid_write_done;
+			c->cb_arg = raid_tag_pack((struct raid_tag){.rel = (uint32_t)rel,
+								    .cur = (uint8_t)k});
+			raid_member_send(a, c, &locs[k]);
+		}
+		io->priv[RAID_P_NEXT] = 0;
+		io->priv[RAID_P_DONE] = rel + len;
+	}
+	return true;
+}
+
+/* --- trims split per member extent (levels with trim_next) --- */
+
+static void raid_trim_done(struct rl_io *c, int status)
+{
+	struct rl_io *p = c->parent;
+	struct raid_array *a = raid_io_array(p);
+	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+
+	raid_member_done(a, g.member);
+	if (status) {
+		raid_member_error(a, g.member, status);
+		raid_lost_note(a, p->offset + g.rel);
+		status = -EIO;
+	}
+	rl_io_child_end(c, status);
+}
+
+static bool raid_issue_trim_extents(struct rl_io *io)
+{
+	struct raid_array *a = raid_io_array(io);
+
+	for (;;) {
+		uint64_t cursor = io->priv[RAID_P_NEXT], plen, aoff;
+		struct raid_loc loc;
+		struct rl_io *c;
+
+		if (!a->level->trim_next(a, io->offset, io->len, &cursor, &loc, &plen, &aoff))
+			return true;
+		if (!raid_member_writable(a, loc.member)) {
+			raid_lost_note(a, aoff);
+			rl_io_note_error(io, -EIO);
+			io->priv[RAID_P_NEXT] = cursor;
+			continue;
+		}
+		c = rl_io_child_get(io);
+		if (!c)
+			return false; /* the cursor still points at this extent */
+		io->priv[RAID_P_NEXT] = cursor;
+		c->op = RL_OP_TRIM;
+		c->len = (uint32_t)plen;
+		c->cb = raid_trim_done;
+		c->cb_arg = raid_tag_pack((struct raid_tag){.rel = (uint32_t)(aoff - io->offset),
+							    .member = (uint8_t)loc.member});
+		raid_member_send(a, c, &loc);
+	}
+}
+
+/* --- flush: every writable member --- */
+
+static void raid_flush_done(struct rl_io *c, int status)
+{
+	struct raid_array *a = raid_io_array(c->parent);
+	unsigned member = raid_tag_unpack(c->cb_arg).member;
+
+	raid_member_done(a, member);
+	if (status) {
+		raid_member_error(a, member, status);
+		status = a->level->intact(a) ? 0 : -EIO;
+	}
+	rl_io_child_end(c, status);
+}
+
+static bool raid_issue_flush(struct rl_io *io)
+{
+	struct raid_array *a = raid_io_array(io);
+
+	if (!(io->priv[RAID_P_NEXT] & RAID_P_COUNTED)) {
+		if (!a->level->intact(a))
+			rl_io_note_error(io, -EIO);
+		io->priv[RAID_P_NEXT] = RAID_P_COUNTED;
+	}
+	for (unsigned i = (unsigned)(io->priv[RAID_P_NEXT] & ~RAID_P_COUNTED); i < a->n; i++) {
+		struct raid_loc loc = {.member = i, .offset = 0};
+		struct rl_io *c;
+
+		if (!raid_member_writable(a, i))
+			continue;
+		c = rl_io_child_get(io);
+		if (!c) {
+			io->priv[RAID_P_NEXT] = RAID_P_COUNTED | i;
+			return false;
+		}
+		c->op = RL_OP_FLUSH;
+		c->cb = raid_flush_done;
+		c->cb_arg = raid_tag_pack((struct raid_tag){.member = (uint8_t)i});
+		raid_member_send(a, c, &loc);
+	}
+	return true;
+}
+
+/* --- the entry point and the resume path --- */
+
+static void raid_issue(struct rl_io *io)
+{
+	struct raid_array *a = raid_io_array(io);
+	bool done;
+
+	switch (io->op) {
+	case RL_OP_READ:
+		done = raid_issue_reads(io);
+		break;
+	case RL_OP_FLUSH:
+		done = raid_issue_flush(io);
+		break;
+	case RL_OP_TRIM:
+		done = a->level->trim_next ? raid_issue_trim_extents(io) : raid_issue_writes(io);
+		break;
+	default:
+		done = raid_issue_writes(io);
+		break;
+	}
+	if (!done && !io->ex->pool_size) {
+		/* No pool at all: waiting would never end. */
+		rl_io_note_error(io, -ENOMEM);
+		done = true;
+	}
+	if (!done) {
+		rl_exec_wait(io->ex, io, raid_issue);
+	} else if (io->pending == 1) {
+		/* No child in flight (every piece was lost, or a flush found no
+		 * member): complete from the loop, never inside submit. */
+		io->pending = 0;
+		rl_io_complete_later(io, io->status);
+	} else {
+		rl_io_children_sealed(io);
+	}
+}
+
+void raid_submit(struct rl_target *t, struct rl_io *io)
+{
+	io->priv[RAID_P_ARRAY] = (uint64_t)(uintptr_t)t->priv;
+	io->priv[RAID_P_DONE] = 0;
+	io->priv[RAID_P_NEXT] = 0;
+	rl_io_children_begin(io);
+	raid_issue(io);
+}

@@ -46,8 +46,9 @@ void cli_error(const char *cmd, const char *fmt, ...)
 
 void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err)
 {
-	cli_error(cmd, "target spec: %s", err->msg);
-	if (err->pos == SIZE_MAX || err->pos > strlen(spec) || strchr(spec, '\n'))
+	cli_error(cmd, "target: %s", err->msg);
+	if (err->pos == SIZE_MAX || err->pos > strlen(spec) || strchr(spec, '\n') ||
+	    !strchr(spec, '('))
 		return;
 	fprintf(stderr, "  %s\n  %*s^\n", spec, (int)err->pos, "");
 }

@@ -236,16 +236,19 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 					  "file(%s, size=1g)",
 					  f->path, f->path);
 		int cfd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (cfd < 0)
-			return rl_err_set(err, pos, "cannot create %s: %s", f->path,
-					  strerror(errno));
+		if (cfd < 0) {
+			int e = errno;
+			rl_err_set(err, pos, "cannot create %s: %s", f->path, strerror(e));
+			return -e;
+		}
 		f->created = true;
 		rl_safety_mark_file(cfd);
 		rc = file_layout(cfd, want_size);
 		close(cfd);
-		if (rc)
-			return rl_err_set(err, pos, "cannot lay out %s: %s", f->path,
-					  strerror(-rc));
+		if (rc) {
+			rl_err_set(err, pos, "cannot lay out %s: %s", f->path, strerror(-rc));
+			return rc;
+		}
 		exists = stat(f->path, &st) == 0;
 	}
 	f->blockdev = S_ISBLK(st.st_mode);
@@ -262,7 +265,9 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 					  "cannot open %s with O_DIRECT (the filesystem does not "
 					  "support it); use direct=0",
 					  f->path);
-		return rl_err_set(err, pos, "cannot open %s: %s", f->path, strerror(errno));
+		int e = errno;
+		rl_err_set(err, pos, "cannot open %s: %s", f->path, strerror(e));
+		return -e;
 	}
 	if (f->blockdev) {
 		uint64_t bytes = 0;
@@ -292,22 +297,26 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	if (ctx->write_intent && !f->created && !ctx->force_destroy) {
 		if (f->blockdev) {
 			rc = rl_safety_check_device(f->path, f->fd, found, sizeof(found));
-			if (rc < 0)
-				return rl_err_set(err, pos,
-						  "cannot check %s for existing data (%s); refusing "
-						  "to write without --force-destroy",
-						  f->path, strerror(-rc));
-			if (rc > 0)
-				return rl_err_set(err, pos,
-						  "refusing to write to %s: %s; pass "
-						  "--force-destroy to overwrite it",
-						  f->path, found);
+			if (rc < 0) {
+				rl_err_set(err, pos,
+					   "cannot check %s for existing data (%s); refusing to write "
+					   "without --force-destroy",
+					   f->path, strerror(-rc));
+				return -EPERM;
+			}
+			if (rc > 0) {
+				rl_err_set(err, pos,
+					   "refusing to write to %s: %s; pass --force-destroy to "
+					   "overwrite it",
+					   f->path, found);
+				return -EPERM;
+			}
 		} else if (!rl_safety_file_is_ours(f->fd)) {
-			return rl_err_set(err, pos,
-					  "refusing to write to %s: it is an existing file that "
-					  "raidlab did not create; pass --force-destroy to "
-					  "overwrite it",
-					  f->path);
+			rl_err_set(err, pos,
+				   "refusing to write to %s: it is an existing file that raidlab did "
+				   "not create; pass --force-destroy to overwrite it",
+				   f->path);
+			return -EPERM;
 		}
 	}
 	f->writable = ctx->write_intent;

@@ -122,18 +122,18 @@ static int safety_in_use(dev_t dev, char *found, size_t len)
 	return hit;
 }
 
-static int safety_signature(int fd, char *found, size_t len)
+/*
+ * libblkid gets its own buffered descriptor: the target's may be O_DIRECT,
+ * and blkid's unaligned reads would fail on it and find nothing.
+ */
+static int safety_signature(const char *path, char *found, size_t len)
 {
-	blkid_probe pr = blkid_new_probe();
+	blkid_probe pr = blkid_new_probe_from_filename(path);
 	const char *type = NULL, *uuid = NULL, *usage = NULL;
 	int rc, hit = 0;
 
 	if (!pr)
-		return -ENOMEM;
-	if (blkid_probe_set_device(pr, fd, 0, 0) != 0) {
-		blkid_free_probe(pr);
-		return -EIO;
-	}
+		return errno ? -errno : -EIO;
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
 						      BLKID_SUBLKS_USAGE);
@@ -167,12 +167,11 @@ int rl_safety_check_device(const char *path, int fd, char *found, size_t len)
 	struct stat st;
 	int rc;
 
-	(void)path;
 	if (fstat(fd, &st) != 0)
 		return -errno;
 	if (S_ISBLK(st.st_mode) && safety_in_use(st.st_rdev, found, len))
 		return 1;
-	rc = safety_signature(fd, found, len);
+	rc = safety_signature(path, found, len);
 	return rc;
 }
 

@@ -135,7 +135,8 @@ int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint
 	unit = unit / block * block;
 	g->unit = unit;
 	g->region_start = start;
-	g->region_len = len / unit * unit;
+	/* Random patterns work in whole map blocks; sequential ones in device blocks. */
+	g->region_len = wl_rw_is_random(job->rw) ? len / unit * unit : len / block * block;
 	g->nunits = g->region_len / unit;
 	if (!g->nunits)
 		return -EINVAL;

@@ -72,11 +72,11 @@ enum wl_verify {
 };
 
 #define WL_BSSPLIT_MAX      16
-#define WL_NAME_MAX         64         /* including the NUL: names have 1..63 bytes */
-#define WL_BS_MIN           512u       /* block sizes are multiples of this ... */
+#define WL_NAME_MAX         64          /* including the NUL: names have 1..63 bytes */
+#define WL_BS_MIN           512u        /* block sizes are multiples of this ... */
 #define WL_BS_MAX           (64u << 20) /* ... up to 64 MiB (bs and bssplit alike) */
-#define WL_JOBFILE_LINE_MAX 4096       /* longest line of a job file, without its end */
-#define WL_JOBFILE_JOBS_MAX 1024       /* most job sections in one file */
+#define WL_JOBFILE_LINE_MAX 4096        /* longest line of a job file, without its end */
+#define WL_JOBFILE_JOBS_MAX 1024        /* most job sections in one file */
 
 struct wl_bssplit {
 	uint32_t bs;  /* block size in bytes */
@@ -84,31 +84,31 @@ struct wl_bssplit {
 };
 
 struct wl_job {
-	char name[WL_NAME_MAX]; /* name=, or the section name of a job file */
-	enum wl_rw rw;          /* rw= / readwrite=; default read */
-	uint32_t bs;            /* bs= / blocksize=; default 4k */
+	char name[WL_NAME_MAX];                    /* name=, or the section name of a job file */
+	enum wl_rw rw;                             /* rw= / readwrite=; default read */
+	uint32_t bs;                               /* bs= / blocksize=; default 4k */
 	struct wl_bssplit bssplit[WL_BSSPLIT_MAX]; /* bssplit=4k/60:64k/40 */
-	unsigned nbssplit;      /* 0: use bs */
-	uint32_t iodepth;       /* default 1 */
-	uint32_t numjobs;       /* default 1 */
-	uint64_t size;          /* bytes of the region each job covers; 0: target size - offset */
-	uint64_t offset;        /* start of the region; default 0 */
-	uint64_t runtime_ns;    /* runtime=; 0: no limit */
-	bool time_based;        /* keep looping until runtime */
-	uint64_t ramp_ns;       /* ramp_time=: run this long before recording */
-	uint32_t rwmixread;     /* percent reads in rw/randrw; default 50 (rwmixwrite sets 100-x) */
-	enum wl_dist dist;      /* random_distribution=; default random */
-	double dist_param;      /* zipf theta (> 0, != 1; default 1.1), pareto h (0 < h < 1; default 0.2); 0 for random */
-	bool direct;            /* direct=1 (default): O_DIRECT; direct=0 / buffered=1: page cache */
-	enum wl_engine engine;  /* ioengine=io_uring (default) | psync */
-	bool zero_buffers;      /* zero_buffers=1: write zeros */
-	bool refill_buffers;    /* refill_buffers=1: new random contents for every write */
+	unsigned nbssplit;                         /* 0: use bs */
+	uint32_t iodepth;                          /* default 1 */
+	uint32_t numjobs;                          /* default 1 */
+	uint64_t size;         /* bytes of the region each job covers; 0: target size - offset */
+	uint64_t offset;       /* start of the region; default 0 */
+	uint64_t runtime_ns;   /* runtime=; 0: no limit */
+	bool time_based;       /* keep looping until runtime */
+	uint64_t ramp_ns;      /* ramp_time=: run this long before recording */
+	uint32_t rwmixread;    /* percent reads in rw/randrw; default 50 (rwmixwrite sets 100-x) */
+	enum wl_dist dist;     /* random_distribution=; default random */
+	double dist_param;     /* zipf theta (default 1.1), pareto h (default 0.2); 0 for random */
+	bool direct;           /* direct=1 (default): O_DIRECT; direct=0 / buffered=1: page cache */
+	enum wl_engine engine; /* ioengine=io_uring (default) | psync */
+	bool zero_buffers;     /* zero_buffers=1: write zeros */
+	bool refill_buffers;   /* refill_buffers=1: new random contents for every write */
 	uint32_t buffer_compress_percentage; /* 0..100: that share of each block compresses away */
-	uint32_t loops;         /* default 1 */
-	enum wl_verify verify;  /* verify=crc32c: write, then read back and check every block */
-	uint64_t seed;          /* randseed=; default 1 (fixed, so runs repeat) */
-	bool norandommap;       /* random offsets without the once-per-loop map */
-	uint64_t log_avg_ns;    /* log_avg_msec=: throughput time-series interval; default 100 ms */
+	uint32_t loops;                      /* default 1 */
+	enum wl_verify verify; /* verify=crc32c: write, then read back and check every block */
+	uint64_t seed;         /* randseed=; default 1 (fixed, so runs repeat) */
+	bool norandommap;      /* random offsets without the once-per-loop map */
+	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
 };
 
 /**
@@ -142,7 +142,7 @@ bool wl_job_writes(const struct wl_job *job);
  * rejected as unsupported.
  */
 int wl_job_set(struct wl_job *job, const char *name, const char *value, const char *where,
-	       char *msg, size_t msglen);
+               char *msg, size_t msglen);
 
 /**
  * Cross-option checks after all options are set: every range again (for jobs
@@ -192,7 +192,7 @@ struct wl_jobfile {
  * wl_job_validate when its section ends.
  */
 int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *base,
-		     struct wl_jobfile *out, char *msg, size_t msglen);
+                     struct wl_jobfile *out, char *msg, size_t msglen);
 void wl_jobfile_free(struct wl_jobfile *jf);
 
 /**
@@ -203,7 +203,7 @@ struct wl_option_info {
 	const char *name;
 	const char *alias; /* another accepted name, or NULL */
 	const char *type;  /* "size", "int", "bool", "time", "enum", "str", "percent",
-			      "bssplit", "dist", "msec" */
+	                      "bssplit", "dist", "msec" */
 	const char *def;   /* default as text ("" if the option has none) */
 	const char *help;
 };

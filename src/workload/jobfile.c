@@ -47,7 +47,7 @@ struct jobfile_state {
 };
 
 __attribute__((format(printf, 2, 3))) static int jobfile_fail(struct jobfile_state *st,
-							     const char *fmt, ...)
+                                                              const char *fmt, ...)
 {
 	if (!st->msg || !st->msglen)
 		return -EINVAL;
@@ -88,7 +88,7 @@ static void jobfile_strip_comment(char *s)
 		if (s[i] == '"')
 			quoted = !quoted;
 		else if (!quoted && (s[i] == ';' || s[i] == '#') &&
-			 (i == 0 || jobfile_is_space(s[i - 1]))) {
+		         (i == 0 || jobfile_is_space(s[i - 1]))) {
 			s[i] = '\0';
 			return;
 		}
@@ -137,7 +137,7 @@ static int jobfile_section(struct jobfile_state *st, char *line)
 	size_t len = strlen(name);
 	if (len >= WL_NAME_MAX)
 		return jobfile_fail(st, "section name '%s' is longer than %d characters", name,
-				    WL_NAME_MAX - 1);
+		                    WL_NAME_MAX - 1);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
 			return jobfile_fail(st, "section name contains a control character");
@@ -151,7 +151,7 @@ static int jobfile_section(struct jobfile_state *st, char *line)
 	}
 	if (st->njobs >= WL_JOBFILE_JOBS_MAX)
 		return jobfile_fail(st, "too many jobs: at most %d job sections are allowed",
-				    WL_JOBFILE_JOBS_MAX);
+		                    WL_JOBFILE_JOBS_MAX);
 	st->section = JOBFILE_JOB;
 	st->cur = st->global;
 	memcpy(st->cur.name, name, len + 1);
@@ -171,12 +171,13 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 			char *endq = strchr(value + 1, '"');
 			if (!endq)
 				return jobfile_fail(st, "missing closing '\"' in the value of '%s'",
-						    key);
+				                    key);
 			if (endq[1])
-				return jobfile_fail(st,
-						    "unexpected text '%s' after the closing '\"' in "
-						    "the value of '%s'",
-						    endq + 1, key);
+				return jobfile_fail(
+				    st,
+				    "unexpected text '%s' after the closing '\"' in "
+				    "the value of '%s'",
+				    endq + 1, key);
 			*endq = '\0';
 			value++;
 		}
@@ -185,18 +186,18 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 		return jobfile_fail(st, "missing option name before '='");
 	if (strpbrk(key, " \t"))
 		return jobfile_fail(st, "option name '%s' contains whitespace (expected key=value)",
-				    key);
+		                    key);
 	if (st->section == JOBFILE_NONE)
 		return jobfile_fail(st,
-				    "option '%s' outside any section (start with [global] or "
-				    "[jobname])",
-				    key);
+		                    "option '%s' outside any section (start with [global] or "
+		                    "[jobname])",
+		                    key);
 
 	if (strcmp(key, "target") == 0) {
 		if (st->section != JOBFILE_GLOBAL)
 			return jobfile_fail(st,
-					    "target= belongs in [global]: all jobs of a file share "
-					    "one target");
+			                    "target= belongs in [global]: all jobs of a file share "
+			                    "one target");
 		if (st->njobs > 0)
 			return jobfile_fail(st, "target= must come before the first job");
 		if (!value || !*value)
@@ -211,8 +212,9 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 		return 0;
 	}
 	if (strcmp(key, "name") == 0 && st->section == JOBFILE_GLOBAL)
-		return jobfile_fail(st, "name= does not belong in [global]: each job is named by its "
-					"section ([jobname]) or by name= in it");
+		return jobfile_fail(st,
+		                    "name= does not belong in [global]: each job is named by its "
+		                    "section ([jobname]) or by name= in it");
 
 	struct wl_job *job = st->section == JOBFILE_GLOBAL ? &st->global : &st->cur;
 	return wl_job_set(job, key, value, st->where, st->msg, st->msglen);
@@ -230,7 +232,7 @@ static int jobfile_line(struct jobfile_state *st, char *buf)
 }
 
 int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *base,
-		     struct wl_jobfile *out, char *msg, size_t msglen)
+                     struct wl_jobfile *out, char *msg, size_t msglen)
 {
 	struct jobfile_state *st;
 	int ret = 0;
@@ -270,7 +272,7 @@ int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *b
 			len--;
 		if (len > WL_JOBFILE_LINE_MAX) {
 			ret = jobfile_fail(st, "line is longer than %d characters",
-					   WL_JOBFILE_LINE_MAX);
+			                   WL_JOBFILE_LINE_MAX);
 			goto fail;
 		}
 		memcpy(line, p, len);
@@ -286,9 +288,9 @@ int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *b
 	if (st->njobs == 0) {
 		if (msg && msglen)
 			snprintf(msg, msglen,
-				 "%s: no job sections: add at least one [jobname] section (besides "
-				 "[global])",
-				 st->fname);
+			         "%s: no job sections: add at least one [jobname] section (besides "
+			         "[global])",
+			         st->fname);
 		ret = -EINVAL;
 		goto fail;
 	}

@@ -56,7 +56,7 @@ struct opt_ctx {
 
 /* Append to @msg at *@pos, never past @msglen. */
 __attribute__((format(printf, 4, 0))) static void opt_vappend(char *msg, size_t msglen, size_t *pos,
-							     const char *fmt, va_list ap)
+                                                              const char *fmt, va_list ap)
 {
 	if (!msg || *pos + 1 >= msglen)
 		return;
@@ -66,7 +66,7 @@ __attribute__((format(printf, 4, 0))) static void opt_vappend(char *msg, size_t 
 }
 
 __attribute__((format(printf, 4, 5))) static void opt_append(char *msg, size_t msglen, size_t *pos,
-							    const char *fmt, ...)
+                                                             const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -79,7 +79,7 @@ __attribute__((format(printf, 4, 5))) static void opt_append(char *msg, size_t m
  * -EINVAL.
  */
 __attribute__((format(printf, 3, 4))) static int opt_fail(const struct opt_ctx *ctx, bool named,
-							 const char *fmt, ...)
+                                                          const char *fmt, ...)
 {
 	size_t pos = 0;
 	if (!ctx->msg || !ctx->msglen)
@@ -169,22 +169,30 @@ struct opt_choice {
 };
 
 static const struct opt_choice opt_rw_choices[] = {
-	{"read", WL_RW_READ},		{"write", WL_RW_WRITE},	      {"randread", WL_RW_RANDREAD},
-	{"randwrite", WL_RW_RANDWRITE}, {"rw", WL_RW_RW},	      {"readwrite", WL_RW_RW},
-	{"randrw", WL_RW_RANDRW},	{"trim", WL_RW_TRIM},	      {"randtrim", WL_RW_RANDTRIM},
-	{NULL, 0},
+    {"read", WL_RW_READ},
+    {"write", WL_RW_WRITE},
+    {"randread", WL_RW_RANDREAD},
+    {"randwrite", WL_RW_RANDWRITE},
+    {"rw", WL_RW_RW},
+    {"readwrite", WL_RW_RW},
+    {"randrw", WL_RW_RANDRW},
+    {"trim", WL_RW_TRIM},
+    {"randtrim", WL_RW_RANDTRIM},
+    {NULL, 0},
 };
 
 static const struct opt_choice opt_engine_choices[] = {
-	{"io_uring", WL_ENGINE_IO_URING},
-	{"psync", WL_ENGINE_PSYNC},
-	{NULL, 0},
+    {"io_uring", WL_ENGINE_IO_URING},
+    {"psync", WL_ENGINE_PSYNC},
+    {NULL, 0},
 };
 
 static const struct opt_choice opt_verify_choices[] = {
-	{"crc32c", WL_VERIFY_CRC32C}, {"crc32c-intel", WL_VERIFY_CRC32C},
-	{"none", WL_VERIFY_NONE},     {"0", WL_VERIFY_NONE},
-	{NULL, 0},
+    {"crc32c", WL_VERIFY_CRC32C},
+    {"crc32c-intel", WL_VERIFY_CRC32C},
+    {"none", WL_VERIFY_NONE},
+    {"0", WL_VERIFY_NONE},
+    {NULL, 0},
 };
 
 static const struct opt_choice *opt_find_choice(const struct opt_choice *choices, const char *text)
@@ -207,7 +215,7 @@ static const char *opt_choice_list(const struct opt_choice *choices, char *buf, 
 
 /* " (did you mean 'x'?)" or "" into @buf. */
 static const char *opt_choice_hint(const struct opt_choice *choices, const char *text, char *buf,
-				   size_t len)
+                                   size_t len)
 {
 	const char *names[32];
 	size_t n = 0;
@@ -225,7 +233,7 @@ static const char *opt_choice_hint(const struct opt_choice *choices, const char 
 
 struct opt_def;
 typedef int (*opt_setter)(struct wl_job *job, const struct opt_def *def, const char *value,
-			  const struct opt_ctx *ctx);
+                          const struct opt_ctx *ctx);
 
 struct opt_def {
 	struct wl_option_info info;
@@ -240,10 +248,10 @@ struct opt_def {
 /* Offset of a field, checked at compile time to have type @type. */
 #define OPT_OFF(field, type)                                                                       \
 	(offsetof(struct wl_job, field) +                                                          \
-	 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((struct wl_job *)0)->field),    \
-						      type)                                        \
-				 ? 1                                                               \
-				 : -1]))
+	 0 * sizeof(                                                                               \
+	         char[__builtin_types_compatible_p(__typeof__(((struct wl_job *)0)->field), type)  \
+	                  ? 1                                                                      \
+	                  : -1]))
 #define OPT_FIELD(job, def, type) ((type *)(void *)((char *)(job) + (def)->off))
 
 /* --- value parsers shared by the setters --- */
@@ -265,14 +273,14 @@ static int opt_parse_bool(const char *value, bool *out, const struct opt_ctx *ct
 	if (rl_parse_bool(value, out, tmp, sizeof(tmp)) == 0)
 		return 0;
 	return opt_fail(ctx, true,
-			"expected a boolean (1/0, true/false, on/off, yes/no, or the bare name), "
-			"got '%s'",
-			value);
+	                "expected a boolean (1/0, true/false, on/off, yes/no, or the bare name), "
+	                "got '%s'",
+	                value);
 }
 
 /* Whole number in [min, max]. */
-static int opt_parse_uint(const struct opt_def *def, const char *value, uint64_t min,
-			  uint64_t max, uint64_t *out, const struct opt_ctx *ctx)
+static int opt_parse_uint(const struct opt_def *def, const char *value, uint64_t min, uint64_t max,
+                          uint64_t *out, const struct opt_ctx *ctx)
 {
 	char tmp[128];
 	uint64_t v = 0;
@@ -281,14 +289,14 @@ static int opt_parse_uint(const struct opt_def *def, const char *value, uint64_t
 		return ret;
 	if (rl_parse_u64(value, &v, tmp, sizeof(tmp)) != 0 || v < min || v > max)
 		return opt_fail(ctx, true, "expected a whole number from %llu to %llu, got '%s'",
-				(unsigned long long)min, (unsigned long long)max, value);
+		                (unsigned long long)min, (unsigned long long)max, value);
 	*out = v;
 	return 0;
 }
 
 /* "70" or "70%", 0..100. */
 static int opt_parse_percent(const struct opt_def *def, const char *value, uint32_t *out,
-			     const struct opt_ctx *ctx)
+                             const struct opt_ctx *ctx)
 {
 	char tmp[128], num[32];
 	uint64_t v = 0;
@@ -307,8 +315,8 @@ static int opt_parse_percent(const struct opt_def *def, const char *value, uint3
 	*out = (uint32_t)v;
 	return 0;
 bad:
-	return opt_fail(ctx, true, "expected a percentage from 0 to 100 (e.g. 70 or 70%%), got '%s'",
-			value);
+	return opt_fail(ctx, true,
+	                "expected a percentage from 0 to 100 (e.g. 70 or 70%%), got '%s'", value);
 }
 
 /* A block size in bytes: multiple of WL_BS_MIN within [WL_BS_MIN, WL_BS_MAX]. */
@@ -338,7 +346,7 @@ static bool opt_parse_double(const char *s, double *out)
 /* --- generic setters (use def->off, min, max) --- */
 
 static int opt_set_bool(struct wl_job *job, const struct opt_def *def, const char *value,
-			const struct opt_ctx *ctx)
+                        const struct opt_ctx *ctx)
 {
 	bool b = false;
 	int ret = opt_parse_bool(value, &b, ctx);
@@ -349,7 +357,7 @@ static int opt_set_bool(struct wl_job *job, const struct opt_def *def, const cha
 }
 
 static int opt_set_u32(struct wl_job *job, const struct opt_def *def, const char *value,
-		       const struct opt_ctx *ctx)
+                       const struct opt_ctx *ctx)
 {
 	uint64_t v = 0;
 	int ret = opt_parse_uint(def, value, def->min, def->max, &v, ctx);
@@ -360,7 +368,7 @@ static int opt_set_u32(struct wl_job *job, const struct opt_def *def, const char
 }
 
 static int opt_set_u64(struct wl_job *job, const struct opt_def *def, const char *value,
-		       const struct opt_ctx *ctx)
+                       const struct opt_ctx *ctx)
 {
 	uint64_t v = 0;
 	int ret = opt_parse_uint(def, value, def->min, def->max, &v, ctx);
@@ -371,7 +379,7 @@ static int opt_set_u64(struct wl_job *job, const struct opt_def *def, const char
 }
 
 static int opt_set_percent(struct wl_job *job, const struct opt_def *def, const char *value,
-			   const struct opt_ctx *ctx)
+                           const struct opt_ctx *ctx)
 {
 	uint32_t v = 0;
 	int ret = opt_parse_percent(def, value, &v, ctx);
@@ -383,7 +391,7 @@ static int opt_set_percent(struct wl_job *job, const struct opt_def *def, const 
 
 /* A byte count, a multiple of def->align if that is set. */
 static int opt_set_size(struct wl_job *job, const struct opt_def *def, const char *value,
-			const struct opt_ctx *ctx)
+                        const struct opt_ctx *ctx)
 {
 	char tmp[128];
 	uint64_t v = 0;
@@ -391,22 +399,24 @@ static int opt_set_size(struct wl_job *job, const struct opt_def *def, const cha
 	if (ret)
 		return ret;
 	if (strchr(value, '%'))
-		return opt_fail(ctx, true,
-				"percentages of the target are not supported by raidlab; expected a "
-				"size in bytes such as 10g, got '%s'",
-				value);
+		return opt_fail(
+		    ctx, true,
+		    "percentages of the target are not supported by raidlab; expected a "
+		    "size in bytes such as 10g, got '%s'",
+		    value);
 	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0)
 		return opt_fail(ctx, true, "expected a size such as 0, 4k, 512m or 10g, got '%s'",
-				value);
+		                value);
 	if (def->align && v % def->align)
-		return opt_fail(ctx, true, "expected a multiple of %llu bytes, got '%s' (%llu bytes)",
-				(unsigned long long)def->align, value, (unsigned long long)v);
+		return opt_fail(ctx, true,
+		                "expected a multiple of %llu bytes, got '%s' (%llu bytes)",
+		                (unsigned long long)def->align, value, (unsigned long long)v);
 	*OPT_FIELD(job, def, uint64_t) = v;
 	return 0;
 }
 
 static int opt_set_time(struct wl_job *job, const struct opt_def *def, const char *value,
-			const struct opt_ctx *ctx)
+                        const struct opt_ctx *ctx)
 {
 	char tmp[128];
 	uint64_t v = 0;
@@ -415,9 +425,9 @@ static int opt_set_time(struct wl_job *job, const struct opt_def *def, const cha
 		return ret;
 	if (rl_parse_time(value, &v, tmp, sizeof(tmp)) != 0)
 		return opt_fail(ctx, true,
-				"expected a duration such as 30, 30s, 500ms or 2m (a plain number "
-				"is seconds), got '%s'",
-				value);
+		                "expected a duration such as 30, 30s, 500ms or 2m (a plain number "
+		                "is seconds), got '%s'",
+		                value);
 	*OPT_FIELD(job, def, uint64_t) = v;
 	return 0;
 }
@@ -425,7 +435,7 @@ static int opt_set_time(struct wl_job *job, const struct opt_def *def, const cha
 /* --- option-specific setters --- */
 
 static int opt_set_name(struct wl_job *job, const struct opt_def *def, const char *value,
-			const struct opt_ctx *ctx)
+                        const struct opt_ctx *ctx)
 {
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
@@ -437,15 +447,15 @@ static int opt_set_name(struct wl_job *job, const struct opt_def *def, const cha
 			ok = false;
 	if (!ok)
 		return opt_fail(ctx, true,
-				"expected a name of 1 to %d characters without control characters, "
-				"got '%s'",
-				WL_NAME_MAX - 1, value);
+		                "expected a name of 1 to %d characters without control characters, "
+		                "got '%s'",
+		                WL_NAME_MAX - 1, value);
 	memcpy(job->name, value, len + 1);
 	return 0;
 }
 
 static int opt_set_rw(struct wl_job *job, const struct opt_def *def, const char *value,
-		      const struct opt_ctx *ctx)
+                      const struct opt_ctx *ctx)
 {
 	char list[256], hint[80];
 	int ret = opt_need_value(def, value, ctx);
@@ -465,28 +475,28 @@ static int opt_set_rw(struct wl_job *job, const struct opt_def *def, const char 
 			base[n] = '\0';
 			if (opt_find_choice(def->choices, base))
 				return opt_fail(ctx, true,
-						"fio's ':N' suffix is not supported by raidlab; "
-						"expected one of %s, got '%s'",
-						opt_choice_list(def->choices, list, sizeof(list)),
-						value);
+				                "fio's ':N' suffix is not supported by raidlab; "
+				                "expected one of %s, got '%s'",
+				                opt_choice_list(def->choices, list, sizeof(list)),
+				                value);
 		}
 	}
 	return opt_fail(ctx, true, "expected one of %s, got '%s'%s",
-			opt_choice_list(def->choices, list, sizeof(list)), value,
-			opt_choice_hint(def->choices, value, hint, sizeof(hint)));
+	                opt_choice_list(def->choices, list, sizeof(list)), value,
+	                opt_choice_hint(def->choices, value, hint, sizeof(hint)));
 }
 
 /* ioengine and verify: "ioengine 'libaio' is not supported by raidlab (supported: ...)". */
 static int opt_choice_unsupported(const struct opt_def *def, const char *value,
-				  const struct opt_ctx *ctx)
+                                  const struct opt_ctx *ctx)
 {
 	char list[256];
 	return opt_fail(ctx, false, "%s '%s' is not supported by raidlab (supported: %s)",
-			ctx->given, value, opt_choice_list(def->choices, list, sizeof(list)));
+	                ctx->given, value, opt_choice_list(def->choices, list, sizeof(list)));
 }
 
 static int opt_set_engine(struct wl_job *job, const struct opt_def *def, const char *value,
-			  const struct opt_ctx *ctx)
+                          const struct opt_ctx *ctx)
 {
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
@@ -499,7 +509,7 @@ static int opt_set_engine(struct wl_job *job, const struct opt_def *def, const c
 }
 
 static int opt_set_verify(struct wl_job *job, const struct opt_def *def, const char *value,
-			  const struct opt_ctx *ctx)
+                          const struct opt_ctx *ctx)
 {
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
@@ -512,7 +522,7 @@ static int opt_set_verify(struct wl_job *job, const struct opt_def *def, const c
 }
 
 static int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char *value,
-		      const struct opt_ctx *ctx)
+                      const struct opt_ctx *ctx)
 {
 	char tmp[128];
 	uint64_t v = 0;
@@ -521,14 +531,14 @@ static int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char 
 		return ret;
 	if (strchr(value, ','))
 		return opt_fail(ctx, true,
-				"per-direction block sizes (read,write,trim) are not supported by "
-				"raidlab; expected %s, got '%s'",
-				OPT_BS_FORM, value);
+		                "per-direction block sizes (read,write,trim) are not supported by "
+		                "raidlab; expected %s, got '%s'",
+		                OPT_BS_FORM, value);
 	if (strchr(value, '-'))
 		return opt_fail(ctx, true,
-				"block size ranges are not supported by raidlab (use bssplit); "
-				"expected %s, got '%s'",
-				OPT_BS_FORM, value);
+		                "block size ranges are not supported by raidlab (use bssplit); "
+		                "expected %s, got '%s'",
+		                OPT_BS_FORM, value);
 	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0 || !opt_bs_ok(v))
 		return opt_fail(ctx, true, "expected %s, got '%s'", OPT_BS_FORM, value);
 	job->bs = (uint32_t)v;
@@ -542,7 +552,7 @@ static int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char 
  * get one percent more, so the total is exactly 100.
  */
 static int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const char *value,
-			   const struct opt_ctx *ctx)
+                           const struct opt_ctx *ctx)
 {
 	struct wl_bssplit split[WL_BSSPLIT_MAX];
 	bool has_pct[WL_BSSPLIT_MAX];
@@ -552,28 +562,30 @@ static int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const 
 	if (ret)
 		return ret;
 	if (strchr(value, ','))
-		return opt_fail(ctx, true,
-				"per-direction bssplit (separated by ',') is not supported by raidlab; "
-				"expected SIZE/PCT entries separated by ':' such as 4k/60:64k/40, "
-				"got '%s'",
-				value);
+		return opt_fail(
+		    ctx, true,
+		    "per-direction bssplit (separated by ',') is not supported by raidlab; "
+		    "expected SIZE/PCT entries separated by ':' such as 4k/60:64k/40, "
+		    "got '%s'",
+		    value);
 	if (!value[0])
 		return opt_fail(ctx, true,
-				"expected SIZE/PCT entries separated by ':' such as 4k/60:64k/40, "
-				"got ''");
+		                "expected SIZE/PCT entries separated by ':' such as 4k/60:64k/40, "
+		                "got ''");
 	for (const char *p = value;;) {
 		const char *end = strchr(p, ':');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 		char entry[64], *slash;
 		uint64_t bs, pct;
 		if (n == WL_BSSPLIT_MAX)
-			return opt_fail(ctx, true, "at most %d entries are allowed, got more in '%s'",
-					WL_BSSPLIT_MAX, value);
+			return opt_fail(ctx, true,
+			                "at most %d entries are allowed, got more in '%s'",
+			                WL_BSSPLIT_MAX, value);
 		if (len == 0)
 			return opt_fail(ctx, true,
-					"entry %u is empty; expected SIZE/PCT entries separated by "
-					"':' such as 4k/60:64k/40, got '%s'",
-					n + 1, value);
+			                "entry %u is empty; expected SIZE/PCT entries separated by "
+			                "':' such as 4k/60:64k/40, got '%s'",
+			                n + 1, value);
 		if (len >= sizeof(entry))
 			return opt_fail(ctx, true, "entry %u is too long in '%s'", n + 1, value);
 		memcpy(entry, p, len);
@@ -583,14 +595,14 @@ static int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const 
 			*slash = '\0';
 		if (rl_parse_size(entry, &bs, tmp, sizeof(tmp)) != 0 || !opt_bs_ok(bs))
 			return opt_fail(ctx, true, "entry %u: expected %s, got '%s'", n + 1,
-					OPT_BS_FORM, entry);
+			                OPT_BS_FORM, entry);
 		has_pct[n] = slash != NULL;
 		pct = 0;
 		if (slash && (rl_parse_u64(slash + 1, &pct, tmp, sizeof(tmp)) != 0 || pct > 100))
 			return opt_fail(ctx, true,
-					"entry %u: expected a percentage from 0 to 100 after '/', "
-					"got '%s'",
-					n + 1, slash + 1);
+			                "entry %u: expected a percentage from 0 to 100 after '/', "
+			                "got '%s'",
+			                n + 1, slash + 1);
 		split[n].bs = (uint32_t)bs;
 		split[n].pct = (uint32_t)pct;
 		if (slash)
@@ -603,16 +615,17 @@ static int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const 
 		p = end + 1;
 	}
 	if (sum > 100)
-		return opt_fail(ctx, true, "the percentages add up to %u, more than 100, in '%s'", sum,
-				value);
+		return opt_fail(ctx, true, "the percentages add up to %u, more than 100, in '%s'",
+		                sum, value);
 	if (nmissing == 0 && sum != 100)
-		return opt_fail(ctx, true, "the percentages add up to %u, expected 100, in '%s'", sum,
-				value);
+		return opt_fail(ctx, true, "the percentages add up to %u, expected 100, in '%s'",
+		                sum, value);
 	if (nmissing > 0 && sum == 100)
-		return opt_fail(ctx, true,
-				"the given percentages already add up to 100, leaving nothing for the "
-				"entries without one, in '%s'",
-				value);
+		return opt_fail(
+		    ctx, true,
+		    "the given percentages already add up to 100, leaving nothing for the "
+		    "entries without one, in '%s'",
+		    value);
 	unsigned rest = 100 - sum;
 	unsigned share = nmissing ? rest / nmissing : 0, extra = nmissing ? rest % nmissing : 0;
 	for (unsigned i = 0; i < n && nmissing > 0; i++) {
@@ -628,7 +641,7 @@ static int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const 
 }
 
 static int opt_set_rwmixwrite(struct wl_job *job, const struct opt_def *def, const char *value,
-			      const struct opt_ctx *ctx)
+                              const struct opt_ctx *ctx)
 {
 	uint32_t v = 0;
 	int ret = opt_parse_percent(def, value, &v, ctx);
@@ -640,7 +653,7 @@ static int opt_set_rwmixwrite(struct wl_job *job, const struct opt_def *def, con
 
 /* random | zipf[:THETA] | pareto[:H] */
 static int opt_set_dist(struct wl_job *job, const struct opt_def *def, const char *value,
-			const struct opt_ctx *ctx)
+                        const struct opt_ctx *ctx)
 {
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
@@ -659,17 +672,18 @@ static int opt_set_dist(struct wl_job *job, const struct opt_def *def, const cha
 	if (klen == 4 && strncmp(value, "zipf", 4) == 0) {
 		v = OPT_DEF_ZIPF;
 		if (param && strchr(param, ':'))
-			return opt_fail(ctx, true,
-					"fio's ':CENTER' part is not supported by raidlab; expected "
-					"zipf:THETA, got '%s'",
-					value);
+			return opt_fail(
+			    ctx, true,
+			    "fio's ':CENTER' part is not supported by raidlab; expected "
+			    "zipf:THETA, got '%s'",
+			    value);
 		if (param && !opt_parse_double(param, &v))
 			v = NAN;
 		if (!(v > 0) || v == 1.0)
 			return opt_fail(ctx, true,
-					"zipf theta must be a number above 0 other than 1 (e.g. "
-					"zipf:1.2), got '%s'",
-					value);
+			                "zipf theta must be a number above 0 other than 1 (e.g. "
+			                "zipf:1.2), got '%s'",
+			                value);
 		job->dist = WL_DIST_ZIPF;
 		job->dist_param = v;
 		return 0;
@@ -677,29 +691,30 @@ static int opt_set_dist(struct wl_job *job, const struct opt_def *def, const cha
 	if (klen == 6 && strncmp(value, "pareto", 6) == 0) {
 		v = OPT_DEF_PARETO;
 		if (param && strchr(param, ':'))
-			return opt_fail(ctx, true,
-					"fio's ':CENTER' part is not supported by raidlab; expected "
-					"pareto:H, got '%s'",
-					value);
+			return opt_fail(
+			    ctx, true,
+			    "fio's ':CENTER' part is not supported by raidlab; expected "
+			    "pareto:H, got '%s'",
+			    value);
 		if (param && !opt_parse_double(param, &v))
 			v = NAN;
 		if (!(v > 0 && v < 1))
 			return opt_fail(ctx, true,
-					"pareto h must be a number between 0 and 1, both excluded "
-					"(e.g. pareto:0.2), got '%s'",
-					value);
+			                "pareto h must be a number between 0 and 1, both excluded "
+			                "(e.g. pareto:0.2), got '%s'",
+			                value);
 		job->dist = WL_DIST_PARETO;
 		job->dist_param = v;
 		return 0;
 	}
 	return opt_fail(ctx, true,
-			"expected random, zipf[:THETA] or pareto[:H] (fio's normal and zoned "
-			"distributions are not supported), got '%s'",
-			value);
+	                "expected random, zipf[:THETA] or pareto[:H] (fio's normal and zoned "
+	                "distributions are not supported), got '%s'",
+	                value);
 }
 
 static int opt_set_buffered(struct wl_job *job, const struct opt_def *def, const char *value,
-			    const struct opt_ctx *ctx)
+                            const struct opt_ctx *ctx)
 {
 	bool b = false;
 	(void)def;
@@ -711,7 +726,7 @@ static int opt_set_buffered(struct wl_job *job, const struct opt_def *def, const
 }
 
 static int opt_set_log_avg(struct wl_job *job, const struct opt_def *def, const char *value,
-			   const struct opt_ctx *ctx)
+                           const struct opt_ctx *ctx)
 {
 	char tmp[128];
 	uint64_t v = 0;
@@ -720,15 +735,15 @@ static int opt_set_log_avg(struct wl_job *job, const struct opt_def *def, const 
 		return ret;
 	if (rl_parse_u64(value, &v, tmp, sizeof(tmp)) != 0 || v < 1 || v > OPT_LOG_AVG_MAX)
 		return opt_fail(ctx, true,
-				"expected a whole number of milliseconds from 1 to %llu, got '%s'",
-				OPT_LOG_AVG_MAX, value);
+		                "expected a whole number of milliseconds from 1 to %llu, got '%s'",
+		                OPT_LOG_AVG_MAX, value);
 	job->log_avg_ns = v * OPT_NS_PER_MS;
 	return 0;
 }
 
 /* new_group: accepted for fio job files, no effect (every job is reported on its own). */
 static int opt_set_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
-			    const struct opt_ctx *ctx)
+                            const struct opt_ctx *ctx)
 {
 	bool b = false;
 	(void)job;
@@ -738,7 +753,7 @@ static int opt_set_accepted(struct wl_job *job, const struct opt_def *def, const
 
 /* stonewall: always in effect in raidlab; turning it off cannot be honoured. */
 static int opt_set_stonewall(struct wl_job *job, const struct opt_def *def, const char *value,
-			     const struct opt_ctx *ctx)
+                             const struct opt_ctx *ctx)
 {
 	bool b = false;
 	(void)job;
@@ -748,9 +763,9 @@ static int opt_set_stonewall(struct wl_job *job, const struct opt_def *def, cons
 		return ret;
 	if (!b)
 		return opt_fail(ctx, true,
-				"raidlab always runs the jobs of a file one after another, so it "
-				"cannot be turned off; got '%s'",
-				value);
+		                "raidlab always runs the jobs of a file one after another, so it "
+		                "cannot be turned off; got '%s'",
+		                value);
 	return 0;
 }
 
@@ -759,117 +774,117 @@ static int opt_set_stonewall(struct wl_job *job, const struct opt_def *def, cons
 #define OPT_INFO(n, a, t, d, h) .info = {.name = n, .alias = a, .type = t, .def = d, .help = h}
 
 static const struct opt_def opt_table[] = {
-	{OPT_INFO("name", NULL, "str", "job",
-		  "Job name used in reports, 1 to 63 characters.  In a job file the section "
-		  "name is the job name, and name= in the section overrides it."),
-	 .set = opt_set_name},
-	{OPT_INFO("rw", "readwrite", "enum", "read",
-		  "I/O pattern: read, write, randread, randwrite, rw (or readwrite: sequential "
-		  "mixed), randrw, trim, randtrim.  fio's ':N' suffix (rw=randread:8) is not "
-		  "supported."),
-	 .set = opt_set_rw, .choices = opt_rw_choices},
-	{OPT_INFO("bs", "blocksize", "size", "4k",
-		  "Block size of every I/O: a multiple of 512 from 512 to 64m.  Setting bs "
-		  "clears bssplit (the later of the two wins).  fio's per-direction form "
-		  "(4k,64k) and ranges are not supported."),
-	 .set = opt_set_bs},
-	{OPT_INFO("bssplit", NULL, "bssplit", "",
-		  "Mix of block sizes: SIZE/PCT entries separated by ':' (4k/60:64k/40), each "
-		  "size as for bs, at most 16 entries, percentages adding up to 100.  Entries "
-		  "without /PCT share the rest equally (the first ones get 1 more if it does "
-		  "not divide evenly).  Replaces bs until bs is set again.  fio's "
-		  "per-direction form (with ',') is not supported."),
-	 .set = opt_set_bssplit},
-	{OPT_INFO("iodepth", NULL, "int", "1", "I/Os kept in flight by each job: 1 to 65536."),
-	 .set = opt_set_u32, .off = OPT_OFF(iodepth, uint32_t), .min = 1, .max = 65536},
-	{OPT_INFO("numjobs", NULL, "int", "1",
-		  "Copies of the job run at the same time, 1 to 1024; each covers the same "
-		  "region with its own random sequence."),
-	 .set = opt_set_u32, .off = OPT_OFF(numjobs, uint32_t), .min = 1, .max = 1024},
-	{OPT_INFO("size", NULL, "size", "0",
-		  "Bytes of the target the job covers, starting at offset; 0 means up to the "
-		  "end of the target.  Only whole blocks are used.  Percentages (size=50%) are "
-		  "not supported."),
-	 .set = opt_set_size, .off = OPT_OFF(size, uint64_t)},
-	{OPT_INFO("offset", NULL, "size", "0",
-		  "Start of the region in bytes, a multiple of 512.  Percentages are not "
-		  "supported."),
-	 .set = opt_set_size, .off = OPT_OFF(offset, uint64_t), .align = WL_BS_MIN},
-	{OPT_INFO("runtime", NULL, "time", "0",
-		  "Stop the job after this long; a plain number is seconds, suffixes ns, us, "
-		  "ms, s, m, h.  0 means no limit: the job ends after covering its region "
-		  "loops times."),
-	 .set = opt_set_time, .off = OPT_OFF(runtime_ns, uint64_t)},
-	{OPT_INFO("time_based", NULL, "bool", "0",
-		  "Repeat the workload until runtime has passed, however often the region is "
-		  "covered.  Needs runtime > 0."),
-	 .set = opt_set_bool, .off = OPT_OFF(time_based, bool)},
-	{OPT_INFO("ramp_time", NULL, "time", "0",
-		  "Run this long before recording anything (a plain number is seconds).  The "
-		  "ramp comes before runtime starts counting, as in fio."),
-	 .set = opt_set_time, .off = OPT_OFF(ramp_ns, uint64_t)},
-	{OPT_INFO("rwmixread", NULL, "percent", "50",
-		  "Percentage of reads in rw and randrw, 0 to 100 (70 or 70%); rwmixwrite "
-		  "becomes the rest."),
-	 .set = opt_set_percent, .off = OPT_OFF(rwmixread, uint32_t)},
-	{OPT_INFO("rwmixwrite", NULL, "percent", "50",
-		  "Percentage of writes in rw and randrw, 0 to 100; sets rwmixread to 100 "
-		  "minus this.  The later of rwmixread and rwmixwrite wins."),
-	 .set = opt_set_rwmixwrite},
-	{OPT_INFO("random_distribution", NULL, "dist", "random",
-		  "Offsets of random patterns: random (uniform), zipf[:THETA] (THETA above 0 and "
-		  "not 1, default 1.1) or pareto[:H] (0 < H < 1, default 0.2).  zipf and pareto "
-		  "imply norandommap, as in fio.  Only for random patterns."),
-	 .set = opt_set_dist},
-	{OPT_INFO("direct", NULL, "bool", "1",
-		  "1: O_DIRECT, bypassing the page cache; 0: through the page cache."),
-	 .set = opt_set_bool, .off = OPT_OFF(direct, bool)},
-	{OPT_INFO("buffered", NULL, "bool", "0", "The inverse of direct: buffered=1 is direct=0."),
-	 .set = opt_set_buffered},
-	{OPT_INFO("ioengine", NULL, "enum", "io_uring",
-		  "How I/O is issued: io_uring or psync (pread/pwrite, one at a time per job).  "
-		  "Other fio engines are not supported."),
-	 .set = opt_set_engine, .choices = opt_engine_choices},
-	{OPT_INFO("zero_buffers", NULL, "bool", "0",
-		  "Write blocks of zeros.  Excludes refill_buffers and "
-		  "buffer_compress_percentage."),
-	 .set = opt_set_bool, .off = OPT_OFF(zero_buffers, bool)},
-	{OPT_INFO("refill_buffers", NULL, "bool", "0",
-		  "Fill every write with new random contents instead of reusing buffers."),
-	 .set = opt_set_bool, .off = OPT_OFF(refill_buffers, bool)},
-	{OPT_INFO("buffer_compress_percentage", NULL, "percent", "0",
-		  "Make this share (0 to 100) of each written block compressible (repeated "
-		  "bytes); the rest is random."),
-	 .set = opt_set_percent, .off = OPT_OFF(buffer_compress_percentage, uint32_t)},
-	{OPT_INFO("loops", NULL, "int", "1",
-		  "Times the region is covered, 1 to 1000000 (unless runtime ends the job "
-		  "first)."),
-	 .set = opt_set_u32, .off = OPT_OFF(loops, uint32_t), .min = 1, .max = OPT_LOOPS_MAX},
-	{OPT_INFO("verify", NULL, "enum", "none",
-		  "crc32c (or crc32c-intel): write, then read back and check every block; none "
-		  "or 0: off.  Needs a pattern that writes (write, randwrite, rw, randrw).  "
-		  "fio's other methods (md5, sha256, ...) are not supported."),
-	 .set = opt_set_verify, .choices = opt_verify_choices},
-	{OPT_INFO("randseed", NULL, "int", "1",
-		  "Seed of the random generators (0 to 2^64-1, decimal or 0x hex); fixed by "
-		  "default so runs repeat."),
-	 .set = opt_set_u64, .off = OPT_OFF(seed, uint64_t), .min = 0, .max = UINT64_MAX},
-	{OPT_INFO("norandommap", NULL, "bool", "0",
-		  "Random patterns pick offsets without remembering which blocks were done, so "
-		  "some repeat and others are missed in a loop.  No effect on sequential "
-		  "patterns."),
-	 .set = opt_set_bool, .off = OPT_OFF(norandommap, bool)},
-	{OPT_INFO("log_avg_msec", NULL, "msec", "100",
-		  "Interval of the throughput time series in milliseconds, 1 to 3600000."),
-	 .set = opt_set_log_avg},
-	{OPT_INFO("stonewall", NULL, "bool", "1",
-		  "Accepted for fio job files: raidlab always runs the jobs of a file one after "
-		  "another, so stonewall is always in effect and stonewall=0 is an error."),
-	 .set = opt_set_stonewall},
-	{OPT_INFO("new_group", NULL, "bool", "0",
-		  "Accepted for fio job files and has no effect: raidlab reports every job on "
-		  "its own."),
-	 .set = opt_set_accepted},
+    {OPT_INFO("name", NULL, "str", "job",
+              "Job name used in reports, 1 to 63 characters.  In a job file the section "
+              "name is the job name, and name= in the section overrides it."),
+     .set = opt_set_name},
+    {OPT_INFO("rw", "readwrite", "enum", "read",
+              "I/O pattern: read, write, randread, randwrite, rw (or readwrite: sequential "
+              "mixed), randrw, trim, randtrim.  fio's ':N' suffix (rw=randread:8) is not "
+              "supported."),
+     .set = opt_set_rw, .choices = opt_rw_choices},
+    {OPT_INFO("bs", "blocksize", "size", "4k",
+              "Block size of every I/O: a multiple of 512 from 512 to 64m.  Setting bs "
+              "clears bssplit (the later of the two wins).  fio's per-direction form "
+              "(4k,64k) and ranges are not supported."),
+     .set = opt_set_bs},
+    {OPT_INFO("bssplit", NULL, "bssplit", "",
+              "Mix of block sizes: SIZE/PCT entries separated by ':' (4k/60:64k/40), each "
+              "size as for bs, at most 16 entries, percentages adding up to 100.  Entries "
+              "without /PCT share the rest equally (the first ones get 1 more if it does "
+              "not divide evenly).  Replaces bs until bs is set again.  fio's "
+              "per-direction form (with ',') is not supported."),
+     .set = opt_set_bssplit},
+    {OPT_INFO("iodepth", NULL, "int", "1", "I/Os kept in flight by each job: 1 to 65536."),
+     .set = opt_set_u32, .off = OPT_OFF(iodepth, uint32_t), .min = 1, .max = 65536},
+    {OPT_INFO("numjobs", NULL, "int", "1",
+              "Copies of the job run at the same time, 1 to 1024; each covers the same "
+              "region with its own random sequence."),
+     .set = opt_set_u32, .off = OPT_OFF(numjobs, uint32_t), .min = 1, .max = 1024},
+    {OPT_INFO("size", NULL, "size", "0",
+              "Bytes of the target the job covers, starting at offset; 0 means up to the "
+              "end of the target.  Only whole blocks are used.  Percentages (size=50%) are "
+              "not supported."),
+     .set = opt_set_size, .off = OPT_OFF(size, uint64_t)},
+    {OPT_INFO("offset", NULL, "size", "0",
+              "Start of the region in bytes, a multiple of 512.  Percentages are not "
+              "supported."),
+     .set = opt_set_size, .off = OPT_OFF(offset, uint64_t), .align = WL_BS_MIN},
+    {OPT_INFO("runtime", NULL, "time", "0",
+              "Stop the job after this long; a plain number is seconds, suffixes ns, us, "
+              "ms, s, m, h.  0 means no limit: the job ends after covering its region "
+              "loops times."),
+     .set = opt_set_time, .off = OPT_OFF(runtime_ns, uint64_t)},
+    {OPT_INFO("time_based", NULL, "bool", "0",
+              "Repeat the workload until runtime has passed, however often the region is "
+              "covered.  Needs runtime > 0."),
+     .set = opt_set_bool, .off = OPT_OFF(time_based, bool)},
+    {OPT_INFO("ramp_time", NULL, "time", "0",
+              "Run this long before recording anything (a plain number is seconds).  The "
+              "ramp comes before runtime starts counting, as in fio."),
+     .set = opt_set_time, .off = OPT_OFF(ramp_ns, uint64_t)},
+    {OPT_INFO("rwmixread", NULL, "percent", "50",
+              "Percentage of reads in rw and randrw, 0 to 100 (70 or 70%); rwmixwrite "
+              "becomes the rest."),
+     .set = opt_set_percent, .off = OPT_OFF(rwmixread, uint32_t)},
+    {OPT_INFO("rwmixwrite", NULL, "percent", "50",
+              "Percentage of writes in rw and randrw, 0 to 100; sets rwmixread to 100 "
+              "minus this.  The later of rwmixread and rwmixwrite wins."),
+     .set = opt_set_rwmixwrite},
+    {OPT_INFO("random_distribution", NULL, "dist", "random",
+              "Offsets of random patterns: random (uniform), zipf[:THETA] (THETA above 0 and "
+              "not 1, default 1.1) or pareto[:H] (0 < H < 1, default 0.2).  zipf and pareto "
+              "imply norandommap, as in fio.  Only for random patterns."),
+     .set = opt_set_dist},
+    {OPT_INFO("direct", NULL, "bool", "1",
+              "1: O_DIRECT, bypassing the page cache; 0: through the page cache."),
+     .set = opt_set_bool, .off = OPT_OFF(direct, bool)},
+    {OPT_INFO("buffered", NULL, "bool", "0", "The inverse of direct: buffered=1 is direct=0."),
+     .set = opt_set_buffered},
+    {OPT_INFO("ioengine", NULL, "enum", "io_uring",
+              "How I/O is issued: io_uring or psync (pread/pwrite, one at a time per job).  "
+              "Other fio engines are not supported."),
+     .set = opt_set_engine, .choices = opt_engine_choices},
+    {OPT_INFO("zero_buffers", NULL, "bool", "0",
+              "Write blocks of zeros.  Excludes refill_buffers and "
+              "buffer_compress_percentage."),
+     .set = opt_set_bool, .off = OPT_OFF(zero_buffers, bool)},
+    {OPT_INFO("refill_buffers", NULL, "bool", "0",
+              "Fill every write with new random contents instead of reusing buffers."),
+     .set = opt_set_bool, .off = OPT_OFF(refill_buffers, bool)},
+    {OPT_INFO("buffer_compress_percentage", NULL, "percent", "0",
+              "Make this share (0 to 100) of each written block compressible (repeated "
+              "bytes); the rest is random."),
+     .set = opt_set_percent, .off = OPT_OFF(buffer_compress_percentage, uint32_t)},
+    {OPT_INFO("loops", NULL, "int", "1",
+              "Times the region is covered, 1 to 1000000 (unless runtime ends the job "
+              "first)."),
+     .set = opt_set_u32, .off = OPT_OFF(loops, uint32_t), .min = 1, .max = OPT_LOOPS_MAX},
+    {OPT_INFO("verify", NULL, "enum", "none",
+              "crc32c (or crc32c-intel): write, then read back and check every block; none "
+              "or 0: off.  Needs a pattern that writes (write, randwrite, rw, randrw).  "
+              "fio's other methods (md5, sha256, ...) are not supported."),
+     .set = opt_set_verify, .choices = opt_verify_choices},
+    {OPT_INFO("randseed", NULL, "int", "1",
+              "Seed of the random generators (0 to 2^64-1, decimal or 0x hex); fixed by "
+              "default so runs repeat."),
+     .set = opt_set_u64, .off = OPT_OFF(seed, uint64_t), .min = 0, .max = UINT64_MAX},
+    {OPT_INFO("norandommap", NULL, "bool", "0",
+              "Random patterns pick offsets without remembering which blocks were done, so "
+              "some repeat and others are missed in a loop.  No effect on sequential "
+              "patterns."),
+     .set = opt_set_bool, .off = OPT_OFF(norandommap, bool)},
+    {OPT_INFO("log_avg_msec", NULL, "msec", "100",
+              "Interval of the throughput time series in milliseconds, 1 to 3600000."),
+     .set = opt_set_log_avg},
+    {OPT_INFO("stonewall", NULL, "bool", "1",
+              "Accepted for fio job files: raidlab always runs the jobs of a file one after "
+              "another, so stonewall is always in effect and stonewall=0 is an error."),
+     .set = opt_set_stonewall},
+    {OPT_INFO("new_group", NULL, "bool", "0",
+              "Accepted for fio job files and has no effect: raidlab reports every job on "
+              "its own."),
+     .set = opt_set_accepted},
 };
 
 /*
@@ -877,62 +892,62 @@ static const struct opt_def opt_table[] = {
  * what to do instead.
  */
 #define OPT_TARGET_HINT                                                                            \
-	"raidlab does I/O to its target; give it with --target=SPEC on the command line or "      \
+	"raidlab does I/O to its target; give it with --target=SPEC on the command line or "       \
 	"target=SPEC in a job file's [global] section"
 
 static const struct {
 	const char *name;
 	const char *why;
 } opt_redirects[] = {
-	{"filename", OPT_TARGET_HINT},
-	{"directory", OPT_TARGET_HINT},
-	{"target", "the target is not a job option; give it with --target=SPEC on the command "
-		   "line or target=SPEC in a job file's [global] section"},
+    {"filename", OPT_TARGET_HINT},
+    {"directory", OPT_TARGET_HINT},
+    {"target", "the target is not a job option; give it with --target=SPEC on the command "
+               "line or target=SPEC in a job file's [global] section"},
 };
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-	"bsrange",
-	"blocksize_range",
-	"bs_unaligned",
-	"rate",
-	"rate_iops",
-	"rate_min",
-	"thinktime",
-	"fsync",
-	"fdatasync",
-	"end_fsync",
-	"sync",
-	"group_reporting",
-	"iodepth_batch",
-	"iodepth_batch_submit",
-	"iodepth_batch_complete",
-	"iodepth_low",
-	"percentage_random",
-	"random_generator",
-	"randrepeat",
-	"offset_increment",
-	"number_ios",
-	"io_size",
-	"io_limit",
-	"fill_device",
-	"filesize",
-	"nrfiles",
-	"cpus_allowed",
-	"write_bw_log",
-	"write_lat_log",
-	"write_iops_log",
-	"verify_pattern",
-	"do_verify",
-	"verify_fatal",
-	"exitall",
-	"startdelay",
-	"invalidate",
-	"gtod_reduce",
-	"hipri",
-	"fixedbufs",
-	"registerfiles",
-	"sqthread_poll",
+    "bsrange",
+    "blocksize_range",
+    "bs_unaligned",
+    "rate",
+    "rate_iops",
+    "rate_min",
+    "thinktime",
+    "fsync",
+    "fdatasync",
+    "end_fsync",
+    "sync",
+    "group_reporting",
+    "iodepth_batch",
+    "iodepth_batch_submit",
+    "iodepth_batch_complete",
+    "iodepth_low",
+    "percentage_random",
+    "random_generator",
+    "randrepeat",
+    "offset_increment",
+    "number_ios",
+    "io_size",
+    "io_limit",
+    "fill_device",
+    "filesize",
+    "nrfiles",
+    "cpus_allowed",
+    "write_bw_log",
+    "write_lat_log",
+    "write_iops_log",
+    "verify_pattern",
+    "do_verify",
+    "verify_fatal",
+    "exitall",
+    "startdelay",
+    "invalidate",
+    "gtod_reduce",
+    "hipri",
+    "fixedbufs",
+    "registerfiles",
+    "sqthread_poll",
 };
 
 static const struct opt_def *opt_lookup(const char *name)
@@ -948,7 +963,7 @@ static const struct opt_def *opt_lookup(const char *name)
 /* --- public API --- */
 
 int wl_job_set(struct wl_job *job, const char *name, const char *value, const char *where,
-	       char *msg, size_t msglen)
+               char *msg, size_t msglen)
 {
 	struct opt_ctx ctx = {.where = where, .given = name, .msg = msg, .msglen = msglen};
 	if (msg && msglen)
@@ -965,13 +980,13 @@ int wl_job_set(struct wl_job *job, const char *name, const char *value, const ch
 	for (size_t i = 0; i < OPT_ARRAY_SIZE(opt_redirects); i++)
 		if (strcmp(name, opt_redirects[i].name) == 0)
 			return opt_fail(&ctx, false, "option '%s' is not supported: %s", name,
-					opt_redirects[i].why);
+			                opt_redirects[i].why);
 	for (size_t i = 0; i < OPT_ARRAY_SIZE(opt_fio_unsupported); i++)
 		if (strcmp(name, opt_fio_unsupported[i]) == 0)
 			return opt_fail(&ctx, false,
-					"fio option '%s' is not supported by raidlab (see "
-					"'raidlab help options')",
-					name);
+			                "fio option '%s' is not supported by raidlab (see "
+			                "'raidlab help options')",
+			                name);
 
 	const char *names[2 * OPT_ARRAY_SIZE(opt_table)];
 	size_t n = 0;
@@ -1084,11 +1099,12 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	/* Single options, for jobs not filled in through wl_job_set. */
 	if (!memchr(job->name, '\0', sizeof(job->name)) || !job->name[0])
 		return opt_fail(&ctx, false, "the job has no valid name (1 to %d characters)",
-				WL_NAME_MAX - 1);
+		                WL_NAME_MAX - 1);
 	if ((unsigned)job->rw > WL_RW_RANDTRIM)
 		return opt_fail(&ctx, false, "invalid rw value %d", (int)job->rw);
 	if ((unsigned)job->dist > WL_DIST_PARETO)
-		return opt_fail(&ctx, false, "invalid random_distribution value %d", (int)job->dist);
+		return opt_fail(&ctx, false, "invalid random_distribution value %d",
+		                (int)job->dist);
 	if ((unsigned)job->engine > WL_ENGINE_PSYNC)
 		return opt_fail(&ctx, false, "invalid ioengine value %d", (int)job->engine);
 	if ((unsigned)job->verify > WL_VERIFY_CRC32C)
@@ -1097,16 +1113,16 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		return opt_fail(&ctx, false, "bs=%u is not %s", job->bs, OPT_BS_FORM);
 	if (job->nbssplit > WL_BSSPLIT_MAX)
 		return opt_fail(&ctx, false, "bssplit has %u entries, at most %d are allowed",
-				job->nbssplit, WL_BSSPLIT_MAX);
+		                job->nbssplit, WL_BSSPLIT_MAX);
 	uint32_t maxbs = job->nbssplit ? 0 : job->bs;
 	unsigned sum = 0;
 	for (unsigned i = 0; i < job->nbssplit; i++) {
 		if (!opt_bs_ok(job->bssplit[i].bs))
 			return opt_fail(&ctx, false, "bssplit entry %u: block size %u is not %s",
-					i + 1, job->bssplit[i].bs, OPT_BS_FORM);
+			                i + 1, job->bssplit[i].bs, OPT_BS_FORM);
 		if (job->bssplit[i].pct > 100)
 			return opt_fail(&ctx, false, "bssplit entry %u: percentage %u is above 100",
-					i + 1, job->bssplit[i].pct);
+			                i + 1, job->bssplit[i].pct);
 		sum += job->bssplit[i].pct;
 		if (job->bssplit[i].bs > maxbs)
 			maxbs = job->bssplit[i].bs;
@@ -1119,43 +1135,44 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		return opt_fail(&ctx, false, "numjobs=%u is not from 1 to 1024", job->numjobs);
 	if (job->loops < 1 || job->loops > OPT_LOOPS_MAX)
 		return opt_fail(&ctx, false, "loops=%u is not from 1 to %u", job->loops,
-				OPT_LOOPS_MAX);
+		                OPT_LOOPS_MAX);
 	if (job->rwmixread > 100)
 		return opt_fail(&ctx, false, "rwmixread=%u is above 100", job->rwmixread);
 	if (job->buffer_compress_percentage > 100)
 		return opt_fail(&ctx, false, "buffer_compress_percentage=%u is above 100",
-				job->buffer_compress_percentage);
+		                job->buffer_compress_percentage);
 	if (job->log_avg_ns < OPT_NS_PER_MS || job->log_avg_ns > OPT_LOG_AVG_MAX * OPT_NS_PER_MS)
 		return opt_fail(&ctx, false, "log_avg_msec must be from 1 to %llu milliseconds",
-				OPT_LOG_AVG_MAX);
-	if (job->dist == WL_DIST_ZIPF && (!(job->dist_param > 0) || job->dist_param == 1.0 ||
-					  !isfinite(job->dist_param)))
+		                OPT_LOG_AVG_MAX);
+	if (job->dist == WL_DIST_ZIPF &&
+	    (!(job->dist_param > 0) || job->dist_param == 1.0 || !isfinite(job->dist_param)))
 		return opt_fail(&ctx, false, "zipf theta %g must be above 0 and other than 1",
-				job->dist_param);
+		                job->dist_param);
 	if (job->dist == WL_DIST_PARETO && !(job->dist_param > 0 && job->dist_param < 1))
 		return opt_fail(&ctx, false, "pareto h %g must be between 0 and 1, both excluded",
-				job->dist_param);
+		                job->dist_param);
 
 	/* Region. */
 	if (job->offset % WL_BS_MIN)
 		return opt_fail(&ctx, false, "offset=%llu is not a multiple of %u",
-				(unsigned long long)job->offset, WL_BS_MIN);
+		                (unsigned long long)job->offset, WL_BS_MIN);
 	if (job->size > UINT64_MAX - job->offset)
 		return opt_fail(&ctx, false, "offset + size is beyond 2^64 bytes");
 	if (job->size && job->size < maxbs)
-		return opt_fail(&ctx, false,
-				"size=%llu bytes is smaller than the largest block size (%u bytes); "
-				"give at least one block, or 0 for the rest of the target",
-				(unsigned long long)job->size, maxbs);
+		return opt_fail(
+		    &ctx, false,
+		    "size=%llu bytes is smaller than the largest block size (%u bytes); "
+		    "give at least one block, or 0 for the rest of the target",
+		    (unsigned long long)job->size, maxbs);
 
 	/* Rules across options. */
 	if (job->time_based && job->runtime_ns == 0)
 		return opt_fail(&ctx, false, "time_based needs runtime > 0 (e.g. runtime=60)");
 	if (job->dist != WL_DIST_RANDOM && !wl_rw_is_random(job->rw))
 		return opt_fail(&ctx, false,
-				"random_distribution=%s applies to random patterns only, but rw=%s "
-				"is sequential",
-				opt_dist_name(job->dist), wl_rw_name(job->rw));
+		                "random_distribution=%s applies to random patterns only, but rw=%s "
+		                "is sequential",
+		                opt_dist_name(job->dist), wl_rw_name(job->rw));
 	if (job->verify != WL_VERIFY_NONE) {
 		switch (job->rw) {
 		case WL_RW_WRITE:
@@ -1164,27 +1181,30 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		case WL_RW_RW:
 		case WL_RW_RANDRW:
 			if (job->rwmixread == 100)
-				return opt_fail(&ctx, false,
-						"verify=crc32c needs writes, but rwmixread=100 makes "
-						"rw=%s read only",
-						wl_rw_name(job->rw));
+				return opt_fail(
+				    &ctx, false,
+				    "verify=crc32c needs writes, but rwmixread=100 makes "
+				    "rw=%s read only",
+				    wl_rw_name(job->rw));
 			break;
 		default:
-			return opt_fail(&ctx, false,
-					"verify=crc32c needs a pattern that writes (write, randwrite, "
-					"rw or randrw), got rw=%s",
-					wl_rw_name(job->rw));
+			return opt_fail(
+			    &ctx, false,
+			    "verify=crc32c needs a pattern that writes (write, randwrite, "
+			    "rw or randrw), got rw=%s",
+			    wl_rw_name(job->rw));
 		}
 		if (job->nbssplit > 1 && (job->norandommap || job->dist != WL_DIST_RANDOM))
-			return opt_fail(&ctx, false,
-					"verify=crc32c cannot be combined with bssplit and norandommap "
-					"(or zipf/pareto): overlapping writes of different sizes cannot "
-					"be checked");
+			return opt_fail(
+			    &ctx, false,
+			    "verify=crc32c cannot be combined with bssplit and norandommap "
+			    "(or zipf/pareto): overlapping writes of different sizes cannot "
+			    "be checked");
 	}
 	if (job->zero_buffers && job->refill_buffers)
 		return opt_fail(&ctx, false, "zero_buffers and refill_buffers exclude each other");
 	if (job->zero_buffers && job->buffer_compress_percentage)
 		return opt_fail(&ctx, false,
-				"zero_buffers and buffer_compress_percentage exclude each other");
+		                "zero_buffers and buffer_compress_percentage exclude each other");
 	return 0;
 }

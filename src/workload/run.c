@@ -286,6 +286,15 @@ static int run_worker_setup(struct run_worker *w)
 	for (unsigned i = 0; i < job->nbssplit; i++)
 		if (job->bssplit[i].bs > maxbs)
 			maxbs = job->bssplit[i].bs;
+	if (job->verify && job->numjobs > 1) {
+		/*
+		 * Clones that verify split the region, so no block is written by
+		 * two workers (their blocks could differ in size and contents).
+		 */
+		uint64_t share = len / job->numjobs / maxbs * maxbs;
+		start += share * w->index;
+		len = w->index + 1 == job->numjobs ? len - share * w->index : share;
+	}
 	if (wl_gen_init(&w->gen, job, start, len, w->t->block_size, w->seed)) {
 		snprintf(w->setup_msg, sizeof(w->setup_msg),
 			 "job '%s': the region (offset %llu, size %llu) holds no whole block of "
@@ -436,6 +445,10 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 		dst->dir[d].ios += src->dir[d].ios;
 		dst->dir[d].bytes += src->dir[d].bytes;
 		st_hist_merge(&dst->dir[d].hist, &src->dir[d].hist);
+		if (!dst->dir[d].series.interval_ns)
+			st_series_init(&dst->dir[d].series, src->dir[d].series.interval_ns,
+				       src->dir[d].series.start_ns, src->dir[d].series.n);
+		/* Workers start within microseconds of each other: intervals line up. */
 		st_series_merge(&dst->dir[d].series, &src->dir[d].series);
 	}
 	if (src->errors && !dst->errors) {

@@ -54,12 +54,12 @@ static void set_err_at(const char *name, const char *value, const char *sub, int
 	int ret = wl_job_set(&job, name, value, "test", msg, sizeof(msg));
 	if (ret != -EINVAL)
 		fail_msg("line %d: %s=%s: expected -EINVAL, got %d", line, name,
-			 value ? value : "(bare)", ret);
+		         value ? value : "(bare)", ret);
 	expect_sub(msg, "test: ", line);
 	expect_sub(msg, sub, line);
 	if (memcmp(&job, &before, sizeof(job)) != 0)
 		fail_msg("line %d: %s=%s: failed set changed the job", line, name,
-			 value ? value : "(bare)");
+		         value ? value : "(bare)");
 }
 #define SET_ERR(name, value, sub) set_err_at(name, value, sub, __LINE__)
 
@@ -122,10 +122,14 @@ static void test_rw_helpers(void **state)
 		const char *name;
 		bool random, writes;
 	} t[] = {
-		{WL_RW_READ, "read", false, false},	   {WL_RW_WRITE, "write", false, true},
-		{WL_RW_RANDREAD, "randread", true, false}, {WL_RW_RANDWRITE, "randwrite", true, true},
-		{WL_RW_RW, "rw", false, true},		   {WL_RW_RANDRW, "randrw", true, true},
-		{WL_RW_TRIM, "trim", false, true},	   {WL_RW_RANDTRIM, "randtrim", true, true},
+	    {WL_RW_READ, "read", false, false},
+	    {WL_RW_WRITE, "write", false, true},
+	    {WL_RW_RANDREAD, "randread", true, false},
+	    {WL_RW_RANDWRITE, "randwrite", true, true},
+	    {WL_RW_RW, "rw", false, true},
+	    {WL_RW_RANDRW, "randrw", true, true},
+	    {WL_RW_TRIM, "trim", false, true},
+	    {WL_RW_RANDTRIM, "randtrim", true, true},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct wl_job j;
@@ -168,8 +172,8 @@ static void test_valid_values(void **state)
 	static const struct {
 		const char *v;
 		uint32_t bs;
-	} bs[] = {{"512", 512}, {"4k", 4096}, {"4K", 4096}, {"8kb", 8192}, {"128k", 131072},
-		  {"1m", 1048576}, {"64m", 64u << 20}, {"1536", 1536}};
+	} bs[] = {{"512", 512},     {"4k", 4096},    {"4K", 4096},       {"8kb", 8192},
+	          {"128k", 131072}, {"1m", 1048576}, {"64m", 64u << 20}, {"1536", 1536}};
 	for (size_t i = 0; i < ARRAY_SIZE(bs); i++) {
 		SET_OK(&j, "bs", bs[i].v);
 		assert_int_equal(j.bs, bs[i].bs);
@@ -315,137 +319,148 @@ static void test_invalid_values(void **state)
 	static const struct {
 		const char *name, *value, *sub;
 	} t[] = {
-		{"name", "", "option 'name': expected a name of 1 to 63 characters"},
-		{"name", "1234567890123456789012345678901234567890123456789012345678901234",
-		 "expected a name of 1 to 63 characters"},
-		{"name", "a\tb", "without control characters, got 'a\tb'"},
-		{"name", NULL, "option 'name': needs a value (name=<str>)"},
+	    {"name", "", "option 'name': expected a name of 1 to 63 characters"},
+	    {"name", "1234567890123456789012345678901234567890123456789012345678901234",
+	     "expected a name of 1 to 63 characters"},
+	    {"name", "a\tb", "without control characters, got 'a\tb'"},
+	    {"name", NULL, "option 'name': needs a value (name=<str>)"},
 
-		{"rw", "randread:8", "option 'rw': fio's ':N' suffix is not supported by raidlab"},
-		{"rw", "rw:4", "':N' suffix is not supported"},
-		{"rw", "foo",
-		 "expected one of read, write, randread, randwrite, rw, readwrite, randrw, trim, "
-		 "randtrim, got 'foo'"},
-		{"rw", "randwrit", "got 'randwrit' (did you mean 'randwrite'?)"},
-		{"rw", "trimwrite", "expected one of read"},
-		{"rw", "READ", "got 'READ'"},
-		{"rw", "", "got ''"},
-		{"readwrite", "x", "option 'readwrite': expected one of"},
-		{"rw", NULL, "option 'rw': needs a value"},
+	    {"rw", "randread:8", "option 'rw': fio's ':N' suffix is not supported by raidlab"},
+	    {"rw", "rw:4", "':N' suffix is not supported"},
+	    {"rw", "foo",
+	     "expected one of read, write, randread, randwrite, rw, readwrite, randrw, trim, "
+	     "randtrim, got 'foo'"},
+	    {"rw", "randwrit", "got 'randwrit' (did you mean 'randwrite'?)"},
+	    {"rw", "trimwrite", "expected one of read"},
+	    {"rw", "READ", "got 'READ'"},
+	    {"rw", "", "got ''"},
+	    {"readwrite", "x", "option 'readwrite': expected one of"},
+	    {"rw", NULL, "option 'rw': needs a value"},
 
-		{"bs", "1000", "option 'bs': expected a block size that is a multiple of 512 from "
-			       "512 to 64m (e.g. 4k), got '1000'"},
-		{"bs", "0", "got '0'"},
-		{"bs", "256", "got '256'"},
-		{"bs", "128m", "got '128m'"},
-		{"bs", "abc", "got 'abc'"},
-		{"bs", "", "got ''"},
-		{"bs", "4k,8k", "per-direction block sizes (read,write,trim) are not supported"},
-		{"bs", "4k-64k", "block size ranges are not supported by raidlab (use bssplit)"},
-		{"blocksize", "3", "option 'blocksize': expected a block size"},
-		{"bs", NULL, "option 'bs': needs a value (bs=<size>)"},
+	    {"bs", "1000",
+	     "option 'bs': expected a block size that is a multiple of 512 from "
+	     "512 to 64m (e.g. 4k), got '1000'"},
+	    {"bs", "0", "got '0'"},
+	    {"bs", "256", "got '256'"},
+	    {"bs", "128m", "got '128m'"},
+	    {"bs", "abc", "got 'abc'"},
+	    {"bs", "", "got ''"},
+	    {"bs", "4k,8k", "per-direction block sizes (read,write,trim) are not supported"},
+	    {"bs", "4k-64k", "block size ranges are not supported by raidlab (use bssplit)"},
+	    {"blocksize", "3", "option 'blocksize': expected a block size"},
+	    {"bs", NULL, "option 'bs': needs a value (bs=<size>)"},
 
-		{"iodepth", "0", "option 'iodepth': expected a whole number from 1 to 65536, got '0'"},
-		{"iodepth", "65537", "from 1 to 65536, got '65537'"},
-		{"iodepth", "abc", "got 'abc'"},
-		{"iodepth", "-1", "got '-1'"},
-		{"iodepth", "1.5", "got '1.5'"},
-		{"iodepth", "", "got ''"},
-		{"iodepth", NULL, "needs a value (iodepth=<int>)"},
-		{"numjobs", "0", "option 'numjobs': expected a whole number from 1 to 1024, got '0'"},
-		{"numjobs", "1025", "got '1025'"},
+	    {"iodepth", "0", "option 'iodepth': expected a whole number from 1 to 65536, got '0'"},
+	    {"iodepth", "65537", "from 1 to 65536, got '65537'"},
+	    {"iodepth", "abc", "got 'abc'"},
+	    {"iodepth", "-1", "got '-1'"},
+	    {"iodepth", "1.5", "got '1.5'"},
+	    {"iodepth", "", "got ''"},
+	    {"iodepth", NULL, "needs a value (iodepth=<int>)"},
+	    {"numjobs", "0", "option 'numjobs': expected a whole number from 1 to 1024, got '0'"},
+	    {"numjobs", "1025", "got '1025'"},
 
-		{"size", "50%", "option 'size': percentages of the target are not supported by "
-				"raidlab; expected a size in bytes such as 10g, got '50%'"},
-		{"size", "abc", "option 'size': expected a size such as 0, 4k, 512m or 10g, got 'abc'"},
-		{"size", "-1", "got '-1'"},
-		{"size", NULL, "needs a value"},
-		{"offset", "1000", "option 'offset': expected a multiple of 512 bytes, got '1000'"},
-		{"offset", "10%", "percentages of the target are not supported"},
-		{"offset", "x", "expected a size"},
+	    {"size", "50%",
+	     "option 'size': percentages of the target are not supported by "
+	     "raidlab; expected a size in bytes such as 10g, got '50%'"},
+	    {"size", "abc", "option 'size': expected a size such as 0, 4k, 512m or 10g, got 'abc'"},
+	    {"size", "-1", "got '-1'"},
+	    {"size", NULL, "needs a value"},
+	    {"offset", "1000", "option 'offset': expected a multiple of 512 bytes, got '1000'"},
+	    {"offset", "10%", "percentages of the target are not supported"},
+	    {"offset", "x", "expected a size"},
 
-		{"runtime", "abc", "option 'runtime': expected a duration such as 30, 30s, 500ms or "
-				   "2m (a plain number is seconds), got 'abc'"},
-		{"runtime", "-1", "got '-1'"},
-		{"runtime", "10 parsecs", "got '10 parsecs'"},
-		{"runtime", NULL, "needs a value (runtime=<time>)"},
-		{"ramp_time", "soon", "option 'ramp_time': expected a duration"},
+	    {"runtime", "abc",
+	     "option 'runtime': expected a duration such as 30, 30s, 500ms or "
+	     "2m (a plain number is seconds), got 'abc'"},
+	    {"runtime", "-1", "got '-1'"},
+	    {"runtime", "10 parsecs", "got '10 parsecs'"},
+	    {"runtime", NULL, "needs a value (runtime=<time>)"},
+	    {"ramp_time", "soon", "option 'ramp_time': expected a duration"},
 
-		{"time_based", "maybe", "option 'time_based': expected a boolean (1/0, true/false, "
-					"on/off, yes/no, or the bare name), got 'maybe'"},
-		{"time_based", "", "got ''"},
-		{"time_based", "2", "got '2'"},
+	    {"time_based", "maybe",
+	     "option 'time_based': expected a boolean (1/0, true/false, "
+	     "on/off, yes/no, or the bare name), got 'maybe'"},
+	    {"time_based", "", "got ''"},
+	    {"time_based", "2", "got '2'"},
 
-		{"rwmixread", "101", "option 'rwmixread': expected a percentage from 0 to 100 (e.g. 70 "
-				     "or 70%), got '101'"},
-		{"rwmixread", "abc", "got 'abc'"},
-		{"rwmixread", "-5", "got '-5'"},
-		{"rwmixread", "%", "got '%'"},
-		{"rwmixread", "", "got ''"},
-		{"rwmixwrite", "150", "option 'rwmixwrite': expected a percentage"},
+	    {"rwmixread", "101",
+	     "option 'rwmixread': expected a percentage from 0 to 100 (e.g. 70 "
+	     "or 70%), got '101'"},
+	    {"rwmixread", "abc", "got 'abc'"},
+	    {"rwmixread", "-5", "got '-5'"},
+	    {"rwmixread", "%", "got '%'"},
+	    {"rwmixread", "", "got ''"},
+	    {"rwmixwrite", "150", "option 'rwmixwrite': expected a percentage"},
 
-		{"random_distribution", "zipf:1", "option 'random_distribution': zipf theta must be a "
-						  "number above 0 other than 1"},
-		{"random_distribution", "zipf:1.0", "got 'zipf:1.0'"},
-		{"random_distribution", "zipf:0", "got 'zipf:0'"},
-		{"random_distribution", "zipf:-1", "got 'zipf:-1'"},
-		{"random_distribution", "zipf:abc", "got 'zipf:abc'"},
-		{"random_distribution", "zipf:", "got 'zipf:'"},
-		{"random_distribution", "zipf:inf", "got 'zipf:inf'"},
-		{"random_distribution", "zipf:nan", "got 'zipf:nan'"},
-		{"random_distribution", "zipf:0x1p1", "got 'zipf:0x1p1'"},
-		{"random_distribution", "zipf:1e999", "got 'zipf:1e999'"},
-		{"random_distribution", "zipf:1.2:0.5", "fio's ':CENTER' part is not supported"},
-		{"random_distribution", "pareto:1", "pareto h must be a number between 0 and 1"},
-		{"random_distribution", "pareto:0", "got 'pareto:0'"},
-		{"random_distribution", "pareto:1.5", "got 'pareto:1.5'"},
-		{"random_distribution", "pareto:0.2:0.1", "':CENTER' part is not supported"},
-		{"random_distribution", "normal", "expected random, zipf[:THETA] or pareto[:H] (fio's "
-						  "normal and zoned distributions are not "
-						  "supported), got 'normal'"},
-		{"random_distribution", "zoned:50/5:50/95", "got 'zoned:50/5:50/95'"},
-		{"random_distribution", "random:1", "'random' takes no parameter"},
-		{"random_distribution", "Zipf", "got 'Zipf'"},
+	    {"random_distribution", "zipf:1",
+	     "option 'random_distribution': zipf theta must be a "
+	     "number above 0 other than 1"},
+	    {"random_distribution", "zipf:1.0", "got 'zipf:1.0'"},
+	    {"random_distribution", "zipf:0", "got 'zipf:0'"},
+	    {"random_distribution", "zipf:-1", "got 'zipf:-1'"},
+	    {"random_distribution", "zipf:abc", "got 'zipf:abc'"},
+	    {"random_distribution", "zipf:", "got 'zipf:'"},
+	    {"random_distribution", "zipf:inf", "got 'zipf:inf'"},
+	    {"random_distribution", "zipf:nan", "got 'zipf:nan'"},
+	    {"random_distribution", "zipf:0x1p1", "got 'zipf:0x1p1'"},
+	    {"random_distribution", "zipf:1e999", "got 'zipf:1e999'"},
+	    {"random_distribution", "zipf:1.2:0.5", "fio's ':CENTER' part is not supported"},
+	    {"random_distribution", "pareto:1", "pareto h must be a number between 0 and 1"},
+	    {"random_distribution", "pareto:0", "got 'pareto:0'"},
+	    {"random_distribution", "pareto:1.5", "got 'pareto:1.5'"},
+	    {"random_distribution", "pareto:0.2:0.1", "':CENTER' part is not supported"},
+	    {"random_distribution", "normal",
+	     "expected random, zipf[:THETA] or pareto[:H] (fio's "
+	     "normal and zoned distributions are not "
+	     "supported), got 'normal'"},
+	    {"random_distribution", "zoned:50/5:50/95", "got 'zoned:50/5:50/95'"},
+	    {"random_distribution", "random:1", "'random' takes no parameter"},
+	    {"random_distribution", "Zipf", "got 'Zipf'"},
 
-		{"direct", "x", "option 'direct': expected a boolean"},
-		{"buffered", "x", "option 'buffered': expected a boolean"},
+	    {"direct", "x", "option 'direct': expected a boolean"},
+	    {"buffered", "x", "option 'buffered': expected a boolean"},
 
-		{"ioengine", "libaio",
-		 "ioengine 'libaio' is not supported by raidlab (supported: io_uring, psync)"},
-		{"ioengine", "sync", "ioengine 'sync' is not supported by raidlab"},
-		{"ioengine", "", "ioengine '' is not supported"},
-		{"ioengine", NULL, "option 'ioengine': needs a value"},
+	    {"ioengine", "libaio",
+	     "ioengine 'libaio' is not supported by raidlab (supported: io_uring, psync)"},
+	    {"ioengine", "sync", "ioengine 'sync' is not supported by raidlab"},
+	    {"ioengine", "", "ioengine '' is not supported"},
+	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
-		{"zero_buffers", "x", "option 'zero_buffers': expected a boolean"},
-		{"refill_buffers", "x", "option 'refill_buffers': expected a boolean"},
-		{"buffer_compress_percentage", "101", "option 'buffer_compress_percentage': expected "
-						      "a percentage from 0 to 100"},
+	    {"zero_buffers", "x", "option 'zero_buffers': expected a boolean"},
+	    {"refill_buffers", "x", "option 'refill_buffers': expected a boolean"},
+	    {"buffer_compress_percentage", "101",
+	     "option 'buffer_compress_percentage': expected "
+	     "a percentage from 0 to 100"},
 
-		{"loops", "0", "option 'loops': expected a whole number from 1 to 1000000, got '0'"},
-		{"loops", "1000001", "got '1000001'"},
+	    {"loops", "0", "option 'loops': expected a whole number from 1 to 1000000, got '0'"},
+	    {"loops", "1000001", "got '1000001'"},
 
-		{"verify", "md5", "verify 'md5' is not supported by raidlab (supported: crc32c"},
-		{"verify", "sha256", "verify 'sha256' is not supported"},
-		{"verify", "1", "verify '1' is not supported"},
-		{"verify", NULL, "option 'verify': needs a value"},
+	    {"verify", "md5", "verify 'md5' is not supported by raidlab (supported: crc32c"},
+	    {"verify", "sha256", "verify 'sha256' is not supported"},
+	    {"verify", "1", "verify '1' is not supported"},
+	    {"verify", NULL, "option 'verify': needs a value"},
 
-		{"randseed", "abc", "option 'randseed': expected a whole number from 0 to "
-				    "18446744073709551615, got 'abc'"},
-		{"randseed", "18446744073709551616", "got '18446744073709551616'"},
-		{"randseed", "-1", "got '-1'"},
+	    {"randseed", "abc",
+	     "option 'randseed': expected a whole number from 0 to "
+	     "18446744073709551615, got 'abc'"},
+	    {"randseed", "18446744073709551616", "got '18446744073709551616'"},
+	    {"randseed", "-1", "got '-1'"},
 
-		{"norandommap", "x", "option 'norandommap': expected a boolean"},
+	    {"norandommap", "x", "option 'norandommap': expected a boolean"},
 
-		{"log_avg_msec", "0", "option 'log_avg_msec': expected a whole number of milliseconds "
-				      "from 1 to 3600000, got '0'"},
-		{"log_avg_msec", "3600001", "got '3600001'"},
-		{"log_avg_msec", "1s", "got '1s'"},
-		{"log_avg_msec", NULL, "needs a value"},
+	    {"log_avg_msec", "0",
+	     "option 'log_avg_msec': expected a whole number of milliseconds "
+	     "from 1 to 3600000, got '0'"},
+	    {"log_avg_msec", "3600001", "got '3600001'"},
+	    {"log_avg_msec", "1s", "got '1s'"},
+	    {"log_avg_msec", NULL, "needs a value"},
 
-		{"stonewall", "0", "option 'stonewall': raidlab always runs the jobs of a file one "
-				   "after another, so it cannot be turned off"},
-		{"stonewall", "x", "expected a boolean"},
-		{"new_group", "x", "option 'new_group': expected a boolean"},
+	    {"stonewall", "0",
+	     "option 'stonewall': raidlab always runs the jobs of a file one "
+	     "after another, so it cannot be turned off"},
+	    {"stonewall", "x", "expected a boolean"},
+	    {"new_group", "x", "option 'new_group': expected a boolean"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		set_err_at(t[i].name, t[i].value, t[i].sub, (int)i);
@@ -469,15 +484,15 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("", "1", "test: missing option name");
 
 	SET_ERR("filename", "/dev/nvme0n1",
-		"test: option 'filename' is not supported: raidlab does I/O to its target; give "
-		"it with --target=SPEC on the command line or target=SPEC in a job file's "
-		"[global] section");
+	        "test: option 'filename' is not supported: raidlab does I/O to its target; give "
+	        "it with --target=SPEC on the command line or target=SPEC in a job file's "
+	        "[global] section");
 	SET_ERR("directory", "/mnt", "--target=SPEC");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("group_reporting", NULL,
-		"fio option 'group_reporting' is not supported by raidlab (see 'raidlab help "
-		"options')");
+	        "fio option 'group_reporting' is not supported by raidlab (see 'raidlab help "
+	        "options')");
 	SET_ERR("rate", "10m", "fio option 'rate' is not supported");
 	SET_ERR("bsrange", "4k-8k", "fio option 'bsrange' is not supported");
 
@@ -485,7 +500,8 @@ static void test_unknown_and_rejected(void **state)
 	struct wl_job j;
 	wl_job_init(&j);
 	assert_int_equal(wl_job_set(&j, "iodepth", "x", NULL, msg, sizeof(msg)), -EINVAL);
-	assert_string_equal(msg, "option 'iodepth': expected a whole number from 1 to 65536, got 'x'");
+	assert_string_equal(msg,
+	                    "option 'iodepth': expected a whole number from 1 to 65536, got 'x'");
 	char tiny[8];
 	assert_int_equal(wl_job_set(&j, "iodepth", "x", "somewhere", tiny, sizeof(tiny)), -EINVAL);
 	assert_int_equal(strlen(tiny), 7);
@@ -525,7 +541,8 @@ static void test_bssplit(void **state)
 	SET_OK(&j, "bssplit", "4k:8k:16k");
 	expect_split(&j, (const uint32_t[][2]){{4096, 34}, {8192, 33}, {16384, 33}}, 3);
 	SET_OK(&j, "bssplit", "4k/10:8k:16k:32k/20");
-	expect_split(&j, (const uint32_t[][2]){{4096, 10}, {8192, 35}, {16384, 35}, {32768, 20}}, 4);
+	expect_split(&j, (const uint32_t[][2]){{4096, 10}, {8192, 35}, {16384, 35}, {32768, 20}},
+	             4);
 	SET_OK(&j, "bssplit", "4k/99:8k:16k"); /* one percent for two entries */
 	expect_split(&j, (const uint32_t[][2]){{4096, 99}, {8192, 1}, {16384, 0}}, 3);
 	SET_OK(&j, "bssplit", "4k/100:8k/0");
@@ -548,31 +565,34 @@ static void test_bssplit(void **state)
 	SET_OK(&j, "bssplit", "4k/60:64k/40");
 	assert_int_equal(j.nbssplit, 2);
 
-	SET_ERR("bssplit", "4k/50:8k/40", "option 'bssplit': the percentages add up to 90, "
-					  "expected 100, in '4k/50:8k/40'");
+	SET_ERR("bssplit", "4k/50:8k/40",
+	        "option 'bssplit': the percentages add up to 90, "
+	        "expected 100, in '4k/50:8k/40'");
 	SET_ERR("bssplit", "4k/60:8k/60", "the percentages add up to 120, more than 100");
 	SET_ERR("bssplit", "4k/60:8k/40:16k",
-		"the given percentages already add up to 100, leaving nothing for the entries "
-		"without one");
+	        "the given percentages already add up to 100, leaving nothing for the entries "
+	        "without one");
 	SET_ERR("bssplit", "4k/60:64k/40,4k/100",
-		"per-direction bssplit (separated by ',') is not supported by raidlab");
+	        "per-direction bssplit (separated by ',') is not supported by raidlab");
 	SET_ERR("bssplit", "", "option 'bssplit': expected SIZE/PCT entries separated by ':'");
 	SET_ERR("bssplit", "4k/50::8k/50", "entry 2 is empty");
 	SET_ERR("bssplit", "4k/100:", "entry 2 is empty");
 	SET_ERR("bssplit", ":4k", "entry 1 is empty");
-	SET_ERR("bssplit", "1000/100", "entry 1: expected a block size that is a multiple of 512 "
-				       "from 512 to 64m (e.g. 4k), got '1000'");
+	SET_ERR("bssplit", "1000/100",
+	        "entry 1: expected a block size that is a multiple of 512 "
+	        "from 512 to 64m (e.g. 4k), got '1000'");
 	SET_ERR("bssplit", "4k/50:3000/50", "entry 2: expected a block size");
 	SET_ERR("bssplit", "128m/100", "got '128m'");
 	SET_ERR("bssplit", "x/100", "got 'x'");
 	SET_ERR("bssplit", "/100", "entry 1: expected a block size");
-	SET_ERR("bssplit", "4k/abc", "entry 1: expected a percentage from 0 to 100 after '/', "
-				     "got 'abc'");
+	SET_ERR("bssplit", "4k/abc",
+	        "entry 1: expected a percentage from 0 to 100 after '/', "
+	        "got 'abc'");
 	SET_ERR("bssplit", "4k/101", "got '101'");
 	SET_ERR("bssplit", "4k/", "got ''");
 	SET_ERR("bssplit", "4k/50/50", "got '50/50'");
 	SET_ERR("bssplit", "4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k:4k",
-		"at most 16 entries are allowed");
+	        "at most 16 entries are allowed");
 	SET_ERR("bssplit", NULL, "option 'bssplit': needs a value");
 }
 
@@ -610,7 +630,7 @@ static void test_random_distribution(void **state)
 	SET_OK(&j, "random_distribution", "zipf:1.2");
 	SET_OK(&j, "rw", "read");
 	VALIDATE_ERR(&j, "random_distribution=zipf applies to random patterns only, but rw=read "
-			 "is sequential");
+	                 "is sequential");
 	SET_OK(&j, "rw", "randtrim");
 	VALIDATE_OK(&j);
 
@@ -647,9 +667,8 @@ static void test_validate(void **state)
 	static const struct {
 		const char *rw;
 		bool ok;
-	} vt[] = {{"read", false},     {"randread", false}, {"trim", false},
-		  {"randtrim", false}, {"write", true},	    {"randwrite", true},
-		  {"rw", true},	       {"randrw", true}};
+	} vt[] = {{"read", false}, {"randread", false}, {"trim", false}, {"randtrim", false},
+	          {"write", true}, {"randwrite", true}, {"rw", true},    {"randrw", true}};
 	for (size_t i = 0; i < ARRAY_SIZE(vt); i++) {
 		wl_job_init(&j);
 		SET_OK(&j, "verify", "crc32c");
@@ -657,9 +676,10 @@ static void test_validate(void **state)
 		if (vt[i].ok) {
 			VALIDATE_OK(&j);
 		} else {
-			validate_err_at(&j, "verify=crc32c needs a pattern that writes (write, "
-					    "randwrite, rw or randrw)",
-					(int)i);
+			validate_err_at(&j,
+			                "verify=crc32c needs a pattern that writes (write, "
+			                "randwrite, rw or randrw)",
+			                (int)i);
 			expect_sub(msg, vt[i].rw, (int)i);
 		}
 	}
@@ -717,21 +737,21 @@ static void test_validate(void **state)
 		uint64_t value;
 		const char *sub;
 	} rt[] = {
-		{offsetof(struct wl_job, iodepth), 4, 0, "iodepth=0 is not from 1 to 65536"},
-		{offsetof(struct wl_job, iodepth), 4, 65537, "iodepth=65537"},
-		{offsetof(struct wl_job, numjobs), 4, 0, "numjobs=0 is not from 1 to 1024"},
-		{offsetof(struct wl_job, numjobs), 4, 2000, "numjobs=2000"},
-		{offsetof(struct wl_job, loops), 4, 0, "loops=0 is not from 1 to 1000000"},
-		{offsetof(struct wl_job, rwmixread), 4, 101, "rwmixread=101 is above 100"},
-		{offsetof(struct wl_job, buffer_compress_percentage), 4, 200,
-		 "buffer_compress_percentage=200 is above 100"},
-		{offsetof(struct wl_job, bs), 4, 1000, "bs=1000 is not a block size"},
-		{offsetof(struct wl_job, bs), 4, 128u << 20, "is not a block size"},
-		{offsetof(struct wl_job, log_avg_ns), 8, 0, "log_avg_msec must be from 1 to 3600000"},
-		{offsetof(struct wl_job, rw), 4, 42, "invalid rw value 42"},
-		{offsetof(struct wl_job, engine), 4, 9, "invalid ioengine value 9"},
-		{offsetof(struct wl_job, verify), 4, 5, "invalid verify value 5"},
-		{offsetof(struct wl_job, nbssplit), 4, WL_BSSPLIT_MAX + 1, "bssplit has 17 entries"},
+	    {offsetof(struct wl_job, iodepth), 4, 0, "iodepth=0 is not from 1 to 65536"},
+	    {offsetof(struct wl_job, iodepth), 4, 65537, "iodepth=65537"},
+	    {offsetof(struct wl_job, numjobs), 4, 0, "numjobs=0 is not from 1 to 1024"},
+	    {offsetof(struct wl_job, numjobs), 4, 2000, "numjobs=2000"},
+	    {offsetof(struct wl_job, loops), 4, 0, "loops=0 is not from 1 to 1000000"},
+	    {offsetof(struct wl_job, rwmixread), 4, 101, "rwmixread=101 is above 100"},
+	    {offsetof(struct wl_job, buffer_compress_percentage), 4, 200,
+	     "buffer_compress_percentage=200 is above 100"},
+	    {offsetof(struct wl_job, bs), 4, 1000, "bs=1000 is not a block size"},
+	    {offsetof(struct wl_job, bs), 4, 128u << 20, "is not a block size"},
+	    {offsetof(struct wl_job, log_avg_ns), 8, 0, "log_avg_msec must be from 1 to 3600000"},
+	    {offsetof(struct wl_job, rw), 4, 42, "invalid rw value 42"},
+	    {offsetof(struct wl_job, engine), 4, 9, "invalid ioengine value 9"},
+	    {offsetof(struct wl_job, verify), 4, 5, "invalid verify value 5"},
+	    {offsetof(struct wl_job, nbssplit), 4, WL_BSSPLIT_MAX + 1, "bssplit has 17 entries"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(rt); i++) {
 		wl_job_init(&j);
@@ -763,35 +783,21 @@ static void test_validate(void **state)
 /* --- the table: completeness, defaults, docs --- */
 
 static const char *const promised[] = {
-	"name",
-	"rw",
-	"readwrite",
-	"bs",
-	"blocksize",
-	"bssplit",
-	"iodepth",
-	"numjobs",
-	"size",
-	"offset",
-	"runtime",
-	"time_based",
-	"ramp_time",
-	"rwmixread",
-	"rwmixwrite",
-	"random_distribution",
-	"direct",
-	"buffered",
-	"ioengine",
-	"zero_buffers",
-	"refill_buffers",
-	"buffer_compress_percentage",
-	"loops",
-	"verify",
-	"randseed",
-	"norandommap",
-	"log_avg_msec",
-	"stonewall",
-	"new_group",
+    "name",           "rw",
+    "readwrite",      "bs",
+    "blocksize",      "bssplit",
+    "iodepth",        "numjobs",
+    "size",           "offset",
+    "runtime",        "time_based",
+    "ramp_time",      "rwmixread",
+    "rwmixwrite",     "random_distribution",
+    "direct",         "buffered",
+    "ioengine",       "zero_buffers",
+    "refill_buffers", "buffer_compress_percentage",
+    "loops",          "verify",
+    "randseed",       "norandommap",
+    "log_avg_msec",   "stonewall",
+    "new_group",
 };
 
 static void test_option_table(void **state)
@@ -814,8 +820,8 @@ static void test_option_table(void **state)
 			fail_msg("option '%s' missing from wl_options()", promised[p]);
 	}
 
-	static const char *const types[] = {"size", "int",	"bool",	   "time", "enum",
-					    "str",  "percent", "bssplit", "dist", "msec"};
+	static const char *const types[] = {"size", "int",     "bool",    "time", "enum",
+	                                    "str",  "percent", "bssplit", "dist", "msec"};
 	for (size_t i = 0; i < n; i++) {
 		const struct wl_option_info *o = &opts[i];
 		assert_non_null(o->name);
@@ -840,7 +846,7 @@ static void test_option_table(void **state)
 			SET_OK(&j, o->name, o->def);
 			if (memcmp(&j, &def, sizeof(j)) != 0)
 				fail_msg("option '%s': its default '%s' differs from wl_job_init",
-					 o->name, o->def);
+				         o->name, o->def);
 			if (o->alias)
 				SET_OK(&j, o->alias, o->def);
 		} else {
@@ -895,12 +901,12 @@ static void test_docs_match_table(void **state)
 		char row[2048], alias[80], def[80];
 		snprintf(alias, sizeof(alias), o->alias ? "`%s`" : "-", o->alias);
 		snprintf(def, sizeof(def), o->def[0] ? "`%s`" : "-", o->def);
-		snprintf(row, sizeof(row), "| `%s` | %s | %s | %s | %s |\n", o->name, alias, o->type,
-			 def, o->help);
+		snprintf(row, sizeof(row), "| `%s` | %s | %s | %s | %s |\n", o->name, alias,
+		         o->type, def, o->help);
 		if (!strstr(doc, row)) {
 			free(doc);
 			fail_msg("%s lacks the row for '%s' (or it differs):\n%s", path, o->name,
-				 row);
+			         row);
 		}
 	}
 	free(doc);
@@ -922,17 +928,17 @@ static void test_jobfile_global_and_jobs(void **state)
 {
 	(void)state;
 	const char *text = "[global]\n"
-			   "bs=64k\n"
-			   "iodepth=8\n"
-			   "target=raid0(ssd(a) x2, chunk=128k)\n"
-			   "\n"
-			   "[seqread]\n"
-			   "rw=read\n"
-			   "\n"
-			   "[randwrite]\n"
-			   "rw=randwrite\n"
-			   "bs=4k\n"
-			   "verify=crc32c\n";
+	                   "bs=64k\n"
+	                   "iodepth=8\n"
+	                   "target=raid0(ssd(a) x2, chunk=128k)\n"
+	                   "\n"
+	                   "[seqread]\n"
+	                   "rw=read\n"
+	                   "\n"
+	                   "[randwrite]\n"
+	                   "rw=randwrite\n"
+	                   "bs=4k\n"
+	                   "verify=crc32c\n";
 	struct wl_jobfile jf = PARSE_OK(text, NULL);
 	assert_int_equal(jf.njobs, 2);
 	assert_string_equal(jf.target, "raid0(ssd(a) x2, chunk=128k)");
@@ -963,15 +969,15 @@ static void test_jobfile_global_after_job(void **state)
 {
 	(void)state;
 	const char *text = "[global]\n"
-			   "iodepth=4\n"
-			   "bs=8k\n"
-			   "[a]\n"
-			   "[global]\n"
-			   "iodepth=16\n"
-			   "[b]\n"
-			   "[c]\n"
-			   "iodepth=2\n"
-			   "[d]\n";
+	                   "iodepth=4\n"
+	                   "bs=8k\n"
+	                   "[a]\n"
+	                   "[global]\n"
+	                   "iodepth=16\n"
+	                   "[b]\n"
+	                   "[c]\n"
+	                   "iodepth=2\n"
+	                   "[d]\n";
 	struct wl_jobfile jf = PARSE_OK(text, NULL);
 	assert_int_equal(jf.njobs, 4);
 	assert_int_equal(jf.jobs[0].iodepth, 4);
@@ -991,11 +997,11 @@ static void test_jobfile_base(void **state)
 	SET_OK(&base, "name", "cli");
 	SET_OK(&base, "runtime", "10");
 	const char *text = "[global]\n"
-			   "bs=16k\n"
-			   "[x]\n"
-			   "[y]\n"
-			   "iodepth=2\n"
-			   "name=renamed\n";
+	                   "bs=16k\n"
+	                   "[x]\n"
+	                   "[y]\n"
+	                   "iodepth=2\n"
+	                   "name=renamed\n";
 	struct wl_jobfile jf = PARSE_OK(text, &base);
 	assert_int_equal(jf.njobs, 2);
 	assert_string_equal(jf.jobs[0].name, "x"); /* the section names the job */
@@ -1020,17 +1026,17 @@ static void test_jobfile_comments(void **state)
 {
 	(void)state;
 	const char *text = "; a comment\n"
-			   "# another\n"
-			   "   ; indented comment\n"
-			   "\t# tab comment\n"
-			   "[global] ; after a header\n"
-			   "iodepth=4 ; trailing comment\n"
-			   "bs=8k\t# after a tab\n"
-			   "[j1]   # comment\n"
-			   "name=a#b;c\n"
-			   "\n"
-			   "   \n"
-			   ";iodepth=99\n";
+	                   "# another\n"
+	                   "   ; indented comment\n"
+	                   "\t# tab comment\n"
+	                   "[global] ; after a header\n"
+	                   "iodepth=4 ; trailing comment\n"
+	                   "bs=8k\t# after a tab\n"
+	                   "[j1]   # comment\n"
+	                   "name=a#b;c\n"
+	                   "\n"
+	                   "   \n"
+	                   ";iodepth=99\n";
 	struct wl_jobfile jf = PARSE_OK(text, NULL);
 	assert_int_equal(jf.njobs, 1);
 	assert_int_equal(jf.jobs[0].iodepth, 4);
@@ -1040,7 +1046,7 @@ static void test_jobfile_comments(void **state)
 
 	/* "rw=write;" keeps the ';', which the option then rejects. */
 	assert_int_equal(wl_jobfile_parse("[j]\nrw=write;\n", "c.fio", NULL, &jf, msg, sizeof(msg)),
-			 -EINVAL);
+	                 -EINVAL);
 	expect_sub(msg, "c.fio:2: option 'rw'", __LINE__);
 	expect_sub(msg, "got 'write;'", __LINE__);
 }
@@ -1049,14 +1055,14 @@ static void test_jobfile_crlf_and_whitespace(void **state)
 {
 	(void)state;
 	const char *text = "[global]\r\n"
-			   "bs = 8k\r\n"
-			   "  iodepth\t=\t4  \r\n"
-			   "\r\n"
-			   "[ spaced name ]\r\n"
-			   "rw=randread\r\n"
-			   "norandommap\r\n"
-			   "[last]\r\n"
-			   "rw=write"; /* no newline at the end */
+	                   "bs = 8k\r\n"
+	                   "  iodepth\t=\t4  \r\n"
+	                   "\r\n"
+	                   "[ spaced name ]\r\n"
+	                   "rw=randread\r\n"
+	                   "norandommap\r\n"
+	                   "[last]\r\n"
+	                   "rw=write"; /* no newline at the end */
 	struct wl_jobfile jf = PARSE_OK(text, NULL);
 	assert_int_equal(jf.njobs, 2);
 	assert_string_equal(jf.jobs[0].name, "spaced name");
@@ -1072,14 +1078,14 @@ static void test_jobfile_quoting(void **state)
 {
 	(void)state;
 	const char *text = "[global]\n"
-			   "target=\"disk image.img\"\n"
-			   "[j]\n"
-			   "name = \"my job ; with # marks\"   ; a real comment\n"
-			   "rw=\"randwrite\"\n"
-			   "[k]\n"
-			   "name=\"a=b\"\n"
-			   "[l]\n"
-			   "name=x\"y\n"; /* a quote inside a bare value stays */
+	                   "target=\"disk image.img\"\n"
+	                   "[j]\n"
+	                   "name = \"my job ; with # marks\"   ; a real comment\n"
+	                   "rw=\"randwrite\"\n"
+	                   "[k]\n"
+	                   "name=\"a=b\"\n"
+	                   "[l]\n"
+	                   "name=x\"y\n"; /* a quote inside a bare value stays */
 	struct wl_jobfile jf = PARSE_OK(text, NULL);
 	assert_int_equal(jf.njobs, 3);
 	assert_string_equal(jf.target, "disk image.img");
@@ -1104,18 +1110,18 @@ static void test_jobfile_bare_booleans(void **state)
 {
 	(void)state;
 	const char *text = "[global]\n"
-			   "time_based\n"
-			   "runtime=30\n"
-			   "buffered\n"
-			   "stonewall\n"
-			   "new_group\n"
-			   "[j]\n"
-			   "rw=randread\n"
-			   "norandommap\n"
-			   "refill_buffers\n"
-			   "[k]\n"
-			   "direct\n"
-			   "time_based=0\n";
+	                   "time_based\n"
+	                   "runtime=30\n"
+	                   "buffered\n"
+	                   "stonewall\n"
+	                   "new_group\n"
+	                   "[j]\n"
+	                   "rw=randread\n"
+	                   "norandommap\n"
+	                   "refill_buffers\n"
+	                   "[k]\n"
+	                   "direct\n"
+	                   "time_based=0\n";
 	struct wl_jobfile jf = PARSE_OK(text, NULL);
 	assert_int_equal(jf.njobs, 2);
 	assert_true(jf.jobs[0].time_based);
@@ -1181,58 +1187,60 @@ static void test_jobfile_malformed(void **state)
 	static const struct {
 		const char *text, *sub;
 	} t[] = {
-		{"iodepth=4\n[j]\n", "bad.fio:1: option 'iodepth' outside any section (start with "
-				     "[global] or [jobname])"},
-		{"; comment\n\ntime_based\n[j]\n", "bad.fio:3: option 'time_based' outside any section"},
-		{"[j\nrw=read\n", "bad.fio:1: missing ']' in section header '[j'"},
-		{"[global]\nbs=4k\n", "bad.fio: no job sections: add at least one [jobname] section"},
-		{"", "bad.fio: no job sections"},
-		{"; only a comment\n\n", "bad.fio: no job sections"},
-		{"[j]\niodeptj=4\n", "bad.fio:2: unknown option 'iodeptj' (did you mean 'iodepth'?)"},
-		{"[j]\ntarget=disk.img\n",
-		 "bad.fio:2: target= belongs in [global]: all jobs of a file share one target"},
-		{"[a]\n[global]\ntarget=x\n[b]\n", "bad.fio:3: target= must come before the first job"},
-		{"[global]\ntarget=\n[j]\n", "bad.fio:2: option 'target': needs a value (target=SPEC)"},
-		{"[global]\ntarget\n[j]\n", "bad.fio:2: option 'target': needs a value"},
-		{"[]\n", "bad.fio:1: empty section name '[]'"},
-		{"[  ]\n", "bad.fio:1: empty section name"},
-		{"[j] x\n", "bad.fio:1: unexpected text 'x' after ']' in section header"},
-		{"[j]]\n", "bad.fio:1: unexpected text ']' after ']'"},
-		{"[a[b]\n", "bad.fio:1: section name 'a[b' contains '['"},
-		{"[1234567890123456789012345678901234567890123456789012345678901234]\n",
-		 "bad.fio:1: section name '1234567890123456789012345678901234567890123456789012345678901"
-		 "234' is longer than 63 characters"},
-		{"[j]\nname=\"abc\n", "bad.fio:2: missing closing '\"' in the value of 'name'"},
-		{"[j]\nname=\"abc\" x\n",
-		 "bad.fio:2: unexpected text ' x' after the closing '\"' in the value of 'name'"},
-		{"[j]\nname=\"\"\n", "bad.fio:2: option 'name': expected a name of 1 to 63"},
-		{"[j]\n=4\n", "bad.fio:2: missing option name before '='"},
-		{"[j]\n  = 4\n", "bad.fio:2: missing option name before '='"},
-		{"[j]\nio depth=4\n",
-		 "bad.fio:2: option name 'io depth' contains whitespace (expected key=value)"},
-		{"[j]\niodepth 4\n", "bad.fio:2: option name 'iodepth 4' contains whitespace"},
-		{"[global]\nname=x\n[j]\n", "bad.fio:2: name= does not belong in [global]"},
-		{"[j]\nrw=randread:8\n", "bad.fio:2: option 'rw': fio's ':N' suffix is not supported"},
-		{"[j]\nioengine=libaio\n",
-		 "bad.fio:2: ioengine 'libaio' is not supported by raidlab (supported: io_uring, psync)"},
-		{"[j]\nfilename=/dev/sda\n",
-		 "bad.fio:2: option 'filename' is not supported: raidlab does I/O to its target; give "
-		 "it with --target=SPEC"},
-		{"[global]\ntime_based\n[j]\nrw=read\n",
-		 "bad.fio:3: job 'j': time_based needs runtime > 0"},
-		{"[j]\nverify=crc32c\n[k]\n",
-		 "bad.fio:1: job 'j': verify=crc32c needs a pattern that writes"},
-		{"[ok]\nrw=write\n[j]\nname=renamed\nrw=randread\nrandom_distribution=zipf\n[k]\n"
-		 "rw=read\nrandom_distribution=zipf\n",
-		 "bad.fio:7: job 'k': random_distribution=zipf applies to random patterns only"},
-		{"[j]\r\nbs=1000\r\n", "bad.fio:2: option 'bs': expected a block size"},
-		{"[j]\nbssplit=4k/50:8k/40\n",
-		 "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
-		{"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
-		{"[j]\n\n\n\n\ngroup_reporting\n",
-		 "bad.fio:6: fio option 'group_reporting' is not supported by raidlab"},
-		{"[j]\nstonewall=0\n", "bad.fio:2: option 'stonewall'"},
-		{"[j]\nsize=50%\n", "bad.fio:2: option 'size': percentages of the target"},
+	    {"iodepth=4\n[j]\n", "bad.fio:1: option 'iodepth' outside any section (start with "
+	                         "[global] or [jobname])"},
+	    {"; comment\n\ntime_based\n[j]\n",
+	     "bad.fio:3: option 'time_based' outside any section"},
+	    {"[j\nrw=read\n", "bad.fio:1: missing ']' in section header '[j'"},
+	    {"[global]\nbs=4k\n", "bad.fio: no job sections: add at least one [jobname] section"},
+	    {"", "bad.fio: no job sections"},
+	    {"; only a comment\n\n", "bad.fio: no job sections"},
+	    {"[j]\niodeptj=4\n", "bad.fio:2: unknown option 'iodeptj' (did you mean 'iodepth'?)"},
+	    {"[j]\ntarget=disk.img\n",
+	     "bad.fio:2: target= belongs in [global]: all jobs of a file share one target"},
+	    {"[a]\n[global]\ntarget=x\n[b]\n", "bad.fio:3: target= must come before the first job"},
+	    {"[global]\ntarget=\n[j]\n", "bad.fio:2: option 'target': needs a value (target=SPEC)"},
+	    {"[global]\ntarget\n[j]\n", "bad.fio:2: option 'target': needs a value"},
+	    {"[]\n", "bad.fio:1: empty section name '[]'"},
+	    {"[  ]\n", "bad.fio:1: empty section name"},
+	    {"[j] x\n", "bad.fio:1: unexpected text 'x' after ']' in section header"},
+	    {"[j]]\n", "bad.fio:1: unexpected text ']' after ']'"},
+	    {"[a[b]\n", "bad.fio:1: section name 'a[b' contains '['"},
+	    {"[1234567890123456789012345678901234567890123456789012345678901234]\n",
+	     "bad.fio:1: section name "
+	     "'1234567890123456789012345678901234567890123456789012345678901"
+	     "234' is longer than 63 characters"},
+	    {"[j]\nname=\"abc\n", "bad.fio:2: missing closing '\"' in the value of 'name'"},
+	    {"[j]\nname=\"abc\" x\n",
+	     "bad.fio:2: unexpected text ' x' after the closing '\"' in the value of 'name'"},
+	    {"[j]\nname=\"\"\n", "bad.fio:2: option 'name': expected a name of 1 to 63"},
+	    {"[j]\n=4\n", "bad.fio:2: missing option name before '='"},
+	    {"[j]\n  = 4\n", "bad.fio:2: missing option name before '='"},
+	    {"[j]\nio depth=4\n",
+	     "bad.fio:2: option name 'io depth' contains whitespace (expected key=value)"},
+	    {"[j]\niodepth 4\n", "bad.fio:2: option name 'iodepth 4' contains whitespace"},
+	    {"[global]\nname=x\n[j]\n", "bad.fio:2: name= does not belong in [global]"},
+	    {"[j]\nrw=randread:8\n", "bad.fio:2: option 'rw': fio's ':N' suffix is not supported"},
+	    {"[j]\nioengine=libaio\n", "bad.fio:2: ioengine 'libaio' is not supported by raidlab "
+	                               "(supported: io_uring, psync)"},
+	    {"[j]\nfilename=/dev/sda\n",
+	     "bad.fio:2: option 'filename' is not supported: raidlab does I/O to its target; give "
+	     "it with --target=SPEC"},
+	    {"[global]\ntime_based\n[j]\nrw=read\n",
+	     "bad.fio:3: job 'j': time_based needs runtime > 0"},
+	    {"[j]\nverify=crc32c\n[k]\n",
+	     "bad.fio:1: job 'j': verify=crc32c needs a pattern that writes"},
+	    {"[ok]\nrw=write\n[j]\nname=renamed\nrw=randread\nrandom_distribution=zipf\n[k]\n"
+	     "rw=read\nrandom_distribution=zipf\n",
+	     "bad.fio:7: job 'k': random_distribution=zipf applies to random patterns only"},
+	    {"[j]\r\nbs=1000\r\n", "bad.fio:2: option 'bs': expected a block size"},
+	    {"[j]\nbssplit=4k/50:8k/40\n",
+	     "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
+	    {"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
+	    {"[j]\n\n\n\n\ngroup_reporting\n",
+	     "bad.fio:6: fio option 'group_reporting' is not supported by raidlab"},
+	    {"[j]\nstonewall=0\n", "bad.fio:2: option 'stonewall'"},
+	    {"[j]\nsize=50%\n", "bad.fio:2: option 'size': percentages of the target"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct wl_jobfile jf;
@@ -1250,7 +1258,8 @@ static void test_jobfile_malformed(void **state)
 
 	/* No file name, no text, no output. */
 	struct wl_jobfile jf;
-	assert_int_equal(wl_jobfile_parse("[global]\n", NULL, NULL, &jf, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(wl_jobfile_parse("[global]\n", NULL, NULL, &jf, msg, sizeof(msg)),
+	                 -EINVAL);
 	expect_sub(msg, "job file: no job sections", __LINE__);
 	assert_int_equal(wl_jobfile_parse(NULL, "x.fio", NULL, &jf, msg, sizeof(msg)), -EINVAL);
 	assert_int_equal(wl_jobfile_parse("[j]\n", "x.fio", NULL, NULL, msg, sizeof(msg)), -EINVAL);
@@ -1260,27 +1269,27 @@ static void test_jobfile_malformed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_rw_helpers),
-		cmocka_unit_test(test_valid_values),
-		cmocka_unit_test(test_bool_words),
-		cmocka_unit_test(test_invalid_values),
-		cmocka_unit_test(test_unknown_and_rejected),
-		cmocka_unit_test(test_bssplit),
-		cmocka_unit_test(test_random_distribution),
-		cmocka_unit_test(test_validate),
-		cmocka_unit_test(test_option_table),
-		cmocka_unit_test(test_docs_match_table),
-		cmocka_unit_test(test_jobfile_global_and_jobs),
-		cmocka_unit_test(test_jobfile_global_after_job),
-		cmocka_unit_test(test_jobfile_base),
-		cmocka_unit_test(test_jobfile_comments),
-		cmocka_unit_test(test_jobfile_crlf_and_whitespace),
-		cmocka_unit_test(test_jobfile_quoting),
-		cmocka_unit_test(test_jobfile_bare_booleans),
-		cmocka_unit_test(test_jobfile_duplicates),
-		cmocka_unit_test(test_jobfile_long_lines),
-		cmocka_unit_test(test_jobfile_malformed),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_rw_helpers),
+	    cmocka_unit_test(test_valid_values),
+	    cmocka_unit_test(test_bool_words),
+	    cmocka_unit_test(test_invalid_values),
+	    cmocka_unit_test(test_unknown_and_rejected),
+	    cmocka_unit_test(test_bssplit),
+	    cmocka_unit_test(test_random_distribution),
+	    cmocka_unit_test(test_validate),
+	    cmocka_unit_test(test_option_table),
+	    cmocka_unit_test(test_docs_match_table),
+	    cmocka_unit_test(test_jobfile_global_and_jobs),
+	    cmocka_unit_test(test_jobfile_global_after_job),
+	    cmocka_unit_test(test_jobfile_base),
+	    cmocka_unit_test(test_jobfile_comments),
+	    cmocka_unit_test(test_jobfile_crlf_and_whitespace),
+	    cmocka_unit_test(test_jobfile_quoting),
+	    cmocka_unit_test(test_jobfile_bare_booleans),
+	    cmocka_unit_test(test_jobfile_duplicates),
+	    cmocka_unit_test(test_jobfile_long_lines),
+	    cmocka_unit_test(test_jobfile_malformed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

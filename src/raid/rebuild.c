@@ -1,0 +1,169 @@
+/*
+ * rebuild.c - reconstruct one member of a raid1/raid10 from the others
+ * (see rebuild.h), plus the executor helper the array tools share.
+ *
+ * The walk: for each piece of the array (the level's locate hook), find the
+ * copy that lives on the member being rebuilt; read another copy from an
+ * in-sync member (on a read error, count it and try the next copy), write
+ * it to the rebuilt member at its own offset.  Pieces with no copy on that
+ * member are skipped, so raid10 with more members than copies only touches
+ * the member's share.  The rate limit sleeps after a step until the bytes
+ * written so far fit in rate * elapsed (wall clock).  The member is
+ * flushed at the end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/sync.h"
+#include "raid/raid_common.h"
+#include "raid/rebuild.h"
+
+#define REBUILD_UNIT (1u << 20)
+
+static uint64_t rebuild_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until @bytes at @rate B/s since @start fit (no-op without a rate). */
+static void rebuild_throttle(uint64_t start, uint64_t bytes, uint64_t rate)
+{
+	uint64_t due, now;
+
+	if (!rate)
+		return;
+	due = start + (uint64_t)((double)bytes * 1e9 / (double)rate);
+	now = rebuild_clock();
+	if (due > now) {
+		struct timespec ts = {.tv_sec = (time_t)((due - now) / 1000000000ull),
+				      .tv_nsec = (long)((due - now) % 1000000000ull)};
+		nanosleep(&ts, NULL);
+	}
+}
+
+int raid_tool_exec(struct rl_target *t, struct rl_exec **out)
+{
+	struct rl_exec *ex = NULL;
+	int rc;
+
+	if (rl_target_leaf_caps(t) & RL_CAP_VIRTUAL) {
+		rc = rl_exec_create(RL_EXEC_VIRTUAL, 256, 0, &ex);
+	} else {
+		rc = rl_exec_create(RL_EXEC_URING, 256, 64, &ex);
+		if (rc)
+			rc = rl_exec_create(RL_EXEC_PSYNC, 256, 0, &ex);
+	}
+	if (rc)
+		return rc;
+	rc = rl_target_attach(t, ex);
+	if (rc) {
+		rl_exec_destroy(ex);
+		return rc;
+	}
+	*out = ex;
+	return 0;
+}
+
+/*
+ * Read a good copy of the piece into @buf: the in-sync copies other than
+ * @skip, in copy order.  Returns 0, or -EIO when none could be read.
+ */
+static int rebuild_read_source(struct raid_array *a, struct rl_exec *ex, const struct raid_loc *locs,
+			       unsigned n, unsigned skip, uint64_t len, void *buf,
+			       struct raid_rebuild_result *res)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned m = locs[i].member;
+		if (i == skip || !raid_member_readable(a, m))
+			continue;
+		if (!rl_io_sync(a->t->children[m], ex, RL_OP_READ, locs[i].offset, (uint32_t)len,
+				buf, 0))
+			return 0;
+		res->read_errors++;
+	}
+	return -EIO;
+}
+
+int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebuild_opts *opts,
+		 struct raid_rebuild_result *res, char *msg, size_t msglen)
+{
+	struct raid_array *a = raid_array_of(t);
+	uint64_t unit = opts->unit ? opts->unit : REBUILD_UNIT, start, len;
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	struct rl_target *dst;
+	void *buf = NULL;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!a || a->copies < 2) {
+		snprintf(msg, msglen, "%s has no redundancy: there is nothing to rebuild from",
+			 a ? a->level->name : t->ops->name);
+		return -EINVAL;
+	}
+	if (opts->member >= a->n) {
+		snprintf(msg, msglen, "member %u does not exist (the array has members 0..%u)",
+			 opts->member, a->n - 1);
+		return -EINVAL;
+	}
+	if (unit % t->block_size || unit > (1u << 30)) {
+		snprintf(msg, msglen, "the rebuild unit must be a multiple of %u", t->block_size);
+		return -EINVAL;
+	}
+	if (posix_memalign(&buf, 4096, unit))
+		return -ENOMEM;
+	dst = t->children[opts->member];
+	raid_member_set(a, opts->member, RAID_MEMBER_REBUILDING);
+	start = rebuild_clock();
+	for (uint64_t off = 0; off < t->size; off += len) {
+		unsigned n = a->level->locate(a, off, t->size - off < unit ? t->size - off : unit,
+					      &len, locs);
+		unsigned k = n;
+
+		for (unsigned i = 0; i < n; i++)
+			if (locs[i].member == opts->member)
+				k = i;
+		if (k < n) {
+			if (rebuild_read_source(a, ex, locs, n, k, len, buf, res)) {
+				if (!res->unrecoverable++)
+					res->first_unrecoverable = off;
+			} else {
+				rc = rl_io_sync(dst, ex, RL_OP_WRITE, locs[k].offset, (uint32_t)len, buf,
+						0);
+				if (rc) {
+					snprintf(msg, msglen,
+						 "writing member %u at offset %llu failed: %s",
+						 opts->member, (unsigned long long)locs[k].offset,
+						 strerror(-rc));
+					rc = -EIO;
+					break;
+				}
+				res->bytes += len;
+				rebuild_throttle(start, res->bytes, opts->rate);
+			}
+		}
+		if (opts->progress)
+			opts->progress(opts->arg, off + len, t->size);
+	}
+	if (!rc && (rc = rl_io_sync(dst, ex, RL_OP_FLUSH, 0, 0, NULL, 0))) {
+		snprintf(msg, msglen, "flushing member %u failed: %s", opts->member, strerror(-rc));
+		rc = -EIO;
+	}
+	if (!rc && res->unrecoverable) {
+		snprintf(msg, msglen,
+			 "%llu piece(s) had no readable copy (first at array offset %llu); the "
+			 "member holds garbage there",
+			 (unsigned long long)res->unrecoverable,
+			 (unsigned long long)res->first_unrecoverable);
+		rc = -EIO;
+	}
+	raid_member_set(a, opts->member, rc ? RAID_MEMBER_FAILED : RAID_MEMBER_IN_SYNC);
+	res->elapsed_ns = rebuild_clock() - start;
+	free(buf);
+	return rc;
+}

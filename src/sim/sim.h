@@ -1,0 +1,401 @@
+/*
+ * sim.h - the SSD model's internal interface (private to src/sim).
+ *
+ * The model is timing-first and event-free: every resource (host link,
+ * controller, flash channel, flash die) keeps the time it is reserved until,
+ * and a request reserves what it needs, in order, when it is submitted.  Its
+ * completion time is therefore known at submission and the target hands the
+ * request to the executor's timer heap once (rl_exec_at).  One heap entry per
+ * host request is what makes the simulator fast; see docs/simulator.md for
+ * why the reservation order is a good approximation of a real controller.
+ *
+ * Pieces, one file each:
+ *   profile.c  parameters: profile files, spec overrides, derived geometry
+ *   cal.c      a resource calendar with gap filling (channels, host link)
+ *   host.c     host interface: device queue slots, controller, link transfer
+ *   nand.c     die and channel timing: read, program, erase, suspend
+ *   ftl.c      page-level mapping, write streams, invalidation, trim
+ *   gc.c       victim policies (greedy, fifo, random), pacing, relocation
+ *   slc.c      SLC cache routing, folding and idle-time background work
+ *   precond.c  preconditioning: fresh, full, steady
+ *   dev.c      the model as a whole: create, destroy, host read/write/trim/flush
+ *   ssd.c      the ssd(...) target: spec -> model, rl_io -> model -> timer
+ *
+ * Units: time in simulated ns, sizes in bytes, mapping in "units" (the FTL
+ * mapping unit, 4 KiB by default).  A superblock is one erase block on every
+ * die, striped: it is the FTL's block (allocation, GC victim, erase).
+ */
+#ifndef RL_SIM_SIM_H
+#define RL_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_NONE        UINT32_MAX  /* no block / unmapped / invalid unit */
+#define SIM_PENDING     UINT64_MAX  /* buffer slot whose program is not scheduled yet */
+#define SIM_PU_MAX      64          /* most units in one program unit */
+#define SIM_SOURCES_MAX 8
+
+enum sim_iface { SIM_IFACE_SATA = 0, SIM_IFACE_AHCI, SIM_IFACE_NVME };
+enum sim_gc_policy { SIM_GC_GREEDY = 0, SIM_GC_FIFO, SIM_GC_RANDOM };
+enum sim_slc_mode { SIM_SLC_OFF = 0, SIM_SLC_STATIC, SIM_SLC_DYNAMIC };
+enum sim_state { SIM_STATE_FRESH = 0, SIM_STATE_FULL, SIM_STATE_STEADY };
+
+/* ---------------------------------------------------------------- params */
+
+/** Everything a profile file or a spec can set (see profile.c for the table). */
+struct sim_params {
+	char name[64];
+	char description[256];
+	char aliases[128];
+	char sources[SIM_SOURCES_MAX][256];
+	unsigned nsources;
+	char path[512]; /* file the profile came from ("" for built-in defaults) */
+
+	/* host interface */
+	int iface;            /* enum sim_iface */
+	unsigned sata_gen;    /* 1, 2, 3: 1.5, 3, 6 Gb/s */
+	unsigned pcie_gen;    /* 1..5 */
+	unsigned pcie_lanes;  /* 1..16 */
+	uint64_t link_bw;     /* practical link bytes/s; 0: derived from gen and lanes */
+	unsigned queues;      /* NVMe submission queues (SATA/AHCI: 1) */
+	unsigned queue_depth; /* commands per queue (SATA/AHCI: 32) */
+	uint64_t cmd_ns;      /* controller time per read/trim/flush command (serial) */
+	uint64_t cmd_write_ns; /* controller time per write command; 0: cmd_ns */
+	uint64_t latency_ns;  /* fixed added latency per command (bus, interrupt) */
+	uint64_t ctrl_read_bw, ctrl_write_bw; /* controller data path limits, 0: none */
+
+	/* NAND */
+	unsigned bits; /* bits per cell: 1 SLC, 2 MLC, 3 TLC, 4 QLC */
+	unsigned channels, dies, planes;
+	uint64_t page;      /* bytes per page (one plane) */
+	unsigned pages;     /* pages per block in native mode */
+	unsigned blocks;    /* blocks per plane */
+	uint64_t channel_rate; /* bytes/s per channel */
+	uint64_t t_read, t_prog, t_erase, t_read_slc, t_prog_slc, t_suspend;
+	bool suspend; /* host reads suspend programs/erases */
+
+	/* FTL */
+	uint64_t capacity; /* user bytes (the profile's figure) */
+	double op;         /* spare area percent rho = (physical-user)/user; <0: unset */
+	uint64_t map_unit;
+	int gc;            /* enum sim_gc_policy */
+	unsigned gc_free;  /* free superblocks at which GC starts; 0: auto */
+	uint64_t write_buffer;
+	bool trim;
+	uint64_t idle_ns;  /* idle time before background work; 0: none */
+	int slc;           /* enum sim_slc_mode */
+	uint64_t slc_size; /* bytes of SLC data (static size / dynamic maximum) */
+	double slc_pct;    /* same as a percent of capacity when >= 0 */
+	uint64_t logical_block;
+
+	/* informational: the manufacturer's rated figures */
+	uint64_t rated_read, rated_write;
+	unsigned rated_read_iops, rated_write_iops;
+
+	/* instance (spec only) */
+	int state; /* enum sim_state */
+	bool data;
+	uint64_t seed;
+	uint64_t precond_writes; /* steady: most settle writes; 0: auto */
+};
+
+/** Fill @p with the built-in defaults (a generic small NVMe MLC drive). */
+void sim_params_default(struct sim_params *p);
+
+/**
+ * Load the profile called @name (a file name, a profile name or an alias)
+ * into @p over the defaults.  Returns 0, -ENOENT (msg says where it looked)
+ * or -EINVAL (msg names file, line and problem).
+ */
+int sim_profile_load(const char *name, struct sim_params *p, char *msg, size_t msglen);
+
+/** Set one parameter from text, as in a profile file or a spec. */
+int sim_params_set(struct sim_params *p, const char *key, const char *value, char *msg,
+		   size_t msglen);
+
+/** NULL-terminated list of every settable parameter name. */
+const char *const *sim_params_keys(void);
+
+/** Directories searched for profiles, in order (NULL-terminated, static storage). */
+const char *const *sim_profile_dirs(void);
+
+/**
+ * Call @fn for every profile found (each name once, first directory wins).
+ * Returns the number found.
+ */
+int sim_profile_each(void (*fn)(const struct sim_params *p, void *arg), void *arg);
+
+/* -------------------------------------------------------------- geometry */
+
+struct sim_geo {
+	uint32_t unit;    /* mapping unit, bytes */
+	uint32_t pu;      /* units per program unit (one die, all planes) */
+	uint32_t prog_k;  /* flash operations per unit when a unit spans several pages */
+	uint32_t nch, ndies;
+	uint32_t b;       /* units per superblock, native mode */
+	uint32_t b_slc;   /* units per superblock in SLC mode */
+	uint32_t nblocks; /* superblocks in total */
+	uint32_t nstatic; /* superblocks reserved as static SLC cache */
+	uint64_t T;       /* physical units of the main pool: (nblocks - nstatic) * b */
+	uint64_t U;       /* user units */
+	uint32_t gc_thresh; /* GC starts below this many free superblocks */
+	uint32_t gc_hard;   /* host writes wait for GC at or below this */
+	uint64_t slc_units; /* SLC cache limit in units (static size / dynamic max) */
+	uint32_t nslots;    /* write buffer slots (units) */
+	uint64_t link_bw;   /* bytes/s */
+	uint32_t qd;        /* device queue slots */
+	double rho;         /* spare area actually in force */
+};
+
+/**
+ * Derive the geometry from @p.  @op_set / @cap_set say whether the spec set
+ * op= or capacity=; otherwise the profile's own spare ratio is kept when the
+ * geometry was scaled.  @rho_profile is that ratio.  Returns 0 or -EINVAL.
+ */
+int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, bool cap_set,
+		   struct sim_geo *g, char *msg, size_t msglen);
+
+/** The profile's own spare ratio (physical main pool over capacity, minus 1). */
+double sim_params_rho(const struct sim_params *p);
+
+/* -------------------------------------------------------------- calendar */
+
+/** Busy intervals of one resource, sorted, merged when they touch. */
+struct sim_cal {
+	uint64_t *s, *e;
+	uint32_t head, n, cap;
+	uint64_t busy_ns; /* total reserved time (utilisation) */
+};
+
+int sim_cal_init(struct sim_cal *c, uint32_t cap);
+void sim_cal_free(struct sim_cal *c);
+/** Reserve @dur ns at the earliest gap at or after @ready; returns the start. */
+uint64_t sim_cal_reserve(struct sim_cal *c, uint64_t ready, uint64_t dur);
+/** Forget intervals that end at or before @t. */
+void sim_cal_prune(struct sim_cal *c, uint64_t t);
+
+/* ------------------------------------------------------------------ model */
+
+enum sim_blk_state { SIM_BLK_FREE = 0, SIM_BLK_OPEN, SIM_BLK_CLOSED, SIM_BLK_VICTIM };
+
+struct sim_blk {
+	uint32_t valid;  /* valid units */
+	uint32_t wp;     /* units written (padding included) */
+	uint32_t prev, next;
+	uint32_t pos;    /* index in the random-victim array */
+	uint32_t erases;
+	uint8_t state;   /* enum sim_blk_state */
+	uint8_t slc;     /* written in SLC mode */
+	uint8_t is_static; /* member of the static SLC pool */
+	uint8_t pad;
+};
+
+struct sim_list {
+	uint32_t head, tail, n;
+};
+
+enum { SIM_STREAM_HOST = 0, SIM_STREAM_SLC, SIM_STREAM_GC, SIM_NSTREAMS };
+
+struct sim_stream {
+	uint32_t blk;    /* open superblock or SIM_NONE */
+	uint32_t npend;  /* host buffer slots waiting for the open program unit */
+	uint32_t pend[SIM_PU_MAX];
+	uint64_t ready;  /* data of the open program unit is all in the buffer at */
+};
+
+struct sim_die {
+	uint64_t busy;    /* end of committed background work (programs, erases, GC) */
+	uint64_t rd;      /* end of the last host read */
+	uint64_t busy_ns; /* utilisation */
+};
+
+struct sim_counters {
+	uint64_t reads, writes, trims, flushes;
+	uint64_t host_read_bytes, host_write_bytes, host_trim_bytes;
+	uint64_t host_units;     /* units the host stored (after read-modify-write) */
+	uint64_t nand_read_units, nand_read_ops;
+	uint64_t nand_prog_units, nand_prog_ops, pad_units;
+	uint64_t erases;         /* superblock erases */
+	uint64_t gc_victims, gc_relocated, gc_ns;
+	uint64_t fold_victims, folded_units;
+	uint64_t slc_hit_units, slc_overflow_units;
+	uint64_t buffer_read_units, rmw_reads, unmapped_read_units;
+	uint64_t trimmed_units;
+	uint64_t empty_sum, empty_samples; /* spare-pool size seen by host writes */
+	uint64_t queue_wait_ns;
+	uint64_t first_ns, last_ns;
+};
+
+struct sim_host {
+	struct sim_cal link[2]; /* 0: device to host (reads), 1: host to device; SATA uses [0] */
+	struct sim_cal ctrl[2]; /* controller data path limits, when set */
+	uint64_t ctrl_free;     /* controller command processor */
+	uint64_t *slots;        /* min-heap of completion times of commands in the device */
+	uint32_t nslots;
+	bool half_duplex;
+};
+
+struct sim_rng {
+	uint64_t s;
+};
+
+static inline uint64_t sim_rng_next(struct sim_rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t sim_rng_below(struct sim_rng *r, uint64_t n)
+{
+	return (uint64_t)(((unsigned __int128)sim_rng_next(r) * n) >> 64);
+}
+
+struct sim_dev {
+	struct sim_params p;
+	struct sim_geo g;
+	bool timing; /* false while preconditioning: mapping only */
+
+	/* mapping */
+	uint32_t *l2p;      /* user unit -> physical unit */
+	uint32_t *p2l;      /* physical unit -> user unit, SIM_NONE when not valid */
+	uint64_t *prog_end; /* per program unit: when its program completes (SIM_PENDING: in buffer) */
+	struct sim_blk *blk;
+	uint64_t valid_lpns; /* mapped user units */
+	uint64_t empty_units; /* main pool units not yet written: free blocks + open remainders */
+
+	/* block pools */
+	struct sim_list free_main, free_static;
+	struct sim_list fifo;      /* closed native blocks in closing order (fifo policy) */
+	struct sim_list slc_fifo;  /* closed SLC-mode blocks, oldest first */
+	struct sim_list *bucket;   /* greedy: closed native blocks by valid count */
+	uint32_t bucket_min;
+	uint32_t *rand_arr;        /* random policy: closed native blocks */
+	uint32_t rand_n;
+	uint32_t n_slc_blocks;     /* superblocks currently in SLC mode (dynamic) */
+	uint32_t n_static_used;
+
+	/* streams and GC */
+	struct sim_stream stream[SIM_NSTREAMS];
+	uint32_t gc_victim;
+	uint32_t gc_scan;  /* next program unit of the victim to examine */
+	double gc_credit, gc_ratio;
+	bool gc_bg;        /* the current victim was picked by background work */
+
+	/* write buffer */
+	uint64_t *buf_rel; /* per slot: when it is free again */
+	uint64_t buf_head;
+	uint64_t host_prog_last; /* latest program end of host data */
+
+	/* timing */
+	struct sim_host host;
+	struct sim_die *die;
+	struct sim_cal *chan;
+	uint64_t die_max_busy;
+	uint64_t now;
+
+	/* data=on */
+	uint8_t *data;
+	size_t data_len;
+
+	struct sim_rng rng;
+	struct sim_counters c;
+	uint64_t precond_ns_wall; /* wall time spent preconditioning */
+	uint64_t precond_host_units;
+	double precond_wa;
+};
+
+/* dev.c */
+int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct sim_dev **out,
+		   char *msg, size_t msglen);
+void sim_dev_destroy(struct sim_dev *d);
+uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len);
+uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len, bool fua);
+uint64_t sim_dev_trim(struct sim_dev *d, uint64_t now, uint64_t off, uint64_t len);
+uint64_t sim_dev_flush(struct sim_dev *d, uint64_t now);
+/** Reset the run counters (the model's state is kept). */
+void sim_dev_reset_counters(struct sim_dev *d);
+
+/* host.c */
+int sim_host_init(struct sim_dev *d);
+void sim_host_free(struct sim_dev *d);
+/** Device queue slot: when a command arriving at @now may start. */
+uint64_t sim_host_admit(struct sim_dev *d, uint64_t now);
+/** Controller processing of one command ready at @t; returns when it is done. */
+uint64_t sim_host_cmd(struct sim_dev *d, uint64_t t, bool write);
+/** Move @bytes over the link (@to_dev: host to device) from @ready; returns the end. */
+uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t bytes);
+/** A command admitted earlier completes at @t. */
+void sim_host_finish(struct sim_dev *d, uint64_t t);
+
+/* nand.c */
+int sim_nand_init(struct sim_dev *d);
+void sim_nand_free(struct sim_dev *d);
+/** Read @units units of one program unit on @die; returns when the data is in the controller. */
+uint64_t sim_nand_read(struct sim_dev *d, uint32_t die, uint64_t ready, uint32_t units, bool slc,
+		       bool host);
+/** Program one program unit on @die with data ready at @ready; returns the end. */
+uint64_t sim_nand_program(struct sim_dev *d, uint32_t die, uint64_t ready, bool slc, bool gc);
+/** Erase superblock @blk on every die from @ready. */
+void sim_nand_erase(struct sim_dev *d, uint32_t blk, uint64_t ready, bool gc);
+
+/* ftl.c */
+static inline uint32_t sim_blk_cap(const struct sim_dev *d, uint32_t blk)
+{
+	return d->blk[blk].slc ? d->g.b_slc : d->g.b;
+}
+static inline uint32_t sim_phys_die(const struct sim_dev *d, uint64_t phys)
+{
+	return (uint32_t)((phys % d->g.b) / d->g.pu % d->g.ndies);
+}
+void sim_list_init(struct sim_list *l);
+void sim_list_push(struct sim_dev *d, struct sim_list *l, uint32_t b);
+void sim_list_remove(struct sim_dev *d, struct sim_list *l, uint32_t b);
+uint32_t sim_list_pop(struct sim_dev *d, struct sim_list *l);
+/** Mark physical unit @phys invalid (its block loses a valid unit). */
+void sim_ftl_invalidate(struct sim_dev *d, uint32_t phys);
+/** Append user unit @lpn to @stream with data ready at @ready; returns the program end if this unit
+ * completed a program unit, else 0. */
+uint64_t sim_ftl_append(struct sim_dev *d, int stream, uint32_t lpn, uint64_t ready);
+/** Store one host unit (buffer slot, GC pacing, SLC routing); returns when it is acknowledged. */
+uint64_t sim_ftl_host_write(struct sim_dev *d, uint32_t lpn, uint64_t ready);
+/** Program the open program unit of @stream now, padding it; returns its end (0 if none open). */
+uint64_t sim_ftl_pad(struct sim_dev *d, int stream);
+/** Unmap one user unit (TRIM). */
+void sim_ftl_trim_unit(struct sim_dev *d, uint32_t lpn);
+/** Take a free superblock for @stream; runs GC first when the pool is at its floor. */
+uint32_t sim_ftl_alloc(struct sim_dev *d, int stream, bool slc);
+/** Put a closed native block into the victim structures of the policy. */
+void sim_ftl_close(struct sim_dev *d, uint32_t blk);
+/** Check every invariant (tests); returns 0 or a negative errno with @msg. */
+int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen);
+
+/* gc.c */
+void sim_gc_bucket_move(struct sim_dev *d, uint32_t blk, uint32_t from);
+void sim_gc_enqueue(struct sim_dev *d, uint32_t blk);
+/** Host-write pacing: relocate as much as the current victim's ratio asks. */
+void sim_gc_pace(struct sim_dev *d, uint64_t ready);
+/** Pick a victim (SLC blocks first when @slc_first); false if none. */
+bool sim_gc_pick(struct sim_dev *d, bool slc_first, bool static_too);
+/** Relocate the next program unit of the victim; returns units moved. */
+uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready);
+/** Run GC until a block is freed (the pool is at its floor). */
+void sim_gc_force(struct sim_dev *d, uint64_t ready);
+/** Erase superblock @blk and give it back to its pool. */
+void sim_gc_release(struct sim_dev *d, uint32_t blk, uint64_t ready);
+
+/* slc.c */
+/** Stream a host unit goes to: SIM_STREAM_SLC while the cache has room, else HOST. */
+int sim_slc_route(struct sim_dev *d);
+/** Background work in idle time before @now (folding, GC); called at each submit. */
+void sim_slc_idle(struct sim_dev *d, uint64_t now);
+/** Units the dynamic cache may hold right now. */
+uint64_t sim_slc_limit(const struct sim_dev *d);
+
+/* precond.c */
+int sim_precond(struct sim_dev *d, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * delay.c - add a fixed latency in front of one target.
+ *
+ *   delay(TARGET, lat=100us)                    every operation
+ *   delay(TARGET, read-lat=80us, write-lat=1ms) per operation (default: lat)
+ *
+ * A request is held for its latency on the executor's timer heap
+ * (rl_exec_at), then handed to the target below as it is.  Holding it
+ * needs no child request: while the request is ours we park the
+ * submitter's callback in our scratch (priv[0]), put our own on the timer,
+ * and put the submitter's back before passing the request down, so the
+ * target below completes it straight to the submitter.  A zero latency
+ * passes the request through at once.  Works on every executor: on the
+ * virtual one the latency is simulated time.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+
+#include "core/exec.h"
+#include "core/registry.h"
+
+struct delay_state {
+	uint64_t lat[RL_OP_COUNT]; /* ns per operation */
+};
+
+enum { DELAY_P_CB = 0, DELAY_P_TARGET = 1 };
+
+static void delay_fire(struct rl_io *io, int status)
+{
+	struct rl_target *t = (struct rl_target *)(uintptr_t)io->priv[DELAY_P_TARGET];
+
+	(void)status;
+	io->cb = (rl_io_cb)(uintptr_t)io->priv[DELAY_P_CB];
+	rl_target_submit(t->children[0], io);
+}
+
+static void delay_submit(struct rl_target *t, struct rl_io *io)
+{
+	struct delay_state *d = t->priv;
+	uint64_t lat = d->lat[io->op];
+
+	if (!lat) {
+		rl_target_submit(t->children[0], io);
+		return;
+	}
+	io->priv[DELAY_P_CB] = (uint64_t)(uintptr_t)io->cb;
+	io->priv[DELAY_P_TARGET] = (uint64_t)(uintptr_t)t;
+	io->cb = delay_fire;
+	if (rl_exec_at(io->ex, io, rl_exec_now(io->ex) + lat, 0)) {
+		io->cb = (rl_io_cb)(uintptr_t)io->priv[DELAY_P_CB];
+		rl_io_complete_later(io, -ENOMEM);
+	}
+}
+
+static int delay_describe(struct rl_target *t, struct json_object *obj)
+{
+	struct delay_state *d = t->priv;
+
+	json_object_object_add(obj, "read_lat_ns", json_object_new_int64((int64_t)d->lat[RL_OP_READ]));
+	json_object_object_add(obj, "write_lat_ns",
+			       json_object_new_int64((int64_t)d->lat[RL_OP_WRITE]));
+	json_object_object_add(obj, "trim_lat_ns", json_object_new_int64((int64_t)d->lat[RL_OP_TRIM]));
+	json_object_object_add(obj, "flush_lat_ns",
+			       json_object_new_int64((int64_t)d->lat[RL_OP_FLUSH]));
+	return 0;
+}
+
+static void delay_destroy(struct rl_target *t)
+{
+	free(t->priv);
+	t->priv = NULL;
+}
+
+static const struct rl_target_ops delay_ops = {
+	.name = "delay",
+	.submit = delay_submit,
+	.describe = delay_describe,
+	.destroy = delay_destroy,
+};
+
+static int delay_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+			struct rl_target **out, struct rl_err *err)
+{
+	static const char *const known[] = {"lat", "read-lat", "write-lat", NULL};
+	struct delay_state *d;
+	struct rl_target *t, *below;
+	uint64_t lat;
+	int rc;
+
+	if (node->nargs != 1)
+		return rl_err_set(err, node->pos,
+				  "delay takes exactly one target, e.g. delay(mem(size=1g), lat=100us)");
+	rc = rl_target_build(node->args[0], ctx, &below, err);
+	if (rc)
+		return rc;
+	t = rl_target_alloc(&delay_ops, 1);
+	d = calloc(1, sizeof(*d));
+	if (!t || !d) {
+		free(d);
+		free(t);
+		rl_target_close(below);
+		return -ENOMEM;
+	}
+	t->children[0] = below;
+	t->priv = d;
+	t->size = below->size;
+	t->block_size = below->block_size;
+	t->caps = below->caps & (RL_CAP_TRIM | RL_CAP_FLUSH | RL_CAP_DATA);
+	if ((rc = rl_spec_get_time(node, "lat", 0, &lat, err)) ||
+	    (rc = rl_spec_get_time(node, "read-lat", lat, &d->lat[RL_OP_READ], err)) ||
+	    (rc = rl_spec_get_time(node, "write-lat", lat, &d->lat[RL_OP_WRITE], err)) ||
+	    (rc = rl_spec_check_unused(node, known, err))) {
+		rl_target_close(t);
+		return rc;
+	}
+	d->lat[RL_OP_TRIM] = lat;
+	d->lat[RL_OP_FLUSH] = lat;
+	*out = t;
+	return 0;
+}
+
+static struct rl_target_type delay_type = {
+	.name = "delay",
+	.summary = "adds a fixed latency to every request of one target",
+	.params = "TARGET, lat=TIME, read-lat=TIME, write-lat=TIME (default: lat)",
+	.create = delay_create,
+};
+RL_TARGET_REGISTER(delay_type)

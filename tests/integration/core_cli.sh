@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The command line: help, version, usage errors (exit 2) with clear messages.
+. "$(dirname "$0")/lib.sh"
+
+$RAIDLAB --version | grep -q '^raidlab [0-9]' || fail "--version"
+$RAIDLAB --help | grep -q 'run ' || fail "--help lists run"
+for c in run info demo help; do
+	$RAIDLAB help $c | grep -q "usage: raidlab $c" || fail "help $c"
+done
+$RAIDLAB help targets | grep -q '^  mem ' || fail "help targets lists mem"
+$RAIDLAB help options | grep -q 'iodepth' || fail "help options lists iodepth"
+
+expect_fail 2 "unknown command 'frobnicate'" $RAIDLAB frobnicate
+expect_fail 2 "position 12" $RAIDLAB info 'raid0(mem x2'
+grep -q '^   *\^' "$T/err" || fail "no caret under the error position"
+expect_fail 2 "unknown target type 'nope'" $RAIDLAB info 'nope(1)'
+expect_fail 2 "mem has no parameter 'sise'" $RAIDLAB info 'mem(sise=1m)'
+expect_fail 2 "iodepth" $RAIDLAB run --target 'mem()' --iodepth=abc
+expect_fail 2 "unknown option" $RAIDLAB run --target 'mem()' --iodeptj=3
+expect_fail 2 "no target" $RAIDLAB run --rw=read
+expect_fail 2 "ioengine" $RAIDLAB run --target 'null()' --ioengine=libaio
+expect_fail 2 "does not exist" $RAIDLAB run --target "$T/missing.img" --rw=read
+expect_fail 2 "cannot open job file" $RAIDLAB run "$T/nojobs.fio" --target 'mem()'
+
+# info on a mem target and as JSON
+$RAIDLAB info 'mem(size=3m)' | grep -q 'size: 3.00 MiB' || fail "info size"
+$RAIDLAB info 'mem(size=3m)' --json | jq -e '.type == "mem" and .size_bytes == 3145728' >/dev/null ||
+	fail "info --json"
+
+# a job file with [global] and two jobs, target from the file
+cat >jobs.fio <<'JOB'
+; two jobs on a RAM disk
+[global]
+target=mem(size=8m)
+bs=4k
+size=4m
+
+[seq-write]
+rw=write
+
+[rand-read]
+rw=randread
+iodepth=4
+JOB
+$RAIDLAB run jobs.fio --quiet --json r.json
+[ "$(jqv r.json '.jobs | length')" = 2 ] || fail "two jobs in the result"
+[ "$(jqv r.json '.jobs[0].name')" = seq-write ] || fail "job names"
+[ "$(jqv r.json '.jobs[0].write.bytes')" = 4194304 ] || fail "seq-write bytes"
+[ "$(jqv r.json '.jobs[1].read.bytes')" = 4194304 ] || fail "rand-read bytes"
+[ "$(jqv r.json '.jobs[1].options.iodepth')" = 4 ] || fail "options recorded"
+# output-format=json goes to stdout and parses
+$RAIDLAB run --target 'null()' --size=1m --output-format=json | jq -e '.schema_version == 1' >/dev/null ||
+	fail "--output-format=json"
+echo ok

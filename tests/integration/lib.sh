@@ -1,0 +1,29 @@
+# Shared helpers for integration tests (sourced).  Each test runs in its own
+# temporary directory, removed on exit; $RAIDLAB is the binary under test.
+set -euo pipefail
+: "${RAIDLAB:?run through tests/run.sh, or set RAIDLAB to the raidlab binary}"
+T=$(mktemp -d "${TMPDIR:-/var/tmp}/raidlab-test.XXXXXX")
+cleanup_hooks=()
+on_exit() {
+	local h
+	for h in "${cleanup_hooks[@]}"; do eval "$h" || true; done
+	rm -rf "$T"
+}
+trap on_exit EXIT
+cd "$T"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
+
+# expect_fail CODE PATTERN CMD...: CMD must exit with CODE and print PATTERN on stderr.
+expect_fail() {
+	local code=$1 pat=$2; shift 2
+	local rc=0
+	"$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq "$code" ] || { cat "$T/err"; fail "'$*' exited $rc, expected $code"; }
+	grep -q -- "$pat" "$T/err" || { cat "$T/err"; fail "'$*': no '$pat' in its error output"; }
+}
+
+# jqv FILE EXPR: one value from a JSON file.
+jqv() { jq -r "$2" "$1"; }

@@ -1,0 +1,431 @@
+/*
+ * test_engine.c - the core request path, executors, generators and the job
+ * engine, on mem and null targets and on a small failing target defined
+ * here.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/exec.h"
+#include "core/registry.h"
+#include "core/sync.h"
+#include "workload/buf.h"
+#include "workload/gen.h"
+#include "workload/run.h"
+
+static struct rl_target *open_spec(const char *spec)
+{
+	struct rl_build_ctx ctx;
+	struct rl_target *t = NULL;
+	struct rl_err err = {0};
+
+	rl_build_ctx_init(&ctx);
+	ctx.write_intent = true;
+	if (rl_target_open(spec, &ctx, &t, &err))
+		fail_msg("cannot open %s: %s", spec, err.msg);
+	return t;
+}
+
+static void set(struct wl_job *job, const char *k, const char *v)
+{
+	char msg[256];
+
+	if (wl_job_set(job, k, v, "test", msg, sizeof(msg)))
+		fail_msg("%s=%s: %s", k, v, msg);
+}
+
+/* --- generators --- */
+
+static void test_perm_bijective(void **state)
+{
+	(void)state;
+	for (uint64_t n = 1; n < 600; n += (n < 70 ? 1 : 37)) {
+		struct wl_perm p;
+		uint8_t *seen = calloc(n, 1);
+		wl_perm_init(&p, n, n * 7 + 3);
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t v = wl_perm_map(&p, i);
+			assert_true(v < n);
+			assert_int_equal(seen[v], 0);
+			seen[v] = 1;
+		}
+		free(seen);
+	}
+}
+
+static void test_random_map_once_per_loop(void **state)
+{
+	struct wl_job job;
+	struct wl_gen g;
+	const uint64_t n = 1000;
+	uint8_t seen[1000];
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "randwrite");
+	set(&job, "bs", "4k");
+	assert_int_equal(wl_gen_init(&g, &job, 8192, n * 4096, 512, 42), 0);
+	for (int loop = 0; loop < 2; loop++) {
+		memset(seen, 0, sizeof(seen));
+		for (uint64_t i = 0; i < n; i++) {
+			uint32_t len = wl_gen_len(&g);
+			uint64_t off = wl_gen_offset(&g, wl_gen_op(&g), &len);
+			assert_int_equal(len, 4096);
+			assert_true(off >= 8192 && (off - 8192) % 4096 == 0);
+			uint64_t k = (off - 8192) / 4096;
+			assert_true(k < n);
+			assert_int_equal(seen[k], 0);
+			seen[k] = 1;
+		}
+	}
+}
+
+static void test_sequential_wraps(void **state)
+{
+	struct wl_job job;
+	struct wl_gen g;
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "read");
+	set(&job, "bs", "64k");
+	/* region of 100k: 64k then a clipped 36k, then back to the start */
+	assert_int_equal(wl_gen_init(&g, &job, 0, 100 * 1024, 512, 1), 0);
+	uint32_t len = 65536;
+	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 0);
+	assert_int_equal(len, 65536);
+	len = 65536;
+	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 65536);
+	assert_int_equal(len, 100 * 1024 - 65536);
+	len = 65536;
+	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 0);
+}
+
+static void test_zipf_is_skewed(void **state)
+{
+	struct wl_job job;
+	struct wl_gen g;
+	enum { N = 1000, DRAWS = 200000 };
+	static uint32_t hits[N];
+	uint32_t sorted[N];
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "randread");
+	set(&job, "random_distribution", "zipf:1.2");
+	assert_int_equal(wl_gen_init(&g, &job, 0, (uint64_t)N * 4096, 512, 9), 0);
+	memset(hits, 0, sizeof(hits));
+	for (int i = 0; i < DRAWS; i++) {
+		uint32_t len = 4096;
+		hits[wl_gen_offset(&g, RL_OP_READ, &len) / 4096]++;
+	}
+	memcpy(sorted, hits, sizeof(sorted));
+	/* descending selection of the top two */
+	uint32_t top1 = 0, top2 = 0;
+	for (int i = 0; i < N; i++) {
+		if (sorted[i] > top1) {
+			top2 = top1;
+			top1 = sorted[i];
+		} else if (sorted[i] > top2) {
+			top2 = sorted[i];
+		}
+	}
+	/* Zipf(1.2) over 1000: P(1) = 1/H ~ 0.23, P(2)/P(1) = 2^-1.2 ~ 0.435 */
+	double p1 = (double)top1 / DRAWS;
+	assert_true(p1 > 0.20 && p1 < 0.26);
+	double ratio = (double)top2 / top1;
+	assert_true(ratio > 0.40 && ratio < 0.47);
+}
+
+/* --- executor and fan-out --- */
+
+static int fired[8];
+static int nfired;
+
+static void timer_cb(struct rl_io *io, int status)
+{
+	(void)status;
+	fired[nfired++] = (int)io->offset;
+}
+
+static void test_virtual_timers_in_order(void **state)
+{
+	struct rl_exec *ex;
+	struct rl_io ios[4];
+	const uint64_t when[4] = {300, 100, 200, 100};
+
+	(void)state;
+	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 4, 0, &ex), 0);
+	nfired = 0;
+	for (int i = 0; i < 4; i++) {
+		memset(&ios[i], 0, sizeof(ios[i]));
+		ios[i].offset = (uint64_t)i;
+		ios[i].cb = timer_cb;
+		ios[i].ex = ex;
+		assert_int_equal(rl_exec_at(ex, &ios[i], when[i], 0), 0);
+	}
+	while (!rl_exec_idle(ex))
+		assert_true(rl_exec_run_once(ex, true) >= 0);
+	assert_int_equal(nfired, 4);
+	/* by time, equal times first-in first-out */
+	assert_int_equal(fired[0], 1);
+	assert_int_equal(fired[1], 3);
+	assert_int_equal(fired[2], 2);
+	assert_int_equal(fired[3], 0);
+	assert_int_equal(rl_exec_now(ex), 300);
+	rl_exec_destroy(ex);
+}
+
+static int parent_done_calls;
+static int parent_status;
+
+static void parent_cb(struct rl_io *io, int status)
+{
+	(void)io;
+	parent_done_calls++;
+	parent_status = status;
+}
+
+static void test_fanout_completes_once_with_first_error(void **state)
+{
+	struct rl_exec *ex;
+	struct rl_io parent = {0};
+
+	(void)state;
+	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 2, 0, &ex), 0);
+	parent.cb = parent_cb;
+	parent.ex = ex;
+	parent_done_calls = 0;
+	rl_io_children_begin(&parent);
+	struct rl_io *a = rl_io_child_get(&parent);
+	struct rl_io *b = rl_io_child_get(&parent);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_null(rl_io_child_get(&parent)); /* pool of 2 is empty */
+	rl_exec_at(ex, a, 10, -EIO);
+	rl_exec_at(ex, b, 20, -ENOSPC);
+	rl_io_children_sealed(&parent);
+	assert_int_equal(parent_done_calls, 0);
+	while (!rl_exec_idle(ex))
+		rl_exec_run_once(ex, true);
+	assert_int_equal(parent_done_calls, 1);
+	assert_int_equal(parent_status, -EIO);
+	assert_int_equal(ex->pool_used, 0);
+	rl_exec_destroy(ex);
+}
+
+static void test_submit_checks_contract(void **state)
+{
+	struct rl_target *t = open_spec("mem(size=1m)");
+	struct rl_exec *ex;
+	char buf[4096];
+
+	(void)state;
+	assert_int_equal(rl_exec_create(RL_EXEC_PSYNC, 4, 0, &ex), 0);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 1048576 - 512, 1024, buf, 0), -EINVAL);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 100, 512, buf, 0), -EINVAL);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 0, buf, 0), -EINVAL);
+	memset(buf, 0xab, sizeof(buf));
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 4096, 4096, buf, 0), 0);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 4096, 4096, buf, 0), 0);
+	assert_int_equal((unsigned char)buf[100], 0xab);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_TRIM, 4096, 4096, NULL, 0), 0);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 4096, 4096, buf, 0), 0);
+	assert_int_equal(buf[100], 0);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), 0);
+	rl_exec_destroy(ex);
+	rl_target_close(t);
+}
+
+/* --- the engine --- */
+
+static void run_ok(struct rl_target *t, struct wl_job *job, struct wl_result *res)
+{
+	char msg[512];
+
+	if (wl_run_job(t, job, NULL, res, msg, sizeof(msg)))
+		fail_msg("run failed: %s", msg);
+}
+
+static void test_bytes_equal_asked_every_mode(void **state)
+{
+	static const char *const modes[] = {"read",  "write",   "randread", "randwrite", "rw",
+					    "randrw", "trim", "randtrim"};
+	struct rl_target *t = open_spec("mem(size=8m)");
+
+	(void)state;
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		for (int engine = 0; engine < 2; engine++) {
+			struct wl_job job;
+			struct wl_result res;
+			wl_job_init(&job);
+			set(&job, "rw", modes[m]);
+			set(&job, "bs", "16k");
+			set(&job, "size", "2m");
+			set(&job, "offset", "1m");
+			set(&job, "loops", "3");
+			set(&job, "iodepth", "8");
+			set(&job, "ioengine", engine ? "psync" : "io_uring");
+			run_ok(t, &job, &res);
+			uint64_t total = res.dir[0].bytes + res.dir[1].bytes + res.dir[2].bytes;
+			assert_int_equal(total, 3u * 2 * 1024 * 1024);
+			assert_int_equal(res.dir[0].ios + res.dir[1].ios + res.dir[2].ios,
+					 total / 16384);
+			assert_true(wl_result_ok(&res));
+			wl_result_free(&res);
+		}
+	}
+	rl_target_close(t);
+}
+
+static void test_verify_on_mem_and_numjobs(void **state)
+{
+	struct rl_target *t = open_spec("mem(size=16m)");
+	struct wl_job job;
+	struct wl_result res;
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "randwrite");
+	set(&job, "bssplit", "4k/50:32k/50");
+	set(&job, "verify", "crc32c");
+	set(&job, "iodepth", "16");
+	set(&job, "numjobs", "2");
+	run_ok(t, &job, &res);
+	assert_true(res.verified);
+	assert_true(res.verify_blocks > 0);
+	assert_int_equal(res.verify_bad, 0);
+	wl_result_free(&res);
+	rl_target_close(t);
+}
+
+static void test_verify_names_flipped_byte(void **state)
+{
+	uint8_t block[4096];
+	uint64_t bad = 0;
+	char msg[256];
+
+	(void)state;
+	wl_verify_fill(block, sizeof(block), 1 << 20, 77, 0);
+	assert_int_equal(wl_verify_check(block, sizeof(block), 1 << 20, 77, 0, &bad, msg,
+					 sizeof(msg)),
+			 0);
+	block[1234] ^= 0x10;
+	assert_int_equal(wl_verify_check(block, sizeof(block), 1 << 20, 77, 0, &bad, msg,
+					 sizeof(msg)),
+			 -EILSEQ);
+	assert_int_equal(bad, (1 << 20) + 1234);
+	/* the same block read back from the wrong place is a misplaced write */
+	block[1234] ^= 0x10;
+	assert_int_equal(wl_verify_check(block, sizeof(block), 2 << 20, 77, 0, &bad, msg,
+					 sizeof(msg)),
+			 -EILSEQ);
+	assert_non_null(strstr(msg, "misplaced"));
+}
+
+/* A target that fails writes at one offset: the engine stops and reports it. */
+static void failing_submit(struct rl_target *t, struct rl_io *io)
+{
+	uint64_t bad = *(uint64_t *)t->priv;
+
+	rl_io_complete_later(io, io->op == RL_OP_WRITE && io->offset <= bad &&
+					 bad < io->offset + io->len
+				 ? -EIO
+				 : 0);
+}
+
+static const struct rl_target_ops failing_ops = {.name = "failing", .submit = failing_submit};
+
+static void test_io_error_stops_job(void **state)
+{
+	struct rl_target *t = rl_target_alloc(&failing_ops, 0);
+	uint64_t bad = 123 * 4096 + 7;
+	struct wl_job job;
+	struct wl_result res;
+
+	(void)state;
+	t->size = 1 << 20;
+	t->priv = &bad;
+	wl_job_init(&job);
+	set(&job, "rw", "write");
+	set(&job, "iodepth", "4");
+	run_ok(t, &job, &res);
+	assert_false(wl_result_ok(&res));
+	assert_int_equal(res.errors, 1);
+	assert_int_equal(res.first_error, -EIO);
+	assert_int_equal(res.first_error_offset, 123 * 4096);
+	assert_true(res.dir[RL_OP_WRITE].bytes < (1u << 20));
+	wl_result_free(&res);
+	t->priv = NULL;
+	rl_target_close(t);
+}
+
+static void test_time_based_null(void **state)
+{
+	struct rl_target *t = open_spec("null(size=1g)");
+	struct wl_job job;
+	struct wl_result res;
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "randread");
+	set(&job, "iodepth", "32");
+	set(&job, "runtime", "200ms");
+	set(&job, "ramp_time", "50ms");
+	set(&job, "time_based", "1");
+	set(&job, "log_avg_msec", "50");
+	run_ok(t, &job, &res);
+	assert_true(res.runtime_ns >= 200000000ull);
+	assert_true(res.runtime_ns < 400000000ull);
+	assert_true(res.dir[RL_OP_READ].ios > 1000);
+	assert_int_equal(res.dir[RL_OP_READ].hist.count, res.dir[RL_OP_READ].ios);
+	/* the series covers the measured time in 50 ms intervals */
+	print_message("series intervals: %zu\n", res.dir[RL_OP_READ].series.n);
+	assert_true(res.dir[RL_OP_READ].series.n >= 4 && res.dir[RL_OP_READ].series.n <= 6);
+	wl_result_free(&res);
+	rl_target_close(t);
+}
+
+static void test_region_beyond_target_refused(void **state)
+{
+	struct rl_target *t = open_spec("mem(size=1m)");
+	struct wl_job job;
+	struct wl_result res;
+	char msg[256];
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "size", "1m");
+	set(&job, "offset", "4k");
+	assert_int_equal(wl_run_job(t, &job, NULL, &res, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "beyond the end"));
+	rl_target_close(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perm_bijective),
+		cmocka_unit_test(test_random_map_once_per_loop),
+		cmocka_unit_test(test_sequential_wraps),
+		cmocka_unit_test(test_zipf_is_skewed),
+		cmocka_unit_test(test_virtual_timers_in_order),
+		cmocka_unit_test(test_fanout_completes_once_with_first_error),
+		cmocka_unit_test(test_submit_checks_contract),
+		cmocka_unit_test(test_bytes_equal_asked_every_mode),
+		cmocka_unit_test(test_verify_on_mem_and_numjobs),
+		cmocka_unit_test(test_verify_names_flipped_byte),
+		cmocka_unit_test(test_io_error_stops_job),
+		cmocka_unit_test(test_time_based_null),
+		cmocka_unit_test(test_region_beyond_target_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

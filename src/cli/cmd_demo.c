@@ -74,15 +74,21 @@ static int demo_main(int argc, char **argv)
 		struct wl_result res;
 		wl_job_init(&job);
 		snprintf(job.name, sizeof(job.name), "%s", tests[i].label);
-		for (int k = 0; tests[i].opts[k]; k++) {
+		int rc = 0;
+		for (int k = 0; tests[i].opts[k] && !rc; k++) {
 			char kv[64];
 			snprintf(kv, sizeof(kv), "%s", tests[i].opts[k]);
 			char *eq = strchr(kv, '=');
 			*eq = 0;
-			wl_job_set(&job, kv, eq + 1, "demo", msg, sizeof(msg));
+			rc = wl_job_set(&job, kv, eq + 1, "demo", msg, sizeof(msg));
 		}
-		wl_job_set(&job, "runtime", runtime, "demo", msg, sizeof(msg));
-		wl_job_set(&job, "time_based", "1", "demo", msg, sizeof(msg));
+		if (rc || (rc = wl_job_set(&job, "runtime", runtime, "--runtime", msg, sizeof(msg))) ||
+		    (rc = wl_job_set(&job, "time_based", "1", "demo", msg, sizeof(msg))) ||
+		    (rc = wl_job_validate(&job, "demo", msg, sizeof(msg)))) {
+			cli_error("demo", "%s", msg);
+			status = 2;
+			break;
+		}
 		if (wl_run_job(t, &job, NULL, &res, msg, sizeof(msg))) {
 			cli_error("demo", "%s", msg);
 			status = 1;

@@ -30,7 +30,8 @@ static int help_options(void)
 	       "files):\n\n");
 	for (size_t i = 0; i < n; i++) {
 		printf("  %s%s%s (%s, default %s)\n      %s\n", o[i].name, o[i].alias ? " / " : "",
-		       o[i].alias ? o[i].alias : "", o[i].type, o[i].def ? o[i].def : "-",
+		       o[i].alias ? o[i].alias : "", o[i].type,
+		       o[i].def && o[i].def[0] ? o[i].def : "none",
 		       o[i].help);
 	}
 	return 0;

@@ -283,7 +283,7 @@ struct sim_dev {
 	uint32_t gc_victim;
 	uint32_t gc_scan;  /* next program unit of the victim to examine */
 	double gc_credit, gc_ratio;
-	bool gc_bg;        /* the current victim was picked by background work */
+	uint64_t gc_last_t; /* when the last relocation read delivered its data */
 
 	/* write buffer */
 	uint64_t *buf_rel; /* per slot: when it is free again */

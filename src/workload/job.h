@@ -108,6 +108,7 @@ struct wl_job {
 	enum wl_verify verify; /* verify=crc32c: write, then read back and check every block */
 	uint64_t seed;         /* randseed=; default 1 (fixed, so runs repeat) */
 	bool norandommap;      /* random offsets without the once-per-loop map */
+	bool verify_only;      /* skip the writes: check blocks an earlier identical job wrote */
 	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
 };
 

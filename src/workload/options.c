@@ -865,6 +865,10 @@ static const struct opt_def opt_table[] = {
               "or 0: off.  Needs a pattern that writes (write, randwrite, rw, randrw).  "
               "fio's other methods (md5, sha256, ...) are not supported."),
      .set = opt_set_verify, .choices = opt_verify_choices},
+    {OPT_INFO("verify_only", NULL, "bool", "0",
+              "Do not write: replay the job's write sequence and check the blocks that an "
+              "earlier run of the same job (same options and randseed) wrote.  Needs verify."),
+     .set = opt_set_bool, .off = OPT_OFF(verify_only, bool)},
     {OPT_INFO("randseed", NULL, "int", "1",
               "Seed of the random generators (0 to 2^64-1, decimal or 0x hex); fixed by "
               "default so runs repeat."),
@@ -1059,6 +1063,8 @@ const char *wl_rw_name(enum wl_rw rw)
 
 bool wl_job_writes(const struct wl_job *job)
 {
+	if (job->verify_only)
+		return false; /* it only reads back */
 	switch (job->rw) {
 	case WL_RW_WRITE:
 	case WL_RW_RANDWRITE:
@@ -1173,6 +1179,12 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                "random_distribution=%s applies to random patterns only, but rw=%s "
 		                "is sequential",
 		                opt_dist_name(job->dist), wl_rw_name(job->rw));
+	if (job->verify_only && job->verify == WL_VERIFY_NONE)
+		return opt_fail(&ctx, false, "verify_only needs verify=crc32c");
+	if (job->verify != WL_VERIFY_NONE && (job->time_based || job->ramp_ns))
+		return opt_fail(&ctx, false,
+				"verify=crc32c checks what one run of the region wrote; it cannot "
+				"be combined with time_based or ramp_time");
 	if (job->verify != WL_VERIFY_NONE) {
 		switch (job->rw) {
 		case WL_RW_WRITE:

@@ -341,6 +341,14 @@ static void run_worker_start(struct run_worker *w)
 			       expect > 1000000 ? 1000000 : expect);
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
+	if (job->verify_only) {
+		/* MAIN would have issued exactly its budget: replay that and check. */
+		w->issued = w->budget;
+		run_start_verify(w, NULL, now);
+		if (!w->inflight)
+			w->phase = PHASE_DONE;
+		return;
+	}
 	for (unsigned i = 0; i < w->nslots && w->phase == PHASE_MAIN; i++)
 		run_issue(w, &w->slots[i], now);
 	if (!w->inflight && w->phase == PHASE_MAIN)

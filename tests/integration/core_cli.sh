@@ -2,13 +2,14 @@
 # The command line: help, version, usage errors (exit 2) with clear messages.
 . "$(dirname "$0")/lib.sh"
 
-$RAIDLAB --version | grep -q '^raidlab [0-9]' || fail "--version"
-$RAIDLAB --help | grep -q 'run ' || fail "--help lists run"
+# (outputs are captured first: grep -q closing a pipe early would kill the writer)
+out=$($RAIDLAB --version); grep -q '^raidlab [0-9]' <<<"$out" || fail "--version"
+out=$($RAIDLAB --help); grep -q 'run ' <<<"$out" || fail "--help lists run"
 for c in run info demo help; do
-	$RAIDLAB help $c | grep -q "usage: raidlab $c" || fail "help $c"
+	out=$($RAIDLAB help $c); grep -q "usage: raidlab $c" <<<"$out" || fail "help $c"
 done
-$RAIDLAB help targets | grep -q '^  mem ' || fail "help targets lists mem"
-$RAIDLAB help options | grep -q 'iodepth' || fail "help options lists iodepth"
+out=$($RAIDLAB help targets); grep -q '^  mem ' <<<"$out" || fail "help targets lists mem"
+out=$($RAIDLAB help options); grep -q 'iodepth' <<<"$out" || fail "help options lists iodepth"
 
 expect_fail 2 "unknown command 'frobnicate'" $RAIDLAB frobnicate
 expect_fail 2 "position 12" $RAIDLAB info 'raid0(mem x2'

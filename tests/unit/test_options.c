@@ -267,6 +267,10 @@ static void test_valid_values(void **state)
 	assert_int_equal(j.verify, WL_VERIFY_CRC32C);
 	SET_OK(&j, "verify", "none");
 	assert_int_equal(j.verify, WL_VERIFY_NONE);
+	SET_OK(&j, "verify_only", NULL);
+	assert_true(j.verify_only);
+	SET_OK(&j, "verify_only", "0");
+	assert_false(j.verify_only);
 
 	SET_OK(&j, "randseed", "0");
 	assert_int_equal(j.seed, 0);
@@ -659,6 +663,17 @@ static void test_validate(void **state)
 	wl_job_init(&j);
 	SET_OK(&j, "ramp_time", "5"); /* ramp without runtime is fine */
 	VALIDATE_OK(&j);
+
+	wl_job_init(&j);
+	SET_OK(&j, "rw", "write");
+	SET_OK(&j, "verify_only", "1");
+	VALIDATE_ERR(&j, "verify_only needs verify=crc32c");
+	SET_OK(&j, "verify", "crc32c");
+	VALIDATE_OK(&j);
+	assert_false(wl_job_writes(&j)); /* verify_only only reads */
+	SET_OK(&j, "runtime", "5");
+	SET_OK(&j, "time_based", "1");
+	VALIDATE_ERR(&j, "cannot be combined with time_based or ramp_time");
 	SET_OK(&j, "time_based", "1");
 	SET_OK(&j, "runtime", "1m");
 	VALIDATE_OK(&j);
@@ -797,7 +812,7 @@ static const char *const promised[] = {
     "loops",          "verify",
     "randseed",       "norandommap",
     "log_avg_msec",   "stonewall",
-    "new_group",
+    "new_group",      "verify_only",
 };
 
 static void test_option_table(void **state)

@@ -1,0 +1,311 @@
+/*
+ * dev.c - the model as a whole: allocation, and the four host commands.
+ *
+ * Each command is turned into reservations at submission (see sim.h):
+ *
+ *   read   queue slot -> controller -> for each run of units on one die
+ *          page: die read (tR) -> channel -> link; done at the last byte,
+ *          plus the fixed latency.  Units whose program has not finished
+ *          are served from the DRAM buffer; unmapped units read as zeros
+ *          without touching flash.
+ *   write  queue slot -> controller -> link -> for each unit: buffer slot,
+ *          GC pacing, mapping, program when a program unit fills; done
+ *          when every unit is in the buffer (FUA: when programmed).  A
+ *          write smaller than the mapping unit reads the rest first.
+ *   trim   controller; unmaps whole units (trim=off: acknowledged, ignored).
+ *   flush  controller; programs the open program units (padding them) and
+ *          waits for every host program.
+ *
+ * Memory: l2p 4 B per user unit, p2l 4 B per physical unit, 8 B per program
+ * unit for its completion time: about 2.1 GB per TB at 4 KiB units.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sim/sim.h"
+
+static void *dev_map(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		       -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void dev_unmap(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
+static size_t dev_npu(const struct sim_dev *d)
+{
+	return (size_t)d->g.nblocks * (d->g.b / d->g.pu);
+}
+
+int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct sim_dev **out,
+		   char *msg, size_t msglen)
+{
+	struct sim_dev *d = calloc(1, sizeof(*d));
+	uint64_t phys;
+	int rc = -ENOMEM;
+
+	if (!d)
+		return -ENOMEM;
+	d->p = *p;
+	d->g = *g;
+	d->timing = true;
+	d->gc_victim = SIM_NONE;
+	d->rng.s = p->seed * 0x9e3779b97f4a7c15ull + 0x1234567;
+	phys = (uint64_t)g->nblocks * g->b;
+	d->l2p = dev_map(g->U * sizeof(*d->l2p));
+	d->p2l = dev_map(phys * sizeof(*d->p2l));
+	d->prog_end = dev_map(dev_npu(d) * sizeof(*d->prog_end));
+	d->blk = calloc(g->nblocks, sizeof(*d->blk));
+	d->buf_rel = calloc(g->nslots, sizeof(*d->buf_rel));
+	if (!d->l2p || !d->p2l || !d->prog_end || !d->blk || !d->buf_rel)
+		goto fail;
+	if (p->gc == SIM_GC_GREEDY) {
+		d->bucket = malloc(((size_t)g->b + 1) * sizeof(*d->bucket));
+		if (!d->bucket)
+			goto fail;
+		for (uint32_t i = 0; i <= g->b; i++)
+			sim_list_init(&d->bucket[i]);
+		d->bucket_min = g->b + 1;
+	} else if (p->gc == SIM_GC_RANDOM) {
+		d->rand_arr = malloc(g->nblocks * sizeof(*d->rand_arr));
+		if (!d->rand_arr)
+			goto fail;
+	}
+	memset(d->l2p, 0xff, g->U * sizeof(*d->l2p));
+	memset(d->p2l, 0xff, phys * sizeof(*d->p2l));
+	sim_list_init(&d->free_main);
+	sim_list_init(&d->free_static);
+	sim_list_init(&d->fifo);
+	sim_list_init(&d->slc_fifo);
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		struct sim_blk *k = &d->blk[b];
+		k->prev = k->next = SIM_NONE;
+		if (b < g->nstatic) {
+			k->is_static = 1;
+			k->slc = 1;
+			sim_list_push(d, &d->free_static, b);
+		} else {
+			sim_list_push(d, &d->free_main, b);
+		}
+	}
+	d->empty_units = g->T;
+	for (int i = 0; i < SIM_NSTREAMS; i++)
+		d->stream[i].blk = SIM_NONE;
+	if ((rc = sim_host_init(d)) || (rc = sim_nand_init(d)))
+		goto fail;
+	if (p->data) {
+		d->data_len = g->U * (size_t)g->unit;
+		d->data = dev_map(d->data_len);
+		if (!d->data) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+	}
+	*out = d;
+	return 0;
+fail:
+	snprintf(msg, msglen, "cannot allocate the model's tables (%llu physical units)",
+		 (unsigned long long)phys);
+	sim_dev_destroy(d);
+	return rc ? rc : -ENOMEM;
+}
+
+void sim_dev_destroy(struct sim_dev *d)
+{
+	if (!d)
+		return;
+	sim_host_free(d);
+	sim_nand_free(d);
+	dev_unmap(d->l2p, d->g.U * sizeof(*d->l2p));
+	dev_unmap(d->p2l, (size_t)d->g.nblocks * d->g.b * sizeof(*d->p2l));
+	dev_unmap(d->prog_end, dev_npu(d) * sizeof(*d->prog_end));
+	dev_unmap(d->data, d->data_len);
+	free(d->blk);
+	free(d->buf_rel);
+	free(d->bucket);
+	free(d->rand_arr);
+	free(d);
+}
+
+void sim_dev_reset_counters(struct sim_dev *d)
+{
+	memset(&d->c, 0, sizeof(d->c));
+	for (uint32_t i = 0; i < d->g.ndies; i++)
+		d->die[i].busy_ns = 0;
+	for (uint32_t i = 0; i < d->g.nch; i++)
+		d->chan[i].busy_ns = 0;
+	for (int i = 0; i < 2; i++) {
+		d->host.link[i].busy_ns = 0;
+		d->host.ctrl[i].busy_ns = 0;
+	}
+}
+
+/* Start of every command: idle-time work, forget the past, count. */
+static void dev_begin(struct sim_dev *d, uint64_t now)
+{
+	sim_slc_idle(d, now);
+	d->now = now;
+	for (uint32_t i = 0; i < d->g.nch; i++)
+		sim_cal_prune(&d->chan[i], now);
+	sim_cal_prune(&d->host.link[0], now);
+	sim_cal_prune(&d->host.link[1], now);
+	if (d->p.ctrl_read_bw || d->p.ctrl_write_bw) {
+		sim_cal_prune(&d->host.ctrl[0], now);
+		sim_cal_prune(&d->host.ctrl[1], now);
+	}
+	if (!d->c.first_ns && !d->c.last_ns)
+		d->c.first_ns = now;
+}
+
+static uint64_t dev_end(struct sim_dev *d, uint64_t done)
+{
+	done += d->p.latency_ns;
+	sim_host_finish(d, done);
+	if (done > d->c.last_ns)
+		d->c.last_ns = done;
+	return done;
+}
+
+/* One run of units of one program unit: when its data is in the controller. */
+static uint64_t dev_read_run(struct sim_dev *d, uint64_t pui, uint32_t n, uint64_t ready)
+{
+	uint32_t per_blk = d->g.b / d->g.pu;
+	uint32_t blk = (uint32_t)(pui / per_blk);
+
+	if (d->prog_end[pui] > ready) {
+		d->c.buffer_read_units += n;
+		return ready;
+	}
+	return sim_nand_read(d, (uint32_t)(pui % per_blk) % d->g.ndies, ready, n, d->blk[blk].slc,
+			     true);
+}
+
+uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len)
+{
+	uint64_t c, done, u, uend, run_pu = UINT64_MAX, run_bytes = 0, zero_bytes = 0;
+	uint32_t run_n = 0, unit = d->g.unit;
+
+	dev_begin(d, now);
+	c = sim_host_cmd(d, sim_host_admit(d, now), false);
+	done = c;
+	u = off / unit;
+	uend = (off + len - 1) / unit;
+	for (; u <= uend; u++) {
+		uint64_t us = u * unit, ue = us + unit;
+		uint64_t bytes = (ue < off + len ? ue : off + len) - (us > off ? us : off);
+		uint32_t phys = d->l2p[u];
+		uint64_t pui;
+
+		if (phys == SIM_NONE) {
+			zero_bytes += bytes;
+			d->c.unmapped_read_units++;
+			continue;
+		}
+		pui = phys / d->g.pu;
+		if (pui == run_pu) {
+			run_n++;
+			run_bytes += bytes;
+			continue;
+		}
+		if (run_n) {
+			uint64_t r = dev_read_run(d, run_pu, run_n, c);
+			r = sim_host_xfer(d, false, r, run_bytes);
+			if (r > done)
+				done = r;
+		}
+		run_pu = pui;
+		run_n = 1;
+		run_bytes = bytes;
+	}
+	if (run_n) {
+		uint64_t r = dev_read_run(d, run_pu, run_n, c);
+		r = sim_host_xfer(d, false, r, run_bytes);
+		if (r > done)
+			done = r;
+	}
+	if (zero_bytes) {
+		uint64_t r = sim_host_xfer(d, false, c, zero_bytes);
+		if (r > done)
+			done = r;
+	}
+	d->c.reads++;
+	d->c.host_read_bytes += len;
+	return dev_end(d, done);
+}
+
+uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len, bool fua)
+{
+	uint64_t c, x, ack, u, uend;
+	uint32_t unit = d->g.unit;
+
+	dev_begin(d, now);
+	c = sim_host_cmd(d, sim_host_admit(d, now), true);
+	x = sim_host_xfer(d, true, c, len);
+	ack = x;
+	u = off / unit;
+	uend = (off + len - 1) / unit;
+	for (; u <= uend; u++) {
+		uint64_t us = u * unit, ready = x, a;
+		uint32_t old = d->l2p[u];
+		if ((us < off || us + unit > off + len) && old != SIM_NONE) {
+			/* read-modify-write of a partly written unit */
+			uint64_t r = dev_read_run(d, old / d->g.pu, 1, c);
+			if (r > ready)
+				ready = r;
+			d->c.rmw_reads++;
+		}
+		a = sim_ftl_host_write(d, (uint32_t)u, ready);
+		if (a > ack)
+			ack = a;
+	}
+	if (fua) {
+		sim_ftl_pad(d, SIM_STREAM_HOST);
+		sim_ftl_pad(d, SIM_STREAM_SLC);
+		if (d->host_prog_last > ack)
+			ack = d->host_prog_last;
+	}
+	d->c.writes++;
+	d->c.host_write_bytes += len;
+	return dev_end(d, ack);
+}
+
+uint64_t sim_dev_trim(struct sim_dev *d, uint64_t now, uint64_t off, uint64_t len)
+{
+	uint64_t c, u, uend;
+	uint32_t unit = d->g.unit;
+
+	dev_begin(d, now);
+	c = sim_host_cmd(d, sim_host_admit(d, now), false);
+	if (d->p.trim) {
+		/* whole units only: a partial unit stays mapped */
+		u = (off + unit - 1) / unit;
+		uend = (off + len) / unit;
+		for (; u < uend; u++)
+			sim_ftl_trim_unit(d, (uint32_t)u);
+	}
+	d->c.trims++;
+	d->c.host_trim_bytes += len;
+	return dev_end(d, c);
+}
+
+uint64_t sim_dev_flush(struct sim_dev *d, uint64_t now)
+{
+	uint64_t c;
+
+	dev_begin(d, now);
+	c = sim_host_cmd(d, sim_host_admit(d, now), false);
+	sim_ftl_pad(d, SIM_STREAM_HOST);
+	sim_ftl_pad(d, SIM_STREAM_SLC);
+	if (d->host_prog_last > c)
+		c = d->host_prog_last;
+	d->c.flushes++;
+	return dev_end(d, c);
+}

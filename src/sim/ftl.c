@@ -1,0 +1,313 @@
+/*
+ * ftl.c - the flash translation layer: page-level mapping and write streams.
+ *
+ * Mapping: l2p[] maps each user unit (map_unit bytes, 4 KiB by default) to a
+ * physical unit; p2l[] maps each physical unit back to its user unit, or
+ * SIM_NONE when it holds no valid data.  A physical unit number is
+ * superblock * b + offset; offsets stripe over the dies one program unit at
+ * a time (die = offset / pu % dies), so a write stream spreads over every
+ * die and channel and consecutive program units run in parallel.
+ *
+ * Streams: three write points, each with its own open superblock: host data
+ * (native mode), host data into the SLC cache (SLC mode), and GC/fold
+ * relocations (native mode).  Keeping GC apart from host data is what real
+ * controllers do (it separates cold relocated data from new data); under
+ * uniform random writes it changes nothing, as the analytic models assume.
+ *
+ * Write buffer: host units are acknowledged when they sit in the controller's
+ * DRAM buffer, a ring of slots; a slot is free again when the program that
+ * took its unit to flash ends.  So the host runs ahead of the flash by at
+ * most write_buffer bytes, and sustained writes run at the flash's speed
+ * (GC included).  A program unit is programmed when its last unit arrives.
+ *
+ * Spare pool: empty_units counts main-pool units not yet written (free
+ * superblocks and the rest of open ones); its average over host writes is
+ * what the effective spare ratio of the analytic models needs (report).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/sim.h"
+
+void sim_list_init(struct sim_list *l)
+{
+	l->head = l->tail = SIM_NONE;
+	l->n = 0;
+}
+
+void sim_list_push(struct sim_dev *d, struct sim_list *l, uint32_t b)
+{
+	struct sim_blk *k = &d->blk[b];
+
+	k->prev = l->tail;
+	k->next = SIM_NONE;
+	if (l->tail != SIM_NONE)
+		d->blk[l->tail].next = b;
+	else
+		l->head = b;
+	l->tail = b;
+	l->n++;
+}
+
+void sim_list_remove(struct sim_dev *d, struct sim_list *l, uint32_t b)
+{
+	struct sim_blk *k = &d->blk[b];
+
+	if (k->prev != SIM_NONE)
+		d->blk[k->prev].next = k->next;
+	else
+		l->head = k->next;
+	if (k->next != SIM_NONE)
+		d->blk[k->next].prev = k->prev;
+	else
+		l->tail = k->prev;
+	k->prev = k->next = SIM_NONE;
+	l->n--;
+}
+
+uint32_t sim_list_pop(struct sim_dev *d, struct sim_list *l)
+{
+	uint32_t b = l->head;
+
+	if (b != SIM_NONE)
+		sim_list_remove(d, l, b);
+	return b;
+}
+
+void sim_ftl_invalidate(struct sim_dev *d, uint32_t phys)
+{
+	uint32_t b = phys / d->g.b;
+	struct sim_blk *k = &d->blk[b];
+	uint32_t v = k->valid--;
+
+	d->p2l[phys] = SIM_NONE;
+	if (k->state != SIM_BLK_CLOSED)
+		return;
+	if (k->slc) {
+		/* an SLC block whose data was all rewritten costs nothing to reclaim */
+		if (!k->valid) {
+			sim_list_remove(d, &d->slc_fifo, b);
+			sim_gc_release(d, b, d->now);
+		}
+	} else if (d->p.gc == SIM_GC_GREEDY) {
+		sim_gc_bucket_move(d, b, v);
+	}
+}
+
+void sim_ftl_close(struct sim_dev *d, uint32_t b)
+{
+	struct sim_blk *k = &d->blk[b];
+
+	k->state = SIM_BLK_CLOSED;
+	if (k->slc) {
+		if (!k->valid) {
+			sim_gc_release(d, b, d->now);
+			return;
+		}
+		sim_list_push(d, &d->slc_fifo, b);
+	} else {
+		sim_gc_enqueue(d, b);
+	}
+}
+
+uint32_t sim_ftl_alloc(struct sim_dev *d, int stream, bool slc)
+{
+	struct sim_blk *k;
+	uint32_t b;
+
+	if (slc && d->p.slc == SIM_SLC_STATIC) {
+		b = sim_list_pop(d, &d->free_static);
+	} else {
+		if (stream != SIM_STREAM_GC)
+			while (d->free_main.n <= d->g.gc_hard)
+				sim_gc_force(d, d->now);
+		b = sim_list_pop(d, &d->free_main);
+		if (b != SIM_NONE && slc) {
+			d->n_slc_blocks++;
+			d->empty_units -= d->g.b - d->g.b_slc;
+		}
+	}
+	if (b == SIM_NONE) {
+		/* cannot happen while user units + reserve fit the pool (profile.c checks) */
+		fprintf(stderr, "raidlab: ssd model: no free superblock (stream %d)\n", stream);
+		abort();
+	}
+	k = &d->blk[b];
+	k->state = SIM_BLK_OPEN;
+	k->slc = slc;
+	k->wp = 0;
+	k->valid = 0;
+	return b;
+}
+
+/* The open program unit @pui of @stream's block is complete: program it. */
+static uint64_t ftl_program(struct sim_dev *d, int stream, uint32_t b, uint32_t pui)
+{
+	struct sim_stream *s = &d->stream[stream];
+	uint64_t end = 0;
+	uint32_t die = pui % d->g.ndies;
+
+	if (d->timing)
+		end = sim_nand_program(d, die, s->ready, d->blk[b].slc, stream == SIM_STREAM_GC);
+	d->prog_end[(uint64_t)b * (d->g.b / d->g.pu) + pui] = end;
+	d->c.nand_prog_units += d->g.pu;
+	for (uint32_t i = 0; i < s->npend; i++)
+		d->buf_rel[s->pend[i]] = end;
+	s->npend = 0;
+	s->ready = 0;
+	if (stream != SIM_STREAM_GC && end > d->host_prog_last)
+		d->host_prog_last = end;
+	return end;
+}
+
+static void ftl_maybe_close(struct sim_dev *d, struct sim_stream *s, uint32_t b)
+{
+	if (d->blk[b].wp == sim_blk_cap(d, b)) {
+		s->blk = SIM_NONE;
+		sim_ftl_close(d, b);
+	}
+}
+
+uint64_t sim_ftl_append(struct sim_dev *d, int stream, uint32_t lpn, uint64_t ready)
+{
+	struct sim_stream *s = &d->stream[stream];
+	struct sim_blk *k;
+	uint32_t b, off, phys;
+	uint64_t end = 0;
+
+	if (s->blk == SIM_NONE)
+		s->blk = sim_ftl_alloc(d, stream, stream == SIM_STREAM_SLC);
+	b = s->blk;
+	k = &d->blk[b];
+	off = k->wp++;
+	phys = b * d->g.b + off;
+	d->p2l[phys] = lpn;
+	d->l2p[lpn] = phys;
+	k->valid++;
+	if (!k->is_static)
+		d->empty_units--;
+	if (ready > s->ready)
+		s->ready = ready;
+	if (off % d->g.pu == 0)
+		d->prog_end[phys / d->g.pu] = SIM_PENDING;
+	if ((off + 1) % d->g.pu == 0)
+		end = ftl_program(d, stream, b, off / d->g.pu);
+	ftl_maybe_close(d, s, b);
+	return end;
+}
+
+uint64_t sim_ftl_pad(struct sim_dev *d, int stream)
+{
+	struct sim_stream *s = &d->stream[stream];
+	uint32_t b = s->blk, off, n;
+	uint64_t end;
+
+	if (b == SIM_NONE)
+		return 0;
+	off = d->blk[b].wp;
+	if (off % d->g.pu == 0)
+		return 0;
+	n = d->g.pu - off % d->g.pu;
+	d->blk[b].wp += n;
+	if (!d->blk[b].is_static)
+		d->empty_units -= n;
+	d->c.pad_units += n;
+	end = ftl_program(d, stream, b, off / d->g.pu);
+	ftl_maybe_close(d, s, b);
+	return end;
+}
+
+uint64_t sim_ftl_host_write(struct sim_dev *d, uint32_t lpn, uint64_t ready)
+{
+	uint32_t slot = (uint32_t)(d->buf_head++ % d->g.nslots);
+	uint64_t rel = d->buf_rel[slot];
+	uint64_t ack = ready;
+	uint32_t old;
+	struct sim_stream *s;
+	int st;
+
+	if (rel != SIM_PENDING && rel > ack)
+		ack = rel;
+	d->buf_rel[slot] = SIM_PENDING;
+	sim_gc_pace(d, d->now);
+	old = d->l2p[lpn];
+	if (old != SIM_NONE)
+		sim_ftl_invalidate(d, old);
+	else
+		d->valid_lpns++;
+	st = sim_slc_route(d);
+	if (st == SIM_STREAM_SLC)
+		d->c.slc_hit_units++;
+	else if (d->p.slc != SIM_SLC_OFF)
+		d->c.slc_overflow_units++;
+	s = &d->stream[st];
+	s->pend[s->npend++] = slot;
+	sim_ftl_append(d, st, lpn, ack);
+	d->c.host_units++;
+	d->c.empty_sum += d->empty_units;
+	d->c.empty_samples++;
+	return ack;
+}
+
+void sim_ftl_trim_unit(struct sim_dev *d, uint32_t lpn)
+{
+	uint32_t old = d->l2p[lpn];
+
+	if (old == SIM_NONE)
+		return;
+	d->l2p[lpn] = SIM_NONE;
+	sim_ftl_invalidate(d, old);
+	d->valid_lpns--;
+	d->c.trimmed_units++;
+}
+
+int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
+{
+	uint64_t mapped = 0, empty = 0;
+	uint32_t *cnt = calloc(d->g.nblocks, sizeof(*cnt));
+
+	if (!cnt)
+		return -12;
+	for (uint64_t l = 0; l < d->g.U; l++) {
+		uint32_t p = d->l2p[l];
+		if (p == SIM_NONE)
+			continue;
+		mapped++;
+		if (d->p2l[p] != l) {
+			snprintf(msg, msglen, "l2p[%llu] = %u but p2l[%u] = %u", (unsigned long long)l,
+				 p, p, d->p2l[p]);
+			free(cnt);
+			return -22;
+		}
+	}
+	for (uint64_t p = 0; p < (uint64_t)d->g.nblocks * d->g.b; p++)
+		if (d->p2l[p] != SIM_NONE)
+			cnt[p / d->g.b]++;
+	for (uint32_t b = 0; b < d->g.nblocks; b++) {
+		const struct sim_blk *k = &d->blk[b];
+		if (cnt[b] != k->valid) {
+			snprintf(msg, msglen, "block %u: valid %u but %u units map to it", b,
+				 k->valid, cnt[b]);
+			free(cnt);
+			return -22;
+		}
+		if (k->is_static)
+			continue;
+		if (k->state == SIM_BLK_FREE)
+			empty += d->g.b;
+		else if (k->state == SIM_BLK_OPEN)
+			empty += sim_blk_cap(d, b) - k->wp;
+	}
+	free(cnt);
+	if (mapped != d->valid_lpns) {
+		snprintf(msg, msglen, "%llu units mapped, counter says %llu",
+			 (unsigned long long)mapped, (unsigned long long)d->valid_lpns);
+		return -22;
+	}
+	if (empty != d->empty_units) {
+		snprintf(msg, msglen, "%llu empty units, counter says %llu",
+			 (unsigned long long)empty, (unsigned long long)d->empty_units);
+		return -22;
+	}
+	return 0;
+}

@@ -1,0 +1,196 @@
+/*
+ * gc.c - garbage collection: victim policies, pacing, relocation, erase.
+ *
+ * Victims are closed superblocks of the main pool.  SLC-mode blocks are
+ * folded first (they hold a third of what their flash could), oldest first;
+ * then the policy chooses among native blocks:
+ *   greedy  fewest valid units (buckets by valid count, O(1) per update);
+ *   fifo    oldest closed block (the Lambert-W model of Desnoyers/Xiang);
+ *   random  uniform among closed blocks ((1+rho)/rho in the limit).
+ *
+ * Pacing: GC starts when fewer than gc_free superblocks are free.  It then
+ * cleans one victim at a time, interleaved with host writes: when a victim
+ * with v valid units of b is picked, every host unit pays v / (b - v)
+ * relocated units, so the victim is empty exactly when the host has used
+ * the b - v units it frees, and the free pool stays level.  This is how
+ * controllers spread GC over host writes instead of stalling; the flash
+ * time it costs is what makes random-write throughput collapse.  If the pool
+ * still falls to its floor (gc_hard), the host waits for a whole victim.
+ *
+ * Relocation goes one program unit at a time: one (multi-plane) read of the
+ * victim's valid units on that die, then their append to the GC stream.
+ */
+#include "sim/sim.h"
+
+#define GC_RATIO_MAX 64.0
+
+void sim_gc_enqueue(struct sim_dev *d, uint32_t b)
+{
+	switch (d->p.gc) {
+	case SIM_GC_GREEDY: {
+		uint32_t v = d->blk[b].valid;
+		sim_list_push(d, &d->bucket[v], b);
+		if (v < d->bucket_min)
+			d->bucket_min = v;
+		break;
+	}
+	case SIM_GC_FIFO:
+		sim_list_push(d, &d->fifo, b);
+		break;
+	default:
+		d->blk[b].pos = d->rand_n;
+		d->rand_arr[d->rand_n++] = b;
+		break;
+	}
+}
+
+void sim_gc_bucket_move(struct sim_dev *d, uint32_t b, uint32_t from)
+{
+	sim_list_remove(d, &d->bucket[from], b);
+	sim_list_push(d, &d->bucket[from - 1], b);
+	if (from - 1 < d->bucket_min)
+		d->bucket_min = from - 1;
+}
+
+static uint32_t gc_take(struct sim_dev *d)
+{
+	uint32_t b, i;
+
+	switch (d->p.gc) {
+	case SIM_GC_GREEDY:
+		while (d->bucket_min <= d->g.b && !d->bucket[d->bucket_min].n)
+			d->bucket_min++;
+		if (d->bucket_min > d->g.b)
+			return SIM_NONE;
+		return sim_list_pop(d, &d->bucket[d->bucket_min]);
+	case SIM_GC_FIFO:
+		return sim_list_pop(d, &d->fifo);
+	default:
+		if (!d->rand_n)
+			return SIM_NONE;
+		i = (uint32_t)sim_rng_below(&d->rng, d->rand_n);
+		b = d->rand_arr[i];
+		d->rand_arr[i] = d->rand_arr[--d->rand_n];
+		d->blk[d->rand_arr[i]].pos = i;
+		return b;
+	}
+}
+
+bool sim_gc_pick(struct sim_dev *d, bool slc_first, bool static_too)
+{
+	uint32_t b = SIM_NONE;
+	struct sim_blk *k;
+
+	if (slc_first)
+		for (uint32_t x = d->slc_fifo.head; x != SIM_NONE; x = d->blk[x].next)
+			if (static_too || !d->blk[x].is_static) {
+				b = x;
+				sim_list_remove(d, &d->slc_fifo, b);
+				break;
+			}
+	if (b == SIM_NONE)
+		b = gc_take(d);
+	if (b == SIM_NONE)
+		return false;
+	k = &d->blk[b];
+	k->state = SIM_BLK_VICTIM;
+	d->gc_victim = b;
+	d->gc_scan = 0;
+	d->gc_credit = 0;
+	if (k->valid >= d->g.b)
+		d->gc_ratio = GC_RATIO_MAX;
+	else {
+		d->gc_ratio = (double)k->valid / (double)(d->g.b - k->valid);
+		if (d->gc_ratio > GC_RATIO_MAX)
+			d->gc_ratio = GC_RATIO_MAX;
+	}
+	d->c.gc_victims++;
+	if (k->slc)
+		d->c.fold_victims++;
+	return true;
+}
+
+void sim_gc_release(struct sim_dev *d, uint32_t b, uint64_t ready)
+{
+	struct sim_blk *k = &d->blk[b];
+
+	if (d->timing)
+		sim_nand_erase(d, b, ready, true);
+	k->erases++;
+	d->c.erases++;
+	k->state = SIM_BLK_FREE;
+	k->wp = 0;
+	if (k->is_static) {
+		sim_list_push(d, &d->free_static, b);
+		return;
+	}
+	if (k->slc)
+		d->n_slc_blocks--;
+	k->slc = 0;
+	d->empty_units += d->g.b;
+	sim_list_push(d, &d->free_main, b);
+}
+
+uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
+{
+	uint32_t b = d->gc_victim;
+	struct sim_blk *k = &d->blk[b];
+	uint32_t pu = d->g.pu, npu = sim_blk_cap(d, b) / pu;
+	uint32_t moved = 0;
+
+	while (d->gc_scan < npu && k->valid) {
+		uint32_t pui = d->gc_scan++;
+		uint32_t base = b * d->g.b + pui * pu;
+		uint32_t lpns[SIM_PU_MAX];
+		uint32_t n = 0;
+		uint64_t t = ready;
+
+		for (uint32_t i = 0; i < pu; i++) {
+			uint32_t l = d->p2l[base + i];
+			if (l != SIM_NONE) {
+				lpns[n++] = l;
+				d->p2l[base + i] = SIM_NONE;
+			}
+		}
+		if (!n)
+			continue;
+		k->valid -= n;
+		if (d->timing)
+			t = sim_nand_read(d, pui % d->g.ndies, ready, n, k->slc, false);
+		d->gc_last_t = t;
+		for (uint32_t i = 0; i < n; i++)
+			sim_ftl_append(d, SIM_STREAM_GC, lpns[i], t);
+		moved = n;
+		d->c.gc_relocated += n;
+		if (k->slc)
+			d->c.folded_units += n;
+		break;
+	}
+	if (d->gc_scan >= npu || !k->valid) {
+		d->gc_victim = SIM_NONE;
+		sim_gc_release(d, b, ready);
+	}
+	return moved;
+}
+
+void sim_gc_pace(struct sim_dev *d, uint64_t ready)
+{
+	if (d->gc_victim == SIM_NONE) {
+		if (d->free_main.n >= d->g.gc_thresh)
+			return;
+		if (!sim_gc_pick(d, true, false))
+			return;
+	}
+	d->gc_credit += d->gc_ratio;
+	while (d->gc_credit > 0 && d->gc_victim != SIM_NONE)
+		d->gc_credit -= sim_gc_step(d, ready);
+}
+
+void sim_gc_force(struct sim_dev *d, uint64_t ready)
+{
+	while (d->free_main.n <= d->g.gc_hard) {
+		if (d->gc_victim == SIM_NONE && !sim_gc_pick(d, true, false))
+			return;
+		sim_gc_step(d, ready);
+	}
+}

@@ -674,6 +674,9 @@ static void test_validate(void **state)
 	SET_OK(&j, "runtime", "5");
 	SET_OK(&j, "time_based", "1");
 	VALIDATE_ERR(&j, "cannot be combined with time_based or ramp_time");
+
+	wl_job_init(&j);
+	SET_OK(&j, "ramp_time", "5");
 	SET_OK(&j, "time_based", "1");
 	SET_OK(&j, "runtime", "1m");
 	VALIDATE_OK(&j);

@@ -563,7 +563,9 @@ static void raid10_check_geometry(unsigned nc, unsigned fc, bool fo, int disks, 
 			assert_int_equal(locs[c].offset, addrs[c] * SECT);
 			assert_true(locs[c].offset < g.dev_size);
 			/* round trip through md's inverse map */
-			assert_int_equal(ref_raid10_virt(&ref, addrs[c], devs[c]), off / SECT);
+			if (nc == 1 || fc == 1)
+				assert_int_equal(ref_raid10_virt(&ref, addrs[c], devs[c]),
+						 off / SECT);
 			for (unsigned d = 0; d < c; d++)
 				assert_int_not_equal(locs[d].member, locs[c].member);
 			seen_mark(&seen[locs[c].member], locs[c].offset / 4096);

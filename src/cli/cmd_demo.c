@@ -17,10 +17,10 @@
 #include "workload/run.h"
 
 static const char demo_usage[] =
-	"usage: raidlab demo [--dir DIR] [--size SIZE] [--runtime SECONDS]\n"
-	"\n"
-	"Measures a temporary test file (default 256m in $TMPDIR or /var/tmp) with four\n"
-	"classic tests and prints the table; the file is removed afterwards.\n";
+    "usage: raidlab demo [--dir DIR] [--size SIZE] [--runtime SECONDS]\n"
+    "\n"
+    "Measures a temporary test file (default 256m in $TMPDIR or /var/tmp) with four\n"
+    "classic tests and prints the table; the file is removed afterwards.\n";
 
 struct demo_test {
 	const char *label;
@@ -32,10 +32,10 @@ static int demo_main(int argc, char **argv)
 	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/var/tmp";
 	const char *size = "256m", *runtime = "2";
 	static const struct demo_test tests[] = {
-		{"SEQ1M Q8 read", {"rw=read", "bs=1m", "iodepth=8", NULL}},
-		{"SEQ1M Q8 write", {"rw=write", "bs=1m", "iodepth=8", NULL}},
-		{"RND4K Q32 read", {"rw=randread", "bs=4k", "iodepth=32", NULL}},
-		{"RND4K Q1 read", {"rw=randread", "bs=4k", "iodepth=1", NULL}},
+	    {"SEQ1M Q8 read", {"rw=read", "bs=1m", "iodepth=8", NULL}},
+	    {"SEQ1M Q8 write", {"rw=write", "bs=1m", "iodepth=8", NULL}},
+	    {"RND4K Q32 read", {"rw=randread", "bs=4k", "iodepth=32", NULL}},
+	    {"RND4K Q1 read", {"rw=randread", "bs=4k", "iodepth=1", NULL}},
 	};
 	char spec[4200], path[4096], msg[512];
 	struct rl_build_ctx ctx;
@@ -82,7 +82,8 @@ static int demo_main(int argc, char **argv)
 			*eq = 0;
 			rc = wl_job_set(&job, kv, eq + 1, "demo", msg, sizeof(msg));
 		}
-		if (rc || (rc = wl_job_set(&job, "runtime", runtime, "--runtime", msg, sizeof(msg))) ||
+		if (rc ||
+		    (rc = wl_job_set(&job, "runtime", runtime, "--runtime", msg, sizeof(msg))) ||
 		    (rc = wl_job_set(&job, "time_based", "1", "demo", msg, sizeof(msg))) ||
 		    (rc = wl_job_validate(&job, "demo", msg, sizeof(msg)))) {
 			cli_error("demo", "%s", msg);
@@ -95,8 +96,9 @@ static int demo_main(int argc, char **argv)
 			break;
 		}
 		enum rl_op d = wl_job_writes(&job) ? RL_OP_WRITE : RL_OP_READ;
-		printf("  %-16s %10.1f %10.0f %12.1f\n", tests[i].label, wl_result_bw(&res, d) / 1e6,
-		       wl_result_iops(&res, d), st_hist_mean(&res.dir[d].hist) / 1e3);
+		printf("  %-16s %10.1f %10.0f %12.1f\n", tests[i].label,
+		       wl_result_bw(&res, d) / 1e6, wl_result_iops(&res, d),
+		       st_hist_mean(&res.dir[d].hist) / 1e3);
 		if (!wl_result_ok(&res))
 			status = 1;
 		wl_result_free(&res);
@@ -109,9 +111,9 @@ static int demo_main(int argc, char **argv)
 }
 
 static struct cli_command demo_cmd = {
-	.name = "demo",
-	.summary = "the main job: a short measurement of a temporary test file",
-	.usage = demo_usage,
-	.main = demo_main,
+    .name = "demo",
+    .summary = "the main job: a short measurement of a temporary test file",
+    .usage = demo_usage,
+    .main = demo_main,
 };
 CLI_COMMAND_REGISTER(demo_cmd)

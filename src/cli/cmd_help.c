@@ -31,8 +31,7 @@ static int help_options(void)
 	for (size_t i = 0; i < n; i++) {
 		printf("  %s%s%s (%s, default %s)\n      %s\n", o[i].name, o[i].alias ? " / " : "",
 		       o[i].alias ? o[i].alias : "", o[i].type,
-		       o[i].def && o[i].def[0] ? o[i].def : "none",
-		       o[i].help);
+		       o[i].def && o[i].def[0] ? o[i].def : "none", o[i].help);
 	}
 	return 0;
 }
@@ -61,9 +60,9 @@ static int help_main(int argc, char **argv)
 }
 
 static struct cli_command help_cmd = {
-	.name = "help",
-	.summary = "help on a command, the target types or the job options",
-	.usage = "usage: raidlab help COMMAND | targets | options\n",
-	.main = help_main,
+    .name = "help",
+    .summary = "help on a command, the target types or the job options",
+    .usage = "usage: raidlab help COMMAND | targets | options\n",
+    .main = help_main,
 };
 CLI_COMMAND_REGISTER(help_cmd)

@@ -11,10 +11,10 @@
 #include "core/registry.h"
 
 static const char info_usage[] =
-	"usage: raidlab info SPEC [--json]\n"
-	"\n"
-	"Opens the target read-only and prints its size, block size and the stack as a\n"
-	"tree (array layouts, member states).  --json prints the tree as JSON.\n";
+    "usage: raidlab info SPEC [--json]\n"
+    "\n"
+    "Opens the target read-only and prints its size, block size and the stack as a\n"
+    "tree (array layouts, member states).  --json prints the tree as JSON.\n";
 
 static int info_main(int argc, char **argv)
 {
@@ -52,8 +52,8 @@ static int info_main(int argc, char **argv)
 	}
 	struct json_object *tree = rl_target_tree(t);
 	if (json) {
-		printf("%s\n", json_object_to_json_string_ext(tree, JSON_C_TO_STRING_PRETTY |
-									   JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n", json_object_to_json_string_ext(
+		                   tree, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else {
 		char size[64];
 		cli_format_size(size, sizeof(size), (unsigned long long)t->size);
@@ -68,9 +68,9 @@ static int info_main(int argc, char **argv)
 }
 
 static struct cli_command info_cmd = {
-	.name = "info",
-	.summary = "show a target's size, block size and stack",
-	.usage = info_usage,
-	.main = info_main,
+    .name = "info",
+    .summary = "show a target's size, block size and stack",
+    .usage = info_usage,
+    .main = info_main,
 };
 CLI_COMMAND_REGISTER(info_cmd)

@@ -24,24 +24,24 @@
 #include "workload/run.h"
 
 static const char run_usage[] =
-	"usage: raidlab run [JOBFILE] --target SPEC [OPTIONS] [--JOBOPTION=VALUE ...]\n"
-	"\n"
-	"Runs fio-style jobs against a target and prints throughput, IOPS and latency.\n"
-	"\n"
-	"  --target SPEC         what to measure: a path, file(PATH, size=1g), mem(size=1g),\n"
-	"                        raid0(...), ... ('raidlab help targets')\n"
-	"  --json FILE           write the full result as JSON (docs/results.md)\n"
-	"  --output-format=F     normal (default) or json (the result on standard output)\n"
-	"  --quiet               no progress line and no table\n"
-	"  --keep                keep test files raidlab created\n"
-	"  --force-destroy       allow writing over data found on the target\n"
-	"  --JOBOPTION=VALUE     any job option, e.g. --rw=randread --bs=4k --iodepth=32\n"
-	"                        ('raidlab help options' lists them)\n"
-	"\n"
-	"A JOBFILE is an fio-style INI file: [global] and one section per job; its\n"
-	"options override the command line's.  [global] may name the target: target=SPEC.\n"
-	"Jobs run one after another.  Exit status: 0 ok, 1 I/O error or verify failure,\n"
-	"2 bad usage.\n";
+    "usage: raidlab run [JOBFILE] --target SPEC [OPTIONS] [--JOBOPTION=VALUE ...]\n"
+    "\n"
+    "Runs fio-style jobs against a target and prints throughput, IOPS and latency.\n"
+    "\n"
+    "  --target SPEC         what to measure: a path, file(PATH, size=1g), mem(size=1g),\n"
+    "                        raid0(...), ... ('raidlab help targets')\n"
+    "  --json FILE           write the full result as JSON (docs/results.md)\n"
+    "  --output-format=F     normal (default) or json (the result on standard output)\n"
+    "  --quiet               no progress line and no table\n"
+    "  --keep                keep test files raidlab created\n"
+    "  --force-destroy       allow writing over data found on the target\n"
+    "  --JOBOPTION=VALUE     any job option, e.g. --rw=randread --bs=4k --iodepth=32\n"
+    "                        ('raidlab help options' lists them)\n"
+    "\n"
+    "A JOBFILE is an fio-style INI file: [global] and one section per job; its\n"
+    "options override the command line's.  [global] may name the target: target=SPEC.\n"
+    "Jobs run one after another.  Exit status: 0 ok, 1 I/O error or verify failure,\n"
+    "2 bad usage.\n";
 
 struct run_args {
 	const char *target;
@@ -67,7 +67,7 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 		if (arg[0] != '-' || arg[1] != '-') {
 			if (a->jobfile) {
 				cli_error("run", "more than one job file given ('%s' and '%s')",
-					  a->jobfile, arg);
+				          a->jobfile, arg);
 				return -EINVAL;
 			}
 			a->jobfile = arg;
@@ -100,8 +100,9 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 			else if (!strcmp(val, "json"))
 				a->json_stdout = true;
 			else if (strcmp(val, "normal")) {
-				cli_error("run", "--output-format: expected normal or json, got '%s'",
-					  val);
+				cli_error("run",
+				          "--output-format: expected normal or json, got '%s'",
+				          val);
 				return -EINVAL;
 			}
 		} else if (!strcmp(name, "quiet") && !val) {
@@ -170,8 +171,8 @@ static void run_progress_cb(void *arg, const struct wl_progress *p)
 	double eta = p->fraction > 0.001 ? p->wall_s * (1 - p->fraction) / p->fraction : 0;
 
 	fprintf(stderr, "\r\033[K%s: %5.1f%% %-6s %10.1f MB/s %10.0f IOPS  ETA %4.0fs%s",
-		p->job->name, 100 * p->fraction, p->phase, mbs, iops, eta,
-		p->virtual_time ? " (simulated time)" : "");
+	        p->job->name, 100 * p->fraction, p->phase, mbs, iops, eta,
+	        p->virtual_time ? " (simulated time)" : "");
 	fflush(stderr);
 }
 
@@ -193,7 +194,7 @@ static int run_main(int argc, char **argv)
 		a.target = jf.target;
 	if (!a.target) {
 		cli_error("run", "no target: give --target SPEC (or target= in the job file's "
-				 "[global])");
+		                 "[global])");
 		wl_jobfile_free(&jf);
 		return 2;
 	}
@@ -201,9 +202,10 @@ static int run_main(int argc, char **argv)
 	for (size_t i = 0; i < jf.njobs; i++) {
 		const struct wl_job *j = &jf.jobs[i];
 		if (j->direct != a.ctx.direct) {
-			cli_error("run", "jobs '%s' and '%s' disagree on direct=; the target is "
-					 "opened once for all jobs",
-				  jf.jobs[0].name, j->name);
+			cli_error("run",
+			          "jobs '%s' and '%s' disagree on direct=; the target is "
+			          "opened once for all jobs",
+			          jf.jobs[0].name, j->name);
 			wl_jobfile_free(&jf);
 			return 2;
 		}
@@ -257,9 +259,9 @@ static int run_main(int argc, char **argv)
 }
 
 static struct cli_command run_cmd = {
-	.name = "run",
-	.summary = "run fio-style jobs against a target",
-	.usage = run_usage,
-	.main = run_main,
+    .name = "run",
+    .summary = "run fio-style jobs against a target",
+    .usage = run_usage,
+    .main = run_main,
 };
 CLI_COMMAND_REGISTER(run_cmd)

@@ -16,14 +16,15 @@
 
 static void main_usage(FILE *f)
 {
-	fprintf(f, "raidlab %s - measure, build and simulate storage arrays\n\n"
-		   "usage: raidlab COMMAND [ARGS...]\n\ncommands:\n",
-		RL_VERSION);
+	fprintf(f,
+	        "raidlab %s - measure, build and simulate storage arrays\n\n"
+	        "usage: raidlab COMMAND [ARGS...]\n\ncommands:\n",
+	        RL_VERSION);
 	for (const struct cli_command *c = cli_command_first(); c; c = c->next)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\n'raidlab help COMMAND' shows a command's options; "
-		   "'raidlab help targets' and 'raidlab help options' list target types "
-		   "and job options.\n");
+	           "'raidlab help targets' and 'raidlab help options' list target types "
+	           "and job options.\n");
 }
 
 int main(int argc, char **argv)

@@ -33,36 +33,39 @@ void cli_print_job(FILE *f, const struct wl_result *res, const char *spec)
 	if (spec)
 		fprintf(f, "target: %s\n", spec);
 	fprintf(f, "job '%s': rw=%s bs=%u iodepth=%u numjobs=%u, %.2f s measured (%s clock%s)\n",
-		j->name, wl_rw_name(j->rw), j->bs, j->iodepth, j->numjobs, res->runtime_ns / 1e9,
-		rl_exec_kind_name(res->clock),
-		res->clock == RL_EXEC_VIRTUAL ? ", simulated time" : "");
+	        j->name, wl_rw_name(j->rw), j->bs, j->iodepth, j->numjobs, res->runtime_ns / 1e9,
+	        rl_exec_kind_name(res->clock),
+	        res->clock == RL_EXEC_VIRTUAL ? ", simulated time" : "");
 	fprintf(f, "  %-5s %12s %10s %11s | %9s %9s %9s %9s %10s\n", "", "ios", "MB/s", "IOPS",
-		"lat mean", "p50", "p99", "p99.9", "max (us)");
+	        "lat mean", "p50", "p99", "p99.9", "max (us)");
 	for (int d = 0; d < WL_DIRS; d++) {
 		const struct wl_dir_result *r = &res->dir[d];
 		if (!r->ios)
 			continue;
 		fprintf(f, "  %-5s %12llu %10.1f %11.0f | %9.1f %9.1f %9.1f %9.1f %10.1f\n",
-			dirs[d], (unsigned long long)r->ios, wl_result_bw(res, (enum rl_op)d) / 1e6,
-			wl_result_iops(res, (enum rl_op)d), st_hist_mean(&r->hist) / 1e3,
-			st_hist_percentile(&r->hist, 50) / 1e3,
-			st_hist_percentile(&r->hist, 99) / 1e3,
-			st_hist_percentile(&r->hist, 99.9) / 1e3, r->hist.max / 1e3);
+		        dirs[d], (unsigned long long)r->ios, wl_result_bw(res, (enum rl_op)d) / 1e6,
+		        wl_result_iops(res, (enum rl_op)d), st_hist_mean(&r->hist) / 1e3,
+		        st_hist_percentile(&r->hist, 50) / 1e3,
+		        st_hist_percentile(&r->hist, 99) / 1e3,
+		        st_hist_percentile(&r->hist, 99.9) / 1e3, r->hist.max / 1e3);
 	}
 	if (res->verified)
 		fprintf(f, "  verify: %llu blocks checked, %llu bad\n",
-			(unsigned long long)res->verify_blocks, (unsigned long long)res->verify_bad);
+		        (unsigned long long)res->verify_blocks,
+		        (unsigned long long)res->verify_bad);
 }
 
 void cli_print_job_problems(FILE *f, const struct wl_result *res)
 {
 	if (res->errors)
-		fprintf(f, "raidlab run: job '%s': %llu I/O error(s); the first: %s at offset %llu: %s\n",
-			res->job.name, (unsigned long long)res->errors, rl_op_name(res->first_error_op),
-			(unsigned long long)res->first_error_offset, strerror(-res->first_error));
+		fprintf(
+		    f,
+		    "raidlab run: job '%s': %llu I/O error(s); the first: %s at offset %llu: %s\n",
+		    res->job.name, (unsigned long long)res->errors, rl_op_name(res->first_error_op),
+		    (unsigned long long)res->first_error_offset, strerror(-res->first_error));
 	if (res->verify_bad)
 		fprintf(f, "raidlab run: job '%s': verify failed in %llu block(s): %s\n",
-			res->job.name, (unsigned long long)res->verify_bad, res->verify_msg);
+		        res->job.name, (unsigned long long)res->verify_bad, res->verify_msg);
 }
 
 void cli_print_tree(FILE *f, struct json_object *tree, int depth)
@@ -70,15 +73,16 @@ void cli_print_tree(FILE *f, struct json_object *tree, int depth)
 	struct json_object *kids = NULL;
 	char size[64];
 
-	cli_format_size(size, sizeof(size),
-			(unsigned long long)json_object_get_int64(
-				json_object_object_get(tree, "size_bytes")));
+	cli_format_size(
+	    size, sizeof(size),
+	    (unsigned long long)json_object_get_int64(json_object_object_get(tree, "size_bytes")));
 	fprintf(f, "%*s%s  %s, block %d", depth * 2, "",
-		json_object_get_string(json_object_object_get(tree, "type")), size,
-		json_object_get_int(json_object_object_get(tree, "block_size")));
+	        json_object_get_string(json_object_object_get(tree, "type")), size,
+	        json_object_get_int(json_object_object_get(tree, "block_size")));
 	json_object_object_foreach(tree, key, val)
 	{
-		if (!strcmp(key, "type") || !strcmp(key, "size_bytes") || !strcmp(key, "block_size"))
+		if (!strcmp(key, "type") || !strcmp(key, "size_bytes") ||
+		    !strcmp(key, "block_size"))
 			continue;
 		if (!strcmp(key, "children")) {
 			kids = val;

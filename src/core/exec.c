@@ -33,7 +33,7 @@ const char *rl_exec_kind_name(enum rl_exec_kind kind)
 }
 
 int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
-		   struct rl_exec **out)
+                   struct rl_exec **out)
 {
 	struct rl_exec *ex = calloc(1, sizeof(*ex));
 	int rc;

@@ -100,7 +100,7 @@ struct rl_exec {
  * and sets *out, or a negative errno.
  */
 int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
-		   struct rl_exec **out);
+                   struct rl_exec **out);
 
 /** Destroy an executor; no request may be in flight. */
 void rl_exec_destroy(struct rl_exec *ex);

@@ -37,7 +37,7 @@ static void real_sleep_until(struct rl_exec *ex, uint64_t until)
 		return;
 	uint64_t d = until - now;
 	struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
-			      .tv_nsec = (long)(d % 1000000000ull)};
+	                      .tv_nsec = (long)(d % 1000000000ull)};
 	nanosleep(&ts, NULL);
 }
 
@@ -98,7 +98,7 @@ static int uring_poll(struct rl_exec *ex, uint64_t block_until)
 		uint64_t now = real_now(ex);
 		uint64_t d = block_until > now ? block_until - now : 0;
 		struct __kernel_timespec ts = {.tv_sec = (long long)(d / 1000000000ull),
-					       .tv_nsec = (long long)(d % 1000000000ull)};
+		                               .tv_nsec = (long long)(d % 1000000000ull)};
 		rc = io_uring_wait_cqe_timeout(ex->ring, &cqe, &ts);
 	}
 	if (rc < 0 && rc != -ETIME && rc != -EINTR)
@@ -133,9 +133,9 @@ static void uring_destroy(struct rl_exec *ex)
 }
 
 static const struct rl_exec_backend uring_backend = {
-	.now = real_now,
-	.poll = uring_poll,
-	.destroy = uring_destroy,
+    .now = real_now,
+    .poll = uring_poll,
+    .destroy = uring_destroy,
 };
 
 int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
@@ -176,8 +176,8 @@ static int psync_poll(struct rl_exec *ex, uint64_t block_until)
 }
 
 static const struct rl_exec_backend psync_backend = {
-	.now = real_now,
-	.poll = psync_poll,
+    .now = real_now,
+    .poll = psync_poll,
 };
 
 int rl_exec_psync_init(struct rl_exec *ex)

@@ -23,8 +23,8 @@ static int virtual_poll(struct rl_exec *ex, uint64_t block_until)
 }
 
 static const struct rl_exec_backend virtual_backend = {
-	.now = virtual_now,
-	.poll = virtual_poll,
+    .now = virtual_now,
+    .poll = virtual_poll,
 };
 
 int rl_exec_virtual_init(struct rl_exec *ex)

@@ -53,14 +53,14 @@ typedef void (*rl_io_cb)(struct rl_io *io, int status);
 
 struct rl_io {
 	/* --- filled in by the submitter --- */
-	uint8_t op;      /* enum rl_op */
-	uint8_t flags;   /* RL_IO_* */
-	uint16_t pool;   /* internal: nonzero when the request came from an executor pool */
-	uint32_t len;    /* bytes; 0 only for FLUSH */
-	uint64_t offset; /* bytes from the start of the target */
-	void *buf;       /* data for READ/WRITE; may be NULL for targets without data */
-	rl_io_cb cb;     /* completion callback (required) */
-	void *cb_arg;    /* for the submitter's use */
+	uint8_t op;         /* enum rl_op */
+	uint8_t flags;      /* RL_IO_* */
+	uint16_t pool;      /* internal: nonzero when the request came from an executor pool */
+	uint32_t len;       /* bytes; 0 only for FLUSH */
+	uint64_t offset;    /* bytes from the start of the target */
+	void *buf;          /* data for READ/WRITE; may be NULL for targets without data */
+	rl_io_cb cb;        /* completion callback (required) */
+	void *cb_arg;       /* for the submitter's use */
 	struct rl_exec *ex; /* executor this request runs on; completions are delivered there */
 
 	/* --- composite bookkeeping (rl_io_child_* maintain these) --- */
@@ -69,7 +69,7 @@ struct rl_io {
 	int status;           /* first error seen among children, or 0 */
 
 	/* --- executor bookkeeping --- */
-	struct rl_io *next;                /* ready queue, wait list or pool free list link */
+	struct rl_io *next;               /* ready queue, wait list or pool free list link */
 	void (*resume)(struct rl_io *io); /* rl_exec_wait: called when children are free */
 
 	/* --- owned by the receiving target --- */

@@ -46,7 +46,7 @@ void rl_build_ctx_init(struct rl_build_ctx *ctx)
 }
 
 int rl_target_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		    struct rl_target **out, struct rl_err *err)
+                    struct rl_target **out, struct rl_err *err)
 {
 	const struct rl_target_type *type;
 
@@ -54,7 +54,7 @@ int rl_target_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		type = rl_target_type_find("file");
 		if (!type)
 			return rl_err_set(err, node->pos, "no file target available for '%s'",
-					  node->name);
+			                  node->name);
 		return type->create(node, ctx, out, err);
 	}
 	type = rl_target_type_find(node->name);
@@ -64,15 +64,15 @@ int rl_target_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		for (const struct rl_target_type *t = registry_head; t && len < sizeof(known) - 32;
 		     t = t->next)
 			len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s",
-						len ? ", " : "", t->name);
+			                        len ? ", " : "", t->name);
 		return rl_err_set(err, node->pos, "unknown target type '%s' (known: %s)",
-				  node->name, known);
+		                  node->name, known);
 	}
 	return type->create(node, ctx, out, err);
 }
 
 int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_target **out,
-		   struct rl_err *err)
+                   struct rl_err *err)
 {
 	struct rl_spec_node *root;
 	struct rl_target *t;
@@ -87,9 +87,10 @@ int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_t
 	uint32_t caps = rl_target_leaf_caps(t);
 	if ((caps & RL_CAP_REAL) && (caps & RL_CAP_VIRTUAL)) {
 		rl_target_close(t);
-		return rl_err_set(err, SIZE_MAX,
-				  "the stack mixes real leaves (files, devices) with simulated "
-				  "drives; a run uses either real time or simulated time, not both");
+		return rl_err_set(
+		    err, SIZE_MAX,
+		    "the stack mixes real leaves (files, devices) with simulated "
+		    "drives; a run uses either real time or simulated time, not both");
 	}
 	*out = t;
 	return 0;

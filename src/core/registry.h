@@ -22,13 +22,13 @@
 
 /** Settings that apply to the whole stack being opened. */
 struct rl_build_ctx {
-	bool write_intent;  /* the run will write or trim: safety checks apply */
-	bool force_destroy; /* allow writing over data found on devices/files */
-	bool keep;          /* keep test files raidlab created */
-	bool direct;        /* O_DIRECT for files and devices (default true) */
-	bool buffered_ok;   /* fall back to buffered I/O where O_DIRECT is refused */
+	bool write_intent;          /* the run will write or trim: safety checks apply */
+	bool force_destroy;         /* allow writing over data found on devices/files */
+	bool keep;                  /* keep test files raidlab created */
+	bool direct;                /* O_DIRECT for files and devices (default true) */
+	bool buffered_ok;           /* fall back to buffered I/O where O_DIRECT is refused */
 	uint64_t default_file_size; /* size for a test file created without size= (0: required) */
-	bool quiet;         /* no warnings on stderr */
+	bool quiet;                 /* no warnings on stderr */
 };
 
 struct rl_target_type {
@@ -41,7 +41,7 @@ struct rl_target_type {
 	 * *out, or a negative errno with @err set (position and message).
 	 */
 	int (*create)(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		      struct rl_target **out, struct rl_err *err);
+	              struct rl_target **out, struct rl_err *err);
 	struct rl_target_type *next; /* registry list link */
 };
 
@@ -62,11 +62,11 @@ const struct rl_target_type *rl_target_type_first(void);
 
 /** Build the stack that @node describes. */
 int rl_target_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		    struct rl_target **out, struct rl_err *err);
+                    struct rl_target **out, struct rl_err *err);
 
 /** Parse @text and build it; errors carry the position in @text. */
 int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_target **out,
-		   struct rl_err *err);
+                   struct rl_err *err);
 
 /** Default build settings: direct I/O, no forcing, no keeping. */
 void rl_build_ctx_init(struct rl_build_ctx *ctx);

@@ -49,8 +49,8 @@
 
 /** An error: position in the source and a message. */
 struct rl_err {
-	size_t pos;     /* byte offset into the spec text, or SIZE_MAX if none applies */
-	char msg[512];  /* human-readable, complete sentence without trailing newline */
+	size_t pos;    /* byte offset into the spec text, or SIZE_MAX if none applies */
+	char msg[512]; /* human-readable, complete sentence without trailing newline */
 };
 
 /**
@@ -59,7 +59,7 @@ struct rl_err {
  * Returns -EINVAL for convenience.
  */
 int rl_err_set(struct rl_err *err, size_t pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /** A key=value parameter of a call. */
 struct rl_spec_kv {
@@ -72,12 +72,12 @@ struct rl_spec_kv {
 
 /** A node: a call with arguments, or a plain word. */
 struct rl_spec_node {
-	char *name;                  /* call name, or the word itself for a plain word */
-	bool is_call;                /* name(...) form */
-	size_t pos;                  /* position of the name */
-	struct rl_spec_node **args;  /* positional arguments, repetitions expanded */
+	char *name;                 /* call name, or the word itself for a plain word */
+	bool is_call;               /* name(...) form */
+	size_t pos;                 /* position of the name */
+	struct rl_spec_node **args; /* positional arguments, repetitions expanded */
 	size_t nargs;
-	struct rl_spec_kv *kv;       /* named parameters in source order */
+	struct rl_spec_kv *kv; /* named parameters in source order */
 	size_t nkv;
 };
 
@@ -117,34 +117,34 @@ struct rl_spec_kv *rl_spec_find(struct rl_spec_node *node, const char *key);
 
 /** Size in bytes (rl_parse_size); @def when absent.  0 or -EINVAL with @err set. */
 int rl_spec_get_size(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
-		     struct rl_err *err);
+                     struct rl_err *err);
 /** Unsigned integer within [min, max]; @def when absent. */
 int rl_spec_get_u64(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t min,
-		    uint64_t max, uint64_t *out, struct rl_err *err);
+                    uint64_t max, uint64_t *out, struct rl_err *err);
 /** Floating value within [min, max]; @def when absent. */
 int rl_spec_get_double(struct rl_spec_node *node, const char *key, double def, double min,
-		       double max, double *out, struct rl_err *err);
+                       double max, double *out, struct rl_err *err);
 /** Percentage "20%" or "20" -> 20.0, within [min, max]; @def when absent. */
 int rl_spec_get_percent(struct rl_spec_node *node, const char *key, double def, double min,
-			double max, double *out, struct rl_err *err);
+                        double max, double *out, struct rl_err *err);
 /** Duration (rl_parse_time) in ns; @def when absent. */
 int rl_spec_get_time(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
-		     struct rl_err *err);
+                     struct rl_err *err);
 /** Bandwidth (rl_parse_rate) in bytes per second; @def when absent. */
 int rl_spec_get_rate(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
-		     struct rl_err *err);
+                     struct rl_err *err);
 /** Boolean: on/off, yes/no, true/false, 1/0; @def when absent. */
 int rl_spec_get_bool(struct rl_spec_node *node, const char *key, bool def, bool *out,
-		     struct rl_err *err);
+                     struct rl_err *err);
 /**
  * One of @choices (NULL-terminated); sets *out to the index, @def when
  * absent.  The error lists the choices.
  */
 int rl_spec_get_enum(struct rl_spec_node *node, const char *key, const char *const *choices,
-		     int def, int *out, struct rl_err *err);
+                     int def, int *out, struct rl_err *err);
 /** String (borrowed from the tree); @def when absent. */
-int rl_spec_get_str(struct rl_spec_node *node, const char *key, const char *def,
-		    const char **out, struct rl_err *err);
+int rl_spec_get_str(struct rl_spec_node *node, const char *key, const char *def, const char **out,
+                    struct rl_err *err);
 
 /**
  * Reject the first key that no rl_spec_get_* call consumed:
@@ -152,7 +152,7 @@ int rl_spec_get_str(struct rl_spec_node *node, const char *key, const char *def,
  * @known lists the type's keys for the message (NULL-terminated).
  */
 int rl_spec_check_unused(const struct rl_spec_node *node, const char *const *known,
-			 struct rl_err *err);
+                         struct rl_err *err);
 
 /* --- numbers with units (used by specs and job options alike) --- */
 

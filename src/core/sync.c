@@ -20,18 +20,18 @@ static void sync_done(struct rl_io *io, int status)
 }
 
 int rl_io_sync(struct rl_target *t, struct rl_exec *ex, enum rl_op op, uint64_t offset,
-	       uint32_t len, void *buf, uint8_t flags)
+               uint32_t len, void *buf, uint8_t flags)
 {
 	struct sync_wait w = {0};
 	struct rl_io io = {
-		.op = (uint8_t)op,
-		.flags = flags,
-		.len = len,
-		.offset = offset,
-		.buf = buf,
-		.cb = sync_done,
-		.cb_arg = &w,
-		.ex = ex,
+	    .op = (uint8_t)op,
+	    .flags = flags,
+	    .len = len,
+	    .offset = offset,
+	    .buf = buf,
+	    .cb = sync_done,
+	    .cb_arg = &w,
+	    .ex = ex,
 	};
 
 	rl_target_submit(t, &io);

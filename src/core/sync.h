@@ -15,6 +15,6 @@
  * Returns its status: 0 or a negative errno.
  */
 int rl_io_sync(struct rl_target *t, struct rl_exec *ex, enum rl_op op, uint64_t offset,
-	       uint32_t len, void *buf, uint8_t flags);
+               uint32_t len, void *buf, uint8_t flags);
 
 #endif

@@ -144,8 +144,8 @@ struct json_object *rl_target_report(struct rl_target *t)
 	if (t->nchildren) {
 		kids = json_object_new_array();
 		for (unsigned i = 0; i < t->nchildren; i++)
-			json_object_array_add(kids, t->children[i] ? rl_target_report(t->children[i])
-								   : NULL);
+			json_object_array_add(
+			    kids, t->children[i] ? rl_target_report(t->children[i]) : NULL);
 		json_object_object_add(o, "children", kids);
 	}
 	return o;

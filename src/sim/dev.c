@@ -139,7 +139,7 @@ void sim_dev_reset_counters(struct sim_dev *d)
 {
 	memset(&d->c, 0, sizeof(d->c));
 	for (uint32_t i = 0; i < d->g.ndies; i++)
-		d->die[i].busy_ns = 0;
+		d->die[i].cal.busy_ns = 0;
 	for (uint32_t i = 0; i < d->g.nch; i++)
 		d->chan[i].busy_ns = 0;
 	for (int i = 0; i < 2; i++) {
@@ -155,6 +155,8 @@ static void dev_begin(struct sim_dev *d, uint64_t now)
 	d->now = now;
 	for (uint32_t i = 0; i < d->g.nch; i++)
 		sim_cal_prune(&d->chan[i], now);
+	for (uint32_t i = 0; i < d->g.ndies; i++)
+		sim_cal_prune(&d->die[i].cal, now);
 	sim_cal_prune(&d->host.link[0], now);
 	sim_cal_prune(&d->host.link[1], now);
 	if (d->p.ctrl_read_bw || d->p.ctrl_write_bw) {

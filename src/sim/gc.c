@@ -158,6 +158,8 @@ uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
 		if (d->timing)
 			t = sim_nand_read(d, pui % d->g.ndies, ready, n, k->slc, false);
 		d->gc_last_t = t;
+		if (t > d->gc_erase_after)
+			d->gc_erase_after = t;
 		for (uint32_t i = 0; i < n; i++)
 			sim_ftl_append(d, SIM_STREAM_GC, lpns[i], t);
 		moved = n;
@@ -167,8 +169,10 @@ uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
 		break;
 	}
 	if (d->gc_scan >= npu || !k->valid) {
+		/* erase once the last relocation read is done */
 		d->gc_victim = SIM_NONE;
-		sim_gc_release(d, b, ready);
+		sim_gc_release(d, b, ready > d->gc_erase_after ? ready : d->gc_erase_after);
+		d->gc_erase_after = 0;
 	}
 	return moved;
 }

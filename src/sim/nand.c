@@ -1,32 +1,34 @@
 /*
  * nand.c - flash timing: dies and channels.
  *
- * A die does one thing at a time.  It keeps two times: `busy`, the end of
- * the background work committed to it (programs, erases, GC reads), which
- * runs first-come first-served, and `rd`, the end of the last host read.
+ * A die does one operation at a time; its operations live in a calendar
+ * (cal.c) like the channels', so an operation takes the earliest gap at or
+ * after the time its inputs are ready.  That matters because the model
+ * reserves at submission: a GC relocation program whose data comes from a
+ * read queued behind other work is reserved late, and the die must not sit
+ * idle until then when other work is ready now.  Gap filling also gives
+ * reads their natural priority over programs that wait for data.
  *
- * Host reads have priority.  With suspend=on (program/erase suspend, as
- * modern controllers do) a host read on a die busy with background work
- * starts after t_suspend, runs, and pushes the background work back by its
- * own duration; reads queue behind each other.  With suspend=off a read
- * waits for everything committed before it, which is how old controllers
- * stalled reads behind writes.
+ * Host reads and suspend: with suspend=on (program/erase suspend, as modern
+ * controllers do), a host read that finds the die busy suspends the running
+ * program or erase: it starts after t_suspend and still charges its tR to
+ * the die (reserved in the next gap), so the background work is delayed by
+ * as much.  Host reads queue behind each other (rd).  With suspend=off a
+ * read waits for the die like any other operation, which is how old
+ * controllers stalled reads behind writes.
  *
- * Channels are calendars (cal.c): a read's data leaves the die after tR, a
- * program's data enters the die before tPROG.  Program data is loaded into
- * the die's cache register while the previous program runs, so it is
- * transferred no earlier than one program before the die is free.
- *
- * A program unit is one page on every plane of a die (multi-plane program),
- * so t_prog is charged once per planes x page.  When the mapping unit is
- * larger than that (map_unit > planes x page), one unit takes prog_k
- * operations in a row.  SLC-mode blocks use t_read_slc / t_prog_slc.
+ * Channels: a read's data leaves the die after tR, a program's data enters
+ * the die before tPROG.  A program unit is one page on every plane of a die
+ * (multi-plane program), so t_prog is charged once per planes x page; when
+ * the mapping unit is larger (map_unit > planes x page) one unit takes
+ * prog_k operations in a row.  SLC-mode blocks use t_read_slc / t_prog_slc.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "sim/sim.h"
 
+#define DIE_CAL_CAP  4096
 #define CHAN_CAL_CAP 8192
 
 int sim_nand_init(struct sim_dev *d)
@@ -40,6 +42,9 @@ int sim_nand_init(struct sim_dev *d)
 	for (uint32_t i = 0; i < d->g.nch; i++)
 		if ((rc = sim_cal_init(&d->chan[i], CHAN_CAL_CAP)))
 			return rc;
+	for (uint32_t i = 0; i < d->g.ndies; i++)
+		if ((rc = sim_cal_init(&d->die[i].cal, DIE_CAL_CAP)))
+			return rc;
 	return 0;
 }
 
@@ -48,6 +53,9 @@ void sim_nand_free(struct sim_dev *d)
 	if (d->chan)
 		for (uint32_t i = 0; i < d->g.nch; i++)
 			sim_cal_free(&d->chan[i]);
+	if (d->die)
+		for (uint32_t i = 0; i < d->g.ndies; i++)
+			sim_cal_free(&d->die[i].cal);
 	free(d->chan);
 	free(d->die);
 	d->chan = NULL;
@@ -59,10 +67,15 @@ static inline uint64_t chan_ns(const struct sim_dev *d, uint64_t bytes)
 	return (bytes * 1000000000ull + d->p.channel_rate - 1) / d->p.channel_rate;
 }
 
-static inline void die_note(struct sim_dev *d, struct sim_die *die)
+/* Reserve @dur on a die from @ready; returns the start. */
+static inline uint64_t die_reserve(struct sim_dev *d, struct sim_die *die, uint64_t ready,
+				   uint64_t dur)
 {
-	if (die->busy > d->die_max_busy)
-		d->die_max_busy = die->busy;
+	uint64_t s = sim_cal_reserve(&die->cal, ready, dur);
+
+	if (s + dur > d->die_max_busy)
+		d->die_max_busy = s + dur;
+	return s;
 }
 
 uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint32_t units,
@@ -72,31 +85,18 @@ uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint3
 	uint64_t tr = (slc && d->p.t_read_slc ? d->p.t_read_slc : d->p.t_read) * d->g.prog_k;
 	uint64_t start, end, x, dur;
 
-	if (host && d->p.suspend) {
-		start = ready > die->rd ? ready : die->rd;
-		if (die->busy > start) {
-			start += d->p.t_suspend;
-			die->busy += tr; /* background work resumes after the read */
-		}
+	if (host) {
+		uint64_t r = ready > die->rd ? ready : die->rd;
+		start = die_reserve(d, die, r, tr);
+		if (d->p.suspend && start > r + d->p.t_suspend)
+			start = r + d->p.t_suspend; /* suspends what runs; tR charged above */
 		end = start + tr;
-		if (die->busy < end)
-			die->busy = end;
 		die->rd = end;
 	} else {
-		start = ready;
-		if (die->busy > start)
-			start = die->busy;
-		if (die->rd > start)
-			start = die->rd;
+		start = die_reserve(d, die, ready, tr);
 		end = start + tr;
-		die->busy = end;
-		if (host)
-			die->rd = end;
-	}
-	die->busy_ns += tr;
-	if (!host)
 		d->c.gc_ns += tr;
-	die_note(d, die);
+	}
 	d->c.nand_read_ops++;
 	d->c.nand_read_units += units;
 	dur = chan_ns(d, (uint64_t)units * d->g.unit);
@@ -109,41 +109,21 @@ uint64_t sim_nand_program(struct sim_dev *d, uint32_t die_no, uint64_t ready, bo
 	struct sim_die *die = &d->die[die_no];
 	uint64_t tp = (slc && d->p.t_prog_slc ? d->p.t_prog_slc : d->p.t_prog) * d->g.prog_k;
 	uint64_t dur = chan_ns(d, (uint64_t)d->g.pu * d->g.unit);
-	uint64_t load = ready, start, end;
+	uint64_t load, start;
 
-	/* the cache register takes the next page while the previous one programs */
-	if (die->busy > tp && die->busy - tp > load)
-		load = die->busy - tp;
-	load = sim_cal_reserve(&d->chan[die_no % d->g.nch], load, dur) + dur;
-	start = load;
-	if (die->busy > start)
-		start = die->busy;
-	if (die->rd > start)
-		start = die->rd;
-	end = start + tp;
-	die->busy = end;
-	die->busy_ns += tp;
+	load = sim_cal_reserve(&d->chan[die_no % d->g.nch], ready, dur) + dur;
+	start = die_reserve(d, die, load, tp);
 	if (gc)
 		d->c.gc_ns += tp;
-	die_note(d, die);
 	d->c.nand_prog_ops++;
-	return end;
+	return start + tp;
 }
 
 void sim_nand_erase(struct sim_dev *d, uint32_t blk, uint64_t ready, bool gc)
 {
 	(void)blk;
-	for (uint32_t i = 0; i < d->g.ndies; i++) {
-		struct sim_die *die = &d->die[i];
-		uint64_t start = ready;
-		if (die->busy > start)
-			start = die->busy;
-		if (die->rd > start)
-			start = die->rd;
-		die->busy = start + d->p.t_erase;
-		die->busy_ns += d->p.t_erase;
-		if (gc)
-			d->c.gc_ns += d->p.t_erase;
-		die_note(d, die);
-	}
+	for (uint32_t i = 0; i < d->g.ndies; i++)
+		die_reserve(d, &d->die[i], ready, d->p.t_erase);
+	if (gc)
+		d->c.gc_ns += d->p.t_erase * d->g.ndies;
 }

@@ -206,9 +206,8 @@ struct sim_stream {
 };
 
 struct sim_die {
-	uint64_t busy;    /* end of committed background work (programs, erases, GC) */
-	uint64_t rd;      /* end of the last host read */
-	uint64_t busy_ns; /* utilisation */
+	struct sim_cal cal; /* reserved operations (busy_ns: utilisation) */
+	uint64_t rd;        /* end of the last host read */
 };
 
 struct sim_counters {
@@ -284,6 +283,7 @@ struct sim_dev {
 	uint32_t gc_scan;  /* next program unit of the victim to examine */
 	double gc_credit, gc_ratio;
 	uint64_t gc_last_t; /* when the last relocation read delivered its data */
+	uint64_t gc_erase_after; /* latest relocation read of the current victim */
 
 	/* write buffer */
 	uint64_t *buf_rel; /* per slot: when it is free again */

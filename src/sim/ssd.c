@@ -180,7 +180,7 @@ static int ssd_report(struct rl_target *t, struct json_object *o)
 	J_ADD(ftl, "trimmed_bytes", J_I(c->trimmed_units * unit));
 	J_ADD(o, "ftl", ftl);
 	for (uint32_t i = 0; i < d->g.ndies; i++) {
-		double u = ratio(d->die[i].busy_ns, elapsed);
+		double u = ratio(d->die[i].cal.busy_ns, elapsed);
 		json_object_array_add(dies, J_D(u));
 		dsum += u;
 		dmax = u > dmax ? u : dmax;

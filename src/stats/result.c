@@ -4,8 +4,8 @@
  * throughput in decimal MB/s (10^6 bytes), as the consumer tools print it.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <json-c/json.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -51,7 +51,7 @@ struct json_object *st_result_host(void)
 	json_object_object_add(h, "cores", json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
 	if (sysinfo(&si) == 0)
 		json_object_object_add(h, "memory_bytes",
-				       json_object_new_int64((int64_t)si.totalram * si.mem_unit));
+		                       json_object_new_int64((int64_t)si.totalram * si.mem_unit));
 	return h;
 }
 
@@ -62,7 +62,8 @@ struct json_object *st_result_new(const char *spec, struct rl_target *t)
 	struct json_object *tg = json_object_new_object();
 	uint32_t caps = rl_target_leaf_caps(t);
 
-	json_object_object_add(doc, "schema_version", json_object_new_int(RL_RESULT_SCHEMA_VERSION));
+	json_object_object_add(doc, "schema_version",
+	                       json_object_new_int(RL_RESULT_SCHEMA_VERSION));
 	json_object_object_add(tool, "name", json_object_new_string("raidlab"));
 	json_object_object_add(tool, "version", json_object_new_string(RL_VERSION));
 	json_object_object_add(doc, "tool", tool);
@@ -137,7 +138,7 @@ struct json_object *st_result_dir(const struct wl_dir_result *d, uint64_t runtim
 	json_object_object_add(lat, "stddev", result_double(st_hist_stddev(h) / 1e3));
 	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
 		json_object_object_add(lat, pct[i].name,
-				       result_double(st_hist_percentile(h, pct[i].p) / 1e3));
+		                       result_double(st_hist_percentile(h, pct[i].p) / 1e3));
 	json_object_object_add(o, "lat_us", lat);
 	json_object_object_add(o, "histogram", result_hist(h));
 	json_object_object_add(o, "series", result_series(&d->series));
@@ -145,7 +146,7 @@ struct json_object *st_result_dir(const struct wl_dir_result *d, uint64_t runtim
 }
 
 static void result_opt(struct json_object *o, const char *k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void result_opt(struct json_object *o, const char *k, const char *fmt, ...)
 {
@@ -168,9 +169,9 @@ struct json_object *st_result_options(const struct wl_job *job)
 		char buf[256] = "";
 		size_t len = 0;
 		for (unsigned i = 0; i < job->nbssplit && len < sizeof(buf) - 32; i++)
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%u/%u",
-						i ? ":" : "", job->bssplit[i].bs,
-						job->bssplit[i].pct);
+			len +=
+			    (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%u/%u", i ? ":" : "",
+			                     job->bssplit[i].bs, job->bssplit[i].pct);
 		result_opt(o, "bssplit", "%s", buf);
 	}
 	result_opt(o, "iodepth", "%u", job->iodepth);
@@ -221,27 +222,33 @@ struct json_object *st_result_job(const struct wl_result *res)
 	json_object_object_add(j, "cpu", cpu);
 	if (res->errors) {
 		struct json_object *e = json_object_new_object();
-		json_object_object_add(e, "op", json_object_new_string(rl_op_name(res->first_error_op)));
+		json_object_object_add(e, "op",
+		                       json_object_new_string(rl_op_name(res->first_error_op)));
 		json_object_object_add(e, "offset",
-				       json_object_new_int64((int64_t)res->first_error_offset));
+		                       json_object_new_int64((int64_t)res->first_error_offset));
 		json_object_object_add(e, "message",
-				       json_object_new_string(strerror(-res->first_error)));
+		                       json_object_new_string(strerror(-res->first_error)));
 		json_object_object_add(j, "first_error", e);
 	}
 	if (res->verified || res->job.verify) {
 		struct json_object *v = json_object_new_object();
-		json_object_object_add(v, "blocks", json_object_new_int64((int64_t)res->verify_blocks));
-		json_object_object_add(v, "bad_blocks", json_object_new_int64((int64_t)res->verify_bad));
+		json_object_object_add(v, "blocks",
+		                       json_object_new_int64((int64_t)res->verify_blocks));
+		json_object_object_add(v, "bad_blocks",
+		                       json_object_new_int64((int64_t)res->verify_bad));
 		if (res->verify_bad) {
-			json_object_object_add(v, "first_bad_offset",
-					       json_object_new_int64((int64_t)res->verify_first_bad));
-			json_object_object_add(v, "message", json_object_new_string(res->verify_msg));
+			json_object_object_add(
+			    v, "first_bad_offset",
+			    json_object_new_int64((int64_t)res->verify_first_bad));
+			json_object_object_add(v, "message",
+			                       json_object_new_string(res->verify_msg));
 		}
 		json_object_object_add(j, "verify", v);
 	}
 	for (int d = 0; d < WL_DIRS; d++)
 		if (res->dir[d].ios)
-			json_object_object_add(j, dirs[d], st_result_dir(&res->dir[d], res->runtime_ns));
+			json_object_object_add(j, dirs[d],
+			                       st_result_dir(&res->dir[d], res->runtime_ns));
 	if (res->target_report)
 		json_object_object_add(j, "target_counters", json_object_get(res->target_report));
 	return j;
@@ -249,8 +256,8 @@ struct json_object *st_result_job(const struct wl_result *res)
 
 int st_result_write(struct json_object *doc, const char *path)
 {
-	const char *text = json_object_to_json_string_ext(
-		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+	                                                           JSON_C_TO_STRING_NOSLASHESCAPE);
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	int rc = 0;
 

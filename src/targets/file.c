@@ -26,8 +26,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
-#include <linux/fs.h>
 #include <liburing.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +88,9 @@ static int file_sync_io(struct file_state *f, struct rl_io *io)
 			return ioctl(f->fd, BLKDISCARD, range) ? -errno : 0;
 		}
 		return fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-				 (off_t)io->offset, (off_t)io->len)
-			       ? -errno
-			       : 0;
+		                 (off_t)io->offset, (off_t)io->len)
+		           ? -errno
+		           : 0;
 	}
 	return -EINVAL;
 }
@@ -123,7 +123,7 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 		break;
 	case RL_OP_TRIM:
 		io_uring_prep_fallocate(sqe, f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-					io->offset, io->len);
+		                        io->offset, io->len);
 		break;
 	}
 }
@@ -133,8 +133,8 @@ static int file_describe(struct rl_target *t, struct json_object *obj)
 	struct file_state *f = t->priv;
 
 	json_object_object_add(obj, "path", json_object_new_string(f->path));
-	json_object_object_add(obj, "kind",
-			       json_object_new_string(f->blockdev ? "block device" : "regular file"));
+	json_object_object_add(
+	    obj, "kind", json_object_new_string(f->blockdev ? "block device" : "regular file"));
 	json_object_object_add(obj, "direct", json_object_new_boolean(f->direct));
 	if (f->created)
 		json_object_object_add(obj, "created", json_object_new_boolean(true));
@@ -165,11 +165,11 @@ static void file_destroy(struct rl_target *t)
 }
 
 static const struct rl_target_ops file_ops = {
-	.name = "file",
-	.submit = file_submit,
-	.describe = file_describe,
-	.finish = file_finish,
-	.destroy = file_destroy,
+    .name = "file",
+    .submit = file_submit,
+    .describe = file_describe,
+    .finish = file_finish,
+    .destroy = file_destroy,
 };
 
 /* Fill a new file with incompressible data so reads touch real blocks. */
@@ -191,7 +191,8 @@ static int file_layout(int fd, uint64_t size)
 			buf[i] = x;
 		}
 		for (size_t done = 0; done < n;) {
-			ssize_t w = pwrite(fd, (uint8_t *)buf + done, n - done, (off_t)(off + done));
+			ssize_t w =
+			    pwrite(fd, (uint8_t *)buf + done, n - done, (off_t)(off + done));
 			if (w <= 0) {
 				rc = w < 0 ? -errno : -EIO;
 				break;
@@ -218,7 +219,7 @@ static uint32_t file_dio_align(int fd)
 }
 
 static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_size,
-		     const struct rl_build_ctx *ctx, size_t pos, struct rl_err *err)
+                     const struct rl_build_ctx *ctx, size_t pos, struct rl_err *err)
 {
 	struct stat st;
 	bool exists = stat(f->path, &st) == 0;
@@ -228,13 +229,13 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 
 	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return rl_err_set(err, pos, "%s is neither a regular file nor a block device",
-				  f->path);
+		                  f->path);
 	if (!exists) {
 		if (!want_size)
 			return rl_err_set(err, pos,
-					  "%s does not exist; give a size to create it, e.g. "
-					  "file(%s, size=1g)",
-					  f->path, f->path);
+			                  "%s does not exist; give a size to create it, e.g. "
+			                  "file(%s, size=1g)",
+			                  f->path, f->path);
 		int cfd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (cfd < 0) {
 			int e = errno;
@@ -262,9 +263,9 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	if (f->fd < 0) {
 		if (errno == EINVAL && f->direct)
 			return rl_err_set(err, pos,
-					  "cannot open %s with O_DIRECT (the filesystem does not "
-					  "support it); use direct=0",
-					  f->path);
+			                  "cannot open %s with O_DIRECT (the filesystem does not "
+			                  "support it); use direct=0",
+			                  f->path);
 		int e = errno;
 		rl_err_set(err, pos, "cannot open %s: %s", f->path, strerror(e));
 		return -e;
@@ -274,7 +275,7 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 		int ss = 512;
 		if (ioctl(f->fd, BLKGETSIZE64, &bytes) || ioctl(f->fd, BLKSSZGET, &ss))
 			return rl_err_set(err, pos, "cannot read the size of %s: %s", f->path,
-					  strerror(errno));
+			                  strerror(errno));
 		t->size = bytes;
 		t->block_size = (uint32_t)ss;
 		t->caps |= RL_CAP_TRIM;
@@ -285,10 +286,9 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	}
 	if (want_size) {
 		if (want_size > t->size)
-			return rl_err_set(err, pos,
-					  "%s holds %llu bytes, less than the size=%llu asked for",
-					  f->path, (unsigned long long)t->size,
-					  (unsigned long long)want_size);
+			return rl_err_set(
+			    err, pos, "%s holds %llu bytes, less than the size=%llu asked for",
+			    f->path, (unsigned long long)t->size, (unsigned long long)want_size);
 		t->size = want_size;
 	}
 	t->size = t->size / t->block_size * t->block_size;
@@ -298,24 +298,26 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 		if (f->blockdev) {
 			rc = rl_safety_check_device(f->path, f->fd, found, sizeof(found));
 			if (rc < 0) {
-				rl_err_set(err, pos,
-					   "cannot check %s for existing data (%s); refusing to write "
-					   "without --force-destroy",
-					   f->path, strerror(-rc));
+				rl_err_set(
+				    err, pos,
+				    "cannot check %s for existing data (%s); refusing to write "
+				    "without --force-destroy",
+				    f->path, strerror(-rc));
 				return -EPERM;
 			}
 			if (rc > 0) {
 				rl_err_set(err, pos,
-					   "refusing to write to %s: %s; pass --force-destroy to "
-					   "overwrite it",
-					   f->path, found);
+				           "refusing to write to %s: %s; pass --force-destroy to "
+				           "overwrite it",
+				           f->path, found);
 				return -EPERM;
 			}
 		} else if (!rl_safety_file_is_ours(f->fd)) {
-			rl_err_set(err, pos,
-				   "refusing to write to %s: it is an existing file that raidlab did "
-				   "not create; pass --force-destroy to overwrite it",
-				   f->path);
+			rl_err_set(
+			    err, pos,
+			    "refusing to write to %s: it is an existing file that raidlab did "
+			    "not create; pass --force-destroy to overwrite it",
+			    f->path);
 			return -EPERM;
 		}
 	}
@@ -324,7 +326,7 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 }
 
 static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		       struct rl_target **out, struct rl_err *err)
+                       struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"size", "direct", "keep", NULL};
 	const char *path;
@@ -334,8 +336,9 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 
 	if (node->is_call) {
 		if (node->nargs != 1 || node->args[0]->is_call)
-			return rl_err_set(err, node->pos,
-					  "file takes exactly one path, e.g. file(/tmp/t.img, size=1g)");
+			return rl_err_set(
+			    err, node->pos,
+			    "file takes exactly one path, e.g. file(/tmp/t.img, size=1g)");
 		path = node->args[0]->name;
 		if ((rc = rl_spec_get_size(node, "size", 0, &size, err)) ||
 		    (rc = rl_spec_get_bool(node, "direct", ctx->direct, &direct, err)) ||
@@ -372,9 +375,9 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 }
 
 static struct rl_target_type file_type = {
-	.name = "file",
-	.summary = "a regular file or block device (a plain path means the same)",
-	.params = "PATH, size=SIZE (create/limit), direct=on|off (default on), keep=on|off",
-	.create = file_create,
+    .name = "file",
+    .summary = "a regular file or block device (a plain path means the same)",
+    .params = "PATH, size=SIZE (create/limit), direct=on|off (default on), keep=on|off",
+    .create = file_create,
 };
 RL_TARGET_REGISTER(file_type)

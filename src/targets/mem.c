@@ -67,13 +67,13 @@ static void mem_destroy(struct rl_target *t)
 }
 
 static const struct rl_target_ops mem_ops = {
-	.name = "mem",
-	.submit = mem_submit,
-	.destroy = mem_destroy,
+    .name = "mem",
+    .submit = mem_submit,
+    .destroy = mem_destroy,
 };
 
 static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		      struct rl_target **out, struct rl_err *err)
+                      struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"size", "bs", NULL};
 	uint64_t size, bs;
@@ -99,13 +99,13 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		return -ENOMEM;
 	}
 	m->map_len = size;
-	m->data = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
+	m->data = mmap(NULL, size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m->data == MAP_FAILED) {
 		free(m);
 		free(t);
 		return rl_err_set(err, node->pos, "mem: cannot reserve %llu bytes of memory",
-				  (unsigned long long)size);
+		                  (unsigned long long)size);
 	}
 	t->priv = m;
 	t->size = size;
@@ -116,9 +116,9 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 }
 
 static struct rl_target_type mem_type = {
-	.name = "mem",
-	.summary = "RAM disk that keeps data (reads return what was written)",
-	.params = "size=SIZE (default 64m), bs=SIZE logical block (default 512)",
-	.create = mem_create,
+    .name = "mem",
+    .summary = "RAM disk that keeps data (reads return what was written)",
+    .params = "size=SIZE (default 64m), bs=SIZE logical block (default 512)",
+    .create = mem_create,
 };
 RL_TARGET_REGISTER(mem_type)

@@ -19,12 +19,12 @@ static void null_submit(struct rl_target *t, struct rl_io *io)
 }
 
 static const struct rl_target_ops null_ops = {
-	.name = "null",
-	.submit = null_submit,
+    .name = "null",
+    .submit = null_submit,
 };
 
 static int null_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		       struct rl_target **out, struct rl_err *err)
+                       struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"size", "bs", NULL};
 	uint64_t size, bs;
@@ -38,7 +38,8 @@ static int null_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;
 	if (bs < 512 || bs > 65536 || (bs & (bs - 1)))
-		return rl_err_set(err, node->pos, "null: bs must be a power of two from 512 to 64k");
+		return rl_err_set(err, node->pos,
+		                  "null: bs must be a power of two from 512 to 64k");
 	if (size < bs)
 		return rl_err_set(err, node->pos, "null: size must be at least one block");
 	struct rl_target *t = rl_target_alloc(&null_ops, 0);
@@ -52,9 +53,9 @@ static int null_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 }
 
 static struct rl_target_type null_type = {
-	.name = "null",
-	.summary = "no storage: every request succeeds at once (measures raidlab itself)",
-	.params = "size=SIZE (default 1t), bs=SIZE logical block (default 512)",
-	.create = null_create,
+    .name = "null",
+    .summary = "no storage: every request succeeds at once (measures raidlab itself)",
+    .params = "size=SIZE (default 1t), bs=SIZE logical block (default 512)",
+    .create = null_create,
 };
 RL_TARGET_REGISTER(null_type)

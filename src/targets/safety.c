@@ -81,7 +81,8 @@ static int safety_in_use(dev_t dev, char *found, size_t len)
 	if ((d = opendir(dir))) {
 		while (!hit && (e = readdir(d)))
 			if (e->d_name[0] != '.') {
-				snprintf(found, len, "it is held by %s (md, dm or similar)", e->d_name);
+				snprintf(found, len, "it is held by %s (md, dm or similar)",
+				         e->d_name);
 				hit = 1;
 			}
 		closedir(d);
@@ -108,11 +109,11 @@ static int safety_in_use(dev_t dev, char *found, size_t len)
 			dev_t pd = makedev(maj, min);
 			if (safety_mounted(pd, where, sizeof(where))) {
 				snprintf(found, len, "its partition %s is mounted on %s", e->d_name,
-					 where);
+				         where);
 				hit = 1;
 			} else if (safety_swap(pd)) {
 				snprintf(found, len, "its partition %s is in use as swap",
-					 e->d_name);
+				         e->d_name);
 				hit = 1;
 			}
 		}
@@ -136,7 +137,7 @@ static int safety_signature(const char *path, char *found, size_t len)
 		return errno ? -errno : -EIO;
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
-						      BLKID_SUBLKS_USAGE);
+	                                          BLKID_SUBLKS_USAGE);
 	blkid_probe_enable_partitions(pr, 1);
 	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
 	rc = blkid_do_safeprobe(pr);
@@ -147,9 +148,11 @@ static int safety_signature(const char *path, char *found, size_t len)
 			blkid_probe_lookup_value(pr, "UUID", &uuid, NULL);
 			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
 			snprintf(found, len, "it holds a%s %s signature (%s%s%s)",
-				 usage && !strcmp(usage, "raid") ? " RAID" : "", type,
-				 usage && !strcmp(usage, "filesystem") ? "filesystem" : usage ? usage : "data",
-				 uuid ? ", UUID " : "", uuid ? uuid : "");
+			         usage && !strcmp(usage, "raid") ? " RAID" : "", type,
+			         usage && !strcmp(usage, "filesystem") ? "filesystem"
+			         : usage                               ? usage
+			                                               : "data",
+			         uuid ? ", UUID " : "", uuid ? uuid : "");
 		} else {
 			snprintf(found, len, "it holds a recognised signature");
 		}

@@ -51,12 +51,12 @@ static void verify_body(uint8_t *buf, size_t len, uint64_t offset, uint64_t seed
 void wl_verify_fill(uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, uint32_t gen)
 {
 	struct wl_vhdr h = {
-		.magic = WL_VERIFY_MAGIC,
-		.crc = 0,
-		.offset = offset,
-		.seed = seed,
-		.gen = gen,
-		.len = (uint32_t)len,
+	    .magic = WL_VERIFY_MAGIC,
+	    .crc = 0,
+	    .offset = offset,
+	    .seed = seed,
+	    .gen = gen,
+	    .len = (uint32_t)len,
 	};
 
 	verify_body(buf, len, offset, seed, gen);
@@ -65,8 +65,8 @@ void wl_verify_fill(uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, ui
 	memcpy(buf, &h, sizeof(h));
 }
 
-int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t seed,
-		    uint32_t gen, uint64_t *bad_offset, char *msg, size_t msglen)
+int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, uint32_t gen,
+                    uint64_t *bad_offset, char *msg, size_t msglen)
 {
 	struct wl_vhdr h;
 	uint8_t *want;
@@ -80,7 +80,7 @@ int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t se
 		crc = rl_crc32c(0, buf, offsetof(struct wl_vhdr, crc));
 		crc = rl_crc32c(crc, &zero, sizeof(zero));
 		crc = rl_crc32c(crc, buf + offsetof(struct wl_vhdr, offset),
-				len - offsetof(struct wl_vhdr, offset));
+		                len - offsetof(struct wl_vhdr, offset));
 		if (crc == h.crc)
 			return 0;
 	}
@@ -89,7 +89,7 @@ int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t se
 	if (!want) {
 		*bad_offset = offset;
 		snprintf(msg, msglen, "verify failed in the block at offset %llu",
-			 (unsigned long long)offset);
+		         (unsigned long long)offset);
 		return -EILSEQ;
 	}
 	wl_verify_fill(want, len, offset, seed, gen);
@@ -98,20 +98,20 @@ int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t se
 	*bad_offset = offset + (i < len ? i : 0);
 	if (h.magic != WL_VERIFY_MAGIC)
 		snprintf(msg, msglen,
-			 "block at offset %llu has no verify header (never written, or "
-			 "overwritten); first wrong byte at offset %llu",
-			 (unsigned long long)offset, (unsigned long long)*bad_offset);
+		         "block at offset %llu has no verify header (never written, or "
+		         "overwritten); first wrong byte at offset %llu",
+		         (unsigned long long)offset, (unsigned long long)*bad_offset);
 	else if (h.offset != offset)
 		snprintf(msg, msglen,
-			 "block at offset %llu holds the block written for offset %llu "
-			 "(misplaced write)",
-			 (unsigned long long)offset, (unsigned long long)h.offset);
+		         "block at offset %llu holds the block written for offset %llu "
+		         "(misplaced write)",
+		         (unsigned long long)offset, (unsigned long long)h.offset);
 	else
 		snprintf(msg, msglen,
-			 "data mismatch at offset %llu (block at %llu: byte %zu of %zu is 0x%02x, "
-			 "expected 0x%02x)",
-			 (unsigned long long)*bad_offset, (unsigned long long)offset, i, len,
-			 i < len ? buf[i] : 0, i < len ? want[i] : 0);
+		         "data mismatch at offset %llu (block at %llu: byte %zu of %zu is 0x%02x, "
+		         "expected 0x%02x)",
+		         (unsigned long long)*bad_offset, (unsigned long long)offset, i, len,
+		         i < len ? buf[i] : 0, i < len ? want[i] : 0);
 	free(want);
 	return -EILSEQ;
 }

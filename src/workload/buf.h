@@ -29,8 +29,8 @@ struct wl_vhdr {
 	uint32_t crc;    /* CRC-32C of the whole block with this field zero */
 	uint64_t offset; /* absolute target offset of the block */
 	uint64_t seed;
-	uint32_t gen;    /* generation: which pass wrote it */
-	uint32_t len;    /* block length */
+	uint32_t gen; /* generation: which pass wrote it */
+	uint32_t len; /* block length */
 };
 
 /** Fill @buf for a plain write according to the job's buffer options. */
@@ -44,7 +44,7 @@ void wl_verify_fill(uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, ui
  * wl_verify_fill wrote, else -EILSEQ with *bad_offset set to the absolute
  * offset of the first wrong byte and a description in @msg.
  */
-int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t seed,
-		    uint32_t gen, uint64_t *bad_offset, char *msg, size_t msglen);
+int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, uint32_t gen,
+                    uint64_t *bad_offset, char *msg, size_t msglen);
 
 #endif

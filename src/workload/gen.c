@@ -114,7 +114,7 @@ static uint64_t gen_zipf_next(struct wl_gen *g)
 /* --- setup --- */
 
 int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint64_t len,
-		uint32_t block, uint64_t seed)
+                uint32_t block, uint64_t seed)
 {
 	uint32_t unit = job->bs;
 
@@ -198,8 +198,8 @@ static uint64_t gen_random_unit(struct wl_gen *g)
 	case WL_DIST_ZIPF:
 		return wl_perm_map(&g->perm, gen_zipf_next(g));
 	case WL_DIST_PARETO: {
-		uint64_t k = (uint64_t)((double)(g->nunits - 1) *
-					pow(wl_rng_unit(&g->rng), g->pareto_pow));
+		uint64_t k =
+		    (uint64_t)((double)(g->nunits - 1) * pow(wl_rng_unit(&g->rng), g->pareto_pow));
 		return wl_perm_map(&g->perm, k < g->nunits ? k : g->nunits - 1);
 	}
 	case WL_DIST_RANDOM:

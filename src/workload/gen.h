@@ -66,10 +66,10 @@ static inline double wl_rng_unit(struct wl_rng *r)
 
 /** A keyed bijection on [0, n): the random map. */
 struct wl_perm {
-	uint64_t n;        /* domain size */
-	unsigned half;     /* bits per Feistel half */
-	uint64_t mask;     /* (1 << half) - 1 */
-	uint64_t keys[4];  /* round keys */
+	uint64_t n;       /* domain size */
+	unsigned half;    /* bits per Feistel half */
+	uint64_t mask;    /* (1 << half) - 1 */
+	uint64_t keys[4]; /* round keys */
 };
 
 void wl_perm_init(struct wl_perm *p, uint64_t n, uint64_t seed);
@@ -78,13 +78,13 @@ uint64_t wl_perm_map(const struct wl_perm *p, uint64_t i);
 struct wl_gen {
 	const struct wl_job *job;
 	struct wl_rng rng;
-	uint64_t region_start; /* bytes */
-	uint64_t region_len;   /* bytes, a multiple of unit */
-	uint32_t unit;         /* smallest block size: the random map's block */
-	uint64_t nunits;       /* region_len / unit */
+	uint64_t region_start;         /* bytes */
+	uint64_t region_len;           /* bytes, a multiple of unit */
+	uint32_t unit;                 /* smallest block size: the random map's block */
+	uint64_t nunits;               /* region_len / unit */
 	uint64_t seq_pos[RL_OP_COUNT]; /* sequential position per direction, relative */
-	uint64_t map_next;     /* random map: next index in this loop */
-	struct wl_perm perm;   /* random map and the hot-block scatter */
+	uint64_t map_next;             /* random map: next index in this loop */
+	struct wl_perm perm;           /* random map and the hot-block scatter */
 	/* zipf rejection-inversion constants */
 	double zipf_hx0, zipf_hn, zipf_s;
 	/* pareto exponent */
@@ -97,7 +97,7 @@ struct wl_gen {
  * Returns 0 or -EINVAL (region smaller than one block).
  */
 int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint64_t len,
-		uint32_t block, uint64_t seed);
+                uint32_t block, uint64_t seed);
 
 /** Start a new loop over the region (resets the random map and positions). */
 void wl_gen_rewind(struct wl_gen *g);

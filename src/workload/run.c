@@ -52,17 +52,17 @@ struct run_worker {
 	struct run_slot *slots;
 	unsigned nslots, inflight;
 	enum run_phase phase;
-	uint64_t seed;       /* this worker's offset stream */
-	uint64_t data_seed;  /* verify contents: the same for every worker */
+	uint64_t seed;      /* this worker's offset stream */
+	uint64_t data_seed; /* verify contents: the same for every worker */
 	uint64_t t_start, t_measure, t_deadline, t_last;
 	bool measuring;
 	uint64_t budget, issued; /* bytes, MAIN phase */
 	uint64_t loop_bytes;     /* bytes issued in the current loop */
 	uint32_t loop;
-	uint64_t verify_issued;  /* bytes replayed in VERIFY */
-	struct wl_gen vgen;      /* replay of MAIN's sequence */
-	struct wl_rng buf_rng;   /* buffer contents: apart from gen's stream, so replays match */
-	struct wl_result *res;   /* this worker's own partial result */
+	uint64_t verify_issued; /* bytes replayed in VERIFY */
+	struct wl_gen vgen;     /* replay of MAIN's sequence */
+	struct wl_rng buf_rng;  /* buffer contents: apart from gen's stream, so replays match */
+	struct wl_result *res;  /* this worker's own partial result */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -106,13 +106,13 @@ static void run_slot_done(struct rl_io *io, int status)
 		uint64_t bad;
 		char msg[256];
 		w->res->verify_blocks++;
-		if (wl_verify_check(s->buf, io->len, io->offset, w->data_seed, s->io.priv[0],
-				    &bad, msg, sizeof(msg))) {
+		if (wl_verify_check(s->buf, io->len, io->offset, w->data_seed, s->io.priv[0], &bad,
+		                    msg, sizeof(msg))) {
 			if (!w->res->verify_bad++ || bad < w->res->verify_first_bad) {
 				if (w->res->verify_bad == 1 || bad < w->res->verify_first_bad) {
 					w->res->verify_first_bad = bad;
 					snprintf(w->res->verify_msg, sizeof(w->res->verify_msg),
-						 "%s", msg);
+					         "%s", msg);
 				}
 			}
 		}
@@ -124,12 +124,12 @@ static void run_slot_done(struct rl_io *io, int status)
 		st_series_add(&d->series, now, io->len);
 		w->t_last = now;
 		atomic_store_explicit(&w->prog_bytes,
-				      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
-					      io->len,
-				      memory_order_relaxed);
+		                      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
+		                          io->len,
+		                      memory_order_relaxed);
 		atomic_store_explicit(&w->prog_ios,
-				      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
-				      memory_order_relaxed);
+		                      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
+		                      memory_order_relaxed);
 	}
 	if (w->phase != PHASE_DONE)
 		run_issue(w, s, now);
@@ -143,8 +143,8 @@ static void run_slot_done(struct rl_io *io, int status)
  */
 static inline uint32_t run_account(const struct wl_gen *g, uint32_t len)
 {
-	if (wl_rw_is_random(g->job->rw) && g->job->dist == WL_DIST_RANDOM &&
-	    !g->job->norandommap && len < g->unit)
+	if (wl_rw_is_random(g->job->rw) && g->job->dist == WL_DIST_RANDOM && !g->job->norandommap &&
+	    len < g->unit)
 		return g->unit;
 	return len;
 }
@@ -237,7 +237,7 @@ static void run_start_verify(struct run_worker *w, struct run_slot *except, uint
 	atomic_store_explicit(&w->prog_phase, 2, memory_order_relaxed);
 	w->res->verified = true;
 	wl_gen_init(&w->vgen, w->job, w->gen.region_start, w->gen.region_len, w->t->block_size,
-		    w->seed);
+	            w->seed);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *o = &w->slots[i];
 		if (o != except && run_next_verify(w, o))
@@ -297,10 +297,10 @@ static int run_worker_setup(struct run_worker *w)
 	}
 	if (wl_gen_init(&w->gen, job, start, len, w->t->block_size, w->seed)) {
 		snprintf(w->setup_msg, sizeof(w->setup_msg),
-			 "job '%s': the region (offset %llu, size %llu) holds no whole block of "
-			 "%u bytes",
-			 job->name, (unsigned long long)start, (unsigned long long)len,
-			 w->gen.unit ? w->gen.unit : job->bs);
+		         "job '%s': the region (offset %llu, size %llu) holds no whole block of "
+		         "%u bytes",
+		         job->name, (unsigned long long)start, (unsigned long long)len,
+		         w->gen.unit ? w->gen.unit : job->bs);
 		return -EINVAL;
 	}
 	wl_rng_seed(&w->buf_rng, w->seed ^ 0xb5ad4eceda1ce2a9ull);
@@ -338,7 +338,7 @@ static void run_worker_start(struct run_worker *w)
 	expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_series_init(&w->res->dir[d].series, job->log_avg_ns, w->t_measure,
-			       expect > 1000000 ? 1000000 : expect);
+		               expect > 1000000 ? 1000000 : expect);
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
 	if (job->verify_only) {
@@ -365,7 +365,7 @@ static void run_worker_publish(struct run_worker *w)
 	uint64_t now = run_now(w);
 
 	atomic_store_explicit(&w->prog_elapsed, now > w->t_measure ? now - w->t_measure : 0,
-			      memory_order_relaxed);
+	                      memory_order_relaxed);
 }
 
 /* Drive the workers sharing @ex until all are done. */
@@ -414,8 +414,8 @@ static void *run_thread_main(void *arg)
 	rc = rl_exec_create(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &ex);
 	if (rc) {
 		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
-			 "cannot create the %s executor: %s", rl_exec_kind_name(th->kind),
-			 strerror(-rc));
+		         "cannot create the %s executor: %s", rl_exec_kind_name(th->kind),
+		         strerror(-rc));
 		th->ws[0]->setup_error = rc;
 	}
 	for (unsigned i = 0; i < th->n && !rc; i++) {
@@ -427,7 +427,7 @@ static void *run_thread_main(void *arg)
 			th->ws[i]->setup_error = rc;
 			if (!th->ws[i]->setup_msg[0])
 				snprintf(th->ws[i]->setup_msg, sizeof(th->ws[i]->setup_msg),
-					 "worker setup failed: %s", strerror(-rc));
+				         "worker setup failed: %s", strerror(-rc));
 		}
 	}
 	/* Everyone starts together, or nobody starts. */
@@ -455,7 +455,7 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 		st_hist_merge(&dst->dir[d].hist, &src->dir[d].hist);
 		if (!dst->dir[d].series.interval_ns)
 			st_series_init(&dst->dir[d].series, src->dir[d].series.interval_ns,
-				       src->dir[d].series.start_ns, src->dir[d].series.n);
+			               src->dir[d].series.start_ns, src->dir[d].series.n);
 		/* Workers start within microseconds of each other: intervals line up. */
 		st_series_merge(&dst->dir[d].series, &src->dir[d].series);
 	}
@@ -468,7 +468,8 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 	if (src->verified)
 		dst->verified = true;
 	dst->verify_blocks += src->verify_blocks;
-	if (src->verify_bad && (!dst->verify_bad || src->verify_first_bad < dst->verify_first_bad)) {
+	if (src->verify_bad &&
+	    (!dst->verify_bad || src->verify_first_bad < dst->verify_first_bad)) {
 		dst->verify_first_bad = src->verify_first_bad;
 		memcpy(dst->verify_msg, src->verify_msg, sizeof(dst->verify_msg));
 	}
@@ -476,7 +477,7 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 }
 
 static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_opts *opts,
-			 bool virtual_time, double wall)
+                         bool virtual_time, double wall)
 {
 	const struct wl_job *job = ws[0].job;
 	struct wl_progress p = {.job = job, .virtual_time = virtual_time, .wall_s = wall};
@@ -520,12 +521,13 @@ static double run_wall_now(void)
 }
 
 int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
-	       struct wl_result *res, char *msg, size_t msglen)
+               struct wl_result *res, char *msg, size_t msglen)
 {
 	uint32_t caps = rl_target_leaf_caps(t);
 	bool virt = caps & RL_CAP_VIRTUAL;
-	enum rl_exec_kind kind = virt ? RL_EXEC_VIRTUAL
-				      : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC : RL_EXEC_URING;
+	enum rl_exec_kind kind = virt                             ? RL_EXEC_VIRTUAL
+	                         : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC
+	                                                          : RL_EXEC_URING;
 	unsigned n = job->numjobs, nthreads = virt ? 1 : n;
 	struct run_worker *ws;
 	struct wl_result *parts;
@@ -541,10 +543,10 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 		st_hist_init(&res->dir[d].hist);
 	if (job->offset >= t->size || (job->size && job->size > t->size - job->offset)) {
 		snprintf(msg, msglen,
-			 "job '%s': offset %llu + size %llu is beyond the end of the target "
-			 "(%llu bytes)",
-			 job->name, (unsigned long long)job->offset,
-			 (unsigned long long)job->size, (unsigned long long)t->size);
+		         "job '%s': offset %llu + size %llu is beyond the end of the target "
+		         "(%llu bytes)",
+		         job->name, (unsigned long long)job->offset, (unsigned long long)job->size,
+		         (unsigned long long)t->size);
 		return -EINVAL;
 	}
 	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
@@ -626,16 +628,16 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 	}
 	getrusage(RUSAGE_SELF, &ru1);
 	res->cpu_user_s = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
-			  (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
+	                  (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
 	res->cpu_sys_s = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
-			 (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+	                 (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	pthread_barrier_destroy(&barrier);
 	free(wptrs);
 	if (!rc) {
 		uint64_t runtime = 0;
 		for (unsigned i = 0; i < n; i++) {
-			uint64_t r = ws[i].t_last > ws[i].t_measure ? ws[i].t_last - ws[i].t_measure
-								    : 0;
+			uint64_t r =
+			    ws[i].t_last > ws[i].t_measure ? ws[i].t_last - ws[i].t_measure : 0;
 			if (r > runtime)
 				runtime = r;
 			run_merge(res, &parts[i]);

@@ -30,8 +30,8 @@ struct json_object;
 
 /** Statistics of one direction (read, write or trim). */
 struct wl_dir_result {
-	uint64_t ios;   /* completed, counted requests */
-	uint64_t bytes; /* their bytes */
+	uint64_t ios;            /* completed, counted requests */
+	uint64_t bytes;          /* their bytes */
 	struct st_hist hist;     /* latency, ns */
 	struct st_series series; /* bytes and I/Os per interval */
 };
@@ -41,31 +41,31 @@ struct wl_dir_result {
 struct wl_result {
 	struct wl_job job;
 	struct wl_dir_result dir[WL_DIRS];
-	uint64_t runtime_ns;      /* measured time (ramp excluded) */
-	enum rl_exec_kind clock;  /* executor kind used */
-	uint64_t errors;          /* failed requests */
-	int first_error;          /* its status (negative errno), 0 if none */
+	uint64_t runtime_ns;     /* measured time (ramp excluded) */
+	enum rl_exec_kind clock; /* executor kind used */
+	uint64_t errors;         /* failed requests */
+	int first_error;         /* its status (negative errno), 0 if none */
 	uint64_t first_error_offset;
 	enum rl_op first_error_op;
 	/* verify=crc32c */
-	bool verified;            /* a verify pass ran */
-	uint64_t verify_blocks;   /* blocks checked */
-	uint64_t verify_bad;      /* blocks that failed */
-	uint64_t verify_first_bad; /* absolute offset of the first wrong byte */
-	char verify_msg[256];     /* description of the first failure */
+	bool verified;                     /* a verify pass ran */
+	uint64_t verify_blocks;            /* blocks checked */
+	uint64_t verify_bad;               /* blocks that failed */
+	uint64_t verify_first_bad;         /* absolute offset of the first wrong byte */
+	char verify_msg[256];              /* description of the first failure */
 	struct json_object *target_report; /* rl_target_report() after the job, or NULL */
-	double cpu_user_s, cpu_sys_s; /* CPU time of the whole process during the job */
+	double cpu_user_s, cpu_sys_s;      /* CPU time of the whole process during the job */
 };
 
 /** Live figures for a progress line. */
 struct wl_progress {
 	const struct wl_job *job;
-	double fraction;        /* 0..1 of the job done */
-	uint64_t bytes, ios;    /* since the start of measurement */
-	double elapsed_s;       /* on the run's clock */
-	double wall_s;          /* wall-clock seconds since the start */
+	double fraction;     /* 0..1 of the job done */
+	uint64_t bytes, ios; /* since the start of measurement */
+	double elapsed_s;    /* on the run's clock */
+	double wall_s;       /* wall-clock seconds since the start */
 	bool virtual_time;
-	const char *phase;      /* "ramp", "run", "verify" */
+	const char *phase; /* "ramp", "run", "verify" */
 };
 
 struct wl_run_opts {
@@ -80,7 +80,7 @@ struct wl_run_opts {
  * message in @msg when it could not run (region too small, no io_uring...).
  */
 int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
-	       struct wl_result *res, char *msg, size_t msglen);
+               struct wl_result *res, char *msg, size_t msglen);
 
 /** True if the job had no I/O error and no verify failure. */
 bool wl_result_ok(const struct wl_result *res);

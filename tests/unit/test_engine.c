@@ -257,8 +257,8 @@ static void run_ok(struct rl_target *t, struct wl_job *job, struct wl_result *re
 
 static void test_bytes_equal_asked_every_mode(void **state)
 {
-	static const char *const modes[] = {"read",  "write",   "randread", "randwrite", "rw",
-					    "randrw", "trim", "randtrim"};
+	static const char *const modes[] = {"read", "write",  "randread", "randwrite",
+	                                    "rw",   "randrw", "trim",     "randtrim"};
 	struct rl_target *t = open_spec("mem(size=8m)");
 
 	(void)state;
@@ -278,7 +278,7 @@ static void test_bytes_equal_asked_every_mode(void **state)
 			uint64_t total = res.dir[0].bytes + res.dir[1].bytes + res.dir[2].bytes;
 			assert_int_equal(total, 3u * 2 * 1024 * 1024);
 			assert_int_equal(res.dir[0].ios + res.dir[1].ios + res.dir[2].ios,
-					 total / 16384);
+			                 total / 16384);
 			assert_true(wl_result_ok(&res));
 			wl_result_free(&res);
 		}
@@ -315,19 +315,16 @@ static void test_verify_names_flipped_byte(void **state)
 
 	(void)state;
 	wl_verify_fill(block, sizeof(block), 1 << 20, 77, 0);
-	assert_int_equal(wl_verify_check(block, sizeof(block), 1 << 20, 77, 0, &bad, msg,
-					 sizeof(msg)),
-			 0);
+	assert_int_equal(
+	    wl_verify_check(block, sizeof(block), 1 << 20, 77, 0, &bad, msg, sizeof(msg)), 0);
 	block[1234] ^= 0x10;
-	assert_int_equal(wl_verify_check(block, sizeof(block), 1 << 20, 77, 0, &bad, msg,
-					 sizeof(msg)),
-			 -EILSEQ);
+	assert_int_equal(
+	    wl_verify_check(block, sizeof(block), 1 << 20, 77, 0, &bad, msg, sizeof(msg)), -EILSEQ);
 	assert_int_equal(bad, (1 << 20) + 1234);
 	/* the same block read back from the wrong place is a misplaced write */
 	block[1234] ^= 0x10;
-	assert_int_equal(wl_verify_check(block, sizeof(block), 2 << 20, 77, 0, &bad, msg,
-					 sizeof(msg)),
-			 -EILSEQ);
+	assert_int_equal(
+	    wl_verify_check(block, sizeof(block), 2 << 20, 77, 0, &bad, msg, sizeof(msg)), -EILSEQ);
 	assert_non_null(strstr(msg, "misplaced"));
 }
 
@@ -336,10 +333,9 @@ static void failing_submit(struct rl_target *t, struct rl_io *io)
 {
 	uint64_t bad = *(uint64_t *)t->priv;
 
-	rl_io_complete_later(io, io->op == RL_OP_WRITE && io->offset <= bad &&
-					 bad < io->offset + io->len
-				 ? -EIO
-				 : 0);
+	rl_io_complete_later(
+	    io,
+	    io->op == RL_OP_WRITE && io->offset <= bad && bad < io->offset + io->len ? -EIO : 0);
 }
 
 static const struct rl_target_ops failing_ops = {.name = "failing", .submit = failing_submit};
@@ -413,19 +409,19 @@ static void test_region_beyond_target_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_perm_bijective),
-		cmocka_unit_test(test_random_map_once_per_loop),
-		cmocka_unit_test(test_sequential_wraps),
-		cmocka_unit_test(test_zipf_is_skewed),
-		cmocka_unit_test(test_virtual_timers_in_order),
-		cmocka_unit_test(test_fanout_completes_once_with_first_error),
-		cmocka_unit_test(test_submit_checks_contract),
-		cmocka_unit_test(test_bytes_equal_asked_every_mode),
-		cmocka_unit_test(test_verify_on_mem_and_numjobs),
-		cmocka_unit_test(test_verify_names_flipped_byte),
-		cmocka_unit_test(test_io_error_stops_job),
-		cmocka_unit_test(test_time_based_null),
-		cmocka_unit_test(test_region_beyond_target_refused),
+	    cmocka_unit_test(test_perm_bijective),
+	    cmocka_unit_test(test_random_map_once_per_loop),
+	    cmocka_unit_test(test_sequential_wraps),
+	    cmocka_unit_test(test_zipf_is_skewed),
+	    cmocka_unit_test(test_virtual_timers_in_order),
+	    cmocka_unit_test(test_fanout_completes_once_with_first_error),
+	    cmocka_unit_test(test_submit_checks_contract),
+	    cmocka_unit_test(test_bytes_equal_asked_every_mode),
+	    cmocka_unit_test(test_verify_on_mem_and_numjobs),
+	    cmocka_unit_test(test_verify_names_flipped_byte),
+	    cmocka_unit_test(test_io_error_stops_job),
+	    cmocka_unit_test(test_time_based_null),
+	    cmocka_unit_test(test_region_beyond_target_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

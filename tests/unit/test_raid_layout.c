@@ -625,9 +625,11 @@ static void test_raid10_vs_md(void **state)
 		raid10_check_random(nc, fc, fo);
 	}
 	/* md also takes near and far together (layout word 0x202, "unlikely to
-	 * be of real value" but valid): the far copies then step nc members. */
+	 * be of real value" but valid): the far copies then step nc members.
+	 * (Near plus offset is not checked: on an odd member count md's own
+	 * formula puts a wrapped near copy on the row of an offset copy, so it
+	 * is not injective; raidlab's layout names cannot ask for it.) */
 	raid10_check_random(2, 2, false);
-	raid10_check_random(2, 2, true);
 }
 
 /*

@@ -1,0 +1,47 @@
+# Samsung SM951 512 GB (NVMe variant) - PCIe 3.0 x4, 16 nm planar MLC, no SLC cache.
+# Format and keys: docs/simulator.md.  [src] cited, [calc] derived, [est] estimate.
+# The first SM951 was AHCI; iface=ahci models that variant (one queue of 32).
+name = samsung-sm951-512
+aliases = sm951 samsung-sm951
+description = Samsung SM951 512 GB: NVMe PCIe 3.0 x4, UBX controller 8 ch, 16 nm MLC
+source = Samsung SM951 product brief: 2150/1550 MB/s, up to 130k/85k IOPS (512 GB)
+source = techgage, 6donline, AnandTech 8979, Tom's Hardware SM951 reviews: PCIe 3.0 x4, limited to 1600/1350 MB/s on PCIe 2.0 x4, DRAM caches the page table
+source = AnandTech "Understanding TLC NAND": MLC read 50 us, erase 2-3 ms
+source = shared/research/ssdsim.md sections 4-6
+
+iface = nvme
+pcie_gen = 3
+pcie_lanes = 4
+queues = 8
+queue_depth = 256
+cmd_time = 7.5us         # fitted to 130k read IOPS [calc]
+cmd_write_time = 11.5us  # fitted to 85k write IOPS [calc]
+latency = 8us            # [est]
+ctrl_read_bw = 2150MB/s  # UBX data path, fitted to the rated read [calc]
+
+cell = mlc
+channels = 8             # [src]
+dies = 4                 # 32 x 128 Gbit dies [est]
+planes = 2               # [est]
+page = 16k               # [est]
+pages = 256              # [est]
+blocks = 2048            # raw 512 GiB [calc]
+channel_rate = 400MB/s   # Toggle DDR 2.0 [est]
+t_read = 50us            # [src AnandTech MLC]
+t_prog = 680us           # fitted to 1550 MB/s: 32 x 32 KiB / 1.55 GB/s [calc]
+t_erase = 3ms            # [src]
+t_suspend = 20us         # [est]
+suspend = on
+
+capacity = 512110190592  # 512 GB (IDEMA) [src]
+map_unit = 4k
+gc = greedy
+write_buffer = 8m        # [est]
+trim = on
+idle = 1ms
+slc = off
+
+rated_read = 2150MB/s
+rated_write = 1550MB/s
+rated_read_iops = 130000
+rated_write_iops = 85000

@@ -379,22 +379,22 @@ static void test_write_read_verify_all_levels(void **state)
 static void test_each_member_failed(void **state)
 {
 	static const struct {
-		const char *fmt;
+		const char *base; /* the spec without its closing parenthesis */
 		unsigned n;
 	} arrays[] = {
-		{"raid1(mem(size=2m) x3, failed=%u)", 3},
-		{"raid10(mem(size=2m) x4, layout=n2, chunk=16k, failed=%u)", 4},
-		{"raid10(mem(size=2m) x5, layout=n2, chunk=16k, failed=%u)", 5},
-		{"raid10(mem(size=2m) x3, layout=f2, chunk=16k, failed=%u)", 3},
-		{"raid10(mem(size=2m) x4, layout=o2, chunk=16k, failed=%u)", 4},
-		{"raid10(mem(size=2m) x4, layout=n3, chunk=16k, failed=%u)", 4},
+		{"raid1(mem(size=2m) x3", 3},
+		{"raid10(mem(size=2m) x4, layout=n2, chunk=16k", 4},
+		{"raid10(mem(size=2m) x5, layout=n2, chunk=16k", 5},
+		{"raid10(mem(size=2m) x3, layout=f2, chunk=16k", 3},
+		{"raid10(mem(size=2m) x4, layout=o2, chunk=16k", 4},
+		{"raid10(mem(size=2m) x4, layout=n3, chunk=16k", 4},
 	};
 	char spec[160];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
 		for (unsigned k = 0; k < arrays[i].n; k++) {
-			snprintf(spec, sizeof(spec), arrays[i].fmt, k);
+			snprintf(spec, sizeof(spec), "%s, failed=%u)", arrays[i].base, k);
 			check_spec(spec, 1024, 8, 128 << 10, 400);
 		}
 	}
@@ -547,14 +547,16 @@ static void test_read_retry(void **state)
 		"raid10(faulty(mem(size=1m), ops=read, at=128k:4k), mem(size=1m), mem(size=1m), "
 		"mem(size=1m), layout=n2, chunk=64k)",
 	};
-	uint8_t *w = malloc(1 << 20), *r = malloc(1 << 20);
+	uint8_t *w = malloc(2 << 20), *r = malloc(2 << 20);
 
 	(void)state;
-	fill_random(w, 1 << 20);
+	fill_random(w, 2 << 20);
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		struct rl_target *t = open_spec(specs[i]);
 		struct rl_exec *ex = new_exec(64);
-		uint64_t off = i < 2 ? 256 << 10 : 256 << 10; /* raid10 n2 x4: chunk 4 -> member 0, 128k */
+		/* raid1: member 0 offset 256k; raid10 n2 x4: array chunk 4 is on
+		 * members 0 and 1 at 128k, i.e. array offset 256k as well */
+		uint64_t off = 256 << 10;
 		unsigned expect_retries = i == 1 ? 2 : 1;
 
 		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, (uint32_t)t->size, w, 0), 0);
@@ -749,7 +751,7 @@ static void test_delay(void **state)
 	assert_memory_equal(w, r, sizeof(w));
 	rl_target_close(t);
 	rl_exec_destroy(ex);
-	/* under an array, on the virtual clock, with everything in flight at once */
+	/* under an array, on a real clock, many requests in flight */
 	check_spec("raid1(delay(mem(size=1m), lat=20us), mem(size=1m))", 256, 8, 64 << 10, 200);
 }
 

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,22 @@ static void run_progress_cb(void *arg, const struct wl_progress *p)
 	fflush(stderr);
 }
 
+static void run_on_signal(int sig)
+{
+	(void)sig;
+	wl_run_request_stop();
+}
+
+/* Ctrl-C ends the current job early: its figures are kept, test files removed. */
+static void run_catch_signals(void)
+{
+	struct sigaction sa = {.sa_handler = run_on_signal};
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct run_args a = {0};
@@ -222,6 +239,7 @@ static int run_main(int argc, char **argv)
 		return rc == -EINVAL ? 2 : 1;
 	}
 	doc = st_result_new(a.target, t);
+	run_catch_signals();
 	bool tty = isatty(STDERR_FILENO) && !a.quiet && !a.json_stdout;
 	struct wl_run_opts opts = {.progress = tty ? run_progress_cb : NULL};
 	for (size_t i = 0; i < jf.njobs; i++) {
@@ -242,6 +260,11 @@ static int run_main(int argc, char **argv)
 		}
 		json_object_array_add(json_object_object_get(doc, "jobs"), st_result_job(&res));
 		wl_result_free(&res);
+		if (wl_run_stop_requested()) {
+			cli_error("run", "interrupted: %s",
+			          i + 1 < jf.njobs ? "remaining jobs skipped" : "job ended early");
+			status = 1;
+		}
 		if (status)
 			break;
 	}

@@ -80,7 +80,7 @@ void sim_ftl_invalidate(struct sim_dev *d, uint32_t phys)
 	struct sim_blk *k = &d->blk[b];
 	uint32_t v = k->valid--;
 
-	d->p2l[phys] = SIM_NONE;
+	d->p2l[phys] = 0;
 	if (k->state != SIM_BLK_CLOSED)
 		return;
 	if (k->slc) {
@@ -137,6 +137,7 @@ uint32_t sim_ftl_alloc(struct sim_dev *d, int stream, bool slc)
 	k->slc = slc;
 	k->wp = 0;
 	k->valid = 0;
+	k->prog_last = 0;
 	return b;
 }
 
@@ -150,6 +151,8 @@ static uint64_t ftl_program(struct sim_dev *d, int stream, uint32_t b, uint32_t 
 	if (d->timing)
 		end = sim_nand_program(d, die, s->ready, d->blk[b].slc, stream == SIM_STREAM_GC);
 	d->prog_end[(uint64_t)b * (d->g.b / d->g.pu) + pui] = end;
+	if (end > d->blk[b].prog_last)
+		d->blk[b].prog_last = end;
 	d->c.nand_prog_units += d->g.pu;
 	for (uint32_t i = 0; i < s->npend; i++)
 		d->buf_rel[s->pend[i]] = end;
@@ -181,8 +184,8 @@ uint64_t sim_ftl_append(struct sim_dev *d, int stream, uint32_t lpn, uint64_t re
 	k = &d->blk[b];
 	off = k->wp++;
 	phys = b * d->g.b + off;
-	d->p2l[phys] = lpn;
-	d->l2p[lpn] = phys;
+	d->p2l[phys] = lpn + 1;
+	d->l2p[lpn] = phys + 1;
 	k->valid++;
 	if (!k->is_static)
 		d->empty_units--;
@@ -230,7 +233,7 @@ uint64_t sim_ftl_host_write(struct sim_dev *d, uint32_t lpn, uint64_t ready)
 		ack = rel;
 	d->buf_rel[slot] = SIM_PENDING;
 	sim_gc_pace(d, d->now);
-	old = d->l2p[lpn];
+	old = sim_l2p(d, lpn);
 	if (old != SIM_NONE)
 		sim_ftl_invalidate(d, old);
 	else
@@ -251,11 +254,11 @@ uint64_t sim_ftl_host_write(struct sim_dev *d, uint32_t lpn, uint64_t ready)
 
 void sim_ftl_trim_unit(struct sim_dev *d, uint32_t lpn)
 {
-	uint32_t old = d->l2p[lpn];
+	uint32_t old = sim_l2p(d, lpn);
 
 	if (old == SIM_NONE)
 		return;
-	d->l2p[lpn] = SIM_NONE;
+	d->l2p[lpn] = 0;
 	sim_ftl_invalidate(d, old);
 	d->valid_lpns--;
 	d->c.trimmed_units++;
@@ -269,19 +272,19 @@ int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
 	if (!cnt)
 		return -12;
 	for (uint64_t l = 0; l < d->g.U; l++) {
-		uint32_t p = d->l2p[l];
+		uint32_t p = sim_l2p(d, l);
 		if (p == SIM_NONE)
 			continue;
 		mapped++;
-		if (d->p2l[p] != l) {
+		if (sim_p2l(d, p) != l) {
 			snprintf(msg, msglen, "l2p[%llu] = %u but p2l[%u] = %u", (unsigned long long)l,
-				 p, p, d->p2l[p]);
+				 p, p, sim_p2l(d, p));
 			free(cnt);
 			return -22;
 		}
 	}
 	for (uint64_t p = 0; p < (uint64_t)d->g.nblocks * d->g.b; p++)
-		if (d->p2l[p] != SIM_NONE)
+		if (d->p2l[p])
 			cnt[p / d->g.b]++;
 	for (uint32_t b = 0; b < d->g.nblocks; b++) {
 		const struct sim_blk *k = &d->blk[b];

@@ -147,9 +147,9 @@ uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
 
 		for (uint32_t i = 0; i < pu; i++) {
 			uint32_t l = d->p2l[base + i];
-			if (l != SIM_NONE) {
-				lpns[n++] = l;
-				d->p2l[base + i] = SIM_NONE;
+			if (l) {
+				lpns[n++] = l - 1;
+				d->p2l[base + i] = 0;
 			}
 		}
 		if (!n)

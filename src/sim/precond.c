@@ -105,8 +105,8 @@ static int precond_analytic(struct sim_dev *d, char *msg, size_t msglen)
 			if (want && sim_rng_below(&d->rng, left) < want) {
 				uint32_t lpn = (uint32_t)((next * mult + add) % g->U);
 				uint32_t phys = blk * g->b + off;
-				d->p2l[phys] = lpn;
-				d->l2p[lpn] = phys;
+				d->p2l[phys] = lpn + 1;
+				d->l2p[lpn] = phys + 1;
 				next++;
 				want--;
 				bk->valid++;

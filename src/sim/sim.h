@@ -181,6 +181,7 @@ void sim_cal_prune(struct sim_cal *c, uint64_t t);
 enum sim_blk_state { SIM_BLK_FREE = 0, SIM_BLK_OPEN, SIM_BLK_CLOSED, SIM_BLK_VICTIM };
 
 struct sim_blk {
+	uint64_t prog_last; /* latest program end in this block (reads before it check prog_end) */
 	uint32_t valid;  /* valid units */
 	uint32_t wp;     /* units written (padding included) */
 	uint32_t prev, next;
@@ -258,9 +259,9 @@ struct sim_dev {
 	struct sim_geo g;
 	bool timing; /* false while preconditioning: mapping only */
 
-	/* mapping */
-	uint32_t *l2p;      /* user unit -> physical unit */
-	uint32_t *p2l;      /* physical unit -> user unit, SIM_NONE when not valid */
+	/* mapping, stored plus one so that fresh zero pages mean "none" (no memset) */
+	uint32_t *l2p;      /* user unit -> physical unit + 1, 0: unmapped */
+	uint32_t *p2l;      /* physical unit -> user unit + 1, 0: not valid */
 	uint64_t *prog_end; /* per program unit: when its program completes (SIM_PENDING: in buffer) */
 	struct sim_blk *blk;
 	uint64_t valid_lpns; /* mapped user units */
@@ -307,6 +308,18 @@ struct sim_dev {
 	uint64_t precond_host_units;
 	double precond_wa;
 };
+
+/** Physical unit of user unit @lpn, SIM_NONE when unmapped. */
+static inline uint32_t sim_l2p(const struct sim_dev *d, uint64_t lpn)
+{
+	return d->l2p[lpn] - 1;
+}
+
+/** User unit stored in physical unit @phys, SIM_NONE when it holds no valid data. */
+static inline uint32_t sim_p2l(const struct sim_dev *d, uint64_t phys)
+{
+	return d->p2l[phys] - 1;
+}
 
 /* dev.c */
 int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct sim_dev **out,

@@ -71,6 +71,24 @@ struct run_worker {
 	_Atomic bool finished;
 };
 
+/* Set from signal handlers: every worker stops issuing, as at its deadline. */
+static atomic_bool run_stop;
+
+void wl_run_request_stop(void)
+{
+	atomic_store_explicit(&run_stop, true, memory_order_relaxed);
+}
+
+void wl_run_clear_stop(void)
+{
+	atomic_store(&run_stop, false);
+}
+
+bool wl_run_stop_requested(void)
+{
+	return atomic_load_explicit(&run_stop, memory_order_relaxed);
+}
+
 /* --- the completion path --- */
 
 static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
@@ -158,7 +176,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		w->measuring = true;
 		atomic_store_explicit(&w->prog_phase, 1, memory_order_relaxed);
 	}
-	if (now >= w->t_deadline)
+	if (now >= w->t_deadline || atomic_load_explicit(&run_stop, memory_order_relaxed))
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
 		return false;
@@ -198,6 +216,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
  */
 static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 {
+	if (atomic_load_explicit(&run_stop, memory_order_relaxed))
+		return false;
 	uint64_t last_loop = w->issued ? (w->issued - 1) / w->gen.region_len : 0;
 
 	while (w->verify_issued < w->issued) {

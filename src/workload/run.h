@@ -82,6 +82,15 @@ struct wl_run_opts {
 int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
                struct wl_result *res, char *msg, size_t msglen);
 
+/**
+ * Ask running jobs to stop issuing and finish with what they measured (for
+ * SIGINT/SIGTERM handlers: async-signal-safe).  Jobs started later stop at
+ * once until wl_run_clear_stop().
+ */
+void wl_run_request_stop(void);
+void wl_run_clear_stop(void);
+bool wl_run_stop_requested(void);
+
 /** True if the job had no I/O error and no verify failure. */
 bool wl_result_ok(const struct wl_result *res);
 

@@ -52,4 +52,16 @@ $RAIDLAB run jobs.fio --quiet --json r.json
 # output-format=json goes to stdout and parses
 $RAIDLAB run --target 'null()' --size=1m --output-format=json | jq -e '.schema_version == 1' >/dev/null ||
 	fail "--output-format=json"
+
+# Ctrl-C: the job ends early with its figures, the created test file is removed
+$RAIDLAB run --target "file($T/int.img, size=16m)" --rw=randread --runtime=60 --time_based \
+	--quiet --json int.json &
+pid=$!
+for _ in $(seq 50); do [ -e int.img ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ "$rc" = 1 ] || fail "interrupted run exited $rc"
+[ ! -e int.img ] || fail "interrupted run left its test file"
+jq -e '.jobs[0].runtime_s < 30 and .jobs[0].read.ios > 0' int.json >/dev/null || fail "interrupted run's result"
 echo ok

@@ -42,4 +42,10 @@ void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
 struct rl_err;
 void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err);
 
+/**
+ * `raidlab run SUITE ...` (run_suite.c): argv[0] = "run", argv[1] names a
+ * suite (suites/suite.h).  Returns the exit code.
+ */
+int cli_run_suite(int argc, char **argv);
+
 #endif

@@ -24,19 +24,19 @@
 #include "raid/scrub.h"
 
 static const char check_usage[] =
-	"usage: raidlab check SPEC [--repair] [--source K] [--force-destroy] [--quiet]\n"
-	"\n"
-	"Compares the copies of every chunk of a raid1 or raid10 and prints each run of\n"
-	"differing blocks with its array offset and member offsets.\n"
-	"\n"
-	"  --repair          rewrite differing copies from the source copy\n"
-	"  --source K        trust member K's copy (default: the first in-sync copy of\n"
-	"                    each chunk, in md's copy order)\n"
-	"  --force-destroy   with --repair: write even where the safety checks find data\n"
-	"  --quiet           print only the mismatches\n"
-	"\n"
-	"Exit status: 0 the copies agree (or every mismatch was repaired), 1 mismatches\n"
-	"remain or an I/O error occurred, 2 bad usage.\n";
+    "usage: raidlab check SPEC [--repair] [--source K] [--force-destroy] [--quiet]\n"
+    "\n"
+    "Compares the copies of every chunk of a raid1 or raid10 and prints each run of\n"
+    "differing blocks with its array offset and member offsets.\n"
+    "\n"
+    "  --repair          rewrite differing copies from the source copy\n"
+    "  --source K        trust member K's copy (default: the first in-sync copy of\n"
+    "                    each chunk, in md's copy order)\n"
+    "  --force-destroy   with --repair: write even where the safety checks find data\n"
+    "  --quiet           print only the mismatches\n"
+    "\n"
+    "Exit status: 0 the copies agree (or every mismatch was repaired), 1 mismatches\n"
+    "remain or an I/O error occurred, 2 bad usage.\n";
 
 struct check_state {
 	uint64_t t0, last;
@@ -80,12 +80,10 @@ static void check_mismatch(void *arg, const struct raid_mismatch *m)
 
 static int check_main(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"repair", no_argument, NULL, 'r'},
-						 {"source", required_argument, NULL, 's'},
-						 {"force-destroy", no_argument, NULL, 'f'},
-						 {"quiet", no_argument, NULL, 'q'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+	    {"repair", no_argument, NULL, 'r'},        {"source", required_argument, NULL, 's'},
+	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	struct raid_scrub_opts opts = {.source = -1};
 	struct raid_scrub_result res;
 	struct check_state st = {0};
@@ -108,7 +106,7 @@ static int check_main(int argc, char **argv)
 			uint64_t k;
 			if (rl_parse_u64(optarg, &k, why, sizeof(why)) || k >= 1024) {
 				cli_error("check", "--source: expected a member number, got '%s'",
-					  optarg);
+				          optarg);
 				return 2;
 			}
 			opts.source = (int)k;
@@ -183,9 +181,9 @@ static int check_main(int argc, char **argv)
 }
 
 static struct cli_command check_cmd = {
-	.name = "check",
-	.summary = "compare (and repair) the copies of a raid1/raid10",
-	.usage = check_usage,
-	.main = check_main,
+    .name = "check",
+    .summary = "compare (and repair) the copies of a raid1/raid10",
+    .usage = check_usage,
+    .main = check_main,
 };
 CLI_COMMAND_REGISTER(check_cmd)

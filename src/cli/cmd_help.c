@@ -1,14 +1,16 @@
 /*
- * cmd_help.c - `raidlab help [COMMAND | targets | options]`.
+ * cmd_help.c - `raidlab help [COMMAND | targets | options | suites]`.
  *
- * Target types and job options are listed from their registries (the same
- * tables the parsers use), so help cannot drift from what is accepted.
+ * Target types, job options and suites are listed from their registries
+ * (the same tables the parsers use), so help cannot drift from what is
+ * accepted.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/registry.h"
+#include "suites/suite.h"
 #include "workload/job.h"
 
 static int help_targets(void)
@@ -36,12 +38,29 @@ static int help_options(void)
 	return 0;
 }
 
+static int help_suites(void)
+{
+	printf("Suites ('raidlab run SUITE --target SPEC [--target SPEC ...] [OPTIONS]'; "
+	       "docs/suites.md\ndescribes each definition, its sources and its deviations):\n");
+	for (const struct suite_def *d = suite_first(); d; d = d->next) {
+		printf("\n%s - %s\n  %s\n  tests:", d->name, d->title, d->summary);
+		for (size_t i = 0; i < d->ntests; i++)
+			printf("%s %s", i ? "," : "", d->tests[i].name);
+		printf("\n  passes become the figure by the rule '%s'; options:\n",
+		       suite_agg_name(d->aggregate));
+		suite_options_help(d, stdout);
+	}
+	printf("\nMB/s is decimal (10^6 bytes per second).  On a simulated target durations "
+	       "are simulated time.\n");
+	return 0;
+}
+
 static int help_main(int argc, char **argv)
 {
 	const struct cli_command *c;
 
 	if (argc < 2) {
-		printf("usage: raidlab help COMMAND | targets | options\n\ncommands:\n");
+		printf("usage: raidlab help COMMAND | targets | options | suites\n\ncommands:\n");
 		for (c = cli_command_first(); c; c = c->next)
 			printf("  %-10s %s\n", c->name, c->summary);
 		return 0;
@@ -50,9 +69,12 @@ static int help_main(int argc, char **argv)
 		return help_targets();
 	if (!strcmp(argv[1], "options"))
 		return help_options();
+	if (!strcmp(argv[1], "suites"))
+		return help_suites();
 	c = cli_command_find(argv[1]);
 	if (!c) {
-		cli_error("help", "no command, 'targets' or 'options' named '%s'", argv[1]);
+		cli_error("help", "no command, 'targets', 'options' or 'suites' named '%s'",
+		          argv[1]);
 		return 2;
 	}
 	printf("%s", c->usage);
@@ -61,8 +83,8 @@ static int help_main(int argc, char **argv)
 
 static struct cli_command help_cmd = {
     .name = "help",
-    .summary = "help on a command, the target types or the job options",
-    .usage = "usage: raidlab help COMMAND | targets | options\n",
+    .summary = "help on a command, the target types, the job options or the suites",
+    .usage = "usage: raidlab help COMMAND | targets | options | suites\n",
     .main = help_main,
 };
 CLI_COMMAND_REGISTER(help_cmd)

@@ -22,20 +22,20 @@
 #include "raid/rebuild.h"
 
 static const char rebuild_usage[] =
-	"usage: raidlab rebuild SPEC --member K [--rate RATE] [--force-destroy] [--quiet]\n"
-	"\n"
-	"Reconstructs member K (0-based position in SPEC) of a raid1 or raid10 from the\n"
-	"other members, chunk by chunk, exactly where md keeps its copies.  Put the\n"
-	"fresh file or device at position K of SPEC, e.g.\n"
-	"  raidlab rebuild 'raid1(a.img, file(new.img, size=8m))' --member 1\n"
-	"\n"
-	"  --member K        the member to reconstruct\n"
-	"  --rate RATE       write at most RATE to it, e.g. 50MB/s (default: no limit)\n"
-	"  --force-destroy   write even where the safety checks find data\n"
-	"  --quiet           no progress line and no summary\n"
-	"\n"
-	"A progress line is shown on a terminal.  Exit status: 0 rebuilt, 1 failed\n"
-	"(an I/O error, or a chunk no surviving member could supply), 2 bad usage.\n";
+    "usage: raidlab rebuild SPEC --member K [--rate RATE] [--force-destroy] [--quiet]\n"
+    "\n"
+    "Reconstructs member K (0-based position in SPEC) of a raid1 or raid10 from the\n"
+    "other members, chunk by chunk, exactly where md keeps its copies.  Put the\n"
+    "fresh file or device at position K of SPEC, e.g.\n"
+    "  raidlab rebuild 'raid1(a.img, file(new.img, size=8m))' --member 1\n"
+    "\n"
+    "  --member K        the member to reconstruct\n"
+    "  --rate RATE       write at most RATE to it, e.g. 50MB/s (default: no limit)\n"
+    "  --force-destroy   write even where the safety checks find data\n"
+    "  --quiet           no progress line and no summary\n"
+    "\n"
+    "A progress line is shown on a terminal.  Exit status: 0 rebuilt, 1 failed\n"
+    "(an I/O error, or a chunk no surviving member could supply), 2 bad usage.\n";
 
 struct rebuild_progress {
 	unsigned member;
@@ -60,20 +60,18 @@ static void rebuild_show(void *arg, uint64_t done, uint64_t total)
 		return;
 	p->last = now;
 	fprintf(stderr, "\rrebuild member %u: %5.1f%%  %8.1f MB/s  ETA %4.0f s ", p->member,
-		100.0 * (double)done / (double)total, secs > 0 ? (double)done / secs / 1e6 : 0.0,
-		done && secs > 0 ? secs * (double)(total - done) / (double)done : 0.0);
+	        100.0 * (double)done / (double)total, secs > 0 ? (double)done / secs / 1e6 : 0.0,
+	        done && secs > 0 ? secs * (double)(total - done) / (double)done : 0.0);
 	if (done >= total)
 		fputc('\n', stderr);
 }
 
 static int rebuild_main(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"member", required_argument, NULL, 'm'},
-						 {"rate", required_argument, NULL, 'r'},
-						 {"force-destroy", no_argument, NULL, 'f'},
-						 {"quiet", no_argument, NULL, 'q'},
-						 {"help", no_argument, NULL, 'h'},
-						 {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+	    {"member", required_argument, NULL, 'm'},  {"rate", required_argument, NULL, 'r'},
+	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	struct raid_rebuild_opts opts = {0};
 	struct raid_rebuild_result res;
 	struct rebuild_progress prog = {0};
@@ -93,7 +91,7 @@ static int rebuild_main(int argc, char **argv)
 			uint64_t k;
 			if (rl_parse_u64(optarg, &k, why, sizeof(why)) || k >= 1024) {
 				cli_error("rebuild", "--member: expected a member number, got '%s'",
-					  optarg);
+				          optarg);
 				return 2;
 			}
 			opts.member = (unsigned)k;
@@ -122,7 +120,7 @@ static int rebuild_main(int argc, char **argv)
 	}
 	if (optind != argc - 1 || !have_member) {
 		cli_error("rebuild", optind == argc - 1 ? "--member K is required"
-							: "give exactly one target spec");
+		                                        : "give exactly one target spec");
 		fputs(rebuild_usage, stderr);
 		return 2;
 	}
@@ -164,9 +162,9 @@ static int rebuild_main(int argc, char **argv)
 }
 
 static struct cli_command rebuild_cmd = {
-	.name = "rebuild",
-	.summary = "reconstruct a member of a raid1/raid10 from the others",
-	.usage = rebuild_usage,
-	.main = rebuild_main,
+    .name = "rebuild",
+    .summary = "reconstruct a member of a raid1/raid10 from the others",
+    .usage = rebuild_usage,
+    .main = rebuild_main,
 };
 CLI_COMMAND_REGISTER(rebuild_cmd)

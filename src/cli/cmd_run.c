@@ -3,6 +3,7 @@
  *
  *   raidlab run --target SPEC [--json FILE] [--JOBOPTION=VALUE ...]
  *   raidlab run JOBFILE [--target SPEC] [--json FILE] [--JOBOPTION=VALUE ...]
+ *   raidlab run SUITE --target SPEC [--target SPEC ...] [SUITE OPTIONS]  (run_suite.c)
  *
  * Command-line job options form the base job; a job file's [global] and job
  * sections override them.  The target is opened once for all jobs, with the
@@ -22,10 +23,12 @@
 #include "cli/print.h"
 #include "core/registry.h"
 #include "stats/result.h"
+#include "suites/suite.h"
 #include "workload/run.h"
 
 static const char run_usage[] =
     "usage: raidlab run [JOBFILE] --target SPEC [OPTIONS] [--JOBOPTION=VALUE ...]\n"
+    "       raidlab run SUITE --target SPEC [--target SPEC ...] [SUITE OPTIONS]\n"
     "\n"
     "Runs fio-style jobs against a target and prints throughput, IOPS and latency.\n"
     "\n"
@@ -42,7 +45,13 @@ static const char run_usage[] =
     "A JOBFILE is an fio-style INI file: [global] and one section per job; its\n"
     "options override the command line's.  [global] may name the target: target=SPEC.\n"
     "Jobs run one after another.  Exit status: 0 ok, 1 I/O error or verify failure,\n"
-    "2 bad usage.\n";
+    "2 bad usage.\n"
+    "\n"
+    "SUITE is a standard benchmark reproduced from its public definition: cdm, cdm-nvme,\n"
+    "cdm7, cdm6 (CrystalDiskMark), atto, asssd, anvil, hdtune, iometer, steady.  With\n"
+    "several --target options it runs each and writes one JSON per configuration.\n"
+    "'raidlab help suites' lists them; 'raidlab run SUITE --help' shows a suite's options\n"
+    "(a job file with a suite's name needs a path: ./cdm).\n";
 
 struct run_args {
 	const char *target;
@@ -203,6 +212,8 @@ static int run_main(int argc, char **argv)
 	int status = 0, rc;
 	char msg[512];
 
+	if (argc > 1 && argv[1][0] != '-' && suite_find(argv[1]))
+		return cli_run_suite(argc, argv);
 	if (run_parse_args(argc, argv, &a))
 		return 2;
 	if (run_load_jobs(&a, &jf))

@@ -26,8 +26,8 @@ static const struct concat_state *concat_of(const struct raid_array *a)
 	return (const struct concat_state *)a;
 }
 
-static unsigned concat_locate(const struct raid_array *a, uint64_t off, uint64_t max,
-			      uint64_t *len, struct raid_loc *locs)
+static unsigned concat_locate(const struct raid_array *a, uint64_t off, uint64_t max, uint64_t *len,
+                              struct raid_loc *locs)
 {
 	*len = concat_geom_map(&concat_of(a)->g, off, max, &locs[0]);
 	return 1;
@@ -53,22 +53,22 @@ static void concat_describe(const struct raid_array *a, struct json_object *obj)
 }
 
 static const struct raid_level concat_level = {
-	.name = "concat",
-	.locate = concat_locate,
-	.intact = concat_intact,
-	.describe = concat_describe,
+    .name = "concat",
+    .locate = concat_locate,
+    .intact = concat_intact,
+    .describe = concat_describe,
 };
 
 static const struct rl_target_ops concat_ops = {
-	.name = "concat",
-	.submit = raid_submit,
-	.describe = raid_describe,
-	.report = raid_report,
-	.destroy = raid_destroy,
+    .name = "concat",
+    .submit = raid_submit,
+    .describe = raid_describe,
+    .report = raid_report,
+    .destroy = raid_destroy,
 };
 
 static int concat_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-			 struct rl_target **out, struct rl_err *err)
+                         struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"rounding", "failed", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], rounding;
@@ -83,9 +83,10 @@ static int concat_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	if ((rc = rl_spec_get_size(node, "rounding", t->block_size, &rounding, err)))
 		goto fail;
 	if (!rounding || rounding % t->block_size) {
-		rc = rl_err_set(err, node->pos,
-				"concat: rounding must be a multiple of the members' block size (%u)",
-				t->block_size);
+		rc = rl_err_set(
+		    err, node->pos,
+		    "concat: rounding must be a multiple of the members' block size (%u)",
+		    t->block_size);
 		goto fail;
 	}
 	s = raid_state_alloc(sizeof(*s));
@@ -113,9 +114,9 @@ fail:
 }
 
 static struct rl_target_type concat_type = {
-	.name = "concat",
-	.summary = "members back to back (md linear)",
-	.params = "MEMBER..., rounding=SIZE (default: block size), failed=K[+K...]",
-	.create = concat_create,
+    .name = "concat",
+    .summary = "members back to back (md linear)",
+    .params = "MEMBER..., rounding=SIZE (default: block size), failed=K[+K...]",
+    .create = concat_create,
 };
 RL_TARGET_REGISTER(concat_type)

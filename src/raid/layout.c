@@ -16,7 +16,7 @@
 #include "raid/layout.h"
 
 static int layout_err(char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int layout_err(char *msg, size_t msglen, const char *fmt, ...)
 {
@@ -44,14 +44,14 @@ static uint64_t layout_min(uint64_t a, uint64_t b)
  * are larger, up to the smallest of those.
  */
 int raid0_geom_init(struct raid0_geom *g, const uint64_t *sizes, unsigned n, uint64_t chunk,
-		    enum raid0_layout layout, char *msg, size_t msglen)
+                    enum raid0_layout layout, char *msg, size_t msglen)
 {
 	uint64_t prev_small = 0, end = 0;
 
 	memset(g, 0, sizeof(*g));
 	if (n < 1 || n > RAID_MAX_MEMBERS)
 		return layout_err(msg, msglen, "raid0 takes 1 to %d members, not %u",
-				  RAID_MAX_MEMBERS, n);
+		                  RAID_MAX_MEMBERS, n);
 	if (!chunk || chunk % 512)
 		return layout_err(msg, msglen, "chunk must be a positive multiple of 512 bytes");
 	g->chunk = chunk;
@@ -60,10 +60,9 @@ int raid0_geom_init(struct raid0_geom *g, const uint64_t *sizes, unsigned n, uin
 	for (unsigned i = 0; i < n; i++) {
 		g->member_size[i] = sizes[i] / chunk * chunk;
 		if (!g->member_size[i])
-			return layout_err(msg, msglen,
-					  "member %u holds %llu bytes, less than one chunk (%llu)",
-					  i, (unsigned long long)sizes[i],
-					  (unsigned long long)chunk);
+			return layout_err(
+			    msg, msglen, "member %u holds %llu bytes, less than one chunk (%llu)",
+			    i, (unsigned long long)sizes[i], (unsigned long long)chunk);
 	}
 	for (;;) {
 		struct raid0_zone *z = &g->zones[g->nzones];
@@ -105,7 +104,7 @@ unsigned raid0_geom_zone(const struct raid0_geom *g, uint64_t off)
  * inside the chunk, plus the zone's dev_start.
  */
 uint64_t raid0_geom_map(const struct raid0_geom *g, uint64_t off, uint64_t len,
-			struct raid_loc *loc)
+                        struct raid_loc *loc)
 {
 	const struct raid0_zone *z = &g->zones[raid0_geom_zone(g, off)];
 	uint64_t rel = off - z->start;
@@ -123,7 +122,7 @@ uint64_t raid0_geom_map(const struct raid0_geom *g, uint64_t off, uint64_t len,
  * covered part of this row's chunk.
  */
 static uint64_t raid0_bytes_before(const struct raid0_geom *g, unsigned nb, unsigned pos,
-				   uint64_t x)
+                                   uint64_t x)
 {
 	uint64_t width = g->chunk * nb;
 	uint64_t in_row = x % width, lo = (uint64_t)pos * g->chunk;
@@ -133,13 +132,14 @@ static uint64_t raid0_bytes_before(const struct raid0_geom *g, unsigned nb, unsi
 }
 
 uint64_t raid0_geom_member_range(const struct raid0_geom *g, unsigned zone, uint64_t start,
-				 uint64_t end, unsigned slot, struct raid_loc *loc)
+                                 uint64_t end, unsigned slot, struct raid_loc *loc)
 {
 	const struct raid0_zone *z = &g->zones[zone];
 	unsigned nb = z->nb_dev;
 	/* Row positions rotate in ORIG layout: chunk c of the zone goes to slot
 	 * (start/chunk + c) % nb, so slot @slot sits at position (slot - shift). */
-	unsigned shift = g->layout == RAID0_LAYOUT_ORIG ? (unsigned)((z->start / g->chunk) % nb) : 0;
+	unsigned shift =
+	    g->layout == RAID0_LAYOUT_ORIG ? (unsigned)((z->start / g->chunk) % nb) : 0;
 	unsigned pos = (slot + nb - shift) % nb;
 	uint64_t a = raid0_bytes_before(g, nb, pos, start - z->start);
 	uint64_t b = raid0_bytes_before(g, nb, pos, end - z->start);
@@ -152,7 +152,7 @@ uint64_t raid0_geom_member_range(const struct raid0_geom *g, unsigned zone, uint
 /* --- raid10 --- */
 
 int raid10_layout_parse(const char *s, unsigned *near_copies, unsigned *far_copies,
-			bool *far_offset)
+                        bool *far_offset)
 {
 	char *end;
 	unsigned long c;
@@ -176,8 +176,8 @@ int raid10_layout_parse(const char *s, unsigned *near_copies, unsigned *far_copi
  * apart, offset copies one chunk apart.
  */
 int raid10_geom_init(struct raid10_geom *g, unsigned disks, unsigned near_copies,
-		     unsigned far_copies, bool far_offset, uint64_t chunk, uint64_t member_size,
-		     char *msg, size_t msglen)
+                     unsigned far_copies, bool far_offset, uint64_t chunk, uint64_t member_size,
+                     char *msg, size_t msglen)
 {
 	unsigned copies = near_copies * far_copies;
 	uint64_t size;
@@ -185,16 +185,16 @@ int raid10_geom_init(struct raid10_geom *g, unsigned disks, unsigned near_copies
 	memset(g, 0, sizeof(*g));
 	if (chunk < 4096 || (chunk & (chunk - 1)))
 		return layout_err(msg, msglen,
-				  "raid10 needs a power-of-two chunk of at least 4k, not %llu",
-				  (unsigned long long)chunk);
+		                  "raid10 needs a power-of-two chunk of at least 4k, not %llu",
+		                  (unsigned long long)chunk);
 	if (disks < 2 || disks > RAID_MAX_MEMBERS)
 		return layout_err(msg, msglen, "raid10 takes 2 to %d members, not %u",
-				  RAID_MAX_MEMBERS, disks);
+		                  RAID_MAX_MEMBERS, disks);
 	if (!near_copies || !far_copies || copies < 2 || copies > RAID10_MAX_COPIES ||
 	    copies > disks)
 		return layout_err(msg, msglen,
-				  "raid10 with %u copies needs 2 <= copies <= members (%u)", copies,
-				  disks);
+		                  "raid10 with %u copies needs 2 <= copies <= members (%u)", copies,
+		                  disks);
 	g->raid_disks = disks;
 	g->near_copies = near_copies;
 	g->far_copies = far_copies;
@@ -216,7 +216,7 @@ int raid10_geom_init(struct raid10_geom *g, unsigned disks, unsigned near_copies
 	g->size = size << g->chunk_shift;
 	if (!g->size)
 		return layout_err(msg, msglen, "raid10 members of %llu bytes hold no chunk",
-				  (unsigned long long)member_size);
+		                  (unsigned long long)member_size);
 	return 0;
 }
 
@@ -272,12 +272,12 @@ unsigned raid10_geom_map(const struct raid10_geom *g, uint64_t off, struct raid_
 /* --- concat --- */
 
 int concat_geom_init(struct concat_geom *g, const uint64_t *sizes, unsigned n, uint64_t rounding,
-		     char *msg, size_t msglen)
+                     char *msg, size_t msglen)
 {
 	memset(g, 0, sizeof(*g));
 	if (n < 1 || n > RAID_MAX_MEMBERS)
 		return layout_err(msg, msglen, "concat takes 1 to %d members, not %u",
-				  RAID_MAX_MEMBERS, n);
+		                  RAID_MAX_MEMBERS, n);
 	if (!rounding || rounding % 512)
 		return layout_err(msg, msglen, "rounding must be a positive multiple of 512");
 	g->nmembers = n;
@@ -285,10 +285,10 @@ int concat_geom_init(struct concat_geom *g, const uint64_t *sizes, unsigned n, u
 		uint64_t s = sizes[i] / rounding * rounding;
 		if (!s)
 			return layout_err(msg, msglen,
-					  "member %u holds %llu bytes, less than the rounding "
-					  "(%llu)",
-					  i, (unsigned long long)sizes[i],
-					  (unsigned long long)rounding);
+			                  "member %u holds %llu bytes, less than the rounding "
+			                  "(%llu)",
+			                  i, (unsigned long long)sizes[i],
+			                  (unsigned long long)rounding);
 		g->start[i + 1] = g->start[i] + s;
 	}
 	g->size = g->start[n];
@@ -296,7 +296,7 @@ int concat_geom_init(struct concat_geom *g, const uint64_t *sizes, unsigned n, u
 }
 
 uint64_t concat_geom_map(const struct concat_geom *g, uint64_t off, uint64_t len,
-			 struct raid_loc *loc)
+                         struct raid_loc *loc)
 {
 	unsigned lo = 0, hi = g->nmembers - 1;
 

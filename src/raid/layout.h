@@ -57,7 +57,7 @@ struct raid0_zone {
 };
 
 struct raid0_geom {
-	uint64_t chunk;  /* bytes; any multiple of 512 (md allows non-powers of two) */
+	uint64_t chunk; /* bytes; any multiple of 512 (md allows non-powers of two) */
 	enum raid0_layout layout;
 	unsigned nmembers;
 	unsigned nzones;
@@ -72,7 +72,7 @@ struct raid0_geom {
  * smaller than one chunk, too many members).
  */
 int raid0_geom_init(struct raid0_geom *g, const uint64_t *sizes, unsigned n, uint64_t chunk,
-		    enum raid0_layout layout, char *msg, size_t msglen);
+                    enum raid0_layout layout, char *msg, size_t msglen);
 
 /** Index of the zone holding array offset @off (< g->size). */
 unsigned raid0_geom_zone(const struct raid0_geom *g, uint64_t off);
@@ -82,7 +82,7 @@ unsigned raid0_geom_zone(const struct raid0_geom *g, uint64_t off);
  * next @len bytes stay on that member contiguously, i.e. up to the chunk end.
  */
 uint64_t raid0_geom_map(const struct raid0_geom *g, uint64_t off, uint64_t len,
-			struct raid_loc *loc);
+                        struct raid_loc *loc);
 
 /**
  * The part of array range [@start, @end) - which must lie inside zone @zone
@@ -92,7 +92,7 @@ uint64_t raid0_geom_map(const struct raid0_geom *g, uint64_t off, uint64_t len,
  * and sets @loc to its start.
  */
 uint64_t raid0_geom_member_range(const struct raid0_geom *g, unsigned zone, uint64_t start,
-				 uint64_t end, unsigned slot, struct raid_loc *loc);
+                                 uint64_t end, unsigned slot, struct raid_loc *loc);
 
 /* --- raid10 --- */
 
@@ -116,7 +116,7 @@ struct raid10_geom {
  * count 1..16).  Returns 0 or -EINVAL.
  */
 int raid10_layout_parse(const char *s, unsigned *near_copies, unsigned *far_copies,
-			bool *far_offset);
+                        bool *far_offset);
 
 /**
  * Set up a raid10 over @disks members of at least @member_size bytes
@@ -125,8 +125,8 @@ int raid10_layout_parse(const char *s, unsigned *near_copies, unsigned *far_copi
  * with a message in @msg.
  */
 int raid10_geom_init(struct raid10_geom *g, unsigned disks, unsigned near_copies,
-		     unsigned far_copies, bool far_offset, uint64_t chunk, uint64_t member_size,
-		     char *msg, size_t msglen);
+                     unsigned far_copies, bool far_offset, uint64_t chunk, uint64_t member_size,
+                     char *msg, size_t msglen);
 
 /** Copies per chunk: nc * fc. */
 static inline unsigned raid10_geom_copies(const struct raid10_geom *g)
@@ -163,10 +163,10 @@ struct concat_geom {
  * positive multiple of 512).  Returns 0 or -EINVAL with a message.
  */
 int concat_geom_init(struct concat_geom *g, const uint64_t *sizes, unsigned n, uint64_t rounding,
-		     char *msg, size_t msglen);
+                     char *msg, size_t msglen);
 
 /** Map @off (< g->size); returns the bytes (at most @len) left on that member. */
 uint64_t concat_geom_map(const struct concat_geom *g, uint64_t off, uint64_t len,
-			 struct raid_loc *loc);
+                         struct raid_loc *loc);
 
 #endif

@@ -38,8 +38,8 @@ static const struct raid0_state *raid0_of(const struct raid_array *a)
 	return (const struct raid0_state *)a;
 }
 
-static unsigned raid0_locate(const struct raid_array *a, uint64_t off, uint64_t max,
-			     uint64_t *len, struct raid_loc *locs)
+static unsigned raid0_locate(const struct raid_array *a, uint64_t off, uint64_t max, uint64_t *len,
+                             struct raid_loc *locs)
 {
 	*len = raid0_geom_map(&raid0_of(a)->g, off, max, &locs[0]);
 	return 1;
@@ -58,8 +58,8 @@ static bool raid0_intact(const struct raid_array *a)
  * start, else 1 + zone * RAID_MAX_MEMBERS + slot of the next member to look at.
  */
 static bool raid0_trim_next(const struct raid_array *a, uint64_t off, uint64_t len,
-			    uint64_t *cursor, struct raid_loc *loc, uint64_t *plen,
-			    uint64_t *array_off)
+                            uint64_t *cursor, struct raid_loc *loc, uint64_t *plen,
+                            uint64_t *array_off)
 {
 	const struct raid0_geom *g = &raid0_of(a)->g;
 	uint64_t end = off + len;
@@ -95,15 +95,16 @@ static void raid0_describe(const struct raid_array *a, struct json_object *obj)
 	const struct raid0_geom *g = &raid0_of(a)->g;
 	struct json_object *zones = json_object_new_array();
 
-	json_object_object_add(obj, "layout", json_object_new_string(
-						      g->layout == RAID0_LAYOUT_ORIG ? "orig" : "alt"));
+	json_object_object_add(
+	    obj, "layout", json_object_new_string(g->layout == RAID0_LAYOUT_ORIG ? "orig" : "alt"));
 	for (unsigned z = 0; z < g->nzones; z++) {
 		struct json_object *o = json_object_new_object();
 		struct json_object *m = json_object_new_array();
-		json_object_object_add(o, "start", json_object_new_int64((int64_t)g->zones[z].start));
+		json_object_object_add(o, "start",
+		                       json_object_new_int64((int64_t)g->zones[z].start));
 		json_object_object_add(o, "end", json_object_new_int64((int64_t)g->zones[z].end));
 		json_object_object_add(o, "dev_start",
-				       json_object_new_int64((int64_t)g->zones[z].dev_start));
+		                       json_object_new_int64((int64_t)g->zones[z].dev_start));
 		for (unsigned i = 0; i < g->zones[z].nb_dev; i++)
 			json_object_array_add(m, json_object_new_int(g->zones[z].dev[i]));
 		json_object_object_add(o, "members", m);
@@ -113,23 +114,23 @@ static void raid0_describe(const struct raid_array *a, struct json_object *obj)
 }
 
 static const struct raid_level raid0_level = {
-	.name = "raid0",
-	.locate = raid0_locate,
-	.intact = raid0_intact,
-	.trim_next = raid0_trim_next,
-	.describe = raid0_describe,
+    .name = "raid0",
+    .locate = raid0_locate,
+    .intact = raid0_intact,
+    .trim_next = raid0_trim_next,
+    .describe = raid0_describe,
 };
 
 static const struct rl_target_ops raid0_ops = {
-	.name = "raid0",
-	.submit = raid_submit,
-	.describe = raid_describe,
-	.report = raid_report,
-	.destroy = raid_destroy,
+    .name = "raid0",
+    .submit = raid_submit,
+    .describe = raid_describe,
+    .report = raid_report,
+    .destroy = raid_destroy,
 };
 
 static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-			struct rl_target **out, struct rl_err *err)
+                        struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"chunk", "layout", "failed", NULL};
 	static const char *const layouts[] = {"orig", "alt", NULL};
@@ -148,9 +149,9 @@ static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 		goto fail;
 	if (chunk < 4096 || chunk % t->block_size) {
 		rc = rl_err_set(err, node->pos,
-				"raid0: chunk must be at least 4k and a multiple of the members' "
-				"block size (%u)",
-				t->block_size);
+		                "raid0: chunk must be at least 4k and a multiple of the members' "
+		                "block size (%u)",
+		                t->block_size);
 		goto fail;
 	}
 	s = raid_state_alloc(sizeof(*s));
@@ -161,7 +162,7 @@ static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	raid_array_init(&s->a, t, &raid0_level, chunk, 1);
 	raid_member_sizes(t, sizes);
 	rc = raid0_geom_init(&s->g, sizes, t->nchildren, chunk, (enum raid0_layout)layout, msg,
-			     sizeof(msg));
+	                     sizeof(msg));
 	if (rc) {
 		rc = rl_err_set(err, node->pos, "raid0: %s", msg);
 		goto fail;
@@ -178,10 +179,10 @@ fail:
 }
 
 static struct rl_target_type raid0_type = {
-	.name = "raid0",
-	.summary = "striping over members as md raid0 (zones for unequal members)",
-	.params = "MEMBER..., chunk=SIZE (default 512k), layout=orig|alt (default orig), "
-		  "failed=K[+K...]",
-	.create = raid0_create,
+    .name = "raid0",
+    .summary = "striping over members as md raid0 (zones for unequal members)",
+    .params = "MEMBER..., chunk=SIZE (default 512k), layout=orig|alt (default orig), "
+              "failed=K[+K...]",
+    .create = raid0_create,
 };
 RL_TARGET_REGISTER(raid0_type)

@@ -28,8 +28,8 @@
 
 #include "raid/raid_common.h"
 
-static unsigned raid1_locate(const struct raid_array *a, uint64_t off, uint64_t max,
-			     uint64_t *len, struct raid_loc *locs)
+static unsigned raid1_locate(const struct raid_array *a, uint64_t off, uint64_t max, uint64_t *len,
+                             struct raid_loc *locs)
 {
 	for (unsigned i = 0; i < a->n; i++) {
 		locs[i].member = i;
@@ -48,21 +48,21 @@ static bool raid1_intact(const struct raid_array *a)
 }
 
 static const struct raid_level raid1_level = {
-	.name = "raid1",
-	.locate = raid1_locate,
-	.intact = raid1_intact,
+    .name = "raid1",
+    .locate = raid1_locate,
+    .intact = raid1_intact,
 };
 
 static const struct rl_target_ops raid1_ops = {
-	.name = "raid1",
-	.submit = raid_submit,
-	.describe = raid_describe,
-	.report = raid_report,
-	.destroy = raid_destroy,
+    .name = "raid1",
+    .submit = raid_submit,
+    .describe = raid_describe,
+    .report = raid_report,
+    .destroy = raid_destroy,
 };
 
 static int raid1_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-			struct rl_target **out, struct rl_err *err)
+                        struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"read", "failed", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], size = UINT64_MAX;
@@ -98,10 +98,10 @@ fail:
 }
 
 static struct rl_target_type raid1_type = {
-	.name = "raid1",
-	.summary = "mirroring: every member holds a full copy (md raid1)",
-	.params = "MEMBER..., read=least-pending|round-robin|sequential (default least-pending), "
-		  "failed=K[+K...]",
-	.create = raid1_create,
+    .name = "raid1",
+    .summary = "mirroring: every member holds a full copy (md raid1)",
+    .params = "MEMBER..., read=least-pending|round-robin|sequential (default least-pending), "
+              "failed=K[+K...]",
+    .create = raid1_create,
 };
 RL_TARGET_REGISTER(raid1_type)

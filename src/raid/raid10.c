@@ -37,8 +37,8 @@ static const struct raid10_state *raid10_of(const struct raid_array *a)
 	return (const struct raid10_state *)a;
 }
 
-static unsigned raid10_locate(const struct raid_array *a, uint64_t off, uint64_t max,
-			      uint64_t *len, struct raid_loc *locs)
+static unsigned raid10_locate(const struct raid_array *a, uint64_t off, uint64_t max, uint64_t *len,
+                              struct raid_loc *locs)
 {
 	const struct raid10_geom *g = &raid10_of(a)->g;
 
@@ -92,28 +92,29 @@ static void raid10_describe(const struct raid_array *a, struct json_object *obj)
 	json_object_object_add(obj, "near_copies", json_object_new_int((int)s->g.near_copies));
 	json_object_object_add(obj, "far_copies", json_object_new_int((int)s->g.far_copies));
 	json_object_object_add(obj, "far_offset", json_object_new_boolean(s->g.far_offset));
-	json_object_object_add(obj, "member_used_bytes", json_object_new_int64((int64_t)s->g.dev_size));
+	json_object_object_add(obj, "member_used_bytes",
+	                       json_object_new_int64((int64_t)s->g.dev_size));
 	json_object_object_add(obj, "stride_bytes", json_object_new_int64((int64_t)s->g.stride));
 }
 
 static const struct raid_level raid10_level = {
-	.name = "raid10",
-	.locate = raid10_locate,
-	.read_pick = raid10_read_pick,
-	.intact = raid10_intact,
-	.describe = raid10_describe,
+    .name = "raid10",
+    .locate = raid10_locate,
+    .read_pick = raid10_read_pick,
+    .intact = raid10_intact,
+    .describe = raid10_describe,
 };
 
 static const struct rl_target_ops raid10_ops = {
-	.name = "raid10",
-	.submit = raid_submit,
-	.describe = raid_describe,
-	.report = raid_report,
-	.destroy = raid_destroy,
+    .name = "raid10",
+    .submit = raid_submit,
+    .describe = raid_describe,
+    .report = raid_report,
+    .destroy = raid_destroy,
 };
 
 static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-			 struct rl_target **out, struct rl_err *err)
+                         struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"layout", "chunk", "read", "failed", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX;
@@ -135,9 +136,9 @@ static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	if (raid10_layout_parse(layout, &nc, &fc, &offset)) {
 		kv = rl_spec_find(node, "layout");
 		rc = rl_err_set(err, kv ? kv->value_pos : node->pos,
-				"raid10: layout must be nK, fK or oK (K copies, e.g. n2, f2, o3), "
-				"not '%s'",
-				layout);
+		                "raid10: layout must be nK, fK or oK (K copies, e.g. n2, f2, o3), "
+		                "not '%s'",
+		                layout);
 		goto fail;
 	}
 	s = raid_state_alloc(sizeof(*s));
@@ -152,8 +153,8 @@ static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 		size = sizes[i] < size ? sizes[i] : size;
 	if (chunk % t->block_size) {
 		rc = rl_err_set(err, node->pos,
-				"raid10: chunk must be a multiple of the members' block size (%u)",
-				t->block_size);
+		                "raid10: chunk must be a multiple of the members' block size (%u)",
+		                t->block_size);
 		goto fail;
 	}
 	rc = raid10_geom_init(&s->g, t->nchildren, nc, fc, offset, chunk, size, msg, sizeof(msg));
@@ -174,10 +175,10 @@ fail:
 }
 
 static struct rl_target_type raid10_type = {
-	.name = "raid10",
-	.summary = "md raid10: near, far or offset copies over any member count",
-	.params = "MEMBER..., layout=nK|fK|oK (default n2), chunk=SIZE (default 512k), "
-		  "read=least-pending|round-robin|sequential, failed=K[+K...]",
-	.create = raid10_create,
+    .name = "raid10",
+    .summary = "md raid10: near, far or offset copies over any member count",
+    .params = "MEMBER..., layout=nK|fK|oK (default n2), chunk=SIZE (default 512k), "
+              "read=least-pending|round-robin|sequential, failed=K[+K...]",
+    .create = raid10_create,
 };
 RL_TARGET_REGISTER(raid10_type)

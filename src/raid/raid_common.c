@@ -26,8 +26,8 @@
 /* --- building --- */
 
 int raid_members_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		       const struct rl_target_ops *ops, unsigned min, struct rl_target **out,
-		       struct rl_err *err)
+                       const struct rl_target_ops *ops, unsigned min, struct rl_target **out,
+                       struct rl_err *err)
 {
 	struct rl_target *t;
 	uint32_t all = RL_CAP_DATA | RL_CAP_TRIM, any = 0;
@@ -35,10 +35,10 @@ int raid_members_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 
 	if (node->nargs < min)
 		return rl_err_set(err, node->pos, "%s needs at least %u member%s, got %zu",
-				  node->name, min, min == 1 ? "" : "s", node->nargs);
+		                  node->name, min, min == 1 ? "" : "s", node->nargs);
 	if (node->nargs > RAID_MAX_MEMBERS)
 		return rl_err_set(err, node->args[RAID_MAX_MEMBERS]->pos,
-				  "%s takes at most %d members", node->name, RAID_MAX_MEMBERS);
+		                  "%s takes at most %d members", node->name, RAID_MAX_MEMBERS);
 	t = rl_target_alloc(ops, (unsigned)node->nargs);
 	if (!t)
 		return -ENOMEM;
@@ -73,7 +73,7 @@ void *raid_state_alloc(size_t size)
 }
 
 void raid_array_init(struct raid_array *a, struct rl_target *t, const struct raid_level *level,
-		     uint64_t chunk, unsigned copies)
+                     uint64_t chunk, unsigned copies)
 {
 	a->level = level;
 	a->t = t;
@@ -106,19 +106,19 @@ int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_
 
 		if (*p < '0' || *p > '9')
 			return rl_err_set(err, kv->value_pos + (size_t)(p - kv->value),
-					  "failed: expected member numbers joined by '+', e.g. "
-					  "failed=1 or failed=0+3");
+			                  "failed: expected member numbers joined by '+', e.g. "
+			                  "failed=1 or failed=0+3");
 		k = strtoul(p, &end, 10);
 		if (k >= a->n)
 			return rl_err_set(err, kv->value_pos + (size_t)(p - kv->value),
-					  "failed: member %lu does not exist (members are 0..%u)",
-					  k, a->n - 1);
+			                  "failed: member %lu does not exist (members are 0..%u)",
+			                  k, a->n - 1);
 		raid_member_set(a, (unsigned)k, RAID_MEMBER_FAILED);
 		if (!*end)
 			return 0;
 		if (*end != '+')
 			return rl_err_set(err, kv->value_pos + (size_t)(end - kv->value),
-					  "failed: expected '+' between member numbers");
+			                  "failed: expected '+' between member numbers");
 		p = end + 1;
 	}
 }
@@ -156,8 +156,8 @@ bool raid_member_error(struct raid_array *a, unsigned i, int status)
 	atomic_fetch_add_explicit(&a->member_errors, 1, RELAXED);
 	while (cur != RAID_MEMBER_FAILED) {
 		if (atomic_compare_exchange_weak_explicit(&a->m[i].state, &cur, RAID_MEMBER_FAILED,
-							  memory_order_acq_rel,
-							  memory_order_acquire))
+		                                          memory_order_acq_rel,
+		                                          memory_order_acquire))
 			return true;
 	}
 	return false;
@@ -235,9 +235,8 @@ int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n
 		/* md is_sequential(): a read that starts where the last read on a
 		 * member ended stays on that member. */
 		for (unsigned i = 0; i < n; i++)
-			if ((live >> i & 1) &&
-			    atomic_load_explicit(&a->m[locs[i].member].next_seq, RELAXED) ==
-				    locs[i].offset)
+			if ((live >> i & 1) && atomic_load_explicit(&a->m[locs[i].member].next_seq,
+			                                            RELAXED) == locs[i].offset)
 				return (int)i;
 		/* fall through */
 	case RAID_READ_LEAST_PENDING:
@@ -294,15 +293,17 @@ int raid_describe(struct rl_target *t, struct json_object *obj)
 	if (a->chunk)
 		raid_json_u64(obj, "chunk_bytes", a->chunk);
 	if (a->copies > 1)
-		json_object_object_add(obj, "read_policy",
-				       json_object_new_string(raid_read_policy_name(a->read_policy)));
+		json_object_object_add(
+		    obj, "read_policy",
+		    json_object_new_string(raid_read_policy_name(a->read_policy)));
 	if (a->level->describe)
 		a->level->describe(a, obj);
 	for (unsigned i = 0; i < a->n; i++) {
 		struct json_object *m = json_object_new_object();
 		json_object_object_add(m, "index", json_object_new_int((int)i));
 		json_object_object_add(
-			m, "state", json_object_new_string(raid_member_state_name(raid_member_state(a, i))));
+		    m, "state",
+		    json_object_new_string(raid_member_state_name(raid_member_state(a, i))));
 		json_object_array_add(members, m);
 	}
 	json_object_object_add(obj, "members", members);
@@ -328,7 +329,8 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 		const struct raid_member *rm = &a->m[i];
 		json_object_object_add(m, "index", json_object_new_int((int)i));
 		json_object_object_add(
-			m, "state", json_object_new_string(raid_member_state_name(raid_member_state(a, i))));
+		    m, "state",
+		    json_object_new_string(raid_member_state_name(raid_member_state(a, i))));
 		raid_json_u64(m, "reads", atomic_load_explicit(&rm->reads, RELAXED));
 		raid_json_u64(m, "writes", atomic_load_explicit(&rm->writes, RELAXED));
 		raid_json_u64(m, "errors", atomic_load_explicit(&rm->errors, RELAXED));

@@ -42,16 +42,16 @@ enum raid_member_state {
 enum raid_read_policy {
 	RAID_READ_LEAST_PENDING = 0, /* the live copy with the fewest requests in flight */
 	RAID_READ_ROUND_ROBIN,       /* live copies in turn */
-	RAID_READ_SEQUENTIAL,        /* stay on the copy a sequential stream is on, else least pending */
+	RAID_READ_SEQUENTIAL, /* stay on the copy a sequential stream is on, else least pending */
 };
 
 /* One member's shared state, on its own cache line (threads update it per I/O). */
 struct raid_member {
-	_Alignas(64) _Atomic int state;   /* enum raid_member_state */
-	_Atomic uint32_t pending;         /* child requests in flight on it */
-	_Atomic uint64_t next_seq;        /* member offset just after the last read sent here */
-	_Atomic uint64_t reads, writes;   /* child requests sent (pieces, not host I/Os) */
-	_Atomic uint64_t errors;          /* child requests that failed */
+	_Alignas(64) _Atomic int state; /* enum raid_member_state */
+	_Atomic uint32_t pending;       /* child requests in flight on it */
+	_Atomic uint64_t next_seq;      /* member offset just after the last read sent here */
+	_Atomic uint64_t reads, writes; /* child requests sent (pieces, not host I/Os) */
+	_Atomic uint64_t errors;        /* child requests that failed */
 };
 
 struct raid_level {
@@ -63,7 +63,7 @@ struct raid_level {
 	 * end), and returns the copy count.  Required.
 	 */
 	unsigned (*locate)(const struct raid_array *a, uint64_t off, uint64_t max, uint64_t *len,
-			   struct raid_loc *locs);
+	                   struct raid_loc *locs);
 	/**
 	 * Which copy to read: index into @locs, or -1 when no copy is
 	 * readable.  Optional: default raid_read_pick() over every copy.
@@ -79,7 +79,7 @@ struct raid_level {
 	 * for the lost-data record).
 	 */
 	bool (*trim_next)(const struct raid_array *a, uint64_t off, uint64_t len, uint64_t *cursor,
-			  struct raid_loc *loc, uint64_t *plen, uint64_t *array_off);
+	                  struct raid_loc *loc, uint64_t *plen, uint64_t *array_off);
 	/** Optional: add level properties (chunk, layout, zones...) to describe output. */
 	void (*describe)(const struct raid_array *a, struct json_object *obj);
 };
@@ -98,8 +98,8 @@ struct raid_array {
 	_Atomic uint64_t member_errors;   /* child requests that failed */
 	_Atomic uint64_t degraded_writes; /* write/trim pieces that skipped a failed copy */
 	_Atomic uint64_t lost_ios;        /* pieces failed with -EIO: no copy left */
-	_Atomic uint64_t lost_first;      /* array offset of the first lost piece (UINT64_MAX: none) */
-	_Atomic uint64_t lost_last;       /* array offset of the latest one */
+	_Atomic uint64_t lost_first; /* array offset of the first lost piece (UINT64_MAX: none) */
+	_Atomic uint64_t lost_last;  /* array offset of the latest one */
 
 	struct raid_member m[RAID_MAX_MEMBERS];
 };
@@ -113,8 +113,8 @@ struct raid_array {
  * them, FLUSH if any has).  Returns 0 or a negative errno with @err set.
  */
 int raid_members_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		       const struct rl_target_ops *ops, unsigned min, struct rl_target **out,
-		       struct rl_err *err);
+                       const struct rl_target_ops *ops, unsigned min, struct rl_target **out,
+                       struct rl_err *err);
 
 /**
  * Allocate a zeroed level state of @size bytes (it embeds struct raid_array,
@@ -124,7 +124,7 @@ void *raid_state_alloc(size_t size);
 
 /** Set up @a (from raid_state_alloc) for target @t and attach it as t->priv. */
 void raid_array_init(struct raid_array *a, struct rl_target *t, const struct raid_level *level,
-		     uint64_t chunk, unsigned copies);
+                     uint64_t chunk, unsigned copies);
 
 /** Member sizes of @t's children, rounded down to @t's block size, into @sizes. */
 void raid_member_sizes(const struct rl_target *t, uint64_t *sizes);

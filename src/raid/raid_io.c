@@ -64,10 +64,10 @@ enum {
 
 /* What a child carries in cb_arg. */
 struct raid_tag {
-	uint32_t rel;  /* piece start, relative to the parent's offset */
-	uint8_t first; /* read: the copy tried first */
-	uint8_t cur;   /* read: the copy in flight; write: its copy index */
-	uint8_t member;
+	uint32_t rel;   /* piece start, relative to the parent's offset */
+	uint8_t first;  /* read: the copy tried first */
+	uint8_t cur;    /* read: the copy in flight; write: its copy index */
+	uint8_t member; /* the member it was sent to (set by raid_member_send) */
 };
 
 _Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg");
@@ -75,7 +75,7 @@ _Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg")
 static void *raid_tag_pack(struct raid_tag g)
 {
 	return (void *)(uintptr_t)((uint64_t)g.rel | (uint64_t)g.first << 32 |
-				   (uint64_t)g.cur << 40 | (uint64_t)g.member << 48);
+	                           (uint64_t)g.cur << 40 | (uint64_t)g.member << 48);
 }
 
 static struct raid_tag raid_tag_unpack(const void *p)
@@ -83,9 +83,9 @@ static struct raid_tag raid_tag_unpack(const void *p)
 	uint64_t v = (uint64_t)(uintptr_t)p;
 
 	return (struct raid_tag){.rel = (uint32_t)v,
-				 .first = (uint8_t)(v >> 32),
-				 .cur = (uint8_t)(v >> 40),
-				 .member = (uint8_t)(v >> 48)};
+	                         .first = (uint8_t)(v >> 32),
+	                         .cur = (uint8_t)(v >> 40),
+	                         .member = (uint8_t)(v >> 48)};
 }
 
 static struct raid_array *raid_io_array(const struct rl_io *parent)
@@ -93,16 +93,27 @@ static struct raid_array *raid_io_array(const struct rl_io *parent)
 	return (struct raid_array *)(uintptr_t)parent->priv[RAID_P_ARRAY];
 }
 
-/* Send child @c to the member at @loc. */
-static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct raid_loc *loc)
+/*
+ * Send child @c to the member at @loc, tagged with @g (the member is added
+ * to the tag, so the usual completion needs no second locate).  In-flight
+ * counts feed read balancing only: levels with one copy skip them.
+ */
+static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct raid_loc *loc,
+                             struct raid_tag g)
 {
 	struct raid_member *m = &a->m[loc->member];
 
+	g.member = (uint8_t)loc->member;
+	c->cb_arg = raid_tag_pack(g);
 	c->offset = loc->offset;
-	atomic_fetch_add_explicit(&m->pending, 1, RELAXED);
+	if (a->copies > 1)
+		atomic_fetch_add_explicit(&m->pending, 1, RELAXED);
 	if (c->op == RL_OP_READ) {
 		atomic_fetch_add_explicit(&m->reads, 1, RELAXED);
-		atomic_store_explicit(&m->next_seq, loc->offset + c->len, RELAXED);
+		/* Only the sequential policy looks at it: spare the other
+		 * policies a store to a line every thread writes. */
+		if (a->read_policy == RAID_READ_SEQUENTIAL)
+			atomic_store_explicit(&m->next_seq, loc->offset + c->len, RELAXED);
 	} else {
 		atomic_fetch_add_explicit(&m->writes, 1, RELAXED);
 	}
@@ -111,7 +122,8 @@ static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct
 
 static void raid_member_done(struct raid_array *a, unsigned member)
 {
-	atomic_fetch_sub_explicit(&a->m[member].pending, 1, RELAXED);
+	if (a->copies > 1)
+		atomic_fetch_sub_explicit(&a->m[member].pending, 1, RELAXED);
 }
 
 static void *raid_child_buf(const struct rl_io *parent, uint64_t rel)
@@ -138,7 +150,7 @@ static bool raid_any_readable(const struct raid_array *a, const struct raid_loc 
 
 /* The next readable copy after @cur in the order that started at @first, or -1. */
 static int raid_read_next(const struct raid_array *a, const struct raid_loc *locs, unsigned n,
-			  unsigned first, unsigned cur)
+                          unsigned first, unsigned cur)
 {
 	for (unsigned k = (cur + n - first) % n + 1; k < n; k++) {
 		unsigned i = (first + k) % n;
@@ -155,15 +167,16 @@ static void raid_read_done(struct rl_io *c, int status)
 	struct raid_tag g = raid_tag_unpack(c->cb_arg);
 	struct raid_loc locs[RAID_MAX_MEMBERS];
 	uint64_t len;
-	unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
+	unsigned n;
 	int next;
 
-	raid_member_done(a, locs[g.cur].member);
+	raid_member_done(a, g.member);
 	if (!status) { /* DONE */
 		rl_io_child_end(c, 0);
 		return;
 	}
-	raid_member_error(a, locs[g.cur].member, status);
+	raid_member_error(a, g.member, status);
+	n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
 	next = raid_read_next(a, locs, n, g.first, g.cur);
 	if (next < 0) { /* LOST */
 		raid_lost_note(a, p->offset + g.rel);
@@ -173,8 +186,7 @@ static void raid_read_done(struct rl_io *c, int status)
 	/* Back to ISSUED on the next copy, with the same child. */
 	atomic_fetch_add_explicit(&a->retries, 1, RELAXED);
 	g.cur = (uint8_t)next;
-	c->cb_arg = raid_tag_pack(g);
-	raid_member_send(a, c, &locs[next]);
+	raid_member_send(a, c, &locs[next], g);
 }
 
 /* Issue the read pieces; false when the pool ran dry (progress is saved). */
@@ -208,10 +220,11 @@ static bool raid_issue_reads(struct rl_io *io)
 		c->len = (uint32_t)len;
 		c->buf = raid_child_buf(io, rel);
 		c->cb = raid_read_done;
-		c->cb_arg = raid_tag_pack((struct raid_tag){
-			.rel = (uint32_t)rel, .first = (uint8_t)pick, .cur = (uint8_t)pick});
 		io->priv[RAID_P_DONE] = rel + len;
-		raid_member_send(a, c, &locs[pick]);
+		raid_member_send(a, c, &locs[pick],
+		                 (struct raid_tag){.rel = (uint32_t)rel,
+		                                   .first = (uint8_t)pick,
+		                                   .cur = (uint8_t)pick});
 	}
 	return true;
 }
@@ -225,12 +238,12 @@ static void raid_write_done(struct rl_io *c, int status)
 	struct raid_tag g = raid_tag_unpack(c->cb_arg);
 	struct raid_loc locs[RAID_MAX_MEMBERS];
 	uint64_t len;
-	unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
 
-	raid_member_done(a, locs[g.cur].member);
+	raid_member_done(a, g.member);
 	if (status) {
-		raid_member_error(a, locs[g.cur].member, status);
-		if (!raid_any_readable(a, locs, n)) {
+		raid_member_error(a, g.member, status);
+		if (!raid_any_readable(
+		        a, locs, a->level->locate(a, p->offset + g.rel, c->len, &len, locs))) {
 			raid_lost_note(a, p->offset + g.rel);
 			status = -EIO;
 		} else {
@@ -279,9 +292,9 @@ static bool raid_issue_writes(struct rl_io *io)
 			c->len = (uint32_t)len;
 			c->buf = raid_child_buf(io, rel);
 			c->cb = raid_write_done;
-			c->cb_arg = raid_tag_pack((struct raid_tag){.rel = (uint32_t)rel,
-								    .cur = (uint8_t)k});
-			raid_member_send(a, c, &locs[k]);
+			raid_member_send(
+			    a, c, &locs[k],
+			    (struct raid_tag){.rel = (uint32_t)rel, .cur = (uint8_t)k});
 		}
 		io->priv[RAID_P_NEXT] = 0;
 		io->priv[RAID_P_DONE] = rel + len;
@@ -330,9 +343,8 @@ static bool raid_issue_trim_extents(struct rl_io *io)
 		c->op = RL_OP_TRIM;
 		c->len = (uint32_t)plen;
 		c->cb = raid_trim_done;
-		c->cb_arg = raid_tag_pack((struct raid_tag){.rel = (uint32_t)(aoff - io->offset),
-							    .member = (uint8_t)loc.member});
-		raid_member_send(a, c, &loc);
+		raid_member_send(a, c, &loc,
+		                 (struct raid_tag){.rel = (uint32_t)(aoff - io->offset)});
 	}
 }
 
@@ -373,8 +385,7 @@ static bool raid_issue_flush(struct rl_io *io)
 		}
 		c->op = RL_OP_FLUSH;
 		c->cb = raid_flush_done;
-		c->cb_arg = raid_tag_pack((struct raid_tag){.member = (uint8_t)i});
-		raid_member_send(a, c, &loc);
+		raid_member_send(a, c, &loc, (struct raid_tag){0});
 	}
 	return true;
 }

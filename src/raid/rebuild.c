@@ -42,7 +42,7 @@ static void rebuild_throttle(uint64_t start, uint64_t bytes, uint64_t rate)
 	now = rebuild_clock();
 	if (due > now) {
 		struct timespec ts = {.tv_sec = (time_t)((due - now) / 1000000000ull),
-				      .tv_nsec = (long)((due - now) % 1000000000ull)};
+		                      .tv_nsec = (long)((due - now) % 1000000000ull)};
 		nanosleep(&ts, NULL);
 	}
 }
@@ -74,16 +74,16 @@ int raid_tool_exec(struct rl_target *t, struct rl_exec **out)
  * Read a good copy of the piece into @buf: the in-sync copies other than
  * @skip, in copy order.  Returns 0, or -EIO when none could be read.
  */
-static int rebuild_read_source(struct raid_array *a, struct rl_exec *ex, const struct raid_loc *locs,
-			       unsigned n, unsigned skip, uint64_t len, void *buf,
-			       struct raid_rebuild_result *res)
+static int rebuild_read_source(struct raid_array *a, struct rl_exec *ex,
+                               const struct raid_loc *locs, unsigned n, unsigned skip, uint64_t len,
+                               void *buf, struct raid_rebuild_result *res)
 {
 	for (unsigned i = 0; i < n; i++) {
 		unsigned m = locs[i].member;
 		if (i == skip || !raid_member_readable(a, m))
 			continue;
 		if (!rl_io_sync(a->t->children[m], ex, RL_OP_READ, locs[i].offset, (uint32_t)len,
-				buf, 0))
+		                buf, 0))
 			return 0;
 		res->read_errors++;
 	}
@@ -91,7 +91,7 @@ static int rebuild_read_source(struct raid_array *a, struct rl_exec *ex, const s
 }
 
 int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebuild_opts *opts,
-		 struct raid_rebuild_result *res, char *msg, size_t msglen)
+                 struct raid_rebuild_result *res, char *msg, size_t msglen)
 {
 	struct raid_array *a = raid_array_of(t);
 	uint64_t unit = opts->unit ? opts->unit : REBUILD_UNIT, start, len;
@@ -103,12 +103,12 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 	memset(res, 0, sizeof(*res));
 	if (!a || a->copies < 2) {
 		snprintf(msg, msglen, "%s has no redundancy: there is nothing to rebuild from",
-			 a ? a->level->name : t->ops->name);
+		         a ? a->level->name : t->ops->name);
 		return -EINVAL;
 	}
 	if (opts->member >= a->n) {
 		snprintf(msg, msglen, "member %u does not exist (the array has members 0..%u)",
-			 opts->member, a->n - 1);
+		         opts->member, a->n - 1);
 		return -EINVAL;
 	}
 	if (unit % t->block_size || unit > (1u << 30)) {
@@ -122,7 +122,7 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 	start = rebuild_clock();
 	for (uint64_t off = 0; off < t->size; off += len) {
 		unsigned n = a->level->locate(a, off, t->size - off < unit ? t->size - off : unit,
-					      &len, locs);
+		                              &len, locs);
 		unsigned k = n;
 
 		for (unsigned i = 0; i < n; i++)
@@ -133,13 +133,13 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 				if (!res->unrecoverable++)
 					res->first_unrecoverable = off;
 			} else {
-				rc = rl_io_sync(dst, ex, RL_OP_WRITE, locs[k].offset, (uint32_t)len, buf,
-						0);
+				rc = rl_io_sync(dst, ex, RL_OP_WRITE, locs[k].offset, (uint32_t)len,
+				                buf, 0);
 				if (rc) {
 					snprintf(msg, msglen,
-						 "writing member %u at offset %llu failed: %s",
-						 opts->member, (unsigned long long)locs[k].offset,
-						 strerror(-rc));
+					         "writing member %u at offset %llu failed: %s",
+					         opts->member, (unsigned long long)locs[k].offset,
+					         strerror(-rc));
 					rc = -EIO;
 					break;
 				}
@@ -156,10 +156,10 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 	}
 	if (!rc && res->unrecoverable) {
 		snprintf(msg, msglen,
-			 "%llu piece(s) had no readable copy (first at array offset %llu); the "
-			 "member holds garbage there",
-			 (unsigned long long)res->unrecoverable,
-			 (unsigned long long)res->first_unrecoverable);
+		         "%llu piece(s) had no readable copy (first at array offset %llu); the "
+		         "member holds garbage there",
+		         (unsigned long long)res->unrecoverable,
+		         (unsigned long long)res->first_unrecoverable);
 		rc = -EIO;
 	}
 	raid_member_set(a, opts->member, rc ? RAID_MEMBER_FAILED : RAID_MEMBER_IN_SYNC);

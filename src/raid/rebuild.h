@@ -29,10 +29,10 @@ struct raid_rebuild_opts {
 };
 
 struct raid_rebuild_result {
-	uint64_t bytes;                /* written to the member */
-	uint64_t read_errors;          /* source reads that failed (the next copy was tried) */
-	uint64_t unrecoverable;        /* pieces with no readable copy left */
-	uint64_t first_unrecoverable;  /* array offset of the first of them */
+	uint64_t bytes;               /* written to the member */
+	uint64_t read_errors;         /* source reads that failed (the next copy was tried) */
+	uint64_t unrecoverable;       /* pieces with no readable copy left */
+	uint64_t first_unrecoverable; /* array offset of the first of them */
 	uint64_t elapsed_ns;
 };
 
@@ -44,7 +44,7 @@ struct raid_rebuild_result {
  * or some piece had no readable copy (see @res).
  */
 int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebuild_opts *opts,
-		 struct raid_rebuild_result *res, char *msg, size_t msglen);
+                 struct raid_rebuild_result *res, char *msg, size_t msglen);
 
 /**
  * An executor for a tool working on @t: virtual if the stack has simulated

@@ -46,9 +46,9 @@ static int scrub_source(const struct raid_loc *locs, unsigned n, uint64_t ok, in
  * report (and repair) every run of differing blocks.
  */
 static int scrub_compare(struct raid_array *a, struct rl_exec *ex, const struct raid_scrub_opts *o,
-			 uint64_t off, uint64_t len, const struct raid_loc *locs, unsigned c,
-			 unsigned s, uint8_t *const *bufs, struct raid_scrub_result *res, char *msg,
-			 size_t msglen)
+                         uint64_t off, uint64_t len, const struct raid_loc *locs, unsigned c,
+                         unsigned s, uint8_t *const *bufs, struct raid_scrub_result *res, char *msg,
+                         size_t msglen)
 {
 	uint32_t bs = a->t->block_size;
 
@@ -63,20 +63,20 @@ static int scrub_compare(struct raid_array *a, struct rl_exec *ex, const struct 
 		while (e < len && memcmp(bufs[c] + e, bufs[s] + e, bs))
 			e += bs;
 		m = (struct raid_mismatch){.array_offset = off + b,
-					   .len = e - b,
-					   .member = locs[c].member,
-					   .member_offset = locs[c].offset + b,
-					   .source = locs[s].member,
-					   .source_offset = locs[s].offset + b};
+		                           .len = e - b,
+		                           .member = locs[c].member,
+		                           .member_offset = locs[c].offset + b,
+		                           .source = locs[s].member,
+		                           .source_offset = locs[s].offset + b};
 		res->mismatches++;
 		res->mismatch_bytes += e - b;
 		if (o->repair) {
 			int rc = rl_io_sync(a->t->children[m.member], ex, RL_OP_WRITE,
-					    m.member_offset, (uint32_t)(e - b), bufs[s] + b, 0);
+			                    m.member_offset, (uint32_t)(e - b), bufs[s] + b, 0);
 			if (rc) {
-				snprintf(msg, msglen, "repairing member %u at offset %llu failed: %s",
-					 m.member, (unsigned long long)m.member_offset,
-					 strerror(-rc));
+				snprintf(msg, msglen,
+				         "repairing member %u at offset %llu failed: %s", m.member,
+				         (unsigned long long)m.member_offset, strerror(-rc));
 				return -EIO;
 			}
 			m.repaired = true;
@@ -90,7 +90,7 @@ static int scrub_compare(struct raid_array *a, struct rl_exec *ex, const struct 
 }
 
 int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_opts *opts,
-	       struct raid_scrub_result *res, char *msg, size_t msglen)
+               struct raid_scrub_result *res, char *msg, size_t msglen)
 {
 	struct raid_array *a = raid_array_of(t);
 	uint64_t unit = opts->unit ? opts->unit : SCRUB_UNIT, start = scrub_clock(), len;
@@ -101,13 +101,13 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 	memset(res, 0, sizeof(*res));
 	if (!a || a->copies < 2) {
 		snprintf(msg, msglen, "%s has no redundancy: there are no copies to compare",
-			 a ? a->level->name : t->ops->name);
+		         a ? a->level->name : t->ops->name);
 		return -EINVAL;
 	}
 	if (opts->source >= 0 &&
 	    ((unsigned)opts->source >= a->n || !raid_member_readable(a, (unsigned)opts->source))) {
 		snprintf(msg, msglen, "source member %d is not an in-sync member of the array",
-			 opts->source);
+		         opts->source);
 		return -EINVAL;
 	}
 	if (unit % t->block_size || unit > (1u << 30)) {
@@ -122,7 +122,7 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 	}
 	for (uint64_t off = 0; off < t->size && !rc; off += len) {
 		unsigned n = a->level->locate(a, off, t->size - off < unit ? t->size - off : unit,
-					      &len, locs);
+		                              &len, locs);
 		uint64_t ok = 0;
 		int s;
 
@@ -130,7 +130,7 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 			if (!raid_member_readable(a, locs[i].member))
 				continue;
 			if (rl_io_sync(t->children[locs[i].member], ex, RL_OP_READ, locs[i].offset,
-				       (uint32_t)len, bufs[i], 0))
+			               (uint32_t)len, bufs[i], 0))
 				res->read_errors++;
 			else
 				ok |= 1ull << i;
@@ -141,8 +141,8 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 			s = scrub_source(locs, n, ok, opts->source);
 			for (unsigned i = 0; i < n && !rc; i++)
 				if ((ok >> i & 1) && i != (unsigned)s)
-					rc = scrub_compare(a, ex, opts, off, len, locs, i, (unsigned)s,
-							   bufs, res, msg, msglen);
+					rc = scrub_compare(a, ex, opts, off, len, locs, i,
+					                   (unsigned)s, bufs, res, msg, msglen);
 			res->bytes += len;
 		}
 		if (opts->progress)
@@ -153,7 +153,8 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 			if (raid_member_writable(a, i))
 				rc = rl_io_sync(t->children[i], ex, RL_OP_FLUSH, 0, 0, NULL, 0);
 		if (rc) {
-			snprintf(msg, msglen, "flushing after the repair failed: %s", strerror(-rc));
+			snprintf(msg, msglen, "flushing after the repair failed: %s",
+			         strerror(-rc));
 			rc = -EIO;
 		}
 	}

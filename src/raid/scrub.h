@@ -31,11 +31,11 @@ struct raid_mismatch {
 };
 
 struct raid_scrub_opts {
-	bool repair; /* rewrite differing copies from the source copy */
-	int source;  /* trusted member, or -1: the first in-sync copy */
+	bool repair;   /* rewrite differing copies from the source copy */
+	int source;    /* trusted member, or -1: the first in-sync copy */
 	uint64_t unit; /* bytes per step (0: 1 MiB); raid10 steps are at most a chunk */
 	void (*mismatch)(void *arg, const struct raid_mismatch *m); /* each mismatch (optional) */
-	void (*progress)(void *arg, uint64_t done, uint64_t total);  /* after each step (optional) */
+	void (*progress)(void *arg, uint64_t done, uint64_t total); /* after each step (optional) */
 	void *arg;
 };
 
@@ -56,6 +56,6 @@ struct raid_scrub_result {
  * with @msg when a repair write failed.
  */
 int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_opts *opts,
-	       struct raid_scrub_result *res, char *msg, size_t msglen);
+               struct raid_scrub_result *res, char *msg, size_t msglen);
 
 #endif

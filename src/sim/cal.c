@@ -9,9 +9,12 @@
  * keeps the future busy intervals sorted and puts each new transfer in the
  * earliest gap that fits, at or after the time its data is ready.
  *
- * Intervals that touch are merged, so a saturated resource is one interval
- * and the array stays short; intervals in the past are pruned from the
- * front.  The array is fixed at creation (no allocation on the data path):
+ * Intervals that touch, or leave a gap too short for any reservation, are
+ * merged, so a saturated resource is one interval and the array stays
+ * short; intervals in the past are pruned from the front.  The search looks
+ * at most CAL_SCAN_MAX gaps, and never a gap with more than CAL_TAIL_MAX
+ * intervals after it: a resource booked that far ahead is a backlog, and
+ * the reservation simply goes to its end.  The array is fixed at creation (no allocation on the data path):
  * when it is full, the reservation goes after the last interval, which is
  * pessimistic but only happens with thousands of scattered reservations.
  */
@@ -21,7 +24,10 @@
 
 #include "sim/sim.h"
 
-int sim_cal_init(struct sim_cal *c, uint32_t cap)
+#define CAL_SCAN_MAX 64  /* gaps examined before giving up and appending */
+#define CAL_TAIL_MAX 256 /* intervals an insertion may shift; deeper gaps are not used */
+
+int sim_cal_init(struct sim_cal *c, uint32_t cap, uint64_t min_gap)
 {
 	memset(c, 0, sizeof(*c));
 	c->s = calloc(cap, sizeof(*c->s));
@@ -31,6 +37,7 @@ int sim_cal_init(struct sim_cal *c, uint32_t cap)
 		return -ENOMEM;
 	}
 	c->cap = cap;
+	c->min_gap = min_gap;
 	return 0;
 }
 
@@ -61,12 +68,21 @@ static void cal_compact(struct sim_cal *c)
 	c->head = 0;
 }
 
-/* Insert [s, e) before live index i (0..n), merging with its neighbours. */
+/*
+ * Insert [s, e) before live index i (0..n), merging with its neighbours when
+ * they touch or when the gap left between would be too short for any
+ * reservation (it would only lengthen every later search).
+ */
 static void cal_insert(struct sim_cal *c, uint32_t i, uint64_t s, uint64_t e)
 {
 	uint32_t a = c->head + i; /* array index of the interval that will follow */
-	bool prev = i > 0 && c->e[a - 1] == s;
-	bool next = i < c->n && c->s[a] == e;
+	bool prev = i > 0 && s - c->e[a - 1] < c->min_gap + (c->e[a - 1] == s);
+	bool next = i < c->n && c->s[a] - e < c->min_gap + (c->s[a] == e);
+
+	if (prev)
+		s = c->e[a - 1];
+	if (next)
+		e = c->s[a];
 
 	if (prev && next) {
 		c->e[a - 1] = c->e[a];
@@ -94,10 +110,14 @@ static void cal_insert(struct sim_cal *c, uint32_t i, uint64_t s, uint64_t e)
 	c->n++;
 }
 
-uint64_t sim_cal_reserve(struct sim_cal *c, uint64_t ready, uint64_t dur)
+uint64_t sim_cal_reserve(struct sim_cal *c, uint64_t floor, uint64_t ready, uint64_t dur)
 {
 	uint64_t t = ready;
-	uint32_t lo = 0, hi = c->n;
+	uint32_t lo = 0, hi;
+
+	if (c->n && c->e[c->head] <= floor)
+		sim_cal_prune(c, floor);
+	hi = c->n;
 
 	c->busy_ns += dur;
 	if (!dur)
@@ -118,8 +138,16 @@ uint64_t sim_cal_reserve(struct sim_cal *c, uint64_t ready, uint64_t dur)
 		c->e[last] = t + dur;
 		return t;
 	}
-	for (uint32_t i = lo; i < c->n; i++) {
+	for (uint32_t i = lo, k = 0; i < c->n; i++, k++) {
 		uint32_t a = c->head + i;
+		if (k == CAL_SCAN_MAX || c->n - i > CAL_TAIL_MAX) {
+			/* a long run of narrow gaps: go after the last interval */
+			uint32_t last = c->head + c->n - 1;
+			if (t < c->e[last])
+				t = c->e[last];
+			cal_insert(c, c->n, t, t + dur);
+			return t;
+		}
 		if (c->s[a] >= t + dur) {
 			cal_insert(c, i, t, t + dur);
 			return t;

@@ -152,21 +152,14 @@ void sim_dev_reset_counters(struct sim_dev *d)
 	}
 }
 
-/* Start of every command: idle-time work, forget the past, count. */
+/*
+ * Start of every command: idle-time work first (it happened before @now),
+ * then the clock moves on (calendars forget what ends before it).
+ */
 static void dev_begin(struct sim_dev *d, uint64_t now)
 {
 	sim_slc_idle(d, now);
 	d->now = now;
-	for (uint32_t i = 0; i < d->g.nch; i++)
-		sim_cal_prune(&d->chan[i], now);
-	for (uint32_t i = 0; i < d->g.ndies; i++)
-		sim_cal_prune(&d->die[i].cal, now);
-	sim_cal_prune(&d->host.link[0], now);
-	sim_cal_prune(&d->host.link[1], now);
-	if (d->p.ctrl_read_bw || d->p.ctrl_write_bw) {
-		sim_cal_prune(&d->host.ctrl[0], now);
-		sim_cal_prune(&d->host.ctrl[1], now);
-	}
 	if (!d->c.first_ns && !d->c.last_ns)
 		d->c.first_ns = now;
 }

@@ -2,8 +2,9 @@
  * ftl.c - the flash translation layer: page-level mapping and write streams.
  *
  * Mapping: l2p[] maps each user unit (map_unit bytes, 4 KiB by default) to a
- * physical unit; p2l[] maps each physical unit back to its user unit, or
- * SIM_NONE when it holds no valid data.  A physical unit number is
+ * physical unit; p2l[] records which user unit each physical unit was
+ * written for, and the unit is valid while that user unit still maps to it
+ * (sim_p2l), so invalidation only decrements the block's valid count.  A physical unit number is
  * superblock * b + offset; offsets stripe over the dies one program unit at
  * a time (die = offset / pu % dies), so a write stream spreads over every
  * die and channel and consecutive program units run in parallel.
@@ -80,7 +81,6 @@ void sim_ftl_invalidate(struct sim_dev *d, uint32_t phys)
 	struct sim_blk *k = &d->blk[b];
 	uint32_t v = k->valid--;
 
-	d->p2l[phys] = 0;
 	if (k->state != SIM_BLK_CLOSED)
 		return;
 	if (k->slc) {
@@ -284,7 +284,7 @@ int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
 		}
 	}
 	for (uint64_t p = 0; p < (uint64_t)d->g.nblocks * d->g.b; p++)
-		if (d->p2l[p])
+		if (sim_p2l(d, p) != SIM_NONE)
 			cnt[p / d->g.b]++;
 	for (uint32_t b = 0; b < d->g.nblocks; b++) {
 		const struct sim_blk *k = &d->blk[b];

@@ -131,6 +131,30 @@ void sim_gc_release(struct sim_dev *d, uint32_t b, uint64_t ready)
 	sim_list_push(d, &d->free_main, b);
 }
 
+/*
+ * The valid units of [base, base + pu) into @lpns.  Validity means the
+ * user unit still maps here (sim_p2l), a random read of l2p per unit: the
+ * next program unit's entries are prefetched so they arrive while this one
+ * is relocated.
+ */
+static bool gc_collect(struct sim_dev *d, uint32_t base, uint32_t pu, uint32_t *lpns, uint32_t *n)
+{
+	uint64_t end = (uint64_t)d->g.nblocks * d->g.b;
+
+	*n = 0;
+	for (uint32_t i = 0; i < pu; i++) {
+		uint32_t l = sim_p2l(d, base + i);
+		if (l != SIM_NONE)
+			lpns[(*n)++] = l;
+	}
+	for (uint32_t i = 0; i < pu && base + pu + i < end; i++) {
+		uint32_t l = d->p2l[base + pu + i];
+		if (l)
+			__builtin_prefetch(&d->l2p[l - 1], 1);
+	}
+	return *n != 0;
+}
+
 uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
 {
 	uint32_t b = d->gc_victim;
@@ -145,14 +169,7 @@ uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
 		uint32_t n = 0;
 		uint64_t t = ready;
 
-		for (uint32_t i = 0; i < pu; i++) {
-			uint32_t l = d->p2l[base + i];
-			if (l) {
-				lpns[n++] = l - 1;
-				d->p2l[base + i] = 0;
-			}
-		}
-		if (!n)
+		if (!gc_collect(d, base, pu, lpns, &n))
 			continue;
 		k->valid -= n;
 		if (d->timing)

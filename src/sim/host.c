@@ -23,6 +23,11 @@
 
 #define HOST_CAL_CAP 4096
 
+static inline uint64_t xfer_ns(uint64_t bytes, uint64_t rate)
+{
+	return (bytes * 1000000000ull + rate - 1) / rate;
+}
+
 int sim_host_init(struct sim_dev *d)
 {
 	struct sim_host *h = &d->host;
@@ -33,8 +38,9 @@ int sim_host_init(struct sim_dev *d)
 	if (!h->slots)
 		return -ENOMEM;
 	for (int i = 0; i < 2; i++) {
-		if ((rc = sim_cal_init(&h->link[i], HOST_CAL_CAP)) ||
-		    (rc = sim_cal_init(&h->ctrl[i], HOST_CAL_CAP)))
+		if ((rc = sim_cal_init(&h->link[i], HOST_CAL_CAP,
+				       xfer_ns(d->p.logical_block, d->g.link_bw))) ||
+		    (rc = sim_cal_init(&h->ctrl[i], HOST_CAL_CAP, 0)))
 			return rc;
 	}
 	return 0;
@@ -118,10 +124,6 @@ uint64_t sim_host_cmd(struct sim_dev *d, uint64_t t, bool write)
 	return h->ctrl_free;
 }
 
-static inline uint64_t xfer_ns(uint64_t bytes, uint64_t rate)
-{
-	return (bytes * 1000000000ull + rate - 1) / rate;
-}
 
 uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t bytes)
 {
@@ -135,13 +137,13 @@ uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t 
 	if (cbw && !to_dev) {
 		/* controller data path before the link on reads */
 		dur = xfer_ns(bytes, cbw);
-		t = sim_cal_reserve(&h->ctrl[0], t, dur) + dur;
+		t = sim_cal_reserve(&h->ctrl[0], d->now, t, dur) + dur;
 	}
 	dur = xfer_ns(bytes, d->g.link_bw);
-	t = sim_cal_reserve(link, t, dur) + dur;
+	t = sim_cal_reserve(link, d->now, t, dur) + dur;
 	if (cbw && to_dev) {
 		dur = xfer_ns(bytes, cbw);
-		t = sim_cal_reserve(&h->ctrl[1], t, dur) + dur;
+		t = sim_cal_reserve(&h->ctrl[1], d->now, t, dur) + dur;
 	}
 	return t;
 }

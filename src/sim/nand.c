@@ -31,19 +31,29 @@
 #define DIE_CAL_CAP  4096
 #define CHAN_CAL_CAP 8192
 
+static inline uint64_t chan_ns(const struct sim_dev *d, uint64_t bytes)
+{
+	return (bytes * 1000000000ull + d->p.channel_rate - 1) / d->p.channel_rate;
+}
+
 int sim_nand_init(struct sim_dev *d)
 {
+	uint64_t tmin = d->p.t_read, cmin;
 	int rc;
 
+	if (d->p.t_read_slc && d->p.t_read_slc < tmin)
+		tmin = d->p.t_read_slc;
+	tmin *= d->g.prog_k;
+	cmin = chan_ns(d, d->g.unit);
 	d->die = calloc(d->g.ndies, sizeof(*d->die));
 	d->chan = calloc(d->g.nch, sizeof(*d->chan));
 	if (!d->die || !d->chan)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < d->g.nch; i++)
-		if ((rc = sim_cal_init(&d->chan[i], CHAN_CAL_CAP)))
+		if ((rc = sim_cal_init(&d->chan[i], CHAN_CAL_CAP, cmin)))
 			return rc;
 	for (uint32_t i = 0; i < d->g.ndies; i++)
-		if ((rc = sim_cal_init(&d->die[i].cal, DIE_CAL_CAP)))
+		if ((rc = sim_cal_init(&d->die[i].cal, DIE_CAL_CAP, tmin)))
 			return rc;
 	return 0;
 }
@@ -62,16 +72,12 @@ void sim_nand_free(struct sim_dev *d)
 	d->die = NULL;
 }
 
-static inline uint64_t chan_ns(const struct sim_dev *d, uint64_t bytes)
-{
-	return (bytes * 1000000000ull + d->p.channel_rate - 1) / d->p.channel_rate;
-}
 
 /* Reserve @dur on a die from @ready; returns the start. */
 static inline uint64_t die_reserve(struct sim_dev *d, struct sim_die *die, uint64_t ready,
 				   uint64_t dur)
 {
-	uint64_t s = sim_cal_reserve(&die->cal, ready, dur);
+	uint64_t s = sim_cal_reserve(&die->cal, d->now, ready, dur);
 
 	if (s + dur > d->die_max_busy)
 		d->die_max_busy = s + dur;
@@ -100,7 +106,7 @@ uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint3
 	d->c.nand_read_ops++;
 	d->c.nand_read_units += units;
 	dur = chan_ns(d, (uint64_t)units * d->g.unit);
-	x = sim_cal_reserve(&d->chan[die_no % d->g.nch], end, dur);
+	x = sim_cal_reserve(&d->chan[die_no % d->g.nch], d->now, end, dur);
 	return x + dur;
 }
 
@@ -111,7 +117,7 @@ uint64_t sim_nand_program(struct sim_dev *d, uint32_t die_no, uint64_t ready, bo
 	uint64_t dur = chan_ns(d, (uint64_t)d->g.pu * d->g.unit);
 	uint64_t load, start;
 
-	load = sim_cal_reserve(&d->chan[die_no % d->g.nch], ready, dur) + dur;
+	load = sim_cal_reserve(&d->chan[die_no % d->g.nch], d->now, ready, dur) + dur;
 	start = die_reserve(d, die, load, tp);
 	if (gc)
 		d->c.gc_ns += tp;

@@ -18,7 +18,7 @@
  *           Lambert-W / FIFO steady state, also greedy's for large blocks;
  *           MQSim does the same with Van Houdt's mean-field model).  Then
  *           random overwrites run in windows of U/4 until two windows in a
- *           row agree within 0.5 %, at least 2U of them on drives of up to
+ *           row agree within 0.5 %, at least U of them on drives of up to
  *           4M units (16 GiB), at most precond_writes (default 4U, and 4M
  *           on larger drives).  User units are scattered over the valid
  *           slots by an affine permutation so that logical neighbours are
@@ -138,7 +138,7 @@ static void precond_settle(struct sim_dev *d)
 	uint64_t U = d->g.U;
 	uint64_t max = d->p.precond_writes ? d->p.precond_writes
 					   : (U <= (4u << 20) ? 4 * U : (4u << 20));
-	uint64_t min = U <= (4u << 20) ? 2 * U : 0;
+	uint64_t min = U <= (4u << 20) ? U : 0;
 	uint64_t win = U / 4 > 1024 ? U / 4 : 1024, done = 0;
 	double prev = 0;
 	int agree = 0;
@@ -152,6 +152,8 @@ static void precond_settle(struct sim_dev *d)
 			sim_ftl_host_write(d, (uint32_t)sim_rng_below(&d->rng, U), 0);
 		done += n;
 		double wa = precond_wa(d, p0, h0);
+		if (n < win)
+			break; /* the budget's short last window says little */
 		agree = prev > 0 && fabs(wa - prev) < 0.005 * wa ? agree + 1 : 0;
 		prev = wa;
 		d->precond_wa = wa;

@@ -289,7 +289,9 @@ static int profile_parse(const char *path, struct sim_params *p, char *msg, size
 		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
 		return -errno;
 	}
-	snprintf(p->path, sizeof(p->path), "%s", path);
+	char *real = realpath(path, NULL);
+	snprintf(p->path, sizeof(p->path), "%s", real ? real : path);
+	free(real);
 	while (fgets(line, sizeof(line), f)) {
 		char *hash, *eq, *key, *val, why[300];
 		lineno++;

@@ -166,13 +166,19 @@ double sim_params_rho(const struct sim_params *p);
 struct sim_cal {
 	uint64_t *s, *e;
 	uint32_t head, n, cap;
+	uint64_t min_gap; /* gaps shorter than the shortest operation are never used */
 	uint64_t busy_ns; /* total reserved time (utilisation) */
 };
 
-int sim_cal_init(struct sim_cal *c, uint32_t cap);
+/** @min_gap: the shortest reservation this resource will see (0: keep every gap). */
+int sim_cal_init(struct sim_cal *c, uint32_t cap, uint64_t min_gap);
 void sim_cal_free(struct sim_cal *c);
-/** Reserve @dur ns at the earliest gap at or after @ready; returns the start. */
-uint64_t sim_cal_reserve(struct sim_cal *c, uint64_t ready, uint64_t dur);
+/**
+ * Reserve @dur ns at the earliest gap at or after @ready; returns the start.
+ * Intervals that end at or before @floor (the current time: nothing can be
+ * reserved before it any more) are forgotten first.
+ */
+uint64_t sim_cal_reserve(struct sim_cal *c, uint64_t floor, uint64_t ready, uint64_t dur);
 /** Forget intervals that end at or before @t. */
 void sim_cal_prune(struct sim_cal *c, uint64_t t);
 
@@ -261,7 +267,7 @@ struct sim_dev {
 
 	/* mapping, stored plus one so that fresh zero pages mean "none" (no memset) */
 	uint32_t *l2p;      /* user unit -> physical unit + 1, 0: unmapped */
-	uint32_t *p2l;      /* physical unit -> user unit + 1, 0: not valid */
+	uint32_t *p2l;      /* physical unit -> user unit + 1 it was written for, 0: never */
 	uint64_t *prog_end; /* per program unit: when its program completes (SIM_PENDING: in buffer) */
 	struct sim_blk *blk;
 	uint64_t valid_lpns; /* mapped user units */
@@ -315,10 +321,18 @@ static inline uint32_t sim_l2p(const struct sim_dev *d, uint64_t lpn)
 	return d->l2p[lpn] - 1;
 }
 
-/** User unit stored in physical unit @phys, SIM_NONE when it holds no valid data. */
+/**
+ * User unit stored in physical unit @phys, SIM_NONE when it holds no valid
+ * data.  Validity is not stored: a unit is valid when the user unit it was
+ * written for still maps to it.  So overwriting or trimming a unit writes
+ * nothing but its block's valid count, and the host path touches one random
+ * table entry (l2p) instead of three.
+ */
 static inline uint32_t sim_p2l(const struct sim_dev *d, uint64_t phys)
 {
-	return d->p2l[phys] - 1;
+	uint32_t l = d->p2l[phys];
+
+	return l && d->l2p[l - 1] == phys + 1 ? l - 1 : SIM_NONE;
 }
 
 /* dev.c */

@@ -114,6 +114,11 @@ static int ssd_describe(struct rl_target *t, struct json_object *o)
 	J_ADD(o, "write_buffer_bytes", J_I((uint64_t)g->nslots * g->unit));
 	J_ADD(o, "state", J_S(state_str[p->state]));
 	J_ADD(o, "data", json_object_new_boolean(p->data));
+	/* the model's tables (address space; only touched pages cost memory) */
+	uint64_t phys = (uint64_t)g->nblocks * g->b;
+	J_ADD(o, "model_bytes", J_I(g->U * 4 + phys * 4 + phys / g->pu * 8 +
+				    (uint64_t)g->nblocks * sizeof(struct sim_blk) +
+				    (p->data ? g->U * g->unit : 0)));
 	return 0;
 }
 

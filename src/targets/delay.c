@@ -57,12 +57,14 @@ static int delay_describe(struct rl_target *t, struct json_object *obj)
 {
 	struct delay_state *d = t->priv;
 
-	json_object_object_add(obj, "read_lat_ns", json_object_new_int64((int64_t)d->lat[RL_OP_READ]));
+	json_object_object_add(obj, "read_lat_ns",
+	                       json_object_new_int64((int64_t)d->lat[RL_OP_READ]));
 	json_object_object_add(obj, "write_lat_ns",
-			       json_object_new_int64((int64_t)d->lat[RL_OP_WRITE]));
-	json_object_object_add(obj, "trim_lat_ns", json_object_new_int64((int64_t)d->lat[RL_OP_TRIM]));
+	                       json_object_new_int64((int64_t)d->lat[RL_OP_WRITE]));
+	json_object_object_add(obj, "trim_lat_ns",
+	                       json_object_new_int64((int64_t)d->lat[RL_OP_TRIM]));
 	json_object_object_add(obj, "flush_lat_ns",
-			       json_object_new_int64((int64_t)d->lat[RL_OP_FLUSH]));
+	                       json_object_new_int64((int64_t)d->lat[RL_OP_FLUSH]));
 	return 0;
 }
 
@@ -73,14 +75,14 @@ static void delay_destroy(struct rl_target *t)
 }
 
 static const struct rl_target_ops delay_ops = {
-	.name = "delay",
-	.submit = delay_submit,
-	.describe = delay_describe,
-	.destroy = delay_destroy,
+    .name = "delay",
+    .submit = delay_submit,
+    .describe = delay_describe,
+    .destroy = delay_destroy,
 };
 
 static int delay_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-			struct rl_target **out, struct rl_err *err)
+                        struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"lat", "read-lat", "write-lat", NULL};
 	struct delay_state *d;
@@ -89,8 +91,9 @@ static int delay_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	int rc;
 
 	if (node->nargs != 1)
-		return rl_err_set(err, node->pos,
-				  "delay takes exactly one target, e.g. delay(mem(size=1g), lat=100us)");
+		return rl_err_set(
+		    err, node->pos,
+		    "delay takes exactly one target, e.g. delay(mem(size=1g), lat=100us)");
 	rc = rl_target_build(node->args[0], ctx, &below, err);
 	if (rc)
 		return rc;
@@ -121,9 +124,9 @@ static int delay_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 }
 
 static struct rl_target_type delay_type = {
-	.name = "delay",
-	.summary = "adds a fixed latency to every request of one target",
-	.params = "TARGET, lat=TIME, read-lat=TIME, write-lat=TIME (default: lat)",
-	.create = delay_create,
+    .name = "delay",
+    .summary = "adds a fixed latency to every request of one target",
+    .params = "TARGET, lat=TIME, read-lat=TIME, write-lat=TIME (default: lat)",
+    .create = delay_create,
 };
 RL_TARGET_REGISTER(delay_type)

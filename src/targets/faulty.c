@@ -89,9 +89,9 @@ static bool faulty_vanished(struct faulty_state *f, struct rl_io *io, uint64_t s
 static _Atomic uint64_t *faulty_decide(struct faulty_state *f, struct rl_io *io)
 {
 	uint64_t seq = atomic_fetch_add_explicit(&f->seen, 1, RELAXED);
-	unsigned opbit = io->op == RL_OP_READ ? FAULTY_OPS_READ
-			 : io->op == RL_OP_WRITE ? FAULTY_OPS_WRITE
-						 : 0;
+	unsigned opbit = io->op == RL_OP_READ    ? FAULTY_OPS_READ
+	                 : io->op == RL_OP_WRITE ? FAULTY_OPS_WRITE
+	                                         : 0;
 
 	if (faulty_vanished(f, io, seq))
 		return &f->by_vanish;
@@ -156,9 +156,11 @@ static int faulty_report(struct rl_target *t, struct json_object *obj)
 	uint64_t n = atomic_load_explicit(&f->by_after, RELAXED);
 	uint64_t v = atomic_load_explicit(&f->by_vanish, RELAXED);
 
-	json_object_object_add(obj, "requests",
-			       json_object_new_int64((int64_t)atomic_load_explicit(&f->seen, RELAXED)));
-	json_object_object_add(obj, "injected_errors", json_object_new_int64((int64_t)(r + a + n + v)));
+	json_object_object_add(
+	    obj, "requests",
+	    json_object_new_int64((int64_t)atomic_load_explicit(&f->seen, RELAXED)));
+	json_object_object_add(obj, "injected_errors",
+	                       json_object_new_int64((int64_t)(r + a + n + v)));
 	json_object_object_add(obj, "errors_rate", json_object_new_int64((int64_t)r));
 	json_object_object_add(obj, "errors_at", json_object_new_int64((int64_t)a));
 	json_object_object_add(obj, "errors_after", json_object_new_int64((int64_t)n));
@@ -173,16 +175,16 @@ static void faulty_destroy(struct rl_target *t)
 }
 
 static const struct rl_target_ops faulty_ops = {
-	.name = "faulty",
-	.submit = faulty_submit,
-	.describe = faulty_describe,
-	.report = faulty_report,
-	.destroy = faulty_destroy,
+    .name = "faulty",
+    .submit = faulty_submit,
+    .describe = faulty_describe,
+    .report = faulty_report,
+    .destroy = faulty_destroy,
 };
 
 /* at=OFFSET[:LEN]+OFFSET[:LEN]... */
 static int faulty_parse_at(struct rl_spec_node *node, struct faulty_state *f, uint32_t bs,
-			   struct rl_err *err)
+                           uint64_t size, struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, "at");
 	const char *p;
@@ -200,8 +202,8 @@ static int faulty_parse_at(struct rl_spec_node *node, struct faulty_state *f, ui
 			return rl_err_set(err, pos, "at: at most %d ranges", FAULTY_MAX_AT);
 		if (!c || c >= sizeof(part) || n >= sizeof(part))
 			return rl_err_set(err, pos,
-					  "at: expected OFFSET[:LEN] ranges joined by '+', e.g. "
-					  "at=1m:4k+8m");
+			                  "at: expected OFFSET[:LEN] ranges joined by '+', e.g. "
+			                  "at=1m:4k+8m");
 		memcpy(part, p, c);
 		part[c] = 0;
 		if (rl_parse_size(part, &r.off, why, sizeof(why)))
@@ -211,9 +213,13 @@ static int faulty_parse_at(struct rl_spec_node *node, struct faulty_state *f, ui
 			part[n - c - 1] = 0;
 			if (rl_parse_size(part, &r.len, why, sizeof(why)) || !r.len)
 				return rl_err_set(err, pos + c + 1,
-						  "at: expected a length after ':' (%s)",
-						  r.len ? why : "zero");
+				                  "at: expected a length after ':' (%s)",
+				                  r.len ? why : "zero");
 		}
+		if (r.off >= size)
+			return rl_err_set(err, pos,
+			                  "at: offset %llu is beyond the target (%llu bytes)",
+			                  (unsigned long long)r.off, (unsigned long long)size);
 		f->at[f->nat++] = r;
 		if (!p[n])
 			return 0;
@@ -222,11 +228,10 @@ static int faulty_parse_at(struct rl_spec_node *node, struct faulty_state *f, ui
 }
 
 static int faulty_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-			 struct rl_target **out, struct rl_err *err)
+                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"rate",	    "seed",	    "ops",
-					    "at",	    "fail-after",   "vanish-after",
-					    "vanish-time", NULL};
+	static const char *const known[] = {"rate",       "seed",         "ops",         "at",
+	                                    "fail-after", "vanish-after", "vanish-time", NULL};
 	static const char *const opnames[] = {"read", "write", "rw", NULL};
 	struct faulty_state *f;
 	struct rl_target *t, *below;
@@ -234,8 +239,8 @@ static int faulty_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 
 	if (node->nargs != 1)
 		return rl_err_set(err, node->pos,
-				  "faulty takes exactly one target, e.g. faulty(mem(size=1g), "
-				  "rate=1%%)");
+		                  "faulty takes exactly one target, e.g. faulty(mem(size=1g), "
+		                  "rate=1%%)");
 	rc = rl_target_build(node->args[0], ctx, &below, err);
 	if (rc)
 		return rc;
@@ -255,28 +260,29 @@ static int faulty_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	if ((rc = rl_spec_get_percent(node, "rate", 0, 0, 100, &f->rate, err)) ||
 	    (rc = rl_spec_get_u64(node, "seed", 1, 0, UINT64_MAX, &f->seed, err)) ||
 	    (rc = rl_spec_get_enum(node, "ops", opnames, 2, &ops, err)) ||
-	    (rc = rl_spec_get_u64(node, "fail-after", FAULTY_OFF, 0, UINT64_MAX - 1,
-				  &f->fail_after, err)) ||
+	    (rc = rl_spec_get_u64(node, "fail-after", FAULTY_OFF, 0, UINT64_MAX - 1, &f->fail_after,
+	                          err)) ||
 	    (rc = rl_spec_get_u64(node, "vanish-after", FAULTY_OFF, 0, UINT64_MAX - 1,
-				  &f->vanish_after, err)) ||
+	                          &f->vanish_after, err)) ||
 	    (rc = rl_spec_get_time(node, "vanish-time", FAULTY_OFF, &f->vanish_time, err)) ||
-	    (rc = faulty_parse_at(node, f, t->block_size, err)) ||
+	    (rc = faulty_parse_at(node, f, t->block_size, t->size, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err))) {
 		rl_target_close(t);
 		return rc;
 	}
 	f->ops = (unsigned)ops + 1;
 	f->always = f->rate >= 100.0;
-	f->threshold = f->always ? UINT64_MAX : (uint64_t)(f->rate / 100.0 * 18446744073709551616.0);
+	f->threshold =
+	    f->always ? UINT64_MAX : (uint64_t)(f->rate / 100.0 * 18446744073709551616.0);
 	*out = t;
 	return 0;
 }
 
 static struct rl_target_type faulty_type = {
-	.name = "faulty",
-	.summary = "deterministic fault injection: fail reads/writes with EIO, or vanish",
-	.params = "TARGET, rate=PERCENT, seed=N (default 1), ops=read|write|rw (default rw), "
-		  "at=OFF[:LEN][+OFF[:LEN]...], fail-after=N, vanish-after=N, vanish-time=TIME",
-	.create = faulty_create,
+    .name = "faulty",
+    .summary = "deterministic fault injection: fail reads/writes with EIO, or vanish",
+    .params = "TARGET, rate=PERCENT, seed=N (default 1), ops=read|write|rw (default rw), "
+              "at=OFF[:LEN][+OFF[:LEN]...], fail-after=N, vanish-after=N, vanish-time=TIME",
+    .create = faulty_create,
 };
 RL_TARGET_REGISTER(faulty_type)

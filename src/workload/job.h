@@ -32,8 +32,11 @@
  *     pattern is rejected by wl_job_validate.
  *   - rw / randrw: each I/O is a read with probability rwmixread percent.
  *   - numjobs N: N copies of the job run concurrently, each over the same
- *     region (as fio without offset_increment), each with its own random
+ *     region unless offset_increment is set, each with its own random
  *     sequence derived from seed and the copy's index.
+ *   - offset_increment I: copy k's region starts at offset + k * I (as fio),
+ *     so copies can each work on their own part of the target; with size 0
+ *     each copy's region runs to the end of the target.
  *   - stonewall and new_group are accepted for fio compatibility and have no
  *     effect: the jobs of a file always run one after another.
  */
@@ -91,11 +94,12 @@ struct wl_job {
 	unsigned nbssplit;                         /* 0: use bs */
 	uint32_t iodepth;                          /* default 1 */
 	uint32_t numjobs;                          /* default 1 */
-	uint64_t size;         /* bytes of the region each job covers; 0: target size - offset */
-	uint64_t offset;       /* start of the region; default 0 */
-	uint64_t runtime_ns;   /* runtime=; 0: no limit */
-	bool time_based;       /* keep looping until runtime */
-	uint64_t ramp_ns;      /* ramp_time=: run this long before recording */
+	uint64_t size;   /* bytes of the region each job covers; 0: target size - offset */
+	uint64_t offset; /* start of the region; default 0 */
+	uint64_t offset_increment; /* worker k's region starts at offset + k * this; default 0 */
+	uint64_t runtime_ns;       /* runtime=; 0: no limit */
+	bool time_based;           /* keep looping until runtime */
+	uint64_t ramp_ns;          /* ramp_time=: run this long before recording */
 	uint32_t rwmixread;    /* percent reads in rw/randrw; default 50 (rwmixwrite sets 100-x) */
 	enum wl_dist dist;     /* random_distribution=; default random */
 	double dist_param;     /* zipf theta (default 1.1), pareto h (default 0.2); 0 for random */

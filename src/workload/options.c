@@ -799,7 +799,7 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_u32, .off = OPT_OFF(iodepth, uint32_t), .min = 1, .max = 65536},
     {OPT_INFO("numjobs", NULL, "int", "1",
               "Copies of the job run at the same time, 1 to 1024; each covers the same "
-              "region with its own random sequence."),
+              "region (unless offset_increment is set) with its own random sequence."),
      .set = opt_set_u32, .off = OPT_OFF(numjobs, uint32_t), .min = 1, .max = 1024},
     {OPT_INFO("size", NULL, "size", "0",
               "Bytes of the target the job covers, starting at offset; 0 means up to the "
@@ -810,6 +810,11 @@ static const struct opt_def opt_table[] = {
               "Start of the region in bytes, a multiple of 512.  Percentages are not "
               "supported."),
      .set = opt_set_size, .off = OPT_OFF(offset, uint64_t), .align = WL_BS_MIN},
+    {OPT_INFO("offset_increment", NULL, "size", "0",
+              "With numjobs, copy k's region starts at offset + k x offset_increment (a "
+              "multiple of 512), so the copies work on separate parts of the target, as in "
+              "fio; 0: every copy covers the same region."),
+     .set = opt_set_size, .off = OPT_OFF(offset_increment, uint64_t), .align = WL_BS_MIN},
     {OPT_INFO("runtime", NULL, "time", "0",
               "Stop the job after this long; a plain number is seconds, suffixes ns, us, "
               "ms, s, m, h.  0 means no limit: the job ends after covering its region "
@@ -930,7 +935,6 @@ static const char *const opt_fio_unsupported[] = {
     "percentage_random",
     "random_generator",
     "randrepeat",
-    "offset_increment",
     "number_ios",
     "io_size",
     "io_limit",
@@ -1164,6 +1168,14 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                (unsigned long long)job->offset, WL_BS_MIN);
 	if (job->size > UINT64_MAX - job->offset)
 		return opt_fail(&ctx, false, "offset + size is beyond 2^64 bytes");
+	if (job->offset_increment % WL_BS_MIN)
+		return opt_fail(&ctx, false, "offset_increment=%llu is not a multiple of %u",
+		                (unsigned long long)job->offset_increment, WL_BS_MIN);
+	if (job->offset_increment &&
+	    (job->numjobs - 1) > (UINT64_MAX - job->offset - job->size) / job->offset_increment)
+		return opt_fail(&ctx, false,
+		                "offset + (numjobs - 1) x offset_increment + size is beyond 2^64 "
+		                "bytes");
 	if (job->size && job->size < maxbs)
 		return opt_fail(
 		    &ctx, false,
@@ -1206,6 +1218,12 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 			    "rw or randrw), got rw=%s",
 			    wl_rw_name(job->rw));
 		}
+		if (job->numjobs > 1 && job->offset_increment &&
+		    (!job->size || job->offset_increment < job->size))
+			return opt_fail(
+			    &ctx, false,
+			    "verify=crc32c with numjobs and offset_increment needs "
+			    "offset_increment >= size, so the copies' regions do not overlap");
 		if (job->nbssplit > 1 && (job->norandommap || job->dist != WL_DIST_RANDOM))
 			return opt_fail(
 			    &ctx, false,

@@ -40,7 +40,9 @@ struct run_slot {
 	struct run_worker *w;
 	uint64_t t_submit;
 	uint8_t *buf;
-	bool counted; /* submitted after ramp-up: goes into the statistics */
+	bool counted;   /* submitted after ramp-up: goes into the statistics */
+	bool verifying; /* a VERIFY read: check the block on completion */
+	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
 };
 
 struct run_worker {
@@ -120,12 +122,12 @@ static void run_slot_done(struct rl_io *io, int status)
 	w->inflight--;
 	if (status) {
 		run_record_error(w, s, status);
-	} else if (io->priv[1]) {
+	} else if (s->verifying) {
 		uint64_t bad;
 		char msg[256];
 		w->res->verify_blocks++;
-		if (wl_verify_check(s->buf, io->len, io->offset, w->data_seed, s->io.priv[0], &bad,
-		                    msg, sizeof(msg))) {
+		if (wl_verify_check(s->buf, io->len, io->offset, w->data_seed, s->gen, &bad, msg,
+		                    sizeof(msg))) {
 			if (!w->res->verify_bad++ || bad < w->res->verify_first_bad) {
 				if (w->res->verify_bad == 1 || bad < w->res->verify_first_bad) {
 					w->res->verify_first_bad = bad;
@@ -188,8 +190,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->io.op = (uint8_t)op;
 	s->io.offset = off;
 	s->io.len = len;
-	s->io.priv[0] = w->loop;
-	s->io.priv[1] = 0;
+	s->gen = w->loop;
+	s->verifying = false;
 	if (op == RL_OP_WRITE) {
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
@@ -235,8 +237,8 @@ static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 		s->io.op = RL_OP_READ;
 		s->io.offset = off;
 		s->io.len = len;
-		s->io.priv[0] = last_loop; /* the generation that wrote it */
-		s->io.priv[1] = 1;         /* a verify read: check it on completion */
+		s->gen = (uint32_t)last_loop; /* the generation that wrote it */
+		s->verifying = true;
 		s->counted = false;
 		return true;
 	}
@@ -300,13 +302,13 @@ static int run_worker_setup(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
 	uint32_t maxbs = job->bs;
-	uint64_t start = job->offset;
-	uint64_t len = job->size ? job->size : w->t->size - job->offset;
+	uint64_t start = job->offset + w->index * job->offset_increment;
+	uint64_t len = job->size ? job->size : w->t->size - start;
 
 	for (unsigned i = 0; i < job->nbssplit; i++)
 		if (job->bssplit[i].bs > maxbs)
 			maxbs = job->bssplit[i].bs;
-	if (job->verify && job->numjobs > 1) {
+	if (job->verify && job->numjobs > 1 && !job->offset_increment) {
 		/*
 		 * Clones that verify split the region, so no block is written by
 		 * two workers (their blocks could differ in size and contents).
@@ -561,12 +563,17 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 	res->clock = kind;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&res->dir[d].hist);
-	if (job->offset >= t->size || (job->size && job->size > t->size - job->offset)) {
+	/* The last worker's region lies highest (offset_increment moves each one up). */
+	uint64_t last = job->offset + (uint64_t)(n - 1) * job->offset_increment;
+	if (last >= t->size || (job->size && job->size > t->size - last)) {
 		snprintf(msg, msglen,
 		         "job '%s': offset %llu + size %llu is beyond the end of the target "
-		         "(%llu bytes)",
-		         job->name, (unsigned long long)job->offset, (unsigned long long)job->size,
-		         (unsigned long long)t->size);
+		         "(%llu bytes)%s",
+		         job->name, (unsigned long long)last, (unsigned long long)job->size,
+		         (unsigned long long)t->size,
+		         job->offset_increment && n > 1
+		             ? " for the last of numjobs (offset_increment)"
+		             : "");
 		return -EINVAL;
 	}
 	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {

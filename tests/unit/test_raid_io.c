@@ -182,7 +182,7 @@ static void drv_done(struct rl_io *io, int status)
 }
 
 static void drv_init(struct drv *d, struct rl_target *t, struct rl_exec *ex, unsigned depth,
-		     uint32_t maxlen)
+                     uint32_t maxlen)
 {
 	memset(d, 0, sizeof(*d));
 	d->t = t;
@@ -191,7 +191,7 @@ static void drv_init(struct drv *d, struct rl_target *t, struct rl_exec *ex, uns
 	d->bs = t->block_size;
 	d->maxlen = maxlen < t->size ? maxlen : (uint32_t)t->size;
 	d->pct_write = 45;
-	d->pct_trim = (t->caps & RL_CAP_TRIM) ? 8 : 0;
+	d->pct_trim = (t->caps & RL_CAP_TRIM) ? 3 : 0; /* mem trims cost TLB flushes */
 	d->pct_flush = 2;
 	d->shadow = calloc(1, t->size); /* mem members start zeroed */
 	assert_non_null(d->shadow);
@@ -221,8 +221,7 @@ static bool drv_overlaps(const struct drv *d, uint64_t off, uint32_t len)
 	return false;
 }
 
-static void drv_submit(struct drv *d, struct drv_slot *s, enum rl_op op, uint64_t off,
-		       uint32_t len)
+static void drv_submit(struct drv *d, struct drv_slot *s, enum rl_op op, uint64_t off, uint32_t len)
 {
 	memset(&s->io, 0, sizeof(s->io));
 	s->io.op = (uint8_t)op;
@@ -248,10 +247,10 @@ static void drv_submit(struct drv *d, struct drv_slot *s, enum rl_op op, uint64_
 static bool drv_start_random(struct drv *d, struct drv_slot *s)
 {
 	unsigned p = (unsigned)rnd(0, 99);
-	enum rl_op op = p < d->pct_write		   ? RL_OP_WRITE
-			: p < d->pct_write + d->pct_trim   ? RL_OP_TRIM
-			: p < d->pct_write + d->pct_trim + d->pct_flush ? RL_OP_FLUSH
-								   : RL_OP_READ;
+	enum rl_op op = p < d->pct_write                                ? RL_OP_WRITE
+	                : p < d->pct_write + d->pct_trim                ? RL_OP_TRIM
+	                : p < d->pct_write + d->pct_trim + d->pct_flush ? RL_OP_FLUSH
+	                                                                : RL_OP_READ;
 	uint64_t nblk = d->t->size / d->bs;
 
 	if (op == RL_OP_FLUSH) {
@@ -306,8 +305,8 @@ static void drv_verify_all(struct drv *d)
 		for (unsigned i = 0; i < d->depth && off < d->t->size; i++) {
 			if (d->slot[i].busy)
 				continue;
-			uint32_t len = (uint32_t)(d->t->size - off < d->maxlen ? d->t->size - off
-									 : d->maxlen);
+			uint32_t len =
+			    (uint32_t)(d->t->size - off < d->maxlen ? d->t->size - off : d->maxlen);
 			drv_submit(d, &d->slot[i], RL_OP_READ, off, len);
 			off += len;
 		}
@@ -318,7 +317,7 @@ static void drv_verify_all(struct drv *d)
 
 /* Random workload plus a full read-back; no errors, no mismatches. */
 static void check_spec(const char *spec, size_t pool, unsigned depth, uint32_t maxlen,
-		       uint64_t nops)
+                       uint64_t nops)
 {
 	struct rl_target *t = open_spec(spec);
 	struct rl_exec *ex = new_exec(pool);
@@ -330,8 +329,8 @@ static void check_spec(const char *spec, size_t pool, unsigned depth, uint32_t m
 	drv_verify_all(&d);
 	if (d.errors || d.mismatches)
 		fail_msg("%s: %llu errors, %llu mismatches in %llu requests", spec,
-			 (unsigned long long)d.errors, (unsigned long long)d.mismatches,
-			 (unsigned long long)d.submitted);
+		         (unsigned long long)d.errors, (unsigned long long)d.mismatches,
+		         (unsigned long long)d.submitted);
 	assert_int_equal(d.completed, d.submitted);
 	assert_true(d.reads_checked > 0);
 	assert_true(rl_exec_idle(ex));
@@ -347,32 +346,35 @@ static void check_spec(const char *spec, size_t pool, unsigned depth, uint32_t m
 static void test_write_read_verify_all_levels(void **state)
 {
 	static const char *const specs[] = {
-		"raid0(mem(size=2m) x4, chunk=64k)",
-		"raid0(mem(size=2m) x3, chunk=4k)",
-		"raid0(mem(size=1m), mem(size=3m), mem(size=2m), mem(size=3m), chunk=64k)",
-		"raid0(mem(size=1m), mem(size=3m), mem(size=2m), chunk=16k, layout=alt)",
-		"raid0(mem(size=2m) x2, chunk=12k)",
-		"raid0(mem(size=2m, bs=4096), mem(size=2m), chunk=8k)",
-		"raid1(mem(size=4m) x2)",
-		"raid1(mem(size=4m) x3, read=round-robin)",
-		"raid1(mem(size=4m), mem(size=5m), read=sequential)",
-		"raid10(mem(size=2m) x4, layout=n2, chunk=64k)",
-		"raid10(mem(size=2m) x5, layout=n2, chunk=16k)",
-		"raid10(mem(size=2m) x3, layout=n3, chunk=8k)",
-		"raid10(mem(size=2m) x4, layout=n3, chunk=64k, read=round-robin)",
-		"raid10(mem(size=2m) x4, layout=f2, chunk=64k)",
-		"raid10(mem(size=2m) x5, layout=f2, chunk=4k)",
-		"raid10(mem(size=3m) x3, layout=f3, chunk=32k)",
-		"raid10(mem(size=2m) x2, layout=o2, chunk=64k)",
-		"raid10(mem(size=2m) x5, layout=o2, chunk=16k, read=sequential)",
-		"raid10(mem(size=3m) x4, layout=o3, chunk=8k)",
-		"concat(mem(size=1m), mem(size=3m), mem(size=512k))",
-		"concat(mem(size=1m), mem(size=1m), rounding=64k)",
+	    "raid0(mem(size=2m) x4, chunk=64k)",
+	    "raid0(mem(size=2m) x3, chunk=4k)",
+	    "raid0(mem(size=1m), mem(size=3m), mem(size=2m), mem(size=3m), chunk=64k)",
+	    "raid0(mem(size=1m), mem(size=3m), mem(size=2m), chunk=16k, layout=alt)",
+	    "raid0(mem(size=2m) x2, chunk=12k)",
+	    "raid0(mem(size=2m, bs=4096), mem(size=2m), chunk=8k)",
+	    "raid1(mem(size=4m) x2)",
+	    "raid1(mem(size=4m) x3, read=round-robin)",
+	    "raid1(mem(size=4m), mem(size=5m), read=sequential)",
+	    "raid10(mem(size=2m) x4, layout=n2, chunk=64k)",
+	    "raid10(mem(size=2m) x5, layout=n2, chunk=16k)",
+	    "raid10(mem(size=2m) x3, layout=n3, chunk=8k)",
+	    "raid10(mem(size=2m) x4, layout=n3, chunk=64k, read=round-robin)",
+	    "raid10(mem(size=2m) x4, layout=f2, chunk=64k)",
+	    "raid10(mem(size=2m) x5, layout=f2, chunk=4k)",
+	    "raid10(mem(size=3m) x3, layout=f3, chunk=32k)",
+	    "raid10(mem(size=2m) x2, layout=o2, chunk=64k)",
+	    "raid10(mem(size=2m) x5, layout=o2, chunk=16k, read=sequential)",
+	    "raid10(mem(size=3m) x4, layout=o3, chunk=8k)",
+	    "concat(mem(size=1m), mem(size=3m), mem(size=512k))",
+	    "concat(mem(size=1m), mem(size=1m), rounding=64k)",
+	    /* nested: arrays as members of arrays */
+	    "raid0(raid1(mem(size=1m) x2), raid1(mem(size=1m) x2), chunk=16k)",
+	    "raid1(raid0(mem(size=1m) x2, chunk=8k), concat(mem(size=1m), mem(size=1m)))",
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
-		check_spec(specs[i], 4096, 16, 256 << 10, 1200);
+		check_spec(specs[i], 4096, 16, 256 << 10, 800);
 }
 
 /* raid1/raid10 with each member position failed in turn, from the spec. */
@@ -382,12 +384,12 @@ static void test_each_member_failed(void **state)
 		const char *base; /* the spec without its closing parenthesis */
 		unsigned n;
 	} arrays[] = {
-		{"raid1(mem(size=2m) x3", 3},
-		{"raid10(mem(size=2m) x4, layout=n2, chunk=16k", 4},
-		{"raid10(mem(size=2m) x5, layout=n2, chunk=16k", 5},
-		{"raid10(mem(size=2m) x3, layout=f2, chunk=16k", 3},
-		{"raid10(mem(size=2m) x4, layout=o2, chunk=16k", 4},
-		{"raid10(mem(size=2m) x4, layout=n3, chunk=16k", 4},
+	    {"raid1(mem(size=2m) x3", 3},
+	    {"raid10(mem(size=2m) x4, layout=n2, chunk=16k", 4},
+	    {"raid10(mem(size=2m) x5, layout=n2, chunk=16k", 5},
+	    {"raid10(mem(size=2m) x3, layout=f2, chunk=16k", 3},
+	    {"raid10(mem(size=2m) x4, layout=o2, chunk=16k", 4},
+	    {"raid10(mem(size=2m) x4, layout=n3, chunk=16k", 4},
 	};
 	char spec[160];
 
@@ -407,11 +409,11 @@ static void test_fail_after_write(void **state)
 		const char *spec;
 		unsigned n;
 	} arrays[] = {
-		{"raid1(mem(size=2m) x2)", 2},
-		{"raid10(mem(size=2m) x4, layout=n2, chunk=16k)", 4},
-		{"raid10(mem(size=2m) x5, layout=f2, chunk=8k)", 5},
-		{"raid10(mem(size=2m) x3, layout=o2, chunk=16k)", 3},
-		{"raid10(mem(size=3m) x3, layout=f3, chunk=16k)", 3},
+	    {"raid1(mem(size=2m) x2)", 2},
+	    {"raid10(mem(size=2m) x4, layout=n2, chunk=16k)", 4},
+	    {"raid10(mem(size=2m) x5, layout=f2, chunk=8k)", 5},
+	    {"raid10(mem(size=2m) x3, layout=o2, chunk=16k)", 3},
+	    {"raid10(mem(size=3m) x3, layout=f3, chunk=16k)", 3},
 	};
 
 	(void)state;
@@ -455,7 +457,8 @@ static void test_raid0_lost_chunk(void **state)
 
 		assert_string_equal(describe_state(t), "failed");
 		for (unsigned c = 0; c < 6; c++) {
-			int rc = rl_io_sync(t, ex, RL_OP_READ, (uint64_t)c * K + 4096, 8192, buf, 0);
+			int rc =
+			    rl_io_sync(t, ex, RL_OP_READ, (uint64_t)c * K + 4096, 8192, buf, 0);
 			assert_int_equal(rc, c % 3 == k ? -EIO : 0);
 		}
 		/* first lost: chunk k (the first read that touched member k) */
@@ -472,7 +475,7 @@ static void test_raid0_lost_chunk(void **state)
 	}
 	/* A member error at run time fails the member and loses its chunks. */
 	struct rl_target *t = open_spec("raid0(mem(size=1m), faulty(mem(size=1m), at=64k), "
-					"mem(size=1m), chunk=64k)");
+	                                "mem(size=1m), chunk=64k)");
 	struct rl_exec *ex = new_exec(64);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, K, buf, 0), 0);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, K, K, buf, 0), 0); /* member 1 offset 0 */
@@ -480,7 +483,8 @@ static void test_raid0_lost_chunk(void **state)
 	assert_int_equal(report_lost(t, "first_chunk"), 4);
 	assert_int_equal(report_u64(t, "member_errors"), 1);
 	assert_string_equal(describe_state(t), "failed");
-	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 7 * K, K, buf, 0), -EIO); /* chunk 7: member 1 */
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 7 * K, K, buf, 0),
+	                 -EIO); /* chunk 7: member 1 */
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 6 * K, K, buf, 0), 0);
 	rl_target_close(t);
 	rl_exec_destroy(ex);
@@ -495,23 +499,23 @@ static void test_faulty_member_mid_run(void **state)
 		unsigned faulty[2];
 		unsigned nfaulty;
 	} arrays[] = {
-		{"raid1(mem(size=4m), faulty(mem(size=4m), fail-after=300))", {1}, 1},
-		{"raid1(faulty(mem(size=4m), rate=2%, seed=5), mem(size=4m), mem(size=4m))", {0}, 1},
-		{"raid1(faulty(mem(size=4m), vanish-after=500), mem(size=4m), read=round-robin)",
-		 {0},
-		 1},
-		{"raid10(mem(size=2m), faulty(mem(size=2m), fail-after=200), "
-		 "faulty(mem(size=2m), rate=3%, seed=9), mem(size=2m), layout=n2, chunk=16k)",
-		 {1, 2},
-		 2},
-		{"raid10(faulty(mem(size=2m), vanish-after=400), mem(size=2m), mem(size=2m), "
-		 "layout=f2, chunk=8k)",
-		 {0},
-		 1},
-		{"raid10(mem(size=2m), mem(size=2m), faulty(mem(size=2m), ops=read, rate=5%), "
-		 "layout=o2, chunk=16k)",
-		 {2},
-		 1},
+	    {"raid1(mem(size=4m), faulty(mem(size=4m), fail-after=300))", {1}, 1},
+	    {"raid1(faulty(mem(size=4m), rate=2%, seed=5), mem(size=4m), mem(size=4m))", {0}, 1},
+	    {"raid1(faulty(mem(size=4m), vanish-after=500), mem(size=4m), read=round-robin)",
+	     {0},
+	     1},
+	    {"raid10(mem(size=2m), faulty(mem(size=2m), fail-after=200), "
+	     "faulty(mem(size=2m), rate=3%, seed=9), mem(size=2m), layout=n2, chunk=16k)",
+	     {1, 2},
+	     2},
+	    {"raid10(faulty(mem(size=2m), vanish-after=400), mem(size=2m), mem(size=2m), "
+	     "layout=f2, chunk=8k)",
+	     {0},
+	     1},
+	    {"raid10(mem(size=2m), mem(size=2m), faulty(mem(size=2m), ops=read, rate=5%), "
+	     "layout=o2, chunk=16k)",
+	     {2},
+	     1},
 	};
 
 	(void)state;
@@ -525,9 +529,10 @@ static void test_faulty_member_mid_run(void **state)
 		drv_verify_all(&d);
 		if (d.errors || d.mismatches)
 			fail_msg("%s: %llu errors, %llu mismatches", arrays[i].spec,
-				 (unsigned long long)d.errors, (unsigned long long)d.mismatches);
+			         (unsigned long long)d.errors, (unsigned long long)d.mismatches);
 		for (unsigned f = 0; f < arrays[i].nfaulty; f++)
-			assert_int_equal(report_member_u64(t, arrays[i].faulty[f], "errors") > 0, 1);
+			assert_int_equal(report_member_u64(t, arrays[i].faulty[f], "errors") > 0,
+			                 1);
 		assert_true(report_u64(t, "member_errors") > 0);
 		assert_string_equal(describe_state(t), "degraded");
 		assert_int_equal(report_u64(t, "lost_ios"), 0);
@@ -541,11 +546,11 @@ static void test_faulty_member_mid_run(void **state)
 static void test_read_retry(void **state)
 {
 	static const char *const specs[] = {
-		"raid1(faulty(mem(size=1m), ops=read, at=256k:4k), mem(size=1m))",
-		"raid1(faulty(mem(size=1m), ops=read, at=256k:4k), faulty(mem(size=1m), ops=read, "
-		"at=256k:4k), mem(size=1m))",
-		"raid10(faulty(mem(size=1m), ops=read, at=128k:4k), mem(size=1m), mem(size=1m), "
-		"mem(size=1m), layout=n2, chunk=64k)",
+	    "raid1(faulty(mem(size=1m), ops=read, at=256k:4k), mem(size=1m))",
+	    "raid1(faulty(mem(size=1m), ops=read, at=256k:4k), faulty(mem(size=1m), ops=read, "
+	    "at=256k:4k), mem(size=1m))",
+	    "raid10(faulty(mem(size=1m), ops=read, at=128k:4k), mem(size=1m), mem(size=1m), "
+	    "mem(size=1m), layout=n2, chunk=64k)",
 	};
 	uint8_t *w = malloc(2 << 20), *r = malloc(2 << 20);
 
@@ -576,7 +581,7 @@ static void test_read_retry(void **state)
 	}
 	/* Every copy fails: -EIO, recorded as lost. */
 	struct rl_target *t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=0), "
-					"faulty(mem(size=1m), ops=read, at=0))");
+	                                "faulty(mem(size=1m), ops=read, at=0))");
 	struct rl_exec *ex = new_exec(64);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 4096, r, 0), -EIO);
 	assert_int_equal(report_u64(t, "retries"), 1);
@@ -604,8 +609,9 @@ static void test_write_errors(void **state)
 	assert_int_equal(report_u64(t, "degraded_writes"), 1);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), 0);
 	rl_target_close(t);
-	t = open_spec("raid1(faulty(mem(size=1m), ops=write, at=0), faulty(mem(size=1m), ops=write, "
-		      "at=0))");
+	t = open_spec(
+	    "raid1(faulty(mem(size=1m), ops=write, at=0), faulty(mem(size=1m), ops=write, "
+	    "at=0))");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, buf, 0), -EIO);
 	assert_string_equal(describe_state(t), "failed");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), -EIO);
@@ -657,11 +663,11 @@ static void test_raid0_trim_per_member(void **state)
 static void test_pool_exhaustion(void **state)
 {
 	static const char *const specs[] = {
-		"raid0(mem(size=2m) x4, chunk=4k)",
-		"raid1(mem(size=2m) x3)",
-		"raid10(mem(size=2m) x4, layout=n2, chunk=4k)",
-		"raid10(mem(size=2m) x3, layout=f3, chunk=4k)",
-		"concat(mem(size=256k) x6)",
+	    "raid0(mem(size=2m) x4, chunk=4k)",
+	    "raid1(mem(size=2m) x3)",
+	    "raid10(mem(size=2m) x4, layout=n2, chunk=4k)",
+	    "raid10(mem(size=2m) x3, layout=f3, chunk=4k)",
+	    "concat(mem(size=256k) x6)",
 	};
 
 	(void)state;
@@ -727,8 +733,8 @@ static void test_faulty_triggers(void **state)
 	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 16, 0, &ex), 0);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), 0); /* t=0 */
 	assert_int_equal(rl_exec_now(ex), 1000000);
-	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), 0); /* t=1ms */
-	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), 0); /* t=2ms */
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), 0);    /* t=1ms */
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), 0);    /* t=2ms */
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), -EIO); /* t=3ms */
 	rl_target_close(t);
 	rl_exec_destroy(ex);
@@ -759,20 +765,21 @@ static void test_delay(void **state)
 static void test_spec_errors(void **state)
 {
 	static const char *const bad[] = {
-		"raid0(mem(size=1m) x2, chunk=1k)",
-		"raid0(mem(size=1m) x2, layout=zig)",
-		"raid1(mem(size=1m))",
-		"raid1(mem(size=1m) x2, failed=2)",
-		"raid1(mem(size=1m) x2, failed=0+x)",
-		"raid1(mem(size=1m) x2, read=fastest)",
-		"raid10(mem(size=1m) x2, layout=n3)",
-		"raid10(mem(size=1m) x4, layout=q2)",
-		"raid10(mem(size=1m) x4, chunk=12k)",
-		"concat(mem(size=1m) x2, rounding=100)",
-		"faulty(mem(size=1m), at=1m:)",
-		"faulty(mem(size=1m), ops=trim)",
-		"faulty(mem(size=1m), mem(size=1m))",
-		"delay(mem(size=1m), lat=fast)",
+	    "raid0(mem(size=1m) x2, chunk=1k)",
+	    "raid0(mem(size=1m) x2, layout=zig)",
+	    "raid1(mem(size=1m))",
+	    "raid1(mem(size=1m) x2, failed=2)",
+	    "raid1(mem(size=1m) x2, failed=0+x)",
+	    "raid1(mem(size=1m) x2, read=fastest)",
+	    "raid10(mem(size=1m) x2, layout=n3)",
+	    "raid10(mem(size=1m) x4, layout=q2)",
+	    "raid10(mem(size=1m) x4, chunk=12k)",
+	    "concat(mem(size=1m) x2, rounding=100)",
+	    "faulty(mem(size=1m), at=1m:)",
+	    "faulty(mem(size=1m), at=2m)",
+	    "faulty(mem(size=1m), ops=trim)",
+	    "faulty(mem(size=1m), mem(size=1m))",
+	    "delay(mem(size=1m), lat=fast)",
 	};
 	struct rl_build_ctx ctx;
 
@@ -790,18 +797,18 @@ static void test_spec_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_write_read_verify_all_levels),
-		cmocka_unit_test(test_each_member_failed),
-		cmocka_unit_test(test_fail_after_write),
-		cmocka_unit_test(test_raid0_lost_chunk),
-		cmocka_unit_test(test_faulty_member_mid_run),
-		cmocka_unit_test(test_read_retry),
-		cmocka_unit_test(test_write_errors),
-		cmocka_unit_test(test_raid0_trim_per_member),
-		cmocka_unit_test(test_pool_exhaustion),
-		cmocka_unit_test(test_faulty_triggers),
-		cmocka_unit_test(test_delay),
-		cmocka_unit_test(test_spec_errors),
+	    cmocka_unit_test(test_write_read_verify_all_levels),
+	    cmocka_unit_test(test_each_member_failed),
+	    cmocka_unit_test(test_fail_after_write),
+	    cmocka_unit_test(test_raid0_lost_chunk),
+	    cmocka_unit_test(test_faulty_member_mid_run),
+	    cmocka_unit_test(test_read_retry),
+	    cmocka_unit_test(test_write_errors),
+	    cmocka_unit_test(test_raid0_trim_per_member),
+	    cmocka_unit_test(test_pool_exhaustion),
+	    cmocka_unit_test(test_faulty_triggers),
+	    cmocka_unit_test(test_delay),
+	    cmocka_unit_test(test_spec_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

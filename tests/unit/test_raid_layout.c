@@ -71,7 +71,7 @@ struct ref_raid0 {
 
 /* create_strip_zones(): sizes in sectors, already usable as given. */
 static void ref_raid0_setup(struct ref_raid0 *c, const uint64_t *bytes, int n, uint64_t chunk,
-			    int alt)
+                            int alt)
 {
 	uint64_t sect[16], smallest, curr_zone_end;
 	int i, j, cnt;
@@ -160,7 +160,7 @@ struct ref_raid10 {
 };
 
 static void ref_raid10_setup(struct ref_raid10 *g, int disks, int nc, int fc, int fo,
-			     uint64_t chunk_bytes, uint64_t member_bytes)
+                             uint64_t chunk_bytes, uint64_t member_bytes)
 {
 	uint64_t chunk = chunk_bytes / SECT, size;
 
@@ -195,7 +195,7 @@ static void ref_raid10_setup(struct ref_raid10 *g, int disks, int nc, int fc, in
 
 /* __raid10_find_phys() */
 static int ref_raid10_phys(const struct ref_raid10 *geo, uint64_t vsector, int *devs,
-			   uint64_t *addrs)
+                           uint64_t *addrs)
 {
 	int n, f, slot = 0, dev;
 	uint64_t sector, chunk, stripe;
@@ -324,7 +324,7 @@ static void seen_mark(struct seen *s, uint64_t b)
 /* ------------------------------------------------------------------ */
 
 static void raid0_random_geom(struct raid0_geom *g, struct ref_raid0 *ref, uint64_t *sizes,
-			      int *n_out)
+                              int *n_out)
 {
 	int n = (int)rnd(2, 8), alt = (int)(rng() % 4 == 0);
 	uint64_t chunk = rand_chunk(false);
@@ -332,16 +332,16 @@ static void raid0_random_geom(struct raid0_geom *g, struct ref_raid0 *ref, uint6
 	char msg[128];
 
 	for (int i = 0; i < n; i++) {
-		sizes[i] = rnd(1, maxchunks < 12 ? maxchunks : 12) * chunk;
+		sizes[i] = rnd(1, maxchunks < 64 ? maxchunks : 64) * chunk;
 		if (rng() % 2) /* a tail that is not a whole chunk: md drops it */
 			sizes[i] += rnd(0, chunk / SECT - 1) * SECT;
 		if (i && rng() % 3 == 0)
 			sizes[i] = sizes[rng() % (uint64_t)i]; /* equal sizes share a zone */
 	}
 	assert_int_equal(raid0_geom_init(g, sizes, (unsigned)n, chunk,
-					 alt ? RAID0_LAYOUT_ALT : RAID0_LAYOUT_ORIG, msg,
-					 sizeof(msg)),
-			 0);
+	                                 alt ? RAID0_LAYOUT_ALT : RAID0_LAYOUT_ORIG, msg,
+	                                 sizeof(msg)),
+	                 0);
 	ref_raid0_setup(ref, sizes, n, chunk, alt);
 	*n_out = n;
 }
@@ -349,7 +349,7 @@ static void raid0_random_geom(struct raid0_geom *g, struct ref_raid0 *ref, uint6
 static void test_raid0_vs_md(void **state)
 {
 	(void)state;
-	for (int iter = 0; iter < 120; iter++) {
+	for (int iter = 0; iter < 500; iter++) {
 		static struct raid0_geom g;
 		struct ref_raid0 ref;
 		uint64_t sizes[16];
@@ -455,8 +455,8 @@ static void test_raid0_member_range(void **state)
 			}
 			for (unsigned slot = 0; slot < zn->nb_dev; slot++) {
 				struct raid_loc loc;
-				uint64_t l = raid0_geom_member_range(&g, z, s * SECT, e * SECT, slot,
-								     &loc);
+				uint64_t l =
+				    raid0_geom_member_range(&g, z, s * SECT, e * SECT, slot, &loc);
 				unsigned m = zn->dev[slot];
 				assert_int_equal(loc.member, m);
 				assert_int_equal(l, cnt[m] * SECT);
@@ -488,14 +488,15 @@ static void test_raid0_vectors(void **state)
 		uint64_t chunk;
 		unsigned orig_member, alt_member;
 		uint64_t dev_chunk;
-	} v[] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 2, 0}, {3, 2, 1, 1}, {4, 1, 2, 1}, {5, 1, 1, 2}};
+	} v[] = {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 2, 0},
+	         {3, 2, 1, 1}, {4, 1, 2, 1}, {5, 1, 1, 2}};
 
 	(void)state;
 	for (int alt = 0; alt < 2; alt++) {
-		assert_int_equal(raid0_geom_init(&g, sizes, 3, K, alt ? RAID0_LAYOUT_ALT
-									: RAID0_LAYOUT_ORIG,
-						 msg, sizeof(msg)),
-				 0);
+		assert_int_equal(raid0_geom_init(&g, sizes, 3, K,
+		                                 alt ? RAID0_LAYOUT_ALT : RAID0_LAYOUT_ORIG, msg,
+		                                 sizeof(msg)),
+		                 0);
 		assert_int_equal(g.size, 6 * K);
 		assert_int_equal(g.nzones, 3);
 		assert_int_equal(g.zones[1].start, 3 * K);
@@ -517,7 +518,7 @@ static void test_raid0_vectors(void **state)
 	/* md rejects what cannot hold a chunk. */
 	uint64_t tiny[2] = {K, K - 512};
 	assert_int_equal(raid0_geom_init(&g, tiny, 2, K, RAID0_LAYOUT_ORIG, msg, sizeof(msg)),
-			 -EINVAL);
+	                 -EINVAL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -528,10 +529,10 @@ static const struct {
 	const char *name;
 	int nc, fc, fo;
 } layouts[] = {{"n2", 2, 1, 0}, {"n3", 3, 1, 0}, {"f2", 1, 2, 0},
-	       {"f3", 1, 3, 0}, {"o2", 1, 2, 1}, {"o3", 1, 3, 1}};
+               {"f3", 1, 3, 0}, {"o2", 1, 2, 1}, {"o3", 1, 3, 1}};
 
 static void raid10_check_geometry(unsigned nc, unsigned fc, bool fo, int disks, uint64_t chunk,
-				  uint64_t member)
+                                  uint64_t member)
 {
 	static struct raid10_geom g;
 	struct ref_raid10 ref;
@@ -541,9 +542,8 @@ static void raid10_check_geometry(unsigned nc, unsigned fc, bool fo, int disks, 
 	struct seen seen[8];
 	char msg[128];
 
-	assert_int_equal(raid10_geom_init(&g, (unsigned)disks, nc, fc, fo, chunk, member, msg,
-					  sizeof(msg)),
-			 0);
+	assert_int_equal(
+	    raid10_geom_init(&g, (unsigned)disks, nc, fc, fo, chunk, member, msg, sizeof(msg)), 0);
 	ref_raid10_setup(&ref, disks, (int)nc, (int)fc, fo, chunk, member);
 	assert_int_equal(g.size, ref.array_sectors * SECT);
 	assert_int_equal(g.dev_size, ref.dev_sectors * SECT);
@@ -565,7 +565,7 @@ static void raid10_check_geometry(unsigned nc, unsigned fc, bool fo, int disks, 
 			/* round trip through md's inverse map */
 			if (nc == 1 || fc == 1)
 				assert_int_equal(ref_raid10_virt(&ref, addrs[c], devs[c]),
-						 off / SECT);
+				                 off / SECT);
 			for (unsigned d = 0; d < c; d++)
 				assert_int_not_equal(locs[d].member, locs[c].member);
 			seen_mark(&seen[locs[c].member], locs[c].offset / 4096);
@@ -601,10 +601,10 @@ static void raid10_check_geometry(unsigned nc, unsigned fc, bool fo, int disks, 
 static void raid10_check_random(unsigned nc, unsigned fc, bool fo)
 {
 	for (unsigned disks = nc * fc; disks <= 8; disks++) {
-		for (int r = 0; r < 4; r++) {
+		for (int r = 0; r < 10; r++) {
 			uint64_t chunk = rand_chunk(true);
 			uint64_t maxchunks = (4ull << 20) / chunk;
-			uint64_t member = rnd(3, 3 + (maxchunks < 30 ? maxchunks : 30)) * chunk;
+			uint64_t member = rnd(3, 3 + (maxchunks < 100 ? maxchunks : 100)) * chunk;
 			if (rng() % 2)
 				member += rnd(0, chunk / SECT - 1) * SECT;
 			raid10_check_geometry(nc, fc, fo, (int)disks, chunk, member);
@@ -658,12 +658,12 @@ static void test_raid10_vectors(void **state)
 		unsigned m[3];
 		uint64_t row[3];
 	} v[] = {
-		{"n2", 4, 8, 0, 2, {0, 1}, {0, 0}}, {"n2", 4, 8, 1, 2, {2, 3}, {0, 0}},
-		{"n2", 4, 8, 2, 2, {0, 1}, {1, 1}}, {"n2", 3, 8, 1, 2, {2, 0}, {0, 1}},
-		{"n3", 4, 9, 1, 3, {3, 0, 1}, {0, 1, 1}}, {"n3", 4, 9, 2, 3, {2, 3, 0}, {1, 1, 2}},
-		{"f2", 4, 8, 0, 2, {0, 1}, {0, 4}}, {"f2", 4, 8, 3, 2, {3, 0}, {0, 4}},
-		{"f2", 4, 8, 5, 2, {1, 2}, {1, 5}}, {"o2", 3, 8, 0, 2, {0, 1}, {0, 1}},
-		{"o2", 3, 8, 2, 2, {2, 0}, {0, 1}}, {"o2", 3, 8, 3, 2, {0, 1}, {2, 3}},
+	    {"n2", 4, 8, 0, 2, {0, 1}, {0, 0}},       {"n2", 4, 8, 1, 2, {2, 3}, {0, 0}},
+	    {"n2", 4, 8, 2, 2, {0, 1}, {1, 1}},       {"n2", 3, 8, 1, 2, {2, 0}, {0, 1}},
+	    {"n3", 4, 9, 1, 3, {3, 0, 1}, {0, 1, 1}}, {"n3", 4, 9, 2, 3, {2, 3, 0}, {1, 1, 2}},
+	    {"f2", 4, 8, 0, 2, {0, 1}, {0, 4}},       {"f2", 4, 8, 3, 2, {3, 0}, {0, 4}},
+	    {"f2", 4, 8, 5, 2, {1, 2}, {1, 5}},       {"o2", 3, 8, 0, 2, {0, 1}, {0, 1}},
+	    {"o2", 3, 8, 2, 2, {2, 0}, {0, 1}},       {"o2", 3, 8, 3, 2, {0, 1}, {2, 3}},
 	};
 
 	(void)state;
@@ -672,8 +672,8 @@ static void test_raid10_vectors(void **state)
 		bool fo;
 		assert_int_equal(raid10_layout_parse(v[i].layout, &nc, &fc, &fo), 0);
 		assert_int_equal(raid10_geom_init(&g, v[i].disks, nc, fc, fo, K,
-						  v[i].member_chunks * K, msg, sizeof(msg)),
-				 0);
+		                                  v[i].member_chunks * K, msg, sizeof(msg)),
+		                 0);
 		assert_int_equal(raid10_geom_map(&g, v[i].chunk * K + 4096, l), v[i].n);
 		for (unsigned c = 0; c < v[i].n; c++) {
 			assert_int_equal(l[c].member, v[i].m[c]);
@@ -706,15 +706,15 @@ static void test_raid10_invalid(void **state)
 	assert_int_equal(raid10_layout_parse("f17", &nc, &fc, &fo), -EINVAL);
 	/* copies > members, copies < 2, chunk not a power of two or below 4k */
 	assert_int_equal(raid10_geom_init(&g, 2, 3, 1, false, 65536, 1 << 20, msg, sizeof(msg)),
-			 -EINVAL);
+	                 -EINVAL);
 	assert_int_equal(raid10_geom_init(&g, 4, 1, 1, false, 65536, 1 << 20, msg, sizeof(msg)),
-			 -EINVAL);
+	                 -EINVAL);
 	assert_int_equal(raid10_geom_init(&g, 4, 2, 1, false, 3 * 4096, 1 << 20, msg, sizeof(msg)),
-			 -EINVAL);
+	                 -EINVAL);
 	assert_int_equal(raid10_geom_init(&g, 4, 2, 1, false, 2048, 1 << 20, msg, sizeof(msg)),
-			 -EINVAL);
+	                 -EINVAL);
 	assert_int_equal(raid10_geom_init(&g, 4, 1, 2, false, 65536, 65536, msg, sizeof(msg)),
-			 -EINVAL); /* one chunk per member cannot hold two far copies */
+	                 -EINVAL); /* one chunk per member cannot hold two far copies */
 }
 
 /* ------------------------------------------------------------------ */
@@ -761,10 +761,10 @@ static void test_concat(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_raid0_vectors),	   cmocka_unit_test(test_raid0_vs_md),
-		cmocka_unit_test(test_raid0_split),	   cmocka_unit_test(test_raid0_member_range),
-		cmocka_unit_test(test_raid10_vectors),   cmocka_unit_test(test_raid10_invalid),
-		cmocka_unit_test(test_raid10_vs_md),	   cmocka_unit_test(test_concat),
+	    cmocka_unit_test(test_raid0_vectors),  cmocka_unit_test(test_raid0_vs_md),
+	    cmocka_unit_test(test_raid0_split),    cmocka_unit_test(test_raid0_member_range),
+	    cmocka_unit_test(test_raid10_vectors), cmocka_unit_test(test_raid10_invalid),
+	    cmocka_unit_test(test_raid10_vs_md),   cmocka_unit_test(test_concat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

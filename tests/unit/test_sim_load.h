@@ -48,7 +48,7 @@ struct sl_load {
 	uint64_t sub_t[SL_QD_MAX];
 };
 
-static uint64_t sl_rand(uint64_t *s)
+static inline uint64_t sl_rand(uint64_t *s)
 {
 	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -56,7 +56,7 @@ static uint64_t sl_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-static void sl_submit(struct sl_load *l, struct rl_io *io)
+static inline void sl_submit(struct sl_load *l, struct rl_io *io)
 {
 	uint64_t nblk = l->len / l->bs, off;
 	size_t i = (size_t)(io - l->io);
@@ -78,7 +78,7 @@ static void sl_submit(struct sl_load *l, struct rl_io *io)
 	rl_target_submit(l->t, io);
 }
 
-static void sl_done(struct rl_io *io, int status)
+static inline void sl_done(struct rl_io *io, int status)
 {
 	struct sl_load *l = io->cb_arg;
 	size_t i = (size_t)(io - l->io);
@@ -101,7 +101,7 @@ static void sl_done(struct rl_io *io, int status)
 }
 
 /* Run the load to completion; returns 0 or -1 if the executor stalled. */
-static int sl_run(struct sl_load *l)
+static inline int sl_run(struct sl_load *l)
 {
 	uint32_t qd = l->qd > SL_QD_MAX ? SL_QD_MAX : l->qd;
 
@@ -128,29 +128,29 @@ static int sl_run(struct sl_load *l)
 	return 0;
 }
 
-static double sl_mbps(const struct sl_load *l)
+static inline double sl_mbps(const struct sl_load *l)
 {
 	return l->t1 > l->t0 ? (double)l->bytes * 1e3 / (double)(l->t1 - l->t0) : 0;
 }
 
-static double sl_iops(const struct sl_load *l)
+static inline double sl_iops(const struct sl_load *l)
 {
 	return l->t1 > l->t0 ? (double)l->done * 1e9 / (double)(l->t1 - l->t0) : 0;
 }
 
-static double sl_lat_us(const struct sl_load *l)
+static inline double sl_lat_us(const struct sl_load *l)
 {
 	return l->done ? (double)l->lat_sum / (double)l->done / 1e3 : 0;
 }
 
-static void sl_idle_done(struct rl_io *io, int status)
+static inline void sl_idle_done(struct rl_io *io, int status)
 {
 	(void)status;
 	*(bool *)io->cb_arg = true;
 }
 
 /* Let @ns of simulated time pass with nothing submitted (an idle drive). */
-static void sl_idle(struct rl_exec *ex, uint64_t ns)
+static inline void sl_idle(struct rl_exec *ex, uint64_t ns)
 {
 	bool fired = false;
 	struct rl_io io = {.cb = sl_idle_done, .cb_arg = &fired, .ex = ex};
@@ -160,7 +160,7 @@ static void sl_idle(struct rl_exec *ex, uint64_t ns)
 		rl_exec_run_once(ex, true);
 }
 
-static struct rl_target *sl_open(const char *spec)
+static inline struct rl_target *sl_open(const char *spec)
 {
 	struct rl_build_ctx ctx;
 	struct rl_target *t = NULL;
@@ -175,7 +175,7 @@ static struct rl_target *sl_open(const char *spec)
 }
 
 /* A number from the target's report: path like "gc.victims". */
-static double sl_report_num(struct rl_target *t, const char *path)
+static inline double sl_report_num(struct rl_target *t, const char *path)
 {
 	struct json_object *r = rl_target_report(t), *o = r, *v = NULL;
 	char buf[128], *save = NULL;

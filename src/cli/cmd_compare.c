@@ -1,0 +1,235 @@
+/*
+ * cmd_compare.c - `raidlab compare RESULT.json ...`: results side by side.
+ *
+ * Loads every file (all of them, so one run reports every broken file),
+ * builds the comparison model and prints the terminal table; --csv and
+ * --html write the other renderings as well.  Everything it knows about a
+ * result comes from src/report/, which reads the JSON contract only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/compare.h"
+#include "report/render.h"
+#include "report/result.h"
+
+static const char compare_usage[] =
+    "usage: raidlab compare RESULT.json ... [--baseline N] [--metric mb_s|iops|lat]\n"
+    "                       [--csv FILE] [--html FILE]\n"
+    "\n"
+    "Lays results (from `raidlab run --json`) side by side: one column per result in\n"
+    "the order given, one row per test and direction (suite results) or per job and\n"
+    "direction (job results), absolute values and % against the baseline.\n"
+    "\n"
+    "  --baseline N     the result the others are measured against (1 = the first;\n"
+    "                   default 1)\n"
+    "  --metric M       the table's figure: mb_s (decimal MB/s, default), iops, or\n"
+    "                   lat (mean latency, µs)\n"
+    "  --csv FILE       also write every figure of every cell as CSV\n"
+    "  --html FILE      also write a self-contained HTML report with charts\n"
+    "                   (FILE '-' is standard output; the table is then not printed)\n"
+    "\n"
+    "Rows match by test name (suites) or job name (jobs); a result without a row\n"
+    "shows '-'.  Suite results are compared with suite results and job results with\n"
+    "job results: a mix is refused.  docs/report.md describes the outputs.\n"
+    "Exit status: 0 ok, 1 a result cannot be read or does not follow docs/results.md\n"
+    "(or an output cannot be written), 2 bad usage, including a mix of kinds.\n";
+
+/* Value of an option given as "--opt VALUE" or "--opt=VALUE"; NULL if @arg is not it. */
+static const char *compare_opt(const char *name, int argc, char **argv, int *i, bool *missing)
+{
+	size_t n = strlen(name);
+
+	*missing = false;
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] != '\0')
+		return NULL;
+	if (*i + 1 >= argc) {
+		*missing = true;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+struct compare_args {
+	const char **files;
+	size_t nfiles;
+	long baseline; /* 1-based */
+	enum rep_metric metric;
+	const char *csv, *html;
+};
+
+static int compare_parse(int argc, char **argv, struct compare_args *a)
+{
+	static const char *const opts[] = {"--baseline", "--metric", "--csv", "--html"};
+
+	a->baseline = 1;
+	a->metric = REP_METRIC_MB_S;
+	for (int i = 1; i < argc; i++) {
+		const char *val = NULL;
+		bool missing = false;
+		int o;
+
+		if (!strcmp(argv[i], "--help")) {
+			fputs(compare_usage, stdout);
+			return -1;
+		}
+		for (o = 0; o < 4; o++) {
+			val = compare_opt(opts[o], argc, argv, &i, &missing);
+			if (val || missing)
+				break;
+		}
+		if (missing) {
+			cli_error("compare", "%s needs a value", opts[o]);
+			return 2;
+		}
+		if (!val && argv[i][0] == '-' && argv[i][1] != '\0') {
+			cli_error("compare", "unknown option '%s' (see raidlab help compare)",
+			          argv[i]);
+			return 2;
+		}
+		if (!val) {
+			a->files[a->nfiles++] = argv[i];
+			continue;
+		}
+		if (o == 0) {
+			char *end;
+
+			errno = 0;
+			a->baseline = strtol(val, &end, 10);
+			if (errno || end == val || *end || a->baseline < 1) {
+				cli_error("compare", "--baseline: '%s' is not a result number (1 = "
+				                     "the first result)",
+				          val);
+				return 2;
+			}
+		} else if (o == 1) {
+			if (rep_metric_parse(val, &a->metric)) {
+				cli_error("compare", "--metric: '%s' is not mb_s, iops or lat", val);
+				return 2;
+			}
+		} else if (!*val) {
+			cli_error("compare", "%s needs a file name", opts[o]);
+			return 2;
+		} else if (o == 2) {
+			a->csv = val;
+		} else {
+			a->html = val;
+		}
+	}
+	if (a->nfiles == 0) {
+		fputs(compare_usage, stderr);
+		return 2;
+	}
+	if ((size_t)a->baseline > a->nfiles) {
+		cli_error("compare", "--baseline %ld: there %s only %zu result%s", a->baseline,
+		          a->nfiles == 1 ? "is" : "are", a->nfiles, a->nfiles == 1 ? "" : "s");
+		return 2;
+	}
+	if (a->csv && a->html && !strcmp(a->csv, "-") && !strcmp(a->html, "-")) {
+		cli_error("compare", "--csv and --html cannot both go to standard output");
+		return 2;
+	}
+	return 0;
+}
+
+/* Write one rendering to @path ('-': stdout); 0 or 1 (message printed). */
+static int compare_write(const char *path, const struct rep_compare *cmp, enum rep_metric metric,
+                         bool html)
+{
+	bool out = !strcmp(path, "-");
+	FILE *f = out ? stdout : fopen(path, "w");
+	int err;
+
+	if (!f) {
+		cli_error("compare", "cannot create %s: %s", path, strerror(errno));
+		return 1;
+	}
+	if (html)
+		rep_html_write(f, cmp, metric);
+	else
+		rep_csv_write(f, cmp);
+	err = ferror(f) ? (errno ? errno : EIO) : 0;
+	if (out) {
+		if (fflush(f) && !err)
+			err = errno ? errno : EIO;
+	} else if (fclose(f) && !err) {
+		err = errno ? errno : EIO;
+	}
+	if (err) {
+		cli_error("compare", "cannot write %s: %s", out ? "standard output" : path,
+		          strerror(err));
+		return 1;
+	}
+	return 0;
+}
+
+static int compare_main(int argc, char **argv)
+{
+	struct compare_args a = {0};
+	struct rep_result **res;
+	struct rep_compare *cmp = NULL;
+	char err[1024];
+	int rc, status = 0;
+
+	a.files = calloc((size_t)argc + 1, sizeof *a.files);
+	res = calloc((size_t)argc + 1, sizeof *res);
+	if (!a.files || !res) {
+		cli_error("compare", "out of memory");
+		status = 1;
+		goto out;
+	}
+	rc = compare_parse(argc, argv, &a);
+	if (rc) {
+		status = rc < 0 ? 0 : rc; /* -1: --help printed */
+		goto out;
+	}
+	for (size_t i = 0; i < a.nfiles; i++) {
+		rc = rep_result_load(a.files[i], &res[i], err, sizeof err);
+		if (rc) {
+			cli_error("compare", "%s", rc == -ENOMEM ? "out of memory" : err);
+			status = 1;
+		}
+	}
+	if (status)
+		goto out;
+	rc = rep_compare_build(res, a.nfiles, (size_t)a.baseline - 1, &cmp, err, sizeof err);
+	if (rc) {
+		cli_error("compare", "%s", err);
+		status = rc == -EINVAL ? 2 : 1;
+		goto out;
+	}
+	if (!(a.csv && !strcmp(a.csv, "-")) && !(a.html && !strcmp(a.html, "-"))) {
+		rep_table_write(stdout, cmp, a.metric);
+		if (fflush(stdout) || ferror(stdout)) {
+			cli_error("compare", "cannot write standard output: %s", strerror(errno));
+			status = 1;
+			goto out;
+		}
+	}
+	if (a.csv && compare_write(a.csv, cmp, a.metric, false))
+		status = 1;
+	if (a.html && compare_write(a.html, cmp, a.metric, true))
+		status = 1;
+out:
+	rep_compare_free(cmp);
+	for (size_t i = 0; res && i < a.nfiles; i++)
+		rep_result_free(res[i]);
+	free(res);
+	free(a.files);
+	return status;
+}
+
+static struct cli_command compare_cmd = {
+    .name = "compare",
+    .summary = "lay results side by side: table, CSV, HTML report",
+    .usage = compare_usage,
+    .main = compare_main,
+};
+CLI_COMMAND_REGISTER(compare_cmd)

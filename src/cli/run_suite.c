@@ -1,0 +1,619 @@
+/*
+ * run_suite.c - `raidlab run SUITE`: a standard benchmark suite on one or
+ * more targets.
+ *
+ *   raidlab run SUITE --target A [--target B ...] [--label NAME ...]
+ *                     [--json FILE | --out-dir DIR] [SUITE OPTIONS]
+ *
+ * cmd_run.c hands over when its first argument names a suite.  Each target
+ * is opened on its own (with write intent when the suite writes, so the
+ * usual safety refusals apply), checked against the suite's test area,
+ * measured, and closed before the next, so configurations never run at the
+ * same time.  One target: the suite's table, the way the tool shows it, and
+ * --json FILE.  Several targets: one JSON per configuration (DIR/LABEL.json,
+ * DIR defaults to ".") and a side-by-side table of MB/s; `raidlab compare`
+ * does the full comparison from those files.
+ *
+ * The tables are printed from the result JSON, not from engine structures,
+ * so what the terminal shows is exactly what the file holds.  The
+ * side-by-side table is the report module's comparison (baseline: the first
+ * target) when it is built in; otherwise a plain MB/s table.
+ *
+ * Ctrl-C ends the running job early (wl_run_request_stop); the suite then
+ * stops, and the targets are finished (test files removed) and closed.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/print.h"
+#include "core/registry.h"
+#include "stats/result.h"
+#include "suites/suite.h"
+
+#if __has_include("report/render.h")
+#include "report/render.h"
+#define RS_HAVE_COMPARE 1
+#endif
+
+#define RS_MAX_TARGETS 64
+
+struct rs_args {
+	const struct suite_def *def;
+	struct suite_params p;
+	const char *targets[RS_MAX_TARGETS];
+	size_t ntargets;
+	const char *labels[RS_MAX_TARGETS];
+	size_t nlabels;
+	const char *json_path;
+	const char *out_dir;
+	bool json_stdout, quiet, force;
+	struct rl_build_ctx ctx;
+};
+
+static void rs_usage(FILE *f, const struct suite_def *def)
+{
+	fprintf(
+	    f, "usage: raidlab run SUITE --target SPEC [--target SPEC ...] [OPTIONS] [SUITE "
+	       "OPTIONS]\n"
+	       "\n"
+	       "Runs a standard benchmark suite on each target, one after another.\n"
+	       "\n"
+	       "  --target SPEC         a target to measure; repeat it to compare configurations\n"
+	       "  --label NAME          the configuration's name in results (one per --target,\n"
+	       "                        in order; default: the spec)\n"
+	       "  --json FILE           write the result as JSON (one target; docs/results.md)\n"
+	       "  --out-dir DIR         write DIR/LABEL.json for every target (default '.' when\n"
+	       "                        there are several targets)\n"
+	       "  --output-format=F     normal (default) or json (one target: the result on\n"
+	       "                        standard output)\n"
+	       "  --quiet               no progress line and no table\n"
+	       "  --force               run even when the target is smaller than the suite's test\n"
+	       "                        area (the whole target is used instead)\n"
+	       "  --keep                keep test files raidlab created\n"
+	       "  --force-destroy       allow writing over data found on the target\n"
+	       "\n");
+	if (def) {
+		fprintf(f, "%s: %s\n  %s\n  passes become the figure by the rule '%s'\n\n",
+		        def->name, def->title, def->summary, suite_agg_name(def->aggregate));
+		fprintf(f, "Options of %s:\n", def->name);
+		suite_options_help(def, f);
+	} else {
+		fprintf(f, "Suites ('raidlab run SUITE --help' or 'raidlab help suites' for their "
+		           "options):\n");
+		for (const struct suite_def *d = suite_first(); d; d = d->next)
+			fprintf(f, "  %-9s %s\n", d->name, d->title);
+	}
+	fprintf(f, "\nMB/s is decimal (10^6 bytes per second); latency in microseconds.  Exit "
+	           "status: 0 ok,\n1 a suite failed (I/O error, target too small), 2 bad usage.\n");
+}
+
+/* --- arguments --- */
+
+static int rs_parse(int argc, char **argv, struct rs_args *a)
+{
+	char msg[512];
+
+	a->def = suite_find(argv[1]);
+	a->p = a->def->defaults;
+	rl_build_ctx_init(&a->ctx);
+	for (int i = 2; i < argc; i++) {
+		const char *arg = argv[i];
+		char name[64];
+		const char *val = NULL;
+
+		if (arg[0] != '-' || arg[1] != '-') {
+			cli_error("run", "%s: unexpected argument '%s' (suites take no job file)",
+			          a->def->name, arg);
+			return -EINVAL;
+		}
+		const char *eq = strchr(arg, '=');
+		size_t nlen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+		if (nlen >= sizeof(name)) {
+			cli_error("run", "option too long: %.40s...", arg);
+			return -EINVAL;
+		}
+		memcpy(name, arg + 2, nlen);
+		name[nlen] = 0;
+		if (eq)
+			val = eq + 1;
+		bool takes_value = !strcmp(name, "target") || !strcmp(name, "label") ||
+		                   !strcmp(name, "json") || !strcmp(name, "out-dir") ||
+		                   !strcmp(name, "output-format") || suite_param_takes_value(name);
+		if (takes_value && !val) {
+			if (i + 1 >= argc) {
+				cli_error("run", "--%s needs a value", name);
+				return -EINVAL;
+			}
+			val = argv[++i];
+		}
+		if (!strcmp(name, "target") || !strcmp(name, "label")) {
+			bool t = name[0] == 't';
+			size_t *n = t ? &a->ntargets : &a->nlabels;
+			if (*n == RS_MAX_TARGETS) {
+				cli_error("run", "at most %d --%s options", RS_MAX_TARGETS, name);
+				return -EINVAL;
+			}
+			(t ? a->targets : a->labels)[(*n)++] = val;
+		} else if (!strcmp(name, "json")) {
+			a->json_path = val;
+		} else if (!strcmp(name, "out-dir")) {
+			a->out_dir = val;
+		} else if (!strcmp(name, "output-format")) {
+			if (!strcmp(val, "json"))
+				a->json_stdout = true;
+			else if (strcmp(val, "normal")) {
+				cli_error("run",
+				          "--output-format: expected normal or json, got '%s'",
+				          val);
+				return -EINVAL;
+			}
+		} else if (!strcmp(name, "quiet") && !val) {
+			a->quiet = true;
+		} else if (!strcmp(name, "force") && !val) {
+			a->force = true;
+		} else if (!strcmp(name, "keep") && !val) {
+			a->ctx.keep = true;
+		} else if (!strcmp(name, "force-destroy") && !val) {
+			a->ctx.force_destroy = true;
+		} else if (!strcmp(name, "help")) {
+			rs_usage(stdout, a->def);
+			exit(0);
+		} else {
+			int rc = suite_params_set(a->def, &a->p, name, val, msg, sizeof(msg));
+			if (rc == -ENOENT) {
+				cli_error("run",
+				          "%s: unknown option '--%s' (suites take no job options; "
+				          "'raidlab run %s --help' lists its options)",
+				          a->def->name, name, a->def->name);
+				return -EINVAL;
+			}
+			if (rc) {
+				cli_error("run", "%s: %s", a->def->name, msg);
+				return -EINVAL;
+			}
+		}
+	}
+	if (!a->ntargets) {
+		cli_error("run",
+		          "%s: no target: give --target SPEC (repeat it to compare "
+		          "configurations)",
+		          a->def->name);
+		return -EINVAL;
+	}
+	if (a->nlabels > a->ntargets) {
+		cli_error("run", "%zu --label options for %zu --target options", a->nlabels,
+		          a->ntargets);
+		return -EINVAL;
+	}
+	if (a->ntargets > 1 && (a->json_path || a->json_stdout)) {
+		cli_error("run", "--json and --output-format=json write one result; with several "
+		                 "targets use --out-dir DIR (one file per configuration)");
+		return -EINVAL;
+	}
+	if (a->json_path && a->out_dir) {
+		cli_error("run", "give either --json FILE or --out-dir DIR, not both");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A file name from a label: [A-Za-z0-9._-] kept, runs of anything else become one '_'. */
+static void rs_file_name(const char *label, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *s = label; *s && n + 1 < len; s++) {
+		char c = *s;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		          (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+		if (!ok)
+			c = '_';
+		if (c == '_' && (n == 0 || buf[n - 1] == '_'))
+			continue;
+		if (c == '.' && n == 0)
+			continue; /* no hidden files */
+		buf[n++] = c;
+	}
+	while (n && buf[n - 1] == '_')
+		n--;
+	buf[n] = 0;
+	if (!n)
+		snprintf(buf, len, "result");
+}
+
+/* Is names[i] already used by one of names[0..i-1]? */
+static bool rs_name_taken(char (*names)[128], size_t i)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(names[k], names[i]))
+			return true;
+	return false;
+}
+
+/* --- progress --- */
+
+static void rs_progress(void *arg, const struct suite_progress *p)
+{
+	const struct wl_progress *j = p->job;
+	double mbs = j->elapsed_s > 0 ? j->bytes / 1e6 / j->elapsed_s : 0;
+	char pass[48] = "";
+
+	(void)arg;
+	if (p->passes && p->pass)
+		snprintf(pass, sizeof(pass), " %u/%u", p->pass, p->passes);
+	else if (p->passes)
+		snprintf(pass, sizeof(pass), " warm-up");
+	fprintf(stderr, "\r\033[K%s %s%s: %5.1f%% %10.1f MB/s %10.0f IOPS%s", p->test, p->phase,
+	        pass, 100 * j->fraction, mbs, j->elapsed_s > 0 ? j->ios / j->elapsed_s : 0,
+	        j->virtual_time ? " (simulated time)" : "");
+	fflush(stderr);
+}
+
+/* --- tables, from the result JSON --- */
+
+static struct json_object *rs_get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static double rs_num(struct json_object *o, const char *key)
+{
+	return json_object_get_double(rs_get(o, key));
+}
+
+/* One direction's three columns, or dashes. */
+static void rs_print_dir(FILE *f, struct json_object *d)
+{
+	if (!d) {
+		fprintf(f, " %10s %11s %10s", "-", "-", "-");
+		return;
+	}
+	fprintf(f, " %10.2f %11.1f %10.2f", rs_num(d, "mb_s"), rs_num(d, "iops"),
+	        rs_num(rs_get(d, "lat_us"), "mean"));
+}
+
+static void rs_print_params(FILE *f, struct json_object *params)
+{
+	bool first = true;
+
+	fprintf(f, "parameters:");
+	json_object_object_foreach(params, key, val)
+	{
+		if (json_object_is_type(val, json_type_double))
+			fprintf(f, "%s %s=%g", first ? "" : ",", key, json_object_get_double(val));
+		else
+			fprintf(f, "%s %s=%s", first ? "" : ",", key, json_object_get_string(val));
+		first = false;
+	}
+	fputc('\n', f);
+}
+
+static void rs_print_extras(FILE *f, struct json_object *t)
+{
+	const char *name = json_object_get_string(rs_get(t, "name"));
+	struct json_object *v, *ss;
+
+	if (rs_get(t, "min_mb_s"))
+		fprintf(f, "  %s: minimum %.2f, maximum %.2f, average %.2f MB/s over %zu zones\n",
+		        name, rs_num(t, "min_mb_s"), rs_num(t, "max_mb_s"),
+		        rs_num(rs_get(t, rs_get(t, "read") ? "read" : "write"), "mb_s"),
+		        json_object_array_length(rs_get(rs_get(t, "curve"), "x")));
+	if ((v = rs_get(t, "burst_mb_s")))
+		fprintf(f, "  %s: %.2f MB/s\n", name, json_object_get_double(v));
+	if (rs_get(rs_get(t, "read"), "access_time_ms") ||
+	    rs_get(rs_get(t, "write"), "access_time_ms")) {
+		fprintf(f, "  %s:", name);
+		if ((v = rs_get(rs_get(t, "read"), "access_time_ms")))
+			fprintf(f, " read %.3f ms", json_object_get_double(v));
+		if ((v = rs_get(rs_get(t, "write"), "access_time_ms")))
+			fprintf(f, " write %.3f ms", json_object_get_double(v));
+		fputc('\n', f);
+	}
+	if ((ss = rs_get(t, "steady_state"))) {
+		int rounds = json_object_get_int(rs_get(ss, "rounds"));
+		if (json_object_get_boolean(rs_get(ss, "reached")))
+			fprintf(f, "  %s: steady state after %d rounds", name, rounds);
+		else
+			fprintf(f, "  %s: NO steady state within %d rounds (%.1f s)", name, rounds,
+			        rs_num(ss, "time_s"));
+		fprintf(f,
+		        ": window mean %.0f IOPS, excursion %.1f %% (max %.0f), slope %.1f %% "
+		        "(max %.0f)\n",
+		        rs_num(ss, "mean_iops"), rs_num(ss, "excursion_pct"),
+		        rs_num(ss, "max_excursion_pct"), rs_num(ss, "slope_pct"),
+		        rs_num(ss, "max_slope_pct"));
+	}
+}
+
+static void rs_print_suite(FILE *f, struct json_object *doc)
+{
+	struct json_object *suite = rs_get(doc, "suite"), *tests = rs_get(doc, "tests");
+	struct json_object *tg = rs_get(doc, "target"), *scores;
+	bool has[3] = {false, false, false};
+	static const char *const keys[3] = {"read", "write", "mix"};
+	const char *mix_title =
+	    strcmp(json_object_get_string(rs_get(suite, "name")), "iometer") ? "Mix" : "Total";
+	int w = 4;
+	size_t n = json_object_array_length(tests);
+
+	fprintf(f, "%s: %s\n", json_object_get_string(rs_get(suite, "name")),
+	        json_object_get_string(rs_get(suite, "title")));
+	fprintf(f, "target: %s%s\n", json_object_get_string(rs_get(tg, "spec")),
+	        json_object_get_boolean(rs_get(tg, "simulated")) ? " (simulated drive: times are "
+	                                                           "simulated)"
+	                                                         : "");
+	rs_print_params(f, rs_get(suite, "params"));
+	fprintf(f, "passes -> figure: %s; MB/s = 1,000,000 bytes/s, latency in us\n\n",
+	        json_object_get_string(rs_get(suite, "aggregate")));
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(tests, i);
+		int len = (int)strlen(json_object_get_string(rs_get(t, "name")));
+		w = len > w ? len : w;
+		for (int k = 0; k < 3; k++)
+			has[k] |= rs_get(t, keys[k]) != NULL;
+	}
+	fprintf(f, "%-*s", w, "");
+	for (int k = 0, last = has[2] ? 2 : has[1] ? 1 : 0; k < 3; k++)
+		if (has[k])
+			fprintf(f, k == last ? " %s" : " %-34s",
+			        k == 0   ? "Read"
+			        : k == 1 ? "Write"
+			                 : mix_title);
+	fprintf(f, "\n%-*s", w, "Test");
+	for (int k = 0; k < 3; k++)
+		if (has[k])
+			fprintf(f, " %10s %11s %10s", "MB/s", "IOPS", "lat us");
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *t = json_object_array_get_idx(tests, i);
+		fprintf(f, "%-*s", w, json_object_get_string(rs_get(t, "name")));
+		for (int k = 0; k < 3; k++)
+			if (has[k])
+				rs_print_dir(f, rs_get(t, keys[k]));
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < n; i++)
+		rs_print_extras(f, json_object_array_get_idx(tests, i));
+	if ((scores = rs_get(doc, "scores")))
+		fprintf(f, "Score: read %.0f, write %.0f, total %.0f\n", rs_num(scores, "read"),
+		        rs_num(scores, "write"), rs_num(scores, "total"));
+}
+
+/* MB/s of every test and direction, one column per configuration (without the report module). */
+static void rs_print_plain(FILE *f, struct json_object **docs, const char **labels, size_t n)
+{
+	static const char *const keys[3] = {"read", "write", "mix"};
+	struct json_object *ref = NULL;
+	int w = 4;
+
+	for (size_t i = 0; i < n && !ref; i++)
+		ref = docs[i] ? rs_get(docs[i], "tests") : NULL;
+	if (!ref)
+		return;
+	for (size_t i = 0; i < json_object_array_length(ref); i++) {
+		int len = (int)strlen(
+		    json_object_get_string(rs_get(json_object_array_get_idx(ref, i), "name")));
+		w = len > w ? len : w;
+	}
+	fprintf(f, "\nMB/s (decimal) per configuration:\n%-*s %-5s", w, "Test", "");
+	for (size_t c = 0; c < n; c++)
+		fprintf(f, " %14.14s", labels[c]);
+	fputc('\n', f);
+	for (size_t i = 0; i < json_object_array_length(ref); i++) {
+		struct json_object *t = json_object_array_get_idx(ref, i);
+		const char *name = json_object_get_string(rs_get(t, "name"));
+		for (int k = 0; k < 3; k++) {
+			if (!rs_get(t, keys[k]))
+				continue;
+			fprintf(f, "%-*s %-5s", w, name, keys[k]);
+			for (size_t c = 0; c < n; c++) {
+				struct json_object *ct = NULL,
+				                   *tests =
+				                       docs[c] ? rs_get(docs[c], "tests") : NULL;
+				for (size_t j = 0; tests && j < json_object_array_length(tests);
+				     j++) {
+					struct json_object *x = json_object_array_get_idx(tests, j);
+					if (!strcmp(json_object_get_string(rs_get(x, "name")),
+					            name))
+						ct = x;
+				}
+				struct json_object *d = rs_get(ct, keys[k]);
+				if (d)
+					fprintf(f, " %14.2f", rs_num(d, "mb_s"));
+				else
+					fprintf(f, " %14s", "-");
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+/*
+ * The configurations side by side: the report module's comparison of the
+ * results (as `raidlab compare` prints it, MB/s against the first), or the
+ * plain table.  @paths name the results in the legend.
+ */
+static void rs_print_side_by_side(FILE *f, struct json_object **docs, const char **labels,
+                                  const char **paths, size_t n)
+{
+#ifdef RS_HAVE_COMPARE
+	struct rep_result *res[RS_MAX_TARGETS];
+	struct rep_compare *cmp = NULL;
+	char err[512];
+	size_t m = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!docs[i])
+			continue;
+		size_t len;
+		const char *text = json_object_to_json_string_length(docs[i], 0, &len);
+		rc = rep_result_parse(paths[i], text, len, &res[m], err, sizeof(err));
+		if (!rc)
+			m++;
+	}
+	if (!rc && m > 0)
+		rc = rep_compare_build(res, m, 0, &cmp, err, sizeof(err));
+	if (!rc && cmp) {
+		fputc('\n', f);
+		rep_table_write(f, cmp, REP_METRIC_MB_S);
+	}
+	rep_compare_free(cmp);
+	for (size_t i = 0; i < m; i++)
+		rep_result_free(res[i]);
+	if (!rc && m > 0)
+		return;
+	if (rc)
+		fprintf(stderr, "raidlab run: comparison: %s\n", err);
+#else
+	(void)paths;
+#endif
+	rs_print_plain(f, docs, labels, n);
+}
+
+static void rs_on_signal(int sig)
+{
+	(void)sig;
+	wl_run_request_stop();
+}
+
+/* --- one configuration --- */
+
+/* Run the suite on one target; *docp gets the result (NULL if it did not run).  Exit code. */
+static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
+                      struct json_object **docp)
+{
+	struct rl_build_ctx ctx = a->ctx;
+	struct suite_run r = {0};
+	struct rl_target *t = NULL;
+	struct rl_err err = {0};
+	bool tty = isatty(STDERR_FILENO) && !a->quiet && !a->json_stdout;
+	int rc;
+
+	*docp = NULL;
+	ctx.write_intent = suite_writes(a->def, &a->p);
+	ctx.default_file_size = suite_need_bytes(a->def, &a->p);
+	ctx.quiet = a->quiet;
+	rc = rl_target_open(spec, &ctx, &t, &err);
+	if (rc) {
+		cli_spec_error("run", spec, &err);
+		return rc == -EINVAL ? 2 : 1;
+	}
+	r.def = a->def;
+	r.p = a->p;
+	r.t = t;
+	r.progress = tty ? rs_progress : NULL;
+	rc = suite_run_start(&r, a->force);
+	if (rc) {
+		cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
+		rl_target_finish(t);
+		rl_target_close(t);
+		return rc == -EINVAL ? 2 : 1;
+	}
+	if (r.area_shrunk && !a->quiet)
+		fprintf(stderr,
+		        "raidlab run: warning: %s: the target is smaller than %s's test area; "
+		        "using the whole target (%llu bytes) (--force)\n",
+		        label, a->def->name, (unsigned long long)r.area);
+	r.doc = st_result_new(spec, t);
+	rc = suite_run(&r, label);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	rl_target_finish(t);
+	rl_target_close(t);
+	if (rc) {
+		cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
+		json_object_put(r.doc);
+		return 1;
+	}
+	*docp = r.doc;
+	return 0;
+}
+
+static int rs_write(struct json_object *doc, const char *path)
+{
+	int rc = st_result_write(doc, path);
+
+	if (rc)
+		cli_error("run", "cannot write %s: %s", path, strerror(-rc));
+	return rc ? 1 : 0;
+}
+
+int cli_run_suite(int argc, char **argv)
+{
+	struct rs_args a = {0};
+	struct json_object *docs[RS_MAX_TARGETS] = {0};
+	const char *labels[RS_MAX_TARGETS];
+	char names[RS_MAX_TARGETS][128];
+	int status = 0;
+
+	char *pathbuf[RS_MAX_TARGETS] = {0};
+	const char *paths[RS_MAX_TARGETS];
+	struct sigaction sa = {.sa_handler = rs_on_signal};
+
+	if (rs_parse(argc, argv, &a))
+		return 2;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
+	for (size_t i = 0; i < a.ntargets; i++) {
+		char base[100];
+		labels[i] = i < a.nlabels ? a.labels[i] : a.targets[i];
+		rs_file_name(labels[i], base, sizeof(base));
+		snprintf(names[i], sizeof(names[i]), "%s", base);
+		/* The same name twice: NAME-2, NAME-3, ... */
+		for (unsigned dup = 2; rs_name_taken(names, i); dup++)
+			snprintf(names[i], sizeof(names[i]), "%s-%u", base, dup);
+		if (dir && asprintf(&pathbuf[i], "%s/%s.json", dir, names[i]) < 0)
+			pathbuf[i] = NULL;
+		paths[i] = pathbuf[i] ? pathbuf[i] : labels[i];
+	}
+	if (dir && mkdir(dir, 0777) && errno != EEXIST) {
+		cli_error("run", "cannot create %s: %s", dir, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < a.ntargets; i++) {
+		int rc = rs_run_one(&a, a.targets[i], labels[i], &docs[i]);
+		if (rc) {
+			status = status ? status : rc;
+			if (a.ntargets == 1)
+				break;
+			continue;
+		}
+		if (a.ntargets == 1 && !a.quiet && !a.json_stdout)
+			rs_print_suite(stdout, docs[i]);
+		if (a.json_path && rs_write(docs[i], a.json_path))
+			status = 1;
+		if (a.json_stdout)
+			st_result_write(docs[i], "-");
+		if (dir) {
+			if (!pathbuf[i] || rs_write(docs[i], paths[i]))
+				status = 1;
+			else if (!a.quiet && a.ntargets > 1)
+				fprintf(stderr, "raidlab run: %s: wrote %s\n", labels[i], paths[i]);
+		}
+		if (wl_run_stop_requested()) {
+			if (i + 1 < a.ntargets)
+				cli_error("run", "interrupted: remaining targets skipped");
+			status = 1;
+			break;
+		}
+	}
+	if (a.ntargets > 1 && !a.quiet)
+		rs_print_side_by_side(stdout, docs, labels, paths, a.ntargets);
+	for (size_t i = 0; i < a.ntargets; i++) {
+		json_object_put(docs[i]);
+		free(pathbuf[i]);
+	}
+	return status;
+}

@@ -1,0 +1,685 @@
+/*
+ * load.c - read a result file and check it against docs/results.md.
+ *
+ * The document is parsed strictly (json-c, UTF-8 validated, nothing but
+ * white space after the value, nesting limited) and then walked once.
+ * Every field the reports use is looked up through one helper that knows
+ * the field's path ("tests[2].read.lat_us.mean"), whether it is required,
+ * and its type, so every refusal reads the same way:
+ *
+ *   r.json: field 'tests[2].read.mb_s' is missing
+ *   r.json: field 'label' must be a string, not a number
+ *   r.json: schema_version 2 is not supported (raidlab reads 1)
+ *
+ * Required: schema_version, target.spec, jobs; for a suite result (one
+ * with "suite") also label, suite.name, tests[].name; in every direction
+ * object mb_s, iops and lat_us.mean.  Everything else is optional, but when
+ * present it must have the contract's type; numbers must be finite.
+ * Unknown fields are ignored (the contract lets new fields appear).
+ *
+ * Latency percentiles of a suite test come from its passes (the aggregated
+ * figure carries only the mean and maybe p99): with aggregate "best" from
+ * the pass with the highest MB/s (the pass CrystalDiskMark shows), otherwise
+ * the mean over the passes.  Without passes the aggregated lat_us is used.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/result.h"
+
+#define REP_MAX_FILE  (512u << 20) /* bigger than any result raidlab writes */
+#define REP_MAX_DEPTH 64
+
+struct rep_load {
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+
+static const char *const rep_pct_keys[REP_NPCT] = {"p50", "p90", "p99", "p99_9"};
+
+const char *rep_dir_name(enum rep_dir dir)
+{
+	static const char *const names[REP_NDIR] = {"read", "write", "trim"};
+	return dir < REP_NDIR ? names[dir] : "?";
+}
+
+const char *rep_pct_name(enum rep_pct pct)
+{
+	static const char *const names[REP_NPCT] = {"p50", "p90", "p99", "p99.9"};
+	return pct < REP_NPCT ? names[pct] : "?";
+}
+
+__attribute__((format(printf, 2, 3))) static int rep_fail(struct rep_load *ld, const char *fmt,
+                                                          ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(ld->err, ld->errlen, "%s: ", ld->name);
+	if (n >= 0 && (size_t)n < ld->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(ld->err + n, ld->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static const char *rep_type_word(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "a boolean";
+	case json_type_int:
+	case json_type_double:
+		return "a number";
+	case json_type_string:
+		return "a string";
+	case json_type_array:
+		return "an array";
+	case json_type_object:
+		return "an object";
+	}
+	return "something else";
+}
+
+/* What a field must be. */
+enum rep_want {
+	REP_W_OBJECT,
+	REP_W_ARRAY,
+	REP_W_STRING,
+	REP_W_NUMBER, /* finite int or double */
+	REP_W_INT,
+	REP_W_BOOL,
+};
+
+static const char *const rep_want_word[] = {"an object", "an array",   "a string",
+                                            "a number",  "an integer", "a boolean"};
+
+static bool rep_is(struct json_object *v, enum rep_want want)
+{
+	enum json_type t = json_object_get_type(v);
+
+	switch (want) {
+	case REP_W_OBJECT:
+		return t == json_type_object;
+	case REP_W_ARRAY:
+		return t == json_type_array;
+	case REP_W_STRING:
+		return t == json_type_string;
+	case REP_W_NUMBER:
+		return (t == json_type_int || t == json_type_double) &&
+		       isfinite(json_object_get_double(v));
+	case REP_W_INT:
+		return t == json_type_int;
+	case REP_W_BOOL:
+		return t == json_type_boolean;
+	}
+	return false;
+}
+
+/*
+ * Look up @key in @obj (whose path is @path, "" for the top level) and
+ * check its type.  *@out is NULL when an optional field is absent; an
+ * explicit null counts as absent.
+ */
+static int rep_field(struct rep_load *ld, struct json_object *obj, const char *path,
+                     const char *key, enum rep_want want, bool required, struct json_object **out)
+{
+	struct json_object *v = NULL;
+	const char *dot = *path ? "." : "";
+
+	*out = NULL;
+	if (!json_object_object_get_ex(obj, key, &v) || !v) {
+		if (required)
+			return rep_fail(ld, "field '%s%s%s' is missing", path, dot, key);
+		return 0;
+	}
+	if (!rep_is(v, want)) {
+		if (want == REP_W_NUMBER && json_object_is_type(v, json_type_double))
+			return rep_fail(ld, "field '%s%s%s' must be a finite number", path, dot,
+			                key);
+		return rep_fail(ld, "field '%s%s%s' must be %s, not %s", path, dot, key,
+		                rep_want_word[want], rep_type_word(v));
+	}
+	*out = v;
+	return 0;
+}
+
+static int rep_string(struct rep_load *ld, struct json_object *obj, const char *path,
+                      const char *key, bool required, const char **out)
+{
+	struct json_object *v;
+	int rc = rep_field(ld, obj, path, key, REP_W_STRING, required, &v);
+
+	*out = v ? json_object_get_string(v) : NULL;
+	return rc;
+}
+
+static int rep_number(struct rep_load *ld, struct json_object *obj, const char *path,
+                      const char *key, bool required, double *out)
+{
+	struct json_object *v;
+	int rc = rep_field(ld, obj, path, key, REP_W_NUMBER, required, &v);
+
+	*out = v ? json_object_get_double(v) : NAN;
+	return rc;
+}
+
+static int rep_int(struct rep_load *ld, struct json_object *obj, const char *path, const char *key,
+                   long long *out)
+{
+	struct json_object *v;
+	int rc = rep_field(ld, obj, path, key, REP_W_INT, false, &v);
+
+	*out = v ? (long long)json_object_get_int64(v) : -1;
+	return rc;
+}
+
+/*
+ * Field paths ("tests[2].read.lat_us") are built in fixed buffers; a path
+ * too long for one is cut (it only appears in messages).
+ */
+#define REP_PATH 192
+
+static void rep_path(char *buf, size_t len, const char *parent, const char *key)
+{
+	if (snprintf(buf, len, "%s%s%s", parent, *parent ? "." : "", key) >= (int)len)
+		buf[len - 1] = '\0';
+}
+
+static void rep_index(char *buf, size_t len, const char *parent, size_t i)
+{
+	if (snprintf(buf, len, "%s[%zu]", parent, i) >= (int)len)
+		buf[len - 1] = '\0';
+}
+
+/* The percentiles of one lat_us object (absent ones stay NAN). */
+static int rep_lat_pcts(struct rep_load *ld, struct json_object *lat, const char *path,
+                        double pct[REP_NPCT])
+{
+	for (int p = 0; p < REP_NPCT; p++) {
+		int rc = rep_number(ld, lat, path, rep_pct_keys[p], false, &pct[p]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Percentiles from passes[]: the best pass's, or the mean over the passes. */
+static int rep_passes(struct rep_load *ld, struct json_object *passes, const char *path, bool best,
+                      struct rep_figure *fig)
+{
+	size_t n = json_object_array_length(passes);
+	double sum[REP_NPCT] = {0}, best_mb_s = -INFINITY;
+	size_t cnt[REP_NPCT] = {0};
+	char p[REP_PATH], lp[REP_PATH];
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *pass = json_object_array_get_idx(passes, i), *lat;
+		double mb_s, pct[REP_NPCT];
+		int rc;
+
+		rep_index(p, sizeof p, path, i);
+		if (!rep_is(pass, REP_W_OBJECT))
+			return rep_fail(ld, "field '%s' must be an object, not %s", p,
+			                rep_type_word(pass));
+		if ((rc = rep_number(ld, pass, p, "mb_s", false, &mb_s)) ||
+		    (rc = rep_field(ld, pass, p, "lat_us", REP_W_OBJECT, false, &lat)))
+			return rc;
+		for (int k = 0; k < REP_NPCT; k++)
+			pct[k] = NAN;
+		rep_path(lp, sizeof lp, p, "lat_us");
+		if (lat && (rc = rep_lat_pcts(ld, lat, lp, pct)))
+			return rc;
+		if (best) {
+			if (!isnan(mb_s) && mb_s > best_mb_s) {
+				best_mb_s = mb_s;
+				memcpy(fig->pct, pct, sizeof pct);
+			}
+			continue;
+		}
+		for (int k = 0; k < REP_NPCT; k++) {
+			if (!isnan(pct[k])) {
+				sum[k] += pct[k];
+				cnt[k]++;
+			}
+		}
+	}
+	if (!best) {
+		for (int k = 0; k < REP_NPCT; k++)
+			fig->pct[k] = cnt[k] ? sum[k] / (double)cnt[k] : NAN;
+	}
+	return 0;
+}
+
+/* A direction object: a job's, or a suite test's aggregated figure. */
+static int rep_direction(struct rep_load *ld, struct json_object *d, const char *path, bool best,
+                         struct rep_figure *fig)
+{
+	struct json_object *lat, *passes;
+	char lp[REP_PATH];
+	int rc;
+
+	for (int k = 0; k < REP_NPCT; k++)
+		fig->pct[k] = NAN;
+	if ((rc = rep_number(ld, d, path, "mb_s", true, &fig->mb_s)) ||
+	    (rc = rep_number(ld, d, path, "iops", true, &fig->iops)) ||
+	    (rc = rep_field(ld, d, path, "lat_us", REP_W_OBJECT, true, &lat)))
+		return rc;
+	rep_path(lp, sizeof lp, path, "lat_us");
+	if ((rc = rep_number(ld, lat, lp, "mean", true, &fig->lat_mean_us)) ||
+	    (rc = rep_lat_pcts(ld, lat, lp, fig->pct)) ||
+	    (rc = rep_field(ld, d, path, "passes", REP_W_ARRAY, false, &passes)))
+		return rc;
+	if (passes && json_object_array_length(passes) > 0) {
+		struct rep_figure from_passes;
+
+		for (int k = 0; k < REP_NPCT; k++)
+			from_passes.pct[k] = NAN;
+		rep_path(lp, sizeof lp, path, "passes");
+		if ((rc = rep_passes(ld, passes, lp, best, &from_passes)))
+			return rc;
+		/* the passes win when they have any percentile */
+		for (int k = 0; k < REP_NPCT; k++) {
+			if (!isnan(from_passes.pct[k])) {
+				memcpy(fig->pct, from_passes.pct, sizeof fig->pct);
+				break;
+			}
+		}
+	}
+	fig->present = true;
+	return 0;
+}
+
+static int rep_directions(struct rep_load *ld, struct json_object *obj, const char *path,
+                          int ndir, bool best, struct rep_test *t)
+{
+	char dp[REP_PATH];
+
+	for (int d = 0; d < ndir; d++) {
+		struct json_object *dobj;
+		int rc = rep_field(ld, obj, path, rep_dir_name(d), REP_W_OBJECT, false, &dobj);
+
+		if (rc)
+			return rc;
+		rep_path(dp, sizeof dp, path, rep_dir_name(d));
+		if (dobj && (rc = rep_direction(ld, dobj, dp, best, &t->dir[d])))
+			return rc;
+	}
+	return 0;
+}
+
+/* An array of finite numbers, copied out. */
+static int rep_numbers(struct rep_load *ld, struct json_object *arr, const char *path,
+                       double **out)
+{
+	size_t n = json_object_array_length(arr);
+	double *v = calloc(n ? n : 1, sizeof *v);
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		if (!rep_is(e, REP_W_NUMBER)) {
+			free(v);
+			return rep_fail(ld, "field '%s[%zu]' must be a finite number, not %s", path,
+			                i, rep_type_word(e));
+		}
+		v[i] = json_object_get_double(e);
+	}
+	*out = v;
+	return 0;
+}
+
+static void rep_curve_free(struct rep_curve *c)
+{
+	if (!c)
+		return;
+	free(c->x);
+	free(c->mb_s);
+	free(c->lat_us);
+	free(c);
+}
+
+static int rep_curve(struct rep_load *ld, struct json_object *cobj, const char *path,
+                     struct rep_curve **out)
+{
+	static const char *const keys[3] = {"x", "mb_s", "lat_us"};
+	struct json_object *arr[3];
+	struct rep_curve *c;
+	char ap[REP_PATH];
+	int rc;
+
+	if ((rc = rep_field(ld, cobj, path, "x", REP_W_ARRAY, true, &arr[0])) ||
+	    (rc = rep_field(ld, cobj, path, "mb_s", REP_W_ARRAY, true, &arr[1])) ||
+	    (rc = rep_field(ld, cobj, path, "lat_us", REP_W_ARRAY, false, &arr[2])))
+		return rc;
+	c = calloc(1, sizeof *c);
+	if (!c)
+		return -ENOMEM;
+	if ((rc = rep_string(ld, cobj, path, "x_label", false, &c->x_label)))
+		goto fail;
+	if (!c->x_label)
+		c->x_label = "x";
+	c->n = json_object_array_length(arr[0]);
+	for (int k = 0; k < 3; k++) {
+		double **dst = k == 0 ? &c->x : k == 1 ? &c->mb_s : &c->lat_us;
+
+		if (!arr[k])
+			continue;
+		rep_path(ap, sizeof ap, path, keys[k]);
+		if (json_object_array_length(arr[k]) != c->n) {
+			rc = rep_fail(ld, "field '%s' has %zu values but '%s.x' has %zu", ap,
+			              json_object_array_length(arr[k]), path, c->n);
+			goto fail;
+		}
+		if ((rc = rep_numbers(ld, arr[k], ap, dst)))
+			goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	rep_curve_free(c);
+	return rc;
+}
+
+static void rep_test_init(struct rep_test *t)
+{
+	memset(t, 0, sizeof *t);
+	t->bs = t->iodepth = t->threads = -1;
+	t->min_mb_s = t->max_mb_s = t->access_time_ms = t->burst_mb_s = NAN;
+}
+
+static int rep_suite_test(struct rep_load *ld, struct json_object *tobj, const char *path,
+                          bool best, struct rep_test *t)
+{
+	struct json_object *cobj;
+	char cp[REP_PATH];
+	int rc;
+
+	if ((rc = rep_string(ld, tobj, path, "name", true, &t->name)) ||
+	    (rc = rep_string(ld, tobj, path, "pattern", false, &t->pattern)) ||
+	    (rc = rep_int(ld, tobj, path, "bs", &t->bs)) ||
+	    (rc = rep_int(ld, tobj, path, "iodepth", &t->iodepth)) ||
+	    (rc = rep_int(ld, tobj, path, "threads", &t->threads)) ||
+	    (rc = rep_number(ld, tobj, path, "min_mb_s", false, &t->min_mb_s)) ||
+	    (rc = rep_number(ld, tobj, path, "max_mb_s", false, &t->max_mb_s)) ||
+	    (rc = rep_number(ld, tobj, path, "access_time_ms", false, &t->access_time_ms)) ||
+	    (rc = rep_number(ld, tobj, path, "burst_mb_s", false, &t->burst_mb_s)) ||
+	    (rc = rep_directions(ld, tobj, path, REP_TRIM, best, t)) ||
+	    (rc = rep_field(ld, tobj, path, "curve", REP_W_OBJECT, false, &cobj)))
+		return rc;
+	rep_path(cp, sizeof cp, path, "curve");
+	if (cobj && (rc = rep_curve(ld, cobj, cp, &t->curve)))
+		return rc;
+	return 0;
+}
+
+/* A job option that is a plain decimal integer ("4096"), else -1. */
+static long long rep_option_int(struct json_object *options, const char *key)
+{
+	struct json_object *v;
+	const char *s;
+	long long n = 0;
+
+	if (!json_object_object_get_ex(options, key, &v) || !json_object_is_type(v, json_type_string))
+		return -1;
+	s = json_object_get_string(v);
+	if (!*s || strlen(s) > 18 || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	for (; *s; s++)
+		n = n * 10 + (*s - '0');
+	return n;
+}
+
+static int rep_job(struct rep_load *ld, struct json_object *jobj, const char *path,
+                   struct rep_test *t)
+{
+	struct json_object *rw;
+	int rc;
+
+	if ((rc = rep_string(ld, jobj, path, "name", true, &t->name)) ||
+	    (rc = rep_field(ld, jobj, path, "options", REP_W_OBJECT, false, &t->options)) ||
+	    (rc = rep_directions(ld, jobj, path, REP_NDIR, false, t)))
+		return rc;
+	if (t->options) {
+		/* the job's pattern and shape, for the CSV columns */
+		if (json_object_object_get_ex(t->options, "rw", &rw) &&
+		    json_object_is_type(rw, json_type_string))
+			t->pattern = json_object_get_string(rw);
+		t->bs = rep_option_int(t->options, "bs");
+		t->iodepth = rep_option_int(t->options, "iodepth");
+		t->threads = rep_option_int(t->options, "numjobs");
+	}
+	return 0;
+}
+
+/* tests[] or jobs[] into res->tests. */
+static int rep_entries(struct rep_load *ld, struct rep_result *res, struct json_object *arr,
+                       const char *what)
+{
+	size_t n = json_object_array_length(arr);
+	bool best = res->aggregate && !strcmp(res->aggregate, "best");
+	char p[REP_PATH];
+
+	res->tests = calloc(n ? n : 1, sizeof *res->tests);
+	if (!res->tests)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		struct rep_test *t = &res->tests[i];
+		int rc;
+
+		rep_test_init(t);
+		res->ntests = i + 1;
+		rep_index(p, sizeof p, what, i);
+		if (!rep_is(e, REP_W_OBJECT))
+			return rep_fail(ld, "field '%s' must be an object, not %s", p,
+			                rep_type_word(e));
+		rc = res->kind == REP_KIND_SUITE ? rep_suite_test(ld, e, p, best, t)
+		                                 : rep_job(ld, e, p, t);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int rep_suite(struct rep_load *ld, struct rep_result *res, struct json_object *suite)
+{
+	struct json_object *tests, *scores;
+	static const char *const score_keys[3] = {"read", "write", "total"};
+	int rc;
+
+	res->kind = REP_KIND_SUITE;
+	if ((rc = rep_string(ld, res->root, "", "label", true, &res->label)) ||
+	    (rc = rep_string(ld, suite, "suite", "name", true, &res->suite_name)) ||
+	    (rc = rep_string(ld, suite, "suite", "title", false, &res->suite_title)) ||
+	    (rc = rep_string(ld, suite, "suite", "aggregate", false, &res->aggregate)) ||
+	    (rc = rep_field(ld, suite, "suite", "params", REP_W_OBJECT, false, &res->params)) ||
+	    (rc = rep_field(ld, res->root, "", "tests", REP_W_ARRAY, true, &tests)) ||
+	    (rc = rep_field(ld, res->root, "", "scores", REP_W_OBJECT, false, &scores)))
+		return rc;
+	for (int k = 0; k < 3; k++) {
+		res->score[k] = NAN;
+		if (scores && (rc = rep_number(ld, scores, "scores", score_keys[k], false,
+		                               &res->score[k])))
+			return rc;
+	}
+	return rep_entries(ld, res, tests, "tests");
+}
+
+static int rep_check(struct rep_load *ld, struct rep_result *res)
+{
+	struct json_object *root = res->root, *v, *jobs, *suite;
+	int rc;
+
+	for (int k = 0; k < 3; k++)
+		res->score[k] = NAN;
+	if (!rep_is(root, REP_W_OBJECT))
+		return rep_fail(ld, "not a raidlab result: the document is %s, not an object",
+		                rep_type_word(root));
+	if ((rc = rep_field(ld, root, "", "schema_version", REP_W_INT, true, &v)))
+		return rc;
+	if (json_object_get_int64(v) != REP_SCHEMA_VERSION)
+		return rep_fail(ld, "schema_version %lld is not supported (raidlab reads %d)",
+		                (long long)json_object_get_int64(v), REP_SCHEMA_VERSION);
+	if ((rc = rep_field(ld, root, "", "host", REP_W_OBJECT, false, &res->host)) ||
+	    (rc = rep_field(ld, root, "", "target", REP_W_OBJECT, true, &res->target)) ||
+	    (rc = rep_string(ld, res->target, "target", "spec", true, &res->spec)) ||
+	    (rc = rep_field(ld, res->target, "target", "tree", REP_W_OBJECT, false, &res->tree)) ||
+	    (rc = rep_field(ld, root, "", "jobs", REP_W_ARRAY, true, &jobs)) ||
+	    (rc = rep_field(ld, root, "", "suite", REP_W_OBJECT, false, &suite)))
+		return rc;
+	if (suite)
+		return rep_suite(ld, res, suite);
+	res->kind = REP_KIND_JOBS;
+	if ((rc = rep_string(ld, root, "", "label", false, &res->label)))
+		return rc;
+	if (!res->label)
+		res->label = res->spec;
+	return rep_entries(ld, res, jobs, "jobs");
+}
+
+/* Line and column (1-based) of byte @off, for parse errors. */
+static void rep_line_col(const char *text, size_t off, size_t *line, size_t *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+int rep_result_parse(const char *name, const char *text, size_t len, struct rep_result **out,
+                     char *err, size_t errlen)
+{
+	struct rep_load ld = {.name = name, .err = err, .errlen = errlen};
+	struct json_tokener *tok;
+	struct rep_result *res;
+	struct json_object *root;
+	enum json_tokener_error jerr;
+	size_t end;
+	int rc;
+
+	*out = NULL;
+	if (len > INT32_MAX)
+		return rep_fail(&ld, "too large to be a result (%zu bytes)", len);
+	tok = json_tokener_new_ex(REP_MAX_DEPTH);
+	if (!tok)
+		return -ENOMEM;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!root || jerr != json_tokener_success) {
+		size_t line, col;
+
+		json_object_put(root);
+		if (len == 0)
+			return rep_fail(&ld, "not JSON: the file is empty");
+		if (jerr == json_tokener_continue)
+			return rep_fail(&ld, "not JSON: the document ends early (truncated?)");
+		if (end > len)
+			end = len;
+		rep_line_col(text, end, &line, &col);
+		return rep_fail(&ld, "not JSON: %s at line %zu, column %zu",
+		                jerr == json_tokener_success ? "null document"
+		                                             : json_tokener_error_desc(jerr),
+		                line, col);
+	}
+	res = calloc(1, sizeof *res);
+	if (!res || !(res->path = strdup(name))) {
+		free(res);
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	res->root = root;
+	rc = rep_check(&ld, res);
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "%s: out of memory", name);
+		rep_result_free(res);
+		return rc;
+	}
+	*out = res;
+	return 0;
+}
+
+int rep_result_load(const char *path, struct rep_result **out, char *err, size_t errlen)
+{
+	struct rep_load ld = {.name = path, .err = err, .errlen = errlen};
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	*out = NULL;
+	f = fopen(path, "rb");
+	if (!f) {
+		rc = -errno;
+		rep_fail(&ld, "cannot open: %s", strerror(-rc));
+		return rc;
+	}
+	for (;;) {
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= REP_MAX_FILE) {
+				fclose(f);
+				free(buf);
+				return rep_fail(&ld, "too large to be a result (over %u MiB)",
+				                REP_MAX_FILE >> 20);
+			}
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				fclose(f);
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rc = errno ? -errno : -EIO;
+		fclose(f);
+		free(buf);
+		rep_fail(&ld, "cannot read: %s", strerror(-rc));
+		return rc;
+	}
+	fclose(f);
+	rc = rep_result_parse(path, buf, len, out, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void rep_result_free(struct rep_result *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->ntests; i++)
+		rep_curve_free(res->tests[i].curve);
+	free(res->tests);
+	json_object_put(res->root);
+	free(res->path);
+	free(res);
+}

@@ -1,0 +1,184 @@
+/*
+ * hdtune.c - HD Tune's benchmark tab: transfer rate across the whole LBA
+ * range, access time and burst rate.
+ *
+ * HD Tune Pro (EFD Software, closed) reads - or, on request, writes - the
+ * whole drive and reports the minimum, maximum and average transfer rate,
+ * the curve over position, the access time and the burst rate (research
+ * notes bench.md 2.6, secondary sources).  raidlab's version:
+ *   - Transfer Rate: the span (the whole target, or the first --size bytes:
+ *     HD Tune's "short stroke") is cut into --zones zones (default 100); at
+ *     the start of each a sequential sample (--sample, default 8 MiB) is
+ *     transferred in --block transfers (default 64 KiB) one at a time.  The
+ *     curve is MB/s over position (GB); min, max and average (the mean of
+ *     the curve, HD Tune's "Average") are reported.
+ *   - Access Time: random 4 KiB transfers over the whole span, one at a
+ *     time, for --duration; the mean latency in ms.
+ *   - Burst Rate: the same --block at the start of the span transferred
+ *     again and again for --duration, so it is served from the drive's (or
+ *     the stack's) cache; its MB/s.
+ * Reads by default.  --write runs the same three as writes afterwards and
+ * OVERWRITES the span, so it needs write intent (the usual safety refusals
+ * apply).  Each test runs once.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "suites/suite.h"
+
+enum { HDTUNE_RATE, HDTUNE_ACCESS, HDTUNE_BURST, HDTUNE_KINDS };
+
+/* bs 0: the --block parameter (default 64 KiB). */
+static const struct suite_test hdtune_tests[] = {
+    {.name = "Transfer Rate (read)",
+     .pattern = SUITE_SEQ,
+     .iodepth = 1,
+     .threads = 1,
+     .dirs = SUITE_DIR_READ},
+    {.name = "Access Time (read)",
+     .pattern = SUITE_RAND,
+     .bs = 4096,
+     .iodepth = 1,
+     .threads = 1,
+     .dirs = SUITE_DIR_READ,
+     .timed = true},
+    {.name = "Burst Rate (read)",
+     .pattern = SUITE_SEQ,
+     .iodepth = 1,
+     .threads = 1,
+     .dirs = SUITE_DIR_READ,
+     .timed = true},
+    {.name = "Transfer Rate (write)",
+     .pattern = SUITE_SEQ,
+     .iodepth = 1,
+     .threads = 1,
+     .dirs = SUITE_DIR_WRITE},
+    {.name = "Access Time (write)",
+     .pattern = SUITE_RAND,
+     .bs = 4096,
+     .iodepth = 1,
+     .threads = 1,
+     .dirs = SUITE_DIR_WRITE,
+     .timed = true},
+    {.name = "Burst Rate (write)",
+     .pattern = SUITE_SEQ,
+     .iodepth = 1,
+     .threads = 1,
+     .dirs = SUITE_DIR_WRITE,
+     .timed = true},
+};
+
+static struct json_object *hdtune_test_json(struct suite_run *r, const struct suite_test *t)
+{
+	struct json_object *obj = suite_test_json(r, t);
+
+	json_object_object_add(obj, "bs", json_object_new_int64(t->bs ? t->bs : r->p.block));
+	json_object_array_add(r->tests, obj);
+	return obj;
+}
+
+static int hdtune_rate(struct suite_run *r, const struct suite_test *t, enum suite_dir dir)
+{
+	const char *key = dir == SUITE_READ ? "read" : "write";
+	struct wl_dir_result *total = malloc(sizeof(*total));
+	struct suite_curve c;
+	uint64_t rt;
+	int rc;
+
+	if (!total)
+		return -ENOMEM;
+	r->cur_test = t->name;
+	r->cur_phase = "zone";
+	rc = suite_zone_sweep(r, t->name, dir == SUITE_READ ? RL_OP_READ : RL_OP_WRITE, 0, r->area,
+	                      r->p.zones, r->p.block, 1, r->p.sample, &c, total, &rt);
+	if (rc) {
+		free(total);
+		return rc;
+	}
+	suite_sweep_json(hdtune_test_json(r, t), key, &c, total, rt);
+	suite_curve_free(&c);
+	st_series_free(&total->series);
+	free(total);
+	return 0;
+}
+
+/* Access time (random small transfers over the span) or burst rate (one block again and again). */
+static int hdtune_timed(struct suite_run *r, const struct suite_test *t, enum suite_dir dir,
+                        int kind)
+{
+	const char *key = dir == SUITE_READ ? "read" : "write";
+	struct suite_meas m;
+	struct wl_job job;
+	int rc;
+
+	suite_job_build(r, t, dir, &job);
+	if (kind == HDTUNE_BURST) {
+		job.bs = r->p.block < r->align ? r->align : r->p.block;
+		job.size = job.bs;
+	}
+	r->cur_test = t->name;
+	r->cur_phase = key;
+	rc =
+	    suite_measure(r, &job, SUITE_VIEW(dir), 0, 1, SUITE_AGG_SINGLE, job.bs, NULL, NULL, &m);
+	if (rc) {
+		suite_meas_free(&m);
+		return rc;
+	}
+	struct json_object *obj = hdtune_test_json(r, t);
+	struct json_object *d = suite_meas_json(&m, dir);
+	if (kind == HDTUNE_ACCESS) {
+		double ms = m.agg[dir].lat_mean_us / 1e3;
+		json_object_object_add(d, "access_time_ms", json_object_new_double(ms));
+		json_object_object_add(obj, "access_time_ms", json_object_new_double(ms));
+	} else {
+		json_object_object_add(obj, "burst_mb_s", json_object_new_double(m.agg[dir].mb_s));
+	}
+	json_object_object_add(obj, key, d);
+	return 0;
+}
+
+static int hdtune_run(struct suite_run *r)
+{
+	int rc = 0;
+
+	for (int dir = SUITE_READ; !rc && dir <= SUITE_WRITE; dir++) {
+		if (dir == SUITE_WRITE && !r->p.write)
+			break;
+		const struct suite_test *t = &hdtune_tests[dir * HDTUNE_KINDS];
+		rc = hdtune_rate(r, &t[HDTUNE_RATE], (enum suite_dir)dir);
+		if (!rc)
+			rc = hdtune_timed(r, &t[HDTUNE_ACCESS], (enum suite_dir)dir, HDTUNE_ACCESS);
+		if (!rc)
+			rc = hdtune_timed(r, &t[HDTUNE_BURST], (enum suite_dir)dir, HDTUNE_BURST);
+	}
+	return rc;
+}
+
+static bool hdtune_writes(const struct suite_params *p)
+{
+	return p->write;
+}
+
+static struct suite_def hdtune_def = {
+    .name = "hdtune",
+    .title = "HD Tune (benchmark: transfer rate, access time, burst rate)",
+    .summary = "HD Tune: transfer rate over the whole LBA range (min/max/avg, curve), access "
+               "time, burst rate; --write also writes",
+    .aggregate = SUITE_AGG_SINGLE,
+    .tests = hdtune_tests,
+    .ntests = sizeof(hdtune_tests) / sizeof(hdtune_tests[0]),
+    .defaults = {.size = 0,
+                 .passes = 1,
+                 .duration_ns = 2000000000ull,
+                 .zones = 100,
+                 .block = 64u << 10,
+                 .sample = 8ull << 20,
+                 .write = false},
+    .options = SUITE_OPT_SIZE | SUITE_OPT_ZONES | SUITE_OPT_BLOCK | SUITE_OPT_SAMPLE |
+               SUITE_OPT_DURATION | SUITE_OPT_WRITE,
+    .writes = hdtune_writes,
+    .run = hdtune_run,
+};
+SUITE_REGISTER(hdtune_def)

@@ -1,0 +1,236 @@
+/*
+ * link.c - a shared path in front of a target: limited bandwidth, added
+ * latency, a per-command cost.
+ *
+ *   link(raid0(ssd(sx8200pro) x3), bw=3.9GB/s)          chipset uplink (DMI 3.0)
+ *   link(ssd(samsung-850evo-500) x1, bw=1.6GB/s, lat=5us, iops=400000)   an HBA
+ *
+ * Everything below the link shares it: put one link around an array to
+ * model an uplink that all members sit behind.
+ *
+ *   bw=RATE     bytes per second per direction (0: unlimited)
+ *   duplex=full|half  full: reads and writes have a direction each (PCIe,
+ *               DMI); half: they share one (SATA, a parallel bus)
+ *   lat=TIME    added once per request, on its way down
+ *   iops=N      the path's command processor: 1/N s per request, one at a
+ *               time (a controller or HBA command rate)
+ *
+ * Timing: a request pays the command cost, then (writes) its data crosses
+ * the link, then the latency, and only then reaches the target below; a
+ * read's data crosses the link when the target below returns it.  Each
+ * direction is a single "free at" time: the link reserves at the current
+ * instant in both cases, so reservations come in time order.  Waiting is
+ * done with the executor's timers (rl_exec_at), so the link works on a
+ * virtual executor (simulated drives) and on a real one (wall clock) alike.
+ *
+ * The request below is a child taken from the executor's pool (no malloc);
+ * when the pool is empty the request waits (rl_exec_wait) and retries.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/exec.h"
+#include "core/registry.h"
+
+struct link_state {
+	uint64_t bw;       /* bytes/s, 0: unlimited */
+	uint64_t lat_ns;
+	uint64_t cmd_ns;   /* 1e9 / iops, 0: free */
+	bool half;
+	uint64_t free[2];  /* when each direction is free: 0 towards the host, 1 towards the target */
+	uint64_t cmd_free;
+	/* counters */
+	uint64_t requests, bytes[2], busy_ns[2], wait_ns;
+	uint64_t first_ns, last_ns;
+};
+
+static uint64_t link_xfer(struct link_state *l, int dir, uint64_t now, uint64_t bytes)
+{
+	uint64_t *f = &l->free[l->half ? 0 : dir];
+	uint64_t start = *f > now ? *f : now, dur;
+
+	if (!l->bw || !bytes)
+		return now;
+	dur = (bytes * 1000000000ull + l->bw - 1) / l->bw;
+	l->wait_ns += start - now;
+	l->busy_ns[dir] += dur;
+	l->bytes[dir] += bytes;
+	*f = start + dur;
+	return *f;
+}
+
+/* The child's data came back from the target below: cross the link to the host. */
+static void link_child_done(struct rl_io *child, int status)
+{
+	struct rl_target *t = child->cb_arg;
+	struct link_state *l = t->priv;
+	struct rl_exec *ex = child->ex;
+	uint64_t now = rl_exec_now(ex), end = now;
+
+	if (!status && child->op == RL_OP_READ)
+		end = link_xfer(l, 0, now, child->len);
+	if (end > l->last_ns)
+		l->last_ns = end;
+	child->cb = rl_io_child_end;
+	if (end <= now || rl_exec_at(ex, child, end, status))
+		rl_io_child_end(child, status);
+}
+
+/* The request has crossed the link: hand it to the target below. */
+static void link_child_start(struct rl_io *child, int status)
+{
+	struct rl_target *t = child->cb_arg;
+
+	(void)status;
+	child->cb = link_child_done;
+	rl_target_submit(t->children[0], child);
+}
+
+static void link_resume(struct rl_io *io);
+
+static void link_submit(struct rl_target *t, struct rl_io *io)
+{
+	struct link_state *l = t->priv;
+	struct rl_io *child;
+	uint64_t now, at;
+
+	io->priv[0] = (uintptr_t)t;
+	rl_io_children_begin(io);
+	child = rl_io_child_get(io);
+	if (!child) {
+		io->pending = 0;
+		rl_exec_wait(io->ex, io, link_resume);
+		return;
+	}
+	child->op = io->op;
+	child->flags = io->flags;
+	child->offset = io->offset;
+	child->len = io->len;
+	child->buf = io->buf;
+	child->cb = link_child_start;
+	child->cb_arg = t;
+
+	now = rl_exec_now(io->ex);
+	if (!l->requests && !l->first_ns)
+		l->first_ns = now;
+	l->requests++;
+	at = now;
+	if (l->cmd_ns) {
+		uint64_t c = l->cmd_free > at ? l->cmd_free : at;
+		l->wait_ns += c - at;
+		l->cmd_free = c + l->cmd_ns;
+		at = l->cmd_free;
+	}
+	if (io->op == RL_OP_WRITE)
+		at = link_xfer(l, 1, at, io->len);
+	at += l->lat_ns;
+	if (rl_exec_at(io->ex, child, at, 0)) {
+		child->cb = rl_io_child_end;
+		rl_io_complete_later(child, -ENOMEM);
+	}
+	rl_io_children_sealed(io);
+}
+
+static void link_resume(struct rl_io *io)
+{
+	link_submit((struct rl_target *)io->priv[0], io);
+}
+
+static double link_ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static int link_describe(struct rl_target *t, struct json_object *o)
+{
+	struct link_state *l = t->priv;
+
+	json_object_object_add(o, "bw_bytes_per_s", json_object_new_int64((int64_t)l->bw));
+	json_object_object_add(o, "latency_ns", json_object_new_int64((int64_t)l->lat_ns));
+	json_object_object_add(o, "iops",
+			       json_object_new_int64(l->cmd_ns ? (int64_t)(1000000000ull / l->cmd_ns)
+							       : 0));
+	json_object_object_add(o, "duplex", json_object_new_string(l->half ? "half" : "full"));
+	return 0;
+}
+
+static int link_report(struct rl_target *t, struct json_object *o)
+{
+	struct link_state *l = t->priv;
+	uint64_t el = l->last_ns > l->first_ns ? l->last_ns - l->first_ns : 0;
+
+	json_object_object_add(o, "requests", json_object_new_int64((int64_t)l->requests));
+	json_object_object_add(o, "bytes_to_host", json_object_new_int64((int64_t)l->bytes[0]));
+	json_object_object_add(o, "bytes_to_target", json_object_new_int64((int64_t)l->bytes[1]));
+	json_object_object_add(o, "wait_ns", json_object_new_int64((int64_t)l->wait_ns));
+	json_object_object_add(o, "utilisation_to_host",
+			       json_object_new_double(link_ratio(l->busy_ns[0], el)));
+	json_object_object_add(o, "utilisation_to_target",
+			       json_object_new_double(link_ratio(l->busy_ns[1], el)));
+	return 0;
+}
+
+static void link_destroy(struct rl_target *t)
+{
+	free(t->priv);
+}
+
+static const struct rl_target_ops link_ops = {
+	.name = "link",
+	.submit = link_submit,
+	.describe = link_describe,
+	.report = link_report,
+	.destroy = link_destroy,
+};
+
+static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+		       struct rl_target **out, struct rl_err *err)
+{
+	static const char *const known[] = {"bw", "lat", "iops", "duplex", NULL};
+	static const char *const duplex[] = {"full", "half", NULL};
+	uint64_t bw, lat, iops;
+	int half, rc;
+	struct rl_target *child, *t;
+	struct link_state *l;
+
+	if (node->nargs != 1)
+		return rl_err_set(err, node->pos, "link takes exactly one target");
+	if ((rc = rl_spec_get_rate(node, "bw", 0, &bw, err)) ||
+	    (rc = rl_spec_get_time(node, "lat", 0, &lat, err)) ||
+	    (rc = rl_spec_get_u64(node, "iops", 0, 0, UINT64_C(1000000000), &iops, err)) ||
+	    (rc = rl_spec_get_enum(node, "duplex", duplex, 0, &half, err)) ||
+	    (rc = rl_spec_check_unused(node, known, err)))
+		return rc;
+	if ((rc = rl_target_build(node->args[0], ctx, &child, err)))
+		return rc;
+	l = calloc(1, sizeof(*l));
+	t = rl_target_alloc(&link_ops, 1);
+	if (!l || !t) {
+		free(l);
+		free(t);
+		rl_target_close(child);
+		return -ENOMEM;
+	}
+	l->bw = bw;
+	l->lat_ns = lat;
+	l->cmd_ns = iops ? 1000000000ull / iops : 0;
+	l->half = half == 1;
+	t->priv = l;
+	t->children[0] = child;
+	t->size = child->size;
+	t->block_size = child->block_size;
+	t->caps = child->caps & (RL_CAP_TRIM | RL_CAP_FLUSH | RL_CAP_DATA);
+	*out = t;
+	return 0;
+}
+
+static struct rl_target_type link_type = {
+	.name = "link",
+	.summary = "shared path: bandwidth, latency and command rate limits (uplink, HBA)",
+	.params = "TARGET, bw=RATE (per direction, default unlimited), duplex=full|half, "
+		  "lat=TIME (default 0), iops=N (default unlimited)",
+	.create = link_create,
+};
+RL_TARGET_REGISTER(link_type)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# `raidlab compare` on the fixed results in tests/golden/*.json (written by
+# hand after docs/results.md): the table, the CSV and the HTML report must
+# equal tests/golden/expected/NAME.{txt,csv,html} byte for byte.
+#
+# After an intended change of the output, regenerate the expected files and
+# review the difference before committing it:
+#   RAIDLAB_UPDATE_GOLDEN=1 tests/run.sh build compare_golden
+#   git diff tests/golden/expected
+. "$(dirname "$0")/lib.sh"
+
+G="$RAIDLAB_TOP/tests/golden"
+E="$G/expected"
+mkdir -p "$E"
+
+# same NAME FILE...: compare FILE with the expected file (or replace it when updating)
+same() {
+	local name=$1 f
+	shift
+	for f in "$@"; do
+		if [ -n "${RAIDLAB_UPDATE_GOLDEN:-}" ]; then
+			cp "$f" "$E/$name.${f##*.}"
+			continue
+		fi
+		[ -f "$E/$name.${f##*.}" ] || fail "no golden file $E/$name.${f##*.} (run with RAIDLAB_UPDATE_GOLDEN=1)"
+		if ! diff -u "$E/$name.${f##*.}" "$f" >"$T/diff"; then
+			head -n 60 "$T/diff"
+			fail "$name.${f##*.} differs from tests/golden/expected (RAIDLAB_UPDATE_GOLDEN=1 regenerates)"
+		fi
+	done
+}
+
+# golden NAME ARGS...: all three renderings.  Runs inside tests/golden so the
+# file names in the outputs are the relative ones.
+golden() {
+	local name=$1
+	shift
+	(cd "$G" && "$RAIDLAB" compare "$@" --csv "$T/$name.csv" --html "$T/$name.html") >"$T/$name.txt" ||
+		fail "compare $* failed"
+	same "$name" "$T/$name.txt" "$T/$name.csv" "$T/$name.html"
+}
+
+# golden_table NAME ARGS...: the terminal table only.
+golden_table() {
+	local name=$1
+	shift
+	(cd "$G" && "$RAIDLAB" compare "$@") >"$T/$name.txt" || fail "compare $* failed"
+	same "$name" "$T/$name.txt"
+}
+
+# three CrystalDiskMark-like runs: cdm on one drive and on raid0 x2, cdm-nvme
+# (partly different tests) on raid0 x3 with a label that needs escaping
+golden cdm cdm-single.json cdm-raid0x2.json cdm-nvme-raid0x3.json
+golden_table cdm-iops-baseline2 cdm-single.json cdm-raid0x2.json cdm-nvme-raid0x3.json \
+	--metric iops --baseline 2
+golden_table cdm-lat cdm-raid0x2.json cdm-single.json --metric=lat
+# ATTO transfer-size sweeps, HD Tune curves, plain job results
+golden atto atto-single.json atto-raid0x2.json
+golden hdtune hdtune-single.json hdtune-raid0x2.json
+golden jobs jobs-mem.json jobs-raid0.json --metric lat
+# one result alone is a valid comparison (no % columns)
+golden_table single cdm-single.json
+
+[ -n "${RAIDLAB_UPDATE_GOLDEN:-}" ] && echo "golden files rewritten in $E"
+
+# a few properties the goldens must keep, so a careless regeneration is caught
+grep -q '^SEQ1M Q8T1 read  *3412.49  *6517.95 *+91.0%  *9210.27 *+169.9%$' "$E/cdm.txt" ||
+	fail "cdm table: SEQ1M Q8T1 read row"
+grep -q '^RND4K Q32T16 read  *-  *-  *2411.90  *-$' "$E/cdm.txt" ||
+	fail "cdm table: a test only #3 has"
+grep -q '^3,"raid0 x3 <nvme> & ""wide""",cdm-nvme-raid0x3.json,cdm-nvme,' "$E/cdm.csv" ||
+	fail "CSV quoting of the label"
+grep -q '"hot ""zipf"", 4k"' "$E/jobs.csv" || fail "CSV quoting of a job name"
+[ "$(head -c 6 "$E/cdm.csv")" = config ] || fail "CSV header"
+[ "$(grep -c $'\r$' "$E/cdm.csv")" = "$(wc -l <"$E/cdm.csv")" ] || fail "CSV lines end in CRLF"
+grep -q 'raid0 x3 &lt;nvme&gt; &amp; &quot;wide&quot;' "$E/cdm.html" || fail "HTML escaping"
+grep -q '<nvme>' "$E/cdm.html" && fail "an unescaped label in the HTML"
+for n in cdm atto hdtune jobs; do
+	[ "$(grep -c '<svg class="chart' "$E/$n.html")" -gt 0 ] || fail "$n.html has no chart"
+done
+grep -q '<svg class="chart lines"' "$E/atto.html" || fail "ATTO curve"
+grep -q 'position (GB)' "$E/hdtune.html" || fail "HD Tune curve axis"
+echo ok

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The SSD simulator's speed: simulated host I/Os per wall-clock second, one core.
+#
+#   bench/sim-speed.sh [PROFILE] [SIM_SECONDS]
+#
+# (a) 4K random writes QD32 in steady state (GC on every write),
+# (b) 4K random reads QD32, (c) 1M sequential reads QD32, on the full-size
+# drive (default sx8200pro-256, 256 GB).  Goal: >= 2 million simulated 4K
+# I/Os per wall second.
+#
+# Measured twice: with bench/sim_speed.c, a small load generator linked
+# against build/libraidlab.a (the model alone), and through `raidlab run`
+# (the job runner with its statistics), whose JSON gives the I/O count and
+# the CPU time.  The machine's load average is printed: on a shared machine
+# the CPU-time column is the better figure.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+prof=${1:-sx8200pro-256}
+secs=${2:-}
+build=${BUILD:-$top/build}
+export RAIDLAB_PROFILES=${RAIDLAB_PROFILES:-$top/profiles}
+
+[ -f "$build/libraidlab.a" ] || make -C "$top" -s "$build/libraidlab.a"
+out=$(mktemp -d /tmp/raidlab-simspeed.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+# shellcheck disable=SC2046
+cc -std=gnu17 -D_GNU_SOURCE -O2 -I"$top/src" -o "$out/sim_speed" "$top/bench/sim_speed.c" \
+	-Wl,--whole-archive "$build/libraidlab.a" -Wl,--no-whole-archive \
+	$(pkg-config --libs liburing blkid json-c) -lm -pthread
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== the model alone (bench/sim_speed.c) =="
+"$out/sim_speed" "$prof" ${secs:+"$secs"}
+
+raidlab=$build/raidlab
+if [ -x "$raidlab" ] && "$raidlab" run --help >/dev/null 2>&1; then
+	echo "== through raidlab run =="
+	run() { # label state rw bs runtime
+		local t0 t1
+		t0=$(date +%s.%N)
+		"$raidlab" run --target "ssd($prof, state=$2)" --rw="$3" --bs="$4" --iodepth=32 \
+			--runtime="${secs:-$5}" --time_based --quiet --json "$out/r.json" >/dev/null
+		t1=$(date +%s.%N)
+		python3 - "$1" "$t0" "$t1" "$out/r.json" <<-'EOF'
+			import json, sys
+			label, t0, t1, path = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+			j = json.load(open(path))["jobs"][0]
+			d = j.get("write") if "write" in j and j["write"].get("ios") else j.get("read")
+			cpu = j["cpu"]["user_s"] + j["cpu"]["sys_s"]
+			print("%-34s %10d I/Os %7.2f s sim %6.2f s wall (with open) %6.2f s cpu  %6.2f M I/O/s cpu  (%.0f MB/s simulated)"
+			      % (label, d["ios"], d["runtime_s"], t1 - t0, cpu, d["ios"] / cpu / 1e6, d["mb_s"]))
+		EOF
+	}
+	run "(a) 4K randwrite QD32 steady" steady randwrite 4k 300
+	run "(b) 4K randread QD32" full randread 4k 30
+	run "(c) 1M seqread QD32" full read 1m 30
+else
+	echo "(raidlab run not available: skipped the runner measurement)"
+fi

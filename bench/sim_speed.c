@@ -80,7 +80,7 @@ static double clk(clockid_t id)
 }
 
 static int run_case(const char *label, const char *spec, int op, int random, uint32_t bs,
-		    double sim_s)
+                    double sim_s)
 {
 	struct rl_build_ctx ctx;
 	struct rl_err err = {0};
@@ -133,7 +133,8 @@ int main(int argc, char **argv)
 	int rc = 0;
 
 	snprintf(spec, sizeof(spec), "ssd(%s, state=steady)", prof);
-	rc |= run_case("(a) 4K randwrite QD32 steady", spec, RL_OP_WRITE, 1, 4096, secs ? secs : 300);
+	rc |=
+	    run_case("(a) 4K randwrite QD32 steady", spec, RL_OP_WRITE, 1, 4096, secs ? secs : 300);
 	snprintf(spec, sizeof(spec), "ssd(%s, state=full)", prof);
 	rc |= run_case("(b) 4K randread QD32", spec, RL_OP_READ, 1, 4096, secs ? secs : 30);
 	rc |= run_case("(c) 1M seqread QD32", spec, RL_OP_READ, 0, 1 << 20, secs ? secs : 30);

@@ -104,14 +104,16 @@ static int compare_parse(int argc, char **argv, struct compare_args *a)
 			errno = 0;
 			a->baseline = strtol(val, &end, 10);
 			if (errno || end == val || *end || a->baseline < 1) {
-				cli_error("compare", "--baseline: '%s' is not a result number (1 = "
-				                     "the first result)",
+				cli_error("compare",
+				          "--baseline: '%s' is not a result number (1 = "
+				          "the first result)",
 				          val);
 				return 2;
 			}
 		} else if (o == 1) {
 			if (rep_metric_parse(val, &a->metric)) {
-				cli_error("compare", "--metric: '%s' is not mb_s, iops or lat", val);
+				cli_error("compare", "--metric: '%s' is not mb_s, iops or lat",
+				          val);
 				return 2;
 			}
 		} else if (!*val) {

@@ -15,15 +15,15 @@
 #include "sim/sim.h"
 
 static const char profiles_usage[] =
-	"usage: raidlab profiles [NAME] [--dirs]\n"
-	"\n"
-	"Lists the drive profiles the ssd(...) target can simulate, with key figures:\n"
-	"interface and practical link rate, user capacity, spare area (physical - user) / user,\n"
-	"flash (cell, channels x dies x planes), SLC cache, and the model's ceilings for\n"
-	"sequential reads, native-mode writes and SLC-mode writes next to the rated figures.\n"
-	"With NAME (or an alias) it prints every parameter and the sources.  --dirs shows\n"
-	"where profiles are looked for (set RAIDLAB_PROFILES=DIR[:DIR] to add your own).\n"
-	"Any parameter can be overridden in a spec: ssd(sx8200pro, op=20%, trim=off).\n";
+    "usage: raidlab profiles [NAME] [--dirs]\n"
+    "\n"
+    "Lists the drive profiles the ssd(...) target can simulate, with key figures:\n"
+    "interface and practical link rate, user capacity, spare area (physical - user) / user,\n"
+    "flash (cell, channels x dies x planes), SLC cache, and the model's ceilings for\n"
+    "sequential reads, native-mode writes and SLC-mode writes next to the rated figures.\n"
+    "With NAME (or an alias) it prints every parameter and the sources.  --dirs shows\n"
+    "where profiles are looked for (set RAIDLAB_PROFILES=DIR[:DIR] to add your own).\n"
+    "Any parameter can be overridden in a spec: ssd(sx8200pro, op=20%, trim=off).\n";
 
 static const char *const iface_s[] = {"SATA", "AHCI", "NVMe"};
 static const char *const cell_s[] = {"?", "SLC", "MLC", "TLC", "QLC"};
@@ -54,12 +54,12 @@ static int figures(const struct sim_params *p, struct fig *f)
 		return -EINVAL;
 	f->link = (double)g.link_bw / 1e6;
 	f->read = dmin(dmin(f->link, (double)p->channels * (double)p->channel_rate / 1e6),
-		       (double)dies * mbps(pp, p->t_read));
+	               (double)dies * mbps(pp, p->t_read));
 	if (p->ctrl_read_bw)
 		f->read = dmin(f->read, (double)p->ctrl_read_bw / 1e6);
 	f->write_native = dmin(f->link, (double)dies * mbps(pp, p->t_prog));
-	f->write_slc = p->slc && p->t_prog_slc ? dmin(f->link, (double)dies * mbps(pp, p->t_prog_slc))
-					       : 0;
+	f->write_slc =
+	    p->slc && p->t_prog_slc ? dmin(f->link, (double)dies * mbps(pp, p->t_prog_slc)) : 0;
 	if (p->ctrl_write_bw) {
 		f->write_native = dmin(f->write_native, (double)p->ctrl_write_bw / 1e6);
 		f->write_slc = dmin(f->write_slc, (double)p->ctrl_write_bw / 1e6);
@@ -86,7 +86,7 @@ static void profiles_line(const struct sim_params *p, void *arg)
 		snprintf(slc, sizeof(slc), "-");
 	if (p->rated_read)
 		snprintf(rated, sizeof(rated), "%.0f/%.0f", p->rated_read / 1e6,
-			 p->rated_write / 1e6);
+		         p->rated_write / 1e6);
 	else
 		snprintf(rated, sizeof(rated), "-");
 	printf("  %-20s %-4s %6.0f %6.1f %5.1f%% %s %2ux%ux%u  %-15s %5.0f %5.0f %5.0f  %s\n",
@@ -106,9 +106,10 @@ static void profiles_detail(const struct sim_params *p)
 	for (unsigned i = 0; i < p->nsources; i++)
 		printf("source: %s\n", p->sources[i]);
 	if (!figures(p, &f))
-		printf("\nmodel: link %.0f MB/s, capacity %.1f GB, spare %.1f%%, seq read <= %.0f "
-		       "MB/s, native write <= %.0f MB/s, SLC write <= %.0f MB/s, SLC cache %.1f GB\n",
-		       f.link, f.cap, f.rho, f.read, f.write_native, f.write_slc, f.slc);
+		printf(
+		    "\nmodel: link %.0f MB/s, capacity %.1f GB, spare %.1f%%, seq read <= %.0f "
+		    "MB/s, native write <= %.0f MB/s, SLC write <= %.0f MB/s, SLC cache %.1f GB\n",
+		    f.link, f.cap, f.rho, f.read, f.write_native, f.write_slc, f.slc);
 	printf("\nparameters (override any in a spec: ssd(%s, KEY=VALUE)):\n  ", p->name);
 	for (unsigned i = 0; keys[i]; i++)
 		printf("%s%s", keys[i], keys[i + 1] ? (i % 10 == 9 ? ",\n  " : ", ") : "\n");
@@ -156,16 +157,16 @@ static int profiles_main(int argc, char **argv)
 	       "", "", "", "MB/s", "MB/s", "MB/s", "MB/s");
 	if (sim_profile_each(profiles_line, NULL) == 0) {
 		cli_error("profiles", "no profiles found (raidlab profiles --dirs shows where it "
-				      "looks; set RAIDLAB_PROFILES)");
+		                      "looks; set RAIDLAB_PROFILES)");
 		return 1;
 	}
 	return 0;
 }
 
 static struct cli_command profiles_cmd = {
-	.name = "profiles",
-	.summary = "list the simulated drive profiles (ssd target) with key figures",
-	.usage = profiles_usage,
-	.main = profiles_main,
+    .name = "profiles",
+    .summary = "list the simulated drive profiles (ssd target) with key figures",
+    .usage = profiles_usage,
+    .main = profiles_main,
 };
 CLI_COMMAND_REGISTER(profiles_cmd)

@@ -93,7 +93,8 @@ static bool rep_group(const struct rep_compare *cmp, const struct rep_key *k, si
 	bool found = false;
 
 	for (size_t r = 0; r < cmp->nrows; r++) {
-		if (cmp->rows[r].occurrence != k->occurrence || strcmp(cmp->rows[r].name, k->test->name))
+		if (cmp->rows[r].occurrence != k->occurrence ||
+		    strcmp(cmp->rows[r].name, k->test->name))
 			continue;
 		if (!found)
 			*first = r;
@@ -297,9 +298,9 @@ const char *rep_metric_unit(enum rep_metric m)
 
 const char *rep_metric_title(enum rep_metric m)
 {
-	static const char *const titles[REP_NMETRIC] = {
-	    "MB/s (decimal, 10^6 bytes per second)", "IOPS (requests per second)",
-	    "mean latency (\u00b5s)"};
+	static const char *const titles[REP_NMETRIC] = {"MB/s (decimal, 10^6 bytes per second)",
+	                                                "IOPS (requests per second)",
+	                                                "mean latency (\u00b5s)"};
 	return m < REP_NMETRIC ? titles[m] : "?";
 }
 

@@ -45,6 +45,14 @@ void rep_fmt_bytes(char *buf, size_t len, double bytes)
 		snprintf(buf, len, "%.2f %s", v, units[u]);
 }
 
+void rep_fmt_score(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
 void rep_fmt_number(char *buf, size_t len, double v)
 {
 	if (!isfinite(v)) {

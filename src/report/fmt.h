@@ -23,6 +23,9 @@ void rep_fmt_pct(char *buf, size_t len, double pct);
 /** A byte count in binary units: "512 B", "4 KiB", "1.50 GiB". */
 void rep_fmt_bytes(char *buf, size_t len, double bytes);
 
+/** A suite score, rounded as the tools print it: "1149", or "-". */
+void rep_fmt_score(char *buf, size_t len, double v);
+
 /** A plain number: integers without decimals, others with up to 3 significant decimals. */
 void rep_fmt_number(char *buf, size_t len, double v);
 

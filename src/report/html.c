@@ -222,7 +222,7 @@ static void rep_html_scores(FILE *f, const struct rep_compare *cmp)
 		for (size_t c = 0; c < cmp->ncols; c++) {
 			double v = cmp->cols[c]->score[k];
 
-			rep_fmt_number(buf, sizeof buf, v);
+			rep_fmt_score(buf, sizeof buf, v);
 			fprintf(f, "<td class=\"n\">%s</td>", buf);
 			if (c != cmp->baseline)
 				rep_html_pct(f, v, base, REP_METRIC_MB_S);
@@ -306,7 +306,10 @@ static void rep_html_head(FILE *f, const struct rep_compare *cmp)
 		rep_html_text(f, first->suite_name);
 		fputs(")", f);
 	} else {
-		fputs(cmp->kind == REP_KIND_SUITE ? "Suite results" : "Job results", f);
+		fputs(cmp->kind == REP_KIND_SUITE
+		          ? "Results of different suites (rows match by test name)"
+		          : "Job results",
+		      f);
 	}
 	fprintf(f, " &middot; %zu configuration%s &middot; baseline ", cmp->ncols,
 	        cmp->ncols == 1 ? "" : "s");

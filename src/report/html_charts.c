@@ -32,8 +32,8 @@ static const char *const rep_dir_colors[REP_NDIR] = {"#2563eb", "#ea580c", "#6b7
 /* "512B", "4K", "64M", "1KB", "2MiB": a transfer size used as a test name. */
 static bool rep_size_name(const char *s)
 {
-	static const char *const units[] = {"B", "K", "KB", "KiB", "M", "MB", "MiB", "G", "GB",
-	                                    "GiB"};
+	static const char *const units[] = {"B",  "K",   "KB", "KiB", "M",
+	                                    "MB", "MiB", "G",  "GB",  "GiB"};
 	size_t digits = strspn(s, "0123456789");
 
 	if (!digits)
@@ -271,10 +271,9 @@ static const struct rep_test *rep_curve_test(const struct rep_result *res, const
 /* "position_gb" -> "position (GB)", "time_s" -> "time (s)". */
 static void rep_axis_label(char *buf, size_t len, const char *key)
 {
-	static const char *const units[][2] = {{"_gb", " (GB)"},   {"_gib", " (GiB)"},
-	                                        {"_mb", " (MB)"},   {"_s", " (s)"},
-	                                        {"_ms", " (ms)"},   {"_pct", " (%)"},
-	                                        {"_bytes", " (bytes)"}};
+	static const char *const units[][2] = {
+	    {"_gb", " (GB)"}, {"_gib", " (GiB)"}, {"_mb", " (MB)"},      {"_s", " (s)"},
+	    {"_ms", " (ms)"}, {"_pct", " (%)"},   {"_bytes", " (bytes)"}};
 	size_t n = strlen(key);
 
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
@@ -330,8 +329,9 @@ static void rep_curve_chart(FILE *f, const struct rep_compare *cmp, const char *
 
 static void rep_extras_table(FILE *f, const struct rep_compare *cmp)
 {
-	static const char *const heads[] = {"min MB/s", "max MB/s", "average read MB/s",
-	                                    "average write MB/s", "access time ms", "burst MB/s"};
+	static const char *const heads[] = {"min MB/s",          "max MB/s",
+	                                    "average read MB/s", "average write MB/s",
+	                                    "access time ms",    "burst MB/s"};
 
 	fputs("<div class=\"scroll\"><table>\n<caption>drive figures</caption>\n<thead><tr>"
 	      "<th>test</th><th>configuration</th>",
@@ -387,7 +387,8 @@ static void rep_extras_table(FILE *f, const struct rep_compare *cmp)
 					if (k == 4)
 						rep_fmt_number(buf, sizeof buf, v[k]);
 					else
-						rep_fmt_value(buf, sizeof buf, v[k], REP_METRIC_MB_S);
+						rep_fmt_value(buf, sizeof buf, v[k],
+						              REP_METRIC_MB_S);
 					fprintf(f, "<td class=\"n\">%s</td>", buf);
 				}
 				fputs("</tr>\n", f);

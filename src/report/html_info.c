@@ -169,7 +169,7 @@ struct rep_keys {
 		const char *group;
 		unsigned occ;
 		const char *key;
-	} *v;
+	} * v;
 	size_t n, cap;
 };
 
@@ -195,8 +195,8 @@ static int rep_keys_add(struct rep_keys *ks, const char *group, unsigned occ, co
 }
 
 static const char *const rep_host_names[][2] = {
-    {"hostname", "host"},     {"kernel", "kernel"}, {"machine", "machine"},
-    {"cpu_model", "CPU"},     {"cores", "cores"},   {"memory_bytes", "memory"},
+    {"hostname", "host"}, {"kernel", "kernel"}, {"machine", "machine"},
+    {"cpu_model", "CPU"}, {"cores", "cores"},   {"memory_bytes", "memory"},
 };
 
 void rep_html_hosts(FILE *f, const struct rep_compare *cmp)
@@ -347,8 +347,9 @@ void rep_html_params(FILE *f, const struct rep_compare *cmp)
 	if (rep_param_keys(cmp, &ks))
 		goto out;
 	fputs("<section id=\"params\"><h2>Parameters</h2>\n", f);
-	fprintf(f, "<p class=\"sub\">%s; cells that differ from the baseline are "
-	           "highlighted.</p>\n",
+	fprintf(f,
+	        "<p class=\"sub\">%s; cells that differ from the baseline are "
+	        "highlighted.</p>\n",
 	        suite ? "The suites' parameters (sizes in bytes, times in seconds)"
 	              : "The jobs' options, as fio spells them");
 	fputs("<div class=\"scroll\"><table>\n<thead><tr>", f);

@@ -56,8 +56,7 @@ const char *rep_pct_name(enum rep_pct pct)
 	return pct < REP_NPCT ? names[pct] : "?";
 }
 
-__attribute__((format(printf, 2, 3))) static int rep_fail(struct rep_load *ld, const char *fmt,
-                                                          ...)
+__attribute__((format(printf, 2, 3))) static int rep_fail(struct rep_load *ld, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -300,8 +299,8 @@ static int rep_direction(struct rep_load *ld, struct json_object *d, const char 
 	return 0;
 }
 
-static int rep_directions(struct rep_load *ld, struct json_object *obj, const char *path,
-                          int ndir, bool best, struct rep_test *t)
+static int rep_directions(struct rep_load *ld, struct json_object *obj, const char *path, int ndir,
+                          bool best, struct rep_test *t)
 {
 	char dp[REP_PATH];
 
@@ -319,8 +318,7 @@ static int rep_directions(struct rep_load *ld, struct json_object *obj, const ch
 }
 
 /* An array of finite numbers, copied out. */
-static int rep_numbers(struct rep_load *ld, struct json_object *arr, const char *path,
-                       double **out)
+static int rep_numbers(struct rep_load *ld, struct json_object *arr, const char *path, double **out)
 {
 	size_t n = json_object_array_length(arr);
 	double *v = calloc(n ? n : 1, sizeof *v);
@@ -431,7 +429,8 @@ static long long rep_option_int(struct json_object *options, const char *key)
 	const char *s;
 	long long n = 0;
 
-	if (!json_object_object_get_ex(options, key, &v) || !json_object_is_type(v, json_type_string))
+	if (!json_object_object_get_ex(options, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
 		return -1;
 	s = json_object_get_string(v);
 	if (!*s || strlen(s) > 18 || strspn(s, "0123456789") != strlen(s))
@@ -510,8 +509,8 @@ static int rep_suite(struct rep_load *ld, struct rep_result *res, struct json_ob
 		return rc;
 	for (int k = 0; k < 3; k++) {
 		res->score[k] = NAN;
-		if (scores && (rc = rep_number(ld, scores, "scores", score_keys[k], false,
-		                               &res->score[k])))
+		if (scores &&
+		    (rc = rep_number(ld, scores, "scores", score_keys[k], false, &res->score[k])))
 			return rc;
 	}
 	return rep_entries(ld, res, tests, "tests");

@@ -68,7 +68,7 @@ struct rep_curve {
 /* A suite test, or a job of a job result. */
 struct rep_test {
 	const char *name;
-	const char *pattern;            /* "seq", "rand", "mixed"; NULL when absent */
+	const char *pattern; /* "seq", "rand", "mixed"; a job's rw option; NULL when absent */
 	long long bs, iodepth, threads; /* -1 when absent */
 	struct rep_figure dir[REP_NDIR];
 	double min_mb_s, max_mb_s, access_time_ms, burst_mb_s; /* NAN when absent */
@@ -77,12 +77,12 @@ struct rep_test {
 };
 
 struct rep_result {
-	char *path;        /* the file name as given */
+	char *path; /* the file name as given */
 	enum rep_kind kind;
-	const char *label; /* "label", else target.spec */
-	const char *spec;  /* target.spec */
+	const char *label;                                /* "label", else target.spec */
+	const char *spec;                                 /* target.spec */
 	const char *suite_name, *suite_title, *aggregate; /* suites only, else NULL */
-	struct json_object *host;   /* NULL when absent */
+	struct json_object *host;                         /* NULL when absent */
 	struct json_object *target; /* the target object (spec, size_bytes, tree, ...) */
 	struct json_object *tree;   /* target.tree, NULL when absent */
 	struct json_object *params; /* suite.params, NULL when absent */

@@ -16,10 +16,10 @@
 #include "report/render.h"
 #include "report/svg.h"
 
-#define W          640.0
-#define CHAR_W     7.2 /* generous: a label column must not clip its text */
-#define LABEL_MAX  30 /* code points of a label before it is cut */
-#define MAX_TICKS  60
+#define W         640.0
+#define CHAR_W    7.2 /* generous: a label column must not clip its text */
+#define LABEL_MAX 30  /* code points of a label before it is cut */
+#define MAX_TICKS 60
 
 const char *rep_color(size_t i)
 {
@@ -42,9 +42,8 @@ void rep_nice_axis(double lo, double hi, int ticks, double *out_lo, double *out_
 	mag = pow(10.0, floor(log10(raw)));
 	norm = raw / mag;
 	s = (norm <= 1.0 ? 1.0 : norm <= 2.0 ? 2.0 : norm <= 5.0 ? 5.0 : 10.0) * mag;
-	if (!isfinite(range) || !isfinite(s) || !(s > 0.0) ||
-	    !isfinite(floor(lo / s) * s) || !isfinite(ceil(hi / s) * s) ||
-	    (hi - lo) / s > MAX_TICKS) {
+	if (!isfinite(range) || !isfinite(s) || !(s > 0.0) || !isfinite(floor(lo / s) * s) ||
+	    !isfinite(ceil(hi / s) * s) || (hi - lo) / s > MAX_TICKS) {
 		*out_lo = 0.0;
 		*out_hi = isfinite(hi) && hi > 0 ? hi : 1.0;
 		*step = *out_hi - *out_lo;
@@ -159,8 +158,10 @@ static void rep_x_ticks(FILE *f, double lo, double hi, double step, double x0, d
 		        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		        x, top, x, bottom);
 		rep_fmt_number(buf, sizeof buf, v);
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-		        x, bottom + 14, buf);
+		fprintf(
+		    f,
+		    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+		    x, bottom + 14, buf);
 	}
 	if (unit) {
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x1,
@@ -178,7 +179,8 @@ void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 	char buf[64];
 
 	for (size_t g = 0; g < c->ngroups; g++)
-		lw = lw > rep_label_len(c->group_labels[g]) ? lw : rep_label_len(c->group_labels[g]);
+		lw =
+		    lw > rep_label_len(c->group_labels[g]) ? lw : rep_label_len(c->group_labels[g]);
 	for (size_t i = 0; i < c->ngroups * c->nseries; i++) {
 		if (isfinite(c->values[i]) && c->values[i] > max)
 			max = c->values[i];
@@ -207,7 +209,8 @@ void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 		for (size_t s = 0; s < c->nseries; s++)
 			any |= isfinite(c->values[g * c->nseries + s]);
 		if (!any)
-			fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">not measured</text>\n",
+			fprintf(f,
+			        "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">not measured</text>\n",
 			        x0 + 6, y + gh / 2 + 4);
 		for (size_t s = 0; s < c->nseries; s++) {
 			double v = c->values[g * c->nseries + s];
@@ -227,7 +230,8 @@ void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 			fprintf(f, ": %s ", buf);
 			rep_html_text(f, c->unit);
 			fprintf(f,
-			        "</title></rect>\n<text class=\"val\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			        "</title></rect>\n<text class=\"val\" x=\"%.1f\" "
+			        "y=\"%.1f\">%s</text>\n",
 			        x0 + bw + 4, by + bar_h - 3, buf);
 		}
 		y += gh + gap;
@@ -305,11 +309,13 @@ void rep_svg_lines(FILE *f, const struct rep_line_chart *c)
 		double v = n == 1 ? (i ? yhi : ylo) : ylo + ystep * i;
 		double y = rep_scale(v, ylo, yhi, bottom, top);
 
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		fprintf(f,
+		        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		        left, y, right, y);
 		rep_fmt_number(buf, sizeof buf, v);
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-		        left - 6, y + 4, buf);
+		fprintf(
+		    f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+		    left - 6, y + 4, buf);
 	}
 	fprintf(f, "<text class=\"tick\" x=\"4\" y=\"%.1f\">", top - 14);
 	rep_html_text(f, c->y_label);
@@ -321,7 +327,8 @@ void rep_svg_lines(FILE *f, const struct rep_line_chart *c)
 			double e = xlo + i, x = rep_scale(e, xlo, xhi, left, right);
 
 			fprintf(f,
-			        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+			        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			        "y2=\"%.1f\"/>\n",
 			        x, top, x, bottom);
 			if (fmod(e - xlo, xstep) != 0)
 				continue;
@@ -338,8 +345,8 @@ void rep_svg_lines(FILE *f, const struct rep_line_chart *c)
 	} else {
 		rep_x_ticks(f, xlo, xhi, xstep, left, right, top, bottom, c->x_label);
 	}
-	fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-	        left, bottom, right, bottom);
+	fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", left,
+	        bottom, right, bottom);
 
 	for (size_t s = 0; s < c->nseries; s++) {
 		const struct rep_series *se = &c->series[s];
@@ -423,8 +430,7 @@ static void rep_marker(FILE *f, int k, double x, double y, const char *color)
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\">", x, y, color);
 		break;
 	case 1:
-		fprintf(f,
-		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\">",
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\">",
 		        x - 4, y - 4, color);
 		break;
 	case 2:
@@ -484,13 +490,18 @@ void rep_svg_dots(FILE *f, const struct rep_dot_chart *c)
 	for (int i = 0; i <= (int)(hi - lo) && i <= 64; i++) {
 		double x = rep_scale(lo + i, lo, hi, x0, x1);
 
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		fprintf(f,
+		        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		        x, top - 6, x, y);
 		rep_fmt_us(buf, sizeof buf, pow(10.0, lo + i));
-		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-		        x, y + 14, buf);
+		fprintf(
+		    f,
+		    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+		    x, y + 14, buf);
 	}
-	fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">latency, log scale</text>\n",
+	fprintf(f,
+	        "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">latency, log "
+	        "scale</text>\n",
 	        x1, y + 30);
 	for (size_t r = 0; r < c->nrows; r++) {
 		double cy = top + (double)r * row_h + row_h / 2, pmin = INFINITY, pmax = -INFINITY;
@@ -505,10 +516,11 @@ void rep_svg_dots(FILE *f, const struct rep_dot_chart *c)
 			}
 		}
 		if (pmin <= pmax)
-			fprintf(f,
-			        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			        "stroke-width=\"2\" stroke-opacity=\"0.45\"/>\n",
-			        pmin, cy, pmax, cy, c->row_colors[r]);
+			fprintf(
+			    f,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			    "stroke-width=\"2\" stroke-opacity=\"0.45\"/>\n",
+			    pmin, cy, pmax, cy, c->row_colors[r]);
 		for (size_t k = 0; k < c->npoints; k++) {
 			double v = c->values[r * c->npoints + k];
 

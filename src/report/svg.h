@@ -72,8 +72,7 @@ void rep_svg_lines(FILE *f, const struct rep_line_chart *c);
 void rep_svg_dots(FILE *f, const struct rep_dot_chart *c);
 
 /** Nice axis: 0 (or @lo) .. a round number above @hi, with the tick step. */
-void rep_nice_axis(double lo, double hi, int ticks, double *out_lo, double *out_hi,
-                   double *step);
+void rep_nice_axis(double lo, double hi, int ticks, double *out_lo, double *out_hi, double *step);
 
 /** Configuration colour @i of the palette (cycles). */
 const char *rep_color(size_t i);

@@ -68,13 +68,13 @@ static bool rep_has_scores(const struct rep_compare *cmp)
 	return false;
 }
 
-static void rep_fill(struct rep_cellstr *cs, double v, double base, bool is_base,
-                     enum rep_metric m, bool score)
+static void rep_fill(struct rep_cellstr *cs, double v, double base, bool is_base, enum rep_metric m,
+                     bool score)
 {
 	double pct;
 
 	if (score)
-		rep_fmt_number(cs->val, sizeof cs->val, v);
+		rep_fmt_score(cs->val, sizeof cs->val, v);
 	else
 		rep_fmt_value(cs->val, sizeof cs->val, v, m);
 	cs->pct[0] = '\0';
@@ -135,7 +135,7 @@ static void rep_table_body(FILE *f, const struct rep_compare *cmp, enum rep_metr
 	size_t nc = cmp->ncols, b = cmp->baseline;
 	size_t nlines = cmp->nrows + (rep_has_scores(cmp) ? 3 : 0);
 	struct rep_cellstr *cells = calloc(nlines * nc + 1, sizeof *cells);
-	char (*titles)[288] = calloc(nlines + 1, sizeof *titles);
+	char(*titles)[288] = calloc(nlines + 1, sizeof *titles);
 	size_t *valw = calloc(nc, sizeof *valw), *pctw = calloc(nc, sizeof *pctw);
 	size_t namew;
 	char vs[32], head[REP_HEAD_MAX * 4 + 32];
@@ -153,7 +153,8 @@ static void rep_table_body(FILE *f, const struct rep_compare *cmp, enum rep_metr
 			snprintf(titles[r], sizeof titles[r], "%s", score_names[k]);
 		else
 			rep_row_title(&cmp->rows[r], titles[r], sizeof titles[r]);
-		base = score ? cmp->cols[b]->score[k] : rep_metric_value(rep_cell(cmp, r, b), metric);
+		base =
+		    score ? cmp->cols[b]->score[k] : rep_metric_value(rep_cell(cmp, r, b), metric);
 		for (size_t c = 0; c < nc; c++) {
 			double v = score ? cmp->cols[c]->score[k]
 			                 : rep_metric_value(rep_cell(cmp, r, c), metric);
@@ -184,6 +185,14 @@ static void rep_table_body(FILE *f, const struct rep_compare *cmp, enum rep_metr
 	}
 
 	rep_legend(f, cmp);
+	for (size_t c = 1; c < nc && cmp->kind == REP_KIND_SUITE; c++) {
+		if (strcmp(cmp->cols[c]->suite_name, cmp->cols[0]->suite_name)) {
+			fputs("note: the results come from different suites; rows match by test "
+			      "name\n",
+			      f);
+			break;
+		}
+	}
 	fprintf(f, "\n%s; %% against #%zu\n\n", rep_metric_title(metric), b + 1);
 
 	/* header line 1: "#N label" over each group */

@@ -14,9 +14,9 @@
  * short; intervals in the past are pruned from the front.  The search looks
  * at most CAL_SCAN_MAX gaps, and never a gap with more than CAL_TAIL_MAX
  * intervals after it: a resource booked that far ahead is a backlog, and
- * the reservation simply goes to its end.  The array is fixed at creation (no allocation on the data path):
- * when it is full, the reservation goes after the last interval, which is
- * pessimistic but only happens with thousands of scattered reservations.
+ * the reservation simply goes to its end.  The array is fixed at creation (no allocation on the
+ * data path): when it is full, the reservation goes after the last interval, which is pessimistic
+ * but only happens with thousands of scattered reservations.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -27,15 +27,16 @@
 
 #include "sim/sim.h"
 
-static void *dev_map(size_t len)
+/* An anonymous mapping; @huge for the tables read at random (not for data=on). */
+static void *dev_map(size_t len, bool huge)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
 	/* the tables are read at random: huge pages save most TLB misses */
-	if (len >= (2u << 20))
+	if (huge && len >= (2u << 20))
 		madvise(p, len, MADV_HUGEPAGE);
 	return p;
 }
@@ -52,7 +53,7 @@ static size_t dev_npu(const struct sim_dev *d)
 }
 
 int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct sim_dev **out,
-		   char *msg, size_t msglen)
+                   char *msg, size_t msglen)
 {
 	struct sim_dev *d = calloc(1, sizeof(*d));
 	uint64_t phys;
@@ -66,9 +67,9 @@ int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct s
 	d->gc_victim = SIM_NONE;
 	d->rng.s = p->seed * 0x9e3779b97f4a7c15ull + 0x1234567;
 	phys = (uint64_t)g->nblocks * g->b;
-	d->l2p = dev_map(g->U * sizeof(*d->l2p));
-	d->p2l = dev_map(phys * sizeof(*d->p2l));
-	d->prog_end = dev_map(dev_npu(d) * sizeof(*d->prog_end));
+	d->l2p = dev_map(g->U * sizeof(*d->l2p), true);
+	d->p2l = dev_map(phys * sizeof(*d->p2l), true);
+	d->prog_end = dev_map(dev_npu(d) * sizeof(*d->prog_end), true);
 	d->blk = calloc(g->nblocks, sizeof(*d->blk));
 	d->buf_rel = calloc(g->nslots, sizeof(*d->buf_rel));
 	if (!d->l2p || !d->p2l || !d->prog_end || !d->blk || !d->buf_rel)
@@ -107,7 +108,7 @@ int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct s
 		goto fail;
 	if (p->data) {
 		d->data_len = g->U * (size_t)g->unit;
-		d->data = dev_map(d->data_len);
+		d->data = dev_map(d->data_len, false);
 		if (!d->data) {
 			rc = -ENOMEM;
 			goto fail;
@@ -117,7 +118,7 @@ int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct s
 	return 0;
 fail:
 	snprintf(msg, msglen, "cannot allocate the model's tables (%llu physical units)",
-		 (unsigned long long)phys);
+	         (unsigned long long)phys);
 	sim_dev_destroy(d);
 	return rc ? rc : -ENOMEM;
 }
@@ -176,8 +177,8 @@ static uint64_t dev_end(struct sim_dev *d, uint64_t done)
 /* One run of units of one program unit: when its data is in the controller. */
 static uint64_t dev_read_run(struct sim_dev *d, uint64_t pui, uint32_t n, uint64_t ready)
 {
-	uint32_t per_blk = d->g.b / d->g.pu;
-	uint32_t blk = (uint32_t)(pui / per_blk);
+	uint32_t per_blk = d->g.b >> d->g.pu_shift;
+	uint32_t blk = sim_div(pui, d->g.ppb_magic);
 	const struct sim_blk *k = &d->blk[blk];
 
 	/* the per-block check spares a cache miss on prog_end for settled blocks */
@@ -185,8 +186,8 @@ static uint64_t dev_read_run(struct sim_dev *d, uint64_t pui, uint32_t n, uint64
 		d->c.buffer_read_units += n;
 		return ready;
 	}
-	return sim_nand_read(d, (uint32_t)(pui % per_blk) % d->g.ndies, ready, n, d->blk[blk].slc,
-			     true);
+	return sim_nand_read(d, (uint32_t)(pui - (uint64_t)blk * per_blk) % d->g.ndies, ready, n,
+	                     d->blk[blk].slc, true);
 }
 
 uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len)
@@ -194,11 +195,13 @@ uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t le
 	uint64_t c, done, u, uend, run_pu = UINT64_MAX, run_bytes = 0, zero_bytes = 0;
 	uint32_t run_n = 0, unit = d->g.unit;
 
+	/* the mapping entry is a cache miss: start it, do the queue work meanwhile */
+	__builtin_prefetch(&d->l2p[off >> d->g.unit_shift]);
 	dev_begin(d, now);
 	c = sim_host_cmd(d, sim_host_admit(d, now), false);
 	done = c;
-	u = off / unit;
-	uend = (off + len - 1) / unit;
+	u = off >> d->g.unit_shift;
+	uend = (off + len - 1) >> d->g.unit_shift;
 	for (; u <= uend; u++) {
 		uint64_t us = u * unit, ue = us + unit;
 		uint64_t bytes = (ue < off + len ? ue : off + len) - (us > off ? us : off);
@@ -210,7 +213,7 @@ uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t le
 			d->c.unmapped_read_units++;
 			continue;
 		}
-		pui = phys / d->g.pu;
+		pui = phys >> d->g.pu_shift;
 		if (pui == run_pu) {
 			run_n++;
 			run_bytes += bytes;
@@ -247,18 +250,20 @@ uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t l
 	uint64_t c, x, ack, u, uend;
 	uint32_t unit = d->g.unit;
 
+	/* the mapping entry is a cache miss: start it, do the queue and GC work meanwhile */
+	__builtin_prefetch(&d->l2p[off >> d->g.unit_shift], 1);
 	dev_begin(d, now);
 	c = sim_host_cmd(d, sim_host_admit(d, now), true);
 	x = sim_host_xfer(d, true, c, len);
 	ack = x;
-	u = off / unit;
-	uend = (off + len - 1) / unit;
+	u = off >> d->g.unit_shift;
+	uend = (off + len - 1) >> d->g.unit_shift;
 	for (; u <= uend; u++) {
 		uint64_t us = u * unit, ready = x, a;
 		uint32_t old = sim_l2p(d, u);
 		if ((us < off || us + unit > off + len) && old != SIM_NONE) {
 			/* read-modify-write of a partly written unit */
-			uint64_t r = dev_read_run(d, old / d->g.pu, 1, c);
+			uint64_t r = dev_read_run(d, old >> d->g.pu_shift, 1, c);
 			if (r > ready)
 				ready = r;
 			d->c.rmw_reads++;

@@ -25,6 +25,7 @@
  * superblocks and the rest of open ones); its average over host writes is
  * what the effective spare ratio of the analytic models needs (report).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -77,7 +78,7 @@ uint32_t sim_list_pop(struct sim_dev *d, struct sim_list *l)
 
 void sim_ftl_invalidate(struct sim_dev *d, uint32_t phys)
 {
-	uint32_t b = phys / d->g.b;
+	uint32_t b = sim_phys_blk(d, phys);
 	struct sim_blk *k = &d->blk[b];
 	uint32_t v = k->valid--;
 
@@ -150,7 +151,7 @@ static uint64_t ftl_program(struct sim_dev *d, int stream, uint32_t b, uint32_t 
 
 	if (d->timing)
 		end = sim_nand_program(d, die, s->ready, d->blk[b].slc, stream == SIM_STREAM_GC);
-	d->prog_end[(uint64_t)b * (d->g.b / d->g.pu) + pui] = end;
+	d->prog_end[((uint64_t)b * d->g.b >> d->g.pu_shift) + pui] = end;
 	if (end > d->blk[b].prog_last)
 		d->blk[b].prog_last = end;
 	d->c.nand_prog_units += d->g.pu;
@@ -173,29 +174,48 @@ static void ftl_maybe_close(struct sim_dev *d, struct sim_stream *s, uint32_t b)
 
 uint64_t sim_ftl_append(struct sim_dev *d, int stream, uint32_t lpn, uint64_t ready)
 {
+	return sim_ftl_append_n(d, stream, &lpn, 1, ready);
+}
+
+uint64_t sim_ftl_append_n(struct sim_dev *d, int stream, const uint32_t *lpns, uint32_t n,
+                          uint64_t ready)
+{
 	struct sim_stream *s = &d->stream[stream];
-	struct sim_blk *k;
-	uint32_t b, off, phys;
+	uint32_t pu = d->g.pu;
 	uint64_t end = 0;
 
-	if (s->blk == SIM_NONE)
-		s->blk = sim_ftl_alloc(d, stream, stream == SIM_STREAM_SLC);
-	b = s->blk;
-	k = &d->blk[b];
-	off = k->wp++;
-	phys = b * d->g.b + off;
-	d->p2l[phys] = lpn + 1;
-	d->l2p[lpn] = phys + 1;
-	k->valid++;
-	if (!k->is_static)
-		d->empty_units--;
-	if (ready > s->ready)
-		s->ready = ready;
-	if (off % d->g.pu == 0)
-		d->prog_end[phys / d->g.pu] = SIM_PENDING;
-	if ((off + 1) % d->g.pu == 0)
-		end = ftl_program(d, stream, b, off / d->g.pu);
-	ftl_maybe_close(d, s, b);
+	while (n) {
+		struct sim_blk *k;
+		uint32_t b, off, phys, run;
+
+		if (s->blk == SIM_NONE)
+			s->blk = sim_ftl_alloc(d, stream, stream == SIM_STREAM_SLC);
+		b = s->blk;
+		k = &d->blk[b];
+		off = k->wp;
+		phys = b * d->g.b + off;
+		/* up to the end of the open program unit */
+		run = pu - (off & (pu - 1));
+		if (run > n)
+			run = n;
+		if (!(off & (pu - 1)))
+			d->prog_end[phys >> d->g.pu_shift] = SIM_PENDING;
+		for (uint32_t i = 0; i < run; i++) {
+			d->p2l[phys + i] = lpns[i] + 1;
+			d->l2p[lpns[i]] = phys + i + 1;
+		}
+		k->wp += run;
+		k->valid += run;
+		if (!k->is_static)
+			d->empty_units -= run;
+		if (ready > s->ready)
+			s->ready = ready;
+		if (!(k->wp & (pu - 1)))
+			end = ftl_program(d, stream, b, off >> d->g.pu_shift);
+		ftl_maybe_close(d, s, b);
+		lpns += run;
+		n -= run;
+	}
 	return end;
 }
 
@@ -222,7 +242,7 @@ uint64_t sim_ftl_pad(struct sim_dev *d, int stream)
 
 uint64_t sim_ftl_host_write(struct sim_dev *d, uint32_t lpn, uint64_t ready)
 {
-	uint32_t slot = (uint32_t)(d->buf_head++ % d->g.nslots);
+	uint32_t slot = (uint32_t)(d->buf_head++ & (d->g.nslots - 1));
 	uint64_t rel = d->buf_rel[slot];
 	uint64_t ack = ready;
 	uint32_t old;
@@ -270,17 +290,17 @@ int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
 	uint32_t *cnt = calloc(d->g.nblocks, sizeof(*cnt));
 
 	if (!cnt)
-		return -12;
+		return -ENOMEM;
 	for (uint64_t l = 0; l < d->g.U; l++) {
 		uint32_t p = sim_l2p(d, l);
 		if (p == SIM_NONE)
 			continue;
 		mapped++;
 		if (sim_p2l(d, p) != l) {
-			snprintf(msg, msglen, "l2p[%llu] = %u but p2l[%u] = %u", (unsigned long long)l,
-				 p, p, sim_p2l(d, p));
+			snprintf(msg, msglen, "l2p[%llu] = %u but p2l[%u] = %u",
+			         (unsigned long long)l, p, p, sim_p2l(d, p));
 			free(cnt);
-			return -22;
+			return -EINVAL;
 		}
 	}
 	for (uint64_t p = 0; p < (uint64_t)d->g.nblocks * d->g.b; p++)
@@ -290,9 +310,9 @@ int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
 		const struct sim_blk *k = &d->blk[b];
 		if (cnt[b] != k->valid) {
 			snprintf(msg, msglen, "block %u: valid %u but %u units map to it", b,
-				 k->valid, cnt[b]);
+			         k->valid, cnt[b]);
 			free(cnt);
-			return -22;
+			return -EINVAL;
 		}
 		if (k->is_static)
 			continue;
@@ -304,13 +324,13 @@ int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
 	free(cnt);
 	if (mapped != d->valid_lpns) {
 		snprintf(msg, msglen, "%llu units mapped, counter says %llu",
-			 (unsigned long long)mapped, (unsigned long long)d->valid_lpns);
-		return -22;
+		         (unsigned long long)mapped, (unsigned long long)d->valid_lpns);
+		return -EINVAL;
 	}
 	if (empty != d->empty_units) {
 		snprintf(msg, msglen, "%llu empty units, counter says %llu",
-			 (unsigned long long)empty, (unsigned long long)d->empty_units);
-		return -22;
+		         (unsigned long long)empty, (unsigned long long)d->empty_units);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -177,8 +177,7 @@ uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
 		d->gc_last_t = t;
 		if (t > d->gc_erase_after)
 			d->gc_erase_after = t;
-		for (uint32_t i = 0; i < n; i++)
-			sim_ftl_append(d, SIM_STREAM_GC, lpns[i], t);
+		sim_ftl_append_n(d, SIM_STREAM_GC, lpns, n, t);
 		moved = n;
 		d->c.gc_relocated += n;
 		if (k->slc)

@@ -39,7 +39,7 @@ int sim_host_init(struct sim_dev *d)
 		return -ENOMEM;
 	for (int i = 0; i < 2; i++) {
 		if ((rc = sim_cal_init(&h->link[i], HOST_CAL_CAP,
-				       xfer_ns(d->p.logical_block, d->g.link_bw))) ||
+		                       xfer_ns(d->p.logical_block, d->g.link_bw))) ||
 		    (rc = sim_cal_init(&h->ctrl[i], HOST_CAL_CAP, 0)))
 			return rc;
 	}
@@ -123,7 +123,6 @@ uint64_t sim_host_cmd(struct sim_dev *d, uint64_t t, bool write)
 	h->ctrl_free = t + cost;
 	return h->ctrl_free;
 }
-
 
 uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t bytes)
 {

@@ -72,10 +72,9 @@ void sim_nand_free(struct sim_dev *d)
 	d->die = NULL;
 }
 
-
 /* Reserve @dur on a die from @ready; returns the start. */
 static inline uint64_t die_reserve(struct sim_dev *d, struct sim_die *die, uint64_t ready,
-				   uint64_t dur)
+                                   uint64_t dur)
 {
 	uint64_t s = sim_cal_reserve(&die->cal, d->now, ready, dur);
 
@@ -84,8 +83,8 @@ static inline uint64_t die_reserve(struct sim_dev *d, struct sim_die *die, uint6
 	return s;
 }
 
-uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint32_t units,
-		       bool slc, bool host)
+uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint32_t units, bool slc,
+                       bool host)
 {
 	struct sim_die *die = &d->die[die_no];
 	uint64_t tr = (slc && d->p.t_read_slc ? d->p.t_read_slc : d->p.t_read) * d->g.prog_k;

@@ -24,6 +24,7 @@
  *           slots by an affine permutation so that logical neighbours are
  *           not physical neighbours, as on a drive that saw random writes.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
@@ -68,7 +69,7 @@ static int precond_analytic(struct sim_dev *d, char *msg, size_t msglen)
 
 	if ((uint64_t)nc * g->b < g->U) {
 		snprintf(msg, msglen, "steady state needs more spare area than the drive has");
-		return -22;
+		return -EINVAL;
 	}
 	while (precond_mass(hi, nc, g->b) > (double)g->U)
 		hi *= 2;
@@ -121,8 +122,8 @@ static int precond_analytic(struct sim_dev *d, char *msg, size_t msglen)
 	d->valid_lpns = assigned;
 	if (assigned != g->U) {
 		snprintf(msg, msglen, "steady state construction placed %llu of %llu units",
-			 (unsigned long long)assigned, (unsigned long long)g->U);
-		return -22;
+		         (unsigned long long)assigned, (unsigned long long)g->U);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -136,8 +137,8 @@ static double precond_wa(const struct sim_dev *d, uint64_t prog0, uint64_t host0
 static void precond_settle(struct sim_dev *d)
 {
 	uint64_t U = d->g.U;
-	uint64_t max = d->p.precond_writes ? d->p.precond_writes
-					   : (U <= (4u << 20) ? 4 * U : (4u << 20));
+	uint64_t max =
+	    d->p.precond_writes ? d->p.precond_writes : (U <= (4u << 20) ? 4 * U : (4u << 20));
 	uint64_t min = U <= (4u << 20) ? U : 0;
 	uint64_t win = U / 4 > 1024 ? U / 4 : 1024, done = 0;
 	double prev = 0;
@@ -190,7 +191,7 @@ int sim_precond(struct sim_dev *d, char *msg, size_t msglen)
 		d->stream[i].npend = 0;
 	sim_dev_reset_counters(d);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	d->precond_ns_wall = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull +
-			     (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+	d->precond_ns_wall =
+	    (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
 	return rc;
 }

@@ -38,7 +38,17 @@
 #include "core/spec.h"
 #include "sim/sim.h"
 
-enum sim_ktype { KT_ENUM, KT_UINT, KT_SIZE, KT_TIME, KT_RATE, KT_PCT, KT_BOOL, KT_U64, KT_SLC_SIZE };
+enum sim_ktype {
+	KT_ENUM,
+	KT_UINT,
+	KT_SIZE,
+	KT_TIME,
+	KT_RATE,
+	KT_PCT,
+	KT_BOOL,
+	KT_U64,
+	KT_SLC_SIZE
+};
 
 struct sim_key {
 	const char *name;
@@ -54,57 +64,66 @@ static const char *const gc_names[] = {"greedy", "fifo", "random", NULL};
 static const char *const slc_names[] = {"off", "static", "dynamic", NULL};
 static const char *const state_names[] = {"fresh", "full", "steady", NULL};
 
-#define K(n, t, f) {#n, t, offsetof(struct sim_params, f), NULL, 0, 0}
-#define KE(n, f, c) {#n, KT_ENUM, offsetof(struct sim_params, f), c, 0, 0}
-#define KU(n, f, lo, hi) {#n, KT_UINT, offsetof(struct sim_params, f), NULL, lo, hi}
+#define K(n, t, f)                                                                                 \
+	{                                                                                          \
+#n, t, offsetof(struct sim_params, f), NULL, 0, 0                                  \
+	}
+#define KE(n, f, c)                                                                                \
+	{                                                                                          \
+#n, KT_ENUM, offsetof(struct sim_params, f), c, 0, 0                               \
+	}
+#define KU(n, f, lo, hi)                                                                           \
+	{                                                                                          \
+#n, KT_UINT, offsetof(struct sim_params, f), NULL, lo, hi                          \
+	}
 
 static const struct sim_key sim_keys[] = {
-	KE(iface, iface, iface_names),
-	KU(sata_gen, sata_gen, 1, 3),
-	KU(pcie_gen, pcie_gen, 1, 5),
-	KU(pcie_lanes, pcie_lanes, 1, 16),
-	K(link_bw, KT_RATE, link_bw),
-	KU(queues, queues, 1, 65535),
-	KU(queue_depth, queue_depth, 1, 65536),
-	K(cmd_time, KT_TIME, cmd_ns),
-	K(cmd_write_time, KT_TIME, cmd_write_ns),
-	K(latency, KT_TIME, latency_ns),
-	K(ctrl_read_bw, KT_RATE, ctrl_read_bw),
-	K(ctrl_write_bw, KT_RATE, ctrl_write_bw),
-	{"cell", KT_ENUM, offsetof(struct sim_params, bits), cell_names, 0, 0},
-	KU(channels, channels, 1, 64),
-	KU(dies, dies, 1, 64),
-	KU(planes, planes, 1, 8),
-	K(page, KT_SIZE, page),
-	KU(pages, pages, 1, 65536),
-	KU(blocks, blocks, 1, 1u << 20),
-	K(channel_rate, KT_RATE, channel_rate),
-	K(t_read, KT_TIME, t_read),
-	K(t_prog, KT_TIME, t_prog),
-	K(t_erase, KT_TIME, t_erase),
-	K(t_read_slc, KT_TIME, t_read_slc),
-	K(t_prog_slc, KT_TIME, t_prog_slc),
-	K(t_suspend, KT_TIME, t_suspend),
-	K(suspend, KT_BOOL, suspend),
-	K(capacity, KT_SIZE, capacity),
-	K(op, KT_PCT, op),
-	K(map_unit, KT_SIZE, map_unit),
-	KE(gc, gc, gc_names),
-	KU(gc_free, gc_free, 0, 1u << 20),
-	K(write_buffer, KT_SIZE, write_buffer),
-	K(trim, KT_BOOL, trim),
-	K(idle, KT_TIME, idle_ns),
-	KE(slc, slc, slc_names),
-	{"slc_size", KT_SLC_SIZE, offsetof(struct sim_params, slc_size), NULL, 0, 0},
-	K(logical_block, KT_SIZE, logical_block),
-	K(rated_read, KT_RATE, rated_read),
-	K(rated_write, KT_RATE, rated_write),
-	KU(rated_read_iops, rated_read_iops, 0, 100000000),
-	KU(rated_write_iops, rated_write_iops, 0, 100000000),
-	KE(state, state, state_names),
-	K(data, KT_BOOL, data),
-	K(seed, KT_U64, seed),
-	K(precond_writes, KT_U64, precond_writes),
+    KE(iface, iface, iface_names),
+    KU(sata_gen, sata_gen, 1, 3),
+    KU(pcie_gen, pcie_gen, 1, 5),
+    KU(pcie_lanes, pcie_lanes, 1, 16),
+    K(link_bw, KT_RATE, link_bw),
+    KU(queues, queues, 1, 65535),
+    KU(queue_depth, queue_depth, 1, 65536),
+    K(cmd_time, KT_TIME, cmd_ns),
+    K(cmd_write_time, KT_TIME, cmd_write_ns),
+    K(latency, KT_TIME, latency_ns),
+    K(ctrl_read_bw, KT_RATE, ctrl_read_bw),
+    K(ctrl_write_bw, KT_RATE, ctrl_write_bw),
+    {"cell", KT_ENUM, offsetof(struct sim_params, bits), cell_names, 0, 0},
+    KU(channels, channels, 1, 64),
+    KU(dies, dies, 1, 64),
+    KU(planes, planes, 1, 8),
+    K(page, KT_SIZE, page),
+    KU(pages, pages, 1, 65536),
+    KU(blocks, blocks, 1, 1u << 20),
+    K(channel_rate, KT_RATE, channel_rate),
+    K(t_read, KT_TIME, t_read),
+    K(t_prog, KT_TIME, t_prog),
+    K(t_erase, KT_TIME, t_erase),
+    K(t_read_slc, KT_TIME, t_read_slc),
+    K(t_prog_slc, KT_TIME, t_prog_slc),
+    K(t_suspend, KT_TIME, t_suspend),
+    K(suspend, KT_BOOL, suspend),
+    K(capacity, KT_SIZE, capacity),
+    K(op, KT_PCT, op),
+    K(map_unit, KT_SIZE, map_unit),
+    KE(gc, gc, gc_names),
+    KU(gc_free, gc_free, 0, 1u << 20),
+    K(write_buffer, KT_SIZE, write_buffer),
+    K(trim, KT_BOOL, trim),
+    K(idle, KT_TIME, idle_ns),
+    KE(slc, slc, slc_names),
+    {"slc_size", KT_SLC_SIZE, offsetof(struct sim_params, slc_size), NULL, 0, 0},
+    K(logical_block, KT_SIZE, logical_block),
+    K(rated_read, KT_RATE, rated_read),
+    K(rated_write, KT_RATE, rated_write),
+    KU(rated_read_iops, rated_read_iops, 0, 100000000),
+    KU(rated_write_iops, rated_write_iops, 0, 100000000),
+    KE(state, state, state_names),
+    K(data, KT_BOOL, data),
+    K(seed, KT_U64, seed),
+    K(precond_writes, KT_U64, precond_writes),
 };
 
 #define SIM_NKEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))
@@ -124,7 +143,7 @@ void sim_params_default(struct sim_params *p)
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "generic");
 	snprintf(p->description, sizeof(p->description),
-		 "generic NVMe MLC drive (built-in defaults, no profile)");
+	         "generic NVMe MLC drive (built-in defaults, no profile)");
 	p->iface = SIM_IFACE_NVME;
 	p->sata_gen = 3;
 	p->pcie_gen = 3;
@@ -180,7 +199,7 @@ static int parse_pct(const char *v, double *out)
 }
 
 int sim_params_set(struct sim_params *p, const char *key, const char *value, char *msg,
-		   size_t msglen)
+                   size_t msglen)
 {
 	const struct sim_key *k = NULL;
 	char why[256] = "";
@@ -216,7 +235,7 @@ int sim_params_set(struct sim_params *p, const char *key, const char *value, cha
 		rc = rl_parse_u64(value, &v, why, sizeof(why));
 		if (rc || v < k->min || v > k->max) {
 			snprintf(msg, msglen, "%s must be an integer from %llu to %llu", key,
-				 (unsigned long long)k->min, (unsigned long long)k->max);
+			         (unsigned long long)k->min, (unsigned long long)k->max);
 			return -EINVAL;
 		}
 		*(unsigned *)f = (unsigned)v;
@@ -319,7 +338,7 @@ static int profile_parse(const char *path, struct sim_params *p, char *msg, size
 		else if (!strcmp(key, "source")) {
 			if (p->nsources < SIM_SOURCES_MAX)
 				snprintf(p->sources[p->nsources++], sizeof(p->sources[0]), "%s",
-					 val);
+				         val);
 		} else if (sim_params_set(p, key, val, why, sizeof(why))) {
 			snprintf(msg, msglen, "%s:%u: %s", path, lineno, why);
 			fclose(f);
@@ -335,7 +354,7 @@ const char *const *sim_profile_dirs(void)
 	static char store[8][PATH_MAX];
 	static const char *dirs[9];
 	static const char *const rel[] = {"../profiles", "../share/raidlab/profiles",
-					  "../../profiles"};
+	                                  "../../profiles"};
 	char exe[PATH_MAX];
 	unsigned n = 0;
 	const char *env = getenv("RAIDLAB_PROFILES");
@@ -570,7 +589,7 @@ double sim_params_rho(const struct sim_params *p)
 }
 
 int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, bool cap_set,
-		   struct sim_geo *g, char *msg, size_t msglen)
+                   struct sim_geo *g, char *msg, size_t msglen)
 {
 	uint64_t pp = (uint64_t)p->planes * p->page;
 	uint64_t ndies = (uint64_t)p->channels * p->dies;
@@ -599,9 +618,14 @@ int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, 
 		return -EINVAL;
 	}
 	g->unit = (uint32_t)p->map_unit;
+	g->unit_shift = (uint32_t)__builtin_ctzll(p->map_unit);
 	geo_units(p, &g->b, &g->pu, &g->prog_k);
 	if (p->map_unit > pp && (p->pages % g->prog_k)) {
 		snprintf(msg, msglen, "pages must be a multiple of map_unit / (planes x page)");
+		return -EINVAL;
+	}
+	if (p->planes & (p->planes - 1)) {
+		snprintf(msg, msglen, "planes must be a power of two");
 		return -EINVAL;
 	}
 	if (g->pu > SIM_PU_MAX) {
@@ -609,6 +633,7 @@ int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, 
 		return -EINVAL;
 	}
 	b64 = ndies * p->pages * (uint64_t)g->pu / g->prog_k;
+	g->pu_shift = (uint32_t)__builtin_ctz(g->pu);
 	g->nch = p->channels;
 	g->ndies = (uint32_t)ndies;
 	g->b_slc = (uint32_t)(ndies * (p->pages / p->bits) * (uint64_t)g->pu / g->prog_k);
@@ -618,7 +643,8 @@ int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, 
 	}
 	g->nblocks = p->blocks;
 	if ((uint64_t)g->nblocks * b64 >= UINT32_MAX) {
-		snprintf(msg, msglen, "drive too large: more than 2^32 mapping units (raise map_unit)");
+		snprintf(msg, msglen,
+		         "drive too large: more than 2^32 mapping units (raise map_unit)");
 		return -EINVAL;
 	}
 
@@ -638,8 +664,8 @@ int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, 
 		cap = 0;
 	/* the static cache depends on capacity; two passes settle it */
 	for (int pass = 0; pass < 2; pass++) {
-		uint64_t cap_est = cap ? cap
-				       : (uint64_t)((double)g->nblocks * g->b * g->unit / (1.0 + rho));
+		uint64_t cap_est =
+		    cap ? cap : (uint64_t)((double)g->nblocks * g->b * g->unit / (1.0 + rho));
 		g->nstatic = geo_static_blocks(p, g->b, cap_est);
 		if (g->nstatic >= g->nblocks) {
 			snprintf(msg, msglen, "the static SLC cache takes every block");
@@ -656,21 +682,26 @@ int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, 
 		g->gc_thresh = 2;
 	g->gc_hard = 1;
 	if (!g->U || g->U + (uint64_t)(g->gc_thresh + 2) * g->b > g->T) {
-		snprintf(msg, msglen,
-			 "not enough spare area: %llu user units need at least %u spare superblocks "
-			 "of %u units (physical %llu)",
-			 (unsigned long long)g->U, g->gc_thresh + 2, g->b, (unsigned long long)g->T);
+		snprintf(
+		    msg, msglen,
+		    "not enough spare area: %llu user units need at least %u spare superblocks "
+		    "of %u units (physical %llu)",
+		    (unsigned long long)g->U, g->gc_thresh + 2, g->b, (unsigned long long)g->T);
 		return -EINVAL;
 	}
 	g->rho = (double)(g->T - g->U) / (double)g->U;
 	if (p->slc == SIM_SLC_DYNAMIC)
 		g->slc_units = p->slc_pct >= 0 ? (uint64_t)((double)g->U * p->slc_pct / 100.0)
-					       : p->slc_size / g->unit;
+		                               : p->slc_size / g->unit;
 	else if (p->slc == SIM_SLC_STATIC)
 		g->slc_units = (uint64_t)g->nstatic * g->b_slc;
 	g->nslots = (uint32_t)(p->write_buffer / g->unit);
 	if (g->nslots < 4 * g->pu)
 		g->nslots = 4 * g->pu;
+	while (g->nslots & (g->nslots - 1)) /* a power of two: the ring index is a mask */
+		g->nslots &= g->nslots - 1;
+	g->b_magic = sim_magic(g->b);
+	g->ppb_magic = sim_magic(g->b / g->pu);
 	g->link_bw = link_bw_of(p);
 	if (p->iface == SIM_IFACE_NVME) {
 		uint64_t qd = (uint64_t)p->queues * p->queue_depth;

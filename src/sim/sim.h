@@ -32,9 +32,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_NONE        UINT32_MAX  /* no block / unmapped / invalid unit */
-#define SIM_PENDING     UINT64_MAX  /* buffer slot whose program is not scheduled yet */
-#define SIM_PU_MAX      64          /* most units in one program unit */
+#define SIM_NONE        UINT32_MAX /* no block / unmapped / invalid unit */
+#define SIM_PENDING     UINT64_MAX /* buffer slot whose program is not scheduled yet */
+#define SIM_PU_MAX      64         /* most units in one program unit */
 #define SIM_SOURCES_MAX 8
 
 enum sim_iface { SIM_IFACE_SATA = 0, SIM_IFACE_AHCI, SIM_IFACE_NVME };
@@ -54,24 +54,24 @@ struct sim_params {
 	char path[512]; /* file the profile came from ("" for built-in defaults) */
 
 	/* host interface */
-	int iface;            /* enum sim_iface */
-	unsigned sata_gen;    /* 1, 2, 3: 1.5, 3, 6 Gb/s */
-	unsigned pcie_gen;    /* 1..5 */
-	unsigned pcie_lanes;  /* 1..16 */
-	uint64_t link_bw;     /* practical link bytes/s; 0: derived from gen and lanes */
-	unsigned queues;      /* NVMe submission queues (SATA/AHCI: 1) */
-	unsigned queue_depth; /* commands per queue (SATA/AHCI: 32) */
-	uint64_t cmd_ns;      /* controller time per read/trim/flush command (serial) */
+	int iface;             /* enum sim_iface */
+	unsigned sata_gen;     /* 1, 2, 3: 1.5, 3, 6 Gb/s */
+	unsigned pcie_gen;     /* 1..5 */
+	unsigned pcie_lanes;   /* 1..16 */
+	uint64_t link_bw;      /* practical link bytes/s; 0: derived from gen and lanes */
+	unsigned queues;       /* NVMe submission queues (SATA/AHCI: 1) */
+	unsigned queue_depth;  /* commands per queue (SATA/AHCI: 32) */
+	uint64_t cmd_ns;       /* controller time per read/trim/flush command (serial) */
 	uint64_t cmd_write_ns; /* controller time per write command; 0: cmd_ns */
-	uint64_t latency_ns;  /* fixed added latency per command (bus, interrupt) */
+	uint64_t latency_ns;   /* fixed added latency per command (bus, interrupt) */
 	uint64_t ctrl_read_bw, ctrl_write_bw; /* controller data path limits, 0: none */
 
 	/* NAND */
 	unsigned bits; /* bits per cell: 1 SLC, 2 MLC, 3 TLC, 4 QLC */
 	unsigned channels, dies, planes;
-	uint64_t page;      /* bytes per page (one plane) */
-	unsigned pages;     /* pages per block in native mode */
-	unsigned blocks;    /* blocks per plane */
+	uint64_t page;         /* bytes per page (one plane) */
+	unsigned pages;        /* pages per block in native mode */
+	unsigned blocks;       /* blocks per plane */
 	uint64_t channel_rate; /* bytes/s per channel */
 	uint64_t t_read, t_prog, t_erase, t_read_slc, t_prog_slc, t_suspend;
 	bool suspend; /* host reads suspend programs/erases */
@@ -80,8 +80,8 @@ struct sim_params {
 	uint64_t capacity; /* user bytes (the profile's figure) */
 	double op;         /* spare area percent rho = (physical-user)/user; <0: unset */
 	uint64_t map_unit;
-	int gc;            /* enum sim_gc_policy */
-	unsigned gc_free;  /* free superblocks at which GC starts; 0: auto */
+	int gc;           /* enum sim_gc_policy */
+	unsigned gc_free; /* free superblocks at which GC starts; 0: auto */
 	uint64_t write_buffer;
 	bool trim;
 	uint64_t idle_ns;  /* idle time before background work; 0: none */
@@ -113,7 +113,7 @@ int sim_profile_load(const char *name, struct sim_params *p, char *msg, size_t m
 
 /** Set one parameter from text, as in a profile file or a spec. */
 int sim_params_set(struct sim_params *p, const char *key, const char *value, char *msg,
-		   size_t msglen);
+                   size_t msglen);
 
 /** NULL-terminated list of every settable parameter name. */
 const char *const *sim_params_keys(void);
@@ -130,20 +130,24 @@ int sim_profile_each(void (*fn)(const struct sim_params *p, void *arg), void *ar
 /* -------------------------------------------------------------- geometry */
 
 struct sim_geo {
-	uint32_t unit;    /* mapping unit, bytes */
-	uint32_t pu;      /* units per program unit (one die, all planes) */
-	uint32_t prog_k;  /* flash operations per unit when a unit spans several pages */
+	uint32_t unit;       /* mapping unit, bytes (a power of two) */
+	uint32_t unit_shift; /* log2(unit) */
+	uint32_t pu;         /* units per program unit (one die, all planes): a power of two */
+	uint32_t pu_shift;   /* log2(pu) */
+	uint32_t prog_k;     /* flash operations per unit when a unit spans several pages */
 	uint32_t nch, ndies;
-	uint32_t b;       /* units per superblock, native mode */
-	uint32_t b_slc;   /* units per superblock in SLC mode */
-	uint32_t nblocks; /* superblocks in total */
-	uint32_t nstatic; /* superblocks reserved as static SLC cache */
-	uint64_t T;       /* physical units of the main pool: (nblocks - nstatic) * b */
-	uint64_t U;       /* user units */
+	uint32_t b;         /* units per superblock, native mode */
+	uint64_t b_magic;   /* for n / b without a divide (sim_div) */
+	uint64_t ppb_magic; /* the same for b / pu, program units per superblock */
+	uint32_t b_slc;     /* units per superblock in SLC mode */
+	uint32_t nblocks;   /* superblocks in total */
+	uint32_t nstatic;   /* superblocks reserved as static SLC cache */
+	uint64_t T;         /* physical units of the main pool: (nblocks - nstatic) * b */
+	uint64_t U;         /* user units */
 	uint32_t gc_thresh; /* GC starts below this many free superblocks */
 	uint32_t gc_hard;   /* host writes wait for GC at or below this */
 	uint64_t slc_units; /* SLC cache limit in units (static size / dynamic max) */
-	uint32_t nslots;    /* write buffer slots (units) */
+	uint32_t nslots;    /* write buffer slots (units), a power of two */
 	uint64_t link_bw;   /* bytes/s */
 	uint32_t qd;        /* device queue slots */
 	double rho;         /* spare area actually in force */
@@ -155,7 +159,7 @@ struct sim_geo {
  * geometry was scaled.  @rho_profile is that ratio.  Returns 0 or -EINVAL.
  */
 int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, bool cap_set,
-		   struct sim_geo *g, char *msg, size_t msglen);
+                   struct sim_geo *g, char *msg, size_t msglen);
 
 /** The profile's own spare ratio (physical main pool over capacity, minus 1). */
 double sim_params_rho(const struct sim_params *p);
@@ -188,13 +192,13 @@ enum sim_blk_state { SIM_BLK_FREE = 0, SIM_BLK_OPEN, SIM_BLK_CLOSED, SIM_BLK_VIC
 
 struct sim_blk {
 	uint64_t prog_last; /* latest program end in this block (reads before it check prog_end) */
-	uint32_t valid;  /* valid units */
-	uint32_t wp;     /* units written (padding included) */
+	uint32_t valid;     /* valid units */
+	uint32_t wp;        /* units written (padding included) */
 	uint32_t prev, next;
-	uint32_t pos;    /* index in the random-victim array */
+	uint32_t pos; /* index in the random-victim array */
 	uint32_t erases;
-	uint8_t state;   /* enum sim_blk_state */
-	uint8_t slc;     /* written in SLC mode */
+	uint8_t state;     /* enum sim_blk_state */
+	uint8_t slc;       /* written in SLC mode */
 	uint8_t is_static; /* member of the static SLC pool */
 	uint8_t pad;
 };
@@ -206,10 +210,10 @@ struct sim_list {
 enum { SIM_STREAM_HOST = 0, SIM_STREAM_SLC, SIM_STREAM_GC, SIM_NSTREAMS };
 
 struct sim_stream {
-	uint32_t blk;    /* open superblock or SIM_NONE */
-	uint32_t npend;  /* host buffer slots waiting for the open program unit */
+	uint32_t blk;   /* open superblock or SIM_NONE */
+	uint32_t npend; /* host buffer slots waiting for the open program unit */
 	uint32_t pend[SIM_PU_MAX];
-	uint64_t ready;  /* data of the open program unit is all in the buffer at */
+	uint64_t ready; /* data of the open program unit is all in the buffer at */
 };
 
 struct sim_die {
@@ -220,10 +224,10 @@ struct sim_die {
 struct sim_counters {
 	uint64_t reads, writes, trims, flushes;
 	uint64_t host_read_bytes, host_write_bytes, host_trim_bytes;
-	uint64_t host_units;     /* units the host stored (after read-modify-write) */
+	uint64_t host_units; /* units the host stored (after read-modify-write) */
 	uint64_t nand_read_units, nand_read_ops;
 	uint64_t nand_prog_units, nand_prog_ops, pad_units;
-	uint64_t erases;         /* superblock erases */
+	uint64_t erases; /* superblock erases */
 	uint64_t gc_victims, gc_relocated, gc_ns;
 	uint64_t fold_victims, folded_units;
 	uint64_t slc_hit_units, slc_overflow_units;
@@ -266,30 +270,30 @@ struct sim_dev {
 	bool timing; /* false while preconditioning: mapping only */
 
 	/* mapping, stored plus one so that fresh zero pages mean "none" (no memset) */
-	uint32_t *l2p;      /* user unit -> physical unit + 1, 0: unmapped */
-	uint32_t *p2l;      /* physical unit -> user unit + 1 it was written for, 0: never */
-	uint64_t *prog_end; /* per program unit: when its program completes (SIM_PENDING: in buffer) */
+	uint32_t *l2p; /* user unit -> physical unit + 1, 0: unmapped */
+	uint32_t *p2l; /* physical unit -> user unit + 1 it was written for, 0: never */
+	uint64_t
+	    *prog_end; /* per program unit: when its program completes (SIM_PENDING: in buffer) */
 	struct sim_blk *blk;
-	uint64_t valid_lpns; /* mapped user units */
+	uint64_t valid_lpns;  /* mapped user units */
 	uint64_t empty_units; /* main pool units not yet written: free blocks + open remainders */
 
 	/* block pools */
 	struct sim_list free_main, free_static;
-	struct sim_list fifo;      /* closed native blocks in closing order (fifo policy) */
-	struct sim_list slc_fifo;  /* closed SLC-mode blocks, oldest first */
-	struct sim_list *bucket;   /* greedy: closed native blocks by valid count */
+	struct sim_list fifo;     /* closed native blocks in closing order (fifo policy) */
+	struct sim_list slc_fifo; /* closed SLC-mode blocks, oldest first */
+	struct sim_list *bucket;  /* greedy: closed native blocks by valid count */
 	uint32_t bucket_min;
-	uint32_t *rand_arr;        /* random policy: closed native blocks */
+	uint32_t *rand_arr; /* random policy: closed native blocks */
 	uint32_t rand_n;
-	uint32_t n_slc_blocks;     /* superblocks currently in SLC mode (dynamic) */
-	uint32_t n_static_used;
+	uint32_t n_slc_blocks; /* superblocks currently in SLC mode (dynamic) */
 
 	/* streams and GC */
 	struct sim_stream stream[SIM_NSTREAMS];
 	uint32_t gc_victim;
-	uint32_t gc_scan;  /* next program unit of the victim to examine */
+	uint32_t gc_scan; /* next program unit of the victim to examine */
 	double gc_credit, gc_ratio;
-	uint64_t gc_last_t; /* when the last relocation read delivered its data */
+	uint64_t gc_last_t;      /* when the last relocation read delivered its data */
 	uint64_t gc_erase_after; /* latest relocation read of the current victim */
 
 	/* write buffer */
@@ -337,7 +341,7 @@ static inline uint32_t sim_p2l(const struct sim_dev *d, uint64_t phys)
 
 /* dev.c */
 int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct sim_dev **out,
-		   char *msg, size_t msglen);
+                   char *msg, size_t msglen);
 void sim_dev_destroy(struct sim_dev *d);
 uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len);
 uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len, bool fua);
@@ -363,7 +367,7 @@ int sim_nand_init(struct sim_dev *d);
 void sim_nand_free(struct sim_dev *d);
 /** Read @units units of one program unit on @die; returns when the data is in the controller. */
 uint64_t sim_nand_read(struct sim_dev *d, uint32_t die, uint64_t ready, uint32_t units, bool slc,
-		       bool host);
+                       bool host);
 /** Program one program unit on @die with data ready at @ready; returns the end. */
 uint64_t sim_nand_program(struct sim_dev *d, uint32_t die, uint64_t ready, bool slc, bool gc);
 /** Erase superblock @blk on every die from @ready. */
@@ -374,9 +378,25 @@ static inline uint32_t sim_blk_cap(const struct sim_dev *d, uint32_t blk)
 {
 	return d->blk[blk].slc ? d->g.b_slc : d->g.b;
 }
-static inline uint32_t sim_phys_die(const struct sim_dev *d, uint64_t phys)
+/*
+ * Division by a run-time constant without a divide instruction (tens of
+ * cycles, and the FTL needs several per unit): q = floor(n * m / 2^64) with
+ * m = floor(2^64 / d) + 1 is exact for every 32-bit n when 1 < d < 2^32.
+ */
+static inline uint64_t sim_magic(uint32_t d)
 {
-	return (uint32_t)((phys % d->g.b) / d->g.pu % d->g.ndies);
+	return d <= 1 ? 0 : UINT64_MAX / d + 1;
+}
+
+static inline uint32_t sim_div(uint64_t n, uint64_t magic)
+{
+	return magic ? (uint32_t)(((unsigned __int128)n * magic) >> 64) : (uint32_t)n;
+}
+
+/** Superblock of physical unit @phys. */
+static inline uint32_t sim_phys_blk(const struct sim_dev *d, uint64_t phys)
+{
+	return sim_div(phys, d->g.b_magic);
 }
 void sim_list_init(struct sim_list *l);
 void sim_list_push(struct sim_dev *d, struct sim_list *l, uint32_t b);
@@ -387,6 +407,9 @@ void sim_ftl_invalidate(struct sim_dev *d, uint32_t phys);
 /** Append user unit @lpn to @stream with data ready at @ready; returns the program end if this unit
  * completed a program unit, else 0. */
 uint64_t sim_ftl_append(struct sim_dev *d, int stream, uint32_t lpn, uint64_t ready);
+/** Append @n user units in a row (relocation, fill); returns the last program end or 0. */
+uint64_t sim_ftl_append_n(struct sim_dev *d, int stream, const uint32_t *lpns, uint32_t n,
+                          uint64_t ready);
 /** Store one host unit (buffer slot, GC pacing, SLC routing); returns when it is acknowledged. */
 uint64_t sim_ftl_host_write(struct sim_dev *d, uint32_t lpn, uint64_t ready);
 /** Program the open program unit of @stream now, padding it; returns its end (0 if none open). */

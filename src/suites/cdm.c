@@ -19,12 +19,14 @@
  * work over the same area with their own random sequences, as DiskSpd
  * threads share the test file.
  */
+#include <errno.h>
 #include <json-c/json.h>
 
 #include "suites/suite.h"
 
-#define CDM_KIB 1024u
-#define CDM_MIB (1024u * 1024u)
+#define CDM_KIB       1024u
+#define CDM_MIB       (1024u * 1024u)
+#define CDM_MAX_TESTS 9 /* CDM's own arrays hold 9 slots */
 
 #define CDM_TEST(n, pat, b, q, t)                                                                  \
 	{                                                                                          \
@@ -91,10 +93,12 @@ static int cdm_measure(struct suite_run *r, const struct suite_test *test, enum 
 static int cdm_run(struct suite_run *r)
 {
 	const struct suite_def *def = r->def;
-	struct json_object *objs[8];
+	struct json_object *objs[CDM_MAX_TESTS];
 	bool first = true;
 	int rc;
 
+	if (def->ntests > CDM_MAX_TESTS)
+		return -EINVAL;
 	for (size_t i = 0; i < def->ntests; i++) {
 		objs[i] = suite_test_json(r, &def->tests[i]);
 		json_object_array_add(r->tests, objs[i]);

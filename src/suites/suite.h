@@ -26,6 +26,11 @@
  * Suites run unchanged against real and simulated targets: the job engine
  * picks the clock, so durations are simulated time on a simulated stack.
  * Suites register from a constructor in their own file (SUITE_REGISTER).
+ *
+ * Files: suite.c (registry, jobs, pass runner), params.c (parameters),
+ * zones.c (zone sweeps); one file per suite: cdm.c (cdm, cdm-nvme, cdm7,
+ * cdm6), atto.c, asssd.c, anvil.c, hdtune.c, iometer.c, steady.c.
+ * docs/suites.md describes every definition and its sources.
  */
 #ifndef RL_SUITES_SUITE_H
 #define RL_SUITES_SUITE_H
@@ -181,6 +186,9 @@ bool suite_param_takes_value(const char *name);
 
 /** "--size=SIZE ... (default 1.00 GiB)" lines for the options @def accepts, into @f. */
 void suite_options_help(const struct suite_def *def, FILE *f);
+
+/** A size as the shortest exact text: "1g", "1000m", "64k", "512". */
+void suite_fmt_size(char *buf, size_t len, uint64_t v);
 
 /** The parameters as JSON (suite.params): only those @def accepts; sizes in bytes, times in s. */
 struct json_object *suite_params_json(const struct suite_def *def, const struct suite_params *p);

@@ -35,11 +35,12 @@
 #include "core/registry.h"
 
 struct link_state {
-	uint64_t bw;       /* bytes/s, 0: unlimited */
+	uint64_t bw; /* bytes/s, 0: unlimited */
 	uint64_t lat_ns;
-	uint64_t cmd_ns;   /* 1e9 / iops, 0: free */
+	uint64_t cmd_ns; /* 1e9 / iops, 0: free */
 	bool half;
-	uint64_t free[2];  /* when each direction is free: 0 towards the host, 1 towards the target */
+	uint64_t
+	    free[2]; /* when each direction is free: 0 towards the host, 1 towards the target */
 	uint64_t cmd_free;
 	/* counters */
 	uint64_t requests, bytes[2], busy_ns[2], wait_ns;
@@ -149,9 +150,8 @@ static int link_describe(struct rl_target *t, struct json_object *o)
 
 	json_object_object_add(o, "bw_bytes_per_s", json_object_new_int64((int64_t)l->bw));
 	json_object_object_add(o, "latency_ns", json_object_new_int64((int64_t)l->lat_ns));
-	json_object_object_add(o, "iops",
-			       json_object_new_int64(l->cmd_ns ? (int64_t)(1000000000ull / l->cmd_ns)
-							       : 0));
+	json_object_object_add(
+	    o, "iops", json_object_new_int64(l->cmd_ns ? (int64_t)(1000000000ull / l->cmd_ns) : 0));
 	json_object_object_add(o, "duplex", json_object_new_string(l->half ? "half" : "full"));
 	return 0;
 }
@@ -166,9 +166,9 @@ static int link_report(struct rl_target *t, struct json_object *o)
 	json_object_object_add(o, "bytes_to_target", json_object_new_int64((int64_t)l->bytes[1]));
 	json_object_object_add(o, "wait_ns", json_object_new_int64((int64_t)l->wait_ns));
 	json_object_object_add(o, "utilisation_to_host",
-			       json_object_new_double(link_ratio(l->busy_ns[0], el)));
+	                       json_object_new_double(link_ratio(l->busy_ns[0], el)));
 	json_object_object_add(o, "utilisation_to_target",
-			       json_object_new_double(link_ratio(l->busy_ns[1], el)));
+	                       json_object_new_double(link_ratio(l->busy_ns[1], el)));
 	return 0;
 }
 
@@ -178,15 +178,15 @@ static void link_destroy(struct rl_target *t)
 }
 
 static const struct rl_target_ops link_ops = {
-	.name = "link",
-	.submit = link_submit,
-	.describe = link_describe,
-	.report = link_report,
-	.destroy = link_destroy,
+    .name = "link",
+    .submit = link_submit,
+    .describe = link_describe,
+    .report = link_report,
+    .destroy = link_destroy,
 };
 
 static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-		       struct rl_target **out, struct rl_err *err)
+                       struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {"bw", "lat", "iops", "duplex", NULL};
 	static const char *const duplex[] = {"full", "half", NULL};
@@ -227,10 +227,10 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 }
 
 static struct rl_target_type link_type = {
-	.name = "link",
-	.summary = "shared path: bandwidth, latency and command rate limits (uplink, HBA)",
-	.params = "TARGET, bw=RATE (per direction, default unlimited), duplex=full|half, "
-		  "lat=TIME (default 0), iops=N (default unlimited)",
-	.create = link_create,
+    .name = "link",
+    .summary = "shared path: bandwidth, latency and command rate limits (uplink, HBA)",
+    .params = "TARGET, bw=RATE (per direction, default unlimited), duplex=full|half, "
+              "lat=TIME (default 0), iops=N (default unlimited)",
+    .create = link_create,
 };
 RL_TARGET_REGISTER(link_type)

@@ -77,11 +77,11 @@ static long fuzz_csv_records(const char *s, size_t len)
 static bool fuzz_html_tags_known(const char *html)
 {
 	static const char *const tags[] = {
-	    "!DOCTYPE", "html", "head",   "meta",  "title", "style",   "body",    "main",
-	    "h1",       "h2",   "h3",     "p",     "nav",   "a",       "section", "div",
-	    "table",    "caption", "thead", "tbody", "tr",  "th",      "td",      "span",
-	    "code",     "sup",  "details", "summary", "ul", "li",      "b",       "footer",
-	    "svg",      "text", "line",   "rect",  "polyline", "circle", "path", NULL};
+	    "!DOCTYPE", "html",    "head",    "meta",    "title",    "style",  "body",    "main",
+	    "h1",       "h2",      "h3",      "p",       "nav",      "a",      "section", "div",
+	    "table",    "caption", "thead",   "tbody",   "tr",       "th",     "td",      "span",
+	    "code",     "sup",     "details", "summary", "ul",       "li",     "b",       "footer",
+	    "svg",      "text",    "line",    "rect",    "polyline", "circle", "path",    NULL};
 
 	for (const char *p = strchr(html, '<'); p; p = strchr(p + 1, '<')) {
 		const char *q = p + 1;

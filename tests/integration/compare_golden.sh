@@ -57,6 +57,8 @@ golden_table cdm-lat cdm-raid0x2.json cdm-single.json --metric=lat
 # ATTO transfer-size sweeps, HD Tune curves, plain job results
 golden atto atto-single.json atto-raid0x2.json
 golden hdtune hdtune-single.json hdtune-raid0x2.json
+# AS SSD: mean of passes, and its scores
+golden asssd asssd-single.json asssd-raid0x2.json
 golden jobs jobs-mem.json jobs-raid0.json --metric lat
 # one result alone is a valid comparison (no % columns)
 golden_table single cdm-single.json
@@ -80,4 +82,6 @@ for n in cdm atto hdtune jobs; do
 done
 grep -q '<svg class="chart lines"' "$E/atto.html" || fail "ATTO curve"
 grep -q 'position (GB)' "$E/hdtune.html" || fail "HD Tune curve axis"
+grep -q '^score total  *4265  *6480 *+51.9%$' "$E/asssd.txt" || fail "AS SSD score row"
+grep -q '^note: the results come from different suites' "$E/cdm.txt" || fail "different suites noted"
 echo ok

@@ -43,8 +43,7 @@
 #define DIR_OBJ(mb) "{\"mb_s\":" #mb ",\"iops\":10,\"lat_us\":{\"mean\":5}}"
 
 /* A suite result document with the given aggregation rule, label and tests[] entries. */
-static char *suite_doc_agg(const char *suite, const char *agg, const char *label,
-                           const char *tests)
+static char *suite_doc_agg(const char *suite, const char *agg, const char *label, const char *tests)
 {
 	char *s = NULL;
 	int n = asprintf(&s,
@@ -216,7 +215,9 @@ static void test_terminal_text(void **state)
 	term_is("ab", 0, 5, 1, "   ab");
 	term_is("µs", 0, 4, 1, "  µs");
 	term_is("a\x1b[2Jb", 0, 0, 0, "a?[2Jb");
-	term_is("c1\xc2\x9b" "x", 0, 0, 0, "c1?x");
+	term_is("c1\xc2\x9b"
+	        "x",
+	        0, 0, 0, "c1?x");
 	term_is("abcdefghij", 6, 0, 0, "abc...");
 	term_is("µµµµµµµµ", 5, 6, 0, "µµ... ");
 }
@@ -227,10 +228,13 @@ static void test_load_refusals(void **state)
 
 	(void)state;
 	parse_fails("", "t.json: not JSON: the file is empty");
-	parse_fails("{\"schema_version\":1", "t.json: not JSON: the document ends early (truncated?)");
+	parse_fails("{\"schema_version\":1",
+	            "t.json: not JSON: the document ends early (truncated?)");
 	parse_fails("{\"a\":1} x", "t.json: not JSON: unexpected character at line 1, column 9");
-	parse_fails("{\n\"a\":\n  ]}", "t.json: not JSON: unexpected character at line 3, column 3");
-	parse_fails("[1,2]", "t.json: not a raidlab result: the document is an array, not an object");
+	parse_fails("{\n\"a\":\n  ]}",
+	            "t.json: not JSON: unexpected character at line 3, column 3");
+	parse_fails("[1,2]",
+	            "t.json: not a raidlab result: the document is an array, not an object");
 	parse_fails("{}", "t.json: field 'schema_version' is missing");
 	parse_fails("{\"schema_version\":\"1\"}",
 	            "t.json: field 'schema_version' must be an integer, not a string");
@@ -239,15 +243,18 @@ static void test_load_refusals(void **state)
 	parse_fails("{\"schema_version\":1,\"jobs\":[]}", "t.json: field 'target' is missing");
 	parse_fails("{\"schema_version\":1,\"target\":{\"spec\":7},\"jobs\":[]}",
 	            "t.json: field 'target.spec' must be a string, not a number");
-	parse_fails("{\"schema_version\":1,\"target\":{\"spec\":\"x\"}}", "t.json: field 'jobs' is missing");
-	parse_fails("{\"schema_version\":1,\"target\":{\"spec\":\"x\"},\"jobs\":[],\"suite\":{\"name\":"
-	            "\"cdm\"},\"tests\":[]}",
-	            "t.json: field 'label' is missing");
+	parse_fails("{\"schema_version\":1,\"target\":{\"spec\":\"x\"}}",
+	            "t.json: field 'jobs' is missing");
+	parse_fails(
+	    "{\"schema_version\":1,\"target\":{\"spec\":\"x\"},\"jobs\":[],\"suite\":{\"name\":"
+	    "\"cdm\"},\"tests\":[]}",
+	    "t.json: field 'label' is missing");
 
 	d = job_doc("x", "{\"name\":\"j\",\"read\":{\"iops\":1,\"lat_us\":{\"mean\":1}}}");
 	parse_fails(d, "t.json: field 'jobs[0].read.mb_s' is missing");
 	free(d);
-	d = job_doc("x", "{\"name\":\"j\",\"read\":{\"mb_s\":NaN,\"iops\":1,\"lat_us\":{\"mean\":1}}}");
+	d = job_doc("x",
+	            "{\"name\":\"j\",\"read\":{\"mb_s\":NaN,\"iops\":1,\"lat_us\":{\"mean\":1}}}");
 	parse_fails(d, "t.json: field 'jobs[0].read.mb_s' must be a finite number");
 	free(d);
 	d = job_doc("x", "{\"name\":\"j\"},{\"name\":\"k\",\"write\":{\"mb_s\":1,\"iops\":1,"
@@ -264,7 +271,8 @@ static void test_load_refusals(void **state)
 	parse_fails(d, "t.json: field 'tests[0].bs' must be an integer, not a number");
 	free(d);
 	d = suite_doc("hdtune", "l", "{\"name\":\"T\",\"curve\":{\"x\":[1,2],\"mb_s\":[1]}}");
-	parse_fails(d, "t.json: field 'tests[0].curve.mb_s' has 1 values but 'tests[0].curve.x' has 2");
+	parse_fails(
+	    d, "t.json: field 'tests[0].curve.mb_s' has 1 values but 'tests[0].curve.x' has 2");
 	free(d);
 	d = suite_doc("hdtune", "l", "{\"name\":\"T\",\"curve\":{\"x\":[1,\"2\"],\"mb_s\":[1,2]}}");
 	parse_fails(d, "t.json: field 'tests[0].curve.x[1]' must be a finite number, not a string");
@@ -328,9 +336,10 @@ static void test_percentile_source(void **state)
 	rep_result_free(r);
 
 	/* no passes: the aggregated lat_us */
-	r = parse_ok(suite_doc("cdm", "l",
-	                       "{\"name\":\"T\",\"read\":{\"mb_s\":3,\"iops\":1,\"lat_us\":{\"mean\":1,"
-	                       "\"p99\":77}}}"));
+	r = parse_ok(
+	    suite_doc("cdm", "l",
+	              "{\"name\":\"T\",\"read\":{\"mb_s\":3,\"iops\":1,\"lat_us\":{\"mean\":1,"
+	              "\"p99\":77}}}"));
 	assert_true(r->tests[0].dir[REP_READ].pct[REP_P99] == 77);
 	rep_result_free(r);
 }
@@ -354,12 +363,13 @@ static void test_row_matching(void **state)
 	struct rep_result *r[3];
 	struct rep_compare *cmp;
 	char err[256];
-	static const char *const want[] = {"E write", "A read",  "A write", "B read",
+	static const char *const want[] = {"E write", "A read", "A write", "B read",
 	                                   "C read",  "D read", "D write"};
 
 	(void)state;
 	r[0] = parse_ok(suite_doc("cdm", "one", TRW("A") "," T("B", "read") "," TRW("D")));
-	r[1] = parse_ok(suite_doc("cdm-nvme", "two", T("A", "read") "," T("C", "read") "," TRW("D")));
+	r[1] =
+	    parse_ok(suite_doc("cdm-nvme", "two", T("A", "read") "," T("C", "read") "," TRW("D")));
 	r[2] = parse_ok(suite_doc("cdm", "three", T("E", "write") "," T("A", "write")));
 	assert_int_equal(rep_compare_build(r, 3, 1, &cmp, err, sizeof err), 0);
 	check_rows(cmp, want, 7);
@@ -406,7 +416,8 @@ static void test_repeated_names_and_labels(void **state)
 
 	(void)state;
 	r[0] = parse_ok(job_doc("mem()", T("job", "read") "," T("job", "read")));
-	r[1] = parse_ok(job_doc("mem()", T("job", "read") "," T("job", "read") "," T("job", "write")));
+	r[1] =
+	    parse_ok(job_doc("mem()", T("job", "read") "," T("job", "read") "," T("job", "write")));
 	assert_int_equal(rep_compare_build(r, 2, 0, &cmp, err, sizeof err), 0);
 	check_rows(cmp, want, 3);
 	rep_row_name(&cmp->rows[1], name, sizeof name);
@@ -433,9 +444,10 @@ static void test_mixed_kinds(void **state)
 	r[1] = parse_ok(suite_doc("cdm", "c", T("SEQ1M Q8T1", "read")));
 	assert_int_equal(rep_compare_build(r, 2, 0, &cmp, err, sizeof err), -EINVAL);
 	assert_null(cmp);
-	assert_string_equal(err, "cannot compare t.json (a suite result: cdm) with t.json (a job "
-	                         "result): compare suite results with suite results and job results "
-	                         "with job results");
+	assert_string_equal(err,
+	                    "cannot compare t.json (a suite result: cdm) with t.json (a job "
+	                    "result): compare suite results with suite results and job results "
+	                    "with job results");
 	assert_int_equal(rep_compare_build(r, 1, 1, &cmp, err, sizeof err), -EINVAL);
 	rep_result_free(r[0]);
 	rep_result_free(r[1]);
@@ -462,18 +474,12 @@ static void test_nice_axis(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_percent),
-	    cmocka_unit_test(test_formats),
-	    cmocka_unit_test(test_csv_quoting),
-	    cmocka_unit_test(test_html_escape),
-	    cmocka_unit_test(test_terminal_text),
-	    cmocka_unit_test(test_load_refusals),
-	    cmocka_unit_test(test_load_accepts),
-	    cmocka_unit_test(test_percentile_source),
-	    cmocka_unit_test(test_row_matching),
-	    cmocka_unit_test(test_repeated_names_and_labels),
-	    cmocka_unit_test(test_mixed_kinds),
-	    cmocka_unit_test(test_nice_axis),
+	    cmocka_unit_test(test_percent),       cmocka_unit_test(test_formats),
+	    cmocka_unit_test(test_csv_quoting),   cmocka_unit_test(test_html_escape),
+	    cmocka_unit_test(test_terminal_text), cmocka_unit_test(test_load_refusals),
+	    cmocka_unit_test(test_load_accepts),  cmocka_unit_test(test_percentile_source),
+	    cmocka_unit_test(test_row_matching),  cmocka_unit_test(test_repeated_names_and_labels),
+	    cmocka_unit_test(test_mixed_kinds),   cmocka_unit_test(test_nice_axis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,10 +2,13 @@
  * test_sim_link.c - link(target, bw=, lat=, iops=): a shared path in front
  * of a target, on the virtual executor (simulated drives) and on a real one.
  */
+/* cmocka needs these first, in this order */
+// clang-format off
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 #include <time.h>
@@ -16,7 +19,7 @@
 #define SX "ssd(sx8200pro, pages=144, blocks=128, state=full)"
 
 static void load(struct rl_target *t, struct rl_exec *ex, struct sl_load *l, int op, bool random,
-		 uint32_t bs, uint32_t qd, uint64_t count)
+                 uint32_t bs, uint32_t qd, uint64_t count)
 {
 	l->t = t;
 	l->ex = ex;
@@ -55,7 +58,7 @@ static void test_link_bandwidth(void **state)
 	load(t, ex, &r, RL_OP_READ, false, 1 << 20, 32, 1000);
 	load(e, ex, &w, RL_OP_WRITE, false, 1 << 20, 32, 500);
 	print_message("  behind 1 GB/s: read %.1f MB/s, write %.1f MB/s\n", sl_mbps(&r),
-		      sl_mbps(&w));
+	              sl_mbps(&w));
 	assert_true(sl_mbps(&r) <= 1000.5 && sl_mbps(&r) > 970);
 	assert_true(sl_mbps(&w) <= 1000.5 && sl_mbps(&w) > 900);
 	assert_true(sl_report_num(t, "requests") == 1000);
@@ -80,7 +83,7 @@ static void test_link_latency_iops(void **state)
 	load(b, ex, &lb, RL_OP_READ, true, 4096, 1, 2000);
 	load(c, ex, &lc, RL_OP_READ, true, 4096, 32, 20000);
 	print_message("  QD1 %.2f us -> %.2f us with lat=20us; QD32 %.0f IOPS with iops=20000\n",
-		      sl_lat_us(&la), sl_lat_us(&lb), sl_iops(&lc));
+	              sl_lat_us(&la), sl_lat_us(&lb), sl_iops(&lc));
 	assert_true(fabs(sl_lat_us(&lb) - sl_lat_us(&la) - 20) < 0.01);
 	assert_true(sl_iops(&lc) <= 20000 * 1.001 && sl_iops(&lc) > 19000);
 	rl_target_close(a);
@@ -115,7 +118,7 @@ static void test_link_uplink_raid0(void **state)
 static void test_link_data(void **state)
 {
 	struct rl_target *t = sl_open("link(ssd(sx8200pro, pages=144, blocks=128, data=on), "
-				      "bw=2GB/s, duplex=half, lat=1us)");
+	                              "bw=2GB/s, duplex=half, lat=1us)");
 	struct rl_exec *ex = vexec();
 	uint8_t w[65536], r[65536];
 
@@ -172,9 +175,9 @@ static void test_link_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_link_bandwidth),    cmocka_unit_test(test_link_latency_iops),
-		cmocka_unit_test(test_link_uplink_raid0), cmocka_unit_test(test_link_data),
-		cmocka_unit_test(test_link_real_time),    cmocka_unit_test(test_link_errors),
+	    cmocka_unit_test(test_link_bandwidth),    cmocka_unit_test(test_link_latency_iops),
+	    cmocka_unit_test(test_link_uplink_raid0), cmocka_unit_test(test_link_data),
+	    cmocka_unit_test(test_link_real_time),    cmocka_unit_test(test_link_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

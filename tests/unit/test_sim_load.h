@@ -62,7 +62,8 @@ static inline void sl_submit(struct sl_load *l, struct rl_io *io)
 	size_t i = (size_t)(io - l->io);
 
 	if (l->random) {
-		off = l->off + (uint64_t)(((unsigned __int128)sl_rand(&l->seed) * nblk) >> 64) * l->bs;
+		off = l->off +
+		      (uint64_t)(((unsigned __int128)sl_rand(&l->seed) * nblk) >> 64) * l->bs;
 	} else {
 		off = l->off + l->pos * l->bs;
 		l->pos = (l->pos + 1) % nblk;
@@ -87,6 +88,8 @@ static inline void sl_done(struct rl_io *io, int status)
 	if (status)
 		l->errors++;
 	l->done++;
+	if (l->done > l->issued)
+		l->errors++; /* completed twice */
 	l->bytes += io->len;
 	l->lat_sum += lat;
 	if (lat > l->lat_max)

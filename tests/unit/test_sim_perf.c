@@ -8,10 +8,13 @@
  * test runs in a fraction of a second.  Expected values are computed from
  * the profile's own parameters, so a tuned profile does not break them.
  */
+/* cmocka needs these first, in this order */
+// clang-format off
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 
@@ -29,7 +32,7 @@ static struct rl_exec *new_exec(void)
 }
 
 static void run_load(struct rl_target *t, struct rl_exec *ex, struct sl_load *l, int op,
-		     bool random, uint32_t bs, uint32_t qd, uint64_t count)
+                     bool random, uint32_t bs, uint32_t qd, uint64_t count)
 {
 	l->t = t;
 	l->ex = ex;
@@ -49,8 +52,9 @@ static void run_load(struct rl_target *t, struct rl_exec *ex, struct sl_load *l,
 /* A SATA drive never exceeds its link, reading or writing. */
 static void test_sata_link_cap(void **state)
 {
-	struct rl_target *t = sl_open("ssd(samsung-850evo-500, pages=32, blocks=256, slc_size=256m, "
-				      "state=full)");
+	struct rl_target *t =
+	    sl_open("ssd(samsung-850evo-500, pages=32, blocks=256, slc_size=256m, "
+	            "state=full)");
 	struct rl_exec *ex = new_exec();
 	struct sl_load r = {0}, w = {0};
 	double link;
@@ -61,7 +65,7 @@ static void test_sata_link_cap(void **state)
 	run_load(t, ex, &r, RL_OP_READ, false, 1 << 20, 32, 2000);
 	run_load(t, ex, &w, RL_OP_WRITE, false, 128 << 10, 32, 8000);
 	print_message("  850 EVO: seq read %.1f MB/s, seq write %.1f MB/s, link %.1f MB/s\n",
-		      sl_mbps(&r), sl_mbps(&w), link);
+	              sl_mbps(&r), sl_mbps(&w), link);
 	assert_true(sl_mbps(&r) <= link * 1.001);
 	assert_true(sl_mbps(&r) > 0.97 * link);
 	assert_true(sl_mbps(&w) <= link * 1.001);
@@ -100,7 +104,7 @@ static void test_qd1_latency(void **state)
 	assert_non_null(t);
 	run_load(t, ex, &r, RL_OP_READ, true, 4096, 1, 5000);
 	print_message("  QD1 4K read: %.2f us (expected %.2f), min %.2f max %.2f\n", sl_lat_us(&r),
-		      want, r.lat_min / 1e3, r.lat_max / 1e3);
+	              want, r.lat_min / 1e3, r.lat_max / 1e3);
 	assert_true(fabs(sl_lat_us(&r) - want) < 0.01 * want);
 	assert_true(fabs(r.lat_max / 1e3 - want) < 0.01 * want);
 	rl_target_close(t);
@@ -163,9 +167,10 @@ static void test_slc_cliff(void **state)
 	first = window_mbps(&w, 1, 64 << 20);
 	last = window_mbps(&w, w.nwin - 1, 64 << 20);
 	print_message("  cache %.0f MB; first window %.0f MB/s, last %.0f MB/s (TLC %.0f)\n",
-		      slc_bytes / 1e6, first, last, tlc);
+	              slc_bytes / 1e6, first, last, tlc);
 	for (size_t i = 0; i < w.nwin; i += 4)
-		print_message("    %5zu MiB %7.0f MB/s\n", (i + 1) * 64, window_mbps(&w, i, 64 << 20));
+		print_message("    %5zu MiB %7.0f MB/s\n", (i + 1) * 64,
+		              window_mbps(&w, i, 64 << 20));
 	assert_true(first > 3 * last);
 	assert_true(fabs(last - tlc) < 0.05 * tlc);
 	/* the cliff is where the cache ends */
@@ -184,8 +189,8 @@ static void test_slc_cliff(void **state)
 	w2.off = 4ull << 30;
 	w2.len = 512 << 20;
 	run_load(t, ex, &w2, RL_OP_WRITE, false, 1 << 20, 32, 512);
-	print_message("  after 60 s idle: %.0f MB/s, folded %.0f MB\n", window_mbps(&w2, 1, 64 << 20),
-		      sl_report_num(t, "slc.folded_bytes") / 1e6);
+	print_message("  after 60 s idle: %.0f MB/s, folded %.0f MB\n",
+	              window_mbps(&w2, 1, 64 << 20), sl_report_num(t, "slc.folded_bytes") / 1e6);
 	assert_true(window_mbps(&w2, 1, 64 << 20) > 3 * tlc);
 	rl_target_close(t);
 	rl_exec_destroy(ex);
@@ -213,7 +218,7 @@ static void test_gc_collapse(void **state)
 	last = window_mbps(&w, w.nwin - 1, 4096 * 4096);
 	wa = sl_report_num(t, "write_amplification");
 	print_message("  random 4K QD32: first %.1f MB/s, last %.1f MB/s, WA %.2f, victims %.0f\n",
-		      first, last, wa, sl_report_num(t, "gc.victims"));
+	              first, last, wa, sl_report_num(t, "gc.victims"));
 	assert_true(sl_report_num(t, "gc.victims") > 0);
 	assert_true(last < 0.3 * first);
 	/* steady throughput is the flash rate over the write amplification of the last part */
@@ -224,12 +229,41 @@ static void test_gc_collapse(void **state)
 	free(w.win_t);
 }
 
+/*
+ * Static SLC (TurboWrite) on an 850 EVO with 16 dies, i.e. the 250 GB model:
+ * SATA speed while the buffer lasts, then the TLC rate PCPer measured
+ * (~300 MB/s: 16 dies x 32 KiB per 1.75 ms).
+ */
+static void test_static_slc(void **state)
+{
+	struct rl_target *t = sl_open("ssd(samsung-850evo-500, dies=2, pages=64, blocks=256, "
+	                              "slc_size=512m)");
+	struct rl_exec *ex = new_exec();
+	struct sl_load w = {.win = 64};
+	double tlc = 16 * 32768 / 1.75e-3 / 1e6;
+
+	(void)state;
+	assert_non_null(t);
+	w.len = 2ull << 30;
+	run_load(t, ex, &w, RL_OP_WRITE, false, 1 << 20, 32, 2048);
+	double first = window_mbps(&w, 1, 64 << 20), last = window_mbps(&w, w.nwin - 1, 64 << 20);
+	print_message("  TurboWrite 512 MB: %.0f MB/s, then %.0f MB/s (TLC %.0f)\n", first, last,
+	              tlc);
+	assert_true(first > 540);
+	assert_true(fabs(last - tlc) < 0.05 * tlc);
+	assert_true(fabs(sl_report_num(t, "slc.hit_bytes") - 512e6 * 1.048576) < 0.1 * 512e6);
+	rl_target_close(t);
+	rl_exec_destroy(ex);
+	free(w.win_t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sata_link_cap), cmocka_unit_test(test_nvme_seq_read),
-		cmocka_unit_test(test_qd1_latency),   cmocka_unit_test(test_qd_scaling),
-		cmocka_unit_test(test_slc_cliff),     cmocka_unit_test(test_gc_collapse),
+	    cmocka_unit_test(test_sata_link_cap), cmocka_unit_test(test_nvme_seq_read),
+	    cmocka_unit_test(test_qd1_latency),   cmocka_unit_test(test_qd_scaling),
+	    cmocka_unit_test(test_slc_cliff),     cmocka_unit_test(test_gc_collapse),
+	    cmocka_unit_test(test_static_slc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

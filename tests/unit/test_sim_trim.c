@@ -14,19 +14,22 @@
  * The drive is small (1 GiB raw, 4 dies, 4 MiB superblocks) and has no SLC
  * cache and no idle work, so only the FTL effects show.
  */
+/* cmocka needs these first, in this order */
+// clang-format off
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 
 #include "test_sim_load.h"
 
-#define GEOM                                                                           \
-	"channels=2, dies=2, planes=2, page=8k, pages=64, blocks=256, idle=0, gc_free=4, "     \
+#define GEOM                                                                                       \
+	"channels=2, dies=2, planes=2, page=8k, pages=64, blocks=256, idle=0, gc_free=4, "         \
 	"write_buffer=64k"
-#define WIN  4096
+#define WIN 4096
 
 struct life {
 	double first, last; /* MB/s of the first and last window */
@@ -59,7 +62,7 @@ static void trim_range(struct rl_target *t, struct rl_exec *ex, uint64_t off, ui
 }
 
 static void random_writes(struct rl_target *t, struct rl_exec *ex, uint64_t len, uint64_t count,
-			  struct life *out, uint64_t seed)
+                          struct life *out, uint64_t seed)
 {
 	struct sl_load l = {.win = WIN};
 	double wa0 = sl_report_num(t, "nand.bytes_written");
@@ -85,13 +88,13 @@ static void random_writes(struct rl_target *t, struct rl_exec *ex, uint64_t len,
 			break;
 		}
 	out->wa = (sl_report_num(t, "nand.bytes_written") - wa0) /
-		  (sl_report_num(t, "host.bytes_written") - h0);
+	          (sl_report_num(t, "host.bytes_written") - h0);
 	free(l.win_t);
 }
 
 /* Fill, delete the second half, rewrite the first half at random. */
 static void desktop_life(const char *opts, struct life *out, struct rl_target **keep,
-			 struct rl_exec **keep_ex)
+                         struct rl_exec **keep_ex)
 {
 	char spec[256];
 	struct rl_target *t;
@@ -105,7 +108,7 @@ static void desktop_life(const char *opts, struct life *out, struct rl_target **
 	trim_range(t, ex, half, t->size - half);
 	random_writes(t, ex, half, 2 * (half / 4096), out, 9);
 	print_message("  %-18s first %7.1f MB/s  last %6.1f MB/s  halved at window %zu  WA %.2f\n",
-		      opts, out->first, out->last, out->drop, out->wa);
+	              opts, out->first, out->last, out->drop, out->wa);
 	if (keep) {
 		*keep = t;
 		*keep_ex = ex;
@@ -147,7 +150,7 @@ static void test_trim_spare_recovery(void **state)
 	assert_int_equal(sl_run(&seq), 0);
 	random_writes(t, ex, t->size / 2, 8 * WIN, &after, 10);
 	print_message("  after a sequential pass: %.1f MB/s (degraded %.1f MB/s)\n", after.first,
-		      off.last);
+	              off.last);
 	assert_true(after.first > 2 * off.last);
 	rl_target_close(t);
 	rl_exec_destroy(ex);
@@ -156,7 +159,7 @@ static void test_trim_spare_recovery(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_trim_spare_recovery),
+	    cmocka_unit_test(test_trim_spare_recovery),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

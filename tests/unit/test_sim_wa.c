@@ -22,10 +22,13 @@
  * thousands of victims' worth of relocations at b = 32, so the noise is far
  * below the tolerance.
  */
+/* cmocka needs these first, in this order */
+// clang-format off
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+// clang-format on
 
 #include <math.h>
 
@@ -61,16 +64,16 @@ static double wa_random(double rho)
 }
 
 static void wa_run(const char *gc, double op, unsigned pages, unsigned blocks, unsigned ch,
-		   unsigned dies, struct wa_result *r)
+                   unsigned dies, struct wa_result *r)
 {
 	char spec[512];
 	struct sl_load l = {0};
 	struct rl_target *t;
 
 	snprintf(spec, sizeof(spec),
-		 "ssd(channels=%u, dies=%u, planes=1, page=4k, pages=%u, blocks=%u, op=%g%%, "
-		 "gc=%s, gc_free=2, state=steady, idle=0, seed=3, write_buffer=64k)",
-		 ch, dies, pages, blocks, op, gc);
+	         "ssd(channels=%u, dies=%u, planes=1, page=4k, pages=%u, blocks=%u, op=%g%%, "
+	         "gc=%s, gc_free=2, state=steady, idle=0, seed=3, write_buffer=64k)",
+	         ch, dies, pages, blocks, op, gc);
 	t = sl_open(spec);
 	assert_non_null(t);
 	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 64, 0, &l.ex), 0);
@@ -89,9 +92,9 @@ static void wa_run(const char *gc, double op, unsigned pages, unsigned blocks, u
 	r->wa = sl_report_num(t, "write_amplification");
 	r->rho_eff = (r->T - sl_report_num(t, "ftl.empty_units_avg") - r->U) / r->U;
 	print_message("  %-6s op=%4.1f%% b=%-4u B=%-4u %ux%u: WA %.3f  rho_eff %.4f  "
-		      "Lambert %.3f  (1+r)/r %.3f\n",
-		      gc, op, pages * ch * dies, blocks, ch, dies, r->wa, r->rho_eff,
-		      wa_lambert(r->rho_eff), wa_random(r->rho_eff));
+	              "Lambert %.3f  (1+r)/r %.3f\n",
+	              gc, op, pages * ch * dies, blocks, ch, dies, r->wa, r->rho_eff,
+	              wa_lambert(r->rho_eff), wa_random(r->rho_eff));
 	rl_target_close(t);
 	rl_exec_destroy(l.ex);
 }
@@ -132,8 +135,8 @@ static void test_greedy_table(void **state)
 		unsigned b, B;
 		double want;
 	} cases[] = {
-		{7, 32, 2048, 6.42},  {12, 32, 2048, 0},    {28, 32, 2048, 2.34},
-		{50, 32, 2048, 1.65}, {10, 64, 1024, 5.34}, {20, 256, 512, 3.21},
+	    {7, 32, 2048, 6.42},  {12, 32, 2048, 0},    {28, 32, 2048, 2.34},
+	    {50, 32, 2048, 1.65}, {10, 64, 1024, 5.34}, {20, 256, 512, 3.21},
 	};
 
 	(void)state;
@@ -185,7 +188,7 @@ static void test_sequential_wa(void **state)
 
 	(void)state;
 	t = sl_open("ssd(channels=2, dies=2, planes=2, page=8k, pages=64, blocks=256, op=7%, "
-		    "state=full, idle=0)");
+	            "state=full, idle=0)");
 	assert_non_null(t);
 	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 64, 0, &l.ex), 0);
 	l.t = t;
@@ -205,9 +208,9 @@ static void test_sequential_wa(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fifo_lambert),      cmocka_unit_test(test_random_victim),
-		cmocka_unit_test(test_greedy_table),      cmocka_unit_test(test_greedy_block_size),
-		cmocka_unit_test(test_dies_independent), cmocka_unit_test(test_sequential_wa),
+	    cmocka_unit_test(test_fifo_lambert),     cmocka_unit_test(test_random_victim),
+	    cmocka_unit_test(test_greedy_table),     cmocka_unit_test(test_greedy_block_size),
+	    cmocka_unit_test(test_dies_independent), cmocka_unit_test(test_sequential_wa),
 	};
 
 	setenv("RAIDLAB_PROFILES", "/nonexistent", 0);

@@ -37,10 +37,7 @@
 #include "stats/result.h"
 #include "suites/suite.h"
 
-#if __has_include("report/render.h")
 #include "report/render.h"
-#define RS_HAVE_COMPARE 1
-#endif
 
 #define RS_MAX_TARGETS 64
 
@@ -53,6 +50,8 @@ struct rs_args {
 	size_t nlabels;
 	const char *json_path;
 	const char *out_dir;
+	const char *html_path; /* the comparison as an HTML report */
+	const char *csv_path;  /* the comparison as CSV */
 	bool json_stdout, quiet, force;
 	struct rl_build_ctx ctx;
 };
@@ -69,8 +68,10 @@ static void rs_usage(FILE *f, const struct suite_def *def)
 	       "  --label NAME          the configuration's name in results (one per --target,\n"
 	       "                        in order; default: the spec)\n"
 	       "  --json FILE           write the result as JSON (one target; docs/results.md)\n"
-	       "  --out-dir DIR         write DIR/LABEL.json for every target (default '.' when\n"
-	       "                        there are several targets)\n"
+	       "  --out-dir DIR         write DIR/SUITE-LABEL.json for every target (default '.'\n"
+	       "                        when there are several targets)\n"
+	       "  --html FILE           write the comparison of the targets as an HTML report\n"
+	       "  --csv FILE            write the comparison as CSV (docs/report.md)\n"
 	       "  --output-format=F     normal (default) or json (one target: the result on\n"
 	       "                        standard output)\n"
 	       "  --quiet               no progress line and no table\n"
@@ -125,6 +126,7 @@ static int rs_parse(int argc, char **argv, struct rs_args *a)
 			val = eq + 1;
 		bool takes_value = !strcmp(name, "target") || !strcmp(name, "label") ||
 		                   !strcmp(name, "json") || !strcmp(name, "out-dir") ||
+		                   !strcmp(name, "html") || !strcmp(name, "csv") ||
 		                   !strcmp(name, "output-format") || suite_param_takes_value(name);
 		if (takes_value && !val) {
 			if (i + 1 >= argc) {
@@ -145,6 +147,10 @@ static int rs_parse(int argc, char **argv, struct rs_args *a)
 			a->json_path = val;
 		} else if (!strcmp(name, "out-dir")) {
 			a->out_dir = val;
+		} else if (!strcmp(name, "html")) {
+			a->html_path = val;
+		} else if (!strcmp(name, "csv")) {
+			a->csv_path = val;
 		} else if (!strcmp(name, "output-format")) {
 			if (!strcmp(val, "json"))
 				a->json_stdout = true;
@@ -437,20 +443,39 @@ static void rs_print_plain(FILE *f, struct json_object **docs, const char **labe
 	}
 }
 
-/*
- * The configurations side by side: the report module's comparison of the
- * results (as `raidlab compare` prints it, MB/s against the first), or the
- * plain table.  @paths name the results in the legend.
- */
-static void rs_print_side_by_side(FILE *f, struct json_object **docs, const char **labels,
-                                  const char **paths, size_t n)
+/* Write one rendering of @cmp to @path; 0 or 1 (the exit status). */
+static int rs_write_rendering(const struct rep_compare *cmp, const char *path, bool html)
 {
-#ifdef RS_HAVE_COMPARE
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		cli_error("run", "cannot write %s: %s", path, strerror(errno));
+		return 1;
+	}
+	if (html)
+		rep_html_write(f, cmp, REP_METRIC_MB_S);
+	else
+		rep_csv_write(f, cmp);
+	if (fclose(f)) {
+		cli_error("run", "cannot write %s: %s", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The configurations side by side, as `raidlab compare` shows them (MB/s
+ * against the first), on @f (unless NULL) and to the --html / --csv files.
+ * @paths name the results in the legend.  Returns the exit status.
+ */
+static int rs_compare(FILE *f, const struct rs_args *a, struct json_object **docs,
+                      const char **labels, const char **paths, size_t n)
+{
 	struct rep_result *res[RS_MAX_TARGETS];
 	struct rep_compare *cmp = NULL;
 	char err[512];
 	size_t m = 0;
-	int rc = 0;
+	int rc = 0, status = 0;
 
 	for (size_t i = 0; i < n && !rc; i++) {
 		if (!docs[i])
@@ -464,20 +489,25 @@ static void rs_print_side_by_side(FILE *f, struct json_object **docs, const char
 	if (!rc && m > 0)
 		rc = rep_compare_build(res, m, 0, &cmp, err, sizeof(err));
 	if (!rc && cmp) {
-		fputc('\n', f);
-		rep_table_write(f, cmp, REP_METRIC_MB_S);
+		if (f) {
+			fputc('\n', f);
+			rep_table_write(f, cmp, REP_METRIC_MB_S);
+		}
+		if (a->html_path)
+			status |= rs_write_rendering(cmp, a->html_path, true);
+		if (a->csv_path)
+			status |= rs_write_rendering(cmp, a->csv_path, false);
 	}
 	rep_compare_free(cmp);
 	for (size_t i = 0; i < m; i++)
 		rep_result_free(res[i]);
-	if (!rc && m > 0)
-		return;
-	if (rc)
-		fprintf(stderr, "raidlab run: comparison: %s\n", err);
-#else
-	(void)paths;
-#endif
-	rs_print_plain(f, docs, labels, n);
+	if (rc) {
+		cli_error("run", "comparison: %s", err);
+		if (f)
+			rs_print_plain(f, docs, labels, n);
+		return 1;
+	}
+	return status;
 }
 
 static void rs_on_signal(int sig)
@@ -574,7 +604,7 @@ int cli_run_suite(int argc, char **argv)
 		/* The same name twice: NAME-2, NAME-3, ... */
 		for (unsigned dup = 2; rs_name_taken(names, i); dup++)
 			snprintf(names[i], sizeof(names[i]), "%s-%u", base, dup);
-		if (dir && asprintf(&pathbuf[i], "%s/%s.json", dir, names[i]) < 0)
+		if (dir && asprintf(&pathbuf[i], "%s/%s-%s.json", dir, a.def->name, names[i]) < 0)
 			pathbuf[i] = NULL;
 		paths[i] = pathbuf[i] ? pathbuf[i] : labels[i];
 	}
@@ -609,8 +639,12 @@ int cli_run_suite(int argc, char **argv)
 			break;
 		}
 	}
-	if (a.ntargets > 1 && !a.quiet)
-		rs_print_side_by_side(stdout, docs, labels, paths, a.ntargets);
+	if ((a.ntargets > 1 && !a.quiet) || a.html_path || a.csv_path) {
+		int rc = rs_compare(a.ntargets > 1 && !a.quiet ? stdout : NULL, &a, docs, labels,
+		                    paths, a.ntargets);
+		if (!status)
+			status = rc;
+	}
 	for (size_t i = 0; i < a.ntargets; i++) {
 		json_object_put(docs[i]);
 		free(pathbuf[i]);

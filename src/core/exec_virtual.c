@@ -6,6 +6,12 @@
  * the loop has nothing ready and must block: it then jumps to the earliest
  * timer.  Everything is deterministic: the same submissions in the same
  * order give the same completions at the same simulated times.
+ *
+ * Simulated time belongs to the simulated world, the target stack: targets
+ * book their resources (dies, links, queues) in absolute simulated time and
+ * outlive the executor of one job, so whoever runs a stack on a new virtual
+ * executor starts it at the time the stack reached (struct rl_target.vtime)
+ * and records the time reached afterwards.  A new stack starts at 0.
  */
 #include "core/exec.h"
 #include "core/exec_backend.h"

@@ -92,6 +92,7 @@ struct rl_target {
 	struct rl_target **children;     /* member targets of a composite, or NULL */
 	unsigned nchildren;              /* number of children */
 	void *priv;                      /* the type's private state */
+	uint64_t vtime; /* simulated ns this stack has reached (root only; see exec_virtual.c) */
 };
 
 /**

@@ -54,6 +54,8 @@ int raid_tool_exec(struct rl_target *t, struct rl_exec **out)
 
 	if (rl_target_leaf_caps(t) & RL_CAP_VIRTUAL) {
 		rc = rl_exec_create(RL_EXEC_VIRTUAL, 256, 0, &ex);
+		if (!rc)
+			ex->vnow = t->vtime; /* the stack's simulated time goes on */
 	} else {
 		rc = rl_exec_create(RL_EXEC_URING, 256, 64, &ex);
 		if (rc)

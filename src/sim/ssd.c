@@ -31,27 +31,28 @@
 struct ssd {
 	struct sim_dev *dev; /* first: tests reach the model through it */
 	struct rl_exec *ex;  /* executor of the last request */
-	uint64_t ex_last;    /* its clock at the last request */
+	uint64_t ex_last;    /* model time at the last request */
 	uint64_t offset;     /* model time = executor time + offset */
 };
 
 /*
- * The model's clock.  A drive outlives an executor: a runner may give each
- * job a new virtual executor whose clock starts at 0 again.  The model's
- * time must not go back (its flash is still busy with what the last job
- * left), so a new executor's clock is mapped to continue where the model
- * stopped: the drive sees the jobs back to back.
+ * The model's clock.  A drive outlives an executor: each job of a run gets
+ * a new virtual executor, which the runner starts at the time the stack
+ * reached (rl_target.vtime), so the model's time simply goes on.  Should a
+ * clock ever start behind the model (a tool driving the drive on a fresh
+ * executor), it is mapped to continue where the model stopped: the model's
+ * time never goes back, since its flash is still busy with earlier work.
  */
 static uint64_t ssd_clock(struct ssd *s, struct rl_exec *ex)
 {
 	uint64_t now = rl_exec_now(ex);
 
-	if (ex != s->ex || now < s->ex_last) {
+	if (now + s->offset < s->ex_last) {
 		uint64_t last = s->dev->c.last_ns > s->dev->now ? s->dev->c.last_ns : s->dev->now;
 		s->offset = last > now ? last - now : 0;
-		s->ex = ex;
 	}
-	s->ex_last = now;
+	s->ex = ex;
+	s->ex_last = now + s->offset;
 	return now + s->offset;
 }
 

@@ -434,6 +434,8 @@ static void *run_thread_main(void *arg)
 	for (unsigned i = 0; i < th->n; i++)
 		depth += th->ws[i]->job->iodepth;
 	rc = rl_exec_create(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &ex);
+	if (!rc && th->kind == RL_EXEC_VIRTUAL)
+		ex->vnow = th->ws[0]->t->vtime; /* the stack's simulated time goes on */
 	if (rc) {
 		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
 		         "cannot create the %s executor: %s", rl_exec_kind_name(th->kind),
@@ -461,6 +463,8 @@ static void *run_thread_main(void *arg)
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
 	th->rc = rc;
+	if (ex && th->kind == RL_EXEC_VIRTUAL)
+		th->ws[0]->t->vtime = ex->vnow;
 	for (unsigned i = 0; i < th->n; i++)
 		atomic_store(&th->ws[i]->finished, true);
 	rl_exec_destroy(ex);

@@ -67,10 +67,10 @@ grep -q '^RND4K Q32T16 ' table.txt && grep -q 'Read' table.txt && grep -q 'Write
 # --- several targets (cdm7): one file per configuration, side-by-side table ---
 $RAIDLAB run cdm7 --target "$mem" --target 'mem(size=16m)' --label one --label 'two / b' \
 	--out-dir cmp --size=4m --passes=1 --warmup=0 --duration=0.01 >side.txt 2>side.err
-[ -f cmp/one.json ] && [ -f cmp/two_b.json ] || { ls cmp; fail "one JSON per configuration"; }
-check cmp/one.json cdm7 "$CDM7" 1
-check cmp/two_b.json cdm7 "$CDM7" 1
-[ "$(jqv cmp/two_b.json .label)" = "two / b" ] || fail "label recorded"
+[ -f cmp/cdm7-one.json ] && [ -f cmp/cdm7-two_b.json ] || { ls cmp; fail "one JSON per configuration"; }
+check cmp/cdm7-one.json cdm7 "$CDM7" 1
+check cmp/cdm7-two_b.json cdm7 "$CDM7" 1
+[ "$(jqv cmp/cdm7-two_b.json .label)" = "two / b" ] || fail "label recorded"
 grep -q 'one' side.txt && grep -q 'two / b' side.txt && grep -q 'SEQ1M Q8T1' side.txt ||
 	{ cat side.txt side.err; fail "side-by-side table"; }
 
@@ -83,9 +83,14 @@ expect atto.json "each size covers the area once" 'all(.tests[]; .pattern == "se
 # default out dir '.', file names from the specs, made unique; --min-bs/--max-bs/--qd
 $RAIDLAB run atto --target 'mem(size=4m)' --target 'mem(size=4m)' --size=2m --min-bs=1m --qd=2 \
 	--quiet
-[ -f 'mem_size_4m.json' ] && [ -f 'mem_size_4m-2.json' ] || { ls; fail "default names"; }
-check mem_size_4m-2.json atto "1M|2M" 1
-expect mem_size_4m.json "--qd" 'all(.tests[]; .iodepth == 2)'
+[ -f 'atto-mem_size_4m.json' ] && [ -f 'atto-mem_size_4m-2.json' ] || { ls; fail "default names"; }
+# --html and --csv write the comparison
+$RAIDLAB run atto --target 'mem(size=4m)' --target 'null(size=4m)' --size=2m --min-bs=1m --qd=2 \
+	--quiet --out-dir hc --html hc/r.html --csv hc/r.csv
+grep -q '<svg' hc/r.html || fail "--html wrote no chart"
+grep -q '^' hc/r.csv && [ "$(wc -l <hc/r.csv)" -gt 2 ] || fail "--csv"
+check atto-mem_size_4m-2.json atto "1M|2M" 1
+expect atto-mem_size_4m.json "--qd" 'all(.tests[]; .iodepth == 2)'
 
 # --- asssd: mean of 2 passes, 64 threads on their own regions, access times, score ---
 $RAIDLAB run asssd --target "$mem" --size=16m --passes=2 --duration=0.02 --quiet --json asssd.json

@@ -1195,8 +1195,8 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		return opt_fail(&ctx, false, "verify_only needs verify=crc32c");
 	if (job->verify != WL_VERIFY_NONE && (job->time_based || job->ramp_ns))
 		return opt_fail(&ctx, false,
-				"verify=crc32c checks what one run of the region wrote; it cannot "
-				"be combined with time_based or ramp_time");
+		                "verify=crc32c checks what one run of the region wrote; it cannot "
+		                "be combined with time_based or ramp_time");
 	if (job->verify != WL_VERIFY_NONE) {
 		switch (job->rw) {
 		case WL_RW_WRITE:

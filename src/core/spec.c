@@ -171,36 +171,9 @@ static bool spec_is_repeat_word(const char *text, size_t pos)
 	return true;
 }
 
-/*
- * Bounded, printable copy of [s, s + len) for a message: control bytes
- * become \xNN, at most SPEC_EXCERPT bytes are shown (never cutting a UTF-8
- * sequence) and "..." marks a cut.  Returns @buf; @size must be > 0.
- */
 static const char *spec_excerpt(const char *s, size_t len, char *buf, size_t size)
 {
-	size_t i, o = 0;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		bool continuation = (c & 0xc0) == 0x80;
-
-		if (i >= SPEC_EXCERPT && !(continuation && i < SPEC_EXCERPT + 3))
-			break;
-		if (o + 5 > size)
-			break;
-		if (c < 0x20 || c == 0x7f) {
-			snprintf(buf + o, size - o, "\\x%02x", c);
-			o += 4;
-		} else {
-			buf[o++] = (char)c;
-		}
-	}
-	if (i < len && o + 4 <= size) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o] = '\0';
-	return buf;
+	return rl_text_excerpt(s, len, SPEC_EXCERPT, buf, size);
 }
 
 static const char *spec_excerpt_str(const char *s, char *buf, size_t size)

@@ -189,6 +189,13 @@ int rl_parse_time(const char *s, uint64_t *out, char *msg, size_t msglen);
 int rl_parse_rate(const char *s, uint64_t *out, char *msg, size_t msglen);
 /** Unsigned integer, decimal (or 0x hex); overflow is an error. */
 int rl_parse_u64(const char *s, uint64_t *out, char *msg, size_t msglen);
+/**
+ * A bounded, printable copy of [s, s + len) for messages: control bytes
+ * become \xNN, at most @max bytes are shown (a UTF-8 sequence is never cut
+ * in two) and "..." marks a cut.  Returns @buf; @size must be > 0.
+ */
+const char *rl_text_excerpt(const char *s, size_t len, size_t max, char *buf, size_t size);
+
 /** Boolean words: on/off, yes/no, true/false, 1/0 (any letter case). */
 int rl_parse_bool(const char *s, bool *out, char *msg, size_t msglen);
 

@@ -117,12 +117,7 @@ static bool units_is_nocase(const char *s, size_t len, const char *word)
 	return true;
 }
 
-/*
- * Bounded, printable copy of [s, s + len) for a message: control bytes
- * become \xNN, at most UNITS_EXCERPT bytes are shown (a UTF-8 sequence is
- * never cut in two) and "..." marks a cut.  @size must be > 0.
- */
-static void units_excerpt(const char *s, size_t len, char *buf, size_t size)
+const char *rl_text_excerpt(const char *s, size_t len, size_t max, char *buf, size_t size)
 {
 	size_t i, o = 0;
 
@@ -130,7 +125,7 @@ static void units_excerpt(const char *s, size_t len, char *buf, size_t size)
 		unsigned char c = (unsigned char)s[i];
 		bool continuation = (c & 0xc0) == 0x80;
 
-		if (i >= UNITS_EXCERPT && !(continuation && i < UNITS_EXCERPT + 3))
+		if (i >= max && !(continuation && i < max + 3))
 			break;
 		if (o + 5 > size)
 			break;
@@ -146,6 +141,12 @@ static void units_excerpt(const char *s, size_t len, char *buf, size_t size)
 		o += 3;
 	}
 	buf[o] = '\0';
+	return buf;
+}
+
+static void units_excerpt(const char *s, size_t len, char *buf, size_t size)
+{
+	rl_text_excerpt(s, len, UNITS_EXCERPT, buf, size);
 }
 
 /* Writes "<reason> in <kind> '<s>'" to msg; returns -EINVAL. */

@@ -17,6 +17,13 @@
  * time it costs is what makes random-write throughput collapse.  If the pool
  * still falls to its floor (gc_hard), the host waits for a whole victim.
  *
+ * Idle-time work (slc.c) uses the same victim slot.  A victim it picked
+ * (gc_bg) and could not finish in its gap stays picked and is continued in
+ * the next gap; host writes do not pay for it while the pool is above the
+ * GC threshold (a fold in progress is no reason to relocate at native speed
+ * on the host's time), and take it over, at the ratio of what is left, once
+ * the pool does need it.
+ *
  * Relocation goes one program unit at a time: one (multi-plane) read of the
  * victim's valid units on that die, then their append to the GC stream.
  */
@@ -97,6 +104,7 @@ bool sim_gc_pick(struct sim_dev *d, bool slc_first, bool static_too)
 	d->gc_victim = b;
 	d->gc_scan = 0;
 	d->gc_credit = 0;
+	d->gc_bg = false;
 	if (k->valid >= d->g.b)
 		d->gc_ratio = GC_RATIO_MAX;
 	else {
@@ -155,12 +163,11 @@ static bool gc_collect(struct sim_dev *d, uint32_t base, uint32_t pu, uint32_t *
 	return *n != 0;
 }
 
-uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
+uint32_t sim_gc_relocate(struct sim_dev *d, uint64_t ready)
 {
 	uint32_t b = d->gc_victim;
 	struct sim_blk *k = &d->blk[b];
 	uint32_t pu = d->g.pu, npu = sim_blk_cap(d, b) / pu;
-	uint32_t moved = 0;
 
 	while (d->gc_scan < npu && k->valid) {
 		uint32_t pui = d->gc_scan++;
@@ -178,23 +185,69 @@ uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
 		if (t > d->gc_erase_after)
 			d->gc_erase_after = t;
 		sim_ftl_append_n(d, SIM_STREAM_GC, lpns, n, t);
-		moved = n;
 		d->c.gc_relocated += n;
 		if (k->slc)
 			d->c.folded_units += n;
-		break;
+		return n;
 	}
-	if (d->gc_scan >= npu || !k->valid) {
-		/* erase once the last relocation read is done */
-		d->gc_victim = SIM_NONE;
-		sim_gc_release(d, b, ready > d->gc_erase_after ? ready : d->gc_erase_after);
-		d->gc_erase_after = 0;
-	}
+	return 0;
+}
+
+bool sim_gc_drained(const struct sim_dev *d)
+{
+	uint32_t b = d->gc_victim;
+
+	return !d->blk[b].valid || d->gc_scan >= sim_blk_cap(d, b) / d->g.pu;
+}
+
+void sim_gc_finish(struct sim_dev *d, uint64_t ready)
+{
+	uint32_t b = d->gc_victim;
+
+	/* erase once the last relocation read is done */
+	d->gc_victim = SIM_NONE;
+	d->gc_bg = false;
+	sim_gc_release(d, b, ready > d->gc_erase_after ? ready : d->gc_erase_after);
+	d->gc_erase_after = 0;
+}
+
+uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready)
+{
+	uint32_t moved = sim_gc_relocate(d, ready);
+
+	if (sim_gc_drained(d))
+		sim_gc_finish(d, ready);
 	return moved;
+}
+
+/*
+ * The host takes over a victim that idle-time work left half done, because
+ * the pool now needs it: it pays for what is left, at the ratio of what is
+ * left (nothing, and the victim is freed at once, if it was all overwritten).
+ */
+static void gc_adopt(struct sim_dev *d, uint64_t ready)
+{
+	uint32_t v = d->blk[d->gc_victim].valid;
+
+	d->gc_bg = false;
+	if (sim_gc_drained(d)) {
+		sim_gc_finish(d, ready);
+		return;
+	}
+	d->gc_credit = 0;
+	d->gc_ratio = v >= d->g.b ? GC_RATIO_MAX : (double)v / (double)(d->g.b - v);
+	if (d->gc_ratio > GC_RATIO_MAX)
+		d->gc_ratio = GC_RATIO_MAX;
 }
 
 void sim_gc_pace(struct sim_dev *d, uint64_t ready)
 {
+	if (d->gc_victim != SIM_NONE && d->gc_bg) {
+		/* background work waits for the next idle gap while the pool is fine */
+		if (d->free_main.n >= d->g.gc_thresh)
+			return;
+		gc_adopt(d, ready);
+	}
 	if (d->gc_victim == SIM_NONE) {
 		if (d->free_main.n >= d->g.gc_thresh)
 			return;
@@ -211,6 +264,7 @@ void sim_gc_force(struct sim_dev *d, uint64_t ready)
 	while (d->free_main.n <= d->g.gc_hard) {
 		if (d->gc_victim == SIM_NONE && !sim_gc_pick(d, true, false))
 			return;
+		d->gc_bg = false;
 		sim_gc_step(d, ready);
 	}
 }

@@ -132,3 +132,22 @@ void sim_nand_erase(struct sim_dev *d, uint32_t blk, uint64_t ready, bool gc)
 	if (gc)
 		d->c.gc_ns += d->p.t_erase * d->g.ndies;
 }
+
+uint64_t sim_nand_busy_end(const struct sim_dev *d)
+{
+	uint64_t end = d->die_max_busy;
+
+	for (uint32_t i = 0; i < d->g.nch; i++) {
+		const struct sim_cal *c = &d->chan[i];
+		if (c->n && c->e[c->head + c->n - 1] > end)
+			end = c->e[c->head + c->n - 1];
+	}
+	return end;
+}
+
+uint64_t sim_nand_reloc_ns(const struct sim_dev *d)
+{
+	uint64_t tr = d->p.t_read > d->p.t_read_slc ? d->p.t_read : d->p.t_read_slc;
+
+	return (tr + d->p.t_prog) * d->g.prog_k + 2 * chan_ns(d, (uint64_t)d->g.pu * d->g.unit);
+}

@@ -292,6 +292,7 @@ struct sim_dev {
 	struct sim_stream stream[SIM_NSTREAMS];
 	uint32_t gc_victim;
 	uint32_t gc_scan; /* next program unit of the victim to examine */
+	bool gc_bg; /* the victim was picked by idle-time work: host writes do not pay for it */
 	double gc_credit, gc_ratio;
 	uint64_t gc_last_t;      /* when the last relocation read delivered its data */
 	uint64_t gc_erase_after; /* latest relocation read of the current victim */
@@ -372,6 +373,13 @@ uint64_t sim_nand_read(struct sim_dev *d, uint32_t die, uint64_t ready, uint32_t
 uint64_t sim_nand_program(struct sim_dev *d, uint32_t die, uint64_t ready, bool slc, bool gc);
 /** Erase superblock @blk on every die from @ready. */
 void sim_nand_erase(struct sim_dev *d, uint32_t blk, uint64_t ready, bool gc);
+/** End of the latest reservation on any die or channel. */
+uint64_t sim_nand_busy_end(const struct sim_dev *d);
+/**
+ * Longest one relocation step can take on otherwise free flash: read of a
+ * program unit, its transfer, the transfer into the target die, a native program.
+ */
+uint64_t sim_nand_reloc_ns(const struct sim_dev *d);
 
 /* ftl.c */
 static inline uint32_t sim_blk_cap(const struct sim_dev *d, uint32_t blk)
@@ -430,7 +438,13 @@ void sim_gc_enqueue(struct sim_dev *d, uint32_t blk);
 void sim_gc_pace(struct sim_dev *d, uint64_t ready);
 /** Pick a victim (SLC blocks first when @slc_first); false if none. */
 bool sim_gc_pick(struct sim_dev *d, bool slc_first, bool static_too);
-/** Relocate the next program unit of the victim; returns units moved. */
+/** Relocate the next program unit of the victim that holds valid data; returns units moved. */
+uint32_t sim_gc_relocate(struct sim_dev *d, uint64_t ready);
+/** The victim has nothing left to relocate (only its erase is left). */
+bool sim_gc_drained(const struct sim_dev *d);
+/** Erase the drained victim (after its last relocation read) and free it. */
+void sim_gc_finish(struct sim_dev *d, uint64_t ready);
+/** Relocate the next program unit of the victim, and free it when drained; returns units moved. */
 uint32_t sim_gc_step(struct sim_dev *d, uint64_t ready);
 /** Run GC until a block is freed (the pool is at its floor). */
 void sim_gc_force(struct sim_dev *d, uint64_t ready);
@@ -440,7 +454,10 @@ void sim_gc_release(struct sim_dev *d, uint32_t blk, uint64_t ready);
 /* slc.c */
 /** Stream a host unit goes to: SIM_STREAM_SLC while the cache has room, else HOST. */
 int sim_slc_route(struct sim_dev *d);
-/** Background work in idle time before @now (folding, GC); called at each submit. */
+/**
+ * Background work in the idle time before @now (folding, GC); called at each
+ * submit.  Everything it books ends by @now; what does not fit waits for the next gap.
+ */
 void sim_slc_idle(struct sim_dev *d, uint64_t now);
 /** Units the dynamic cache may hold right now. */
 uint64_t sim_slc_limit(const struct sim_dev *d);

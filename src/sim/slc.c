@@ -54,17 +54,44 @@ int sim_slc_route(struct sim_dev *d)
 	return SIM_STREAM_HOST;
 }
 
+/*
+ * Idle work happens in the gap between the end of the last flash operation
+ * (plus the idle delay) and @now, the arrival of the next command, and stays
+ * inside it: a relocation step is started only if it would be done by @now
+ * even on the busiest die and channel, and a drained victim is erased only if
+ * the erase fits as well, so the host finds the flash as free as it would
+ * without idle work.  What does not fit waits for the next gap: the victim
+ * stays picked, as background work (gc_bg) the host does not pay for unless
+ * the free pool runs short (gc.c).  The calendars' floor (d->now) follows
+ * the work through the gap, since nothing is booked before it any more, so
+ * the bookings of a long gap are pruned as it goes instead of piling up.
+ */
 void sim_slc_idle(struct sim_dev *d, uint64_t now)
 {
-	uint64_t t, limit;
+	uint64_t t, step;
 
 	if (!d->p.idle_ns || !d->timing)
 		return;
 	t = d->die_max_busy + d->p.idle_ns;
+	if (t < d->now)
+		t = d->now; /* what came before the last command was settled then */
 	if (t >= now)
 		return;
-	limit = now + d->p.t_prog * d->g.prog_k;
-	while (t < now && d->die_max_busy < limit) {
+	step = sim_nand_reloc_ns(d);
+	for (;;) {
+		uint64_t busy = sim_nand_busy_end(d), at = t > busy ? t : busy;
+
+		d->now = t;
+		if (d->gc_victim != SIM_NONE && sim_gc_drained(d)) {
+			if (d->gc_erase_after > at)
+				at = d->gc_erase_after;
+			if (at + d->p.t_erase > now)
+				break;
+			sim_gc_finish(d, t);
+			continue;
+		}
+		if (at + step > now)
+			break;
 		if (d->gc_victim == SIM_NONE) {
 			if (d->slc_fifo.n)
 				sim_gc_pick(d, true, true);
@@ -72,8 +99,10 @@ void sim_slc_idle(struct sim_dev *d, uint64_t now)
 				sim_gc_pick(d, false, false);
 			if (d->gc_victim == SIM_NONE)
 				break;
+			d->gc_bg = true;
+			continue;
 		}
-		sim_gc_step(d, t);
+		sim_gc_relocate(d, t);
 		if (d->gc_last_t > t)
 			t = d->gc_last_t;
 	}

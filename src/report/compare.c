@@ -28,6 +28,8 @@ struct rep_key {
 static int rep_rows_insert(struct rep_compare *cmp, size_t *cap, size_t pos,
                            const struct rep_key *keys, size_t nk, size_t col)
 {
+	if (nk == 0)
+		return 0; /* nothing to insert (and rows may still be NULL) */
 	if (cmp->nrows + nk > *cap) {
 		size_t ncap = (*cap ? *cap * 2 : 16) + nk;
 		struct rep_row *nr = realloc(cmp->rows, ncap * sizeof *nr);

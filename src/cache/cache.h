@@ -7,8 +7,10 @@
  * read-ahead bitmaps.  The pieces, one file each:
  *
  *   cache.c      the target: spec, create, describe/report, attach, finish,
- *                the host request paths (read, write, trim, flush) and the
- *                one completion path every host request leaves through
+ *                submit, and the one completion path every host request
+ *                leaves through
+ *   hostio.c     host reads, writes (write-back, write-through) and trims
+ *   flush.c      host flushes: destage what was dirty, then flush the drives
  *   lines.c      the line table: hash, lists (free / clean LRU / dirty by
  *                age), allocation and eviction, bitmaps, populate and copy
  *   destage.c    background write-back: watermarks, idle flush, the destage
@@ -33,15 +35,17 @@
  * for that operation wait on the line (waiters, same executor only; other
  * threads poll with a short timer).
  *
- * Write order.  Every copy of host data into a line takes the next global
- * write sequence number and stores it in the line (wseq).  A destage
- * records the sequence at its issue (dseq); at its completion it clears the
- * dirty bits of what it wrote only if no copy happened since (wseq <= dseq)
- * and no write-through of the line was in flight (dnoclear).  Write-through
- * and FUA writes never clear dirty bits: a block they overwrite stays dirty
- * and is destaged again from the line, whose buffer always holds the newest
- * data.  So whatever order the members apply overlapping writes in, a block
- * is marked clean only when the newest data is on the member.
+ * Write order.  The members may apply overlapping writes in any order, so
+ * a block is marked clean only when the newest data is surely below.  Every
+ * copy of host data into a line marks its blocks in two "touched" bitmaps.
+ * A write-through or FUA write never starts while its line is being
+ * destaged (it waits, like a flush); while it is in flight its blocks are
+ * marked in wtb, and at its start it clears wtouch for them: at its
+ * completion it clears the dirty bits of those no later copy touched.  A
+ * destage sets dtouch to wtb when it begins (a write-through in flight may
+ * land after it), and at its completion clears the dirty bits of the blocks
+ * it wrote that are still untouched.  Blocks left dirty are destaged again
+ * from the line, whose buffer always holds the newest data.
  */
 #ifndef RL_CACHE_CACHE_H
 #define RL_CACHE_CACHE_H
@@ -54,7 +58,7 @@
 #include "core/registry.h"
 #include "core/target.h"
 
-#define CACHE_NONE UINT32_MAX /* no line */
+#define CACHE_NONE   UINT32_MAX /* no line */
 #define CACHE_NO_TAG UINT64_MAX
 
 enum cache_read_policy { CACHE_READ_NONE = 0, CACHE_READ_AHEAD, CACHE_READ_ADAPTIVE };
@@ -79,11 +83,10 @@ struct cache_line {
 	uint32_t refs;         /* pins: evictable only at 0 */
 	uint32_t wt;           /* write-throughs of this line in flight */
 	uint32_t nvalid, ndirty;
-	uint32_t busy_n;   /* member requests of the busy operation in flight (+1 while issuing) */
-	uint8_t list;      /* enum cache_list */
-	uint8_t busy;      /* enum cache_busy */
-	uint8_t dnoclear;  /* the destage in flight must not clear dirty bits */
-	uint8_t dfail;     /* ... or one of its requests failed, or it was partial */
+	uint32_t busy_n; /* member requests of the busy operation in flight (+1 while issuing) */
+	uint8_t list;    /* enum cache_list */
+	uint8_t busy;    /* enum cache_busy */
+	uint8_t dfail;   /* a request of the destage in flight failed, or it was partial */
 };
 
 /* A background request owned by the cache (destage run, prefetch, timer). */
@@ -134,7 +137,7 @@ struct cache {
 
 	/* the table */
 	struct cache_line *lines;
-	uint64_t *valid, *dirty, *rabits; /* nlines * words each */
+	uint64_t *valid, *dirty, *rabits, *wtouch, *dtouch, *wtb; /* nlines * words each */
 	uint32_t *hash;
 	uint32_t hmask;
 	uint32_t head[CACHE_L_COUNT], tail[CACHE_L_COUNT], count[CACHE_L_COUNT];
@@ -152,10 +155,11 @@ struct cache {
 	struct cache_bg *free_destage, *free_fill, *timer;
 	uint32_t destage_busy, fill_busy;
 	uint32_t lines_destaging; /* lines with a destage (background or flush) in flight */
-	bool destage_on; /* between the high and the low watermark */
-	bool idle_mode;  /* idle flush: destage everything */
+	bool destage_on;          /* between the high and the low watermark */
+	bool idle_mode;           /* idle flush: destage everything */
 	bool idle_armed;
 	uint64_t last_io; /* executor time of the latest host request */
+	uint64_t vseen;   /* latest simulated time seen (virtual executors) */
 	uint64_t dram_free;
 	uint32_t host_inflight;
 
@@ -191,6 +195,67 @@ struct cache {
 	} n;
 };
 
+/* --- host requests: cache.c (the way out), hostio.c, flush.c --- */
+
+/* Host request scratch (priv[]) while the cache holds the request. */
+enum { CACHE_P_CB = 0, CACHE_P_T = 1, CACHE_P_CUR = 2, CACHE_P_AUX = 3 };
+
+/* CACHE_P_AUX of a read or write: hit bytes (low 48 bits) and flags. */
+#define CACHE_A_BYTES   ((1ull << 48) - 1)
+#define CACHE_A_DELAYED (1ull << 63) /* the DRAM time was added */
+#define CACHE_A_MEMBER  (1ull << 62) /* some piece was read from the member */
+#define CACHE_A_THROUGH (1ull << 61) /* a write that went to the members */
+
+#define CACHE_POLL_NS 20000 /* re-check of a line busy on another thread's executor */
+
+static inline struct cache *cache_of(const struct rl_io *io)
+{
+	return ((struct rl_target *)(uintptr_t)io->priv[CACHE_P_T])->priv;
+}
+
+/* One line's part of [io->offset + rel, io->offset + io->len). */
+struct cache_piece {
+	uint64_t tag, off;
+	uint32_t len, b0, n;
+};
+
+static inline struct cache_piece cache_piece_at(const struct cache *c, const struct rl_io *io,
+                                                uint64_t rel)
+{
+	struct cache_piece p;
+	uint64_t ls, end;
+
+	p.off = io->offset + rel;
+	p.tag = p.off / c->line;
+	ls = p.tag * c->line;
+	end = ls + c->line < io->offset + io->len ? ls + c->line : io->offset + io->len;
+	p.len = (uint32_t)(end - p.off);
+	p.b0 = (uint32_t)((p.off - ls) / c->bs);
+	p.n = p.len / c->bs;
+	return p;
+}
+
+static inline uint8_t *cache_host_buf(const struct rl_io *io, uint64_t rel)
+{
+	return io->buf ? (uint8_t *)io->buf + rel : NULL;
+}
+
+/** When @bytes moved through the cache's DRAM starting at @now are done.  Lock held. */
+uint64_t cache_dram(struct cache *c, uint64_t now, uint64_t bytes);
+/** The last step of every host request: power state, counters, the submitter's callback. */
+void cache_host_final(struct rl_io *io, int status);
+/** A host request's fan-out is done: add the DRAM time of its hits, then final. */
+void cache_host_done(struct rl_io *io, int status);
+/** End of issuing a fan-out: complete from the loop if no child is in flight. */
+void cache_seal(struct rl_io *io);
+/** The pool ran dry: park @io (true), or note -ENOMEM when there is no pool (false). */
+bool cache_wait_pool(struct rl_io *io, rl_exec_resume_fn resume);
+/** The four host paths (hostio.c, flush.c). */
+void cache_read_start(struct cache *c, struct rl_io *io);
+void cache_write_start(struct cache *c, struct rl_io *io);
+void cache_trim_start(struct cache *c, struct rl_io *io);
+void cache_flush_start(struct cache *c, struct rl_io *io);
+
 /* --- lines.c --- */
 
 int cache_lines_init(struct cache *c);
@@ -205,8 +270,7 @@ static inline uint32_t cache_idx(const struct cache *c, const struct cache_line 
 }
 static inline uint8_t *cache_buf(const struct cache *c, const struct cache_line *l, uint32_t b)
 {
-	return c->data ? c->data + (uint64_t)cache_idx(c, l) * c->line + (uint64_t)b * c->bs
-	               : NULL;
+	return c->data ? c->data + (uint64_t)cache_idx(c, l) * c->line + (uint64_t)b * c->bs : NULL;
 }
 static inline uint64_t *cache_bits(const struct cache *c, uint64_t *map, const struct cache_line *l)
 {
@@ -262,8 +326,8 @@ uint32_t cache_dirty_run(const struct cache *c, const struct cache_line *l, uint
  * Bookkeeping when a destage request of line @idx covering blocks [b0,
  * b0+n) ends.  Returns the waiters to wake (or NULL).  Call with the lock.
  */
-struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint32_t n,
-                                bool fua, int status);
+struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint32_t n, bool fua,
+                                int status);
 /** Start a destage of @l on @ex (busy, pinned, guard held).  Lock held. */
 void cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *ex);
 /** Drop the issuing guard of a destage; returns waiters to wake.  Lock held. */
@@ -304,12 +368,12 @@ void cache_pl_print(struct cache *c);
 
 /* --- cache.c --- */
 
-/** Is the cache's protected against power loss (battery ok or NV)? */
+/** Is the cache protected against power loss (battery ok or NV)? */
 static inline bool cache_protected(const struct cache *c)
 {
 	return c->nv || c->battery == CACHE_BAT_OK;
 }
-/** Line size in bytes as a shift-free helper: line number of @off. */
+/** The line number of byte offset @off. */
 static inline uint64_t cache_tag(const struct cache *c, uint64_t off)
 {
 	return off / c->line;
@@ -318,5 +382,7 @@ static inline uint64_t cache_tag(const struct cache *c, uint64_t off)
 void cache_flush_resume(struct rl_io *io);
 /** Continue a waiting read piece (a child of a host read). */
 void cache_read_piece_resume(struct rl_io *child);
+/** Continue a waiting write-through piece (a child of a host write). */
+void cache_wt_piece_resume(struct rl_io *child);
 
 #endif

@@ -5,7 +5,8 @@
  * Everything is reserved when the cache is created: the line array, three
  * bitmaps of one bit per block per line (valid: the line holds the block;
  * dirty: it holds a newer copy than the member; ra: prefetched and not yet
- * read), the hash buckets and the data area (an anonymous mapping of
+ * read), two "touched" bitmaps and the blocks of write-throughs in flight
+ * (see "Write order" in cache.h), the hash buckets and the data area (an anonymous mapping of
  * size= bytes, only when the target below keeps data; a cache over a
  * timing-only simulated drive keeps none).  Nothing here allocates later.
  *
@@ -127,10 +128,14 @@ int cache_lines_init(struct cache *c)
 	c->valid = calloc((size_t)c->nlines * c->words, sizeof(uint64_t));
 	c->dirty = calloc((size_t)c->nlines * c->words, sizeof(uint64_t));
 	c->rabits = calloc((size_t)c->nlines * c->words, sizeof(uint64_t));
+	c->wtouch = calloc((size_t)c->nlines * c->words, sizeof(uint64_t));
+	c->dtouch = calloc((size_t)c->nlines * c->words, sizeof(uint64_t));
+	c->wtb = calloc((size_t)c->nlines * c->words, sizeof(uint64_t));
 	while (nb < c->nlines * 2u)
 		nb <<= 1;
 	c->hash = malloc((size_t)nb * sizeof(*c->hash));
-	if (!c->lines || !c->valid || !c->dirty || !c->rabits || !c->hash)
+	if (!c->lines || !c->valid || !c->dirty || !c->rabits || !c->wtouch || !c->dtouch ||
+	    !c->wtb || !c->hash)
 		return -ENOMEM;
 	c->hmask = nb - 1;
 	memset(c->hash, 0xff, (size_t)nb * sizeof(*c->hash));
@@ -162,6 +167,9 @@ void cache_lines_free(struct cache *c)
 	free(c->valid);
 	free(c->dirty);
 	free(c->rabits);
+	free(c->wtouch);
+	free(c->dtouch);
+	free(c->wtb);
 	free(c->hash);
 }
 
@@ -194,6 +202,9 @@ static void cache_evict(struct cache *c, struct cache_line *l)
 	memset(cache_bits(c, c->valid, l), 0, c->words * sizeof(uint64_t));
 	memset(cache_bits(c, c->dirty, l), 0, c->words * sizeof(uint64_t));
 	memset(cache_bits(c, c->rabits, l), 0, c->words * sizeof(uint64_t));
+	memset(cache_bits(c, c->wtouch, l), 0, c->words * sizeof(uint64_t));
+	memset(cache_bits(c, c->dtouch, l), 0, c->words * sizeof(uint64_t));
+	memset(cache_bits(c, c->wtb, l), 0, c->words * sizeof(uint64_t));
 	l->tag = CACHE_NO_TAG;
 	l->nvalid = l->ndirty = 0;
 	cache_list_move(c, l, CACHE_L_FREE);
@@ -224,7 +235,7 @@ struct cache_line *cache_alloc(struct cache *c, uint64_t tag)
 	l->wseq = l->dirty_since = l->covered = l->dseq = 0;
 	l->refs = l->wt = l->busy_n = 0;
 	l->busy = CACHE_BUSY_NONE;
-	l->dnoclear = l->dfail = 0;
+	l->dfail = 0;
 	l->waiters = NULL;
 	l->busy_ex = NULL;
 	l->hnext = c->hash[cache_hash(c, tag)];
@@ -246,6 +257,8 @@ void cache_copy_in(struct cache *c, struct cache_line *l, uint32_t b0, uint32_t 
 	cache_bits_set(v, b0, n);
 	cache_bits_clear(cache_bits(c, c->rabits, l), b0, n);
 	l->wseq = seq;
+	cache_bits_set(cache_bits(c, c->wtouch, l), b0, n);
+	cache_bits_set(cache_bits(c, c->dtouch, l), b0, n);
 	if (dirty) {
 		uint32_t newly = n - cache_bits_count(d, b0, n);
 		cache_bits_set(d, b0, n);

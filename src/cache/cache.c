@@ -1,0 +1,456 @@
+/*
+ * cache.c - cache(TARGET, ...): a RAID controller's cache in front of a
+ * target (see docs/cache.md for the semantics and cache.h for the pieces).
+ *
+ *   cache(raid10(ssd(evo850) x4, chunk=64k), write=back, read=ahead, size=1g)
+ *   cache(raid1(a.img, b.img), write=through, disk-cache=off)
+ *   cache(mem(size=64m), write=force-back, battery=none, powerloss-after=1000)
+ *
+ * Host requests take one path each: reads, writes and trims in hostio.c,
+ * flushes in flush.c (each file says what it does); background work lives
+ * in destage.c and readahead.c, the power cut in powerloss.c.
+ *
+ * Every host request leaves through cache_host_done() / cache_host_final():
+ * the simulated DRAM time (virtual executors only: lat + bytes/bw on one
+ * shared DRAM channel) is added there, a powered-off cache turns the status
+ * into -EIO there, and acknowledged writes are counted there (power-loss
+ * trigger).  The request's own callback is parked in priv[CACHE_P_CB] while
+ * we hold it, as delay.c does.
+ *
+ * Timing: on a virtual executor a hit or a write-back acknowledgement costs
+ * dram-lat plus its bytes at dram-bw; on a real executor the copy is real
+ * and the request completes on the next loop turn.
+ *
+ * Threads: worker threads of a real run share the target; every look at
+ * the line table and every change happens under the cache mutex (cache.h).
+ * A request that must wait for a line busy on another thread's executor
+ * (a flush or write-through behind a destage) re-checks it every
+ * CACHE_POLL_NS on its own executor's timer; on its own executor it waits
+ * on the line and is woken by the operation's completion.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache/cache.h"
+#include "core/sync.h"
+
+static const char *const cache_read_names[] = {"none", "ahead", "adaptive", NULL};
+static const char *const cache_write_names[] = {"through", "back", "force-back", NULL};
+static const char *const cache_battery_names[] = {"ok", "bad", "none", NULL};
+
+uint64_t cache_dram(struct cache *c, uint64_t now, uint64_t bytes)
+{
+	uint64_t start = c->dram_free > now ? c->dram_free : now;
+
+	c->dram_free = start + (c->dram_bw ? bytes * 1000000000ull / c->dram_bw : 0);
+	return c->dram_free + c->dram_lat;
+}
+
+/* --- the one way out --- */
+
+void cache_host_final(struct rl_io *io, int status)
+{
+	struct cache *c = cache_of(io);
+
+	pthread_mutex_lock(&c->lock);
+	if (c->off && !c->replaying)
+		status = -EIO;
+	else if (io->op == RL_OP_WRITE && !status) {
+		/* Drive-cache tracking counts acknowledged data only. */
+		if (io->priv[CACHE_P_AUX] & CACHE_A_THROUGH)
+			cache_pl_member_write(c, io->offset, io->len, io->flags & RL_IO_FUA);
+		cache_pl_acked(c);
+	}
+	if (io->op == RL_OP_READ && !status) {
+		if (io->priv[CACHE_P_AUX] & CACHE_A_MEMBER)
+			c->n.read_misses++;
+		else
+			c->n.read_hits++;
+	}
+	c->host_inflight--;
+	if (io->ex->kind == RL_EXEC_VIRTUAL && rl_exec_now(io->ex) > c->vseen)
+		c->vseen = rl_exec_now(io->ex);
+	pthread_mutex_unlock(&c->lock);
+	io->cb = (rl_io_cb)(uintptr_t)io->priv[CACHE_P_CB];
+	rl_io_complete(io, status);
+}
+
+void cache_host_done(struct rl_io *io, int status)
+{
+	struct cache *c = cache_of(io);
+	uint64_t aux = io->priv[CACHE_P_AUX];
+
+	if (io->op == RL_OP_READ && (aux & CACHE_A_BYTES) && !(aux & CACHE_A_DELAYED) &&
+	    io->ex->kind == RL_EXEC_VIRTUAL) {
+		uint64_t when;
+		io->priv[CACHE_P_AUX] |= CACHE_A_DELAYED;
+		pthread_mutex_lock(&c->lock);
+		when = cache_dram(c, rl_exec_now(io->ex), aux & CACHE_A_BYTES);
+		pthread_mutex_unlock(&c->lock);
+		if (!rl_exec_at(io->ex, io, when, status))
+			return;
+	}
+	cache_host_final(io, status);
+}
+
+/* Never complete inside submit: with no child in flight, complete from the loop. */
+void cache_seal(struct rl_io *io)
+{
+	if (io->pending == 1) {
+		io->pending = 0;
+		rl_io_complete_later(io, io->status);
+	} else {
+		rl_io_children_sealed(io);
+	}
+}
+
+bool cache_wait_pool(struct rl_io *io, rl_exec_resume_fn resume)
+{
+	if (!io->ex->pool_size) {
+		rl_io_note_error(io, -ENOMEM);
+		return false;
+	}
+	rl_exec_wait(io->ex, io, resume);
+	return true;
+}
+
+/* --- the target --- */
+
+static void cache_submit(struct rl_target *t, struct rl_io *io)
+{
+	struct cache *c = t->priv;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->off && !c->replaying) {
+		pthread_mutex_unlock(&c->lock);
+		rl_io_complete_later(io, -EIO);
+		return;
+	}
+	c->host_inflight++;
+	c->last_io = rl_exec_now(io->ex);
+	pthread_mutex_unlock(&c->lock);
+	io->priv[CACHE_P_CB] = (uint64_t)(uintptr_t)io->cb;
+	io->priv[CACHE_P_T] = (uint64_t)(uintptr_t)t;
+	io->priv[CACHE_P_CUR] = 0;
+	io->priv[CACHE_P_AUX] = 0;
+	io->cb = cache_host_done;
+	switch (io->op) {
+	case RL_OP_READ:
+		cache_read_start(c, io);
+		break;
+	case RL_OP_WRITE:
+		cache_write_start(c, io);
+		break;
+	case RL_OP_TRIM:
+		cache_trim_start(c, io);
+		break;
+	default:
+		cache_flush_start(c, io);
+		break;
+	}
+}
+
+static int cache_attach(struct rl_target *t, struct rl_exec *ex)
+{
+	struct cache *c = t->priv;
+
+	(void)ex;
+	pthread_mutex_lock(&c->lock);
+	/*
+	 * A new job: no host request is in flight, so every executor that ran
+	 * background work before is gone (their background requests will never
+	 * complete).  The new clock may differ from the old one.
+	 */
+	if (!c->host_inflight) {
+		cache_settle_orphans(c);
+		c->dram_free = 0;
+		c->last_io = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+/* Run one FLUSH through the cache on a private executor (end of the run). */
+static int cache_flush_private(struct rl_target *t)
+{
+	enum rl_exec_kind kind =
+	    rl_target_leaf_caps(t) & RL_CAP_VIRTUAL ? RL_EXEC_VIRTUAL : RL_EXEC_PSYNC;
+	struct rl_exec *ex;
+	int rc = rl_exec_create(kind, 256, 0, &ex);
+
+	if (rc)
+		return rc;
+	if (kind == RL_EXEC_VIRTUAL) /* simulated time goes on (see exec_virtual.c) */
+		ex->vnow = ((struct cache *)t->priv)->vseen > t->vtime
+		               ? ((struct cache *)t->priv)->vseen
+		               : t->vtime;
+	rc = rl_target_attach(t, ex);
+	if (!rc)
+		rc = rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0);
+	for (int i = 0; i < 1000000 && !rl_exec_idle(ex); i++)
+		if (rl_exec_run_once(ex, true) < 0)
+			break;
+	rl_exec_destroy(ex);
+	return rc;
+}
+
+/*
+ * End of the run: an orderly shutdown writes every dirty line back (and
+ * flushes the drives); after a power cut the preserved cache (battery or
+ * NV) is replayed to the members, as at the next boot, and a volatile one
+ * is simply gone.
+ */
+static void cache_finish(struct rl_target *t)
+{
+	struct cache *c = t->priv;
+	bool dirty, off;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->host_inflight)
+		cache_settle_orphans(c);
+	dirty = c->count[CACHE_L_DIRTY] > 0;
+	off = c->off;
+	pthread_mutex_unlock(&c->lock);
+	if (!off) {
+		if (dirty || c->disk_cache)
+			cache_flush_private(t);
+		return;
+	}
+	if (!c->replayed) {
+		if (dirty && cache_protected(c)) {
+			c->replaying = true;
+			cache_flush_private(t);
+			c->replaying = false;
+		}
+		pthread_mutex_lock(&c->lock);
+		cache_drop_all(c);
+		c->replayed = true;
+		pthread_mutex_unlock(&c->lock);
+	}
+	cache_pl_print(c);
+}
+
+static const char *cache_effective_write(const struct cache *c)
+{
+	if (c->write == CACHE_WRITE_FORCE)
+		return "force-back";
+	if (c->write == CACHE_WRITE_BACK)
+		return c->wb ? "back" : "through (write-back fallback: no good battery)";
+	return "through";
+}
+
+static int cache_describe(struct rl_target *t, struct json_object *o)
+{
+	struct cache *c = t->priv;
+
+#define J_I(v) json_object_new_int64((int64_t)(v))
+#define J_S(v) json_object_new_string(v)
+	json_object_object_add(o, "read", J_S(cache_read_names[c->read]));
+	json_object_object_add(o, "write", J_S(cache_write_names[c->write]));
+	json_object_object_add(o, "write_effective", J_S(cache_effective_write(c)));
+	json_object_object_add(o, "battery", J_S(cache_battery_names[c->battery]));
+	json_object_object_add(o, "nv", json_object_new_boolean(c->nv));
+	json_object_object_add(o, "protected", json_object_new_boolean(cache_protected(c)));
+	json_object_object_add(o, "disk_cache", J_S(c->disk_cache ? "on" : "off"));
+	json_object_object_add(o, "cache_bytes", J_I(c->size));
+	json_object_object_add(o, "line_bytes", J_I(c->line));
+	json_object_object_add(o, "lines", J_I(c->nlines));
+	json_object_object_add(o, "holds_data", json_object_new_boolean(c->data != NULL));
+	json_object_object_add(o, "dirty_high_pct", json_object_new_double(c->high_pct));
+	json_object_object_add(o, "dirty_low_pct", json_object_new_double(c->low_pct));
+	json_object_object_add(o, "idle_flush_ns", J_I(c->idle_ns));
+	json_object_object_add(o, "destage_qd", J_I(c->destage_qd));
+	json_object_object_add(o, "ra_bytes", J_I(c->ra_bytes));
+	json_object_object_add(o, "ra_qd", J_I(c->ra_qd));
+	json_object_object_add(o, "dram_lat_ns", J_I(c->dram_lat));
+	json_object_object_add(o, "dram_bytes_per_s", J_I(c->dram_bw));
+	if (c->powerloss_after)
+		json_object_object_add(o, "powerloss_after", J_I(c->powerloss_after));
+	return 0;
+}
+
+static int cache_report(struct rl_target *t, struct json_object *o)
+{
+	struct cache *c = t->priv;
+	uint64_t ra_pending = 0;
+
+	pthread_mutex_lock(&c->lock);
+	for (uint64_t i = 0; i < (uint64_t)c->nlines * c->words; i++)
+		ra_pending += (uint64_t)__builtin_popcountll(c->rabits[i]);
+	json_object_object_add(o, "reads", J_I(c->n.reads));
+	json_object_object_add(o, "read_hits", J_I(c->n.read_hits));
+	json_object_object_add(o, "read_misses", J_I(c->n.read_misses));
+	json_object_object_add(o, "read_hit_bytes", J_I(c->n.read_hit_bytes));
+	json_object_object_add(o, "read_miss_bytes", J_I(c->n.read_miss_bytes));
+	json_object_object_add(o, "read_waits", J_I(c->n.read_waits));
+	json_object_object_add(o, "writes", J_I(c->n.writes));
+	json_object_object_add(o, "write_bytes", J_I(c->n.write_bytes));
+	json_object_object_add(o, "writes_back", J_I(c->n.writes_back));
+	json_object_object_add(o, "writes_through", J_I(c->n.writes_through));
+	json_object_object_add(o, "writes_cache_full", J_I(c->n.writes_full));
+	json_object_object_add(o, "writes_fua", J_I(c->n.writes_fua));
+	json_object_object_add(o, "trims", J_I(c->n.trims));
+	json_object_object_add(o, "flushes", J_I(c->n.flushes));
+	json_object_object_add(o, "member_flushes", J_I(c->n.member_flushes));
+	json_object_object_add(o, "ra_requests", J_I(c->n.ra_requests));
+	json_object_object_add(o, "ra_issued_bytes", J_I(c->n.ra_issued_bytes));
+	json_object_object_add(o, "ra_used_bytes", J_I(c->n.ra_used_bytes));
+	json_object_object_add(o, "ra_wasted_bytes", J_I(c->n.ra_wasted_bytes));
+	json_object_object_add(o, "ra_unused_bytes", J_I(ra_pending * c->bs));
+	json_object_object_add(o, "destage_ios", J_I(c->n.destage_ios));
+	json_object_object_add(o, "destage_bytes", J_I(c->n.destage_bytes));
+	json_object_object_add(o, "destage_errors", J_I(c->n.destage_errors));
+	json_object_object_add(o, "idle_flushes", J_I(c->n.idle_flushes));
+	json_object_object_add(o, "dirty_bytes", J_I(c->n.dirty_blocks * c->bs));
+	json_object_object_add(o, "dirty_peak_bytes", J_I(c->n.dirty_peak_blocks * c->bs));
+	json_object_object_add(o, "dirty_lines", J_I(c->count[CACHE_L_DIRTY]));
+	json_object_object_add(o, "evictions", J_I(c->n.evictions));
+	json_object_object_add(o, "orphans_settled", J_I(c->n.orphans));
+	cache_pl_report(c, o);
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+#undef J_I
+#undef J_S
+}
+
+static void cache_destroy(struct rl_target *t)
+{
+	struct cache *c = t->priv;
+
+	if (!c)
+		return;
+	cache_bg_free(c);
+	cache_pl_free(c);
+	cache_lines_free(c);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	t->priv = NULL;
+}
+
+static const struct rl_target_ops cache_ops = {
+    .name = "cache",
+    .submit = cache_submit,
+    .describe = cache_describe,
+    .report = cache_report,
+    .attach = cache_attach,
+    .destroy = cache_destroy,
+    .finish = cache_finish,
+};
+
+/* Parameters, checked against each other and the target below. */
+static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err *err)
+{
+	static const char *const known[] = {
+	    "size",       "line",       "read",      "write",           "battery",    "nv",
+	    "disk-cache", "dirty-high", "dirty-low", "idle-flush",      "destage-qd", "ra",
+	    "ra-qd",      "dram-lat",   "dram-bw",   "powerloss-after", NULL};
+	uint64_t qd, raqd;
+	int rc;
+
+	if ((rc = rl_spec_get_size(node, "size", 1ull << 30, &c->size, err)) ||
+	    (rc = rl_spec_get_size(node, "line", 64 << 10, &c->line, err)) ||
+	    (rc = rl_spec_get_enum(node, "read", cache_read_names, CACHE_READ_AHEAD, &c->read,
+	                           err)) ||
+	    (rc = rl_spec_get_enum(node, "write", cache_write_names, CACHE_WRITE_BACK, &c->write,
+	                           err)) ||
+	    (rc = rl_spec_get_enum(node, "battery", cache_battery_names, CACHE_BAT_OK, &c->battery,
+	                           err)) ||
+	    (rc = rl_spec_get_bool(node, "nv", false, &c->nv, err)) ||
+	    (rc = rl_spec_get_bool(node, "disk-cache", true, &c->disk_cache, err)) ||
+	    (rc = rl_spec_get_percent(node, "dirty-high", 75, 1, 100, &c->high_pct, err)) ||
+	    (rc = rl_spec_get_percent(node, "dirty-low", 50, 0, 100, &c->low_pct, err)) ||
+	    (rc = rl_spec_get_time(node, "idle-flush", 100000000ull, &c->idle_ns, err)) ||
+	    (rc = rl_spec_get_u64(node, "destage-qd", 32, 1, 1024, &qd, err)) ||
+	    (rc = rl_spec_get_size(node, "ra", 0, &c->ra_bytes, err)) ||
+	    (rc = rl_spec_get_u64(node, "ra-qd", 32, 1, 1024, &raqd, err)) ||
+	    (rc = rl_spec_get_time(node, "dram-lat", 5000, &c->dram_lat, err)) ||
+	    (rc = rl_spec_get_rate(node, "dram-bw", 6000000000ull, &c->dram_bw, err)) ||
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &c->powerloss_after,
+	                          err)) ||
+	    (rc = rl_spec_check_unused(node, known, err)))
+		return rc;
+	c->destage_qd = (uint32_t)qd;
+	c->ra_qd = (uint32_t)raqd;
+	if (c->line < c->bs || c->line > (4u << 20) || (c->line & (c->line - 1)) || c->line % c->bs)
+		return rl_err_set(err, node->pos,
+		                  "cache: line must be a power of two from the block size (%u) "
+		                  "to 4m",
+		                  c->bs);
+	if (c->size < c->line || c->size / c->line > (1u << 30))
+		return rl_err_set(err, node->pos,
+		                  "cache: size must hold at least one line and at most 2^30 lines");
+	if (c->low_pct > c->high_pct)
+		return rl_err_set(err, node->pos, "cache: dirty-low must not exceed dirty-high");
+	if (!c->ra_bytes)
+		c->ra_bytes = c->line;
+	c->nlines = (uint32_t)(c->size / c->line);
+	c->size = (uint64_t)c->nlines * c->line;
+	c->bpl = (uint32_t)(c->line / c->bs);
+	c->words = (c->bpl + 63) / 64;
+	c->high_lines = (uint32_t)((c->nlines * c->high_pct + 99.999) / 100);
+	if (!c->high_lines)
+		c->high_lines = 1;
+	c->low_lines = (uint32_t)(c->nlines * c->low_pct / 100);
+	c->wb =
+	    c->write == CACHE_WRITE_FORCE || (c->write == CACHE_WRITE_BACK && cache_protected(c));
+	return 0;
+}
+
+static int cache_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                        struct rl_target **out, struct rl_err *err)
+{
+	struct rl_target *t, *below;
+	struct cache *c;
+	int rc;
+
+	if (node->nargs != 1)
+		return rl_err_set(err, node->pos,
+		                  "cache takes exactly one target, e.g. cache(raid1(mem x2), "
+		                  "write=back)");
+	rc = rl_target_build(node->args[0], ctx, &below, err);
+	if (rc)
+		return rc;
+	t = rl_target_alloc(&cache_ops, 1);
+	c = calloc(1, sizeof(*c));
+	if (!t || !c) {
+		free(c);
+		free(t);
+		rl_target_close(below);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	t->children[0] = below;
+	t->priv = c;
+	t->size = below->size;
+	t->block_size = below->block_size;
+	t->caps = (below->caps & (RL_CAP_TRIM | RL_CAP_DATA)) | RL_CAP_FLUSH;
+	c->t = t;
+	c->below = below;
+	c->bs = below->block_size;
+	c->quiet = ctx->quiet;
+	rc = cache_parse(c, node, err);
+	if (!rc &&
+	    ((rc = cache_lines_init(c)) || (rc = cache_bg_init(c)) || (rc = cache_pl_init(c))))
+		rl_err_set(err, node->pos, "cache: cannot reserve %llu bytes of cache memory",
+		           (unsigned long long)c->size);
+	if (rc) {
+		rl_target_close(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+static struct rl_target_type cache_type = {
+    .name = "cache",
+    .summary = "RAID controller cache: read-ahead, write-back/through, drive cache, power loss",
+    .params = "TARGET, size=SIZE (default 1g), line=SIZE (64k), read=none|ahead|adaptive "
+              "(ahead), write=through|back|force-back (back), battery=ok|bad|none (ok), "
+              "nv=on|off (off), disk-cache=on|off (on), dirty-high=PCT (75), dirty-low=PCT "
+              "(50), idle-flush=TIME (100ms, 0: never), destage-qd=N (32), ra=SIZE (one line), "
+              "ra-qd=N (32), dram-lat=TIME (5us), dram-bw=RATE (6GB/s), powerloss-after=N",
+    .create = cache_create,
+};
+RL_TARGET_REGISTER(cache_type)

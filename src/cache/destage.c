@@ -1,0 +1,391 @@
+/*
+ * destage.c - writing dirty lines back to the target below.
+ *
+ * Policy (background, write-back modes only):
+ *   - when the dirty lines reach dirty-high (percent of all lines) the
+ *     cache destages, oldest dirty line first, until at most dirty-low are
+ *     dirty and not being destaged;
+ *   - after idle-flush= without a host request, it destages everything
+ *     (a timer on the executor re-checks the idle time);
+ *   - at most destage-qd member writes are in flight (the background
+ *     requests are owned by the cache, reserved at creation).
+ * A host FLUSH destages by itself (cache.c) with the same line operation:
+ * cache_destage_begin() marks the line busy and pins it, one member write
+ * per dirty run is issued (a run starts and ends at a dirty block and
+ * spans valid blocks only, so the write carries only data the line holds),
+ * and cache_destage_end() settles each one.  When the last run of a line
+ * ends, the line is no longer busy: if every run succeeded, the line is
+ * "covered" up to the write sequence at which the destage began (a flush
+ * that arrived before that sequence needs nothing more from it), and the
+ * requests that waited for the line are woken.  Writes to the members
+ * carry RL_IO_FUA when the drive cache policy is off.
+ *
+ * Background work runs on the executor of the request that triggered it.
+ * A run's executors are destroyed when its job ends, possibly with
+ * background requests still in flight whose completions will never come.
+ * cache_settle_orphans() forgets those (a destage that never reported
+ * leaves its line dirty, to be written again: harmless, since the line
+ * holds the newest data) when the next job attaches with no host request
+ * in flight, and when the run finishes.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "cache/cache.h"
+
+#define CACHE_DIRTY_SCAN 256 /* busy dirty lines skipped before a kick gives up */
+
+int cache_bg_init(struct cache *c)
+{
+	uint32_t nfill = c->read == CACHE_READ_NONE ? 0 : c->ra_qd;
+	uint8_t *stage = NULL;
+
+	c->nbg = c->destage_qd + nfill + 1;
+	c->bg = calloc(c->nbg, sizeof(*c->bg));
+	if (!c->bg)
+		return -ENOMEM;
+	if (c->data && nfill) {
+		stage = mmap(NULL, (size_t)nfill * c->line, PROT_READ | PROT_WRITE,
+		             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (stage == MAP_FAILED)
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < c->nbg; i++) {
+		struct cache_bg *g = &c->bg[i];
+		g->c = c;
+		g->io.cb_arg = g;
+		if (i < c->destage_qd) {
+			g->kind = CACHE_BG_DESTAGE;
+			g->next_free = c->free_destage;
+			c->free_destage = g;
+		} else if (i < c->destage_qd + nfill) {
+			g->kind = CACHE_BG_FILL;
+			g->staging = stage ? stage + (size_t)(i - c->destage_qd) * c->line : NULL;
+			g->next_free = c->free_fill;
+			c->free_fill = g;
+		} else {
+			g->kind = CACHE_BG_TIMER;
+			c->timer = g;
+		}
+	}
+	return 0;
+}
+
+void cache_bg_free(struct cache *c)
+{
+	if (!c->bg)
+		return;
+	for (uint32_t i = 0; i < c->nbg; i++) {
+		if (c->bg[i].kind == CACHE_BG_FILL && c->bg[i].staging) {
+			munmap(c->bg[i].staging, (size_t)c->ra_qd * c->line);
+			break;
+		}
+	}
+	free(c->bg);
+	c->bg = NULL;
+}
+
+uint32_t cache_dirty_run(const struct cache *c, const struct cache_line *l, uint32_t from,
+                         uint32_t *len)
+{
+	const uint64_t *d = c->dirty + (uint64_t)cache_idx(c, l) * c->words;
+	const uint64_t *v = c->valid + (uint64_t)cache_idx(c, l) * c->words;
+	uint32_t s = from, e, last;
+
+	while (s < c->bpl && !cache_bit(d, s)) {
+		if ((s & 63) == 0 && !d[s >> 6]) {
+			s += 64;
+			continue;
+		}
+		s++;
+	}
+	if (s >= c->bpl)
+		return c->bpl;
+	last = s;
+	for (e = s + 1; e < c->bpl && cache_bit(v, e); e++)
+		if (cache_bit(d, e))
+			last = e;
+	*len = last - s + 1;
+	return s;
+}
+
+void cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *ex)
+{
+	l->busy = CACHE_BUSY_DESTAGE;
+	l->busy_ex = ex;
+	l->busy_n = 1; /* the issuing guard */
+	l->dseq = c->wseq;
+	l->dfail = 0;
+	l->refs++;
+	memcpy(cache_bits(c, c->dtouch, l), cache_bits(c, c->wtb, l), c->words * sizeof(uint64_t));
+	c->lines_destaging++;
+}
+
+/* The last request of a line's destage ended. */
+static struct rl_io *cache_destage_finish(struct cache *c, struct cache_line *l)
+{
+	struct rl_io *w = l->waiters;
+
+	if (!l->dfail && l->dseq > l->covered)
+		l->covered = l->dseq;
+	l->busy = CACHE_BUSY_NONE;
+	l->busy_ex = NULL;
+	l->dfail = 0;
+	l->waiters = NULL;
+	l->refs--;
+	c->lines_destaging--;
+	return w;
+}
+
+struct rl_io *cache_destage_unguard(struct cache *c, struct cache_line *l)
+{
+	return --l->busy_n ? NULL : cache_destage_finish(c, l);
+}
+
+struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint32_t n, bool fua,
+                                int status)
+{
+	struct cache_line *l = &c->lines[idx];
+
+	if (status) {
+		l->dfail = 1;
+		c->n.destage_errors++;
+	} else if (!c->off || c->replaying) {
+		/* After a cut (and before the replay) the cache is frozen as it was. */
+		const uint64_t *d = cache_bits(c, c->dirty, l);
+		uint64_t base = l->tag * c->line;
+		/*
+		 * Drive-cache tracking: only the dirty blocks of the run carried
+		 * new data; the clean ones between them rewrote what the member
+		 * already held.
+		 */
+		for (uint32_t b = b0; b < b0 + n;) {
+			uint32_t e = b;
+			while (e < b0 + n && cache_bit(d, e))
+				e++;
+			if (e > b)
+				cache_pl_member_write(c, base + (uint64_t)b * c->bs,
+				                      (uint64_t)(e - b) * c->bs, fua);
+			b = e > b ? e : b + 1;
+		}
+		const uint64_t *t = cache_bits(c, c->dtouch, l);
+		for (uint32_t b = b0; b < b0 + n; b++)
+			if (!cache_bit(t, b))
+				cache_clean(c, l, b, 1);
+		c->n.destage_ios++;
+		c->n.destage_bytes += (uint64_t)n * c->bs;
+		if (c->replaying)
+			c->replayed_bytes += (uint64_t)n * c->bs;
+	}
+	return --l->busy_n ? NULL : cache_destage_finish(c, l);
+}
+
+void cache_wake(struct cache *c, struct rl_io *list)
+{
+	(void)c;
+	while (list) {
+		struct rl_io *io = list;
+		list = io->next;
+		io->next = NULL;
+		if (io->op == RL_OP_FLUSH)
+			cache_flush_resume(io);
+		else if (io->op == RL_OP_WRITE)
+			cache_wt_piece_resume(io);
+		else
+			cache_read_piece_resume(io);
+	}
+}
+
+/* --- background destage --- */
+
+static void cache_bg_destage_done(struct rl_io *io, int status)
+{
+	struct cache_bg *g = io->cb_arg;
+	struct cache *c = g->c;
+	struct rl_io *w;
+
+	pthread_mutex_lock(&c->lock);
+	w = cache_destage_end(c, g->line, (uint32_t)(io->offset % c->line / c->bs), io->len / c->bs,
+	                      io->flags & RL_IO_FUA, status);
+	g->busy = false;
+	g->next_free = c->free_destage;
+	c->free_destage = g;
+	c->destage_busy--;
+	pthread_mutex_unlock(&c->lock);
+	cache_wake(c, w);
+	cache_destage_kick(c, io->ex);
+}
+
+/* The oldest dirty line a background destage may take, or NULL. */
+static struct cache_line *cache_destage_pick(struct cache *c)
+{
+	uint32_t scanned = 0;
+
+	for (uint32_t i = c->head[CACHE_L_DIRTY]; i != CACHE_NONE && scanned < CACHE_DIRTY_SCAN;
+	     i = c->lines[i].next, scanned++) {
+		struct cache_line *l = &c->lines[i];
+		if (l->busy == CACHE_BUSY_NONE && !l->wt)
+			return l;
+	}
+	return NULL;
+}
+
+/* Should the background destage take another line?  Updates the watermark state. */
+static bool cache_destage_wanted(struct cache *c)
+{
+	uint32_t dirty = c->count[CACHE_L_DIRTY];
+	uint32_t waiting = dirty > c->lines_destaging ? dirty - c->lines_destaging : 0;
+
+	if (c->off)
+		return false;
+	if (dirty >= c->high_lines)
+		c->destage_on = true;
+	if (c->idle_mode) {
+		if (!dirty) {
+			c->idle_mode = false;
+			return false;
+		}
+		return waiting > 0;
+	}
+	if (waiting <= c->low_lines)
+		c->destage_on = false;
+	return c->destage_on;
+}
+
+void cache_destage_kick(struct cache *c, struct rl_exec *ex)
+{
+	struct cache_bg *go = NULL, **tail = &go;
+
+	pthread_mutex_lock(&c->lock);
+	while (c->free_destage && cache_destage_wanted(c)) {
+		struct cache_line *l = cache_destage_pick(c);
+		struct rl_io *w;
+		uint32_t b = 0, len;
+
+		if (!l)
+			break;
+		cache_destage_begin(c, l, ex);
+		for (;;) {
+			uint32_t s = cache_dirty_run(c, l, b, &len);
+			struct cache_bg *g = c->free_destage;
+			if (s >= c->bpl)
+				break;
+			if (!g) {
+				l->dfail = 1; /* partial: not covered, the rest waits */
+				break;
+			}
+			c->free_destage = g->next_free;
+			c->destage_busy++;
+			g->busy = true;
+			g->line = cache_idx(c, l);
+			l->busy_n++;
+			memset(&g->io, 0, offsetof(struct rl_io, priv));
+			g->io.op = RL_OP_WRITE;
+			g->io.flags = c->disk_cache ? 0 : RL_IO_FUA;
+			g->io.offset = l->tag * c->line + (uint64_t)s * c->bs;
+			g->io.len = len * c->bs;
+			g->io.buf = cache_buf(c, l, s);
+			g->io.cb = cache_bg_destage_done;
+			g->io.cb_arg = g;
+			g->io.ex = ex;
+			g->next_free = NULL;
+			*tail = g;
+			tail = &g->next_free;
+			b = s + len;
+		}
+		w = cache_destage_unguard(c, l);
+		(void)w; /* the line was idle: nobody waits on it */
+	}
+	pthread_mutex_unlock(&c->lock);
+	while (go) {
+		struct cache_bg *g = go;
+		go = g->next_free;
+		g->next_free = NULL;
+		rl_target_submit(c->below, &g->io);
+	}
+}
+
+/* --- idle flush --- */
+
+static void cache_idle_fire(struct rl_io *io, int status)
+{
+	struct cache_bg *g = io->cb_arg;
+	struct cache *c = g->c;
+	uint64_t now = rl_exec_now(io->ex);
+	bool go = false;
+
+	(void)status;
+	pthread_mutex_lock(&c->lock);
+	c->idle_armed = false;
+	g->busy = false;
+	if (!c->off && c->count[CACHE_L_DIRTY]) {
+		if (now >= c->last_io + c->idle_ns) {
+			c->idle_mode = go = true;
+			c->n.idle_flushes++;
+		} else {
+			cache_idle_arm(c, io->ex, c->last_io);
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (go)
+		cache_destage_kick(c, io->ex);
+}
+
+void cache_idle_arm(struct cache *c, struct rl_exec *ex, uint64_t now)
+{
+	struct cache_bg *g = c->timer;
+
+	if (!c->idle_ns || c->idle_armed || c->off || !c->count[CACHE_L_DIRTY] || g->busy)
+		return;
+	memset(&g->io, 0, offsetof(struct rl_io, priv));
+	g->io.cb = cache_idle_fire;
+	g->io.cb_arg = g;
+	g->io.ex = ex;
+	if (rl_exec_at(ex, &g->io, now + c->idle_ns, 0) == 0)
+		c->idle_armed = g->busy = true;
+}
+
+/* --- requests stranded on executors that are gone --- */
+
+void cache_settle_orphans(struct cache *c)
+{
+	for (uint32_t i = 0; i < c->nbg; i++) {
+		struct cache_bg *g = &c->bg[i];
+		struct cache_line *l;
+
+		if (!g->busy)
+			continue;
+		g->busy = false;
+		c->n.orphans++;
+		switch (g->kind) {
+		case CACHE_BG_DESTAGE:
+			l = &c->lines[g->line];
+			l->dfail = 1;
+			if (!--l->busy_n)
+				cache_destage_finish(c, l);
+			g->next_free = c->free_destage;
+			c->free_destage = g;
+			c->destage_busy--;
+			break;
+		case CACHE_BG_FILL:
+			l = &c->lines[g->line];
+			l->busy = CACHE_BUSY_NONE;
+			l->busy_ex = NULL;
+			l->busy_n = 0;
+			l->waiters = NULL;
+			l->refs--;
+			g->next_free = c->free_fill;
+			c->free_fill = g;
+			c->fill_busy--;
+			break;
+		default:
+			c->idle_armed = false;
+			c->n.orphans--; /* an idle timer is not work */
+			break;
+		}
+	}
+	c->idle_mode = false;
+}

@@ -1,0 +1,419 @@
+/*
+ * hostio.c - host reads, writes and trims through the cache.
+ *
+ *   READ   per line piece: every block held -> copied from the cache (hit);
+ *          the line is being prefetched on this executor -> wait for it;
+ *          otherwise the piece is read from the target below into the host
+ *          buffer (a line is taken for it if possible, and pinned), then
+ *          the blocks the cache holds are laid over it (they are newer)
+ *          and the blocks it lacks are kept in the line.  Then the read
+ *          policy may prefetch what follows (readahead.c).
+ *   WRITE  write-back in force (write=back with battery=ok or nv=on, or
+ *          write=force-back) and no FUA: a line is pinned for every piece
+ *          (none free: the write goes through, see below); the write is
+ *          acknowledged after the cache's DRAM time, and only then is its
+ *          data copied in and marked dirty (so what is dirty is exactly
+ *          what was acknowledged).
+ *          Otherwise (write-through, battery fallback, FUA, cache full):
+ *          each piece waits while its line is being destaged (cache.h,
+ *          "Write order"), is copied into its line (clean) and written to
+ *          the target below, with RL_IO_FUA when the host asked for it or
+ *          disk-cache=off; the host is acknowledged when the members are.
+ *   TRIM   the blocks are forgotten, then the trim goes down.
+ *
+ * A piece is one line's part of a request; a request becomes one child
+ * request per piece that goes to the target below.  Progress (bytes
+ * issued) lives in priv[CACHE_P_CUR], so a request parked for want of
+ * child requests resumes where it stopped.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cache/cache.h"
+
+/* --- reads --- */
+
+/* A hit: copy blocks out, count read-ahead use.  Lock held. */
+static void cache_hit(struct cache *c, struct cache_line *l, const struct cache_piece *p,
+                      uint8_t *buf, struct rl_io *parent)
+{
+	uint64_t *ra = cache_bits(c, c->rabits, l);
+	uint32_t used = cache_bits_count(ra, p->b0, p->n);
+
+	if (c->data && buf)
+		memcpy(buf, cache_buf(c, l, p->b0), p->len);
+	if (used) {
+		c->n.ra_used_bytes += (uint64_t)used * c->bs;
+		cache_bits_clear(ra, p->b0, p->n);
+	}
+	if (l->list == CACHE_L_CLEAN)
+		cache_list_move(c, l, CACHE_L_CLEAN);
+	c->n.read_hit_bytes += p->len;
+	parent->priv[CACHE_P_AUX] += p->len;
+}
+
+/* cb_arg of a member read: line index, populate allowed, uncached-write epoch. */
+static void *cache_miss_tag(uint32_t idx, bool ok, uint64_t epoch)
+{
+	return (void *)(uintptr_t)((uint64_t)idx | (uint64_t)ok << 32 |
+	                           (epoch & 0x7fffffffull) << 33);
+}
+
+static void cache_read_piece_done(struct rl_io *child, int status)
+{
+	struct rl_io *p = child->parent;
+	struct cache *c = cache_of(p);
+	uint64_t v = (uint64_t)(uintptr_t)child->cb_arg;
+	uint32_t idx = (uint32_t)v;
+
+	if (idx != CACHE_NONE) {
+		struct cache_line *l = &c->lines[idx];
+		uint32_t b0 = (uint32_t)(child->offset % c->line / c->bs);
+		pthread_mutex_lock(&c->lock);
+		if (!status && (!c->off || c->replaying)) {
+			bool ok = (v >> 32 & 1) && (c->nc_epoch & 0x7fffffffull) == v >> 33;
+			cache_merge_read(c, l, b0, child->len / c->bs, child->buf, ok, false);
+		}
+		l->refs--;
+		pthread_mutex_unlock(&c->lock);
+	}
+	rl_io_child_end(child, status);
+}
+
+/* Serve, park or send down one piece held by @child (offset/len/buf set). */
+static void cache_read_piece(struct cache *c, struct rl_io *child)
+{
+	struct rl_io *p = child->parent;
+	struct cache_piece pc = cache_piece_at(c, child, 0);
+	struct cache_line *l;
+	uint32_t idx = CACHE_NONE;
+	bool ok;
+
+	pthread_mutex_lock(&c->lock);
+	l = cache_find(c, pc.tag);
+	if (l && cache_bits_all(cache_bits(c, c->valid, l), pc.b0, pc.n)) {
+		cache_hit(c, l, &pc, child->buf, p);
+		pthread_mutex_unlock(&c->lock);
+		rl_io_child_end(child, 0);
+		return;
+	}
+	if (l && l->busy == CACHE_BUSY_FILL && l->busy_ex == child->ex) {
+		child->next = l->waiters;
+		l->waiters = child;
+		c->n.read_waits++;
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	if (!l)
+		l = cache_alloc(c, pc.tag);
+	if (l) {
+		l->refs++;
+		idx = cache_idx(c, l);
+	}
+	ok = c->nc_inflight == 0;
+	child->cb_arg = cache_miss_tag(idx, ok, c->nc_epoch);
+	c->n.read_miss_bytes += pc.len;
+	p->priv[CACHE_P_AUX] |= CACHE_A_MEMBER;
+	pthread_mutex_unlock(&c->lock);
+	child->cb = cache_read_piece_done;
+	rl_target_submit(c->below, child);
+}
+
+void cache_read_piece_resume(struct rl_io *child)
+{
+	cache_read_piece(cache_of(child->parent), child);
+}
+
+static void cache_read_issue(struct rl_io *io)
+{
+	struct cache *c = cache_of(io);
+
+	while (io->priv[CACHE_P_CUR] < io->len) {
+		uint64_t rel = io->priv[CACHE_P_CUR];
+		struct cache_piece pc = cache_piece_at(c, io, rel);
+		struct cache_line *l;
+		struct rl_io *child;
+
+		pthread_mutex_lock(&c->lock);
+		l = cache_find(c, pc.tag);
+		if (l && cache_bits_all(cache_bits(c, c->valid, l), pc.b0, pc.n)) {
+			cache_hit(c, l, &pc, cache_host_buf(io, rel), io);
+			pthread_mutex_unlock(&c->lock);
+			io->priv[CACHE_P_CUR] = rel + pc.len;
+			continue;
+		}
+		pthread_mutex_unlock(&c->lock);
+		child = rl_io_child_get(io);
+		if (!child) {
+			if (cache_wait_pool(io, cache_read_issue))
+				return;
+			break;
+		}
+		child->op = RL_OP_READ;
+		child->offset = pc.off;
+		child->len = pc.len;
+		child->buf = cache_host_buf(io, rel);
+		io->priv[CACHE_P_CUR] = rel + pc.len;
+		cache_read_piece(c, child);
+	}
+	cache_seal(io);
+}
+
+void cache_read_start(struct cache *c, struct rl_io *io)
+{
+	pthread_mutex_lock(&c->lock);
+	c->n.reads++;
+	pthread_mutex_unlock(&c->lock);
+	rl_io_children_begin(io);
+	cache_read_issue(io);
+	cache_readahead(c, io->ex, io->offset, io->len);
+}
+
+/* --- writes --- */
+
+static void cache_wt_done(struct rl_io *child, int status)
+{
+	struct rl_io *p = child->parent;
+	struct cache *c = cache_of(p);
+	uint64_t v = (uint64_t)(uintptr_t)child->cb_arg;
+	uint32_t idx = (uint32_t)v;
+
+	pthread_mutex_lock(&c->lock);
+	if (idx != CACHE_NONE) {
+		struct cache_line *l = &c->lines[idx];
+		uint32_t b0 = (uint32_t)(child->offset % c->line / c->bs), n = child->len / c->bs;
+		const uint64_t *tb = cache_bits(c, c->wtouch, l);
+		if (status) { /* the write failed: what the cache holds of it is no truth */
+			cache_forget(c, l, b0, n);
+		} else if ((v >> 63) && (!c->off || c->replaying)) {
+			/* the newest data of the blocks no later copy touched is below */
+			for (uint32_t b = b0; b < b0 + n; b++)
+				if (!cache_bit(tb, b))
+					cache_clean(c, l, b, 1);
+		}
+		cache_bits_clear(cache_bits(c, c->wtb, l), b0, n);
+		l->wt--;
+		l->refs--;
+	} else {
+		c->nc_inflight--;
+	}
+	pthread_mutex_unlock(&c->lock);
+	rl_io_child_end(child, status);
+}
+
+static void cache_wt_poll(struct rl_io *child, int status)
+{
+	(void)status;
+	cache_wt_piece_resume(child);
+}
+
+/*
+ * One write-through piece (@child has offset/len/buf/flags): wait while its
+ * line is being destaged, else copy it into the line and send it down.
+ */
+static void cache_wt_piece(struct cache *c, struct rl_io *child)
+{
+	struct cache_piece pc = cache_piece_at(c, child, 0);
+	struct cache_line *l;
+	uint64_t tag = CACHE_NONE;
+	bool clearable = true;
+
+	pthread_mutex_lock(&c->lock);
+	l = cache_find(c, pc.tag);
+	if (l && l->busy == CACHE_BUSY_DESTAGE) {
+		if (l->busy_ex == child->ex) {
+			child->next = l->waiters;
+			l->waiters = child;
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+		child->cb = cache_wt_poll;
+		if (!rl_exec_at(child->ex, child, rl_exec_now(child->ex) + CACHE_POLL_NS, 0)) {
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+		clearable = false;
+	}
+	if (!l)
+		l = cache_alloc(c, pc.tag);
+	if (l) {
+		cache_copy_in(c, l, pc.b0, pc.n, child->buf, false, ++c->wseq);
+		cache_bits_clear(cache_bits(c, c->wtouch, l), pc.b0, pc.n);
+		cache_bits_set(cache_bits(c, c->wtb, l), pc.b0, pc.n);
+		l->refs++;
+		l->wt++;
+		tag = cache_idx(c, l) | (uint64_t)clearable << 63;
+	} else {
+		/* Not cached: reads that start now must not keep what they find. */
+		c->nc_inflight++;
+		c->nc_epoch++;
+	}
+	pthread_mutex_unlock(&c->lock);
+	child->cb = cache_wt_done;
+	child->cb_arg = (void *)(uintptr_t)tag;
+	rl_target_submit(c->below, child);
+}
+
+void cache_wt_piece_resume(struct rl_io *child)
+{
+	cache_wt_piece(cache_of(child->parent), child);
+}
+
+/* Write-through (and FUA, fallback, cache full): one member write per line piece. */
+static void cache_wt_issue(struct rl_io *io)
+{
+	struct cache *c = cache_of(io);
+	uint8_t flags = (io->flags & RL_IO_FUA) || !c->disk_cache ? RL_IO_FUA : 0;
+
+	while (io->priv[CACHE_P_CUR] < io->len) {
+		uint64_t rel = io->priv[CACHE_P_CUR];
+		struct cache_piece pc = cache_piece_at(c, io, rel);
+		struct rl_io *child = rl_io_child_get(io);
+
+		if (!child) {
+			if (cache_wait_pool(io, cache_wt_issue))
+				return;
+			break;
+		}
+		child->op = RL_OP_WRITE;
+		child->flags = flags;
+		child->offset = pc.off;
+		child->len = pc.len;
+		child->buf = cache_host_buf(io, rel);
+		io->priv[CACHE_P_CUR] = rel + pc.len;
+		cache_wt_piece(c, child);
+	}
+	cache_seal(io);
+}
+
+/* Write-back acknowledgement: the data enters the cache now, dirty. */
+static void cache_wb_ack(struct rl_io *io, int status)
+{
+	struct cache *c = cache_of(io);
+	bool kick;
+
+	(void)status;
+	pthread_mutex_lock(&c->lock);
+	for (uint64_t rel = 0; rel < io->len;) {
+		struct cache_piece pc = cache_piece_at(c, io, rel);
+		struct cache_line *l = cache_find(c, pc.tag); /* pinned at submit */
+		if (!c->off)
+			cache_copy_in(c, l, pc.b0, pc.n, cache_host_buf(io, rel), true, ++c->wseq);
+		l->refs--;
+		rel += pc.len;
+	}
+	cache_idle_arm(c, io->ex, rl_exec_now(io->ex));
+	kick = c->destage_on || c->count[CACHE_L_DIRTY] >= c->high_lines;
+	pthread_mutex_unlock(&c->lock);
+	if (kick)
+		cache_destage_kick(c, io->ex);
+	cache_host_final(io, 0);
+}
+
+/* Pin a line for every piece; false (nothing pinned) when one cannot be had.  Lock held. */
+static bool cache_wb_pin(struct cache *c, struct rl_io *io)
+{
+	uint64_t rel;
+
+	for (rel = 0; rel < io->len;) {
+		struct cache_piece pc = cache_piece_at(c, io, rel);
+		struct cache_line *l = cache_find(c, pc.tag);
+		if (!l && !(l = cache_alloc(c, pc.tag)))
+			break;
+		l->refs++;
+		rel += pc.len;
+	}
+	if (rel >= io->len)
+		return true;
+	for (uint64_t r = 0; r < rel;) {
+		struct cache_piece pc = cache_piece_at(c, io, r);
+		cache_find(c, pc.tag)->refs--;
+		r += pc.len;
+	}
+	return false;
+}
+
+void cache_write_start(struct cache *c, struct rl_io *io)
+{
+	bool fua = io->flags & RL_IO_FUA, full = false;
+
+	pthread_mutex_lock(&c->lock);
+	c->n.writes++;
+	c->n.write_bytes += io->len;
+	c->idle_mode = false;
+	if (c->wb && !fua) {
+		if (cache_wb_pin(c, io)) {
+			uint64_t when = 0;
+			c->n.writes_back++;
+			if (io->ex->kind == RL_EXEC_VIRTUAL)
+				when = cache_dram(c, rl_exec_now(io->ex), io->len);
+			pthread_mutex_unlock(&c->lock);
+			io->cb = cache_wb_ack;
+			if (!when || rl_exec_at(io->ex, io, when, 0))
+				rl_io_complete_later(io, 0);
+			return;
+		}
+		full = true;
+		c->n.writes_full++;
+		c->destage_on = true;
+	}
+	if (fua)
+		c->n.writes_fua++;
+	else
+		c->n.writes_through++;
+	pthread_mutex_unlock(&c->lock);
+	if (full)
+		cache_destage_kick(c, io->ex);
+	io->priv[CACHE_P_AUX] |= CACHE_A_THROUGH;
+	rl_io_children_begin(io);
+	cache_wt_issue(io);
+}
+
+/* --- trim --- */
+
+static void cache_trim_done(struct rl_io *child, int status)
+{
+	struct cache *c = cache_of(child->parent);
+
+	pthread_mutex_lock(&c->lock);
+	if (!status)
+		cache_pl_member_trim(c, child->offset, child->len);
+	pthread_mutex_unlock(&c->lock);
+	rl_io_child_end(child, status);
+}
+
+static void cache_trim_issue(struct rl_io *io)
+{
+	struct cache *c = cache_of(io);
+	struct rl_io *child = rl_io_child_get(io);
+
+	if (!child) {
+		if (!cache_wait_pool(io, cache_trim_issue))
+			cache_seal(io);
+		return;
+	}
+	child->op = RL_OP_TRIM;
+	child->offset = io->offset;
+	child->len = io->len;
+	child->cb = cache_trim_done;
+	rl_target_submit(c->below, child);
+	cache_seal(io);
+}
+
+void cache_trim_start(struct cache *c, struct rl_io *io)
+{
+	pthread_mutex_lock(&c->lock);
+	c->n.trims++;
+	for (uint64_t rel = 0; rel < io->len;) {
+		struct cache_piece pc = cache_piece_at(c, io, rel);
+		struct cache_line *l = cache_find(c, pc.tag);
+		if (l) {
+			cache_forget(c, l, pc.b0, pc.n);
+			l->wseq = ++c->wseq;
+		}
+		rel += pc.len;
+	}
+	pthread_mutex_unlock(&c->lock);
+	rl_io_children_begin(io);
+	cache_trim_issue(io);
+}

@@ -1,0 +1,224 @@
+/*
+ * test_cache_sim.c - what the controller cache policies do to simulated
+ * drives (virtual time), measured with the job engine as `raidlab run`
+ * would:
+ *   - write-back raises 4K random write throughput at QD1 and lowers its
+ *     latency while the cache absorbs the writes; once the written area is
+ *     far larger than the cache, throughput falls back towards the
+ *     members' own rate;
+ *   - read-ahead raises QD1 sequential reads; on random reads it reads far
+ *     more from the members than the host asked for (wasted read-ahead)
+ *     and lowers the IOPS at high queue depth;
+ *   - disk-cache=off (every member write FUA: completion after the NAND
+ *     program) lowers write throughput;
+ *   - a cache over timing-only drives keeps no data, and its counters
+ *     reach the result.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/registry.h"
+#include "workload/run.h"
+
+#define DRIVE "ssd(samsung-850evo-500)"
+
+struct figures {
+	double iops, mbs, lat_us;
+	struct json_object *rep; /* the cache's counters */
+};
+
+static void set(struct wl_job *job, const char *k, const char *v)
+{
+	char msg[256];
+
+	if (wl_job_set(job, k, v, "test", msg, sizeof(msg)))
+		fail_msg("%s=%s: %s", k, v, msg);
+}
+
+static struct rl_target *open_spec(const char *spec)
+{
+	struct rl_build_ctx ctx;
+	struct rl_target *t = NULL;
+	struct rl_err err = {0};
+
+	rl_build_ctx_init(&ctx);
+	ctx.write_intent = true;
+	ctx.quiet = true;
+	if (rl_target_open(spec, &ctx, &t, &err))
+		fail_msg("cannot open %s: %s", spec, err.msg);
+	return t;
+}
+
+/* Run one job (rw, bs, iodepth, size, runtime) on @spec. */
+static struct figures run(const char *spec, const char *rw, const char *bs, const char *qd,
+                          const char *size, const char *runtime)
+{
+	struct rl_target *t = open_spec(spec);
+	struct wl_job job;
+	struct wl_result res;
+	struct figures f = {0};
+	char msg[512];
+	enum rl_op d;
+
+	wl_job_init(&job);
+	set(&job, "rw", rw);
+	set(&job, "bs", bs);
+	set(&job, "iodepth", qd);
+	set(&job, "size", size);
+	if (runtime) {
+		set(&job, "runtime", runtime);
+		set(&job, "time_based", "1");
+	}
+	if (wl_run_job(t, &job, NULL, &res, msg, sizeof(msg)))
+		fail_msg("%s: %s", spec, msg);
+	assert_true(wl_result_ok(&res));
+	assert_int_equal(res.clock, RL_EXEC_VIRTUAL);
+	d = strstr(rw, "read") ? RL_OP_READ : RL_OP_WRITE;
+	f.iops = wl_result_iops(&res, d);
+	f.mbs = wl_result_bw(&res, d) / 1e6;
+	f.lat_us = st_hist_mean(&res.dir[d].hist) / 1e3;
+	f.rep = json_object_get(res.target_report);
+	wl_result_free(&res);
+	rl_target_close(t);
+	return f;
+}
+
+static int64_t jint(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v))
+		fail_msg("no '%s' in the report", k);
+	return json_object_get_int64(v);
+}
+
+static void test_write_back(void **state)
+{
+	const char *wb = "cache(raid10(" DRIVE " x4, chunk=64k), size=256m, write=back, read=none)";
+	const char *wt = "cache(raid10(" DRIVE " x4, chunk=64k), size=256m, write=through, "
+	                 "read=none)";
+	const char *small_wb = "cache(raid10(" DRIVE " x4, chunk=64k), size=8m, write=back, "
+	                       "read=none)";
+	const char *small_wt = "cache(raid10(" DRIVE " x4, chunk=64k), size=8m, write=through, "
+	                       "read=none)";
+	struct figures a, b;
+
+	(void)state;
+	/* QD1, the written area fits: acknowledged from DRAM. */
+	a = run(wb, "randwrite", "4k", "1", "64m", "100ms");
+	b = run(wt, "randwrite", "4k", "1", "64m", "100ms");
+	print_message("randwrite 4k QD1: write-back %.0f IOPS %.1f us, write-through %.0f IOPS "
+	              "%.1f us\n",
+	              a.iops, a.lat_us, b.iops, b.lat_us);
+	assert_true(a.iops > 4 * b.iops);
+	assert_true(a.lat_us < b.lat_us / 4);
+	assert_true(jint(a.rep, "writes_back") > 0);
+	assert_true(jint(a.rep, "dirty_peak_bytes") > 0);
+	json_object_put(a.rep);
+	json_object_put(b.rep);
+	/* QD32 over an area 128 times the cache: the members' rate. */
+	a = run(small_wb, "randwrite", "4k", "32", "1g", "300ms");
+	b = run(small_wt, "randwrite", "4k", "32", "1g", "300ms");
+	print_message("randwrite 4k QD32, 1g over an 8m cache: write-back %.0f IOPS, "
+	              "write-through %.0f IOPS\n",
+	              a.iops, b.iops);
+	assert_true(a.iops < 1.5 * b.iops);
+	assert_true(a.iops > 0.3 * b.iops);
+	assert_true(jint(a.rep, "destage_bytes") > 0);
+	assert_true(jint(a.rep, "writes_cache_full") > 0);
+	json_object_put(a.rep);
+	json_object_put(b.rep);
+}
+
+static void test_read_ahead(void **state)
+{
+	const char *none = "cache(raid10(" DRIVE " x4, chunk=64k), size=64m, read=none)";
+	const char *ahead = "cache(raid10(" DRIVE " x4, chunk=64k), size=64m, read=ahead)";
+	const char *adapt = "cache(raid10(" DRIVE " x4, chunk=64k), size=64m, read=adaptive)";
+	struct figures a, b, c;
+
+	(void)state;
+	/* Sequential 64k at QD1: the prefetch overlaps the host's reads. */
+	a = run(ahead, "read", "64k", "1", "256m", NULL);
+	b = run(none, "read", "64k", "1", "256m", NULL);
+	c = run(adapt, "read", "64k", "1", "256m", NULL);
+	print_message("read 64k QD1: ahead %.0f MB/s, adaptive %.0f MB/s, none %.0f MB/s\n", a.mbs,
+	              c.mbs, b.mbs);
+	assert_true(a.mbs > 1.3 * b.mbs);
+	assert_true(c.mbs > 1.3 * b.mbs);
+	assert_true(jint(a.rep, "ra_used_bytes") > 200 << 20);
+	json_object_put(a.rep);
+	json_object_put(b.rep);
+	json_object_put(c.rep);
+	/* Random 4k at QD32: read-ahead wastes the members' bandwidth. */
+	a = run(ahead, "randread", "4k", "32", "1g", "100ms");
+	b = run(none, "randread", "4k", "32", "1g", "100ms");
+	c = run(adapt, "randread", "4k", "32", "1g", "100ms");
+	print_message("randread 4k QD32: ahead %.0f IOPS, adaptive %.0f IOPS, none %.0f IOPS\n",
+	              a.iops, c.iops, b.iops);
+	assert_true(a.iops < 0.5 * b.iops);
+	assert_true(c.iops > 0.9 * b.iops);
+	assert_true(jint(a.rep, "ra_issued_bytes") > 4 * jint(a.rep, "read_miss_bytes"));
+	assert_true(jint(a.rep, "ra_used_bytes") < jint(a.rep, "ra_issued_bytes") / 10);
+	assert_true(jint(a.rep, "ra_wasted_bytes") > 0);
+	assert_int_equal(jint(c.rep, "ra_issued_bytes"), 0);
+	json_object_put(a.rep);
+	json_object_put(b.rep);
+	json_object_put(c.rep);
+}
+
+static void test_disk_cache(void **state)
+{
+	const char *on = "cache(raid10(" DRIVE " x4, chunk=64k), write=through, disk-cache=on)";
+	const char *off = "cache(raid10(" DRIVE " x4, chunk=64k), write=through, disk-cache=off)";
+	struct figures a, b;
+
+	(void)state;
+	a = run(on, "randwrite", "4k", "1", "256m", "100ms");
+	b = run(off, "randwrite", "4k", "1", "256m", "100ms");
+	print_message("randwrite 4k QD1 write-through: disk cache on %.0f IOPS, off %.0f IOPS\n",
+	              a.iops, b.iops);
+	assert_true(b.iops < 0.5 * a.iops);
+	json_object_put(a.rep);
+	json_object_put(b.rep);
+	a = run(on, "write", "1m", "8", "1g", "200ms");
+	b = run(off, "write", "1m", "8", "1g", "200ms");
+	print_message("write 1m QD8 write-through: disk cache on %.0f MB/s, off %.0f MB/s\n", a.mbs,
+	              b.mbs);
+	assert_true(b.mbs <= a.mbs * 1.01);
+	json_object_put(a.rep);
+	json_object_put(b.rep);
+}
+
+static void test_timing_only(void **state)
+{
+	struct rl_target *t = open_spec("cache(" DRIVE ", size=64m)");
+	struct json_object *tree = rl_target_tree(t);
+
+	(void)state;
+	assert_false(json_object_get_boolean(json_object_object_get(tree, "holds_data")));
+	assert_true(t->caps & RL_CAP_FLUSH);
+	assert_false(t->caps & RL_CAP_DATA);
+	json_object_put(tree);
+	rl_target_close(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_timing_only),
+	    cmocka_unit_test(test_write_back),
+	    cmocka_unit_test(test_read_ahead),
+	    cmocka_unit_test(test_disk_cache),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

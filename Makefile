@@ -70,6 +70,7 @@ run: deps
 
 # The whole suite twice: a normal build, then ASan+UBSan.
 check: deps
+	$(MAKE) format-check
 	$(MAKE) check-plain
 	$(MAKE) check-asan
 	@tests/summary.sh build/test-results.txt build-asan/test-results.txt
@@ -112,7 +113,8 @@ format:
 	clang-format -i $$(find src tests -name '*.[ch]')
 
 format-check:
-	clang-format --dry-run -Werror $$(find src tests -name '*.[ch]')
+	@clang-format --dry-run -Werror $$(find src tests bench -name '*.[ch]') && echo "  format: clean"
+
 
 clean:
 	rm -rf build build-asan build-fuzz build-fuzz-lib

@@ -68,6 +68,14 @@ int rl_target_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_target **out,
                    struct rl_err *err);
 
+/**
+ * For leaves whose whole spec is size= and bs= (mem, null): reject
+ * positional arguments and unknown keys, check that bs is a power of two
+ * from 512 to 64k, and round the size down to whole blocks (at least one).
+ */
+int rl_target_parse_geometry(struct rl_spec_node *node, uint64_t def_size, uint64_t *size,
+                             uint32_t *bs, struct rl_err *err);
+
 /** Default build settings: direct I/O, no forcing, no keeping. */
 void rl_build_ctx_init(struct rl_build_ctx *ctx);
 

@@ -75,22 +75,13 @@ static const struct rl_target_ops mem_ops = {
 static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"size", "bs", NULL};
-	uint64_t size, bs;
+	uint64_t size;
+	uint32_t bs;
 	int rc;
 
 	(void)ctx;
-	if (node->nargs)
-		return rl_err_set(err, node->args[0]->pos, "mem takes no positional arguments");
-	if ((rc = rl_spec_get_size(node, "size", 64ull << 20, &size, err)) ||
-	    (rc = rl_spec_get_size(node, "bs", 512, &bs, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	if ((rc = rl_target_parse_geometry(node, 64ull << 20, &size, &bs, err)))
 		return rc;
-	if (bs < 512 || bs > 65536 || (bs & (bs - 1)))
-		return rl_err_set(err, node->pos, "mem: bs must be a power of two from 512 to 64k");
-	size = size / bs * bs;
-	if (!size)
-		return rl_err_set(err, node->pos, "mem: size must be at least one block");
 	struct mem_state *m = calloc(1, sizeof(*m));
 	struct rl_target *t = rl_target_alloc(&mem_ops, 0);
 	if (!m || !t) {
@@ -109,7 +100,7 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	}
 	t->priv = m;
 	t->size = size;
-	t->block_size = (uint32_t)bs;
+	t->block_size = bs;
 	t->caps = RL_CAP_TRIM | RL_CAP_FLUSH | RL_CAP_DATA;
 	*out = t;
 	return 0;

@@ -26,27 +26,18 @@ static const struct rl_target_ops null_ops = {
 static int null_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                        struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"size", "bs", NULL};
-	uint64_t size, bs;
+	uint64_t size;
+	uint32_t bs;
 	int rc;
 
 	(void)ctx;
-	if (node->nargs)
-		return rl_err_set(err, node->args[0]->pos, "null takes no positional arguments");
-	if ((rc = rl_spec_get_size(node, "size", 1ull << 40, &size, err)) ||
-	    (rc = rl_spec_get_size(node, "bs", 512, &bs, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	if ((rc = rl_target_parse_geometry(node, 1ull << 40, &size, &bs, err)))
 		return rc;
-	if (bs < 512 || bs > 65536 || (bs & (bs - 1)))
-		return rl_err_set(err, node->pos,
-		                  "null: bs must be a power of two from 512 to 64k");
-	if (size < bs)
-		return rl_err_set(err, node->pos, "null: size must be at least one block");
 	struct rl_target *t = rl_target_alloc(&null_ops, 0);
 	if (!t)
 		return -ENOMEM;
-	t->block_size = (uint32_t)bs;
-	t->size = size / bs * bs;
+	t->block_size = bs;
+	t->size = size;
 	t->caps = RL_CAP_TRIM | RL_CAP_FLUSH;
 	*out = t;
 	return 0;

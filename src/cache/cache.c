@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,23 +119,9 @@ bool cache_wait_pool(struct rl_io *io, rl_exec_resume_fn resume)
 
 /* --- the target --- */
 
-static void cache_submit(struct rl_target *t, struct rl_io *io)
+/* Send a host request down its path (after the firmware's time, if any). */
+static void cache_dispatch(struct cache *c, struct rl_io *io)
 {
-	struct cache *c = t->priv;
-
-	pthread_mutex_lock(&c->lock);
-	if (c->off && !c->replaying) {
-		pthread_mutex_unlock(&c->lock);
-		rl_io_complete_later(io, -EIO);
-		return;
-	}
-	c->host_inflight++;
-	c->last_io = rl_exec_now(io->ex);
-	pthread_mutex_unlock(&c->lock);
-	io->priv[CACHE_P_CB] = (uint64_t)(uintptr_t)io->cb;
-	io->priv[CACHE_P_T] = (uint64_t)(uintptr_t)t;
-	io->priv[CACHE_P_CUR] = 0;
-	io->priv[CACHE_P_AUX] = 0;
 	io->cb = cache_host_done;
 	switch (io->op) {
 	case RL_OP_READ:
@@ -152,6 +139,61 @@ static void cache_submit(struct rl_target *t, struct rl_io *io)
 	}
 }
 
+static void cache_fw_done(struct rl_io *io, int status)
+{
+	(void)status;
+	cache_dispatch(cache_of(io), io);
+}
+
+/*
+ * The firmware's time for one host command: the command processor is busy
+ * for cmd (one command at a time: it caps IOPS), then lat passes (the
+ * latency of the path, overlapping other commands).  Returns when the
+ * request may start, or 0 when it costs nothing.  Lock held.
+ */
+static uint64_t cache_fw_when(struct cache *c, const struct rl_io *io, uint64_t now)
+{
+	uint64_t cmd = c->fastpath_on ? c->fp_cmd : c->fw_cmd;
+	uint64_t lat = c->fastpath_on ? c->fp_lat : c->fw_lat, start;
+
+	if (!c->fastpath_on && c->fw_line && io->len) /* the lines the request touches */
+		lat +=
+		    c->fw_line * ((io->offset + io->len - 1) / c->line - io->offset / c->line + 1);
+	if (!cmd && !lat)
+		return 0;
+	start = c->fw_free > now ? c->fw_free : now;
+	c->fw_free = start + cmd;
+	return start + cmd + lat;
+}
+
+static void cache_submit(struct rl_target *t, struct rl_io *io)
+{
+	struct cache *c = t->priv;
+	uint64_t when = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->off && !c->replaying) {
+		pthread_mutex_unlock(&c->lock);
+		rl_io_complete_later(io, -EIO);
+		return;
+	}
+	c->host_inflight++;
+	c->last_io = rl_exec_now(io->ex);
+	if (io->ex->kind == RL_EXEC_VIRTUAL)
+		when = cache_fw_when(c, io, c->last_io);
+	pthread_mutex_unlock(&c->lock);
+	io->priv[CACHE_P_CB] = (uint64_t)(uintptr_t)io->cb;
+	io->priv[CACHE_P_T] = (uint64_t)(uintptr_t)t;
+	io->priv[CACHE_P_CUR] = 0;
+	io->priv[CACHE_P_AUX] = 0;
+	if (when) {
+		io->cb = cache_fw_done;
+		if (!rl_exec_at(io->ex, io, when, 0))
+			return;
+	}
+	cache_dispatch(c, io);
+}
+
 static int cache_attach(struct rl_target *t, struct rl_exec *ex)
 {
 	struct cache *c = t->priv;
@@ -166,6 +208,7 @@ static int cache_attach(struct rl_target *t, struct rl_exec *ex)
 	if (!c->host_inflight) {
 		cache_settle_orphans(c);
 		c->dram_free = 0;
+		c->fw_free = 0;
 		c->last_io = 0;
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -214,8 +257,11 @@ static void cache_finish(struct rl_target *t)
 	off = c->off;
 	pthread_mutex_unlock(&c->lock);
 	if (!off) {
-		if (dirty || c->disk_cache)
+		if (dirty || c->disk_cache) {
+			c->draining = true;
 			cache_flush_private(t);
+			c->draining = false;
+		}
 		return;
 	}
 	if (!c->replayed) {
@@ -247,7 +293,21 @@ static int cache_describe(struct rl_target *t, struct json_object *o)
 
 #define J_I(v) json_object_new_int64((int64_t)(v))
 #define J_S(v) json_object_new_string(v)
+	if (c->profile[0])
+		json_object_object_add(o, "profile", J_S(c->profile));
 	json_object_object_add(o, "read", J_S(cache_read_names[c->read]));
+	json_object_object_add(o, "io", J_S(c->io_direct ? "direct" : "cached"));
+	json_object_object_add(o, "fastpath", json_object_new_boolean(c->fastpath_on));
+	json_object_object_add(o, "wt_fua", json_object_new_boolean(c->wt_fua));
+	json_object_object_add(o, "protected_sync", J_S(c->sync_dram ? "dram" : "members"));
+	json_object_object_add(o, "fw_cmd_ns", J_I(c->fw_cmd));
+	json_object_object_add(o, "fw_lat_ns", J_I(c->fw_lat));
+	json_object_object_add(o, "fw_line_ns", J_I(c->fw_line));
+	json_object_object_add(o, "ra_detect", json_object_new_boolean(c->ra_detect));
+	if (c->fastpath_on) {
+		json_object_object_add(o, "fp_cmd_ns", J_I(c->fp_cmd));
+		json_object_object_add(o, "fp_lat_ns", J_I(c->fp_lat));
+	}
 	json_object_object_add(o, "write", J_S(cache_write_names[c->write]));
 	json_object_object_add(o, "write_effective", J_S(cache_effective_write(c)));
 	json_object_object_add(o, "battery", J_S(cache_battery_names[c->battery]));
@@ -342,12 +402,40 @@ static const struct rl_target_ops cache_ops = {
 /* Parameters, checked against each other and the target below. */
 static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err *err)
 {
-	static const char *const known[] = {
-	    "size",       "line",       "read",      "write",           "battery",    "nv",
-	    "disk-cache", "dirty-high", "dirty-low", "idle-flush",      "destage-qd", "ra",
-	    "ra-qd",      "dram-lat",   "dram-bw",   "powerloss-after", NULL};
+	static const char *const known[] = {"size",
+	                                    "line",
+	                                    "read",
+	                                    "write",
+	                                    "battery",
+	                                    "nv",
+	                                    "disk-cache",
+	                                    "dirty-high",
+	                                    "dirty-low",
+	                                    "idle-flush",
+	                                    "destage-qd",
+	                                    "ra",
+	                                    "ra-qd",
+	                                    "dram-lat",
+	                                    "dram-bw",
+	                                    "powerloss-after",
+	                                    "io",
+	                                    "fw-cmd",
+	                                    "fw-lat",
+	                                    "fastpath",
+	                                    "fp-cmd",
+	                                    "fp-lat",
+	                                    "wt-fua",
+	                                    "profile",
+	                                    "protected-sync",
+	                                    "ra-detect",
+	                                    "fw-line",
+	                                    NULL};
+	static const char *const sync_names[] = {"members", "dram", NULL};
+	int sync = 0;
+	static const char *const io_names[] = {"cached", "direct", NULL};
+	const char *profile = NULL;
 	uint64_t qd, raqd;
-	int rc;
+	int rc, io = 1;
 
 	if ((rc = rl_spec_get_size(node, "size", 1ull << 30, &c->size, err)) ||
 	    (rc = rl_spec_get_size(node, "line", 64 << 10, &c->line, err)) ||
@@ -369,8 +457,22 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	    (rc = rl_spec_get_rate(node, "dram-bw", 6000000000ull, &c->dram_bw, err)) ||
 	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &c->powerloss_after,
 	                          err)) ||
+	    (rc = rl_spec_get_enum(node, "io", io_names, 1, &io, err)) ||
+	    (rc = rl_spec_get_time(node, "fw-cmd", 0, &c->fw_cmd, err)) ||
+	    (rc = rl_spec_get_time(node, "fw-lat", 0, &c->fw_lat, err)) ||
+	    (rc = rl_spec_get_bool(node, "fastpath", false, &c->fastpath, err)) ||
+	    (rc = rl_spec_get_time(node, "fp-cmd", 0, &c->fp_cmd, err)) ||
+	    (rc = rl_spec_get_time(node, "fp-lat", 0, &c->fp_lat, err)) ||
+	    (rc = rl_spec_get_bool(node, "wt-fua", false, &c->wt_fua, err)) ||
+	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	    (rc = rl_spec_get_enum(node, "protected-sync", sync_names, 0, &sync, err)) ||
+	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->ra_detect, err)) ||
+	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->fw_line, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;
+	c->io_direct = io == 1;
+	c->sync_dram = sync == 1;
+	snprintf(c->profile, sizeof(c->profile), "%s", profile);
 	c->destage_qd = (uint32_t)qd;
 	c->ra_qd = (uint32_t)raqd;
 	if (c->line < c->bs || c->line > (4u << 20) || (c->line & (c->line - 1)) || c->line % c->bs)
@@ -395,6 +497,8 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	c->low_lines = (uint32_t)(c->nlines * c->low_pct / 100);
 	c->wb =
 	    c->write == CACHE_WRITE_FORCE || (c->write == CACHE_WRITE_BACK && cache_protected(c));
+	/* LSI FastPath: write-through, no read-ahead, direct I/O */
+	c->fastpath_on = c->fastpath && !c->wb && c->read == CACHE_READ_NONE && c->io_direct;
 	return 0;
 }
 
@@ -450,7 +554,11 @@ static struct rl_target_type cache_type = {
               "(ahead), write=through|back|force-back (back), battery=ok|bad|none (ok), "
               "nv=on|off (off), disk-cache=on|off (on), dirty-high=PCT (75), dirty-low=PCT "
               "(50), idle-flush=TIME (100ms, 0: never), destage-qd=N (32), ra=SIZE (one line), "
-              "ra-qd=N (32), dram-lat=TIME (5us), dram-bw=RATE (6GB/s), powerloss-after=N",
+              "ra-qd=N (32), dram-lat=TIME (5us), dram-bw=RATE (6GB/s), powerloss-after=N, "
+              "io=direct|cached (direct), fw-cmd=TIME (0), fw-lat=TIME (0), fastpath=on|off "
+              "(off), fp-cmd=TIME (0), fp-lat=TIME (0), wt-fua=on|off (off), "
+              "protected-sync=members|dram (members), ra-detect=on|off (off), fw-line=TIME (0), "
+              "profile=NAME",
     .create = cache_create,
 };
 RL_TARGET_REGISTER(cache_type)

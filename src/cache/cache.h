@@ -134,6 +134,21 @@ struct cache {
 	uint32_t destage_qd, ra_qd;
 	uint64_t powerloss_after; /* 0: never */
 	bool quiet;
+	/*
+	 * The controller's own firmware (docs/cache.md, "Firmware"): io=direct
+	 * keeps read misses and write-through data out of the lines; every host
+	 * command occupies the firmware for fw_cmd (one at a time) and waits
+	 * fw_lat more; a FastPath volume (write-through, no read-ahead, direct
+	 * I/O, fastpath=on) bypasses the cache firmware for fp_cmd / fp_lat.
+	 * wt_fua: write-through member writes carry FUA.  Simulated runs only.
+	 */
+	bool io_direct, fastpath, fastpath_on, wt_fua;
+	bool ra_detect;   /* read=ahead prefetches only for sequential streams */
+	uint64_t fw_line; /* cache path: latency per line a request touches */
+	bool sync_dram;   /* protected-sync=dram: FLUSH and FUA complete from a protected cache */
+	uint64_t fw_cmd, fw_lat, fp_cmd, fp_lat;
+	uint64_t fw_free; /* the firmware is busy until then (executor clock) */
+	char profile[64]; /* the controller profile it came from ("" if none) */
 
 	/* the table */
 	struct cache_line *lines;
@@ -171,6 +186,7 @@ struct cache {
 	bool off;       /* the power was cut: host I/O fails with -EIO */
 	bool replaying; /* finish: the preserved cache is being written back */
 	bool replayed, reported;
+	bool draining; /* finish: the orderly shutdown flush is running */
 	uint64_t acked_writes;
 	uint32_t *stamp; /* drive-cache tracking: per granule, flush epoch of an unflushed write */
 	uint64_t ngran;
@@ -372,6 +388,11 @@ void cache_pl_print(struct cache *c);
 static inline bool cache_protected(const struct cache *c)
 {
 	return c->nv || c->battery == CACHE_BAT_OK;
+}
+/** Do FLUSH and FUA complete from DRAM (protected write-back, protected-sync=dram)? */
+static inline bool cache_sync_in_dram(const struct cache *c)
+{
+	return c->sync_dram && c->wb && cache_protected(c) && !c->replaying && !c->draining;
 }
 /** The line number of byte offset @off. */
 static inline uint64_t cache_tag(const struct cache *c, uint64_t off)

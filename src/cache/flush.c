@@ -260,6 +260,18 @@ void cache_flush_start(struct cache *c, struct rl_io *io)
 {
 	pthread_mutex_lock(&c->lock);
 	c->n.flushes++;
+	if (cache_sync_in_dram(c)) {
+		/*
+		 * A protected write-back cache is durable: the firmware completes
+		 * the flush from DRAM, and destage goes on as before.
+		 */
+		uint64_t when =
+		    io->ex->kind == RL_EXEC_VIRTUAL ? cache_dram(c, rl_exec_now(io->ex), 0) : 0;
+		pthread_mutex_unlock(&c->lock);
+		if (!when || rl_exec_at(io->ex, io, when, 0))
+			rl_io_complete_later(io, 0);
+		return;
+	}
 	io->priv[CACHE_P_AUX] = c->wseq;
 	pthread_mutex_unlock(&c->lock);
 	io->priv[CACHE_P_CUR] = 0;

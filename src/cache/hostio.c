@@ -44,6 +44,14 @@ static void cache_hit(struct cache *c, struct cache_line *l, const struct cache_
 		memcpy(buf, cache_buf(c, l, p->b0), p->len);
 	if (used) {
 		c->n.ra_used_bytes += (uint64_t)used * c->bs;
+		if (c->io_direct) {
+			/* direct I/O: prefetched data goes to the host once, then the line is free
+			 */
+			const uint64_t *dm = cache_bits(c, c->dirty, l);
+			for (uint32_t b = p->b0; b < p->b0 + p->n; b++)
+				if (cache_bit(ra, b) && !cache_bit(dm, b))
+					cache_forget(c, l, b, 1);
+		}
 		cache_bits_clear(ra, p->b0, p->n);
 	}
 	if (l->list == CACHE_L_CLEAN)
@@ -104,13 +112,13 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
-	if (!l)
+	if (!l && !c->io_direct) /* direct I/O: a miss takes no line */
 		l = cache_alloc(c, pc.tag);
 	if (l) {
 		l->refs++;
 		idx = cache_idx(c, l);
 	}
-	ok = c->nc_inflight == 0;
+	ok = c->nc_inflight == 0 && !c->io_direct; /* direct I/O: a miss populates nothing */
 	child->cb_arg = cache_miss_tag(idx, ok, c->nc_epoch);
 	c->n.read_miss_bytes += pc.len;
 	p->priv[CACHE_P_AUX] |= CACHE_A_MEMBER;
@@ -234,7 +242,7 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 		}
 		clearable = false;
 	}
-	if (!l)
+	if (!l && !c->io_direct) /* direct I/O: write-through data takes no line */
 		l = cache_alloc(c, pc.tag);
 	if (l) {
 		cache_copy_in(c, l, pc.b0, pc.n, child->buf, false, ++c->wseq);
@@ -263,7 +271,8 @@ void cache_wt_piece_resume(struct rl_io *child)
 static void cache_wt_issue(struct rl_io *io)
 {
 	struct cache *c = cache_of(io);
-	uint8_t flags = (io->flags & RL_IO_FUA) || !c->disk_cache ? RL_IO_FUA : 0;
+	uint8_t flags =
+	    (io->flags & RL_IO_FUA) || !c->disk_cache || (c->wt_fua && !c->wb) ? RL_IO_FUA : 0;
 
 	while (io->priv[CACHE_P_CUR] < io->len) {
 		uint64_t rel = io->priv[CACHE_P_CUR];
@@ -335,7 +344,8 @@ static bool cache_wb_pin(struct cache *c, struct rl_io *io)
 
 void cache_write_start(struct cache *c, struct rl_io *io)
 {
-	bool fua = io->flags & RL_IO_FUA, full = false;
+	/* a protected write-back cache is durable: FUA is satisfied in DRAM */
+	bool fua = (io->flags & RL_IO_FUA) && !cache_sync_in_dram(c), full = false;
 
 	pthread_mutex_lock(&c->lock);
 	c->n.writes++;

@@ -98,7 +98,7 @@ void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t
 	pthread_mutex_lock(&c->lock);
 	s = cache_stream_get(c, off, &seq);
 	s->next = end;
-	if (c->off || (c->read == CACHE_READ_ADAPTIVE && s->count < 1)) {
+	if (c->off || ((c->read == CACHE_READ_ADAPTIVE || c->ra_detect) && s->count < 1)) {
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}

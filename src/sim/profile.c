@@ -88,6 +88,8 @@ static const struct sim_key sim_keys[] = {
     K(cmd_time, KT_TIME, cmd_ns),
     K(cmd_write_time, KT_TIME, cmd_write_ns),
     K(latency, KT_TIME, latency_ns),
+    K(sync_commit, KT_TIME, sync_commit_ns),
+    K(sync_io, KT_TIME, sync_io_ns),
     K(ctrl_read_bw, KT_RATE, ctrl_read_bw),
     K(ctrl_write_bw, KT_RATE, ctrl_write_bw),
     {"cell", KT_ENUM, offsetof(struct sim_params, bits), cell_names, 0, 0},

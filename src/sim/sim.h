@@ -54,16 +54,18 @@ struct sim_params {
 	char path[512]; /* file the profile came from ("" for built-in defaults) */
 
 	/* host interface */
-	int iface;             /* enum sim_iface */
-	unsigned sata_gen;     /* 1, 2, 3: 1.5, 3, 6 Gb/s */
-	unsigned pcie_gen;     /* 1..5 */
-	unsigned pcie_lanes;   /* 1..16 */
-	uint64_t link_bw;      /* practical link bytes/s; 0: derived from gen and lanes */
-	unsigned queues;       /* NVMe submission queues (SATA/AHCI: 1) */
-	unsigned queue_depth;  /* commands per queue (SATA/AHCI: 32) */
-	uint64_t cmd_ns;       /* controller time per read/trim/flush command (serial) */
-	uint64_t cmd_write_ns; /* controller time per write command; 0: cmd_ns */
-	uint64_t latency_ns;   /* fixed added latency per command (bus, interrupt) */
+	int iface;               /* enum sim_iface */
+	unsigned sata_gen;       /* 1, 2, 3: 1.5, 3, 6 Gb/s */
+	unsigned pcie_gen;       /* 1..5 */
+	unsigned pcie_lanes;     /* 1..16 */
+	uint64_t link_bw;        /* practical link bytes/s; 0: derived from gen and lanes */
+	unsigned queues;         /* NVMe submission queues (SATA/AHCI: 1) */
+	unsigned queue_depth;    /* commands per queue (SATA/AHCI: 32) */
+	uint64_t cmd_ns;         /* controller time per read/trim/flush command (serial) */
+	uint64_t cmd_write_ns;   /* controller time per write command; 0: cmd_ns */
+	uint64_t latency_ns;     /* fixed added latency per command (bus, interrupt) */
+	uint64_t sync_commit_ns; /* FLUSH / FUA: one journal commit after the data (0: none) */
+	uint64_t sync_io_ns;     /* ... plus this much per request the commit covers */
 	uint64_t ctrl_read_bw, ctrl_write_bw; /* controller data path limits, 0: none */
 
 	/* NAND */
@@ -300,7 +302,9 @@ struct sim_dev {
 	/* write buffer */
 	uint64_t *buf_rel; /* per slot: when it is free again */
 	uint64_t buf_head;
-	uint64_t host_prog_last; /* latest program end of host data */
+	uint64_t host_prog_last;           /* latest program end of host data */
+	uint64_t commit_start, commit_end; /* the latest sync commit (group commit) */
+	uint64_t commits;                  /* sync commits made */
 
 	/* timing */
 	struct sim_host host;

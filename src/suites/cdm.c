@@ -1,6 +1,6 @@
 /*
  * cdm.c - CrystalDiskMark: the default test sets of versions 6, 7 and 8 and
- * the NVMe SSD preset of 8 (suites cdm6, cdm7, cdm, cdm-nvme).
+ * the NVMe SSD preset of 8 (suites cdm5, cdm6, cdm7, cdm, cdm-nvme).
  *
  * The four are one family that differs only in its table of tests, so they
  * share one run function.  What CrystalDiskMark does (research notes
@@ -56,6 +56,18 @@ static const struct suite_test cdm7_tests[] = {
     CDM_TEST("SEQ1M Q1T1", SUITE_SEQ, CDM_MIB, 1, 1),
     CDM_TEST("RND4K Q32T16", SUITE_RAND, 4 * CDM_KIB, 32, 16),
     CDM_TEST("RND4K Q1T1", SUITE_RAND, 4 * CDM_KIB, 1, 1),
+};
+
+/*
+ * CDM 5.x default ("1024 MiB (x5) [Interval=5 sec]"): Seq Q32T1 (128 KiB,
+ * QD32), 4KiB Q32T1, Seq (1 MiB, QD1), 4KiB Q1T1.  CDM 5.1 drives DiskSpd
+ * with -b128K -o32 / -b4K -o32 -r / -b1M -o1 / -b4K -o1 -r, each -d5.
+ */
+static const struct suite_test cdm5_tests[] = {
+    CDM_TEST("Seq Q32T1", SUITE_SEQ, 128 * CDM_KIB, 32, 1),
+    CDM_TEST("4K Q32T1", SUITE_RAND, 4 * CDM_KIB, 32, 1),
+    CDM_TEST("Seq", SUITE_SEQ, CDM_MIB, 1, 1),
+    CDM_TEST("4K Q1T1", SUITE_RAND, 4 * CDM_KIB, 1, 1),
 };
 
 /* CDM 6.0.0 (DiskBench.cpp l.458-520): "Seq Q32T1" is 128 KiB sequential. */
@@ -182,3 +194,17 @@ static struct suite_def cdm6_def = {
     .run = cdm_run,
 };
 SUITE_REGISTER(cdm6_def)
+
+static struct suite_def cdm5_def = {
+    .name = "cdm5",
+    .title = "CrystalDiskMark 5 (default)",
+    .summary = "CrystalDiskMark 5: Seq Q32T1 (128 KiB), 4K Q32T1, Seq (1 MiB Q1), 4K Q1T1; best "
+               "of 5",
+    .aggregate = SUITE_AGG_BEST,
+    .tests = cdm5_tests,
+    .ntests = sizeof(cdm5_tests) / sizeof(cdm5_tests[0]),
+    .defaults = CDM_DEFAULTS(1024ull * CDM_MIB),
+    .options = CDM_OPTIONS,
+    .run = cdm_run,
+};
+SUITE_REGISTER(cdm5_def)

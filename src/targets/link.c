@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/exec.h"
@@ -39,6 +40,7 @@ struct link_state {
 	uint64_t lat_ns;
 	uint64_t cmd_ns; /* 1e9 / iops, 0: free */
 	bool half;
+	char profile[64]; /* the controller profile it came from ("" if none) */
 	uint64_t
 	    free[2]; /* when each direction is free: 0 towards the host, 1 towards the target */
 	uint64_t cmd_free;
@@ -153,6 +155,8 @@ static int link_describe(struct rl_target *t, struct json_object *o)
 	json_object_object_add(
 	    o, "iops", json_object_new_int64(l->cmd_ns ? (int64_t)(1000000000ull / l->cmd_ns) : 0));
 	json_object_object_add(o, "duplex", json_object_new_string(l->half ? "half" : "full"));
+	if (l->profile[0])
+		json_object_object_add(o, "profile", json_object_new_string(l->profile));
 	return 0;
 }
 
@@ -188,8 +192,9 @@ static const struct rl_target_ops link_ops = {
 static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                        struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"bw", "lat", "iops", "duplex", NULL};
+	static const char *const known[] = {"bw", "lat", "iops", "duplex", "profile", NULL};
 	static const char *const duplex[] = {"full", "half", NULL};
+	const char *profile;
 	uint64_t bw, lat, iops;
 	int half, rc;
 	struct rl_target *child, *t;
@@ -201,6 +206,7 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	    (rc = rl_spec_get_time(node, "lat", 0, &lat, err)) ||
 	    (rc = rl_spec_get_u64(node, "iops", 0, 0, UINT64_C(1000000000), &iops, err)) ||
 	    (rc = rl_spec_get_enum(node, "duplex", duplex, 0, &half, err)) ||
+	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;
 	if ((rc = rl_target_build(node->args[0], ctx, &child, err)))
@@ -217,6 +223,7 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	l->lat_ns = lat;
 	l->cmd_ns = iops ? 1000000000ull / iops : 0;
 	l->half = half == 1;
+	snprintf(l->profile, sizeof(l->profile), "%s", profile);
 	t->priv = l;
 	t->children[0] = child;
 	t->size = child->size;
@@ -230,7 +237,8 @@ static struct rl_target_type link_type = {
     .name = "link",
     .summary = "shared path: bandwidth, latency and command rate limits (uplink, HBA)",
     .params = "TARGET, bw=RATE (per direction, default unlimited), duplex=full|half, "
-              "lat=TIME (default 0), iops=N (default unlimited)",
+              "lat=TIME (default 0), iops=N (default unlimited), profile=NAME (set by "
+              "controller(...))",
     .create = link_create,
 };
 RL_TARGET_REGISTER(link_type)

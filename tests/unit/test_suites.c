@@ -336,7 +336,7 @@ static void test_steady_def(void **state)
 static void test_registry(void **state)
 {
 	(void)state;
-	static const char *const all[] = {"anvil", "asssd", "atto",   "cdm",     "cdm-nvme",
+	static const char *const all[] = {"anvil", "asssd", "atto",   "cdm",     "cdm-nvme", "cdm5",
 	                                  "cdm6",  "cdm7",  "hdtune", "iometer", "steady"};
 	size_t n = 0;
 	const struct suite_def *prev = NULL;
@@ -350,6 +350,21 @@ static void test_registry(void **state)
 	for (size_t i = 0; i < n; i++)
 		find(all[i]);
 	assert_null(suite_find("crystal"));
+	{
+		/* CDM 5: Seq Q32T1 128 KiB, 4K Q32T1, Seq 1 MiB QD1, 4K Q1T1, 1 GiB, best of 5 */
+		const struct suite_def *d = find("cdm5");
+		static const uint32_t bs[] = {128 << 10, 4 << 10, 1 << 20, 4 << 10};
+		static const uint32_t qd[] = {32, 32, 1, 1};
+		assert_int_equal(d->ntests, 4);
+		for (size_t i = 0; i < 4; i++) {
+			assert_int_equal(d->tests[i].bs, bs[i]);
+			assert_int_equal(d->tests[i].iodepth, qd[i]);
+			assert_int_equal(d->tests[i].threads, 1);
+		}
+		assert_int_equal(d->defaults.size, 1ull << 30);
+		assert_int_equal(d->defaults.passes, 5);
+		assert_int_equal(d->aggregate, SUITE_AGG_BEST);
+	}
 	assert_string_equal(suite_agg_name(SUITE_AGG_BEST), "best");
 	assert_string_equal(suite_agg_name(SUITE_AGG_MEAN), "mean");
 	assert_string_equal(suite_agg_name(SUITE_AGG_SINGLE), "single");

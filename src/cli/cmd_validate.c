@@ -1,0 +1,447 @@
+/*
+ * cmd_validate.c - `raidlab validate [SET...]`: replay published
+ * measurements on simulated stacks and say how well they agree.
+ *
+ * Each set (validation/NAME.json, see report/validate.h and
+ * docs/validation.md) lists configurations: a target spec and the suite the
+ * article ran.  This command runs every configuration with its suite and
+ * parameters - exactly what `raidlab run SUITE --target SPEC` does - then
+ * hands the results to report/validate.c for the figures, statistics,
+ * orderings and findings.  Configurations run in worker processes (-j N,
+ * default: the number of CPUs), each writing its suite result to a pipe as
+ * JSON, so a slow configuration does not hold the others up; simulated runs
+ * are deterministic, so the result does not depend on N.
+ *
+ * Exit status: 0 when every set passes its thresholds, 1 when one does not
+ * (or a configuration could not run), 2 on a usage error.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/datadir.h"
+#include "core/registry.h"
+#include "report/validate.h"
+#include "stats/result.h"
+#include "suites/suite.h"
+
+static const char validate_usage[] =
+    "usage: raidlab validate [SET...] [--json FILE] [--html FILE] [--quiet] [-j N] [--list]\n"
+    "\n"
+    "Replays published measurements of real arrays (validation/*.json) on simulated\n"
+    "stacks and prints, per cell, the published and simulated MB/s and their ratio;\n"
+    "per set, the median error (x), the share of cells within 1.25x / 1.5x / 2x / 4x,\n"
+    "the orderings of the published table that hold, and the article's qualitative\n"
+    "findings.  A SET is a set name (perc-h730p, amd-nvme-raid, sm951-windows-stripe)\n"
+    "or a path to a set file; without one, every set found.  Each configuration names\n"
+    "the exact target spec and suite it replays, so `raidlab run SUITE --target SPEC`\n"
+    "reproduces any figure.\n"
+    "\n"
+    "  --json FILE   write every set, configuration and cell as JSON ('-' for stdout)\n"
+    "  --html FILE   a report with a chart of simulated against published (log axes)\n"
+    "  --quiet       print only each set's summary\n"
+    "  -j N          configurations run in N processes at once (default: CPUs)\n"
+    "  --list        list the sets found and exit\n"
+    "\n"
+    "Exit status: 0 when every set meets its thresholds, 1 otherwise.  Sets are looked\n"
+    "for in $RAIDLAB_VALIDATION, next to the executable (../validation) and in\n"
+    "./validation.\n";
+
+#define VAL_MAX_SETS 32
+
+/* Run one configuration; returns its suite result or NULL with @err set. */
+static struct json_object *val_run_config(const struct val_config *c, char *err, size_t errlen)
+{
+	const struct suite_def *def = suite_find(c->suite);
+	struct rl_build_ctx ctx;
+	struct suite_run r = {0};
+	struct rl_target *t = NULL;
+	struct rl_err e = {0};
+	char msg[256];
+	int rc;
+
+	if (!def) {
+		snprintf(err, errlen, "unknown suite '%s'", c->suite);
+		return NULL;
+	}
+	r.def = def;
+	r.p = def->defaults;
+	if (c->params) {
+		json_object_object_foreach(c->params, key, val)
+		{
+			rc = suite_params_set(def, &r.p, key, json_object_get_string(val), msg,
+			                      sizeof(msg));
+			if (rc) {
+				snprintf(err, errlen, "%s", msg);
+				return NULL;
+			}
+		}
+	}
+	rl_build_ctx_init(&ctx);
+	ctx.write_intent = true;
+	ctx.quiet = true;
+	ctx.default_file_size = suite_need_bytes(def, &r.p);
+	rc = rl_target_open(c->spec, &ctx, &t, &e);
+	if (rc) {
+		snprintf(err, errlen, "spec: %.400s", e.msg);
+		return NULL;
+	}
+	if (!(rl_target_leaf_caps(t) & RL_CAP_VIRTUAL)) {
+		snprintf(err, errlen, "the spec is not a simulated stack");
+		rl_target_close(t);
+		return NULL;
+	}
+	r.t = t;
+	rc = suite_run_start(&r, false);
+	if (!rc) {
+		r.doc = st_result_new(c->spec, t);
+		rc = suite_run(&r, c->name);
+	}
+	rl_target_finish(t);
+	rl_target_close(t);
+	if (rc) {
+		snprintf(err, errlen, "%s", r.msg);
+		if (r.doc)
+			json_object_put(r.doc);
+		return NULL;
+	}
+	return r.doc;
+}
+
+/* A job: one configuration of one set, run in a child process. */
+struct val_job {
+	struct val_config *c;
+	pid_t pid;
+	int fd;
+	char *buf;
+	size_t len, cap;
+};
+
+static void val_child(struct val_config *c, int fd)
+{
+	char err[512] = "";
+	struct json_object *doc = val_run_config(c, err, sizeof(err));
+	struct json_object *wrap = json_object_new_object();
+	const char *text;
+	size_t len, off = 0;
+
+	if (doc)
+		json_object_object_add(wrap, "result", doc);
+	else
+		json_object_object_add(wrap, "error", json_object_new_string(err));
+	text = json_object_to_json_string_ext(wrap, JSON_C_TO_STRING_PLAIN);
+	len = strlen(text);
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w <= 0)
+			_exit(3);
+		off += (size_t)w;
+	}
+	json_object_put(wrap);
+	close(fd);
+	_exit(0);
+}
+
+static int val_start(struct val_job *j)
+{
+	int p[2];
+
+	if (pipe(p))
+		return -errno;
+	fflush(NULL);
+	j->pid = fork();
+	if (j->pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (!j->pid) {
+		close(p[0]);
+		val_child(j->c, p[1]);
+	}
+	close(p[1]);
+	j->fd = p[0];
+	return 0;
+}
+
+/* Read a finished job's output (blocking) and attach its result. */
+static void val_collect(struct val_job *j)
+{
+	char chunk[65536];
+	ssize_t n;
+	int status = 0;
+	struct json_object *wrap, *v;
+
+	while ((n = read(j->fd, chunk, sizeof(chunk))) > 0) {
+		if (j->len + (size_t)n + 1 > j->cap) {
+			size_t cap = (j->cap ? j->cap * 2 : 1 << 20) + (size_t)n;
+			char *b = realloc(j->buf, cap);
+			if (!b)
+				break;
+			j->buf = b;
+			j->cap = cap;
+		}
+		memcpy(j->buf + j->len, chunk, (size_t)n);
+		j->len += (size_t)n;
+	}
+	close(j->fd);
+	waitpid(j->pid, &status, 0);
+	if (!j->buf) {
+		snprintf(j->c->error, sizeof(j->c->error), "the worker died (status %d)", status);
+		return;
+	}
+	j->buf[j->len] = 0;
+	wrap = json_tokener_parse(j->buf);
+	if (!wrap) {
+		snprintf(j->c->error, sizeof(j->c->error), "the worker's output is not JSON");
+	} else if (json_object_object_get_ex(wrap, "result", &v)) {
+		j->c->result = json_object_get(v);
+	} else if (json_object_object_get_ex(wrap, "error", &v)) {
+		snprintf(j->c->error, sizeof(j->c->error), "%s", json_object_get_string(v));
+	}
+	if (wrap)
+		json_object_put(wrap);
+	free(j->buf);
+	j->buf = NULL;
+}
+
+/* Run every configuration of every set, @par at a time. */
+static int val_run_all(struct val_set *sets, size_t nsets, unsigned par, bool quiet)
+{
+	size_t total = 0, next = 0, done = 0;
+	struct val_job *jobs;
+	struct val_job **running;
+	unsigned nrun = 0;
+
+	for (size_t i = 0; i < nsets; i++)
+		total += sets[i].nconfigs;
+	jobs = calloc(total, sizeof(*jobs));
+	running = calloc(par, sizeof(*running));
+	if (!jobs || !running) {
+		free(jobs);
+		free(running);
+		return -ENOMEM;
+	}
+	for (size_t i = 0, k = 0; i < nsets; i++)
+		for (size_t c = 0; c < sets[i].nconfigs; c++)
+			jobs[k++].c = &sets[i].configs[c];
+	/* Simple and fair: start up to par, then collect the oldest. */
+	while (done < total) {
+		while (nrun < par && next < total) {
+			int rc = val_start(&jobs[next]);
+			if (rc) {
+				snprintf(jobs[next].c->error, sizeof(jobs[next].c->error),
+				         "cannot start a worker: %s", strerror(-rc));
+				next++;
+				done++;
+				continue;
+			}
+			running[nrun++] = &jobs[next++];
+		}
+		if (!nrun)
+			break;
+		val_collect(running[0]);
+		if (!quiet && isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[Kvalidate: %zu/%zu configurations", done + 1,
+			        total);
+		memmove(running, running + 1, (nrun - 1) * sizeof(*running));
+		nrun--;
+		done++;
+	}
+	if (!quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K");
+	free(jobs);
+	free(running);
+	return 0;
+}
+
+static int val_find(const char *name, char *path, size_t len)
+{
+	char dirs[RL_DATA_DIRS_MAX][PATH_MAX];
+	size_t n = rl_data_dirs("validation", "RAIDLAB_VALIDATION", dirs);
+
+	if (strchr(name, '/') || strstr(name, ".json")) {
+		snprintf(path, len, "%s", name);
+		return access(path, R_OK) ? -ENOENT : 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if ((size_t)snprintf(path, len, "%s/%s.json", dirs[i], name) >= len)
+			continue;
+		if (!access(path, R_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* Every set file found, first directory wins; names into @names. */
+static size_t val_list(char (*names)[128], size_t max)
+{
+	char dirs[RL_DATA_DIRS_MAX][PATH_MAX];
+	size_t n = rl_data_dirs("validation", "RAIDLAB_VALIDATION", dirs), count = 0;
+
+	for (size_t i = 0; i < n && !count; i++) {
+		char **list = NULL;
+		size_t m = rl_data_list(dirs[i], ".json", &list);
+		for (size_t k = 0; k < m; k++) {
+			if (count < max)
+				snprintf(names[count++], sizeof(names[0]), "%s", list[k]);
+			free(list[k]);
+		}
+		free(list);
+	}
+	return count;
+}
+
+static int validate_main(int argc, char **argv)
+{
+	const char *json_path = NULL, *html_path = NULL;
+	char names[VAL_MAX_SETS][128];
+	size_t nnames = 0;
+	bool quiet = false, list = false;
+	long par = sysconf(_SC_NPROCESSORS_ONLN);
+	struct val_set sets[VAL_MAX_SETS];
+	struct val_stats stats[VAL_MAX_SETS];
+	struct val_set *ptrs[VAL_MAX_SETS];
+	size_t nsets = 0;
+	int status = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--json") || !strcmp(a, "--html") || !strcmp(a, "-j")) {
+			if (i + 1 >= argc) {
+				cli_error("validate", "%s needs a value", a);
+				return 2;
+			}
+			if (!strcmp(a, "--json"))
+				json_path = argv[++i];
+			else if (!strcmp(a, "--html"))
+				html_path = argv[++i];
+			else {
+				char *end;
+				par = strtol(argv[++i], &end, 10);
+				if (*end || par < 1 || par > 64) {
+					cli_error("validate",
+					          "-j takes a number from 1 to 64, got '%s'",
+					          argv[i]);
+					return 2;
+				}
+			}
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = true;
+		} else if (!strcmp(a, "--list")) {
+			list = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(validate_usage, stdout);
+			return 0;
+		} else if (a[0] == '-') {
+			cli_error("validate", "unknown option '%s' (see raidlab help validate)", a);
+			return 2;
+		} else if (nnames < VAL_MAX_SETS) {
+			snprintf(names[nnames++], sizeof(names[0]), "%s", a);
+		} else {
+			cli_error("validate", "at most %d sets", VAL_MAX_SETS);
+			return 2;
+		}
+	}
+	if (par < 1)
+		par = 1;
+	if (!nnames || list) {
+		size_t found = val_list(names + nnames, VAL_MAX_SETS - nnames);
+		if (list) {
+			for (size_t i = 0; i < found; i++)
+				printf("%s\n", names[nnames + i]);
+			return 0;
+		}
+		nnames += found;
+		if (!nnames) {
+			cli_error("validate", "no validation sets found (set RAIDLAB_VALIDATION)");
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < nnames; i++) {
+		char path[PATH_MAX], msg[512];
+		int rc;
+		if (val_find(names[i], path, sizeof(path))) {
+			cli_error("validate",
+			          "no validation set '%s' (try raidlab validate --list)", names[i]);
+			status = 2;
+			break;
+		}
+		rc = val_set_load(path, &sets[nsets], msg, sizeof(msg));
+		if (rc) {
+			cli_error("validate", "%s", msg);
+			val_set_free(&sets[nsets]);
+			status = 1;
+			break;
+		}
+		ptrs[nsets] = &sets[nsets];
+		nsets++;
+	}
+	if (!status && val_run_all(sets, nsets, (unsigned)par, quiet))
+		status = 1;
+	if (!status) {
+		struct json_object *doc = json_object_new_object(), *arr = json_object_new_array();
+		bool all = true;
+		for (size_t i = 0; i < nsets; i++) {
+			val_set_fill(&sets[i]);
+			val_set_check(&sets[i], &stats[i]);
+			for (size_t c = 0; c < sets[i].nconfigs; c++)
+				if (sets[i].configs[c].error[0]) {
+					stats[i].pass = false;
+					snprintf(stats[i].why, sizeof(stats[i].why),
+					         "%.60s did not run: %.180s",
+					         sets[i].configs[c].name, sets[i].configs[c].error);
+				}
+			val_set_print(stdout, &sets[i], &stats[i], !quiet);
+			all &= stats[i].pass;
+			json_object_array_add(arr, val_set_json(&sets[i], &stats[i]));
+		}
+		json_object_object_add(doc, "tool", json_object_new_string("raidlab " RL_VERSION));
+		json_object_object_add(doc, "pass", json_object_new_boolean(all));
+		json_object_object_add(doc, "sets", arr);
+		if (json_path) {
+			int rc =
+			    strcmp(json_path, "-")
+			        ? json_object_to_file_ext(json_path, doc, JSON_C_TO_STRING_PRETTY)
+			        : (puts(json_object_to_json_string_ext(
+			               doc, JSON_C_TO_STRING_PRETTY)) < 0);
+			if (rc) {
+				cli_error("validate", "cannot write %s", json_path);
+				all = false;
+			}
+		}
+		if (html_path) {
+			FILE *f = fopen(html_path, "w");
+			if (!f) {
+				cli_error("validate", "cannot write %s: %s", html_path,
+				          strerror(errno));
+				all = false;
+			} else {
+				val_html(f, ptrs, stats, nsets);
+				if (fclose(f)) {
+					cli_error("validate", "cannot write %s", html_path);
+					all = false;
+				}
+			}
+		}
+		json_object_put(doc);
+		status = all ? 0 : 1;
+	}
+	for (size_t i = 0; i < nsets; i++)
+		val_set_free(&sets[i]);
+	return status;
+}
+
+static struct cli_command validate_cmd = {
+    .name = "validate",
+    .summary = "replay published measurements on simulated stacks and check the agreement",
+    .usage = validate_usage,
+    .main = validate_main,
+};
+CLI_COMMAND_REGISTER(validate_cmd)

@@ -1,0 +1,837 @@
+/*
+ * validate.c - validation sets: loading, figures, statistics, relations,
+ * orderings, and their JSON, text and HTML forms (see validate.h).
+ *
+ * The set file is parsed with json-c and checked field by field; every
+ * error names the file and the field ("configs[3].cells[1]: published must
+ * be a positive number").  Nothing here runs a job: the CLI attaches each
+ * configuration's suite result and this file reads figures out of it.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/validate.h"
+
+/* --- loading --- */
+
+static const char *val_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static bool val_num(struct json_object *o, const char *key, double *out)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return false;
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_double(v);
+	return true;
+}
+
+static int val_fail(char *msg, size_t len, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int val_fail(char *msg, size_t len, const char *path, const char *fmt, ...)
+{
+	char what[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(msg, len, "%s: %s", path, what);
+	return -EINVAL;
+}
+
+static int val_load_cells(const char *path, struct json_object *arr, struct val_config *c,
+                          size_t ci, char *msg, size_t len)
+{
+	size_t n = json_object_array_length(arr);
+
+	c->cells = calloc(n ? n : 1, sizeof(*c->cells));
+	if (!c->cells)
+		return -ENOMEM;
+	for (size_t j = 0; j < n; j++) {
+		struct json_object *o = json_object_array_get_idx(arr, j);
+		struct val_cell *cell = &c->cells[j];
+		cell->test = val_str(o, "test");
+		cell->direction = val_str(o, "direction");
+		cell->label = val_str(o, "label");
+		cell->anomaly = val_str(o, "anomaly");
+		cell->simulated = NAN;
+		if (!cell->test || !cell->direction)
+			return val_fail(msg, len, path,
+			                "configs[%zu].cells[%zu]: "
+			                "test and direction are required strings",
+			                ci, j);
+		if (strcmp(cell->direction, "read") && strcmp(cell->direction, "write"))
+			return val_fail(msg, len, path,
+			                "configs[%zu].cells[%zu]: "
+			                "direction must be read or write",
+			                ci, j);
+		if (!val_num(o, "published", &cell->published) || !(cell->published > 0) ||
+		    !isfinite(cell->published))
+			return val_fail(msg, len, path,
+			                "configs[%zu].cells[%zu]: "
+			                "published must be a positive number",
+			                ci, j);
+		c->ncells++;
+	}
+	return 0;
+}
+
+static int val_load_relation(const char *path, struct json_object *o, struct val_relation *r,
+                             size_t i, char *msg, size_t len)
+{
+	struct json_object *f;
+	static const char *const ops[] = {"<", "<=", ">", ">=", "between", NULL};
+	bool known = false;
+
+	r->finding = val_str(o, "finding");
+	r->op = val_str(o, "op");
+	if (!r->finding || !r->op)
+		return val_fail(msg, len, path,
+		                "relations[%zu]: "
+		                "finding and op are required strings",
+		                i);
+	for (size_t k = 0; ops[k]; k++)
+		known |= !strcmp(r->op, ops[k]);
+	if (!known)
+		return val_fail(msg, len, path,
+		                "relations[%zu]: "
+		                "op must be <, <=, >, >= or between",
+		                i);
+	if (!json_object_object_get_ex(o, "lhs", &r->lhs) ||
+	    !json_object_object_get_ex(o, "rhs", &r->rhs) ||
+	    !json_object_is_type(r->lhs, json_type_object) ||
+	    !json_object_is_type(r->rhs, json_type_object))
+		return val_fail(msg, len, path,
+		                "relations[%zu]: "
+		                "lhs and rhs must be objects",
+		                i);
+	r->f_lo = r->f_hi = 1.0;
+	if (json_object_object_get_ex(o, "factor", &f)) {
+		if (!strcmp(r->op, "between")) {
+			if (!json_object_is_type(f, json_type_array) ||
+			    json_object_array_length(f) != 2)
+				return val_fail(msg, len, path,
+				                "relations[%zu]: "
+				                "between takes factor [lo, hi]",
+				                i);
+			r->f_lo = json_object_get_double(json_object_array_get_idx(f, 0));
+			r->f_hi = json_object_get_double(json_object_array_get_idx(f, 1));
+		} else {
+			r->f_lo = r->f_hi = json_object_get_double(f);
+		}
+		if (!(r->f_lo > 0) || !(r->f_hi >= r->f_lo))
+			return val_fail(msg, len, path,
+			                "relations[%zu]: "
+			                "factor must be positive (lo <= hi)",
+			                i);
+	} else if (!strcmp(r->op, "between")) {
+		return val_fail(msg, len, path,
+		                "relations[%zu]: "
+		                "between needs factor [lo, hi]",
+		                i);
+	}
+	return 0;
+}
+
+static double val_share(struct json_object *th, const char *key)
+{
+	double v;
+
+	return val_num(th, key, &v) ? v : -1;
+}
+
+int val_set_load(const char *path, struct val_set *s, char *msg, size_t len)
+{
+	struct json_object *arr, *th, *ord;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->doc = json_object_from_file(path);
+	if (!s->doc) {
+		snprintf(msg, len, "%s: cannot read it as JSON: %s", path,
+		         json_util_get_last_err());
+		return -EINVAL;
+	}
+	s->name = val_str(s->doc, "name");
+	s->title = val_str(s->doc, "title");
+	s->platform = val_str(s->doc, "platform");
+	s->tool = val_str(s->doc, "tool");
+	s->data = val_str(s->doc, "data");
+	if (!s->name || !s->title)
+		return val_fail(msg, len, path, "%s", "name and title are required strings");
+	if (!json_object_object_get_ex(s->doc, "configs", &arr) ||
+	    !json_object_is_type(arr, json_type_array) || !json_object_array_length(arr))
+		return val_fail(msg, len, path, "%s", "configs must be a non-empty array");
+	s->configs = calloc(json_object_array_length(arr), sizeof(*s->configs));
+	if (!s->configs)
+		return -ENOMEM;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *o = json_object_array_get_idx(arr, i), *cells;
+		struct val_config *c = &s->configs[i];
+		s->nconfigs++;
+		c->name = val_str(o, "name");
+		c->spec = val_str(o, "spec");
+		c->suite = val_str(o, "suite");
+		if (!c->name || !c->spec || !c->suite)
+			return val_fail(msg, len, path,
+			                "configs[%zu]: "
+			                "name, spec and suite are required strings",
+			                i);
+		if (json_object_object_get_ex(o, "params", &c->params) &&
+		    !json_object_is_type(c->params, json_type_object))
+			return val_fail(msg, len, path,
+			                "configs[%zu]: "
+			                "params must be an object",
+			                i);
+		if (!json_object_object_get_ex(o, "cells", &cells) ||
+		    !json_object_is_type(cells, json_type_array))
+			return val_fail(msg, len, path,
+			                "configs[%zu]: "
+			                "cells must be an array",
+			                i);
+		rc = val_load_cells(path, cells, c, i, msg, len);
+		if (rc)
+			return rc;
+	}
+	if (json_object_object_get_ex(s->doc, "relations", &arr)) {
+		if (!json_object_is_type(arr, json_type_array))
+			return val_fail(msg, len, path, "%s", "relations must be an array");
+		s->relations = calloc(json_object_array_length(arr) + 1, sizeof(*s->relations));
+		if (!s->relations)
+			return -ENOMEM;
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			rc = val_load_relation(path, json_object_array_get_idx(arr, i),
+			                       &s->relations[i], i, msg, len);
+			if (rc)
+				return rc;
+			s->nrelations++;
+		}
+	}
+	th = json_object_object_get_ex(s->doc, "thresholds", &th) ? th : NULL;
+	s->th.within_125 = val_share(th, "within_1.25");
+	s->th.within_2 = val_share(th, "within_2");
+	s->th.within_4 = val_share(th, "within_4");
+	s->th.max_error = val_share(th, "max_error");
+	{
+		struct json_object *b;
+		s->th.orderings = th && json_object_object_get_ex(th, "orderings", &b) &&
+		                  json_object_get_boolean(b);
+		s->th.relations = th && json_object_object_get_ex(th, "relations", &b) &&
+		                  json_object_get_boolean(b);
+	}
+	if (json_object_object_get_ex(s->doc, "orderings", &ord)) {
+		if (!val_num(ord, "min_ratio", &s->order_min_ratio) || !(s->order_min_ratio > 1))
+			return val_fail(msg, len, path, "%s",
+			                "orderings.min_ratio must be a number above 1");
+		s->order_group = val_str(ord, "group_by");
+	}
+	return 0;
+}
+
+void val_set_free(struct val_set *s)
+{
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		free(s->configs[i].cells);
+		if (s->configs[i].result)
+			json_object_put(s->configs[i].result);
+	}
+	free(s->configs);
+	free(s->relations);
+	if (s->doc)
+		json_object_put(s->doc);
+	memset(s, 0, sizeof(*s));
+}
+
+/* --- figures --- */
+
+static double val_dir_figure(struct json_object *test, const char *direction, const char *metric)
+{
+	struct json_object *d, *v;
+
+	if (!json_object_object_get_ex(test, direction, &d))
+		return NAN;
+	if (!strcmp(metric, "lat_us")) {
+		if (!json_object_object_get_ex(d, "lat_us", &v) ||
+		    !json_object_object_get_ex(v, "mean", &v))
+			return NAN;
+		return json_object_get_double(v);
+	}
+	if (!json_object_object_get_ex(d, metric, &v))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+double val_figure(struct json_object *result, const char *test, const char *direction,
+                  const char *metric)
+{
+	struct json_object *tests;
+	double best = NAN;
+
+	if (!metric)
+		metric = "mb_s";
+	if (!result || !json_object_object_get_ex(result, "tests", &tests))
+		return NAN;
+	for (size_t i = 0; i < json_object_array_length(tests); i++) {
+		struct json_object *t = json_object_array_get_idx(tests, i);
+		const char *name = val_str(t, "name");
+		double v;
+		if (!name)
+			continue;
+		if (strcmp(test, "peak")) {
+			if (!strcmp(name, test))
+				return val_dir_figure(t, direction, metric);
+			continue;
+		}
+		v = val_dir_figure(t, direction, metric);
+		if (isfinite(v) && (isnan(best) || v > best))
+			best = v;
+	}
+	return best;
+}
+
+void val_set_fill(struct val_set *s)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (size_t j = 0; j < s->configs[i].ncells; j++) {
+			struct val_cell *c = &s->configs[i].cells[j];
+			c->simulated =
+			    val_figure(s->configs[i].result, c->test, c->direction, NULL);
+		}
+}
+
+/* --- statistics --- */
+
+static int val_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void val_stats_cells(const struct val_set *s, struct val_stats *st)
+{
+	size_t n = 0, in125 = 0, in15 = 0, in2 = 0, in4 = 0, in10 = 0;
+	double *lr;
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		st->cells += s->configs[i].ncells;
+	lr = calloc(st->cells ? st->cells : 1, sizeof(*lr));
+	if (!lr)
+		return;
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (size_t j = 0; j < s->configs[i].ncells; j++) {
+			const struct val_cell *c = &s->configs[i].cells[j];
+			double r, a;
+			if (c->anomaly) {
+				st->anomalies++;
+				continue;
+			}
+			if (!(c->simulated > 0)) {
+				st->missing++;
+				continue;
+			}
+			r = c->simulated / c->published;
+			a = fabs(log(r));
+			lr[n++] = a;
+			in125 += a <= log(1.25) + 1e-12;
+			in15 += a <= log(1.5) + 1e-12;
+			in2 += a <= log(2.0) + 1e-12;
+			in4 += a <= log(4.0) + 1e-12;
+			in10 +=
+			    fabs(r - 1) <= (s->th.max_error > 0 ? s->th.max_error : 0.10) + 1e-12;
+			if (exp(a) > st->worst_ratio)
+				st->worst_ratio = exp(a);
+		}
+	st->counted = n;
+	if (n) {
+		qsort(lr, n, sizeof(*lr), val_cmp_double);
+		st->median_abs_log = n % 2 ? lr[n / 2] : (lr[n / 2 - 1] + lr[n / 2]) / 2;
+		st->median_ratio = exp(st->median_abs_log);
+		st->share_125 = (double)in125 / n;
+		st->share_15 = (double)in15 / n;
+		st->share_2 = (double)in2 / n;
+		st->share_4 = (double)in4 / n;
+		st->share_10pct = (double)in10 / n;
+	}
+	free(lr);
+}
+
+/* The group of a configuration name: the part before '/' (or the whole name). */
+static size_t val_group_len(const char *name)
+{
+	const char *slash = strchr(name, '/');
+
+	return slash ? (size_t)(slash - name) : strlen(name);
+}
+
+static void val_orderings(const struct val_set *s, struct val_stats *st)
+{
+	for (size_t a = 0; a < s->nconfigs; a++)
+		for (size_t b = 0; b < s->nconfigs; b++) {
+			const struct val_config *A = &s->configs[a], *B = &s->configs[b];
+			size_t ga = val_group_len(A->name);
+			if (a == b || ga != val_group_len(B->name) || strncmp(A->name, B->name, ga))
+				continue;
+			for (size_t i = 0; i < A->ncells; i++)
+				for (size_t j = 0; j < B->ncells; j++) {
+					const struct val_cell *x = &A->cells[i], *y = &B->cells[j];
+					if (strcmp(x->test, y->test) ||
+					    strcmp(x->direction, y->direction) || x->anomaly ||
+					    y->anomaly ||
+					    x->published < s->order_min_ratio * y->published)
+						continue;
+					st->orderings++;
+					if (x->simulated > y->simulated) {
+						st->orderings_held++;
+					} else if (!st->order_fail[0]) {
+						snprintf(st->order_fail, sizeof(st->order_fail),
+						         "%s %s %s: published %s %.4g > %s %.4g, "
+						         "simulated "
+						         "%.4g <= %.4g",
+						         x->test, x->direction, "", A->name,
+						         x->published, B->name, y->published,
+						         x->simulated, y->simulated);
+					}
+				}
+		}
+}
+
+static const struct val_config *val_find_config(const struct val_set *s, const char *name,
+                                                const char *suite)
+{
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (!strcmp(s->configs[i].name, name) &&
+		    (!suite || !strcmp(s->configs[i].suite, suite)))
+			return &s->configs[i];
+	return NULL;
+}
+
+static bool val_rel_holds(const struct val_relation *r, double l, double rv)
+{
+	if (!strcmp(r->op, "<"))
+		return l < r->f_lo * rv;
+	if (!strcmp(r->op, "<="))
+		return l <= r->f_lo * rv;
+	if (!strcmp(r->op, ">"))
+		return l > r->f_lo * rv;
+	if (!strcmp(r->op, ">="))
+		return l >= r->f_lo * rv;
+	return l >= r->f_lo * rv && l <= r->f_hi * rv;
+}
+
+/* One lhs configuration against the rhs: every test/direction the lhs names. */
+static void val_relation_one(const struct val_set *s, struct val_relation *r, const char *lname)
+{
+	const char *suite = val_str(r->lhs, "suite"), *test = val_str(r->lhs, "test");
+	const char *dir = val_str(r->lhs, "direction"), *metric = val_str(r->lhs, "metric");
+	const char *rname = val_str(r->rhs, "config"), *rsuite = val_str(r->rhs, "suite");
+	const struct val_config *L = val_find_config(s, lname, suite);
+	const struct val_config *R =
+	    rname ? val_find_config(s, rname, rsuite ? rsuite : suite) : NULL;
+	static const char *const dirs[] = {"read", "write"};
+	struct json_object *tests;
+
+	if (!L || !R || !L->result || !R->result) {
+		r->held = false;
+		if (!r->detail[0])
+			snprintf(r->detail, sizeof(r->detail),
+			         "configuration %s or %s has no result", lname,
+			         rname ? rname : "(none)");
+		return;
+	}
+	if (!test)
+		test = "*";
+	if (!dir)
+		dir = "*";
+	if (!json_object_object_get_ex(L->result, "tests", &tests))
+		return;
+	for (size_t i = 0; i < json_object_array_length(tests); i++) {
+		const char *tn = val_str(json_object_array_get_idx(tests, i), "name");
+		if (!tn || (strcmp(test, "*") && strcmp(test, tn)))
+			continue;
+		for (size_t d = 0; d < 2; d++) {
+			double lv, rv;
+			if (strcmp(dir, "*") && strcmp(dir, dirs[d]))
+				continue;
+			lv = val_figure(L->result, tn, dirs[d], metric);
+			rv = val_figure(R->result, tn, dirs[d], metric);
+			if (!isfinite(lv) || !isfinite(rv))
+				continue;
+			r->checked++;
+			if (!val_rel_holds(r, lv, rv) && r->held) {
+				r->held = false;
+				snprintf(r->detail, sizeof(r->detail),
+				         "%s %s %s: %s %.4g vs %s %.4g (needs %s %.3g x)", tn,
+				         dirs[d], metric ? metric : "MB/s", lname, lv, rname, rv,
+				         r->op, r->f_lo);
+			}
+		}
+	}
+}
+
+static void val_relations(struct val_set *s, struct val_stats *st)
+{
+	for (size_t i = 0; i < s->nrelations; i++) {
+		struct val_relation *r = &s->relations[i];
+		struct json_object *cfg;
+		r->held = true;
+		r->checked = 0;
+		r->detail[0] = 0;
+		if (!json_object_object_get_ex(r->lhs, "config", &cfg)) {
+			r->held = false;
+			snprintf(r->detail, sizeof(r->detail), "lhs names no config");
+		} else if (json_object_is_type(cfg, json_type_array)) {
+			for (size_t k = 0; k < json_object_array_length(cfg); k++)
+				val_relation_one(
+				    s, r,
+				    json_object_get_string(json_object_array_get_idx(cfg, k)));
+		} else {
+			val_relation_one(s, r, json_object_get_string(cfg));
+		}
+		if (r->held && !r->checked) {
+			r->held = false;
+			snprintf(r->detail, sizeof(r->detail), "no figure to compare");
+		}
+		if (r->held)
+			snprintf(r->detail, sizeof(r->detail), "%zu comparison(s) hold",
+			         r->checked);
+		st->relations++;
+		st->relations_held += r->held;
+	}
+}
+
+void val_set_check(struct val_set *s, struct val_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	val_stats_cells(s, st);
+	if (s->order_min_ratio > 1)
+		val_orderings(s, st);
+	val_relations(s, st);
+	st->pass = true;
+#define VAL_NEED(cond, ...)                                                                        \
+	do {                                                                                       \
+		if (st->pass && !(cond)) {                                                         \
+			st->pass = false;                                                          \
+			snprintf(st->why, sizeof(st->why), __VA_ARGS__);                           \
+		}                                                                                  \
+	} while (0)
+	VAL_NEED(!st->missing, "%zu cell(s) have no simulated figure", st->missing);
+	VAL_NEED(s->th.within_125 < 0 || st->share_125 >= s->th.within_125 - 1e-9,
+	         "%.0f %% of cells within 1.25x, needs %.0f %%", 100 * st->share_125,
+	         100 * s->th.within_125);
+	VAL_NEED(s->th.within_2 < 0 || st->share_2 >= s->th.within_2 - 1e-9,
+	         "%.0f %% of cells within 2x, needs %.0f %%", 100 * st->share_2,
+	         100 * s->th.within_2);
+	VAL_NEED(s->th.within_4 < 0 || st->share_4 >= s->th.within_4 - 1e-9,
+	         "%.0f %% of cells within 4x, needs %.0f %%", 100 * st->share_4,
+	         100 * s->th.within_4);
+	VAL_NEED(s->th.max_error < 0 || st->share_10pct >= 1 - 1e-9,
+	         "%.0f %% of counted cells within %.0f %%, needs all", 100 * st->share_10pct,
+	         100 * s->th.max_error);
+	VAL_NEED(!s->th.orderings || st->orderings_held == st->orderings,
+	         "%zu of %zu orderings hold", st->orderings_held, st->orderings);
+	VAL_NEED(!s->th.relations || st->relations_held == st->relations,
+	         "%zu of %zu findings hold", st->relations_held, st->relations);
+#undef VAL_NEED
+}
+
+/* --- JSON --- */
+
+static struct json_object *val_dbl(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+struct json_object *val_set_json(const struct val_set *s, const struct val_stats *st)
+{
+	struct json_object *o = json_object_new_object(), *cfgs = json_object_new_array();
+	struct json_object *sum = json_object_new_object(), *rels = json_object_new_array();
+
+	json_object_object_add(o, "name", json_object_new_string(s->name));
+	json_object_object_add(o, "title", json_object_new_string(s->title));
+	if (s->platform)
+		json_object_object_add(o, "platform", json_object_new_string(s->platform));
+	if (s->tool)
+		json_object_object_add(o, "tool", json_object_new_string(s->tool));
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct val_config *c = &s->configs[i];
+		struct json_object *co = json_object_new_object(), *cells = json_object_new_array();
+		json_object_object_add(co, "name", json_object_new_string(c->name));
+		json_object_object_add(co, "spec", json_object_new_string(c->spec));
+		json_object_object_add(co, "suite", json_object_new_string(c->suite));
+		if (c->params)
+			json_object_object_add(co, "params", json_object_get(c->params));
+		if (c->error[0])
+			json_object_object_add(co, "error", json_object_new_string(c->error));
+		for (size_t j = 0; j < c->ncells; j++) {
+			const struct val_cell *cell = &c->cells[j];
+			struct json_object *x = json_object_new_object();
+			json_object_object_add(x, "test", json_object_new_string(cell->test));
+			json_object_object_add(x, "direction",
+			                       json_object_new_string(cell->direction));
+			json_object_object_add(x, "published",
+			                       json_object_new_double(cell->published));
+			json_object_object_add(x, "simulated", val_dbl(cell->simulated));
+			json_object_object_add(x, "ratio",
+			                       val_dbl(cell->simulated / cell->published));
+			if (cell->label)
+				json_object_object_add(x, "label",
+				                       json_object_new_string(cell->label));
+			if (cell->anomaly)
+				json_object_object_add(x, "anomaly",
+				                       json_object_new_string(cell->anomaly));
+			json_object_array_add(cells, x);
+		}
+		json_object_object_add(co, "cells", cells);
+		json_object_array_add(cfgs, co);
+	}
+	json_object_object_add(o, "configs", cfgs);
+	for (size_t i = 0; i < s->nrelations; i++) {
+		const struct val_relation *r = &s->relations[i];
+		struct json_object *x = json_object_new_object();
+		json_object_object_add(x, "finding", json_object_new_string(r->finding));
+		json_object_object_add(x, "held", json_object_new_boolean(r->held));
+		json_object_object_add(x, "detail", json_object_new_string(r->detail));
+		json_object_array_add(rels, x);
+	}
+	json_object_object_add(o, "relations", rels);
+	json_object_object_add(sum, "cells", json_object_new_int64((int64_t)st->cells));
+	json_object_object_add(sum, "counted", json_object_new_int64((int64_t)st->counted));
+	json_object_object_add(sum, "anomalies", json_object_new_int64((int64_t)st->anomalies));
+	json_object_object_add(sum, "median_abs_log_ratio",
+	                       json_object_new_double(st->median_abs_log));
+	json_object_object_add(sum, "median_error_x", json_object_new_double(st->median_ratio));
+	json_object_object_add(sum, "worst_x", json_object_new_double(st->worst_ratio));
+	json_object_object_add(sum, "within_1.25", json_object_new_double(st->share_125));
+	json_object_object_add(sum, "within_1.5", json_object_new_double(st->share_15));
+	json_object_object_add(sum, "within_2", json_object_new_double(st->share_2));
+	json_object_object_add(sum, "within_4", json_object_new_double(st->share_4));
+	json_object_object_add(sum, "within_10pct", json_object_new_double(st->share_10pct));
+	json_object_object_add(sum, "orderings", json_object_new_int64((int64_t)st->orderings));
+	json_object_object_add(sum, "orderings_held",
+	                       json_object_new_int64((int64_t)st->orderings_held));
+	json_object_object_add(sum, "relations", json_object_new_int64((int64_t)st->relations));
+	json_object_object_add(sum, "relations_held",
+	                       json_object_new_int64((int64_t)st->relations_held));
+	json_object_object_add(sum, "pass", json_object_new_boolean(st->pass));
+	if (!st->pass)
+		json_object_object_add(sum, "why", json_object_new_string(st->why));
+	json_object_object_add(o, "summary", sum);
+	return o;
+}
+
+/* --- text --- */
+
+void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st, bool cells)
+{
+	fprintf(f, "%s: %s\n", s->name, s->title);
+	if (cells) {
+		fprintf(f, "  %-34s %-12s %-5s %10s %10s %7s\n", "configuration", "test", "dir",
+		        "published", "simulated", "ratio");
+		for (size_t i = 0; i < s->nconfigs; i++) {
+			const struct val_config *c = &s->configs[i];
+			if (c->error[0])
+				fprintf(f, "  %-34s did not run: %s\n", c->name, c->error);
+			for (size_t j = 0; j < c->ncells; j++) {
+				const struct val_cell *x = &c->cells[j];
+				fprintf(f, "  %-34s %-12s %-5s %10.4g %10.4g %6.2fx%s\n", c->name,
+				        x->test, x->direction, x->published, x->simulated,
+				        x->simulated / x->published,
+				        x->anomaly ? "  (anomaly: not counted)" : "");
+			}
+		}
+	}
+	fprintf(f,
+	        "  cells %zu (counted %zu, anomalies %zu): median error x%.3f, worst x%.2f; within "
+	        "1.25x %.0f %%, 1.5x %.0f %%, 2x %.0f %%, 4x %.0f %%, 10 %% %.0f %%\n",
+	        st->cells, st->counted, st->anomalies, st->median_ratio, st->worst_ratio,
+	        100 * st->share_125, 100 * st->share_15, 100 * st->share_2, 100 * st->share_4,
+	        100 * st->share_10pct);
+	if (st->orderings)
+		fprintf(f, "  orderings of the published table: %zu of %zu hold%s%s\n",
+		        st->orderings_held, st->orderings,
+		        st->order_fail[0] ? "; first miss: " : "", st->order_fail);
+	for (size_t i = 0; i < s->nrelations; i++)
+		fprintf(f, "  finding %s: %s (%s)\n", s->relations[i].held ? "holds " : "FAILS ",
+		        s->relations[i].finding, s->relations[i].detail);
+	fprintf(f, "  %s%s%s\n", st->pass ? "PASS" : "FAIL", st->pass ? "" : ": ",
+	        st->pass ? "" : st->why);
+}
+
+/* --- HTML --- */
+
+static void val_html_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+/* Log-log scatter of simulated against published, with the 1x, 1.25x and 2x bands. */
+static void val_html_chart(FILE *f, const struct val_set *s)
+{
+	const double W = 520, H = 520, M = 60, lo = 0.1, hi = 100000;
+	const double span = log10(hi) - log10(lo);
+
+#define VAL_X(v) (M + (log10(v) - log10(lo)) / span * (W - 2 * M))
+#define VAL_Y(v) (H - M - (log10(v) - log10(lo)) / span * (H - 2 * M))
+	fprintf(f, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" width=\"520\" role=\"img\">\n",
+	        W, H);
+	fprintf(f, "<title>simulated against published MB/s, log axes</title>\n");
+	for (double d = lo; d <= hi * 1.0001; d *= 10) {
+		fprintf(f,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+		        VAL_X(d), VAL_Y(lo), VAL_X(d), VAL_Y(hi));
+		fprintf(f,
+		        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+		        VAL_X(lo), VAL_Y(d), VAL_X(hi), VAL_Y(d));
+		fprintf(f,
+		        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+		        "text-anchor=\"middle\">%g</text>\n",
+		        VAL_X(d), H - M + 16, d);
+		fprintf(
+		    f,
+		    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
+		    M - 4, VAL_Y(d) + 4, d);
+	}
+	static const double bands[] = {1.0, 1.25, 2.0};
+	for (size_t b = 0; b < 3; b++)
+		for (int sgn = -1; sgn <= 1; sgn += 2) {
+			double k = sgn < 0 ? 1 / bands[b] : bands[b];
+			double x0 = lo, x1 = hi, y0 = lo * k, y1 = hi * k;
+			if (y0 < lo) {
+				x0 = lo / k;
+				y0 = lo;
+			}
+			if (y1 > hi) {
+				x1 = hi / k;
+				y1 = hi;
+			}
+			fprintf(
+			    f,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			    "stroke-dasharray=\"%s\"/>\n",
+			    VAL_X(x0), VAL_Y(y0), VAL_X(x1), VAL_Y(y1), b ? "#999" : "#333",
+			    b == 1   ? "4 3"
+			    : b == 2 ? "1 3"
+			             : "none");
+			if (!b)
+				break;
+		}
+	for (size_t i = 0; i < s->nconfigs; i++)
+		for (size_t j = 0; j < s->configs[i].ncells; j++) {
+			const struct val_cell *c = &s->configs[i].cells[j];
+			double sim = c->simulated;
+			if (!(sim > 0))
+				continue;
+			sim = sim < lo ? lo : sim > hi ? hi : sim;
+			fprintf(f,
+			        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
+			        "fill-opacity=\"0.7\">"
+			        "<title>",
+			        VAL_X(c->published), VAL_Y(sim),
+			        c->anomaly                      ? "#999"
+			        : !strcmp(c->direction, "read") ? "#1f77b4"
+			                                        : "#d62728");
+			val_html_text(f, s->configs[i].name);
+			fprintf(f, " %s %s: published %.4g, simulated %.4g</title></circle>\n",
+			        c->test, c->direction, c->published, c->simulated);
+		}
+	fprintf(f,
+	        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">published "
+	        "MB/s</text>\n",
+	        W / 2, H - 12);
+	fprintf(f,
+	        "<text x=\"14\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+	        "transform=\"rotate(-90 14 %.1f)\">simulated MB/s</text>\n",
+	        H / 2, H / 2);
+	fprintf(f, "</svg>\n");
+#undef VAL_X
+#undef VAL_Y
+}
+
+void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stats, size_t n)
+{
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	           "<title>raidlab validate</title>\n<style>body{font-family:sans-serif;margin:2em;"
+	           "max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+	           "padding:2px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
+	           ".bad{background:#fdd}.ok{background:#dfd}</style></head><body>\n"
+	           "<h1>Simulated against published measurements</h1>\n"
+	           "<p>Blue: reads, red: writes, grey: anomalies (not counted). Solid line: equal; "
+	           "dashed: 1.25&times;; dotted: 2&times;.</p>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct val_set *s = sets[i];
+		const struct val_stats *st = &stats[i];
+		fprintf(f, "<h2>");
+		val_html_text(f, s->name);
+		fprintf(f, ": ");
+		val_html_text(f, s->title);
+		fprintf(f,
+		        "</h2>\n<p class=\"%s\">%s: median error &times;%.3f, worst &times;%.2f; "
+		        "within 1.25&times; %.0f %%, 2&times; %.0f %%, 4&times; %.0f %%; orderings "
+		        "%zu/%zu; findings %zu/%zu</p>\n",
+		        st->pass ? "ok" : "bad", st->pass ? "PASS" : "FAIL", st->median_ratio,
+		        st->worst_ratio, 100 * st->share_125, 100 * st->share_2, 100 * st->share_4,
+		        st->orderings_held, st->orderings, st->relations_held, st->relations);
+		val_html_chart(f, s);
+		fprintf(f, "<table><tr><th>configuration</th><th>test</th><th>direction</th>"
+		           "<th>published</th><th>simulated</th><th>ratio</th></tr>\n");
+		for (size_t c = 0; c < s->nconfigs; c++)
+			for (size_t j = 0; j < s->configs[c].ncells; j++) {
+				const struct val_cell *x = &s->configs[c].cells[j];
+				double r = x->simulated / x->published;
+				fprintf(f, "<tr class=\"%s\"><td>",
+				        fabs(log(r)) <= log(1.25) ? "ok" : "bad");
+				val_html_text(f, s->configs[c].name);
+				fprintf(f, "</td><td>");
+				val_html_text(f, x->test);
+				fprintf(f,
+				        "</td><td>%s</td><td>%.4g</td><td>%.4g</"
+				        "td><td>%.2f&times;%s</td></tr>\n",
+				        x->direction, x->published, x->simulated, r,
+				        x->anomaly ? " (anomaly)" : "");
+			}
+		fprintf(f, "</table>\n<ul>\n");
+		for (size_t r = 0; r < s->nrelations; r++) {
+			fprintf(f, "<li class=\"%s\">", s->relations[r].held ? "ok" : "bad");
+			val_html_text(f, s->relations[r].finding);
+			fprintf(f, ": ");
+			val_html_text(f, s->relations[r].detail);
+			fprintf(f, "</li>\n");
+		}
+		fprintf(f, "</ul>\n");
+	}
+	fprintf(f, "</body></html>\n");
+}

@@ -304,6 +304,8 @@ static int cache_describe(struct rl_target *t, struct json_object *o)
 	json_object_object_add(o, "fw_lat_ns", J_I(c->fw_lat));
 	json_object_object_add(o, "fw_line_ns", J_I(c->fw_line));
 	json_object_object_add(o, "ra_detect", json_object_new_boolean(c->ra_detect));
+	json_object_object_add(o, "ra_stripe", json_object_new_boolean(c->ra_stripe));
+	json_object_object_add(o, "per_copy", json_object_new_boolean(c->per_copy));
 	if (c->fastpath_on) {
 		json_object_object_add(o, "fp_cmd_ns", J_I(c->fp_cmd));
 		json_object_object_add(o, "fp_lat_ns", J_I(c->fp_lat));
@@ -468,6 +470,8 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	    (rc = rl_spec_get_enum(node, "protected-sync", sync_names, 0, &sync, err)) ||
 	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->ra_detect, err)) ||
 	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->fw_line, err)) ||
+	    (rc = rl_spec_get_bool(node, "ra-stripe", false, &c->ra_stripe, err)) ||
+	    (rc = rl_spec_get_bool(node, "per-copy", false, &c->per_copy, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;
 	c->io_direct = io == 1;
@@ -488,7 +492,10 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	if (!c->ra_bytes)
 		c->ra_bytes = c->line;
 	c->nlines = (uint32_t)(c->size / c->line);
-	c->size = (uint64_t)c->nlines * c->line;
+	if (c->per_copy && c->below->copies > 1) /* the firmware holds each mirror arm's copy */
+		c->nlines = c->nlines / c->below->copies ? c->nlines / c->below->copies : 1;
+	if (!c->per_copy)
+		c->size = (uint64_t)c->nlines * c->line;
 	c->bpl = (uint32_t)(c->line / c->bs);
 	c->words = (c->bpl + 63) / 64;
 	c->high_lines = (uint32_t)((c->nlines * c->high_pct + 99.999) / 100);
@@ -558,7 +565,7 @@ static struct rl_target_type cache_type = {
               "io=direct|cached (direct), fw-cmd=TIME (0), fw-lat=TIME (0), fastpath=on|off "
               "(off), fp-cmd=TIME (0), fp-lat=TIME (0), wt-fua=on|off (off), "
               "protected-sync=members|dram (members), ra-detect=on|off (off), fw-line=TIME (0), "
-              "profile=NAME",
+              "ra-stripe=on|off (off), per-copy=on|off (off), profile=NAME",
     .create = cache_create,
 };
 RL_TARGET_REGISTER(cache_type)

@@ -144,6 +144,8 @@ struct cache {
 	 */
 	bool io_direct, fastpath, fastpath_on, wt_fua;
 	bool ra_detect;   /* read=ahead prefetches only for sequential streams */
+	bool ra_stripe;   /* read-ahead stops at the end of the array's stripe row */
+	bool per_copy;    /* a mirrored array takes a line per copy (lines / copies) */
 	uint64_t fw_line; /* cache path: latency per line a request touches */
 	bool sync_dram;   /* protected-sync=dram: FLUSH and FUA complete from a protected cache */
 	uint64_t fw_cmd, fw_lat, fp_cmd, fp_lat;

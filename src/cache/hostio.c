@@ -31,6 +31,29 @@
 
 #include "cache/cache.h"
 
+/*
+ * Direct I/O passes the host request through: the run of pieces from @rel
+ * on whose lines the cache does not hold at all goes down as one member
+ * request, as a controller's direct path sends the host's command on (a
+ * 1 MiB read stays one command per member, not one per line).  Returns the
+ * run's bytes, or 0 when the policy is cached I/O or the first line is
+ * held.  Lock held.
+ */
+static uint64_t cache_direct_run(struct cache *c, const struct rl_io *io, uint64_t rel)
+{
+	uint64_t run = 0;
+
+	if (!c->io_direct)
+		return 0;
+	while (rel + run < io->len) {
+		struct cache_piece pc = cache_piece_at(c, io, rel + run);
+		if (cache_find(c, pc.tag))
+			break;
+		run += pc.len;
+	}
+	return run;
+}
+
 /* --- reads --- */
 
 /* A hit: copy blocks out, count read-ahead use.  Lock held. */
@@ -98,6 +121,15 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	bool ok;
 
 	pthread_mutex_lock(&c->lock);
+	if (child->len > pc.len) { /* a direct run (cache_direct_run): straight to the member */
+		child->cb_arg = cache_miss_tag(CACHE_NONE, false, 0);
+		c->n.read_miss_bytes += child->len;
+		p->priv[CACHE_P_AUX] |= CACHE_A_MEMBER;
+		pthread_mutex_unlock(&c->lock);
+		child->cb = cache_read_piece_done;
+		rl_target_submit(c->below, child);
+		return;
+	}
 	l = cache_find(c, pc.tag);
 	if (l && cache_bits_all(cache_bits(c, c->valid, l), pc.b0, pc.n)) {
 		cache_hit(c, l, &pc, child->buf, p);
@@ -141,6 +173,7 @@ static void cache_read_issue(struct rl_io *io)
 		struct cache_piece pc = cache_piece_at(c, io, rel);
 		struct cache_line *l;
 		struct rl_io *child;
+		uint64_t run;
 
 		pthread_mutex_lock(&c->lock);
 		l = cache_find(c, pc.tag);
@@ -150,6 +183,9 @@ static void cache_read_issue(struct rl_io *io)
 			io->priv[CACHE_P_CUR] = rel + pc.len;
 			continue;
 		}
+		run = cache_direct_run(c, io, rel);
+		if (run > pc.len)
+			pc.len = (uint32_t)run;
 		pthread_mutex_unlock(&c->lock);
 		child = rl_io_child_get(io);
 		if (!child) {
@@ -227,7 +263,7 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 	bool clearable = true;
 
 	pthread_mutex_lock(&c->lock);
-	l = cache_find(c, pc.tag);
+	l = child->len > pc.len ? NULL : cache_find(c, pc.tag); /* a direct run holds no line */
 	if (l && l->busy == CACHE_BUSY_DESTAGE) {
 		if (l->busy_ex == child->ex) {
 			child->next = l->waiters;
@@ -278,12 +314,18 @@ static void cache_wt_issue(struct rl_io *io)
 		uint64_t rel = io->priv[CACHE_P_CUR];
 		struct cache_piece pc = cache_piece_at(c, io, rel);
 		struct rl_io *child = rl_io_child_get(io);
+		uint64_t run;
 
 		if (!child) {
 			if (cache_wait_pool(io, cache_wt_issue))
 				return;
 			break;
 		}
+		pthread_mutex_lock(&c->lock);
+		run = cache_direct_run(c, io, rel);
+		pthread_mutex_unlock(&c->lock);
+		if (run > pc.len)
+			pc.len = (uint32_t)run;
 		child->op = RL_OP_WRITE;
 		child->flags = flags;
 		child->offset = pc.off;

@@ -104,6 +104,12 @@ void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t
 	}
 	window = c->ra_bytes > len ? c->ra_bytes : len;
 	to = end + window < c->t->size ? end + window : c->t->size;
+	if (c->ra_stripe && c->below->stripe) { /* only the rest of the current stripe row */
+		uint64_t row_end =
+		    (end + c->below->stripe - 1) / c->below->stripe * c->below->stripe;
+		if (row_end < to)
+			to = row_end;
+	}
 	from = s->ra_end > end ? s->ra_end : end;
 	while (from < to && c->free_fill) {
 		uint64_t tag = cache_tag(c, from), ls = tag * c->line;

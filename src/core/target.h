@@ -92,7 +92,9 @@ struct rl_target {
 	struct rl_target **children;     /* member targets of a composite, or NULL */
 	unsigned nchildren;              /* number of children */
 	void *priv;                      /* the type's private state */
-	uint64_t vtime; /* simulated ns this stack has reached (root only; see exec_virtual.c) */
+	uint64_t vtime;  /* simulated ns this stack has reached (root only; see exec_virtual.c) */
+	uint32_t copies; /* arrays: copies of each byte on the members (0 or 1: one) */
+	uint64_t stripe; /* arrays: data bytes in one full stripe row (0: not striped) */
 };
 
 /**

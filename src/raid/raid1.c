@@ -1,24 +1,30 @@
 /*
  * raid1.c - N-way mirroring.
  *
- *   raid1(m0, m1, ..., read=least-pending|round-robin|sequential, failed=K)
+ *   raid1(m0, m1, ..., read=md|per-request|least-pending|round-robin, writes=parallel|serial,
+ *         failed=K)
  *
  * Every member holds the whole array at the same offsets; the array is as
  * large as its smallest member.  A request is one piece (there is no chunk):
  *
  *   read   goes to one in-sync member chosen by the read policy:
- *          least-pending (default): the member with the fewest requests in
- *            flight, lowest index on a tie (md read_balance with
- *            non-rotational members picks the least-pending disk);
- *          round-robin: members in turn;
- *          sequential: a read starting where the previous read on a member
- *            ended stays on that member (md is_sequential), so a sequential
- *            stream keeps one member; otherwise least-pending.
+ *          md (default; also called sequential): md's read_balance on
+ *            non-rotational members: a read starting where the previous
+ *            read on a member ended stays on that member (is_sequential),
+ *            so a sequential stream keeps one member and gains nothing
+ *            from the mirror; otherwise the least-pending member;
+ *          per-request: a hardware controller's balance: the least-pending
+ *            member per request, and the rest of that request follows it;
+ *          least-pending: the member with the fewest requests in flight,
+ *            lowest index on a tie;
+ *          round-robin: members in turn.
  *          A failed read fails the member and is retried on the next
  *          in-sync member (the state machine in raid_io.c).
  *   write  goes to every member that is not failed; it completes when all
  *   trim   of them have, and succeeds while one in-sync copy remains
- *          (a member that errors is failed).
+ *          (a member that errors is failed).  writes=serial writes the
+ *          copies one after another (some controllers' write-through
+ *          mirrors), writes=parallel (default) all at once.
  *   flush  goes to every member that is not failed.
  *
  * Degraded operation, counters and describe/report are shared with the
@@ -64,7 +70,7 @@ static const struct rl_target_ops raid1_ops = {
 static int raid1_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"read", "failed", NULL};
+	static const char *const known[] = {"read", "failed", "writes", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], size = UINT64_MAX;
 	struct raid_array *a;
 	struct rl_target *t;
@@ -87,6 +93,7 @@ static int raid1_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 		goto fail;
 	}
 	if ((rc = raid_spec_read_policy(node, a, err)) || (rc = raid_spec_failed(node, a, err)) ||
+	    (rc = raid_spec_write_order(node, a, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		goto fail;
 	t->size = size;
@@ -100,8 +107,8 @@ fail:
 static struct rl_target_type raid1_type = {
     .name = "raid1",
     .summary = "mirroring: every member holds a full copy (md raid1)",
-    .params = "MEMBER..., read=least-pending|round-robin|sequential (default least-pending), "
-              "failed=K[+K...]",
+    .params = "MEMBER..., read=md|per-request|least-pending|round-robin (default md), "
+              "writes=parallel|serial (default parallel), failed=K[+K...]",
     .create = raid1_create,
 };
 RL_TARGET_REGISTER(raid1_type)

@@ -1,7 +1,7 @@
 /*
  * raid10.c - md raid10: near, far and offset copies.
  *
- *   raid10(m0, m1, ..., layout=n2, chunk=512k, read=least-pending, failed=K)
+ *   raid10(m0, m1, ..., layout=n2, chunk=512k, read=md, writes=parallel, failed=K)
  *
  * Layout (layout.h, raid10_geom_*), md's formulas (setup_geo, calc_sectors,
  * __raid10_find_phys) with the original far sets:
@@ -46,20 +46,28 @@ static unsigned raid10_locate(const struct raid_array *a, uint64_t off, uint64_t
 	return raid10_geom_map(g, off, locs);
 }
 
-static int raid10_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n)
+static int raid10_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n,
+                            uint64_t req)
 {
 	const struct raid10_geom *g = &raid10_of(a)->g;
 
-	if (g->far_copies > 1 && !g->far_offset) {
+	/*
+	 * md on rotational members keeps far-layout reads on the first slice
+	 * (the fast outer tracks); on non-rotational members it takes the
+	 * least-pending copy of all, which is what the md policy does here.
+	 * The first-slice rule stays for read=least-pending and round-robin.
+	 */
+	if (g->far_copies > 1 && !g->far_offset && a->read_policy != RAID_READ_SEQUENTIAL &&
+	    a->read_policy != RAID_READ_PER_REQUEST) {
 		/* Slots are near-copy major: slot n*fc + f; f == 0 is the first slice. */
 		uint64_t first_slice = 0;
 		for (unsigned i = 0; i < n; i += g->far_copies)
 			first_slice |= 1ull << i;
-		int pick = raid_read_pick(a, locs, n, first_slice);
+		int pick = raid_read_pick(a, locs, n, first_slice, req);
 		if (pick >= 0)
 			return pick;
 	}
-	return raid_read_pick(a, locs, n, ~0ull);
+	return raid_read_pick(a, locs, n, ~0ull, req);
 }
 
 /*
@@ -116,7 +124,7 @@ static const struct rl_target_ops raid10_ops = {
 static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                          struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"layout", "chunk", "read", "failed", NULL};
+	static const char *const known[] = {"layout", "chunk", "read", "failed", "writes", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX;
 	struct rl_spec_kv *kv;
 	const char *layout = "n2";
@@ -163,6 +171,7 @@ static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 		goto fail;
 	}
 	if ((rc = raid_spec_read_policy(node, &s->a, err)) ||
+	    (rc = raid_spec_write_order(node, &s->a, err)) ||
 	    (rc = raid_spec_failed(node, &s->a, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		goto fail;
@@ -178,7 +187,8 @@ static struct rl_target_type raid10_type = {
     .name = "raid10",
     .summary = "md raid10: near, far or offset copies over any member count",
     .params = "MEMBER..., layout=nK|fK|oK (default n2), chunk=SIZE (default 512k), "
-              "read=least-pending|round-robin|sequential, failed=K[+K...]",
+              "read=md|per-request|least-pending|round-robin (default md), "
+              "writes=parallel|serial (default parallel), failed=K[+K...]",
     .create = raid10_create,
 };
 RL_TARGET_REGISTER(raid10_type)

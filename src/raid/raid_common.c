@@ -80,6 +80,8 @@ void raid_array_init(struct raid_array *a, struct rl_target *t, const struct rai
 	a->n = t->nchildren;
 	a->chunk = chunk;
 	a->copies = copies;
+	t->copies = copies;
+	t->stripe = chunk && copies ? chunk * (t->nchildren / copies) : 0;
 	atomic_init(&a->lost_first, UINT64_MAX);
 	for (unsigned i = 0; i < a->n; i++)
 		atomic_init(&a->m[i].state, RAID_MEMBER_IN_SYNC);
@@ -125,12 +127,24 @@ int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_
 
 int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
 {
-	static const char *const names[] = {"least-pending", "round-robin", "sequential", NULL};
+	static const char *const names[] = {"least-pending", "round-robin", "sequential",
+	                                    "per-request",   "md",          NULL};
 	int pol = 0;
-	int rc = rl_spec_get_enum(node, "read", names, RAID_READ_LEAST_PENDING, &pol, err);
+	int rc = rl_spec_get_enum(node, "read", names, RAID_READ_SEQUENTIAL, &pol, err);
 
 	if (!rc)
-		a->read_policy = (enum raid_read_policy)pol;
+		a->read_policy = pol == 4 ? RAID_READ_SEQUENTIAL : (enum raid_read_policy)pol;
+	return rc;
+}
+
+int raid_spec_write_order(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
+{
+	static const char *const names[] = {"parallel", "serial", NULL};
+	int v = 0;
+	int rc = rl_spec_get_enum(node, "writes", names, 0, &v, err);
+
+	if (!rc)
+		a->serial_writes = v == 1;
 	return rc;
 }
 
@@ -206,11 +220,14 @@ const char *raid_read_policy_name(enum raid_read_policy p)
 		return "round-robin";
 	case RAID_READ_SEQUENTIAL:
 		return "sequential";
+	case RAID_READ_PER_REQUEST:
+		return "per-request";
 	}
 	return "?";
 }
 
-int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n, uint64_t mask)
+int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n, uint64_t mask,
+                   uint64_t req)
 {
 	uint64_t live = 0;
 	int best = -1;
@@ -238,7 +255,17 @@ int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n
 			if ((live >> i & 1) && atomic_load_explicit(&a->m[locs[i].member].next_seq,
 			                                            RELAXED) == locs[i].offset)
 				return (int)i;
+		goto least;
+	case RAID_READ_PER_REQUEST:
+		/* the copy an earlier piece of the same request went to, if it continues there */
+		for (unsigned i = 0; i < n; i++)
+			if ((live >> i & 1) &&
+			    atomic_load_explicit(&a->m[locs[i].member].seq_req, RELAXED) == req &&
+			    atomic_load_explicit(&a->m[locs[i].member].next_seq, RELAXED) ==
+			        locs[i].offset)
+				return (int)i;
 		/* fall through */
+	least:
 	case RAID_READ_LEAST_PENDING:
 		for (unsigned i = 0; i < n; i++) {
 			uint32_t p;

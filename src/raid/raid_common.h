@@ -42,7 +42,11 @@ enum raid_member_state {
 enum raid_read_policy {
 	RAID_READ_LEAST_PENDING = 0, /* the live copy with the fewest requests in flight */
 	RAID_READ_ROUND_ROBIN,       /* live copies in turn */
-	RAID_READ_SEQUENTIAL, /* stay on the copy a sequential stream is on, else least pending */
+	RAID_READ_SEQUENTIAL,  /* md: stay on the copy a sequential stream is on, else least pending
+	                        */
+	RAID_READ_PER_REQUEST, /* a hardware controller's balance: one copy per request and
+	                          mirror set (least pending), so a large read is one command per
+	                          member while concurrent requests spread over the copies */
 };
 
 /* One member's shared state, on its own cache line (threads update it per I/O). */
@@ -50,6 +54,7 @@ struct raid_member {
 	_Alignas(64) _Atomic int state; /* enum raid_member_state */
 	_Atomic uint32_t pending;       /* child requests in flight on it */
 	_Atomic uint64_t next_seq;      /* member offset just after the last read sent here */
+	_Atomic uint64_t seq_req;       /* the request that read sent it (per-request policy) */
 	_Atomic uint64_t reads, writes; /* child requests sent (pieces, not host I/Os) */
 	_Atomic uint64_t errors;        /* child requests that failed */
 };
@@ -68,7 +73,8 @@ struct raid_level {
 	 * Which copy to read: index into @locs, or -1 when no copy is
 	 * readable.  Optional: default raid_read_pick() over every copy.
 	 */
-	int (*read_pick)(struct raid_array *a, const struct raid_loc *locs, unsigned n);
+	int (*read_pick)(struct raid_array *a, const struct raid_loc *locs, unsigned n,
+	                 uint64_t req);
 	/** True while every array byte still has a readable copy.  Required. */
 	bool (*intact)(const struct raid_array *a);
 	/**
@@ -91,6 +97,7 @@ struct raid_array {
 	uint64_t chunk;      /* chunk bytes (0 for raid1 and concat: no chunk) */
 	unsigned copies;     /* copies of each byte (1 for raid0/concat) */
 	enum raid_read_policy read_policy;
+	bool serial_writes; /* writes=serial: a piece's copies are written one after another */
 
 	_Atomic uint64_t rr_next;         /* round-robin cursor */
 	_Atomic uint64_t degraded_reads;  /* read pieces with a copy unavailable */
@@ -132,7 +139,10 @@ void raid_member_sizes(const struct rl_target *t, uint64_t *sizes);
 /** failed=K or failed=K+L+...: mark those members failed.  0 or -EINVAL. */
 int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
 
-/** read=least-pending|round-robin|sequential into a->read_policy.  0 or -EINVAL. */
+/**
+ * read=md|sequential|per-request|least-pending|round-robin into
+ * a->read_policy (md = sequential, the default).  0 or -EINVAL.
+ */
 int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
 
 /* --- state --- */
@@ -175,15 +185,21 @@ const char *raid_array_state(const struct raid_array *a);
 /** Name of a member state: "in_sync", "failed", "rebuilding". */
 const char *raid_member_state_name(enum raid_member_state s);
 
+/** writes=parallel|serial into a->serial_writes.  0 or -EINVAL. */
+int raid_spec_write_order(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
+
 /** Name of a read policy as written in specs. */
 const char *raid_read_policy_name(enum raid_read_policy p);
 
 /**
  * The default read choice: among the copies in @mask (bit i = locs[i])
- * that are readable, the one a->read_policy prefers.  Returns the index
- * in @locs or -1 if none is readable.
+ * that are readable, the one a->read_policy prefers.  @req identifies the
+ * host request the piece belongs to (any value unique among requests in
+ * flight; the per-request policy keeps a request's pieces on one copy).
+ * Returns the index in @locs or -1 if none is readable.
  */
-int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n, uint64_t mask);
+int raid_read_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n, uint64_t mask,
+                   uint64_t req);
 
 /* --- the ops every level shares --- */
 

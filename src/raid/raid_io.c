@@ -101,6 +101,7 @@ static struct raid_array *raid_io_array(const struct rl_io *parent)
 static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct raid_loc *loc,
                              struct raid_tag g)
 {
+	uint64_t req = (uint64_t)(uintptr_t)c->parent;
 	struct raid_member *m = &a->m[loc->member];
 
 	g.member = (uint8_t)loc->member;
@@ -112,8 +113,11 @@ static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct
 		atomic_fetch_add_explicit(&m->reads, 1, RELAXED);
 		/* Only the sequential policy looks at it: spare the other
 		 * policies a store to a line every thread writes. */
-		if (a->read_policy == RAID_READ_SEQUENTIAL)
+		if (a->read_policy == RAID_READ_SEQUENTIAL ||
+		    a->read_policy == RAID_READ_PER_REQUEST)
 			atomic_store_explicit(&m->next_seq, loc->offset + c->len, RELAXED);
+		if (a->read_policy == RAID_READ_PER_REQUEST)
+			atomic_store_explicit(&m->seq_req, req, RELAXED);
 	} else {
 		atomic_fetch_add_explicit(&m->writes, 1, RELAXED);
 	}
@@ -131,11 +135,11 @@ static void *raid_child_buf(const struct rl_io *parent, uint64_t rel)
 	return parent->buf ? (uint8_t *)parent->buf + rel : NULL;
 }
 
-static int raid_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n)
+static int raid_pick(struct raid_array *a, const struct raid_loc *locs, unsigned n, uint64_t req)
 {
 	if (a->level->read_pick)
-		return a->level->read_pick(a, locs, n);
-	return raid_read_pick(a, locs, n, ~0ull);
+		return a->level->read_pick(a, locs, n, req);
+	return raid_read_pick(a, locs, n, ~0ull, req);
 }
 
 static bool raid_any_readable(const struct raid_array *a, const struct raid_loc *locs, unsigned n)
@@ -198,7 +202,7 @@ static bool raid_issue_reads(struct rl_io *io)
 	while (io->priv[RAID_P_DONE] < io->len) {
 		uint64_t rel = io->priv[RAID_P_DONE], len;
 		unsigned n = a->level->locate(a, io->offset + rel, io->len - rel, &len, locs);
-		int pick = raid_pick(a, locs, n);
+		int pick = raid_pick(a, locs, n, (uint64_t)(uintptr_t)io);
 		struct rl_io *c;
 
 		if (pick < 0) { /* no readable copy: LOST without a child */
@@ -240,6 +244,27 @@ static void raid_write_done(struct rl_io *c, int status)
 	uint64_t len;
 
 	raid_member_done(a, g.member);
+	if (a->serial_writes && c->op == RL_OP_WRITE) {
+		/* mirror copies one after another: on to the next writable copy */
+		unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs), k;
+		if (status)
+			raid_member_error(a, g.member, status);
+		for (k = g.cur + 1u; k < n && !raid_member_writable(a, locs[k].member); k++)
+			;
+		if (k < n) {
+			g.cur = (uint8_t)k;
+			raid_member_send(a, c, &locs[k], g);
+			return;
+		}
+		if (status && raid_any_readable(a, locs, n))
+			status = 0;
+		else if (status) {
+			raid_lost_note(a, p->offset + g.rel);
+			status = -EIO;
+		}
+		rl_io_child_end(c, status);
+		return;
+	}
 	if (status) {
 		raid_member_error(a, g.member, status);
 		if (!raid_any_readable(
@@ -295,6 +320,8 @@ static bool raid_issue_writes(struct rl_io *io)
 			raid_member_send(
 			    a, c, &locs[k],
 			    (struct raid_tag){.rel = (uint32_t)rel, .cur = (uint8_t)k});
+			if (a->serial_writes && io->op == RL_OP_WRITE)
+				break; /* the other copies follow from raid_write_done */
 		}
 		io->priv[RAID_P_NEXT] = 0;
 		io->priv[RAID_P_DONE] = rel + len;

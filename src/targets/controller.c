@@ -14,6 +14,9 @@
  *                       (a host driver's path: per-command cost, latency,
  *                       bandwidth ceiling: link(...))
  *   description, source what it is and where each figure comes from
+ *   LEVEL.key           how the firmware runs arrays of that level: a default
+ *                       for TARGET when it is a LEVEL(...) call
+ *                       (raid10.read = per-request)
  *   every other key     a parameter of that target type, used as a default
  * The parameters the spec gives after TARGET override the profile's.  So
  * this file builds nothing of its own: it turns the call into
@@ -234,6 +237,28 @@ static int ctl_kv_add(struct rl_spec_node *n, const char *key, const char *value
 	return 0;
 }
 
+/*
+ * A profile key "LEVEL.key" (raid10.read = per-request) is how the
+ * controller's firmware runs arrays of that level: it becomes key=value of
+ * the TARGET call when TARGET is a LEVEL(...) call that does not set the
+ * key itself.
+ */
+static int ctl_array_default(struct rl_spec_node *child, const char *pkey, const char *value,
+                             size_t pos)
+{
+	const char *dot = strchr(pkey, '.');
+	struct rl_spec_kv *kv;
+
+	if (!child->is_call || strlen(child->name) != (size_t)(dot - pkey) ||
+	    strncmp(child->name, pkey, (size_t)(dot - pkey)) || rl_spec_find(child, dot + 1))
+		return 0;
+	kv = realloc(child->kv, (child->nkv + 1) * sizeof(*kv));
+	if (!kv)
+		return -ENOMEM;
+	child->kv = kv;
+	return ctl_kv_add(child, dot + 1, value, pos, pos);
+}
+
 static int ctl_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)
 {
@@ -271,10 +296,14 @@ static int ctl_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	n->args[0] = node->args[1]; /* borrowed: given back below */
 	n->nargs = 1;
 	rc = ctl_kv_add(n, "profile", p.name, node->args[0]->pos, node->args[0]->pos);
-	for (size_t i = 0; !rc && i < p.nkv; i++)
-		if (!rl_spec_find(node, p.keys[i])) /* the spec's own value wins */
+	for (size_t i = 0; !rc && i < p.nkv; i++) {
+		if (strchr(p.keys[i], '.'))
+			rc = ctl_array_default(node->args[1], p.keys[i], p.values[i],
+			                       node->args[0]->pos);
+		else if (!rl_spec_find(node, p.keys[i])) /* the spec's own value wins */
 			rc = ctl_kv_add(n, p.keys[i], p.values[i], node->args[0]->pos,
 			                node->args[0]->pos);
+	}
 	for (size_t i = 0; !rc && i < node->nkv; i++) {
 		rc = ctl_kv_add(n, node->kv[i].key, node->kv[i].value, node->kv[i].key_pos,
 		                node->kv[i].value_pos);

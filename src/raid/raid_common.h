@@ -52,7 +52,11 @@ struct raid_member {
 	_Atomic uint64_t next_seq;      /* member offset just after the last read sent here */
 	_Atomic uint64_t reads, writes; /* child requests sent (pieces, not host I/Os) */
 	_Atomic uint64_t errors;        /* child requests that failed */
+	_Atomic uint64_t read_errors;   /* reads that failed while it stayed in the array */
 };
+
+/* md's default for max_read_errors: a member is failed after this many read errors. */
+#define RAID_MAX_READ_ERRORS_DEFAULT 20
 
 struct raid_level {
 	const char *name;
@@ -100,6 +104,9 @@ struct raid_array {
 	_Atomic uint64_t lost_ios;        /* pieces failed with -EIO: no copy left */
 	_Atomic uint64_t lost_first; /* array offset of the first lost piece (UINT64_MAX: none) */
 	_Atomic uint64_t lost_last;  /* array offset of the latest one */
+	_Atomic uint64_t read_errors_fixed; /* bad copies rewritten from a good copy */
+	_Atomic bool fail_lock;             /* serialises read-error failure decisions */
+	uint64_t max_read_errors;           /* read errors a member survives (copies > 1) */
 
 	struct raid_member m[RAID_MAX_MEMBERS];
 };
@@ -131,6 +138,9 @@ void raid_member_sizes(const struct rl_target *t, uint64_t *sizes);
 
 /** failed=K or failed=K+L+...: mark those members failed.  0 or -EINVAL. */
 int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
+
+/** max-read-errors=N (default RAID_MAX_READ_ERRORS_DEFAULT) into a->max_read_errors. */
+int raid_spec_max_read_errors(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
 
 /** read=least-pending|round-robin|sequential into a->read_policy.  0 or -EINVAL. */
 int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
@@ -165,6 +175,15 @@ void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
  * the member failed.  Returns true if this call failed it.
  */
 bool raid_member_error(struct raid_array *a, unsigned i, int status);
+
+/**
+ * Member @i failed a read with @status on an array with redundancy (md's
+ * policy): count it, and fail the member only once it has had more than
+ * a->max_read_errors read errors and only if every array byte keeps a
+ * readable copy without it - the last in-sync copy of anything is never
+ * failed for a read error.  Returns true if this call failed it.
+ */
+bool raid_member_read_error(struct raid_array *a, unsigned i, int status);
 
 /** Record that the piece at array offset @off was lost (failed with -EIO). */
 void raid_lost_note(struct raid_array *a, uint64_t off);

@@ -43,8 +43,17 @@
  *   |                 started at `first`?  none: LOST (-EIO, recorded)
  *   +-------- yes (retries++) --+
  *
+ * A read error on an array with redundancy follows md: the member stays in
+ * the array (raid_member_read_error fails it only past max-read-errors, and
+ * never when it holds the last readable copy of anything), the copy is
+ * remembered in the tag, and once another copy has been read (DONE) the
+ * data is written back over each remembered copy (FIX; a copy that fails
+ * that write is stale and is failed).  Levels with one copy fail the member.
+ *
  * Every step is a function call from raid_read_done(); the child request
- * is reused for the retry, so a retry never needs the pool.
+ * is reused for the retry and the rewrites, so they never need the pool.
+ * A rewrite is not ordered against a host write to the same blocks issued
+ * while it is in flight (md holds a barrier there; raidlab does not).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -68,6 +77,7 @@ struct raid_tag {
 	uint8_t first;  /* read: the copy tried first */
 	uint8_t cur;    /* read: the copy in flight; write: its copy index */
 	uint8_t member; /* the member it was sent to (set by raid_member_send) */
+	uint8_t bad;    /* read: copies (index < 8) that failed it and stay in the array */
 };
 
 _Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg");
@@ -75,7 +85,8 @@ _Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg")
 static void *raid_tag_pack(struct raid_tag g)
 {
 	return (void *)(uintptr_t)((uint64_t)g.rel | (uint64_t)g.first << 32 |
-	                           (uint64_t)g.cur << 40 | (uint64_t)g.member << 48);
+	                           (uint64_t)g.cur << 40 | (uint64_t)g.member << 48 |
+	                           (uint64_t)g.bad << 56);
 }
 
 static struct raid_tag raid_tag_unpack(const void *p)
@@ -85,7 +96,8 @@ static struct raid_tag raid_tag_unpack(const void *p)
 	return (struct raid_tag){.rel = (uint32_t)v,
 	                         .first = (uint8_t)(v >> 32),
 	                         .cur = (uint8_t)(v >> 40),
-	                         .member = (uint8_t)(v >> 48)};
+	                         .member = (uint8_t)(v >> 48),
+	                         .bad = (uint8_t)(v >> 56)};
 }
 
 static struct raid_array *raid_io_array(const struct rl_io *parent)
@@ -160,6 +172,50 @@ static int raid_read_next(const struct raid_array *a, const struct raid_loc *loc
 	return -1;
 }
 
+static void raid_fix_next(struct rl_io *c, struct raid_tag g);
+
+/* A rewrite of a bad copy ended: a copy that cannot take a write is stale. */
+static void raid_fix_done(struct rl_io *c, int status)
+{
+	struct raid_array *a = raid_io_array(c->parent);
+	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+
+	raid_member_done(a, g.member);
+	if (status)
+		raid_member_error(a, g.member, status);
+	else
+		atomic_fetch_add_explicit(&a->read_errors_fixed, 1, RELAXED);
+	raid_fix_next(c, g);
+}
+
+/*
+ * FIX: the piece was read from a good copy into the parent's buffer; write
+ * it over each copy that failed the read and is still in the array (as md
+ * does: a rewrite lets the drive remap the sector), one at a time with the
+ * same child, then end the child.
+ */
+static void raid_fix_next(struct rl_io *c, struct raid_tag g)
+{
+	struct rl_io *p = c->parent;
+	struct raid_array *a = raid_io_array(p);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint64_t len;
+	unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
+
+	while (g.bad) {
+		unsigned k = (unsigned)__builtin_ctz(g.bad);
+		g.bad &= (uint8_t)(g.bad - 1);
+		if (k < n && raid_member_readable(a, locs[k].member)) {
+			c->op = RL_OP_WRITE;
+			c->flags = 0;
+			c->cb = raid_fix_done;
+			raid_member_send(a, c, &locs[k], g);
+			return;
+		}
+	}
+	rl_io_child_end(c, 0);
+}
+
 static void raid_read_done(struct rl_io *c, int status)
 {
 	struct rl_io *p = c->parent;
@@ -171,11 +227,18 @@ static void raid_read_done(struct rl_io *c, int status)
 	int next;
 
 	raid_member_done(a, g.member);
-	if (!status) { /* DONE */
-		rl_io_child_end(c, 0);
+	if (!status) { /* DONE, then FIX if a copy failed on the way */
+		if (g.bad && c->buf)
+			raid_fix_next(c, g);
+		else
+			rl_io_child_end(c, 0);
 		return;
 	}
-	raid_member_error(a, g.member, status);
+	if (a->copies < 2) {
+		raid_member_error(a, g.member, status);
+	} else if (!raid_member_read_error(a, g.member, status) && g.cur < 8) {
+		g.bad |= (uint8_t)(1u << g.cur);
+	}
 	n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
 	next = raid_read_next(a, locs, n, g.first, g.cur);
 	if (next < 0) { /* LOST */

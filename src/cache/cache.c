@@ -216,6 +216,9 @@ static void cache_finish(struct rl_target *t)
 	if (!off) {
 		if (dirty || c->disk_cache)
 			cache_flush_private(t);
+		pthread_mutex_lock(&c->lock);
+		cache_destage_account_lost(c);
+		pthread_mutex_unlock(&c->lock);
 		return;
 	}
 	if (!c->replayed) {
@@ -302,6 +305,7 @@ static int cache_report(struct rl_target *t, struct json_object *o)
 	json_object_object_add(o, "destage_ios", J_I(c->n.destage_ios));
 	json_object_object_add(o, "destage_bytes", J_I(c->n.destage_bytes));
 	json_object_object_add(o, "destage_errors", J_I(c->n.destage_errors));
+	cache_destage_report(c, o);
 	json_object_object_add(o, "idle_flushes", J_I(c->n.idle_flushes));
 	json_object_object_add(o, "dirty_bytes", J_I(c->n.dirty_blocks * c->bs));
 	json_object_object_add(o, "dirty_peak_bytes", J_I(c->n.dirty_peak_blocks * c->bs));

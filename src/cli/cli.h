@@ -43,6 +43,16 @@ struct rl_err;
 void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err);
 
 /**
+ * End of a run on @t (outcome.c): rl_target_finish(), then the stack's final
+ * counters go into @doc (may be NULL) as "target_final_counters", an
+ * interrupted run is marked, and acknowledged data the stack reports lost
+ * is said on stderr as "raidlab CMD: ...".  Returns the bytes lost (0: none).
+ */
+struct rl_target;
+struct json_object;
+unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc);
+
+/**
  * `raidlab run SUITE ...` (run_suite.c): argv[0] = "run", argv[1] names a
  * suite (suites/suite.h).  Returns the exit code.
  */

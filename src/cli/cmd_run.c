@@ -192,7 +192,8 @@ static void run_on_signal(int sig)
 	wl_run_request_stop();
 }
 
-/* Ctrl-C ends the current job early: its figures are kept, test files removed. */
+/* Ctrl-C (or TERM, or a closed terminal: HUP) ends the current job early: its
+ * figures are kept, marked interrupted, test files removed. */
 static void run_catch_signals(void)
 {
 	struct sigaction sa = {.sa_handler = run_on_signal};
@@ -200,6 +201,7 @@ static void run_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static int run_main(int argc, char **argv)
@@ -279,7 +281,8 @@ static int run_main(int argc, char **argv)
 		if (status)
 			break;
 	}
-	rl_target_finish(t);
+	if (cli_target_end("run", t, doc))
+		status = 1;
 	if (a.json_path && (rc = st_result_write(doc, a.json_path))) {
 		cli_error("run", "cannot write %s: %s", a.json_path, strerror(-rc));
 		status = 1;

@@ -558,7 +558,11 @@ static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
 	rc = suite_run(&r, label);
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	rl_target_finish(t);
+	if (cli_target_end("run", t, r.doc) && !rc) {
+		rl_target_close(t);
+		*docp = r.doc;
+		return 1;
+	}
 	rl_target_close(t);
 	if (rc) {
 		cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
@@ -595,6 +599,7 @@ int cli_run_suite(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
 	for (size_t i = 0; i < a.ntargets; i++) {
 		char base[100];
@@ -616,9 +621,12 @@ int cli_run_suite(int argc, char **argv)
 		int rc = rs_run_one(&a, a.targets[i], labels[i], &docs[i]);
 		if (rc) {
 			status = status ? status : rc;
-			if (a.ntargets == 1)
-				break;
-			continue;
+			if (!docs[i]) { /* a failed run with a result (data lost) is still written
+				         */
+				if (a.ntargets == 1)
+					break;
+				continue;
+			}
 		}
 		if (a.ntargets == 1 && !a.quiet && !a.json_stdout)
 			rs_print_suite(stdout, docs[i]);

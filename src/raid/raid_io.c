@@ -50,6 +50,11 @@
  * data is written back over each remembered copy (FIX; a copy that fails
  * that write is stale and is failed).  Levels with one copy fail the member.
  *
+ * When every copy failed a piece longer than a block (each copy may have
+ * its bad sectors elsewhere), the piece is read again block by block
+ * (SPLIT: the same machine per block, with FIX per block); only blocks
+ * with no readable copy are lost.
+ *
  * Every step is a function call from raid_read_done(); the child request
  * is reused for the retry and the rewrites, so they never need the pool.
  * A rewrite is not ordered against a host write to the same blocks issued
@@ -172,7 +177,75 @@ static int raid_read_next(const struct raid_array *a, const struct raid_loc *loc
 	return -1;
 }
 
+#define RAID_T_SPLIT 0x80u /* in tag.first: the piece is being read block by block */
+
+static void raid_read_done(struct rl_io *c, int status);
 static void raid_fix_next(struct rl_io *c, struct raid_tag g);
+
+/*
+ * SPLIT, from block @g.rel on: read the next block of the piece (one block
+ * of the parent's buffer, with the same child) from its first readable
+ * copy, or end the child after the piece's last block.  A block with no
+ * readable copy left is lost: recorded, the parent fails, the walk goes on.
+ */
+static void raid_split_block(struct rl_io *c, struct raid_tag g)
+{
+	struct rl_io *p = c->parent;
+	struct raid_array *a = raid_io_array(p);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint32_t bs = a->t->block_size;
+	uint64_t left;
+	unsigned n;
+	int pick;
+
+	for (;;) {
+		if (g.rel >= p->len) {
+			rl_io_child_end(c, 0);
+			return;
+		}
+		n = a->level->locate(a, p->offset + g.rel, bs, &left, locs);
+		pick = -1;
+		for (unsigned i = 0; i < n && pick < 0; i++)
+			if (raid_member_readable(a, locs[i].member))
+				pick = (int)i;
+		if (pick >= 0)
+			break;
+		raid_lost_note(a, p->offset + g.rel);
+		rl_io_note_error(p, -EIO);
+		g.rel += bs;
+		/* the piece ends where the next piece begins: at a chunk end */
+		if (a->chunk && (p->offset + g.rel) % a->chunk == 0) {
+			rl_io_child_end(c, 0);
+			return;
+		}
+	}
+	g.first = (uint8_t)(RAID_T_SPLIT | pick);
+	g.cur = (uint8_t)pick;
+	g.bad = 0;
+	c->op = RL_OP_READ;
+	c->flags = 0;
+	c->len = bs;
+	c->buf = raid_child_buf(p, g.rel);
+	c->cb = raid_read_done;
+	raid_member_send(a, c, &locs[pick], g);
+}
+
+/* The current piece (or block, when split) is settled: go on or end. */
+static void raid_read_settled(struct rl_io *c, struct raid_tag g)
+{
+	struct raid_array *a = raid_io_array(c->parent);
+
+	if (!(g.first & RAID_T_SPLIT)) {
+		rl_io_child_end(c, 0);
+		return;
+	}
+	g.rel += a->t->block_size;
+	if (a->chunk && (c->parent->offset + g.rel) % a->chunk == 0) {
+		rl_io_child_end(c, 0);
+		return;
+	}
+	raid_split_block(c, g);
+}
 
 /* A rewrite of a bad copy ended: a copy that cannot take a write is stale. */
 static void raid_fix_done(struct rl_io *c, int status)
@@ -192,7 +265,7 @@ static void raid_fix_done(struct rl_io *c, int status)
  * FIX: the piece was read from a good copy into the parent's buffer; write
  * it over each copy that failed the read and is still in the array (as md
  * does: a rewrite lets the drive remap the sector), one at a time with the
- * same child, then end the child.
+ * same child, then settle.
  */
 static void raid_fix_next(struct rl_io *c, struct raid_tag g)
 {
@@ -213,7 +286,7 @@ static void raid_fix_next(struct rl_io *c, struct raid_tag g)
 			return;
 		}
 	}
-	rl_io_child_end(c, 0);
+	raid_read_settled(c, g);
 }
 
 static void raid_read_done(struct rl_io *c, int status)
@@ -231,7 +304,7 @@ static void raid_read_done(struct rl_io *c, int status)
 		if (g.bad && c->buf)
 			raid_fix_next(c, g);
 		else
-			rl_io_child_end(c, 0);
+			raid_read_settled(c, g);
 		return;
 	}
 	if (a->copies < 2) {
@@ -240,10 +313,21 @@ static void raid_read_done(struct rl_io *c, int status)
 		g.bad |= (uint8_t)(1u << g.cur);
 	}
 	n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
-	next = raid_read_next(a, locs, n, g.first, g.cur);
-	if (next < 0) { /* LOST */
+	next = raid_read_next(a, locs, n, g.first & ~RAID_T_SPLIT, g.cur);
+	if (next < 0 && a->copies > 1 && !(g.first & RAID_T_SPLIT) && c->len > a->t->block_size) {
+		/* Every copy failed somewhere in the piece, maybe each in a
+		 * different place: read it block by block (SPLIT), as md does. */
+		raid_split_block(c, g);
+		return;
+	}
+	if (next < 0) { /* LOST (the piece, or in SPLIT one block) */
 		raid_lost_note(a, p->offset + g.rel);
-		rl_io_child_end(c, -EIO);
+		if (g.first & RAID_T_SPLIT) {
+			rl_io_note_error(p, -EIO);
+			raid_read_settled(c, g);
+		} else {
+			rl_io_child_end(c, -EIO);
+		}
 		return;
 	}
 	/* Back to ISSUED on the next copy, with the same child. */

@@ -641,7 +641,8 @@ static void test_read_error_threshold(void **state)
 			for (int i = 0; i < 3; i++)
 				assert_int_equal(
 				    rl_io_sync(t, ex, RL_OP_READ, 512 << 10, 4096, r, 0), -EIO);
-			assert_int_equal(report_member_u64(t, 1, "read_errors"), 3);
+			/* each read: the piece, then its 8 blocks one by one */
+			assert_int_equal(report_member_u64(t, 1, "read_errors"), 27);
 			assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 4096, r, 0), 0);
 		}
 		rl_target_close(t);
@@ -661,12 +662,32 @@ static void test_read_retry_lost(void **state)
 	struct rl_target *t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=0), "
 	                                "faulty(mem(size=1m), ops=read, at=0))");
 	struct rl_exec *ex = new_exec(64);
+	/* the 4k piece fails on both copies, then block by block only the
+	 * first 512-byte block (at=0 is one block) is lost */
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 4096, r, 0), -EIO);
-	assert_int_equal(report_u64(t, "retries"), 1);
+	assert_int_equal(report_u64(t, "retries"), 2);
+	assert_int_equal(report_u64(t, "lost_ios"), 1);
 	assert_int_equal(report_lost(t, "first_offset"), 0);
 	assert_string_equal(describe_state(t), "optimal");
 	assert_int_equal(
-	    report_member_u64(t, 0, "read_errors") + report_member_u64(t, 1, "read_errors"), 2);
+	    report_member_u64(t, 0, "read_errors") + report_member_u64(t, 1, "read_errors"), 4);
+	rl_target_close(t);
+	/* each copy bad in a different block of one piece: the host gets
+	 * every byte (block by block); the blocks read block by block from the
+	 * other copy (member 0's 8k..12k: 8 blocks) are rewritten */
+	uint8_t *w = malloc(65536);
+	for (int i = 0; i < 65536; i++)
+		w[i] = (uint8_t)(i * 7 + 3);
+	t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=8k:4k), "
+	              "faulty(mem(size=1m), ops=read, at=40k:4k))");
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, w, 0), 0);
+	memset(r, 0, 65536);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 65536, r, 0), 0);
+	assert_memory_equal(r, w, 65536);
+	assert_int_equal(report_u64(t, "lost_ios"), 0);
+	assert_int_equal(report_u64(t, "read_errors_fixed"), 8);
+	assert_string_equal(describe_state(t), "optimal");
+	free(w);
 	rl_target_close(t);
 	rl_exec_destroy(ex);
 	free(r);

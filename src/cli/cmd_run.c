@@ -218,6 +218,8 @@ static int run_main(int argc, char **argv)
 		return cli_run_suite(argc, argv);
 	if (run_parse_args(argc, argv, &a))
 		return 2;
+	if (cli_output_check("run", "--json", a.json_path))
+		return 2;
 	if (run_load_jobs(&a, &jf))
 		return 2;
 	if (!a.target)
@@ -283,10 +285,8 @@ static int run_main(int argc, char **argv)
 	}
 	if (cli_target_end("run", t, doc))
 		status = 1;
-	if (a.json_path && (rc = st_result_write(doc, a.json_path))) {
-		cli_error("run", "cannot write %s: %s", a.json_path, strerror(-rc));
+	if (a.json_path && cli_result_save("run", doc, a.json_path))
 		status = 1;
-	}
 	if (a.json_stdout)
 		st_result_write(doc, "-");
 	json_object_put(doc);

@@ -575,11 +575,7 @@ static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
 
 static int rs_write(struct json_object *doc, const char *path)
 {
-	int rc = st_result_write(doc, path);
-
-	if (rc)
-		cli_error("run", "cannot write %s: %s", path, strerror(-rc));
-	return rc ? 1 : 0;
+	return cli_result_save("run", doc, path) ? 1 : 0;
 }
 
 int cli_run_suite(int argc, char **argv)
@@ -595,6 +591,10 @@ int cli_run_suite(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = rs_on_signal};
 
 	if (rs_parse(argc, argv, &a))
+		return 2;
+	if (cli_output_check("run", "--json", a.json_path) ||
+	    cli_output_check("run", "--html", a.html_path) ||
+	    cli_output_check("run", "--csv", a.csv_path))
 		return 2;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

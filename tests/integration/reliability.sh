@@ -3,6 +3,7 @@
 # overwritten, reports do not mislead: the cases of a reliability and
 # bad-input probe, each checked through the real binary.
 #   1  a failed destage under write-back fails the run and names the data
+#   6  output paths are checked before the run; a late failure falls back
 #  10  data-loss warnings survive --quiet, JSON agrees with stderr, an
 #      interrupted run is marked, SIGHUP cleans up like SIGINT
 . "$(dirname "$0")/lib.sh"
@@ -69,4 +70,22 @@ for sig in HUP INT; do
 	[ "$(jqv "$T/sig.json" '.interrupted')" = true ] || fail "SIG$sig: JSON not marked interrupted"
 	rm -f "$T/sig.json"
 done
+
+# --- 6: outputs are checked before the run; a late failure falls back ---
+expect_fail 2 "directory /nonexistent/dir does not exist" $RAIDLAB run --target 'mem(size=1m)' \
+    --rw=read --json /nonexistent/dir/out.json
+expect_fail 2 "html /nonexistent/r.html" $RAIDLAB run cdm --target 'mem(size=64m)' \
+    --html /nonexistent/r.html
+mkdir "$T/gone"
+TMPDIR="$T" $RAIDLAB run --quiet --target 'mem(size=1m)' --rw=read --time_based --runtime=1 \
+    --json "$T/gone/out.json" 2>"$T/fb.err" &
+pid=$!
+sleep 0.3
+rm -rf "$T/gone"
+rc=0
+wait $pid || rc=$?
+[ "$rc" -eq 1 ] || { cat "$T/fb.err"; fail "a result that could not be written: exit $rc"; }
+fb=$(sed -n 's/.*the result was saved to \(.*\) instead.*/\1/p' "$T/fb.err")
+[ -n "$fb" ] && [ "$(jqv "$fb" '.jobs[0].read.ios')" -gt 0 ] ||
+	{ cat "$T/fb.err"; fail "no fallback result"; }
 echo ok

@@ -371,7 +371,7 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	    (rc = rl_spec_get_u64(node, "ra-qd", 32, 1, 1024, &raqd, err)) ||
 	    (rc = rl_spec_get_time(node, "dram-lat", 5000, &c->dram_lat, err)) ||
 	    (rc = rl_spec_get_rate(node, "dram-bw", 6000000000ull, &c->dram_bw, err)) ||
-	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &c->powerloss_after,
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 1, UINT64_MAX, &c->powerloss_after,
 	                          err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -103,9 +104,17 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 				}
 				val = argv[++i];
 			}
-			if (!strcmp(name, "target"))
+			if (!strcmp(name, "target")) {
+				if (a->target) {
+					cli_error(
+					    "run",
+					    "--target given twice ('%s' and '%s'); jobs run on "
+					    "one target (suites compare several)",
+					    a->target, val);
+					return -EINVAL;
+				}
 				a->target = val;
-			else if (!strcmp(name, "json"))
+			} else if (!strcmp(name, "json"))
 				a->json_path = val;
 			else if (!strcmp(val, "json"))
 				a->json_stdout = true;
@@ -154,15 +163,31 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 		cli_error("run", "cannot open job file %s: %s", a->jobfile, strerror(errno));
 		return -errno;
 	}
-	char *text = NULL;
-	size_t cap = 0;
-	ssize_t n = getdelim(&text, &cap, '\0', f);
+	struct stat st;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		cli_error("run", "job file %s: not a regular file", a->jobfile);
+		fclose(f);
+		return -EINVAL;
+	}
+	/* Read it whole: a NUL byte is refused where it is, not taken as the end. */
+	char *text = malloc((size_t)st.st_size + 1);
+	size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
 	fclose(f);
-	if (n < 0) {
+	if (!text)
+		return -ENOMEM;
+	text[n] = 0;
+	const char *nul = memchr(text, 0, n);
+	if (nul) {
+		size_t line = 1, col = 1;
+		for (const char *p = text; p < nul; p++, col++)
+			if (*p == '\n')
+				line++, col = 0;
+		cli_error("run",
+		          "job file %s:%zu: a NUL byte at column %zu (byte %zu): a job file is "
+		          "text",
+		          a->jobfile, line, col, (size_t)(nul - text));
 		free(text);
-		text = strdup("");
-		if (!text)
-			return -ENOMEM;
+		return -EINVAL;
 	}
 	int rc = wl_jobfile_parse(text, a->jobfile, &a->base, jf, msg, sizeof(msg));
 	free(text);
@@ -252,6 +277,15 @@ static int run_main(int argc, char **argv)
 		cli_spec_error("run", a.target, &err);
 		wl_jobfile_free(&jf);
 		return rc == -EINVAL ? 2 : 1;
+	}
+	for (size_t i = 0; i < jf.njobs; i++) {
+		if (wl_run_check(t, &jf.jobs[i], msg, sizeof(msg))) {
+			cli_error("run", "%s", msg);
+			rl_target_finish(t);
+			rl_target_close(t);
+			wl_jobfile_free(&jf);
+			return 2;
+		}
 	}
 	doc = st_result_new(a.target, t);
 	run_catch_signals();

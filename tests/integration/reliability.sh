@@ -4,6 +4,9 @@
 # bad-input probe, each checked through the real binary.
 #   1  a failed destage under write-back fails the run and names the data
 #   6  output paths are checked before the run; a late failure falls back
+#   7  contradictions and nonsense values in specs and options are errors
+#   8  NUL bytes and non-regular job files are refused, with the position
+#   9  block sizes and iodepths the target or engine cannot take fail early
 #  10  data-loss warnings survive --quiet, JSON agrees with stderr, an
 #      interrupted run is marked, SIGHUP cleans up like SIGINT
 . "$(dirname "$0")/lib.sh"
@@ -88,4 +91,38 @@ wait $pid || rc=$?
 fb=$(sed -n 's/.*the result was saved to \(.*\) instead.*/\1/p' "$T/fb.err")
 [ -n "$fb" ] && [ "$(jqv "$fb" '.jobs[0].read.ios')" -gt 0 ] ||
 	{ cat "$T/fb.err"; fail "no fallback result"; }
+
+# --- 7: contradictions and nonsense values are errors naming them ---
+expect_fail 2 "capacity= and op= both given" $RAIDLAB info 'ssd(sx8200pro, capacity=4g, op=28%)'
+expect_fail 2 "size=1000 is not a multiple of bs=512" $RAIDLAB info 'mem(size=1000)'
+expect_fail 2 "failed: member 0 is listed twice" $RAIDLAB info 'raid1(mem(size=1m) x2, failed=0+0)'
+expect_fail 2 "powerloss-after" $RAIDLAB info 'cache(mem(size=8m), powerloss-after=0)'
+expect_fail 2 "bw=0 is not a limit" $RAIDLAB info 'link(mem(size=1m), bw=0)'
+expect_fail 2 "iops=0 is not a limit" $RAIDLAB info 'link(mem(size=1m), iops=0)'
+expect_fail 2 "max-read-errors" $RAIDLAB info 'raid1(mem(size=1m) x2, max-read-errors=-1)'
+expect_fail 2 "--target given twice ('mem(size=1m)' and 'null()')" $RAIDLAB run \
+    --target 'mem(size=1m)' --target 'null()' --rw=read
+printf '[global]\ntarget=mem(size=1m)\ntarget=null()\n[a]\nrw=read\n' >"$T/t2.fio"
+expect_fail 2 "t2.fio:3: target= given twice" $RAIDLAB run "$T/t2.fio"
+
+# --- 8: a job file is text, and a file ---
+printf '[global]\nbs=4k\n[a]\nrw=read\000\n[b]\nrw=write\n' >"$T/nul.fio"
+expect_fail 2 "nul.fio:4: a NUL byte at column 8" $RAIDLAB run "$T/nul.fio" --target 'mem(size=1m)'
+expect_fail 2 "not a regular file" $RAIDLAB run "$T" --target 'mem(size=1m)'
+
+# --- 9: sizes the target or the engine cannot take fail before any I/O ---
+expect_fail 2 "bs=512 is not a multiple of the target's logical block size (4096" \
+    $RAIDLAB run --target 'mem(size=1m, bs=4k)' --rw=read --bs=512
+expect_fail 2 "bssplit=512 is not a multiple" \
+    $RAIDLAB run --target 'mem(size=1m, bs=4k)' --rw=read --bssplit=4k/50:512/50
+expect_fail 2 "offset=512 is not a multiple" \
+    $RAIDLAB run --target 'mem(size=1m, bs=4k)' --rw=read --offset=512 --size=64k
+expect_fail 2 "iodepth=40000: the io_uring engine" \
+    $RAIDLAB run --target 'mem(size=64m)' --rw=read --iodepth=40000
+# a later job's bad block size stops the file before the first job runs
+printf '[a]\nrw=write\nsize=64k\n[b]\nrw=read\nbs=512\n' >"$T/late.fio"
+expect_fail 2 "job 'b': bs=512" $RAIDLAB run "$T/late.fio" --target 'mem(size=1m, bs=4k)' --json "$T/late.json"
+[ ! -e "$T/late.json" ] || fail "the first job ran although the second could not"
+$RAIDLAB run --quiet --target 'mem(size=64m)' --rw=read --iodepth=40000 --ioengine=psync \
+    --size=1m || fail "iodepth 40000 on psync"
 echo ok

@@ -592,10 +592,7 @@ int cli_run_suite(int argc, char **argv)
 
 	if (rs_parse(argc, argv, &a))
 		return 2;
-	if (cli_output_check("run", "--json", a.json_path) ||
-	    cli_output_check("run", "--html", a.html_path) ||
-	    cli_output_check("run", "--csv", a.csv_path))
-		return 2;
+
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -616,6 +613,14 @@ int cli_run_suite(int argc, char **argv)
 	if (dir && mkdir(dir, 0777) && errno != EEXIST) {
 		cli_error("run", "cannot create %s: %s", dir, strerror(errno));
 		return 1;
+	}
+	/* before any run: a result must not be lost to a typo in a path */
+	if (cli_output_check("run", "--json", a.json_path) ||
+	    cli_output_check("run", "--html", a.html_path) ||
+	    cli_output_check("run", "--csv", a.csv_path)) {
+		for (size_t i = 0; i < a.ntargets; i++)
+			free(pathbuf[i]);
+		return 2;
 	}
 	for (size_t i = 0; i < a.ntargets; i++) {
 		int rc = rs_run_one(&a, a.targets[i], labels[i], &docs[i]);

@@ -125,4 +125,16 @@ expect_fail 2 "job 'b': bs=512" $RAIDLAB run "$T/late.fio" --target 'mem(size=1m
 [ ! -e "$T/late.json" ] || fail "the first job ran although the second could not"
 $RAIDLAB run --quiet --target 'mem(size=64m)' --rw=read --iodepth=40000 --ioengine=psync \
     --size=1m || fail "iodepth 40000 on psync"
+
+# --- 9 on a real 4K-sector device (a loop device with 4096-byte sectors) ---
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null 2>&1; then
+	truncate -s 16m "$T/4k.img"
+	if dev=$(losetup -f --show --sector-size 4096 "$T/4k.img" 2>/dev/null); then
+		cleanup_hooks+=("losetup -d $dev")
+		expect_fail 2 "bs=512 is not a multiple of the target's logical block size (4096" \
+		    $RAIDLAB run --target "$dev" --rw=read --bs=512 --size=1m
+		$RAIDLAB run --quiet --target "$dev" --rw=read --bs=4k --size=1m ||
+			fail "4k reads of a 4K-sector device"
+	fi
+fi
 echo ok

@@ -198,14 +198,18 @@ static bool raid_redundant_without(const struct raid_array *a, unsigned skip)
 bool raid_member_read_error(struct raid_array *a, unsigned i, int status)
 {
 	uint64_t errs;
-	bool failed = false;
 
 	(void)status;
 	atomic_fetch_add_explicit(&a->m[i].errors, 1, RELAXED);
 	atomic_fetch_add_explicit(&a->member_errors, 1, RELAXED);
 	errs = atomic_fetch_add_explicit(&a->m[i].read_errors, 1, RELAXED) + 1;
-	if (errs <= a->max_read_errors)
-		return false;
+	return errs > a->max_read_errors && raid_member_fail_if_redundant(a, i);
+}
+
+bool raid_member_fail_if_redundant(struct raid_array *a, unsigned i)
+{
+	bool failed = false;
+
 	/* One decision at a time, so two members cannot each see the other as
 	 * the surviving copy and both be failed. */
 	while (atomic_exchange_explicit(&a->fail_lock, true, memory_order_acquire))
@@ -381,6 +385,8 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 	if (a->copies > 1) {
 		raid_json_u64(obj, "read_errors_fixed",
 		              atomic_load_explicit(&a->read_errors_fixed, RELAXED));
+		raid_json_u64(obj, "read_fixes_skipped",
+		              atomic_load_explicit(&a->fixes_skipped, RELAXED));
 		raid_json_u64(obj, "max_read_errors", a->max_read_errors);
 	}
 	raid_json_lost(a, obj);

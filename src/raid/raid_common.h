@@ -105,8 +105,15 @@ struct raid_array {
 	_Atomic uint64_t lost_first; /* array offset of the first lost piece (UINT64_MAX: none) */
 	_Atomic uint64_t lost_last;  /* array offset of the latest one */
 	_Atomic uint64_t read_errors_fixed; /* bad copies rewritten from a good copy */
+	_Atomic uint64_t fixes_skipped;     /* rewrites not done: writes were under way */
 	_Atomic bool fail_lock;             /* serialises read-error failure decisions */
 	uint64_t max_read_errors;           /* read errors a member survives (copies > 1) */
+
+	/* Host write and trim children, one word on its own cache line: how
+	 * many were ever sent (a generation, bits 24..63) and how many are in
+	 * flight (bits 0..23); a read-error rewrite only happens while no write
+	 * could race with it (raid_io.c). */
+	_Alignas(64) _Atomic uint64_t wr_state;
 
 	struct raid_member m[RAID_MAX_MEMBERS];
 };
@@ -175,6 +182,12 @@ void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
  * the member failed.  Returns true if this call failed it.
  */
 bool raid_member_error(struct raid_array *a, unsigned i, int status);
+
+/**
+ * Fail member @i unless that would leave some array byte without a readable
+ * copy (decisions are serialised).  Returns true if this call failed it.
+ */
+bool raid_member_fail_if_redundant(struct raid_array *a, unsigned i);
 
 /**
  * Member @i failed a read with @status on an array with redundancy (md's

@@ -57,8 +57,13 @@
  *
  * Every step is a function call from raid_read_done(); the child request
  * is reused for the retry and the rewrites, so they never need the pool.
- * A rewrite is not ordered against a host write to the same blocks issued
- * while it is in flight (md holds a barrier there; raidlab does not).
+ * md orders a rewrite against host writes with a barrier; here a read
+ * notes the array's write generation when it arrives with no host write in
+ * flight (RAID_P_GEN), and FIX happens only while the generation has not
+ * moved: the data read cannot be older than a write then.  Under a mixed
+ * load the rewrite is skipped (fixes_skipped) - the bad copy keeps failing
+ * reads, which keep being retried - and a rewrite overtaken by a write sent
+ * meanwhile leaves that copy in doubt: it is failed (if redundant).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -73,7 +78,11 @@ enum {
 	RAID_P_ARRAY = 0, /* struct raid_array * */
 	RAID_P_DONE = 1,  /* bytes of the request whose pieces are fully issued */
 	RAID_P_NEXT = 2,  /* within the current piece: next copy / member / trim cursor */
+	RAID_P_GEN = 3,   /* read: a->wr_gen when it arrived with no write in flight, or
+	                     RAID_GEN_NONE: its rewrites (FIX) may race with writes */
 };
+#define RAID_GEN_NONE  UINT64_MAX
+#define RAID_WR_GEN1   (1ull << 24) /* one generation in raid_array.wr_state */
 #define RAID_P_COUNTED (1ull << 63) /* in RAID_P_NEXT: the piece's degraded/lost check is done */
 
 /* What a child carries in cb_arg. */
@@ -110,6 +119,8 @@ static struct raid_array *raid_io_array(const struct rl_io *parent)
 	return (struct raid_array *)(uintptr_t)parent->priv[RAID_P_ARRAY];
 }
 
+static void raid_fix_done(struct rl_io *c, int status);
+
 /*
  * Send child @c to the member at @loc, tagged with @g (the member is added
  * to the tag, so the usual completion needs no second locate).  In-flight
@@ -133,6 +144,10 @@ static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct
 			atomic_store_explicit(&m->next_seq, loc->offset + c->len, RELAXED);
 	} else {
 		atomic_fetch_add_explicit(&m->writes, 1, RELAXED);
+		if (a->copies > 1 && c->op != RL_OP_FLUSH && c->cb != raid_fix_done) {
+			/* one more in flight, and a new generation */
+			atomic_fetch_add(&a->wr_state, RAID_WR_GEN1 + 1);
+		}
 	}
 	rl_target_submit(a->t->children[loc->member], c);
 }
@@ -141,6 +156,20 @@ static void raid_member_done(struct raid_array *a, unsigned member)
 {
 	if (a->copies > 1)
 		atomic_fetch_sub_explicit(&a->m[member].pending, 1, RELAXED);
+}
+
+/* A host write or trim child ended (mirrors count them for FIX). */
+static void raid_write_child_done(struct raid_array *a)
+{
+	if (a->copies > 1)
+		atomic_fetch_sub(&a->wr_state, 1);
+}
+
+/* No host write was sent since read @p arrived (nor in flight then)? */
+static bool raid_fix_safe(const struct raid_array *a, const struct rl_io *p)
+{
+	return p->priv[RAID_P_GEN] != RAID_GEN_NONE &&
+	       atomic_load(&a->wr_state) / RAID_WR_GEN1 == p->priv[RAID_P_GEN];
 }
 
 static void *raid_child_buf(const struct rl_io *parent, uint64_t rel)
@@ -254,10 +283,16 @@ static void raid_fix_done(struct rl_io *c, int status)
 	struct raid_tag g = raid_tag_unpack(c->cb_arg);
 
 	raid_member_done(a, g.member);
-	if (status)
+	if (status) {
 		raid_member_error(a, g.member, status);
-	else
+	} else if (!raid_fix_safe(a, c->parent)) {
+		/* A host write was sent while the rewrite was in flight: the
+		 * rewrite may have landed over it, so this copy is in doubt. */
+		atomic_fetch_add_explicit(&a->fixes_skipped, 1, RELAXED);
+		raid_member_fail_if_redundant(a, g.member);
+	} else {
 		atomic_fetch_add_explicit(&a->read_errors_fixed, 1, RELAXED);
+	}
 	raid_fix_next(c, g);
 }
 
@@ -275,6 +310,13 @@ static void raid_fix_next(struct rl_io *c, struct raid_tag g)
 	uint64_t len;
 	unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
 
+	if (g.bad && !raid_fix_safe(a, p)) {
+		/* Writes are under way: the data read may already be older than
+		 * what a write is putting on the members; leave the bad copy (it
+		 * keeps failing reads, which keep being retried). */
+		atomic_fetch_add_explicit(&a->fixes_skipped, 1, RELAXED);
+		g.bad = 0;
+	}
 	while (g.bad) {
 		unsigned k = (unsigned)__builtin_ctz(g.bad);
 		g.bad &= (uint8_t)(g.bad - 1);
@@ -387,6 +429,7 @@ static void raid_write_done(struct rl_io *c, int status)
 	uint64_t len;
 
 	raid_member_done(a, g.member);
+	raid_write_child_done(a);
 	if (status) {
 		raid_member_error(a, g.member, status);
 		if (!raid_any_readable(
@@ -458,6 +501,7 @@ static void raid_trim_done(struct rl_io *c, int status)
 	struct raid_tag g = raid_tag_unpack(c->cb_arg);
 
 	raid_member_done(a, g.member);
+	raid_write_child_done(a);
 	if (status) {
 		raid_member_error(a, g.member, status);
 		raid_lost_note(a, p->offset + g.rel);
@@ -580,6 +624,14 @@ void raid_submit(struct rl_target *t, struct rl_io *io)
 	io->priv[RAID_P_ARRAY] = (uint64_t)(uintptr_t)t->priv;
 	io->priv[RAID_P_DONE] = 0;
 	io->priv[RAID_P_NEXT] = 0;
+	io->priv[RAID_P_GEN] = RAID_GEN_NONE;
+	if (io->op == RL_OP_READ && ((struct raid_array *)t->priv)->copies > 1) {
+		/* No write in flight now: remember the generation; one sent
+		 * later changes it, which the FIX checks. */
+		uint64_t w = atomic_load(&((struct raid_array *)t->priv)->wr_state);
+		if (!(w % RAID_WR_GEN1))
+			io->priv[RAID_P_GEN] = w / RAID_WR_GEN1;
+	}
 	rl_io_children_begin(io);
 	raid_issue(io);
 }

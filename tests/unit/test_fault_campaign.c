@@ -21,6 +21,10 @@
  * mismatches - both must be zero - and crashes (the program finishing, and
  * clean under ASan/UBSan).
  *
+ * Engine: 24 of the mirrors under the workload engine (random reads and
+ * writes at depth 16, then verify=crc32c), read faults on one member: not
+ * one I/O error and not one bad block.
+ *
  * Cache: 60 schedules of cache(faulty(mem|file, ops=write, at=...),
  * write=back) with random writes.  After the end of the run (finish: the
  * final write-back), every acknowledged write is either on the member or
@@ -47,6 +51,7 @@
 #include "core/sync.h"
 #include "raid/raid_common.h"
 #include "raid/rebuild.h"
+#include "workload/run.h"
 
 #define BS          4096u
 #define MEMBER_SIZE (1u << 20)
@@ -471,6 +476,89 @@ static void test_mirror_campaign(void **state)
 	assert_true(tl.rebuilds > tl.rebuild_failed);
 }
 
+/*
+ * The same mirrors through the workload engine: random reads and writes at
+ * depth 16 (so reads, their retries and rewrites overlap host writes), then
+ * the engine's verify=crc32c pass.  Read faults sit on one member, so every
+ * block always has a good copy: no I/O may fail and nothing may mismatch.
+ */
+static void test_engine_campaign(void **state)
+{
+	static const char *const layouts[] = {"", "n2", "f2", "o2"};
+	unsigned errors = 0, bad = 0;
+	uint64_t fixed = 0, skipped = 0;
+	char msg[512];
+
+	(void)state;
+	for (unsigned seed = 0; seed < 24; seed++) {
+		unsigned level = seed % 4, n = level ? 4 : 2, faulty_m;
+		char spec[2048] = "";
+		struct rl_build_ctx ctx;
+		struct rl_err err = {0};
+		struct rl_target *t = NULL;
+		struct wl_job job;
+		struct wl_result res;
+		struct json_object *rep, *v;
+
+		rng_state = 0x5851f42d4c957f2dull * (seed + 3);
+		faulty_m = (unsigned)rnd(0, n - 1);
+		snprintf(spec, sizeof(spec), "%s(", level ? "raid10" : "raid1");
+		for (unsigned m = 0; m < n; m++) {
+			char one[256];
+			if (m == faulty_m)
+				snprintf(one, sizeof(one),
+				         "faulty(mem(size=%u), ops=read, at=%llu:%llu+%llu:%llu), ",
+				         MEMBER_SIZE, (unsigned long long)(rnd(0, 100) * BS),
+				         (unsigned long long)(rnd(1, 4) * BS),
+				         (unsigned long long)(rnd(128, 250) * BS),
+				         (unsigned long long)(rnd(1, 4) * BS));
+			else
+				snprintf(one, sizeof(one), "mem(size=%u), ", MEMBER_SIZE);
+			strcat(spec, one);
+		}
+		snprintf(spec + strlen(spec), sizeof(spec) - strlen(spec),
+		         "max-read-errors=%u%s%s)", (unsigned)rnd(0, 30),
+		         level ? ", chunk=64k, layout=" : "", layouts[level]);
+		rl_build_ctx_init(&ctx);
+		ctx.write_intent = true;
+		if (rl_target_open(spec, &ctx, &t, &err))
+			fail_msg("engine schedule %u: cannot open %s: %s", seed, spec, err.msg);
+		wl_job_init(&job);
+		if (wl_job_set(&job, "rw", "randrw", "test", msg, sizeof(msg)) ||
+		    wl_job_set(&job, "bssplit", "4k/50:16k/30:64k/20", "test", msg, sizeof(msg)) ||
+		    wl_job_set(&job, "iodepth", "16", "test", msg, sizeof(msg)) ||
+		    wl_job_set(&job, "loops", "3", "test", msg, sizeof(msg)) ||
+		    wl_job_set(&job, "verify", "crc32c", "test", msg, sizeof(msg)) ||
+		    wl_job_set(&job, "ioengine", seed % 2 ? "psync" : "io_uring", "test", msg,
+		               sizeof(msg)))
+			fail_msg("job: %s", msg);
+		if (wl_run_job(t, &job, NULL, &res, msg, sizeof(msg)))
+			fail_msg("engine schedule %u: %s", seed, msg);
+		assert_true(res.verified);
+		errors += (unsigned)res.errors;
+		bad += (unsigned)res.verify_bad;
+		if (res.errors || res.verify_bad)
+			print_message("engine schedule %u (%s): %llu errors, %llu bad blocks: %s\n",
+			              seed, spec, (unsigned long long)res.errors,
+			              (unsigned long long)res.verify_bad, res.verify_msg);
+		rep = rl_target_report(t);
+		if (json_object_object_get_ex(rep, "read_errors_fixed", &v))
+			fixed += (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(rep, "read_fixes_skipped", &v))
+			skipped += (uint64_t)json_object_get_int64(v);
+		json_object_put(rep);
+		wl_result_free(&res);
+		rl_target_finish(t);
+		rl_target_close(t);
+	}
+	print_message("engine campaign: 24 schedules at depth 16 with verify=crc32c: %u I/O "
+	              "errors, %u bad blocks, %llu rewrites, %llu skipped while writes ran\n",
+	              errors, bad, (unsigned long long)fixed, (unsigned long long)skipped);
+	assert_int_equal(errors, 0);
+	assert_int_equal(bad, 0);
+	assert_true(fixed + skipped > 0);
+}
+
 /* --- write-back cache over a member whose writes fail in places --- */
 
 static void drain(struct rl_exec *ex)
@@ -612,6 +700,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mirror_campaign),
+	    cmocka_unit_test(test_engine_campaign),
 	    cmocka_unit_test(test_cache_campaign),
 	};
 

@@ -262,6 +262,9 @@ static void cache_finish(struct rl_target *t)
 			cache_flush_private(t);
 			c->draining = false;
 		}
+		pthread_mutex_lock(&c->lock);
+		cache_destage_account_lost(c);
+		pthread_mutex_unlock(&c->lock);
 		return;
 	}
 	if (!c->replayed) {
@@ -364,6 +367,7 @@ static int cache_report(struct rl_target *t, struct json_object *o)
 	json_object_object_add(o, "destage_ios", J_I(c->n.destage_ios));
 	json_object_object_add(o, "destage_bytes", J_I(c->n.destage_bytes));
 	json_object_object_add(o, "destage_errors", J_I(c->n.destage_errors));
+	cache_destage_report(c, o);
 	json_object_object_add(o, "idle_flushes", J_I(c->n.idle_flushes));
 	json_object_object_add(o, "dirty_bytes", J_I(c->n.dirty_blocks * c->bs));
 	json_object_object_add(o, "dirty_peak_bytes", J_I(c->n.dirty_peak_blocks * c->bs));
@@ -457,7 +461,7 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	    (rc = rl_spec_get_u64(node, "ra-qd", 32, 1, 1024, &raqd, err)) ||
 	    (rc = rl_spec_get_time(node, "dram-lat", 5000, &c->dram_lat, err)) ||
 	    (rc = rl_spec_get_rate(node, "dram-bw", 6000000000ull, &c->dram_bw, err)) ||
-	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &c->powerloss_after,
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 1, UINT64_MAX, &c->powerloss_after,
 	                          err)) ||
 	    (rc = rl_spec_get_enum(node, "io", io_names, 1, &io, err)) ||
 	    (rc = rl_spec_get_time(node, "fw-cmd", 0, &c->fw_cmd, err)) ||

@@ -87,6 +87,8 @@ struct cache_line {
 	uint8_t list;    /* enum cache_list */
 	uint8_t busy;    /* enum cache_busy */
 	uint8_t dfail;   /* a request of the destage in flight failed, or it was partial */
+	uint8_t derr;    /* a member write of its destage failed: pinned, not retried in the
+	                    background (a host flush or the end of the run tries again) */
 };
 
 /* A background request owned by the cache (destage run, prefetch, timer). */
@@ -110,6 +112,8 @@ struct cache_stream {
 	uint32_t count;  /* consecutive sequential reads after the first */
 };
 #define CACHE_STREAMS 8
+
+#define CACHE_UNWRITTEN_MAX 64 /* ranges of data lost to destage errors that are listed */
 
 /* One lost range, reported after a power cut. */
 struct cache_lost {
@@ -189,6 +193,15 @@ struct cache {
 	bool replaying; /* finish: the preserved cache is being written back */
 	bool replayed, reported;
 	bool draining; /* finish: the orderly shutdown flush is running */
+
+	/* Destage failures (destage.c): acknowledged data still dirty when the
+	 * run ended, i.e. never written to the member (first ranges kept). */
+	uint64_t unwritten_bytes;
+	uint32_t nunwritten;
+	bool unwritten_truncated;
+	struct {
+		uint64_t off, len;
+	} unwritten[CACHE_UNWRITTEN_MAX];
 	uint64_t acked_writes;
 	uint32_t *stamp; /* drive-cache tracking: per granule, flush epoch of an unflushed write */
 	uint64_t ngran;
@@ -354,6 +367,14 @@ struct rl_io *cache_destage_unguard(struct cache *c, struct cache_line *l);
 void cache_wake(struct cache *c, struct rl_io *list);
 /** Forget background work stranded on executors that no longer run. */
 void cache_settle_orphans(struct cache *c);
+/**
+ * End of the run, after the last write-back: record what is still dirty
+ * (acknowledged data the member never received) and say so on stderr,
+ * --quiet or not.  Lock held.
+ */
+void cache_destage_account_lost(struct cache *c);
+/** Add the destage-failure state and the lost data to a report.  Lock held. */
+void cache_destage_report(const struct cache *c, struct json_object *o);
 
 /* --- readahead.c --- */
 

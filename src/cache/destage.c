@@ -20,6 +20,15 @@
  * requests that waited for the line are woken.  Writes to the members
  * carry RL_IO_FUA when the drive cache policy is off.
  *
+ * A member write that fails leaves its blocks dirty and the line pinned
+ * (derr): the background destage no longer picks it (so a failing member
+ * is not hammered), a host FLUSH tries it again and fails if it fails
+ * again, and the write-back at the end of the run tries once more.  What
+ * is still dirty after that never reached the member although the host was
+ * told it was written: cache_destage_account_lost() counts and lists it,
+ * prints it on stderr and the report carries it (lost_acknowledged_bytes),
+ * so the run fails.
+ *
  * Background work runs on the executor of the request that triggered it.
  * A run's executors are destroyed when its job ends, possibly with
  * background requests still in flight whose completions will never come.
@@ -29,7 +38,9 @@
  * in flight, and when the run finishes.
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -131,6 +142,8 @@ static struct rl_io *cache_destage_finish(struct cache *c, struct cache_line *l)
 
 	if (!l->dfail && l->dseq > l->covered)
 		l->covered = l->dseq;
+	if (!l->dfail)
+		l->derr = 0;
 	l->busy = CACHE_BUSY_NONE;
 	l->busy_ex = NULL;
 	l->dfail = 0;
@@ -152,6 +165,7 @@ struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint
 
 	if (status) {
 		l->dfail = 1;
+		l->derr = 1;
 		c->n.destage_errors++;
 	} else if (!c->off || c->replaying) {
 		/* After a cut (and before the replay) the cache is frozen as it was. */
@@ -227,7 +241,7 @@ static struct cache_line *cache_destage_pick(struct cache *c)
 	for (uint32_t i = c->head[CACHE_L_DIRTY]; i != CACHE_NONE && scanned < CACHE_DIRTY_SCAN;
 	     i = c->lines[i].next, scanned++) {
 		struct cache_line *l = &c->lines[i];
-		if (l->busy == CACHE_BUSY_NONE && !l->wt)
+		if (l->busy == CACHE_BUSY_NONE && !l->wt && !l->derr)
 			return l;
 	}
 	return NULL;
@@ -388,4 +402,79 @@ void cache_settle_orphans(struct cache *c)
 		}
 	}
 	c->idle_mode = false;
+}
+
+/* --- data the members never received --- */
+
+void cache_destage_account_lost(struct cache *c)
+{
+	c->unwritten_bytes = 0;
+	c->nunwritten = 0;
+	c->unwritten_truncated = false;
+	for (uint32_t i = 0; i < c->nlines; i++) {
+		const struct cache_line *l = &c->lines[i];
+		const uint64_t *d = c->dirty + (uint64_t)i * c->words;
+
+		if (l->list != CACHE_L_DIRTY)
+			continue;
+		for (uint32_t b = 0; b < c->bpl;) {
+			uint32_t e = b;
+			uint64_t off, len;
+			if (!cache_bit(d, b)) {
+				b++;
+				continue;
+			}
+			while (e < c->bpl && cache_bit(d, e))
+				e++;
+			off = l->tag * c->line + (uint64_t)b * c->bs;
+			len = (uint64_t)(e - b) * c->bs;
+			c->unwritten_bytes += len;
+			if (c->nunwritten && c->unwritten[c->nunwritten - 1].off +
+			                             c->unwritten[c->nunwritten - 1].len ==
+			                         off)
+				c->unwritten[c->nunwritten - 1].len += len;
+			else if (c->nunwritten < CACHE_UNWRITTEN_MAX) {
+				c->unwritten[c->nunwritten].off = off;
+				c->unwritten[c->nunwritten++].len = len;
+			} else
+				c->unwritten_truncated = true;
+			b = e;
+		}
+	}
+	if (!c->unwritten_bytes)
+		return;
+	/* Data loss is never hidden: printed whatever --quiet says. */
+	fprintf(stderr,
+	        "raidlab: cache: %llu bytes of acknowledged data were never written to the "
+	        "member (%llu destage errors); the volume is failed\n",
+	        (unsigned long long)c->unwritten_bytes, (unsigned long long)c->n.destage_errors);
+	for (uint32_t i = 0; i < c->nunwritten && i < 8; i++)
+		fprintf(stderr, "raidlab: cache:   lost offset %llu length %llu (destage error)\n",
+		        (unsigned long long)c->unwritten[i].off,
+		        (unsigned long long)c->unwritten[i].len);
+	if (c->nunwritten > 8 || c->unwritten_truncated)
+		fprintf(stderr, "raidlab: cache:   ... more in the JSON result\n");
+}
+
+void cache_destage_report(const struct cache *c, struct json_object *o)
+{
+	struct json_object *ranges = json_object_new_array();
+
+	json_object_object_add(o, "state",
+	                       json_object_new_string(c->unwritten_bytes    ? "failed"
+	                                              : c->n.destage_errors ? "degraded"
+	                                                                    : "optimal"));
+	json_object_object_add(o, "lost_acknowledged_bytes",
+	                       json_object_new_int64((int64_t)c->unwritten_bytes));
+	for (uint32_t i = 0; i < c->nunwritten; i++) {
+		struct json_object *r = json_object_new_object();
+		json_object_object_add(r, "offset",
+		                       json_object_new_int64((int64_t)c->unwritten[i].off));
+		json_object_object_add(r, "length",
+		                       json_object_new_int64((int64_t)c->unwritten[i].len));
+		json_object_array_add(ranges, r);
+	}
+	json_object_object_add(o, "lost_acknowledged_ranges", ranges);
+	json_object_object_add(o, "lost_acknowledged_ranges_truncated",
+	                       json_object_new_boolean(c->unwritten_truncated));
 }

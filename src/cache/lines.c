@@ -235,7 +235,7 @@ struct cache_line *cache_alloc(struct cache *c, uint64_t tag)
 	l->wseq = l->dirty_since = l->covered = l->dseq = 0;
 	l->refs = l->wt = l->busy_n = 0;
 	l->busy = CACHE_BUSY_NONE;
-	l->dfail = 0;
+	l->dfail = l->derr = 0;
 	l->waiters = NULL;
 	l->busy_ex = NULL;
 	l->hnext = c->hash[cache_hash(c, tag)];

@@ -232,7 +232,8 @@ void cache_pl_print(struct cache *c)
 	uint64_t lost = c->lost_bytes[0] + c->lost_bytes[1];
 	uint32_t show = c->nlost < 8 ? c->nlost : 8;
 
-	if (!c->off || c->reported || c->quiet)
+	/* --quiet hides the report, never a loss of acknowledged data. */
+	if (!c->off || c->reported || (c->quiet && !lost))
 		return;
 	c->reported = true;
 	fprintf(stderr,

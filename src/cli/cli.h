@@ -43,6 +43,29 @@ struct rl_err;
 void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err);
 
 /**
+ * End of a run on @t (outcome.c): rl_target_finish(), then the stack's final
+ * counters go into @doc (may be NULL) as "target_final_counters", an
+ * interrupted run is marked, and acknowledged data the stack reports lost
+ * is said on stderr as "raidlab CMD: ...".  Returns the bytes lost (0: none).
+ */
+struct rl_target;
+struct json_object;
+unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc);
+
+/**
+ * Can @path (given with option @opt, e.g. "--json") be written?  Checked
+ * before a run; "-" and NULL pass.  0, or a negative errno after printing
+ * the reason as "raidlab CMD: ...".
+ */
+int cli_output_check(const char *cmd, const char *opt, const char *path);
+
+/**
+ * Write result @doc to @path; if that fails, to a fallback file in $TMPDIR
+ * (or /tmp), saying where.  0, or the negative errno of the first attempt.
+ */
+int cli_result_save(const char *cmd, struct json_object *doc, const char *path);
+
+/**
  * `raidlab run SUITE ...` (run_suite.c): argv[0] = "run", argv[1] names a
  * suite (suites/suite.h).  Returns the exit code.
  */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -103,9 +104,17 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 				}
 				val = argv[++i];
 			}
-			if (!strcmp(name, "target"))
+			if (!strcmp(name, "target")) {
+				if (a->target) {
+					cli_error(
+					    "run",
+					    "--target given twice ('%s' and '%s'); jobs run on "
+					    "one target (suites compare several)",
+					    a->target, val);
+					return -EINVAL;
+				}
 				a->target = val;
-			else if (!strcmp(name, "json"))
+			} else if (!strcmp(name, "json"))
 				a->json_path = val;
 			else if (!strcmp(val, "json"))
 				a->json_stdout = true;
@@ -154,15 +163,31 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 		cli_error("run", "cannot open job file %s: %s", a->jobfile, strerror(errno));
 		return -errno;
 	}
-	char *text = NULL;
-	size_t cap = 0;
-	ssize_t n = getdelim(&text, &cap, '\0', f);
+	struct stat st;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		cli_error("run", "job file %s: not a regular file", a->jobfile);
+		fclose(f);
+		return -EINVAL;
+	}
+	/* Read it whole: a NUL byte is refused where it is, not taken as the end. */
+	char *text = malloc((size_t)st.st_size + 1);
+	size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
 	fclose(f);
-	if (n < 0) {
+	if (!text)
+		return -ENOMEM;
+	text[n] = 0;
+	const char *nul = memchr(text, 0, n);
+	if (nul) {
+		size_t line = 1, col = 1;
+		for (const char *p = text; p < nul; p++, col++)
+			if (*p == '\n')
+				line++, col = 0;
+		cli_error("run",
+		          "job file %s:%zu: a NUL byte at column %zu (byte %zu): a job file is "
+		          "text",
+		          a->jobfile, line, col, (size_t)(nul - text));
 		free(text);
-		text = strdup("");
-		if (!text)
-			return -ENOMEM;
+		return -EINVAL;
 	}
 	int rc = wl_jobfile_parse(text, a->jobfile, &a->base, jf, msg, sizeof(msg));
 	free(text);
@@ -192,7 +217,8 @@ static void run_on_signal(int sig)
 	wl_run_request_stop();
 }
 
-/* Ctrl-C ends the current job early: its figures are kept, test files removed. */
+/* Ctrl-C (or TERM, or a closed terminal: HUP) ends the current job early: its
+ * figures are kept, marked interrupted, test files removed. */
 static void run_catch_signals(void)
 {
 	struct sigaction sa = {.sa_handler = run_on_signal};
@@ -200,6 +226,7 @@ static void run_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 static int run_main(int argc, char **argv)
@@ -215,6 +242,8 @@ static int run_main(int argc, char **argv)
 	if (argc > 1 && argv[1][0] != '-' && suite_find(argv[1]))
 		return cli_run_suite(argc, argv);
 	if (run_parse_args(argc, argv, &a))
+		return 2;
+	if (cli_output_check("run", "--json", a.json_path))
 		return 2;
 	if (run_load_jobs(&a, &jf))
 		return 2;
@@ -249,6 +278,15 @@ static int run_main(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return rc == -EINVAL ? 2 : 1;
 	}
+	for (size_t i = 0; i < jf.njobs; i++) {
+		if (wl_run_check(t, &jf.jobs[i], msg, sizeof(msg))) {
+			cli_error("run", "%s", msg);
+			rl_target_finish(t);
+			rl_target_close(t);
+			wl_jobfile_free(&jf);
+			return 2;
+		}
+	}
 	doc = st_result_new(a.target, t);
 	run_catch_signals();
 	bool tty = isatty(STDERR_FILENO) && !a.quiet && !a.json_stdout;
@@ -279,11 +317,10 @@ static int run_main(int argc, char **argv)
 		if (status)
 			break;
 	}
-	rl_target_finish(t);
-	if (a.json_path && (rc = st_result_write(doc, a.json_path))) {
-		cli_error("run", "cannot write %s: %s", a.json_path, strerror(-rc));
+	if (cli_target_end("run", t, doc))
 		status = 1;
-	}
+	if (a.json_path && cli_result_save("run", doc, a.json_path))
+		status = 1;
 	if (a.json_stdout)
 		st_result_write(doc, "-");
 	json_object_put(doc);

@@ -558,7 +558,11 @@ static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
 	rc = suite_run(&r, label);
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	rl_target_finish(t);
+	if (cli_target_end("run", t, r.doc) && !rc) {
+		rl_target_close(t);
+		*docp = r.doc;
+		return 1;
+	}
 	rl_target_close(t);
 	if (rc) {
 		cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
@@ -571,11 +575,7 @@ static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
 
 static int rs_write(struct json_object *doc, const char *path)
 {
-	int rc = st_result_write(doc, path);
-
-	if (rc)
-		cli_error("run", "cannot write %s: %s", path, strerror(-rc));
-	return rc ? 1 : 0;
+	return cli_result_save("run", doc, path) ? 1 : 0;
 }
 
 int cli_run_suite(int argc, char **argv)
@@ -592,9 +592,11 @@ int cli_run_suite(int argc, char **argv)
 
 	if (rs_parse(argc, argv, &a))
 		return 2;
+
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
 	for (size_t i = 0; i < a.ntargets; i++) {
 		char base[100];
@@ -612,13 +614,24 @@ int cli_run_suite(int argc, char **argv)
 		cli_error("run", "cannot create %s: %s", dir, strerror(errno));
 		return 1;
 	}
+	/* before any run: a result must not be lost to a typo in a path */
+	if (cli_output_check("run", "--json", a.json_path) ||
+	    cli_output_check("run", "--html", a.html_path) ||
+	    cli_output_check("run", "--csv", a.csv_path)) {
+		for (size_t i = 0; i < a.ntargets; i++)
+			free(pathbuf[i]);
+		return 2;
+	}
 	for (size_t i = 0; i < a.ntargets; i++) {
 		int rc = rs_run_one(&a, a.targets[i], labels[i], &docs[i]);
 		if (rc) {
 			status = status ? status : rc;
-			if (a.ntargets == 1)
-				break;
-			continue;
+			if (!docs[i]) { /* a failed run with a result (data lost) is still written
+				         */
+				if (a.ntargets == 1)
+					break;
+				continue;
+			}
 		}
 		if (a.ntargets == 1 && !a.quiet && !a.json_stdout)
 			rs_print_suite(stdout, docs[i]);

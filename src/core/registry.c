@@ -59,7 +59,13 @@ int rl_target_parse_geometry(struct rl_spec_node *node, uint64_t def_size, uint6
 	if (sz < b)
 		return rl_err_set(err, node->pos, "%s: size must be at least one block",
 		                  node->name);
-	*size = sz / b * b;
+	if (sz % b) {
+		struct rl_spec_kv *kv = rl_spec_find(node, "size");
+		return rl_err_set(err, kv ? kv->value_pos : node->pos,
+		                  "%s: size=%llu is not a multiple of bs=%llu", node->name,
+		                  (unsigned long long)sz, (unsigned long long)b);
+	}
+	*size = sz;
 	*bs = (uint32_t)b;
 	return 0;
 }

@@ -70,7 +70,7 @@ static const struct rl_target_ops raid1_ops = {
 static int raid1_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"read", "failed", "writes", NULL};
+	static const char *const known[] = {"read", "failed", "writes", "max-read-errors", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], size = UINT64_MAX;
 	struct raid_array *a;
 	struct rl_target *t;
@@ -94,6 +94,7 @@ static int raid1_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	}
 	if ((rc = raid_spec_read_policy(node, a, err)) || (rc = raid_spec_failed(node, a, err)) ||
 	    (rc = raid_spec_write_order(node, a, err)) ||
+	    (rc = raid_spec_max_read_errors(node, a, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		goto fail;
 	t->size = size;
@@ -108,7 +109,8 @@ static struct rl_target_type raid1_type = {
     .name = "raid1",
     .summary = "mirroring: every member holds a full copy (md raid1)",
     .params = "MEMBER..., read=md|per-request|least-pending|round-robin (default md), "
-              "writes=parallel|serial (default parallel), failed=K[+K...]",
+              "writes=parallel|serial (default parallel), failed=K[+K...], "
+              "max-read-errors=N (default 20)",
     .create = raid1_create,
 };
 RL_TARGET_REGISTER(raid1_type)

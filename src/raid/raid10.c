@@ -124,7 +124,7 @@ static const struct rl_target_ops raid10_ops = {
 static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                          struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"layout", "chunk", "read", "failed", "writes", NULL};
+	static const char *const known[] = {"layout", "chunk", "read", "failed", "writes", "max-read-errors", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX;
 	struct rl_spec_kv *kv;
 	const char *layout = "n2";
@@ -173,6 +173,7 @@ static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	if ((rc = raid_spec_read_policy(node, &s->a, err)) ||
 	    (rc = raid_spec_write_order(node, &s->a, err)) ||
 	    (rc = raid_spec_failed(node, &s->a, err)) ||
+	    (rc = raid_spec_max_read_errors(node, &s->a, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		goto fail;
 	t->size = s->g.size;
@@ -188,7 +189,8 @@ static struct rl_target_type raid10_type = {
     .summary = "md raid10: near, far or offset copies over any member count",
     .params = "MEMBER..., layout=nK|fK|oK (default n2), chunk=SIZE (default 512k), "
               "read=md|per-request|least-pending|round-robin (default md), "
-              "writes=parallel|serial (default parallel), failed=K[+K...]",
+              "writes=parallel|serial (default parallel), failed=K[+K...], "
+              "max-read-errors=N (default 20)",
     .create = raid10_create,
 };
 RL_TARGET_REGISTER(raid10_type)

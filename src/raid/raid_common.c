@@ -83,6 +83,7 @@ void raid_array_init(struct raid_array *a, struct rl_target *t, const struct rai
 	t->copies = copies;
 	t->stripe = chunk && copies ? chunk * (t->nchildren / copies) : 0;
 	atomic_init(&a->lost_first, UINT64_MAX);
+	a->max_read_errors = RAID_MAX_READ_ERRORS_DEFAULT;
 	for (unsigned i = 0; i < a->n; i++)
 		atomic_init(&a->m[i].state, RAID_MEMBER_IN_SYNC);
 	t->priv = a;
@@ -115,6 +116,9 @@ int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_
 			return rl_err_set(err, kv->value_pos + (size_t)(p - kv->value),
 			                  "failed: member %lu does not exist (members are 0..%u)",
 			                  k, a->n - 1);
+		if (raid_member_state(a, (unsigned)k) == RAID_MEMBER_FAILED)
+			return rl_err_set(err, kv->value_pos + (size_t)(p - kv->value),
+			                  "failed: member %lu is listed twice", k);
 		raid_member_set(a, (unsigned)k, RAID_MEMBER_FAILED);
 		if (!*end)
 			return 0;
@@ -123,6 +127,12 @@ int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_
 			                  "failed: expected '+' between member numbers");
 		p = end + 1;
 	}
+}
+
+int raid_spec_max_read_errors(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
+{
+	return rl_spec_get_u64(node, "max-read-errors", RAID_MAX_READ_ERRORS_DEFAULT, 0, UINT32_MAX,
+	                       &a->max_read_errors, err);
 }
 
 int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
@@ -175,6 +185,55 @@ bool raid_member_error(struct raid_array *a, unsigned i, int status)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * Would every array byte keep a readable copy if member @skip were gone?
+ * Copy sets repeat with the chunk number modulo the member count (raid1:
+ * one piece covers the array), so that many pieces check every set.
+ */
+static bool raid_redundant_without(const struct raid_array *a, unsigned skip)
+{
+	uint64_t step = a->chunk ? a->chunk : a->t->size;
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+
+	for (uint64_t c = 0; c < a->n && c * step < a->t->size; c++) {
+		uint64_t len;
+		unsigned n = a->level->locate(a, c * step, step, &len, locs);
+		bool ok = false;
+		for (unsigned k = 0; k < n && !ok; k++)
+			ok = locs[k].member != skip && raid_member_readable(a, locs[k].member);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+bool raid_member_read_error(struct raid_array *a, unsigned i, int status)
+{
+	uint64_t errs;
+
+	(void)status;
+	atomic_fetch_add_explicit(&a->m[i].errors, 1, RELAXED);
+	atomic_fetch_add_explicit(&a->member_errors, 1, RELAXED);
+	errs = atomic_fetch_add_explicit(&a->m[i].read_errors, 1, RELAXED) + 1;
+	return errs > a->max_read_errors && raid_member_fail_if_redundant(a, i);
+}
+
+bool raid_member_fail_if_redundant(struct raid_array *a, unsigned i)
+{
+	bool failed = false;
+
+	/* One decision at a time, so two members cannot each see the other as
+	 * the surviving copy and both be failed. */
+	while (atomic_exchange_explicit(&a->fail_lock, true, memory_order_acquire))
+		;
+	if (raid_member_readable(a, i) && raid_redundant_without(a, i)) {
+		raid_member_set(a, i, RAID_MEMBER_FAILED);
+		failed = true;
+	}
+	atomic_store_explicit(&a->fail_lock, false, memory_order_release);
+	return failed;
 }
 
 void raid_lost_note(struct raid_array *a, uint64_t off)
@@ -350,6 +409,13 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 	raid_json_u64(obj, "member_errors", atomic_load_explicit(&a->member_errors, RELAXED));
 	raid_json_u64(obj, "degraded_writes", atomic_load_explicit(&a->degraded_writes, RELAXED));
 	raid_json_u64(obj, "lost_ios", atomic_load_explicit(&a->lost_ios, RELAXED));
+	if (a->copies > 1) {
+		raid_json_u64(obj, "read_errors_fixed",
+		              atomic_load_explicit(&a->read_errors_fixed, RELAXED));
+		raid_json_u64(obj, "read_fixes_skipped",
+		              atomic_load_explicit(&a->fixes_skipped, RELAXED));
+		raid_json_u64(obj, "max_read_errors", a->max_read_errors);
+	}
 	raid_json_lost(a, obj);
 	for (unsigned i = 0; i < a->n; i++) {
 		struct json_object *m = json_object_new_object();
@@ -361,6 +427,7 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 		raid_json_u64(m, "reads", atomic_load_explicit(&rm->reads, RELAXED));
 		raid_json_u64(m, "writes", atomic_load_explicit(&rm->writes, RELAXED));
 		raid_json_u64(m, "errors", atomic_load_explicit(&rm->errors, RELAXED));
+		raid_json_u64(m, "read_errors", atomic_load_explicit(&rm->read_errors, RELAXED));
 		json_object_array_add(members, m);
 	}
 	json_object_object_add(obj, "members", members);

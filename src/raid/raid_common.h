@@ -57,7 +57,11 @@ struct raid_member {
 	_Atomic uint64_t seq_req;       /* the request that read sent it (per-request policy) */
 	_Atomic uint64_t reads, writes; /* child requests sent (pieces, not host I/Os) */
 	_Atomic uint64_t errors;        /* child requests that failed */
+	_Atomic uint64_t read_errors;   /* reads that failed while it stayed in the array */
 };
+
+/* md's default for max_read_errors: a member is failed after this many read errors. */
+#define RAID_MAX_READ_ERRORS_DEFAULT 20
 
 struct raid_level {
 	const char *name;
@@ -107,6 +111,16 @@ struct raid_array {
 	_Atomic uint64_t lost_ios;        /* pieces failed with -EIO: no copy left */
 	_Atomic uint64_t lost_first; /* array offset of the first lost piece (UINT64_MAX: none) */
 	_Atomic uint64_t lost_last;  /* array offset of the latest one */
+	_Atomic uint64_t read_errors_fixed; /* bad copies rewritten from a good copy */
+	_Atomic uint64_t fixes_skipped;     /* rewrites not done: writes were under way */
+	_Atomic bool fail_lock;             /* serialises read-error failure decisions */
+	uint64_t max_read_errors;           /* read errors a member survives (copies > 1) */
+
+	/* Host write and trim children, one word on its own cache line: how
+	 * many were ever sent (a generation, bits 24..63) and how many are in
+	 * flight (bits 0..23); a read-error rewrite only happens while no write
+	 * could race with it (raid_io.c). */
+	_Alignas(64) _Atomic uint64_t wr_state;
 
 	struct raid_member m[RAID_MAX_MEMBERS];
 };
@@ -138,6 +152,9 @@ void raid_member_sizes(const struct rl_target *t, uint64_t *sizes);
 
 /** failed=K or failed=K+L+...: mark those members failed.  0 or -EINVAL. */
 int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
+
+/** max-read-errors=N (default RAID_MAX_READ_ERRORS_DEFAULT) into a->max_read_errors. */
+int raid_spec_max_read_errors(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
 
 /**
  * read=md|sequential|per-request|least-pending|round-robin into
@@ -175,6 +192,21 @@ void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
  * the member failed.  Returns true if this call failed it.
  */
 bool raid_member_error(struct raid_array *a, unsigned i, int status);
+
+/**
+ * Fail member @i unless that would leave some array byte without a readable
+ * copy (decisions are serialised).  Returns true if this call failed it.
+ */
+bool raid_member_fail_if_redundant(struct raid_array *a, unsigned i);
+
+/**
+ * Member @i failed a read with @status on an array with redundancy (md's
+ * policy): count it, and fail the member only once it has had more than
+ * a->max_read_errors read errors and only if every array byte keeps a
+ * readable copy without it - the last in-sync copy of anything is never
+ * failed for a read error.  Returns true if this call failed it.
+ */
+bool raid_member_read_error(struct raid_array *a, unsigned i, int status);
 
 /** Record that the piece at array offset @off was lost (failed with -EIO). */
 void raid_lost_note(struct raid_array *a, uint64_t off);

@@ -43,8 +43,27 @@
  *   |                 started at `first`?  none: LOST (-EIO, recorded)
  *   +-------- yes (retries++) --+
  *
+ * A read error on an array with redundancy follows md: the member stays in
+ * the array (raid_member_read_error fails it only past max-read-errors, and
+ * never when it holds the last readable copy of anything), the copy is
+ * remembered in the tag, and once another copy has been read (DONE) the
+ * data is written back over each remembered copy (FIX; a copy that fails
+ * that write is stale and is failed).  Levels with one copy fail the member.
+ *
+ * When every copy failed a piece longer than a block (each copy may have
+ * its bad sectors elsewhere), the piece is read again block by block
+ * (SPLIT: the same machine per block, with FIX per block); only blocks
+ * with no readable copy are lost.
+ *
  * Every step is a function call from raid_read_done(); the child request
- * is reused for the retry, so a retry never needs the pool.
+ * is reused for the retry and the rewrites, so they never need the pool.
+ * md orders a rewrite against host writes with a barrier; here a read
+ * notes the array's write generation when it arrives with no host write in
+ * flight (RAID_P_GEN), and FIX happens only while the generation has not
+ * moved: the data read cannot be older than a write then.  Under a mixed
+ * load the rewrite is skipped (fixes_skipped) - the bad copy keeps failing
+ * reads, which keep being retried - and a rewrite overtaken by a write sent
+ * meanwhile leaves that copy in doubt: it is failed (if redundant).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -59,7 +78,11 @@ enum {
 	RAID_P_ARRAY = 0, /* struct raid_array * */
 	RAID_P_DONE = 1,  /* bytes of the request whose pieces are fully issued */
 	RAID_P_NEXT = 2,  /* within the current piece: next copy / member / trim cursor */
+	RAID_P_GEN = 3,   /* read: a->wr_gen when it arrived with no write in flight, or
+	                     RAID_GEN_NONE: its rewrites (FIX) may race with writes */
 };
+#define RAID_GEN_NONE  UINT64_MAX
+#define RAID_WR_GEN1   (1ull << 24) /* one generation in raid_array.wr_state */
 #define RAID_P_COUNTED (1ull << 63) /* in RAID_P_NEXT: the piece's degraded/lost check is done */
 
 /* What a child carries in cb_arg. */
@@ -68,6 +91,7 @@ struct raid_tag {
 	uint8_t first;  /* read: the copy tried first */
 	uint8_t cur;    /* read: the copy in flight; write: its copy index */
 	uint8_t member; /* the member it was sent to (set by raid_member_send) */
+	uint8_t bad;    /* read: copies (index < 8) that failed it and stay in the array */
 };
 
 _Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg");
@@ -75,7 +99,8 @@ _Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg")
 static void *raid_tag_pack(struct raid_tag g)
 {
 	return (void *)(uintptr_t)((uint64_t)g.rel | (uint64_t)g.first << 32 |
-	                           (uint64_t)g.cur << 40 | (uint64_t)g.member << 48);
+	                           (uint64_t)g.cur << 40 | (uint64_t)g.member << 48 |
+	                           (uint64_t)g.bad << 56);
 }
 
 static struct raid_tag raid_tag_unpack(const void *p)
@@ -85,13 +110,16 @@ static struct raid_tag raid_tag_unpack(const void *p)
 	return (struct raid_tag){.rel = (uint32_t)v,
 	                         .first = (uint8_t)(v >> 32),
 	                         .cur = (uint8_t)(v >> 40),
-	                         .member = (uint8_t)(v >> 48)};
+	                         .member = (uint8_t)(v >> 48),
+	                         .bad = (uint8_t)(v >> 56)};
 }
 
 static struct raid_array *raid_io_array(const struct rl_io *parent)
 {
 	return (struct raid_array *)(uintptr_t)parent->priv[RAID_P_ARRAY];
 }
+
+static void raid_fix_done(struct rl_io *c, int status);
 
 /*
  * Send child @c to the member at @loc, tagged with @g (the member is added
@@ -120,6 +148,10 @@ static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct
 			atomic_store_explicit(&m->seq_req, req, RELAXED);
 	} else {
 		atomic_fetch_add_explicit(&m->writes, 1, RELAXED);
+		if (a->copies > 1 && c->op != RL_OP_FLUSH && c->cb != raid_fix_done) {
+			/* one more in flight, and a new generation */
+			atomic_fetch_add(&a->wr_state, RAID_WR_GEN1 + 1);
+		}
 	}
 	rl_target_submit(a->t->children[loc->member], c);
 }
@@ -128,6 +160,20 @@ static void raid_member_done(struct raid_array *a, unsigned member)
 {
 	if (a->copies > 1)
 		atomic_fetch_sub_explicit(&a->m[member].pending, 1, RELAXED);
+}
+
+/* A host write or trim child ended (mirrors count them for FIX). */
+static void raid_write_child_done(struct raid_array *a)
+{
+	if (a->copies > 1)
+		atomic_fetch_sub(&a->wr_state, 1);
+}
+
+/* No host write was sent since read @p arrived (nor in flight then)? */
+static bool raid_fix_safe(const struct raid_array *a, const struct rl_io *p)
+{
+	return p->priv[RAID_P_GEN] != RAID_GEN_NONE &&
+	       atomic_load(&a->wr_state) / RAID_WR_GEN1 == p->priv[RAID_P_GEN];
 }
 
 static void *raid_child_buf(const struct rl_io *parent, uint64_t rel)
@@ -164,6 +210,131 @@ static int raid_read_next(const struct raid_array *a, const struct raid_loc *loc
 	return -1;
 }
 
+#define RAID_T_SPLIT 0x80u /* in tag.first: the piece is being read block by block */
+
+static void raid_read_done(struct rl_io *c, int status);
+static void raid_fix_next(struct rl_io *c, struct raid_tag g);
+
+/*
+ * SPLIT, from block @g.rel on: read the next block of the piece (one block
+ * of the parent's buffer, with the same child) from its first readable
+ * copy, or end the child after the piece's last block.  A block with no
+ * readable copy left is lost: recorded, the parent fails, the walk goes on.
+ */
+static void raid_split_block(struct rl_io *c, struct raid_tag g)
+{
+	struct rl_io *p = c->parent;
+	struct raid_array *a = raid_io_array(p);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint32_t bs = a->t->block_size;
+	uint64_t left;
+	unsigned n;
+	int pick;
+
+	for (;;) {
+		if (g.rel >= p->len) {
+			rl_io_child_end(c, 0);
+			return;
+		}
+		n = a->level->locate(a, p->offset + g.rel, bs, &left, locs);
+		pick = -1;
+		for (unsigned i = 0; i < n && pick < 0; i++)
+			if (raid_member_readable(a, locs[i].member))
+				pick = (int)i;
+		if (pick >= 0)
+			break;
+		raid_lost_note(a, p->offset + g.rel);
+		rl_io_note_error(p, -EIO);
+		g.rel += bs;
+		/* the piece ends where the next piece begins: at a chunk end */
+		if (a->chunk && (p->offset + g.rel) % a->chunk == 0) {
+			rl_io_child_end(c, 0);
+			return;
+		}
+	}
+	g.first = (uint8_t)(RAID_T_SPLIT | pick);
+	g.cur = (uint8_t)pick;
+	g.bad = 0;
+	c->op = RL_OP_READ;
+	c->flags = 0;
+	c->len = bs;
+	c->buf = raid_child_buf(p, g.rel);
+	c->cb = raid_read_done;
+	raid_member_send(a, c, &locs[pick], g);
+}
+
+/* The current piece (or block, when split) is settled: go on or end. */
+static void raid_read_settled(struct rl_io *c, struct raid_tag g)
+{
+	struct raid_array *a = raid_io_array(c->parent);
+
+	if (!(g.first & RAID_T_SPLIT)) {
+		rl_io_child_end(c, 0);
+		return;
+	}
+	g.rel += a->t->block_size;
+	if (a->chunk && (c->parent->offset + g.rel) % a->chunk == 0) {
+		rl_io_child_end(c, 0);
+		return;
+	}
+	raid_split_block(c, g);
+}
+
+/* A rewrite of a bad copy ended: a copy that cannot take a write is stale. */
+static void raid_fix_done(struct rl_io *c, int status)
+{
+	struct raid_array *a = raid_io_array(c->parent);
+	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+
+	raid_member_done(a, g.member);
+	if (status) {
+		raid_member_error(a, g.member, status);
+	} else if (!raid_fix_safe(a, c->parent)) {
+		/* A host write was sent while the rewrite was in flight: the
+		 * rewrite may have landed over it, so this copy is in doubt. */
+		atomic_fetch_add_explicit(&a->fixes_skipped, 1, RELAXED);
+		raid_member_fail_if_redundant(a, g.member);
+	} else {
+		atomic_fetch_add_explicit(&a->read_errors_fixed, 1, RELAXED);
+	}
+	raid_fix_next(c, g);
+}
+
+/*
+ * FIX: the piece was read from a good copy into the parent's buffer; write
+ * it over each copy that failed the read and is still in the array (as md
+ * does: a rewrite lets the drive remap the sector), one at a time with the
+ * same child, then settle.
+ */
+static void raid_fix_next(struct rl_io *c, struct raid_tag g)
+{
+	struct rl_io *p = c->parent;
+	struct raid_array *a = raid_io_array(p);
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint64_t len;
+	unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
+
+	if (g.bad && !raid_fix_safe(a, p)) {
+		/* Writes are under way: the data read may already be older than
+		 * what a write is putting on the members; leave the bad copy (it
+		 * keeps failing reads, which keep being retried). */
+		atomic_fetch_add_explicit(&a->fixes_skipped, 1, RELAXED);
+		g.bad = 0;
+	}
+	while (g.bad) {
+		unsigned k = (unsigned)__builtin_ctz(g.bad);
+		g.bad &= (uint8_t)(g.bad - 1);
+		if (k < n && raid_member_readable(a, locs[k].member)) {
+			c->op = RL_OP_WRITE;
+			c->flags = 0;
+			c->cb = raid_fix_done;
+			raid_member_send(a, c, &locs[k], g);
+			return;
+		}
+	}
+	raid_read_settled(c, g);
+}
+
 static void raid_read_done(struct rl_io *c, int status)
 {
 	struct rl_io *p = c->parent;
@@ -175,16 +346,34 @@ static void raid_read_done(struct rl_io *c, int status)
 	int next;
 
 	raid_member_done(a, g.member);
-	if (!status) { /* DONE */
-		rl_io_child_end(c, 0);
+	if (!status) { /* DONE, then FIX if a copy failed on the way */
+		if (g.bad && c->buf)
+			raid_fix_next(c, g);
+		else
+			raid_read_settled(c, g);
 		return;
 	}
-	raid_member_error(a, g.member, status);
+	if (a->copies < 2) {
+		raid_member_error(a, g.member, status);
+	} else if (!raid_member_read_error(a, g.member, status) && g.cur < 8) {
+		g.bad |= (uint8_t)(1u << g.cur);
+	}
 	n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
-	next = raid_read_next(a, locs, n, g.first, g.cur);
-	if (next < 0) { /* LOST */
+	next = raid_read_next(a, locs, n, g.first & ~RAID_T_SPLIT, g.cur);
+	if (next < 0 && a->copies > 1 && !(g.first & RAID_T_SPLIT) && c->len > a->t->block_size) {
+		/* Every copy failed somewhere in the piece, maybe each in a
+		 * different place: read it block by block (SPLIT), as md does. */
+		raid_split_block(c, g);
+		return;
+	}
+	if (next < 0) { /* LOST (the piece, or in SPLIT one block) */
 		raid_lost_note(a, p->offset + g.rel);
-		rl_io_child_end(c, -EIO);
+		if (g.first & RAID_T_SPLIT) {
+			rl_io_note_error(p, -EIO);
+			raid_read_settled(c, g);
+		} else {
+			rl_io_child_end(c, -EIO);
+		}
 		return;
 	}
 	/* Back to ISSUED on the next copy, with the same child. */
@@ -244,6 +433,7 @@ static void raid_write_done(struct rl_io *c, int status)
 	uint64_t len;
 
 	raid_member_done(a, g.member);
+	raid_write_child_done(a);
 	if (a->serial_writes && c->op == RL_OP_WRITE) {
 		/* mirror copies one after another: on to the next writable copy */
 		unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs), k;
@@ -338,6 +528,7 @@ static void raid_trim_done(struct rl_io *c, int status)
 	struct raid_tag g = raid_tag_unpack(c->cb_arg);
 
 	raid_member_done(a, g.member);
+	raid_write_child_done(a);
 	if (status) {
 		raid_member_error(a, g.member, status);
 		raid_lost_note(a, p->offset + g.rel);
@@ -460,6 +651,14 @@ void raid_submit(struct rl_target *t, struct rl_io *io)
 	io->priv[RAID_P_ARRAY] = (uint64_t)(uintptr_t)t->priv;
 	io->priv[RAID_P_DONE] = 0;
 	io->priv[RAID_P_NEXT] = 0;
+	io->priv[RAID_P_GEN] = RAID_GEN_NONE;
+	if (io->op == RL_OP_READ && ((struct raid_array *)t->priv)->copies > 1) {
+		/* No write in flight now: remember the generation; one sent
+		 * later changes it, which the FIX checks. */
+		uint64_t w = atomic_load(&((struct raid_array *)t->priv)->wr_state);
+		if (!(w % RAID_WR_GEN1))
+			io->priv[RAID_P_GEN] = w / RAID_WR_GEN1;
+	}
 	rl_io_children_begin(io);
 	raid_issue(io);
 }

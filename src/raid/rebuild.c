@@ -117,6 +117,20 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 		snprintf(msg, msglen, "the rebuild unit must be a multiple of %u", t->block_size);
 		return -EINVAL;
 	}
+	/* A replacement smaller than the others would shrink the array. */
+	uint64_t sizes[RAID_MAX_MEMBERS], others = UINT64_MAX;
+	raid_member_sizes(t, sizes);
+	for (unsigned i = 0; i < a->n; i++)
+		if (i != opts->member && sizes[i] < others)
+			others = sizes[i];
+	if (sizes[opts->member] < others) {
+		snprintf(msg, msglen,
+		         "member %u holds %llu bytes, less than the %llu bytes of the other "
+		         "members: a smaller replacement would shrink the array",
+		         opts->member, (unsigned long long)sizes[opts->member],
+		         (unsigned long long)others);
+		return -EINVAL;
+	}
 	if (posix_memalign(&buf, 4096, unit))
 		return -ENOMEM;
 	dst = t->children[opts->member];

@@ -12,10 +12,13 @@
  *
  * Unknown values are empty fields.  Lines end in CRLF and fields that hold
  * a comma, a double quote, CR or LF are quoted with inner quotes doubled,
- * as RFC 4180 says.  Numbers: integers as such, others with at most three
+ * as RFC 4180 says.  A text field that starts with =, +, -, @, TAB or CR
+ * gets a leading ' so that spreadsheets show it instead of evaluating it
+ * (CSV injection).  Numbers: integers as such, others with at most three
  * decimals; percentages with two.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,13 +27,20 @@
 
 void rep_csv_field(FILE *f, const char *s)
 {
+	/* A spreadsheet runs a cell that starts like a formula: make it text. */
+	bool formula = s && *s && strchr("=+-@\t\r", *s);
+
 	if (!s)
 		return;
 	if (!strpbrk(s, ",\"\r\n")) {
+		if (formula)
+			fputc('\'', f);
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);

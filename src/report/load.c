@@ -14,7 +14,10 @@
  * Required: schema_version, target.spec, jobs; for a suite result (one
  * with "suite") also label, suite.name, tests[].name; in every direction
  * object mb_s, iops and lat_us.mean.  Everything else is optional, but when
- * present it must have the contract's type; numbers must be finite.
+ * present it must have the contract's type; numbers must be finite and
+ * plausible (MB/s, IOPS and mean latency above zero, percentiles and curve
+ * points not negative, none beyond REP_*_MAX), and tests[] or jobs[] must
+ * not be empty.
  * Unknown fields are ignored (the contract lets new fields appear).
  *
  * Latency percentiles of a suite test come from its passes (the aggregated
@@ -173,6 +176,24 @@ static int rep_number(struct rep_load *ld, struct json_object *obj, const char *
 	return rc;
 }
 
+/*
+ * Plausibility: a figure outside [lo, hi] (or equal to lo when @lo_open)
+ * is not a measurement - a hand-edited or corrupted file - and is refused
+ * by name.  Absent figures (NAN) pass.
+ */
+#define REP_MB_S_MAX 1e8  /* 100 TB/s */
+#define REP_IOPS_MAX 1e10 /* ten billion I/Os per second */
+#define REP_LAT_MAX  1e10 /* µs: almost three hours */
+
+static int rep_range(struct rep_load *ld, const char *path, const char *key, double v, double lo,
+                     bool lo_open, double hi)
+{
+	if (isnan(v) || ((lo_open ? v > lo : v >= lo) && v <= hi))
+		return 0;
+	return rep_fail(ld, "field '%s%s%s' is %g, outside the plausible range %s%g, %g]", path,
+	                *path ? "." : "", key, v, lo_open ? "(" : "[", lo, hi);
+}
+
 static int rep_int(struct rep_load *ld, struct json_object *obj, const char *path, const char *key,
                    long long *out)
 {
@@ -207,7 +228,8 @@ static int rep_lat_pcts(struct rep_load *ld, struct json_object *lat, const char
 {
 	for (int p = 0; p < REP_NPCT; p++) {
 		int rc = rep_number(ld, lat, path, rep_pct_keys[p], false, &pct[p]);
-		if (rc)
+		if (rc ||
+		    (rc = rep_range(ld, path, rep_pct_keys[p], pct[p], 0, false, REP_LAT_MAX)))
 			return rc;
 	}
 	return 0;
@@ -232,6 +254,7 @@ static int rep_passes(struct rep_load *ld, struct json_object *passes, const cha
 			return rep_fail(ld, "field '%s' must be an object, not %s", p,
 			                rep_type_word(pass));
 		if ((rc = rep_number(ld, pass, p, "mb_s", false, &mb_s)) ||
+		    (rc = rep_range(ld, p, "mb_s", mb_s, 0, false, REP_MB_S_MAX)) ||
 		    (rc = rep_field(ld, pass, p, "lat_us", REP_W_OBJECT, false, &lat)))
 			return rc;
 		for (int k = 0; k < REP_NPCT; k++)
@@ -271,11 +294,14 @@ static int rep_direction(struct rep_load *ld, struct json_object *d, const char 
 	for (int k = 0; k < REP_NPCT; k++)
 		fig->pct[k] = NAN;
 	if ((rc = rep_number(ld, d, path, "mb_s", true, &fig->mb_s)) ||
+	    (rc = rep_range(ld, path, "mb_s", fig->mb_s, 0, true, REP_MB_S_MAX)) ||
 	    (rc = rep_number(ld, d, path, "iops", true, &fig->iops)) ||
+	    (rc = rep_range(ld, path, "iops", fig->iops, 0, true, REP_IOPS_MAX)) ||
 	    (rc = rep_field(ld, d, path, "lat_us", REP_W_OBJECT, true, &lat)))
 		return rc;
 	rep_path(lp, sizeof lp, path, "lat_us");
 	if ((rc = rep_number(ld, lat, lp, "mean", true, &fig->lat_mean_us)) ||
+	    (rc = rep_range(ld, lp, "mean", fig->lat_mean_us, 0, true, REP_LAT_MAX)) ||
 	    (rc = rep_lat_pcts(ld, lat, lp, fig->pct)) ||
 	    (rc = rep_field(ld, d, path, "passes", REP_W_ARRAY, false, &passes)))
 		return rc;
@@ -382,6 +408,13 @@ static int rep_curve(struct rep_load *ld, struct json_object *cobj, const char *
 		}
 		if ((rc = rep_numbers(ld, arr[k], ap, dst)))
 			goto fail;
+		for (size_t i = 0; k > 0 && i < c->n; i++) {
+			char ip[REP_PATH];
+			rep_index(ip, sizeof ip, keys[k], i);
+			if ((rc = rep_range(ld, path, ip, (*dst)[i], 0, false,
+			                    k == 1 ? REP_MB_S_MAX : REP_LAT_MAX)))
+				goto fail;
+		}
 	}
 	*out = c;
 	return 0;
@@ -470,7 +503,9 @@ static int rep_entries(struct rep_load *ld, struct rep_result *res, struct json_
 	bool best = res->aggregate && !strcmp(res->aggregate, "best");
 	char p[REP_PATH];
 
-	res->tests = calloc(n ? n : 1, sizeof *res->tests);
+	if (!n)
+		return rep_fail(ld, "field '%s' is empty: there is nothing to compare", what);
+	res->tests = calloc(n, sizeof *res->tests);
 	if (!res->tests)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {

@@ -309,6 +309,13 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		op_set |= !strcmp(kv->key, "op");
 		cap_set |= !strcmp(kv->key, "capacity");
 	}
+	if (cap_set && op_set) {
+		struct rl_spec_kv *kv = rl_spec_find(node, "op");
+		return rl_err_set(
+		    err, kv ? kv->key_pos : node->pos,
+		    "ssd: capacity= and op= both given; the drive's NAND is fixed, so "
+		    "one decides the other: give one of them");
+	}
 	if (cap_set && !op_set)
 		p.op = -1;
 	if ((rc = sim_geo_derive(&p, rho, op_set, cap_set, &g, msg, sizeof(msg))))

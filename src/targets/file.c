@@ -12,9 +12,11 @@
  * marked as raidlab's own, and removed when the run finishes unless kept.
  * An existing file is used as it is; size= may shrink the region used.
  *
- * Writes are refused when the safety checks (safety.h) find anything, unless
- * --force-destroy.  Reads are always allowed; a run that only reads opens
- * the path read-only.
+ * Safety (safety.h): a device opened for writing is opened O_EXCL; every
+ * target takes raidlab's advisory lock (exclusive to write, shared to
+ * read); writes are refused, --force-destroy or not, to what is in use, and
+ * refused unless --force-destroy to what holds data.  Reads are always
+ * allowed; a run that only reads opens the path read-only.
  *
  * I/O: on an io_uring executor each request becomes one submission entry
  * (read, write with RWF_DSYNC for FUA, fsync/fdatasync for FLUSH, fallocate
@@ -255,7 +257,24 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	f->blockdev = S_ISBLK(st.st_mode);
 	if (f->direct)
 		flags |= O_DIRECT;
+	/* A device we write is claimed: the kernel refuses if it is mounted or
+	 * held, and nobody else can claim it while we run. */
+	if (f->blockdev && ctx->write_intent)
+		flags |= O_EXCL;
 	f->fd = open(f->path, flags | O_CLOEXEC);
+	if (f->fd < 0 && errno == EBUSY && (flags & O_EXCL)) {
+		int probe = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (probe < 0 || rl_safety_check_in_use(f->path, probe, found, sizeof(found)) <= 0)
+			snprintf(found, sizeof(found),
+			         "the kernel refused an exclusive open (it is mounted, or claimed "
+			         "by md, dm or another program)");
+		if (probe >= 0)
+			close(probe);
+		rl_err_set(err, pos,
+		           "refusing to write to %s: %s; --force-destroy does not override this",
+		           f->path, found);
+		return -EBUSY;
+	}
 	if (f->fd < 0 && errno == EINVAL && f->direct && ctx->buffered_ok) {
 		f->direct = false;
 		f->fd = open(f->path, (flags & ~O_DIRECT) | O_CLOEXEC);
@@ -294,25 +313,42 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	t->size = t->size / t->block_size * t->block_size;
 	if (!t->size)
 		return rl_err_set(err, pos, "%s is empty", f->path);
+	/* In use: refused whatever --force-destroy says. */
+	rc = rl_safety_lock(f->fd, ctx->write_intent, found, sizeof(found));
+	if (rc < 0 && rc != -ENOLCK && rc != -EOPNOTSUPP) {
+		rl_err_set(err, pos, "cannot lock %s: %s", f->path, strerror(-rc));
+		return rc;
+	}
+	if (rc > 0) {
+		rl_err_set(err, pos, "refusing to %s %s: %s",
+		           ctx->write_intent ? "write to" : "read", f->path, found);
+		return -EBUSY;
+	}
+	if (ctx->write_intent && !f->created &&
+	    rl_safety_check_in_use(f->path, f->fd, found, sizeof(found)) > 0) {
+		rl_err_set(err, pos,
+		           "refusing to write to %s: %s; --force-destroy does not override this",
+		           f->path, found);
+		return -EBUSY;
+	}
+	/* Holds data: refused unless --force-destroy. */
 	if (ctx->write_intent && !f->created && !ctx->force_destroy) {
-		if (f->blockdev) {
-			rc = rl_safety_check_device(f->path, f->fd, found, sizeof(found));
-			if (rc < 0) {
-				rl_err_set(
-				    err, pos,
-				    "cannot check %s for existing data (%s); refusing to write "
-				    "without --force-destroy",
-				    f->path, strerror(-rc));
-				return -EPERM;
-			}
-			if (rc > 0) {
-				rl_err_set(err, pos,
-				           "refusing to write to %s: %s; pass --force-destroy to "
-				           "overwrite it",
-				           f->path, found);
-				return -EPERM;
-			}
-		} else if (!rl_safety_file_is_ours(f->fd)) {
+		rc = rl_safety_check_signature(f->path, found, sizeof(found));
+		if (rc < 0) {
+			rl_err_set(err, pos,
+			           "cannot check %s for existing data (%s); refusing to write "
+			           "without --force-destroy",
+			           f->path, strerror(-rc));
+			return -EPERM;
+		}
+		if (rc > 0) {
+			rl_err_set(err, pos,
+			           "refusing to write to %s: %s; pass --force-destroy to "
+			           "overwrite it",
+			           f->path, found);
+			return -EPERM;
+		}
+		if (!f->blockdev && !rl_safety_file_is_ours(f->fd)) {
 			rl_err_set(
 			    err, pos,
 			    "refusing to write to %s: it is an existing file that raidlab did "

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/exec.h"
 #include "core/registry.h"
@@ -209,6 +210,14 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;
+	/* 0 would mean "no limit", which is what leaving the parameter out says */
+	for (const char *const *k = (const char *const[]){"bw", "iops", NULL}; *k; k++) {
+		struct rl_spec_kv *kv = rl_spec_find(node, *k);
+		if (kv && (!strcmp(*k, "bw") ? !bw : !iops))
+			return rl_err_set(err, kv->value_pos,
+			                  "link: %s=0 is not a limit; leave %s out for none", *k,
+			                  *k);
+	}
 	if ((rc = rl_target_build(node->args[0], ctx, &child, err)))
 		return rc;
 	l = calloc(1, sizeof(*l));

@@ -7,13 +7,20 @@
  * come from /sys/dev/block/MAJ:MIN/holders.  Signatures come from libblkid's
  * safe probe, which reports a partition table, a filesystem or a RAID
  * member, and refuses to guess when it finds more than one (that also
- * counts as "found").
+ * counts as "found").  Loop devices name their backing file in
+ * /sys/block/loopN/loop/backing_file (compared by device and inode);
+ * writers are found in /proc/PID/fd and the access mode in
+ * /proc/PID/fdinfo; a lock's holder in /proc/locks (flock locks carry the
+ * PID of the process that took them).
  */
 #include <blkid.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
@@ -165,17 +172,161 @@ static int safety_signature(const char *path, char *found, size_t len)
 	return hit;
 }
 
-int rl_safety_check_device(const char *path, int fd, char *found, size_t len)
+/* Is a loop device backed by the file with @st's device and inode? */
+static int safety_loop_backed(const struct stat *st, char *found, size_t len)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	int hit = 0;
+
+	if (!d)
+		return 0;
+	while (!hit && (e = readdir(d))) {
+		char p[512], back[4096];
+		struct stat bs;
+		FILE *f;
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", e->d_name);
+		if (!(f = fopen(p, "r")))
+			continue;
+		if (fgets(back, sizeof(back), f)) {
+			back[strcspn(back, "\n")] = 0;
+			if (stat(back, &bs) == 0 && bs.st_dev == st->st_dev &&
+			    bs.st_ino == st->st_ino) {
+				snprintf(found, len,
+				         "it backs /dev/%s (a loop device, maybe mounted)",
+				         e->d_name);
+				hit = 1;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return hit;
+}
+
+/* Another process with the file of @st (device and inode) open for writing? */
+static int safety_writer(const struct stat *st, char *found, size_t len)
+{
+	DIR *procs = opendir("/proc");
+	struct dirent *pe;
+	pid_t self = getpid();
+	int hit = 0;
+
+	if (!procs)
+		return 0;
+	while (!hit && (pe = readdir(procs))) {
+		char dir[64], p[384];
+		DIR *fds;
+		struct dirent *fe;
+		long pid = strtol(pe->d_name, NULL, 10);
+		if (pid <= 0 || pid == self)
+			continue;
+		snprintf(dir, sizeof(dir), "/proc/%ld/fd", pid);
+		if (!(fds = opendir(dir)))
+			continue;
+		while (!hit && (fe = readdir(fds))) {
+			struct stat fs;
+			char line[256];
+			unsigned flags = 0;
+			FILE *f;
+			if (fe->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", dir, fe->d_name);
+			if (stat(p, &fs) || fs.st_ino != st->st_ino ||
+			    (S_ISBLK(st->st_mode)
+			         ? !S_ISBLK(fs.st_mode) || fs.st_rdev != st->st_rdev
+			         : fs.st_dev != st->st_dev))
+				continue;
+			snprintf(p, sizeof(p), "/proc/%ld/fdinfo/%s", pid, fe->d_name);
+			if (!(f = fopen(p, "r")))
+				continue;
+			while (fgets(line, sizeof(line), f))
+				if (sscanf(line, "flags: %o", &flags) == 1)
+					break;
+			fclose(f);
+			if ((flags & O_ACCMODE) != O_RDONLY) {
+				char comm[64] = "?";
+				snprintf(p, sizeof(p), "/proc/%ld/comm", pid);
+				if ((f = fopen(p, "r"))) {
+					if (fgets(comm, sizeof(comm), f))
+						comm[strcspn(comm, "\n")] = 0;
+					fclose(f);
+				}
+				snprintf(found, len, "it is open for writing by PID %ld (%s)", pid,
+				         comm);
+				hit = 1;
+			}
+		}
+		closedir(fds);
+	}
+	closedir(procs);
+	return hit;
+}
+
+int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len)
 {
 	struct stat st;
-	int rc;
 
+	(void)path;
 	if (fstat(fd, &st) != 0)
-		return -errno;
+		return 0;
 	if (S_ISBLK(st.st_mode) && safety_in_use(st.st_rdev, found, len))
 		return 1;
-	rc = safety_signature(path, found, len);
-	return rc;
+	if (S_ISREG(st.st_mode) && safety_loop_backed(&st, found, len))
+		return 1;
+	return safety_writer(&st, found, len);
+}
+
+int rl_safety_check_signature(const char *path, char *found, size_t len)
+{
+	return safety_signature(path, found, len);
+}
+
+/* The PID holding a flock on the file of @st, from /proc/locks, or 0. */
+static long safety_lock_holder(const struct stat *st)
+{
+	FILE *f = fopen("/proc/locks", "r");
+	char line[512];
+	long holder = 0;
+
+	if (!f)
+		return 0;
+	while (!holder && fgets(line, sizeof(line), f)) {
+		char kind[16];
+		long pid;
+		unsigned maj, min;
+		unsigned long long ino;
+		/* 1: FLOCK  ADVISORY  WRITE 1234 08:02:131090 0 EOF */
+		if (sscanf(line, "%*d: %15s %*s %*s %ld %x:%x:%llu", kind, &pid, &maj, &min,
+		           &ino) == 5 &&
+		    !strcmp(kind, "FLOCK") && ino == (unsigned long long)st->st_ino &&
+		    makedev(maj, min) == st->st_dev)
+			holder = pid;
+	}
+	fclose(f);
+	return holder;
+}
+
+int rl_safety_lock(int fd, bool write, char *found, size_t len)
+{
+	struct stat st;
+	long pid;
+
+	if (flock(fd, (write ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0)
+		return 0;
+	if (errno != EWOULDBLOCK)
+		return -errno;
+	pid = fstat(fd, &st) == 0 ? safety_lock_holder(&st) : 0;
+	if (pid == getpid())
+		snprintf(found, len, "it appears twice in this target");
+	else if (pid > 0)
+		snprintf(found, len, "it is in use by PID %ld (another raidlab run %s it)", pid,
+		         write ? "is using" : "is writing");
+	else
+		snprintf(found, len, "it is in use by another raidlab run (locked)");
+	return 1;
 }
 
 bool rl_safety_file_is_ours(int fd)

@@ -1,13 +1,25 @@
 /*
  * safety.h - the checks that stand between a write workload and someone's data.
  *
- * Before raidlab writes to a block device it asks: is it (or one of its
- * partitions) mounted or used as swap, or held by another driver (md, dm)?
- * Does it carry a partition table, a filesystem or a RAID signature
- * (libblkid)?  Before it writes to an existing regular file it asks whether
- * raidlab created that file (an extended attribute it sets on files it
- * creates).  Any "yes" refuses the write unless --force-destroy, and the
- * message says what was found.  Reads are always allowed.
+ * Two kinds of answer, checked before anything is written:
+ *
+ * In use - refused always, --force-destroy or not (as mkfs and mdadm do):
+ *   a block device (or one of its partitions) that is mounted, used as
+ *   swap or held by another driver (md, dm), or that the kernel will not
+ *   open exclusively (O_EXCL: someone else claimed it); a regular file
+ *   that backs a loop device (so it may be mounted); any file or device
+ *   another process has open for writing; and anything another raidlab
+ *   run holds (every target takes an advisory lock: exclusive to write,
+ *   shared to read).
+ *
+ * Holds data - refused unless --force-destroy: a partition table, a
+ *   filesystem or a RAID signature (libblkid) on a device or a regular
+ *   file; an existing regular file that raidlab did not create (an
+ *   extended attribute marks the files it creates - but the mark survives
+ *   mkfs, so files are probed for signatures as well).
+ *
+ * The message always says what was found.  Reads are always allowed
+ * (they only take the shared lock, so they wait for no-one but a writer).
  */
 #ifndef RL_TARGETS_SAFETY_H
 #define RL_TARGETS_SAFETY_H
@@ -19,12 +31,24 @@
 #define RL_SAFETY_XATTR "user.raidlab.testfile"
 
 /**
- * Look for anything on block device @path (open as @fd) that a write would
- * destroy.  Returns 1 and describes it in @found ("it is mounted on /mnt",
- * "it holds an ext4 filesystem (UUID ...)"), 0 if nothing was found, or a
- * negative errno if the checks themselves failed.
+ * Is the block device or regular file @path (open as @fd) in use: mounted,
+ * swap, held, loop-attached, or open for writing by another process?
+ * Returns 1 and describes it in @found, else 0.
  */
-int rl_safety_check_device(const char *path, int fd, char *found, size_t len);
+int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len);
+
+/**
+ * Does @path hold a partition table, filesystem or RAID signature?
+ * Returns 1 and describes it in @found, 0 if not, or a negative errno.
+ */
+int rl_safety_check_signature(const char *path, char *found, size_t len);
+
+/**
+ * Take raidlab's advisory lock on @fd (flock: exclusive when @write, else
+ * shared), without waiting.  Returns 0, 1 when another holder has it (then
+ * @found says "it is in use by PID N"), or a negative errno.
+ */
+int rl_safety_lock(int fd, bool write, char *found, size_t len);
 
 /** True if the regular file open as @fd carries raidlab's mark. */
 bool rl_safety_file_is_ours(int fd);

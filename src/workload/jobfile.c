@@ -202,6 +202,9 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 			return jobfile_fail(st, "target= must come before the first job");
 		if (!value || !*value)
 			return jobfile_fail(st, "option 'target': needs a value (target=SPEC)");
+		if (st->target)
+			return jobfile_fail(st, "target= given twice in [global] ('%s', then '%s')",
+			                    st->target, value);
 		char *t = strdup(value);
 		if (!t) {
 			jobfile_fail(st, "out of memory");

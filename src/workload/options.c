@@ -795,7 +795,8 @@ static const struct opt_def opt_table[] = {
               "not divide evenly).  Replaces bs until bs is set again.  fio's "
               "per-direction form (with ',') is not supported."),
      .set = opt_set_bssplit},
-    {OPT_INFO("iodepth", NULL, "int", "1", "I/Os kept in flight by each job: 1 to 65536."),
+    {OPT_INFO("iodepth", NULL, "int", "1",
+              "I/Os kept in flight by each job: 1 to 65536 (io_uring: up to 32768)."),
      .set = opt_set_u32, .off = OPT_OFF(iodepth, uint32_t), .min = 1, .max = 65536},
     {OPT_INFO("numjobs", NULL, "int", "1",
               "Copies of the job run at the same time, 1 to 1024; each covers the same "

@@ -546,6 +546,65 @@ static double run_wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* io_uring rings hold at most 32768 submission entries (IORING_MAX_ENTRIES). */
+#define RUN_URING_DEPTH_MAX 32768u
+
+int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_t msglen)
+{
+	bool virt = rl_target_leaf_caps(t) & RL_CAP_VIRTUAL;
+	enum rl_exec_kind kind = virt                             ? RL_EXEC_VIRTUAL
+	                         : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC
+	                                                          : RL_EXEC_URING;
+	unsigned n = job->numjobs;
+
+	/* The last worker's region lies highest (offset_increment moves each one up). */
+	uint64_t last = job->offset + (uint64_t)(n - 1) * job->offset_increment;
+	if (last >= t->size || (job->size && job->size > t->size - last)) {
+		snprintf(msg, msglen,
+		         "job '%s': offset %llu + size %llu is beyond the end of the target "
+		         "(%llu bytes)%s",
+		         job->name, (unsigned long long)last, (unsigned long long)job->size,
+		         (unsigned long long)t->size,
+		         job->offset_increment && n > 1
+		             ? " for the last of numjobs (offset_increment)"
+		             : "");
+		return -EINVAL;
+	}
+	/* Sizes the target or the engine cannot take fail here, named, not at I/O time. */
+	for (unsigned i = 0; i <= job->nbssplit; i++) {
+		uint32_t bs = i < job->nbssplit ? job->bssplit[i].bs : job->bs;
+		if ((i < job->nbssplit || !job->nbssplit) && bs % t->block_size) {
+			snprintf(msg, msglen,
+			         "job '%s': %s=%u is not a multiple of the target's logical block "
+			         "size (%u bytes)",
+			         job->name, job->nbssplit ? "bssplit" : "bs", bs, t->block_size);
+			return -EINVAL;
+		}
+	}
+	if (job->offset % t->block_size || job->offset_increment % t->block_size) {
+		snprintf(msg, msglen,
+		         "job '%s': %s=%llu is not a multiple of the target's logical block size "
+		         "(%u bytes)",
+		         job->name, job->offset % t->block_size ? "offset" : "offset_increment",
+		         (unsigned long long)(job->offset % t->block_size ? job->offset
+		                                                          : job->offset_increment),
+		         t->block_size);
+		return -EINVAL;
+	}
+	if (kind == RL_EXEC_URING && job->iodepth > RUN_URING_DEPTH_MAX) {
+		snprintf(msg, msglen,
+		         "job '%s': iodepth=%u: the io_uring engine keeps at most %u requests in "
+		         "flight per job (use numjobs for more, or ioengine=psync)",
+		         job->name, job->iodepth, RUN_URING_DEPTH_MAX);
+		return -EINVAL;
+	}
+	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
+		snprintf(msg, msglen, "job '%s': the target does not support trim", job->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
                struct wl_result *res, char *msg, size_t msglen)
 {
@@ -567,23 +626,9 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 	res->clock = kind;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&res->dir[d].hist);
-	/* The last worker's region lies highest (offset_increment moves each one up). */
-	uint64_t last = job->offset + (uint64_t)(n - 1) * job->offset_increment;
-	if (last >= t->size || (job->size && job->size > t->size - last)) {
-		snprintf(msg, msglen,
-		         "job '%s': offset %llu + size %llu is beyond the end of the target "
-		         "(%llu bytes)%s",
-		         job->name, (unsigned long long)last, (unsigned long long)job->size,
-		         (unsigned long long)t->size,
-		         job->offset_increment && n > 1
-		             ? " for the last of numjobs (offset_increment)"
-		             : "");
-		return -EINVAL;
-	}
-	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
-		snprintf(msg, msglen, "job '%s': the target does not support trim", job->name);
-		return -EOPNOTSUPP;
-	}
+	rc = wl_run_check(t, job, msg, msglen);
+	if (rc)
+		return rc;
 	ws = calloc(n, sizeof(*ws));
 	parts = calloc(n, sizeof(*parts));
 	ths = calloc(nthreads, sizeof(*ths));

@@ -75,6 +75,14 @@ struct wl_run_opts {
 };
 
 /**
+ * Can @job run on @t?  Its region lies inside the target, its block sizes
+ * and offsets are multiples of the target's logical block size, its
+ * iodepth fits the engine, trim is supported.  0, or -EINVAL/-EOPNOTSUPP
+ * with a message naming the option in @msg.  wl_run_job() checks too.
+ */
+int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_t msglen);
+
+/**
  * Run @job on @t.  Returns 0 when the job ran (its I/O errors and verify
  * failures are in @res: check wl_result_ok), or a negative errno with a
  * message in @msg when it could not run (region too small, no io_uring...).

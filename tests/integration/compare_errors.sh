@@ -47,6 +47,29 @@ jq '.jobs[1].read.iops = null' jobs-mem.json >jobnull.json
 expect_fail 1 "jobnull.json: field 'jobs\[1\].read.iops' is missing" $RAIDLAB compare jobnull.json
 jq '.tests = {}' $good >tobj.json
 expect_fail 1 "tobj.json: field 'tests' must be an array, not an object" $RAIDLAB compare tobj.json
+# figures that are not measurements (exit 1, the field and the value named)
+jq '.tests[0].read.mb_s = -5' $good >neg.json
+expect_fail 1 "neg.json: field 'tests\[0\].read.mb_s' is -5, outside the plausible range" $RAIDLAB compare neg.json
+jq '.tests[0].read.mb_s = 0' $good >zero.json
+expect_fail 1 "zero.json: field 'tests\[0\].read.mb_s' is 0, outside" $RAIDLAB compare zero.json
+jq '.tests[0].read.mb_s = 1e308' $good >huge.json
+expect_fail 1 "huge.json: field 'tests\[0\].read.mb_s' is 1e+308, outside" $RAIDLAB compare huge.json
+jq '.jobs[1].read.lat_us.p99 = -1' jobs-mem.json >pct.json
+expect_fail 1 "pct.json: field 'jobs\[1\].read.lat_us.p99' is -1" $RAIDLAB compare pct.json
+jq '.jobs[1].read.iops = 1e30' jobs-mem.json >iops.json
+expect_fail 1 "iops.json: field 'jobs\[1\].read.iops' is 1e+30" $RAIDLAB compare iops.json
+jq '.tests = []' $good >notests.json
+expect_fail 1 "notests.json: field 'tests' is empty: there is nothing to compare" $RAIDLAB compare notests.json
+jq '.jobs = []' jobs-mem.json >nojobs.json
+expect_fail 1 "nojobs.json: field 'jobs' is empty" $RAIDLAB compare nojobs.json
+# labels that look like formulas stay text in CSV
+jq '.label = "=HYPERLINK(\"http://x\",\"y\")"' $good >f1.json
+jq '.label = "+1+2"' cdm-raid0x2.json >f2.json
+$RAIDLAB compare f1.json f2.json --csv formula.csv >/dev/null || fail "compare with formula labels"
+grep -q "^1,\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"," formula.csv ||
+	{ head -3 formula.csv; fail "a label starting with = is not neutralised"; }
+grep -q "^2,'+1+2," formula.csv || { head -3 formula.csv; fail "a label starting with + is not neutralised"; }
+
 # every broken file is reported, not only the first; nothing is written
 expect_fail 1 "v2.json: schema_version 2" $RAIDLAB compare v2.json $good nomb.json --html out.html --csv out.csv
 grep -q "nomb.json: field 'tests\[2\].read.mb_s' is missing" "$T/err" || fail "second broken file not reported"

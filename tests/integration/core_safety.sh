@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The safety rule: no writes over a filesystem signature on a block device,
-# nor over an existing file raidlab did not create, unless --force-destroy.
+# The safety rule: no writes over a filesystem signature on a block device
+# or a file, nor over an existing file raidlab did not create, unless
+# --force-destroy; never (--force-destroy or not) to what is in use: a
+# mounted device, a loop-attached file, a file another process writes, a
+# file another raidlab run holds.
 . "$(dirname "$0")/lib.sh"
 
 # existing regular file: refused, then allowed with --force-destroy
@@ -18,6 +21,31 @@ $RAIDLAB run --target "$T/own.img" --rw=randwrite --quiet || fail "write to raid
 # without --keep the created file is removed
 $RAIDLAB run --target "file($T/gone.img, size=2m)" --rw=write --quiet
 [ ! -e gone.img ] || fail "created file not removed"
+
+# another run holds the file: a second writer, and a verify reader, get its PID
+$RAIDLAB run --quiet --target "$T/own.img" --rw=randwrite --bs=4k --time_based --runtime=20 \
+    >/dev/null 2>&1 &
+bg=$!
+cleanup_hooks+=("kill $bg 2>/dev/null")
+for _ in $(seq 100); do grep -q "FLOCK.*WRITE *$bg " /proc/locks && break; sleep 0.05; done
+expect_fail 1 "in use by PID $bg" $RAIDLAB run --target "$T/own.img" --rw=write --size=1m --quiet
+expect_fail 1 "in use by PID $bg" $RAIDLAB run --target "$T/own.img" --rw=write --size=1m \
+    --verify=crc32c --verify_only=1 --quiet
+kill -INT $bg
+wait $bg || true
+# a file another program has open for writing: refused even when forced
+exec 3<>"$T/mine.img"
+expect_fail 1 "open for writing by PID $$" $RAIDLAB run --target "$T/mine.img" --rw=write \
+    --size=1m --quiet --force-destroy
+grep -q "does not override" "$T/err" || fail "message does not say --force-destroy cannot help"
+exec 3>&-
+
+# a kept test file later formatted: raidlab's mark survives mkfs, the signature decides
+need mkfs.ext4
+$RAIDLAB run --target "file($T/kept.img, size=16m)" --rw=write --quiet --keep
+mkfs.ext4 -q -F kept.img
+expect_fail 1 "ext4" $RAIDLAB run --target "$T/kept.img" --rw=write --size=1m --quiet
+blkid -p kept.img | grep -q ext4 || fail "refused write damaged the filesystem"
 
 # block device with an ext4 filesystem
 need losetup
@@ -40,5 +68,20 @@ mkdir -p mnt
 if mount "$dev" mnt 2>/dev/null; then
 	cleanup_hooks=("umount $T/mnt" "${cleanup_hooks[@]}")
 	expect_fail 1 "mounted on" $RAIDLAB run --target "$dev" --rw=write --size=1m --quiet
+	# --force-destroy does not write into a mounted filesystem; nor do rebuild, check --repair
+	expect_fail 1 "does not override" $RAIDLAB run --target "$dev" --rw=write --size=1m \
+	    --quiet --force-destroy
+	$RAIDLAB run --target "file($T/m0.img, size=64m)" --rw=write --quiet --keep
+	expect_fail 1 "does not override" $RAIDLAB rebuild "raid1($T/m0.img, $dev)" --member 1 \
+	    --force-destroy --quiet
+	expect_fail 1 "does not override" $RAIDLAB check "raid1($T/m0.img, $dev)" --repair \
+	    --force-destroy
+	# the image of a mounted loop device: refused, forced or not
+	umount mnt
+	cleanup_hooks=("${cleanup_hooks[@]:1}")
+	mount -o loop kept.img mnt || fail "cannot mount kept.img"
+	cleanup_hooks=("umount $T/mnt" "${cleanup_hooks[@]}")
+	expect_fail 1 "loop device" $RAIDLAB run --target "$T/kept.img" --rw=write --size=1m \
+	    --quiet --force-destroy
 fi
 echo ok

@@ -122,4 +122,9 @@ expect_fail 2 'no redundancy' "$RAIDLAB" rebuild 'raid0(m0.img, m1.img, chunk=64
 expect_fail 2 'does not exist' "$RAIDLAB" rebuild 'raid1(m0.img, m1.img)' --member 2 --force-destroy
 expect_fail 2 'no redundancy' "$RAIDLAB" check 'm0.img'
 expect_fail 2 'required' "$RAIDLAB" rebuild 'raid1(m0.img, m1.img)'
+# a replacement smaller than the other members would shrink the array
+cp m0.img small.img
+truncate -s 4m small.img
+expect_fail 2 'smaller replacement would shrink' "$RAIDLAB" rebuild 'raid1(m0.img, small.img)' --member 1 --force-destroy
+expect_fail 2 'smaller replacement would shrink' "$RAIDLAB" rebuild 'raid10(n0.img, n1.img, n2.img, small.img, layout=n2)' --member 3 --force-destroy
 echo ok

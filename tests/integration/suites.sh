@@ -177,9 +177,7 @@ $RAIDLAB run atto --target "$T/mine.img" --size=1m --min-bs=1m --quiet --force-d
 
 # --- a simulated drive ---
 if ! $RAIDLAB help targets | grep -q '^  ssd '; then
-	echo "simulated part skipped: no ssd target yet"
-	echo ok
-	exit 0
+	skip "the simulated part needs the ssd target, which this build lacks (the rest passed)"
 fi
 ssd='ssd(sx8200pro)'
 $RAIDLAB run cdm --target "$ssd" --size=16m --passes=2 --warmup=0 --duration=0.05 --quiet \

@@ -1134,10 +1134,11 @@ static void test_jobfile_quoting(void **state)
 	assert_string_equal(jf.target, "raid5(file(a) x4, chunk=64k)");
 	wl_jobfile_free(&jf);
 
-	/* A later target= in a [global] before the first job replaces the earlier. */
-	jf = PARSE_OK("[global]\ntarget=a\n[global]\ntarget=b\n[j]\n", NULL);
-	assert_string_equal(jf.target, "b");
-	wl_jobfile_free(&jf);
+	/* A second target= contradicts the first: refused, both named. */
+	assert_int_equal(wl_jobfile_parse("[global]\ntarget=a\n[global]\ntarget=b\n[j]\n", "t.fio",
+	                                  NULL, &jf, msg, sizeof(msg)),
+	                 -EINVAL);
+	expect_sub(msg, "t.fio:4: target= given twice in [global] ('a', then 'b')", __LINE__);
 }
 
 static void test_jobfile_bare_booleans(void **state)

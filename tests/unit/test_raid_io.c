@@ -566,30 +566,130 @@ static void test_read_retry(void **state)
 
 		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, (uint32_t)t->size, w, 0), 0);
 		/* least-pending with nothing in flight reads member 0 first */
+		uint64_t writes0 = report_member_u64(t, 0, "writes");
 		memset(r, 0, 8192);
 		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, off, 8192, r, 0), 0);
 		assert_memory_equal(r, w + off, 8192);
 		assert_int_equal(report_u64(t, "retries"), expect_retries);
 		assert_int_equal(report_u64(t, "member_errors"), expect_retries);
-		assert_string_equal(describe_state(t), "degraded");
-		/* later reads avoid the failed copy without retrying */
-		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, off, 8192, r, 0), 0);
-		assert_int_equal(report_u64(t, "retries"), expect_retries);
-		assert_true(report_u64(t, "degraded_reads") >= 1);
+		/* md's policy: one read error keeps the member, and the good
+		 * copy is written back over each copy that failed */
+		assert_string_equal(describe_state(t), "optimal");
+		assert_int_equal(report_u64(t, "read_errors_fixed"), expect_retries);
+		assert_int_equal(report_member_u64(t, 0, "read_errors"), 1);
+		assert_int_equal(report_member_u64(t, 0, "writes"), writes0 + 1);
 		rl_target_close(t);
 		rl_exec_destroy(ex);
 	}
+	free(w);
+	free(r);
+}
+
+/*
+ * A member is failed once it has had more than max-read-errors read errors,
+ * but never while it holds the last readable copy: two mirrors, each with
+ * its own bad region, keep answering every read with good data.
+ */
+static void test_read_error_threshold(void **state)
+{
+	uint8_t *w = malloc(1 << 20), *r = malloc(65536);
+	struct rl_target *t;
+	struct rl_exec *ex = new_exec(64);
+
+	(void)state;
+	fill_random(w, 1 << 20);
+	t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=256k:4k), mem(size=1m), "
+	              "max-read-errors=2)");
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, (uint32_t)t->size, w, 0), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 256 << 10, 4096, r, 0), 0);
+		assert_memory_equal(r, w + (256 << 10), 4096);
+		assert_string_equal(describe_state(t), i < 2 ? "optimal" : "degraded");
+	}
+	/* failed: later reads avoid it without retrying */
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 256 << 10, 4096, r, 0), 0);
+	assert_int_equal(report_u64(t, "retries"), 3);
+	rl_target_close(t);
+
+	/* Each member has a bad region the other covers: 25 reads of each
+	 * region never reach the host as errors (up to the threshold the
+	 * members stay in the array), and with max-read-errors=0
+	 * the first member is failed at once while the second, now the last
+	 * copy, is kept through every error. */
+	for (int thr = 0; thr < 2; thr++) {
+		t = open_spec(
+		    thr ? "raid1(faulty(mem(size=1m), ops=read, at=64k:4k), "
+		          "faulty(mem(size=1m), ops=read, at=512k:4k), "
+		          "max-read-errors=100)"
+		        : "raid1(faulty(mem(size=1m), ops=read, at=64k:4k), "
+		          "faulty(mem(size=1m), ops=read, at=512k:4k), max-read-errors=0)");
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, (uint32_t)t->size, w, 0), 0);
+		for (int i = 0; i < 25; i++) {
+			int rc = rl_io_sync(t, ex, RL_OP_READ, 64 << 10, 4096, r, 0);
+			assert_int_equal(rc, 0);
+			assert_memory_equal(r, w + (64 << 10), 4096);
+			if (thr) {
+				rc = rl_io_sync(t, ex, RL_OP_READ, 512 << 10, 4096, r, 0);
+				assert_int_equal(rc, 0);
+				assert_memory_equal(r, w + (512 << 10), 4096);
+			}
+		}
+		if (!thr) {
+			/* member 0 failed on its first error; member 1 is now the
+			 * only copy of 512k and keeps its place despite errors */
+			assert_string_equal(describe_state(t), "degraded");
+			for (int i = 0; i < 3; i++)
+				assert_int_equal(
+				    rl_io_sync(t, ex, RL_OP_READ, 512 << 10, 4096, r, 0), -EIO);
+			/* each read: the piece, then its 8 blocks one by one */
+			assert_int_equal(report_member_u64(t, 1, "read_errors"), 27);
+			assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 4096, r, 0), 0);
+		}
+		rl_target_close(t);
+	}
+	rl_exec_destroy(ex);
+	free(w);
+	free(r);
+}
+
+/* Every copy fails a read: the host gets -EIO, no member is failed for it. */
+static void test_read_retry_lost(void **state)
+{
+	uint8_t *r = malloc(65536);
+
+	(void)state;
 	/* Every copy fails: -EIO, recorded as lost. */
 	struct rl_target *t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=0), "
 	                                "faulty(mem(size=1m), ops=read, at=0))");
 	struct rl_exec *ex = new_exec(64);
+	/* the 4k piece fails on both copies, then block by block only the
+	 * first 512-byte block (at=0 is one block) is lost */
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 4096, r, 0), -EIO);
-	assert_int_equal(report_u64(t, "retries"), 1);
+	assert_int_equal(report_u64(t, "retries"), 2);
+	assert_int_equal(report_u64(t, "lost_ios"), 1);
 	assert_int_equal(report_lost(t, "first_offset"), 0);
-	assert_string_equal(describe_state(t), "failed");
+	assert_string_equal(describe_state(t), "optimal");
+	assert_int_equal(
+	    report_member_u64(t, 0, "read_errors") + report_member_u64(t, 1, "read_errors"), 4);
+	rl_target_close(t);
+	/* each copy bad in a different block of one piece: the host gets
+	 * every byte (block by block); the blocks read block by block from the
+	 * other copy (member 0's 8k..12k: 8 blocks) are rewritten */
+	uint8_t *w = malloc(65536);
+	for (int i = 0; i < 65536; i++)
+		w[i] = (uint8_t)(i * 7 + 3);
+	t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=8k:4k), "
+	              "faulty(mem(size=1m), ops=read, at=40k:4k))");
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, w, 0), 0);
+	memset(r, 0, 65536);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 65536, r, 0), 0);
+	assert_memory_equal(r, w, 65536);
+	assert_int_equal(report_u64(t, "lost_ios"), 0);
+	assert_int_equal(report_u64(t, "read_errors_fixed"), 8);
+	assert_string_equal(describe_state(t), "optimal");
+	free(w);
 	rl_target_close(t);
 	rl_exec_destroy(ex);
-	free(w);
 	free(r);
 }
 
@@ -803,6 +903,8 @@ int main(void)
 	    cmocka_unit_test(test_raid0_lost_chunk),
 	    cmocka_unit_test(test_faulty_member_mid_run),
 	    cmocka_unit_test(test_read_retry),
+	    cmocka_unit_test(test_read_error_threshold),
+	    cmocka_unit_test(test_read_retry_lost),
 	    cmocka_unit_test(test_write_errors),
 	    cmocka_unit_test(test_raid0_trim_per_member),
 	    cmocka_unit_test(test_pool_exhaustion),

@@ -1,0 +1,130 @@
+/*
+ * outcome.c - the end of a run on a target, shared by `run` and its suites.
+ *
+ * A target stack does work of its own when a run ends (rl_target_finish):
+ * a write-back cache writes its dirty lines to the members, a cache that
+ * lost power replays what its battery kept, test files are removed.  The
+ * counters each job recorded were taken before that, so the counters taken
+ * afterwards are added to the document as "target_final_counters": the
+ * JSON then says what the messages on stderr said (replayed bytes, data
+ * that could not be written back).
+ *
+ * Any target may report "lost_acknowledged_bytes": data the host was told
+ * was written and that never reached storage (a cache whose destage
+ * failed).  The sum over the stack decides the run: more than zero is a
+ * failure, said on stderr whatever --quiet says, and recorded in the
+ * document as "lost_acknowledged_bytes".  An interrupted run is marked
+ * "interrupted": true.
+ *
+ * Output files are checked before a run starts (their directory exists and
+ * is writable, or the file is), so a run is not lost to a typo; if writing
+ * a result still fails at the end, it goes to $TMPDIR (or /tmp) as
+ * raidlab-result-PID.json and the message says so.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/target.h"
+#include "stats/result.h"
+#include "workload/run.h"
+
+/* Sum of "lost_acknowledged_bytes" over a report tree. */
+static uint64_t outcome_lost(struct json_object *node)
+{
+	struct json_object *v, *kids;
+	uint64_t sum = 0;
+
+	if (json_object_object_get_ex(node, "lost_acknowledged_bytes", &v))
+		sum += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(node, "children", &kids))
+		for (size_t i = 0; i < json_object_array_length(kids); i++)
+			sum += outcome_lost(json_object_array_get_idx(kids, i));
+	return sum;
+}
+
+unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc)
+{
+	struct json_object *report;
+	uint64_t lost;
+
+	rl_target_finish(t);
+	report = rl_target_report(t);
+	lost = report ? outcome_lost(report) : 0;
+	if (doc && report)
+		json_object_object_add(doc, "target_final_counters", json_object_get(report));
+	json_object_put(report);
+	if (doc && wl_run_stop_requested())
+		json_object_object_add(doc, "interrupted", json_object_new_boolean(true));
+	if (doc && lost)
+		json_object_object_add(doc, "lost_acknowledged_bytes",
+		                       json_object_new_int64((int64_t)lost));
+	if (lost)
+		cli_error(cmd,
+		          "%llu bytes of acknowledged writes never reached the target's storage "
+		          "(see target_counters in the result)",
+		          (unsigned long long)lost);
+	return lost;
+}
+
+/* --- output files: checked before a run, a fallback after it --- */
+
+int cli_output_check(const char *cmd, const char *opt, const char *path)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			cli_error(cmd, "%s %s: it is a directory", opt, path);
+			return -EISDIR;
+		}
+		if (access(path, W_OK)) {
+			cli_error(cmd, "%s %s: cannot write it: %s", opt, path, strerror(errno));
+			return -EACCES;
+		}
+		return 0;
+	}
+	slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+	         slash ? path : ".");
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		cli_error(cmd, "%s %s: directory %s does not exist", opt, path, dir);
+		return -ENOENT;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		cli_error(cmd, "%s %s: cannot create files in %s: %s", opt, path, dir,
+		          strerror(errno));
+		return -EACCES;
+	}
+	return 0;
+}
+
+int cli_result_save(const char *cmd, struct json_object *doc, const char *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	char fallback[4096];
+	int rc = st_result_write(doc, path);
+
+	if (!rc)
+		return 0;
+	snprintf(fallback, sizeof(fallback), "%s/raidlab-result-%ld.json",
+	         tmp && *tmp ? tmp : "/tmp", (long)getpid());
+	if (st_result_write(doc, fallback) == 0) {
+		cli_error(cmd, "cannot write %s: %s; the result was saved to %s instead", path,
+		          strerror(-rc), fallback);
+	} else {
+		cli_error(cmd, "cannot write %s: %s (nor the fallback %s); the result is lost",
+		          path, strerror(-rc), fallback);
+	}
+	return rc;
+}

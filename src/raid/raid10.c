@@ -124,7 +124,8 @@ static const struct rl_target_ops raid10_ops = {
 static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                          struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"layout", "chunk", "read", "failed", "writes", "max-read-errors", NULL};
+	static const char *const known[] = {"layout", "chunk",           "read", "failed",
+	                                    "writes", "max-read-errors", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX;
 	struct rl_spec_kv *kv;
 	const char *layout = "n2";

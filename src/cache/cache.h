@@ -149,7 +149,12 @@ struct cache {
 	bool io_direct, fastpath, fastpath_on, wt_fua;
 	bool ra_detect;   /* read=ahead prefetches only for sequential streams */
 	bool ra_stripe;   /* read-ahead stops at the end of the array's stripe row */
-	bool per_copy;    /* a mirrored array takes a line per copy (lines / copies) */
+	bool per_copy;    /* dirty data of a mirrored array is held per arm */
+	uint32_t dirty_max; /* dirty lines the cache may hold: dirty-max of nlines (/ copies) */
+	double dirty_max_pct;
+	bool full_wait;       /* full=wait: a write-back write that finds no room waits for destage */
+	struct rl_io *wb_wait; /* such writes, oldest first (linked by ->next; virtual executors) */
+	struct rl_io **wb_wait_tail;
 	uint64_t fw_line; /* cache path: latency per line a request touches */
 	bool sync_dram;   /* protected-sync=dram: FLUSH and FUA complete from a protected cache */
 	uint64_t fw_cmd, fw_lat, fp_cmd, fp_lat;
@@ -216,7 +221,7 @@ struct cache {
 	struct {
 		uint64_t reads, read_hits, read_misses, read_hit_bytes, read_miss_bytes;
 		uint64_t read_waits;
-		uint64_t writes, writes_back, writes_through, writes_full, writes_fua;
+		uint64_t writes, writes_back, writes_through, writes_full, writes_fua, writes_waited;
 		uint64_t write_bytes;
 		uint64_t trims, flushes, member_flushes;
 		uint64_t ra_issued_bytes, ra_used_bytes, ra_wasted_bytes, ra_requests;
@@ -284,6 +289,8 @@ bool cache_wait_pool(struct rl_io *io, rl_exec_resume_fn resume);
 /** The four host paths (hostio.c, flush.c). */
 void cache_read_start(struct cache *c, struct rl_io *io);
 void cache_write_start(struct cache *c, struct rl_io *io);
+/** Destage freed room: retry the write-back writes that waited for it (call without the lock). */
+void cache_wb_wake(struct cache *c);
 void cache_trim_start(struct cache *c, struct rl_io *io);
 void cache_flush_start(struct cache *c, struct rl_io *io);
 

@@ -230,6 +230,7 @@ static void cache_bg_destage_done(struct rl_io *io, int status)
 	c->destage_busy--;
 	pthread_mutex_unlock(&c->lock);
 	cache_wake(c, w);
+	cache_wb_wake(c);
 	cache_destage_kick(c, io->ex);
 }
 

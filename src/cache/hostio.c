@@ -54,6 +54,40 @@ static uint64_t cache_direct_run(struct cache *c, const struct rl_io *io, uint64
 	return run;
 }
 
+/*
+ * The same for a write-through write: lines holding only clean data that
+ * no request or background operation is using do not stop the run - their
+ * copies of the written blocks are dropped (the write makes them stale), so
+ * a host write goes down as one request whatever the reads left cached.
+ * Lock held.
+ */
+static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, uint64_t rel)
+{
+	uint64_t run = 0;
+
+	if (!c->io_direct)
+		return 0;
+	while (rel + run < io->len) {
+		struct cache_piece pc = cache_piece_at(c, io, rel + run);
+		struct cache_line *l = cache_find(c, pc.tag);
+		if (l && (l->ndirty || l->refs || l->wt || l->busy != CACHE_BUSY_NONE || l->waiters))
+			break;
+		run += pc.len;
+	}
+	if (run <= cache_piece_at(c, io, rel).len)
+		return 0; /* one piece: the line path handles it */
+	for (uint64_t r = 0; r < run;) {
+		struct cache_piece pc = cache_piece_at(c, io, rel + r);
+		struct cache_line *l = cache_find(c, pc.tag);
+		if (l) {
+			cache_forget(c, l, pc.b0, pc.n);
+			l->wseq = ++c->wseq;
+		}
+		r += pc.len;
+	}
+	return run;
+}
+
 /* --- reads --- */
 
 /* A hit: copy blocks out, count read-ahead use.  Lock held. */
@@ -322,7 +356,7 @@ static void cache_wt_issue(struct rl_io *io)
 			break;
 		}
 		pthread_mutex_lock(&c->lock);
-		run = cache_direct_run(c, io, rel);
+		run = cache_direct_run_write(c, io, rel);
 		pthread_mutex_unlock(&c->lock);
 		if (run > pc.len)
 			pc.len = (uint32_t)run;
@@ -364,12 +398,17 @@ static void cache_wb_ack(struct rl_io *io, int status)
 /* Pin a line for every piece; false (nothing pinned) when one cannot be had.  Lock held. */
 static bool cache_wb_pin(struct cache *c, struct rl_io *io)
 {
+	uint32_t fresh = 0;
 	uint64_t rel;
 
 	for (rel = 0; rel < io->len;) {
 		struct cache_piece pc = cache_piece_at(c, io, rel);
 		struct cache_line *l = cache_find(c, pc.tag);
 		if (!l && !(l = cache_alloc(c, pc.tag)))
+			break;
+		/* a line that is not dirty yet needs room for dirty data */
+		if (l->list != CACHE_L_DIRTY &&
+		    c->count[CACHE_L_DIRTY] + ++fresh > c->dirty_max)
 			break;
 		l->refs++;
 		rel += pc.len;
@@ -384,15 +423,43 @@ static bool cache_wb_pin(struct cache *c, struct rl_io *io)
 	return false;
 }
 
-void cache_write_start(struct cache *c, struct rl_io *io)
+static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 {
 	/* a protected write-back cache is durable: FUA is satisfied in DRAM */
 	bool fua = (io->flags & RL_IO_FUA) && !cache_sync_in_dram(c), full = false;
 
 	pthread_mutex_lock(&c->lock);
-	c->n.writes++;
-	c->n.write_bytes += io->len;
+	if (!counted) {
+		c->n.writes++;
+		c->n.write_bytes += io->len;
+	}
 	c->idle_mode = false;
+	if (c->wb && !fua && c->full_wait && io->ex->kind == RL_EXEC_VIRTUAL &&
+	    (c->wb_wait || !cache_wb_pin(c, io))) {
+		/*
+		 * full=wait: no room for dirty data, so the write waits for the
+		 * destage to make some, as a controller's cache full of dirty
+		 * data makes the host wait (behind earlier waiters: in order).
+		 */
+		io->next = NULL;
+		*c->wb_wait_tail = io;
+		c->wb_wait_tail = &io->next;
+		c->n.writes_waited += !counted;
+		c->destage_on = true;
+		pthread_mutex_unlock(&c->lock);
+		cache_destage_kick(c, io->ex);
+		return;
+	}
+	if (c->wb && !fua && c->full_wait && io->ex->kind == RL_EXEC_VIRTUAL) {
+		/* pinned above */
+		uint64_t when = cache_dram(c, rl_exec_now(io->ex), io->len);
+		c->n.writes_back++;
+		pthread_mutex_unlock(&c->lock);
+		io->cb = cache_wb_ack;
+		if (rl_exec_at(io->ex, io, when, 0))
+			rl_io_complete_later(io, 0);
+		return;
+	}
 	if (c->wb && !fua) {
 		if (cache_wb_pin(c, io)) {
 			uint64_t when = 0;
@@ -419,6 +486,32 @@ void cache_write_start(struct cache *c, struct rl_io *io)
 	io->priv[CACHE_P_AUX] |= CACHE_A_THROUGH;
 	rl_io_children_begin(io);
 	cache_wt_issue(io);
+}
+
+void cache_write_start(struct cache *c, struct rl_io *io)
+{
+	cache_write_go(c, io, false);
+}
+
+void cache_wb_wake(struct cache *c)
+{
+	struct rl_io *list;
+
+	pthread_mutex_lock(&c->lock);
+	if (!c->wb_wait || c->count[CACHE_L_DIRTY] >= c->dirty_max) {
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	list = c->wb_wait;
+	c->wb_wait = NULL;
+	c->wb_wait_tail = &c->wb_wait;
+	pthread_mutex_unlock(&c->lock);
+	while (list) {
+		struct rl_io *io = list;
+		list = io->next;
+		io->next = NULL;
+		cache_write_go(c, io, true);
+	}
 }
 
 /* --- trim --- */

@@ -132,7 +132,7 @@ static const struct rl_target_ops raid0_ops = {
 static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"chunk", "layout", "failed", NULL};
+	static const char *const known[] = {"chunk", "layout", "failed", "writes", NULL};
 	static const char *const layouts[] = {"orig", "alt", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk;
 	struct raid0_state *s;
@@ -168,6 +168,7 @@ static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 		goto fail;
 	}
 	if ((rc = raid_spec_failed(node, &s->a, err)) ||
+	    (rc = raid_spec_write_order(node, &s->a, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		goto fail;
 	t->size = s->g.size;
@@ -182,7 +183,7 @@ static struct rl_target_type raid0_type = {
     .name = "raid0",
     .summary = "striping over members as md raid0 (zones for unequal members)",
     .params = "MEMBER..., chunk=SIZE (default 512k), layout=orig|alt (default orig), "
-              "failed=K[+K...]",
+              "failed=K[+K...], writes=parallel|serial (default parallel)",
     .create = raid0_create,
 };
 RL_TARGET_REGISTER(raid0_type)

@@ -80,7 +80,12 @@ enum {
 	RAID_P_NEXT = 2,  /* within the current piece: next copy / member / trim cursor */
 	RAID_P_GEN = 3,   /* read: a->wr_gen when it arrived with no write in flight, or
 	                     RAID_GEN_NONE: its rewrites (FIX) may race with writes */
+	RAID_P_SERIAL = 3, /* write with writes=serial: phase member (low 16 bits),
+	                      children in flight (bits 16-47), RAID_S_SCANNED */
 };
+#define RAID_S_SCANNED  (1ull << 63) /* the phase is fully issued */
+#define RAID_S_ONE      (1ull << 16)
+#define RAID_S_COUNT(v) (((v) >> 16) & 0xffffffffull)
 #define RAID_GEN_NONE  UINT64_MAX
 #define RAID_WR_GEN1   (1ull << 24) /* one generation in raid_array.wr_state */
 #define RAID_P_COUNTED (1ull << 63) /* in RAID_P_NEXT: the piece's degraded/lost check is done */
@@ -424,6 +429,8 @@ static bool raid_issue_reads(struct rl_io *io)
 
 /* --- writes and trims, per piece and copy --- */
 
+static void raid_serial_child_done(struct rl_io *p);
+
 static void raid_write_done(struct rl_io *c, int status)
 {
 	struct rl_io *p = c->parent;
@@ -434,27 +441,6 @@ static void raid_write_done(struct rl_io *c, int status)
 
 	raid_member_done(a, g.member);
 	raid_write_child_done(a);
-	if (a->serial_writes && c->op == RL_OP_WRITE) {
-		/* mirror copies one after another: on to the next writable copy */
-		unsigned n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs), k;
-		if (status)
-			raid_member_error(a, g.member, status);
-		for (k = g.cur + 1u; k < n && !raid_member_writable(a, locs[k].member); k++)
-			;
-		if (k < n) {
-			g.cur = (uint8_t)k;
-			raid_member_send(a, c, &locs[k], g);
-			return;
-		}
-		if (status && raid_any_readable(a, locs, n))
-			status = 0;
-		else if (status) {
-			raid_lost_note(a, p->offset + g.rel);
-			status = -EIO;
-		}
-		rl_io_child_end(c, status);
-		return;
-	}
 	if (status) {
 		raid_member_error(a, g.member, status);
 		if (!raid_any_readable(
@@ -465,6 +451,8 @@ static void raid_write_done(struct rl_io *c, int status)
 			status = 0;
 		}
 	}
+	if (a->serial_writes && c->op == RL_OP_WRITE)
+		raid_serial_child_done(p);
 	rl_io_child_end(c, status);
 }
 
@@ -472,13 +460,16 @@ static bool raid_issue_writes(struct rl_io *io)
 {
 	struct raid_array *a = raid_io_array(io);
 	struct raid_loc locs[RAID_MAX_MEMBERS];
+	bool serial = a->serial_writes && io->op == RL_OP_WRITE;
 
 	while (io->priv[RAID_P_DONE] < io->len) {
 		uint64_t rel = io->priv[RAID_P_DONE], len;
 		unsigned n = a->level->locate(a, io->offset + rel, io->len - rel, &len, locs);
 		uint64_t next = io->priv[RAID_P_NEXT];
 
-		if (!(next & RAID_P_COUNTED)) {
+		if (!(next & RAID_P_COUNTED) && serial && (io->priv[RAID_P_SERIAL] & 0xffff)) {
+			next = RAID_P_COUNTED; /* checked and counted in the first phase */
+		} else if (!(next & RAID_P_COUNTED)) {
 			unsigned writable = 0;
 			for (unsigned i = 0; i < n; i++)
 				writable += raid_member_writable(a, locs[i].member);
@@ -495,7 +486,8 @@ static bool raid_issue_writes(struct rl_io *io)
 		for (unsigned k = (unsigned)(next & ~RAID_P_COUNTED); k < n; k++) {
 			struct rl_io *c;
 
-			if (!raid_member_writable(a, locs[k].member))
+			if (!raid_member_writable(a, locs[k].member) ||
+			    (serial && locs[k].member != (io->priv[RAID_P_SERIAL] & 0xffff)))
 				continue;
 			c = rl_io_child_get(io);
 			if (!c) {
@@ -510,8 +502,8 @@ static bool raid_issue_writes(struct rl_io *io)
 			raid_member_send(
 			    a, c, &locs[k],
 			    (struct raid_tag){.rel = (uint32_t)rel, .cur = (uint8_t)k});
-			if (a->serial_writes && io->op == RL_OP_WRITE)
-				break; /* the other copies follow from raid_write_done */
+			if (serial)
+				io->priv[RAID_P_SERIAL] += RAID_S_ONE;
 		}
 		io->priv[RAID_P_NEXT] = 0;
 		io->priv[RAID_P_DONE] = rel + len;
@@ -610,25 +602,11 @@ static bool raid_issue_flush(struct rl_io *io)
 
 /* --- the entry point and the resume path --- */
 
-static void raid_issue(struct rl_io *io)
-{
-	struct raid_array *a = raid_io_array(io);
-	bool done;
+static void raid_issue(struct rl_io *io);
 
-	switch (io->op) {
-	case RL_OP_READ:
-		done = raid_issue_reads(io);
-		break;
-	case RL_OP_FLUSH:
-		done = raid_issue_flush(io);
-		break;
-	case RL_OP_TRIM:
-		done = a->level->trim_next ? raid_issue_trim_extents(io) : raid_issue_writes(io);
-		break;
-	default:
-		done = raid_issue_writes(io);
-		break;
-	}
+/* The end of issuing: wait for the pool, or seal (complete from the loop if nothing is in flight). */
+static void raid_issue_end(struct rl_io *io, bool done)
+{
 	if (!done && !io->ex->pool_size) {
 		/* No pool at all: waiting would never end. */
 		rl_io_note_error(io, -ENOMEM);
@@ -646,12 +624,89 @@ static void raid_issue(struct rl_io *io)
 	}
 }
 
+/*
+ * writes=serial: the request is written one member at a time, in member
+ * order: every piece for member m goes out together, and member m+1's
+ * pieces only when they have all completed (a controller that writes
+ * through arm by arm; for mirrors, the copies one after another).  The
+ * issuing guard is held across the phases, so the parent cannot complete
+ * between them.
+ */
+static void raid_issue_serial(struct rl_io *io)
+{
+	struct raid_array *a = raid_io_array(io);
+
+	for (;;) {
+		uint64_t st;
+		if (!raid_issue_writes(io)) {
+			raid_issue_end(io, false);
+			return;
+		}
+		st = io->priv[RAID_P_SERIAL];
+		if (RAID_S_COUNT(st)) { /* the phase's children end in raid_serial_child_done */
+			io->priv[RAID_P_SERIAL] = st | RAID_S_SCANNED;
+			return;
+		}
+		if ((st & 0xffff) + 1 >= a->n) {
+			raid_issue_end(io, true);
+			return;
+		}
+		io->priv[RAID_P_SERIAL] = (st & 0xffff) + 1;
+		io->priv[RAID_P_DONE] = 0;
+		io->priv[RAID_P_NEXT] = 0;
+	}
+}
+
+static void raid_serial_child_done(struct rl_io *p)
+{
+	uint64_t st = p->priv[RAID_P_SERIAL] - RAID_S_ONE;
+
+	p->priv[RAID_P_SERIAL] = st;
+	if (RAID_S_COUNT(st) || !(st & RAID_S_SCANNED))
+		return;
+	/* the phase is complete: on to the next member (before this child ends) */
+	p->priv[RAID_P_SERIAL] = (st & 0xffff) + 1;
+	p->priv[RAID_P_DONE] = 0;
+	p->priv[RAID_P_NEXT] = 0;
+	if ((st & 0xffff) + 1 >= raid_io_array(p)->n) {
+		raid_issue_end(p, true);
+		return;
+	}
+	raid_issue_serial(p);
+}
+
+static void raid_issue(struct rl_io *io)
+{
+	struct raid_array *a = raid_io_array(io);
+	bool done;
+
+	if (a->serial_writes && io->op == RL_OP_WRITE) {
+		raid_issue_serial(io);
+		return;
+	}
+	switch (io->op) {
+	case RL_OP_READ:
+		done = raid_issue_reads(io);
+		break;
+	case RL_OP_FLUSH:
+		done = raid_issue_flush(io);
+		break;
+	case RL_OP_TRIM:
+		done = a->level->trim_next ? raid_issue_trim_extents(io) : raid_issue_writes(io);
+		break;
+	default:
+		done = raid_issue_writes(io);
+		break;
+	}
+	raid_issue_end(io, done);
+}
+
 void raid_submit(struct rl_target *t, struct rl_io *io)
 {
 	io->priv[RAID_P_ARRAY] = (uint64_t)(uintptr_t)t->priv;
 	io->priv[RAID_P_DONE] = 0;
 	io->priv[RAID_P_NEXT] = 0;
-	io->priv[RAID_P_GEN] = RAID_GEN_NONE;
+	io->priv[RAID_P_GEN] = io->op == RL_OP_WRITE ? 0 : RAID_GEN_NONE; /* RAID_P_SERIAL */
 	if (io->op == RL_OP_READ && ((struct raid_array *)t->priv)->copies > 1) {
 		/* No write in flight now: remember the generation; one sent
 		 * later changes it, which the FIX checks. */

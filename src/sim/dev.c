@@ -252,17 +252,36 @@ uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t le
 	return dev_end(d, done);
 }
 
-/* A sync request whose data is durable at @ready: when its commit ends (see the file comment). */
-static uint64_t dev_sync_commit(struct sim_dev *d, uint64_t ready)
+/*
+ * A sync request (FUA write or flush) that arrived at @now, whose data is
+ * in the drive at @in and programmed at @prog: when its commit ends.  A
+ * commit that has not begun when the request arrives takes it in (group
+ * commit) and begins once the request's data is in; otherwise a new one
+ * begins when both its data is in and the previous commit has ended.  A
+ * commit ends after sync_commit and after the programs of what it covers,
+ * plus sync_io per request.  (A request that joins a forming group may
+ * start the group later than its first member was told: that member
+ * completes a little early.)
+ */
+static uint64_t dev_sync_commit(struct sim_dev *d, uint64_t now, uint64_t in, uint64_t prog)
 {
 	if (!d->p.sync_commit_ns && !d->p.sync_io_ns)
-		return ready;
-	if (d->commits && d->commit_start >= ready) { /* the next commit has not begun: join it */
+		return prog;
+	if (d->commits && now < d->commit_start) {
+		if (in > d->commit_start) {
+			d->commit_end += in - d->commit_start;
+			d->commit_start = in;
+		}
+		if (prog > d->commit_end)
+			d->commit_end = prog;
 		d->commit_end += d->p.sync_io_ns;
 		return d->commit_end;
 	}
-	d->commit_start = ready > d->commit_end ? ready : d->commit_end;
-	d->commit_end = d->commit_start + d->p.sync_commit_ns + d->p.sync_io_ns;
+	d->commit_start = in > d->commit_end ? in : d->commit_end;
+	d->commit_end = d->commit_start + d->p.sync_commit_ns;
+	if (prog > d->commit_end)
+		d->commit_end = prog;
+	d->commit_end += d->p.sync_io_ns;
 	d->commits++;
 	return d->commit_end;
 }
@@ -299,7 +318,7 @@ uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t l
 		sim_ftl_pad(d, SIM_STREAM_SLC);
 		if (d->host_prog_last > ack)
 			ack = d->host_prog_last;
-		ack = dev_sync_commit(d, ack);
+		ack = dev_sync_commit(d, c, x, ack);
 	}
 	d->c.writes++;
 	d->c.host_write_bytes += len;
@@ -333,9 +352,7 @@ uint64_t sim_dev_flush(struct sim_dev *d, uint64_t now)
 	c = sim_host_cmd(d, sim_host_admit(d, now), false);
 	sim_ftl_pad(d, SIM_STREAM_HOST);
 	sim_ftl_pad(d, SIM_STREAM_SLC);
-	if (d->host_prog_last > c)
-		c = d->host_prog_last;
-	c = dev_sync_commit(d, c);
+	c = dev_sync_commit(d, now, c, d->host_prog_last > c ? d->host_prog_last : c);
 	d->c.flushes++;
 	return dev_end(d, c);
 }

@@ -411,13 +411,38 @@ static const struct rl_target_ops cache_ops = {
 /* Parameters, checked against each other and the target below. */
 static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err *err)
 {
-	static const char *const known[] = {
-	    "size",       "line",       "read",       "write",           "battery",   "nv",
-	    "disk-cache", "dirty-high", "dirty-low",  "idle-flush",      "destage-qd", "ra",
-	    "ra-qd",      "dram-lat",   "dram-bw",    "powerloss-after", "io",        "fw-cmd",
-	    "fw-lat",     "fastpath",   "fp-cmd",     "fp-lat",          "wt-fua",    "profile",
-	    "protected-sync", "ra-detect", "fw-line", "ra-stripe", "per-copy", "dirty-max", "full",
-	    NULL};
+	static const char *const known[] = {"size",
+	                                    "line",
+	                                    "read",
+	                                    "write",
+	                                    "battery",
+	                                    "nv",
+	                                    "disk-cache",
+	                                    "dirty-high",
+	                                    "dirty-low",
+	                                    "idle-flush",
+	                                    "destage-qd",
+	                                    "ra",
+	                                    "ra-qd",
+	                                    "dram-lat",
+	                                    "dram-bw",
+	                                    "powerloss-after",
+	                                    "io",
+	                                    "fw-cmd",
+	                                    "fw-lat",
+	                                    "fastpath",
+	                                    "fp-cmd",
+	                                    "fp-lat",
+	                                    "wt-fua",
+	                                    "profile",
+	                                    "protected-sync",
+	                                    "ra-detect",
+	                                    "fw-line",
+	                                    "ra-stripe",
+	                                    "per-copy",
+	                                    "dirty-max",
+	                                    "full",
+	                                    NULL};
 	static const char *const full_names[] = {"through", "wait", NULL};
 	int full = 0;
 	static const char *const sync_names[] = {"members", "dram", NULL};

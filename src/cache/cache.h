@@ -147,12 +147,12 @@ struct cache {
 	 * wt_fua: write-through member writes carry FUA.  Simulated runs only.
 	 */
 	bool io_direct, fastpath, fastpath_on, wt_fua;
-	bool ra_detect;   /* read=ahead prefetches only for sequential streams */
-	bool ra_stripe;   /* read-ahead stops at the end of the array's stripe row */
-	bool per_copy;    /* dirty data of a mirrored array is held per arm */
+	bool ra_detect;     /* read=ahead prefetches only for sequential streams */
+	bool ra_stripe;     /* read-ahead stops at the end of the array's stripe row */
+	bool per_copy;      /* dirty data of a mirrored array is held per arm */
 	uint32_t dirty_max; /* dirty lines the cache may hold: dirty-max of nlines (/ copies) */
 	double dirty_max_pct;
-	bool full_wait;       /* full=wait: a write-back write that finds no room waits for destage */
+	bool full_wait; /* full=wait: a write-back write that finds no room waits for destage */
 	struct rl_io *wb_wait; /* such writes, oldest first (linked by ->next; virtual executors) */
 	struct rl_io **wb_wait_tail;
 	uint64_t fw_line; /* cache path: latency per line a request touches */
@@ -221,7 +221,8 @@ struct cache {
 	struct {
 		uint64_t reads, read_hits, read_misses, read_hit_bytes, read_miss_bytes;
 		uint64_t read_waits;
-		uint64_t writes, writes_back, writes_through, writes_full, writes_fua, writes_waited;
+		uint64_t writes, writes_back, writes_through, writes_full, writes_fua,
+		    writes_waited;
 		uint64_t write_bytes;
 		uint64_t trims, flushes, member_flushes;
 		uint64_t ra_issued_bytes, ra_used_bytes, ra_wasted_bytes, ra_requests;

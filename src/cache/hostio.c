@@ -70,7 +70,8 @@ static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, 
 	while (rel + run < io->len) {
 		struct cache_piece pc = cache_piece_at(c, io, rel + run);
 		struct cache_line *l = cache_find(c, pc.tag);
-		if (l && (l->ndirty || l->refs || l->wt || l->busy != CACHE_BUSY_NONE || l->waiters))
+		if (l &&
+		    (l->ndirty || l->refs || l->wt || l->busy != CACHE_BUSY_NONE || l->waiters))
 			break;
 		run += pc.len;
 	}
@@ -407,8 +408,7 @@ static bool cache_wb_pin(struct cache *c, struct rl_io *io)
 		if (!l && !(l = cache_alloc(c, pc.tag)))
 			break;
 		/* a line that is not dirty yet needs room for dirty data */
-		if (l->list != CACHE_L_DIRTY &&
-		    c->count[CACHE_L_DIRTY] + ++fresh > c->dirty_max)
+		if (l->list != CACHE_L_DIRTY && c->count[CACHE_L_DIRTY] + ++fresh > c->dirty_max)
 			break;
 		l->refs++;
 		rel += pc.len;

@@ -75,20 +75,20 @@
 
 /* Parent scratch (priv[]) while the array holds the request. */
 enum {
-	RAID_P_ARRAY = 0, /* struct raid_array * */
-	RAID_P_DONE = 1,  /* bytes of the request whose pieces are fully issued */
-	RAID_P_NEXT = 2,  /* within the current piece: next copy / member / trim cursor */
-	RAID_P_GEN = 3,   /* read: a->wr_gen when it arrived with no write in flight, or
-	                     RAID_GEN_NONE: its rewrites (FIX) may race with writes */
+	RAID_P_ARRAY = 0,  /* struct raid_array * */
+	RAID_P_DONE = 1,   /* bytes of the request whose pieces are fully issued */
+	RAID_P_NEXT = 2,   /* within the current piece: next copy / member / trim cursor */
+	RAID_P_GEN = 3,    /* read: a->wr_gen when it arrived with no write in flight, or
+	                      RAID_GEN_NONE: its rewrites (FIX) may race with writes */
 	RAID_P_SERIAL = 3, /* write with writes=serial: phase member (low 16 bits),
 	                      children in flight (bits 16-47), RAID_S_SCANNED */
 };
 #define RAID_S_SCANNED  (1ull << 63) /* the phase is fully issued */
 #define RAID_S_ONE      (1ull << 16)
 #define RAID_S_COUNT(v) (((v) >> 16) & 0xffffffffull)
-#define RAID_GEN_NONE  UINT64_MAX
-#define RAID_WR_GEN1   (1ull << 24) /* one generation in raid_array.wr_state */
-#define RAID_P_COUNTED (1ull << 63) /* in RAID_P_NEXT: the piece's degraded/lost check is done */
+#define RAID_GEN_NONE   UINT64_MAX
+#define RAID_WR_GEN1    (1ull << 24) /* one generation in raid_array.wr_state */
+#define RAID_P_COUNTED  (1ull << 63) /* in RAID_P_NEXT: the piece's degraded/lost check is done */
 
 /* What a child carries in cb_arg. */
 struct raid_tag {
@@ -604,7 +604,8 @@ static bool raid_issue_flush(struct rl_io *io)
 
 static void raid_issue(struct rl_io *io);
 
-/* The end of issuing: wait for the pool, or seal (complete from the loop if nothing is in flight). */
+/* The end of issuing: wait for the pool, or seal (complete from the loop if nothing is in flight).
+ */
 static void raid_issue_end(struct rl_io *io, bool done)
 {
 	if (!done && !io->ex->pool_size) {

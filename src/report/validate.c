@@ -448,11 +448,12 @@ static void val_orderings(const struct val_set *s, struct val_stats *st)
 				if (held) {
 					st->orderings_held++;
 				} else if (!st->order_fail[0]) {
-					snprintf(st->order_fail, sizeof(st->order_fail),
-					         "%s %s: published %s %.4g > %s %.4g, simulated %.4g <= "
-					         "%.4g",
-					         x->test, x->direction, A->name, x->published, B->name,
-					         y->published, x->simulated, y->simulated);
+					snprintf(
+					    st->order_fail, sizeof(st->order_fail),
+					    "%s %s: published %s %.4g > %s %.4g, simulated %.4g <= "
+					    "%.4g",
+					    x->test, x->direction, A->name, x->published, B->name,
+					    y->published, x->simulated, y->simulated);
 				}
 			}
 		}
@@ -714,11 +715,12 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 	        100 * st->share_125, 100 * st->share_15, 100 * st->share_2, 100 * st->share_4,
 	        100 * st->share_10pct);
 	if (st->orderings)
-		fprintf(f,
-		        "  mode orderings of the published table: %zu of %zu hold%s%s (every ordering "
-		        "of the table, single-array ones too: %zu of %zu)\n",
-		        st->orderings_held, st->orderings, st->order_fail[0] ? "; first miss: " : "",
-		        st->order_fail, st->table_orderings_held, st->table_orderings);
+		fprintf(
+		    f,
+		    "  mode orderings of the published table: %zu of %zu hold%s%s (every ordering "
+		    "of the table, single-array ones too: %zu of %zu)\n",
+		    st->orderings_held, st->orderings, st->order_fail[0] ? "; first miss: " : "",
+		    st->order_fail, st->table_orderings_held, st->table_orderings);
 	for (size_t i = 0; i < s->nrelations; i++)
 		fprintf(f, "  finding %s: %s (%s)\n", s->relations[i].held ? "holds " : "FAILS ",
 		        s->relations[i].finding, s->relations[i].detail);

@@ -82,9 +82,10 @@ struct val_stats {
 	double median_ratio;   /* exp of it (x) */
 	double worst_ratio;    /* max(sim/pub, pub/sim) */
 	double share_125, share_15, share_2, share_4, share_10pct;
-	size_t orderings, orderings_held;             /* mode orderings: the same on every array */
-	size_t table_orderings, table_orderings_held; /* every ordering of the table, for information */
-	char order_fail[512]; /* the first ordering that did not hold */
+	size_t orderings, orderings_held; /* mode orderings: the same on every array */
+	size_t table_orderings,
+	    table_orderings_held; /* every ordering of the table, for information */
+	char order_fail[512];     /* the first ordering that did not hold */
 	size_t relations, relations_held;
 	bool pass;
 	char why[256]; /* what failed the thresholds */

@@ -14,12 +14,20 @@
  *   lat=TIME    added once per request, on its way down
  *   iops=N      the path's command processor: 1/N s per request, one at a
  *               time (a controller or HBA command rate)
+ *   setup-bw=RATE  the host's preparation of a request's buffer before it
+ *               is issued (pinning and mapping its pages): len / RATE of
+ *               latency per request, paid in parallel by the host's CPUs,
+ *               so it shows at queue depth 1 with large transfers only
+ *   profile=NAME  the controller profile it came from (controller(...))
  *
- * Timing: a request pays the command cost, then (writes) its data crosses
- * the link, then the latency, and only then reaches the target below; a
- * read's data crosses the link when the target below returns it.  Each
- * direction is a single "free at" time: the link reserves at the current
- * instant in both cases, so reservations come in time order.  Waiting is
+ * Timing: a request pays the host's setup, the command cost, then the
+ * latency, and then reaches the target below.  Its data streams across the
+ * link while the target works on it (cut-through, as PCIe and DMI move a
+ * large transfer in packets): a write's data crosses from the moment the
+ * command is through, a read's from the moment it reached the target, and
+ * the request completes when both the target and the transfer are done.
+ * Each direction is a single "free at" time, so the link's bandwidth is
+ * shared in the order transfers are booked.  Waiting is
  * done with the executor's timers (rl_exec_at), so the link works on a
  * virtual executor (simulated drives) and on a real one (wall clock) alike.
  *
@@ -37,7 +45,8 @@
 #include "core/registry.h"
 
 struct link_state {
-	uint64_t bw; /* bytes/s, 0: unlimited */
+	uint64_t bw;       /* bytes/s, 0: unlimited */
+	uint64_t setup_bw; /* host preparation (page pinning, mapping) in bytes/s, 0: free */
 	uint64_t lat_ns;
 	uint64_t cmd_ns; /* 1e9 / iops, 0: free */
 	bool half;
@@ -73,8 +82,12 @@ static void link_child_done(struct rl_io *child, int status)
 	struct rl_exec *ex = child->ex;
 	uint64_t now = rl_exec_now(ex), end = now;
 
-	if (!status && child->op == RL_OP_READ)
-		end = link_xfer(l, 0, now, child->len);
+	if (!status && child->op == RL_OP_READ) /* streamed since it reached the target */
+		end = link_xfer(l, 0, child->parent->priv[1], child->len);
+	else if (child->op == RL_OP_WRITE) /* its data has been crossing since submission */
+		end = child->parent->priv[1];
+	if (end < now)
+		end = now;
 	if (end > l->last_ns)
 		l->last_ns = end;
 	child->cb = rl_io_child_end;
@@ -121,15 +134,18 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 		l->first_ns = now;
 	l->requests++;
 	at = now;
+	if (l->setup_bw && io->len)
+		at += (uint64_t)io->len * 1000000000ull / l->setup_bw;
 	if (l->cmd_ns) {
 		uint64_t c = l->cmd_free > at ? l->cmd_free : at;
 		l->wait_ns += c - at;
 		l->cmd_free = c + l->cmd_ns;
 		at = l->cmd_free;
 	}
-	if (io->op == RL_OP_WRITE)
-		at = link_xfer(l, 1, at, io->len);
+	io->priv[1] = io->op == RL_OP_WRITE ? link_xfer(l, 1, at, io->len) : 0;
 	at += l->lat_ns;
+	if (io->op != RL_OP_WRITE)
+		io->priv[1] = at; /* a read's data can stream from here on */
 	if (rl_exec_at(io->ex, child, at, 0)) {
 		child->cb = rl_io_child_end;
 		rl_io_complete_later(child, -ENOMEM);
@@ -156,6 +172,7 @@ static int link_describe(struct rl_target *t, struct json_object *o)
 	json_object_object_add(
 	    o, "iops", json_object_new_int64(l->cmd_ns ? (int64_t)(1000000000ull / l->cmd_ns) : 0));
 	json_object_object_add(o, "duplex", json_object_new_string(l->half ? "half" : "full"));
+	json_object_object_add(o, "setup_bytes_per_s", json_object_new_int64((int64_t)l->setup_bw));
 	if (l->profile[0])
 		json_object_object_add(o, "profile", json_object_new_string(l->profile));
 	return 0;
@@ -193,10 +210,11 @@ static const struct rl_target_ops link_ops = {
 static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                        struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"bw", "lat", "iops", "duplex", "profile", NULL};
+	static const char *const known[] = {"bw",      "lat",      "iops", "duplex",
+	                                    "profile", "setup-bw", NULL};
 	static const char *const duplex[] = {"full", "half", NULL};
 	const char *profile;
-	uint64_t bw, lat, iops;
+	uint64_t bw, lat, iops, setup_bw;
 	int half, rc;
 	struct rl_target *child, *t;
 	struct link_state *l;
@@ -208,6 +226,7 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	    (rc = rl_spec_get_u64(node, "iops", 0, 0, UINT64_C(1000000000), &iops, err)) ||
 	    (rc = rl_spec_get_enum(node, "duplex", duplex, 0, &half, err)) ||
 	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	    (rc = rl_spec_get_rate(node, "setup-bw", 0, &setup_bw, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;
 	/* 0 would mean "no limit", which is what leaving the parameter out says */
@@ -230,6 +249,7 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	}
 	l->bw = bw;
 	l->lat_ns = lat;
+	l->setup_bw = setup_bw;
 	l->cmd_ns = iops ? 1000000000ull / iops : 0;
 	l->half = half == 1;
 	snprintf(l->profile, sizeof(l->profile), "%s", profile);

@@ -324,6 +324,8 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 	raid_json_u64(obj, "degraded_writes", atomic_load_explicit(&a->degraded_writes, RELAXED));
 	raid_json_u64(obj, "lost_ios", atomic_load_explicit(&a->lost_ios, RELAXED));
 	raid_json_lost(a, obj);
+	if (a->level->report)
+		a->level->report(a, obj);
 	for (unsigned i = 0; i < a->n; i++) {
 		struct json_object *m = json_object_new_object();
 		const struct raid_member *rm = &a->m[i];

@@ -82,6 +82,8 @@ struct raid_level {
 	                  struct raid_loc *loc, uint64_t *plen, uint64_t *array_off);
 	/** Optional: add level properties (chunk, layout, zones...) to describe output. */
 	void (*describe)(const struct raid_array *a, struct json_object *obj);
+	/** Optional: add level counters to report output. */
+	void (*report)(const struct raid_array *a, struct json_object *obj);
 };
 
 struct raid_array {

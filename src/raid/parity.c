@@ -57,12 +57,12 @@
 #include "raid/parity.h"
 #include "raid/parity_math.h"
 
-#define RELAXED memory_order_relaxed
+#define RELAXED         memory_order_relaxed
 #define PARITY_RETRY_NS 2000 /* cross-thread lock retry */
 
 /* Host request scratch while the array holds it. */
 enum {
-	PH_ARRAY = 0, /* struct parity_array * */
+	PH_ARRAY = 0,  /* struct parity_array * */
 	PH_CURSOR = 1, /* next window key to issue */
 	PH_LINK = 2,   /* next request in an entry's wait list */
 };
@@ -89,16 +89,16 @@ struct parity_slot {
 	struct parity_array *pa;
 	struct rl_io *host;
 	uint64_t stripe;
-	uint64_t lo, hi;                 /* rows of the window in use (in-chunk offsets) */
-	uint64_t a[RAID_MAX_MEMBERS];    /* per data chunk: touched rows [a, b) */
+	uint64_t lo, hi;              /* rows of the window in use (in-chunk offsets) */
+	uint64_t a[RAID_MAX_MEMBERS]; /* per data chunk: touched rows [a, b) */
 	uint64_t b[RAID_MAX_MEMBERS];
 	struct parity_stripe ps;
 	enum parity_phase phase;
 	enum parity_mode mode;
-	uint64_t bad;     /* members that errored during this work */
-	uint64_t bad0;    /* ... as the current phase started */
-	uint64_t fixup;   /* members whose read error is to be corrected by a rewrite */
-	uint64_t have;    /* members whose rows [lo, hi) are in old[] (RECON/FULL) */
+	uint64_t bad;   /* members that errored during this work */
+	uint64_t bad0;  /* ... as the current phase started */
+	uint64_t fixup; /* members whose read error is to be corrected by a rewrite */
+	uint64_t have;  /* members whose rows [lo, hi) are in old[] (RECON/FULL) */
 	int status;
 	struct parity_plan plan[2 * RAID_MAX_MEMBERS + 2];
 	unsigned nplan, next;
@@ -110,11 +110,11 @@ struct parity_array {
 	struct raid_array a; /* first: t->priv points here */
 	struct parity_geom g;
 	unsigned nparity;
-	uint64_t height;       /* stripe_size */
-	uint64_t wps;          /* windows per stripe */
-	unsigned nslots;       /* stripe_cache */
+	uint64_t height; /* stripe_size */
+	uint64_t wps;    /* windows per stripe */
+	unsigned nslots; /* stripe_cache */
 	uint64_t max_read_errors;
-	bool data;             /* members store contents: buffers and arithmetic */
+	bool data; /* members store contents: buffers and arithmetic */
 	pthread_mutex_t lock;
 	struct parity_slot *slots;
 	uint8_t *zero;  /* height zero bytes */
@@ -369,8 +369,8 @@ static void parity_plan_read(struct parity_slot *s)
 		s->phase = RD_DIRECT;
 		for (unsigned dd = 0; dd < s->pa->g.k; dd++)
 			if (parity_touched(s, dd))
-				parity_plan_add(s, ps->data[dd], false, s->a[dd], s->b[dd] - s->a[dd],
-				                parity_host_buf(s, dd));
+				parity_plan_add(s, ps->data[dd], false, s->a[dd],
+				                s->b[dd] - s->a[dd], parity_host_buf(s, dd));
 		return;
 	}
 	s->phase = RD_RECON;
@@ -428,7 +428,8 @@ static void parity_plan_write(struct parity_slot *s)
 		atomic_fetch_add_explicit(&pa->rmw, 1, RELAXED);
 		for (unsigned dd = 0; dd < k; dd++)
 			if (parity_touched(s, dd))
-				parity_plan_add(s, ps->data[dd], false, s->a[dd], s->b[dd] - s->a[dd],
+				parity_plan_add(s, ps->data[dd], false, s->a[dd],
+				                s->b[dd] - s->a[dd],
 				                parity_old(s, ps->data[dd], s->a[dd]));
 		for (unsigned j = 0; j < pa->nparity; j++)
 			if (parity_writable(s, pm[j]))
@@ -702,7 +703,8 @@ static void parity_phase_done(struct rl_io *op, int status)
 		if (pa->data && s->host->buf)
 			for (unsigned dd = 0; dd < pa->g.k; dd++)
 				if (parity_touched(s, dd))
-					memcpy(parity_host_buf(s, dd), s->old[s->ps.data[dd]] + (s->a[dd] - s->lo),
+					memcpy(parity_host_buf(s, dd),
+					       s->old[s->ps.data[dd]] + (s->a[dd] - s->lo),
 					       s->b[dd] - s->a[dd]);
 		if (s->fixup && parity_plan_fixup(s)) {
 			parity_start_phase(s);
@@ -884,7 +886,8 @@ static void parity_describe_level(const struct raid_array *a, struct json_object
 	json_object_object_add(obj, "algorithm", json_object_new_int((int)pa->g.algorithm));
 	json_object_object_add(obj, "parity", json_object_new_int((int)pa->nparity));
 	json_object_object_add(obj, "stripe_cache", json_object_new_int((int)pa->nslots));
-	json_object_object_add(obj, "stripe_size_bytes", json_object_new_int64((int64_t)pa->height));
+	json_object_object_add(obj, "stripe_size_bytes",
+	                       json_object_new_int64((int64_t)pa->height));
 	json_object_object_add(obj, "max_read_errors",
 	                       json_object_new_int64((int64_t)pa->max_read_errors));
 }
@@ -948,7 +951,7 @@ static int parity_alloc_slots(struct parity_array *pa)
 	if (!bytes)
 		return 0;
 	/* Pages are touched only where rows are used: most of this stays unmapped. */
-	pa->arena = aligned_alloc(64, (bytes + 63) / 64 * 64);
+	pa->arena = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); /* O_DIRECT members */
 	if (!pa->arena)
 		return -ENOMEM;
 	pa->zero = pa->arena;
@@ -982,9 +985,8 @@ void parity_destroy(struct rl_target *t)
 int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
                   const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"layout",      "chunk",           "stripe_cache",
-	                                    "stripe_size", "max-read-errors", "failed",
-	                                    NULL};
+	static const char *const known[] = {
+	    "layout", "chunk", "stripe_cache", "stripe_size", "max-read-errors", "failed", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre;
 	const char *layout;
 	struct parity_array *pa;
@@ -1006,11 +1008,12 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	alg = parity_layout_parse(d->level, layout);
 	if (alg < 0) {
 		kv = rl_spec_find(node, "layout");
-		rc = rl_err_set(err, kv ? kv->value_pos : node->pos,
-		                "%s: unknown layout '%s' (left-symmetric, right-symmetric, "
-		                "left-asymmetric, right-asymmetric, parity-first, parity-last%s)",
-		                d->name, layout,
-		                d->level == 6 ? ", or one of those with -6 except parity-last" : "");
+		rc =
+		    rl_err_set(err, kv ? kv->value_pos : node->pos,
+		               "%s: unknown layout '%s' (left-symmetric, right-symmetric, "
+		               "left-asymmetric, right-asymmetric, parity-first, parity-last%s)",
+		               d->name, layout,
+		               d->level == 6 ? ", or one of those with -6 except parity-last" : "");
 		goto fail;
 	}
 	pa = raid_state_alloc(sizeof(*pa));
@@ -1030,10 +1033,11 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	}
 	if (chunk % t->block_size || height % t->block_size || height < 4096 ||
 	    (height & (height - 1)) || height > chunk) {
-		rc = rl_err_set(err, node->pos,
-		                "%s: stripe_size must be a power of two from 4k up to the chunk, and "
-		                "chunk and stripe_size multiples of the members' block size (%u)",
-		                d->name, t->block_size);
+		rc = rl_err_set(
+		    err, node->pos,
+		    "%s: stripe_size must be a power of two from 4k up to the chunk, and "
+		    "chunk and stripe_size multiples of the members' block size (%u)",
+		    d->name, t->block_size);
 		goto fail;
 	}
 	pa->nparity = d->nparity;

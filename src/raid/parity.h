@@ -86,13 +86,20 @@ struct parity_check_result {
 	uint64_t skipped;     /* rows not checkable (a member missing) */
 };
 
+enum parity_check_mode {
+	PARITY_CHECK = 0,  /* md "check": count mismatches */
+	PARITY_REPAIR = 1, /* md "repair": rewrite what is wrong */
+	PARITY_RESYNC = 2, /* md resync: parity is rewritten from the data, never the data */
+};
+
 /**
- * md check (@repair false) or repair: recompute P (and Q) of every row
- * from the data and compare.  raid5 repair rewrites P; raid6 names the
- * wrong member from the syndromes and rewrites that one.  0, or -EIO with
- * @msg when a repair write failed.
+ * Recompute P (and Q) of every row from the data and compare.  raid5
+ * repair rewrites P; raid6 repair names the wrong member from the
+ * syndromes and rewrites that one (P and Q when no single member explains
+ * it); resync rewrites P and Q from the data.  0, or -EIO with @msg when a
+ * write failed.
  */
-int parity_check(struct parity_array *pa, struct rl_exec *ex, bool repair,
+int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_mode mode,
                  void (*mismatch)(void *, const struct parity_mismatch *), void *arg,
                  struct parity_check_result *res, char *msg, size_t msglen);
 

@@ -182,8 +182,9 @@ void parity_geom_stripe(const struct parity_geom *g, uint64_t stripe, struct par
 		parity_place5(g->algorithm, n, k, stripe, ps);
 	} else if (g->algorithm >= PARITY_LEFT_ASYMMETRIC_6) {
 		/* The raid5 layout on the first n-1 members, Q on the last. */
-		unsigned alg5 = g->algorithm == PARITY_FIRST_6 ? PARITY_FIRST
-		                                               : g->algorithm - PARITY_LEFT_ASYMMETRIC_6;
+		unsigned alg5 = g->algorithm == PARITY_FIRST_6
+		                    ? PARITY_FIRST
+		                    : g->algorithm - PARITY_LEFT_ASYMMETRIC_6;
 		parity_place5(alg5, n - 1, k, stripe, ps);
 		ps->qd = (int)n - 1;
 	} else {
@@ -230,6 +231,5 @@ uint64_t parity_geom_unmap(const struct parity_geom *g, const struct raid_loc *l
 	parity_geom_stripe(g, stripe, &ps);
 	if (ps.role[loc->member] < 0)
 		return UINT64_MAX;
-	return (stripe * g->k + (uint64_t)ps.role[loc->member]) * g->chunk +
-	       loc->offset % g->chunk;
+	return (stripe * g->k + (uint64_t)ps.role[loc->member]) * g->chunk + loc->offset % g->chunk;
 }

@@ -64,11 +64,11 @@ struct parity_geom {
 
 /* One stripe's roles. */
 struct parity_stripe {
-	unsigned pd;                      /* member holding P */
-	int qd;                           /* member holding Q (raid6), else -1 */
-	uint8_t data[RAID_MAX_MEMBERS];   /* member of data chunk dd (dd = 0..k-1) */
-	uint8_t slot[RAID_MAX_MEMBERS];   /* syndrome slot of data chunk dd (raid6) */
-	int8_t role[RAID_MAX_MEMBERS];    /* per member: dd, or -1 for P, -2 for Q */
+	unsigned pd;                    /* member holding P */
+	int qd;                         /* member holding Q (raid6), else -1 */
+	uint8_t data[RAID_MAX_MEMBERS]; /* member of data chunk dd (dd = 0..k-1) */
+	uint8_t slot[RAID_MAX_MEMBERS]; /* syndrome slot of data chunk dd (raid6) */
+	int8_t role[RAID_MAX_MEMBERS];  /* per member: dd, or -1 for P, -2 for Q */
 };
 
 /**

@@ -91,8 +91,7 @@ static void parity_recover_data(unsigned k, unsigned nparity, size_t len, void *
 	ec_encode_data((int)len, (int)k, (int)nout, tbls, src, out);
 }
 
-int parity_recover(unsigned k, unsigned nparity, size_t len, void *const *blocks,
-                   uint64_t missing)
+int parity_recover(unsigned k, unsigned nparity, size_t len, void *const *blocks, uint64_t missing)
 {
 	uint64_t data_missing = missing & ((1ull << k) - 1);
 	unsigned count = (unsigned)__builtin_popcountll(missing);

@@ -30,8 +30,7 @@ void parity_gen(unsigned k, size_t len, void *const *data, void *p, void *q);
  * @missing marks blocks[i] as unknown (its buffer is written).  At most
  * @nparity blocks may be missing.  Returns 0 or -EINVAL when too many are.
  */
-int parity_recover(unsigned k, unsigned nparity, size_t len, void *const *blocks,
-                   uint64_t missing);
+int parity_recover(unsigned k, unsigned nparity, size_t len, void *const *blocks, uint64_t missing);
 
 /** @v[@nsrc] = XOR of @v[0..nsrc-1] (ISA-L xor_gen). */
 void parity_xor(unsigned nsrc, size_t len, void **v);

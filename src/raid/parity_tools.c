@@ -72,8 +72,8 @@ static void parity_tool_row(const struct parity_tool *pt, const struct parity_st
 }
 
 /* Read the members' chunks of @stripe into buf[]; the ones missing in *missing_members. */
-static void parity_tool_read(struct parity_tool *pt, struct rl_exec *ex, uint64_t stripe,
-                             int skip, uint64_t *missing_members, uint64_t *read_errors)
+static void parity_tool_read(struct parity_tool *pt, struct rl_exec *ex, uint64_t stripe, int skip,
+                             uint64_t *missing_members, uint64_t *read_errors)
 {
 	*missing_members = 0;
 	for (unsigned m = 0; m < pt->g->n; m++) {
@@ -131,17 +131,20 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
 			                (uint32_t)pt.g->chunk, pt.buf[member], 0);
 			if (rc) {
 				snprintf(msg, msglen, "writing member %u at offset %llu failed: %s",
-				         member, (unsigned long long)(s * pt.g->chunk), strerror(-rc));
+				         member, (unsigned long long)(s * pt.g->chunk),
+				         strerror(-rc));
 				rc = -EIO;
 				break;
 			}
 			res->bytes += pt.g->chunk;
 			if (rate) {
-				uint64_t due = start + (uint64_t)((double)res->bytes * 1e9 / (double)rate);
+				uint64_t due =
+				    start + (uint64_t)((double)res->bytes * 1e9 / (double)rate);
 				uint64_t now = parity_tool_clock();
 				if (due > now) {
-					struct timespec ts = {.tv_sec = (time_t)((due - now) / 1000000000ull),
-					                      .tv_nsec = (long)((due - now) % 1000000000ull)};
+					struct timespec ts = {
+					    .tv_sec = (time_t)((due - now) / 1000000000ull),
+					    .tv_nsec = (long)((due - now) % 1000000000ull)};
 					nanosleep(&ts, NULL);
 				}
 			}
@@ -154,11 +157,12 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
 		rc = -EIO;
 	}
 	if (!rc && res->unrecoverable) {
-		snprintf(msg, msglen,
-		         "%llu stripe(s) had too few readable members (first at array offset %llu); "
-		         "the member holds garbage there",
-		         (unsigned long long)res->unrecoverable,
-		         (unsigned long long)res->first_unrecoverable);
+		snprintf(
+		    msg, msglen,
+		    "%llu stripe(s) had too few readable members (first at array offset %llu); "
+		    "the member holds garbage there",
+		    (unsigned long long)res->unrecoverable,
+		    (unsigned long long)res->first_unrecoverable);
 		rc = -EIO;
 	}
 	raid_member_set(pt.a, member, rc ? RAID_MEMBER_FAILED : RAID_MEMBER_IN_SYNC);
@@ -167,8 +171,8 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
 }
 
 /* Which member one mismatching block row points at: -1 unknown (raid5). */
-static int parity_check_blame(struct parity_tool *pt, const struct parity_stripe *ps,
-                              void **blocks, uint64_t off, uint64_t bs)
+static int parity_check_blame(struct parity_tool *pt, const struct parity_stripe *ps, void **blocks,
+                              uint64_t off, uint64_t bs)
 {
 	void *rows[RAID_MAX_MEMBERS];
 	int who;
@@ -189,7 +193,7 @@ static int parity_check_blame(struct parity_tool *pt, const struct parity_stripe
 	return -1;
 }
 
-int parity_check(struct parity_array *pa, struct rl_exec *ex, bool repair,
+int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_mode mode,
                  void (*mismatch)(void *, const struct parity_mismatch *), void *arg,
                  struct parity_check_result *res, char *msg, size_t msglen)
 {
@@ -215,6 +219,22 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, bool repair,
 			continue;
 		}
 		parity_tool_row(&pt, &ps, blocks);
+		if (mode == PARITY_RESYNC) {
+			/* Parity from the data, written whole (md's initial resync). */
+			parity_gen(pt.g->k, pt.g->chunk, blocks, blocks[pt.g->k],
+			           pt.nparity == 2 ? blocks[pt.g->k + 1] : NULL);
+			for (unsigned m = 0; m < pt.g->n && !rc; m++)
+				if (ps.role[m] < 0)
+					rc = rl_io_sync(pt.a->t->children[m], ex, RL_OP_WRITE,
+					                s * pt.g->chunk, (uint32_t)pt.g->chunk,
+					                pt.buf[m], 0);
+			if (rc) {
+				snprintf(msg, msglen, "resync write at stripe %llu failed: %s",
+				         (unsigned long long)s, strerror(-rc));
+				rc = -EIO;
+			}
+			continue;
+		}
 		/* Recompute parity of the data into the scratch, block by block. */
 		for (uint64_t off = 0; off < pt.g->chunk && !rc; off += bs) {
 			void *d[RAID_MAX_MEMBERS];
@@ -226,7 +246,8 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, bool repair,
 				d[i] = (uint8_t *)blocks[i] + off;
 			parity_gen(pt.g->k, bs, d, p, pt.nparity == 2 ? q : NULL);
 			bad = memcmp(p, (uint8_t *)blocks[pt.g->k] + off, bs) ||
-			      (pt.nparity == 2 && memcmp(q, (uint8_t *)blocks[pt.g->k + 1] + off, bs));
+			      (pt.nparity == 2 &&
+			       memcmp(q, (uint8_t *)blocks[pt.g->k + 1] + off, bs));
 			if (!bad)
 				continue;
 			res->mismatches++;
@@ -235,7 +256,7 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, bool repair,
 			mm.member_offset = s * pt.g->chunk + off;
 			mm.len = bs;
 			mm.member = who;
-			if (repair) {
+			if (mode != PARITY_CHECK) {
 				/* raid5, or raid6 without a single culprit: rewrite the parity. */
 				uint64_t missing;
 				void *rows[RAID_MAX_MEMBERS];
@@ -244,18 +265,22 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, bool repair,
 				for (unsigned i = 0; i < pt.g->k + pt.nparity; i++)
 					rows[i] = (uint8_t *)blocks[i] + off;
 				if (who >= 0)
-					missing = 1ull << parity_tool_index(&pt, &ps, (unsigned)who);
+					missing = 1ull
+					          << parity_tool_index(&pt, &ps, (unsigned)who);
 				else
-					missing = pt.nparity == 2 ? 3ull << pt.g->k : 1ull << pt.g->k;
+					missing =
+					    pt.nparity == 2 ? 3ull << pt.g->k : 1ull << pt.g->k;
 				parity_recover(pt.g->k, pt.nparity, bs, rows, missing);
 				for (unsigned m = 0; m < pt.g->n && !rc; m++) {
 					if (m != target && !(who < 0 && ps.role[m] == -2))
 						continue;
 					rc = rl_io_sync(pt.a->t->children[m], ex, RL_OP_WRITE,
-					                s * pt.g->chunk + off, bs, pt.buf[m] + off, 0);
+					                s * pt.g->chunk + off, bs, pt.buf[m] + off,
+					                0);
 				}
 				if (rc) {
-					snprintf(msg, msglen, "repair write at stripe %llu failed: %s",
+					snprintf(msg, msglen,
+					         "repair write at stripe %llu failed: %s",
 					         (unsigned long long)s, strerror(-rc));
 					rc = -EIO;
 				} else {

@@ -37,7 +37,8 @@ static struct rl_target_type raid6_type = {
     .name = "raid6",
     .summary = "P+Q dual parity: survives any two members (md raid6)",
     .params = "MEMBER..., layout=left-symmetric|right-symmetric|left-asymmetric|"
-              "right-asymmetric|parity-first|parity-last|left-symmetric-6|..., chunk=SIZE (default 512k), "
+              "right-asymmetric|parity-first|parity-last|left-symmetric-6|..., chunk=SIZE (default "
+              "512k), "
               "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
               "max-read-errors=N (default 20), failed=K[+K...]",
     .create = raid6_create,

@@ -108,8 +108,8 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 		/* raid5/raid6: rebuilt from parity, stripe by stripe (parity_tools.c). */
 		struct parity_rebuild_result pr;
 		start = rebuild_clock();
-		rc = parity_rebuild(parity_array_of(t), ex, opts->member, opts->rate, opts->progress,
-		                    opts->arg, &pr, msg, msglen);
+		rc = parity_rebuild(parity_array_of(t), ex, opts->member, opts->rate,
+		                    opts->progress, opts->arg, &pr, msg, msglen);
 		res->bytes = pr.bytes;
 		res->read_errors = pr.read_errors;
 		res->unrecoverable = pr.unrecoverable;

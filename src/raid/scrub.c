@@ -123,7 +123,8 @@ static int scrub_parity(struct parity_array *pa, struct rl_exec *ex,
 	struct scrub_parity_ctx c = {.opts = opts, .g = parity_geom_of(pa), .res = res};
 	struct parity_check_result pr;
 	uint64_t start = scrub_clock();
-	int rc = parity_check(pa, ex, opts->repair, scrub_parity_mismatch, &c, &pr, msg, msglen);
+	int rc = parity_check(pa, ex, opts->repair ? PARITY_REPAIR : PARITY_CHECK,
+	                      scrub_parity_mismatch, &c, &pr, msg, msglen);
 
 	res->bytes = pr.bytes;
 	res->mismatches = pr.mismatches;

@@ -186,7 +186,7 @@ static inline void drv_run(struct drv *d, uint64_t count)
 }
 
 static inline void drv_init(struct drv *d, struct rl_target *t, struct rl_exec *ex, unsigned depth,
-                     uint64_t max_len)
+                            uint64_t max_len)
 {
 	memset(d, 0, sizeof(*d));
 	d->t = t;

@@ -37,9 +37,9 @@
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
+#include "parity_drv.h"
 #include "raid/parity.h"
 #include "raid/parity_math.h"
-#include "parity_drv.h"
 
 /* ------------------------------------------------------------------ */
 /* layouts against hand-drawn tables                                   */
@@ -101,26 +101,30 @@ static void check_layout_table(const struct layout_case *c)
 			struct raid_loc loc = {.member = m, .offset = stripe * chunk + 100};
 			if (!strcmp(cell, "P")) {
 				if (ps.pd != m)
-					fail_msg("%s raid%u n=%u stripe %llu: P expected on member %u, "
-					         "code says %u",
-					         c->layout, c->level, c->n, (unsigned long long)stripe, m,
-					         ps.pd);
+					fail_msg(
+					    "%s raid%u n=%u stripe %llu: P expected on member %u, "
+					    "code says %u",
+					    c->layout, c->level, c->n, (unsigned long long)stripe,
+					    m, ps.pd);
 				assert_int_equal(parity_geom_unmap(&g, &loc), UINT64_MAX);
 			} else if (!strcmp(cell, "Q")) {
 				if (ps.qd != (int)m)
-					fail_msg("%s stripe %llu: Q expected on member %u, code says %d",
-					         c->layout, (unsigned long long)stripe, m, ps.qd);
+					fail_msg(
+					    "%s stripe %llu: Q expected on member %u, code says %d",
+					    c->layout, (unsigned long long)stripe, m, ps.qd);
 			} else {
 				uint64_t chunkno = strtoull(cell, NULL, 10);
 				struct raid_loc got;
 				parity_geom_map(&g, chunkno * chunk + 100, &got);
 				if (got.member != m || got.offset != stripe * chunk + 100)
-					fail_msg("%s raid%u stripe %llu: chunk %llu expected on member %u, "
+					fail_msg("%s raid%u stripe %llu: chunk %llu expected on "
+					         "member %u, "
 					         "code says member %u offset %llu",
 					         c->layout, c->level, (unsigned long long)stripe,
 					         (unsigned long long)chunkno, m, got.member,
 					         (unsigned long long)got.offset);
-				assert_int_equal(parity_geom_unmap(&g, &loc), chunkno * chunk + 100);
+				assert_int_equal(parity_geom_unmap(&g, &loc),
+				                 chunkno * chunk + 100);
 			}
 		}
 		assert_int_equal(m, c->n);
@@ -152,7 +156,8 @@ static void test_layout_roundtrip(void **state)
 				struct parity_geom g;
 				uint64_t chunk = 8192;
 				assert_int_equal(parity_geom_init(&g, level, algs[ai], n, chunk,
-				                                  3 * n * chunk + 4096, msg, sizeof(msg)),
+				                                  3 * n * chunk + 4096, msg,
+				                                  sizeof(msg)),
 				                 0);
 				assert_int_equal(g.stripes, 3 * n);
 				assert_int_equal(g.size, 3 * n * (n - (level - 4)) * chunk);
@@ -161,7 +166,8 @@ static void test_layout_roundtrip(void **state)
 					unsigned seen = 0;
 					parity_geom_stripe(&g, s, &ps);
 					for (unsigned m = 0; m < n; m++) {
-						struct raid_loc loc = {.member = m, .offset = s * chunk};
+						struct raid_loc loc = {.member = m,
+						                       .offset = s * chunk};
 						uint64_t off = parity_geom_unmap(&g, &loc);
 						if (off == UINT64_MAX) {
 							seen++;
@@ -293,14 +299,17 @@ static void test_parity_math(void **state)
 				uint64_t miss = 1ull << x | 1ull << y;
 				memset(blk[x], 0xa5, MLEN);
 				memset(blk[y], 0x5a, MLEN);
-				assert_int_equal(parity_recover(k, 2, MLEN, (void *const *)blk, miss), 0);
+				assert_int_equal(
+				    parity_recover(k, 2, MLEN, (void *const *)blk, miss), 0);
 				for (unsigned i = 0; i < k + 2; i++)
 					if (memcmp(blk[i], keep[i], MLEN))
-						fail_msg("k=%u lost %u+%u: block %u wrong", k, x, y, i);
+						fail_msg("k=%u lost %u+%u: block %u wrong", k, x, y,
+						         i);
 				if (x == y && x <= k) {
 					memset(blk[x], 0x33, MLEN);
-					assert_int_equal(parity_recover(k, 1, MLEN, (void *const *)blk, miss),
-					                 0);
+					assert_int_equal(
+					    parity_recover(k, 1, MLEN, (void *const *)blk, miss),
+					    0);
 					assert_memory_equal(blk[x], keep[x], MLEN);
 				}
 			}
@@ -309,18 +318,21 @@ static void test_parity_math(void **state)
 		/* the syndrome check names a corrupted block */
 		{
 			uint8_t *scratch = abuf(2 * MLEN);
-			assert_int_equal(parity_syndrome_check(k, MLEN, (void *const *)blk, scratch), 0);
+			assert_int_equal(
+			    parity_syndrome_check(k, MLEN, (void *const *)blk, scratch), 0);
 			for (unsigned z = 0; z < k + 2; z++) {
 				blk[z][100] ^= 0x41;
 				blk[z][3000] ^= 0x07;
-				int who = parity_syndrome_check(k, MLEN, (void *const *)blk, scratch);
+				int who =
+				    parity_syndrome_check(k, MLEN, (void *const *)blk, scratch);
 				int want = z < k ? (int)z + 1 : z == k ? -1 : -2;
 				assert_int_equal(who, want);
 				memcpy(blk[z], keep[z], MLEN);
 			}
 			blk[0][5] ^= 1;
 			blk[1][9] ^= 1;
-			assert_int_equal(parity_syndrome_check(k, MLEN, (void *const *)blk, scratch), -3);
+			assert_int_equal(
+			    parity_syndrome_check(k, MLEN, (void *const *)blk, scratch), -3);
 			free(scratch);
 		}
 		for (unsigned i = 0; i < k + 2; i++) {
@@ -360,9 +372,11 @@ static void check_members(struct rl_target *t, struct rl_exec *ex, const uint8_t
 		}
 		ref_pq(g->k, g->chunk, d, rp, g->level == 6 ? rq : NULL);
 		if (memcmp(mb[ps.pd], rp, g->chunk))
-			fail_msg("stripe %llu: P on member %u is wrong", (unsigned long long)s, ps.pd);
+			fail_msg("stripe %llu: P on member %u is wrong", (unsigned long long)s,
+			         ps.pd);
 		if (g->level == 6 && memcmp(mb[ps.qd], rq, g->chunk))
-			fail_msg("stripe %llu: Q on member %d is wrong", (unsigned long long)s, ps.qd);
+			fail_msg("stripe %llu: Q on member %d is wrong", (unsigned long long)s,
+			         ps.qd);
 	}
 	for (unsigned m = 0; m < g->n; m++)
 		free(mb[m]);
@@ -413,7 +427,8 @@ static void test_engine_write_read(void **state)
 		check_members(t, ex, d.shadow);
 		/* degraded reads: every single member, and every pair on raid6 */
 		for (unsigned a = 0; a < g->n; a++)
-			for (unsigned b = g->level == 6 ? a : a; b < (g->level == 6 ? g->n : a + 1); b++)
+			for (unsigned b = g->level == 6 ? a : a; b < (g->level == 6 ? g->n : a + 1);
+			     b++)
 				fail_and_read(&d, a, b);
 		drv_free(&d);
 		rl_target_close(t);
@@ -436,15 +451,17 @@ static void test_degraded_write_rebuild(void **state)
 			char msg[256];
 
 			if (level)
-				snprintf(spec, sizeof(spec),
-				         "raid6(mem(size=1m),mem(size=1m),mem(size=1m),mem(size=1m),"
-				         "mem(size=1m),chunk=16k,failed=%u+%u)",
-				         x, y);
+				snprintf(
+				    spec, sizeof(spec),
+				    "raid6(mem(size=1m),mem(size=1m),mem(size=1m),mem(size=1m),"
+				    "mem(size=1m),chunk=16k,failed=%u+%u)",
+				    x, y);
 			else
-				snprintf(spec, sizeof(spec),
-				         "raid5(mem(size=1m),mem(size=1m),mem(size=1m),mem(size=1m),"
-				         "chunk=16k,failed=%u)",
-				         x);
+				snprintf(
+				    spec, sizeof(spec),
+				    "raid5(mem(size=1m),mem(size=1m),mem(size=1m),mem(size=1m),"
+				    "chunk=16k,failed=%u)",
+				    x);
 			t = open_spec(spec);
 			drv_init(&d, t, ex, 6, 40000 / 512 * 512);
 			drv_run(&d, 400);
@@ -462,8 +479,8 @@ static void test_degraded_write_rebuild(void **state)
 			}
 			for (unsigned j = 0; j <= level; j++) {
 				unsigned m = j ? y : x;
-				assert_int_equal(parity_rebuild(parity_array_of(t), ex, m, 0, NULL, NULL,
-				                                &res, msg, sizeof(msg)),
+				assert_int_equal(parity_rebuild(parity_array_of(t), ex, m, 0, NULL,
+				                                NULL, &res, msg, sizeof(msg)),
 				                 0);
 				assert_int_equal(res.unrecoverable, 0);
 			}
@@ -518,27 +535,29 @@ static void test_check_repair(void **state)
 			assert_int_equal(
 			    rl_io_sync(t, ex, RL_OP_WRITE, off, 65536, d.shadow + off, 0), 0);
 		}
-		assert_int_equal(parity_check(parity_array_of(t), ex, false, NULL, NULL, &res, msg,
-		                              sizeof(msg)),
+		assert_int_equal(parity_check(parity_array_of(t), ex, PARITY_CHECK, NULL, NULL,
+		                              &res, msg, sizeof(msg)),
 		                 0);
 		assert_int_equal(res.mismatches, 0);
 		/* corrupt one block of member 2 in stripe 3 */
 		assert_int_equal(
-		    rl_io_sync(t->children[2], ex, RL_OP_READ, 3 * g->chunk + 1024, 512, blk, 0), 0);
+		    rl_io_sync(t->children[2], ex, RL_OP_READ, 3 * g->chunk + 1024, 512, blk, 0),
+		    0);
 		blk[17] ^= 0xff;
 		assert_int_equal(
-		    rl_io_sync(t->children[2], ex, RL_OP_WRITE, 3 * g->chunk + 1024, 512, blk, 0), 0);
-		assert_int_equal(parity_check(parity_array_of(t), ex, false, note_mismatch, &seen, &res,
-		                              msg, sizeof(msg)),
+		    rl_io_sync(t->children[2], ex, RL_OP_WRITE, 3 * g->chunk + 1024, 512, blk, 0),
+		    0);
+		assert_int_equal(parity_check(parity_array_of(t), ex, PARITY_CHECK, note_mismatch,
+		                              &seen, &res, msg, sizeof(msg)),
 		                 0);
 		assert_int_equal(res.mismatches, 1);
 		assert_int_equal(seen.member[0], level ? 2 : -1);
-		assert_int_equal(parity_check(parity_array_of(t), ex, true, NULL, NULL, &res, msg,
-		                              sizeof(msg)),
+		assert_int_equal(parity_check(parity_array_of(t), ex, PARITY_REPAIR, NULL, NULL,
+		                              &res, msg, sizeof(msg)),
 		                 0);
 		assert_int_equal(res.repaired, 1);
-		assert_int_equal(parity_check(parity_array_of(t), ex, false, NULL, NULL, &res, msg,
-		                              sizeof(msg)),
+		assert_int_equal(parity_check(parity_array_of(t), ex, PARITY_CHECK, NULL, NULL,
+		                              &res, msg, sizeof(msg)),
 		                 0);
 		assert_int_equal(res.mismatches, 0);
 		if (level) /* raid6 put the data back */
@@ -584,8 +603,9 @@ static void test_write_costs(void **state)
 		assert_int_equal(rl_target_attach(t, ex), 0);
 		g = parity_geom_of(parity_array_of(t));
 		for (unsigned j = 0; j < 100; j++)
-			assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, (rng() % (t->size / 4096)) * 4096,
-			                            4096, buf, 0),
+			assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE,
+			                            (rng() % (t->size / 4096)) * 4096, 4096, buf,
+			                            0),
 			                 0);
 		assert_int_equal(member_ios(t, "reads") + member_ios(t, "writes"),
 		                 100 * cases[i].ios_per_write);
@@ -594,8 +614,8 @@ static void test_write_costs(void **state)
 		w0 = member_ios(t, "writes");
 		for (uint64_t off = 0; off + g->k * g->chunk <= 4 * g->k * g->chunk;
 		     off += g->k * g->chunk)
-			assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, off, (uint32_t)(g->k * g->chunk),
-			                            buf, 0),
+			assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, off,
+			                            (uint32_t)(g->k * g->chunk), buf, 0),
 			                 0);
 		assert_int_equal(member_ios(t, "reads"), r0);
 		assert_int_equal(member_ios(t, "writes") - w0, 4 * g->n);
@@ -627,7 +647,8 @@ static void test_read_error_threshold(void **state)
 		for (unsigned i = 0; i < 3; i++) {
 			assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 4096, buf, 0), 0);
 			assert_memory_equal(buf, d.shadow, 4096);
-			assert_int_equal(raid_member_state(raid_array_of(t), 0), RAID_MEMBER_IN_SYNC);
+			assert_int_equal(raid_member_state(raid_array_of(t), 0),
+			                 RAID_MEMBER_IN_SYNC);
 		}
 		assert_int_equal(report_u64(t, "corrected_read_errors"), 3);
 		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 4096, buf, 0), 0);

@@ -19,17 +19,16 @@
  * rebuilt, phase 2 runs on the repaired array, and at the end the whole
  * array matches the shadow and check finds no parity mismatch.
  */
-#include "raid/parity.h"
 #include "parity_drv.h"
+#include "raid/parity.h"
 
 #define SCHEDULES 200
 
 /* What phase 1 of all schedules exercised, so the test shows it did. */
-static const char *const tallies[] = {"member_errors",       "corrected_read_errors",
-                                      "degraded_reads",      "degraded_writes",
-                                      "reconstruct_writes",  "rmw_windows",
-                                      "rcw_windows",         "full_stripe_windows",
-                                      "stripe_lock_waits"};
+static const char *const tallies[] = {
+    "member_errors",   "corrected_read_errors", "degraded_reads",
+    "degraded_writes", "reconstruct_writes",    "rmw_windows",
+    "rcw_windows",     "full_stripe_windows",   "stripe_lock_waits"};
 static uint64_t tally[sizeof(tallies) / sizeof(tallies[0])];
 static unsigned failed_members;
 
@@ -40,12 +39,12 @@ struct schedule {
 	char what[2][64];
 };
 
-static const char *const layouts5[] = {"left-symmetric",  "right-symmetric", "left-asymmetric",
+static const char *const layouts5[] = {"left-symmetric",   "right-symmetric", "left-asymmetric",
                                        "right-asymmetric", "parity-first",    "parity-last"};
 static const char *const layouts6[] = {
-    "left-symmetric",    "right-symmetric",    "left-asymmetric",  "right-asymmetric",
-    "parity-first",      "parity-last",        "left-asymmetric-6", "right-asymmetric-6",
-    "left-symmetric-6",  "right-symmetric-6",  "parity-first-6"};
+    "left-symmetric",   "right-symmetric",   "left-asymmetric",   "right-asymmetric",
+    "parity-first",     "parity-last",       "left-asymmetric-6", "right-asymmetric-6",
+    "left-symmetric-6", "right-symmetric-6", "parity-first-6"};
 
 static void schedule_draw(struct schedule *s, unsigned level, uint64_t seed)
 {
@@ -151,7 +150,8 @@ static void schedule_run(unsigned level, uint64_t seed)
 		         (unsigned long long)seed, s.spec, (unsigned long long)d.errors,
 		         (unsigned long long)d.mismatches);
 	drv_read_all(&d);
-	assert_int_equal(parity_check(pa, ex, false, NULL, NULL, &cres, msg, sizeof(msg)), 0);
+	assert_int_equal(parity_check(pa, ex, PARITY_CHECK, NULL, NULL, &cres, msg, sizeof(msg)),
+	                 0);
 	if (cres.mismatches || cres.skipped)
 		fail_msg("seed %llu %s: check found %llu mismatches, %llu rows skipped",
 		         (unsigned long long)seed, s.spec, (unsigned long long)cres.mismatches,
@@ -192,9 +192,8 @@ static void test_raid6_schedules(void **state)
 /* Beyond redundancy the array says so: host errors and a lost-data record. */
 static void test_beyond_redundancy(void **state)
 {
-	struct rl_target *t =
-	    open_spec("raid5(mem(size=256k),faulty(mem(size=256k),fail-after=0),"
-	              "faulty(mem(size=256k),fail-after=0),chunk=16k)");
+	struct rl_target *t = open_spec("raid5(mem(size=256k),faulty(mem(size=256k),fail-after=0),"
+	                                "faulty(mem(size=256k),fail-after=0),chunk=16k)");
 	struct rl_exec *ex = new_exec(32);
 	struct drv d;
 

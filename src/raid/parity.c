@@ -54,11 +54,14 @@
 #include <string.h>
 
 #include "core/exec.h"
+#include "core/sync.h"
 #include "raid/parity.h"
+#include "raid/parity_log.h"
 #include "raid/parity_math.h"
 
 #define RELAXED         memory_order_relaxed
 #define PARITY_RETRY_NS 2000 /* cross-thread lock retry */
+#define PARITY_JOURNAL  255  /* plan member index of the journal target */
 
 /* Host request scratch while the array holds it. */
 enum {
@@ -67,7 +70,7 @@ enum {
 	PH_LINK = 2,   /* next request in an entry's wait list */
 };
 
-enum parity_phase { RD_DIRECT, RD_RECON, RD_FIXUP, WR_READ, WR_WRITE };
+enum parity_phase { RD_DIRECT, RD_RECON, RD_FIXUP, WR_READ, WR_LOG, WR_WRITE };
 enum parity_mode { MODE_RMW, MODE_RCW, MODE_FULL, MODE_DATA_ONLY };
 
 struct parity_plan {
@@ -104,6 +107,7 @@ struct parity_slot {
 	unsigned nplan, next;
 	bool begun;
 	uint8_t *old[RAID_MAX_MEMBERS], *nw[RAID_MAX_MEMBERS], *scratch[4];
+	uint8_t *logbuf; /* this entry's log record (header and payload) */
 };
 
 struct parity_array {
@@ -119,6 +123,16 @@ struct parity_array {
 	struct parity_slot *slots;
 	uint8_t *zero;  /* height zero bytes */
 	uint8_t *arena; /* all slot buffers */
+
+	/* write-hole remedies (parity_log.h) and power-loss injection */
+	enum parity_log_kind log;
+	struct rl_target *journal; /* journal=SPEC */
+	uint64_t recsize;          /* bytes per entry's record area */
+	uint64_t log_base;         /* ppl: member offset of the log area */
+	_Atomic uint64_t log_seq, log_writes;
+	uint64_t powerloss_after; /* member writes until the power fails (0: never) */
+	_Atomic uint64_t powered_writes;
+	_Atomic bool off; /* the power failed: nothing more reaches the members */
 
 	_Atomic uint64_t rmw, rcw, full_stripe, reconstruct_writes, reconstruct_reads;
 	_Atomic uint64_t corrected, lock_waits;
@@ -583,7 +597,8 @@ static void parity_finish(struct parity_slot *s, int status)
 	struct parity_array *pa = s->pa;
 
 	if (status) {
-		raid_lost_note(&pa->a, (s->stripe * pa->g.k) * pa->g.chunk + s->lo);
+		if (!atomic_load_explicit(&pa->off, RELAXED))
+			raid_lost_note(&pa->a, (s->stripe * pa->g.k) * pa->g.chunk + s->lo);
 		rl_io_note_error(host, status);
 	}
 	parity_unlock(pa, s);
@@ -595,7 +610,9 @@ static void parity_child_done(struct rl_io *c, int status)
 	struct parity_slot *s = parity_slot_of(c->parent);
 	const struct parity_plan *p = &s->plan[(uintptr_t)c->cb_arg];
 
-	if (status) {
+	if (status && p->member == PARITY_JOURNAL) {
+		s->status = -EIO; /* md: a failed journal stops writes */
+	} else if (status) {
 		if (p->write)
 			raid_member_error(&s->pa->a, p->member, status);
 		else if (parity_read_error(s->pa, p->member, status))
@@ -627,8 +644,19 @@ static void parity_op_issue(struct rl_io *op)
 	}
 	while (s->next < s->nplan) {
 		const struct parity_plan *p = &s->plan[s->next];
-		struct raid_member *m = &pa->a.m[p->member];
-		struct rl_io *c = rl_io_child_get(op);
+		struct rl_io *c;
+
+		if (p->write && s->phase == WR_WRITE && pa->powerloss_after &&
+		    atomic_fetch_add_explicit(&pa->powered_writes, 1, RELAXED) >=
+		        pa->powerloss_after)
+			atomic_store_explicit(&pa->off, true, RELAXED);
+		if (atomic_load_explicit(&pa->off, RELAXED)) {
+			/* The power is gone: this write never reaches the member. */
+			s->status = -EIO;
+			s->next++;
+			continue;
+		}
+		c = rl_io_child_get(op);
 
 		if (!c) {
 			if (!op->ex->pool_size) {
@@ -645,8 +673,16 @@ static void parity_op_issue(struct rl_io *op)
 		c->flags = p->write ? s->host->flags : 0;
 		c->cb = parity_child_done;
 		c->cb_arg = (void *)(uintptr_t)s->next;
-		atomic_fetch_add_explicit(p->write ? &m->writes : &m->reads, 1, RELAXED);
 		s->next++;
+		if (p->member == PARITY_JOURNAL) {
+			c->flags |= RL_IO_FUA;
+			rl_target_submit(pa->journal, c);
+			continue;
+		}
+		if (s->phase == WR_LOG)
+			c->flags |= RL_IO_FUA;
+		atomic_fetch_add_explicit(
+		    p->write ? &pa->a.m[p->member].writes : &pa->a.m[p->member].reads, 1, RELAXED);
 		rl_target_submit(pa->a.t->children[p->member], c);
 	}
 	rl_io_children_sealed(op);
@@ -663,6 +699,105 @@ static bool parity_plan_fixup(struct parity_slot *s)
 	if (s->nplan)
 		atomic_fetch_add_explicit(&s->pa->corrected, (uint64_t)s->nplan, RELAXED);
 	return s->nplan > 0;
+}
+
+/* --- the write-hole remedies: one log record per window (parity_log.h) --- */
+
+static void parity_xor_into(uint8_t *acc, const uint8_t *src, uint8_t *tmp, size_t len)
+{
+	void *v[3] = {acc, (void *)src, tmp};
+
+	parity_xor(2, len, v);
+	memcpy(acc, tmp, len);
+}
+
+/*
+ * Partial parity of the window into @pp: the XOR of the rows this write
+ * leaves alone.  After RMW it is P_old + parity(old modified rows); after
+ * RCW/FULL the XOR of the old chunks with their modified rows cut out.
+ */
+static void parity_partial(struct parity_slot *s, uint8_t *pp)
+{
+	const struct parity_stripe *ps = &s->ps;
+	size_t len = s->hi - s->lo;
+
+	if (s->mode == MODE_RMW) {
+		void *v[3] = {s->old[ps->pd], s->scratch[0], pp};
+		parity_xor(2, len, v);
+		return;
+	}
+	memset(pp, 0, len);
+	for (unsigned dd = 0; dd < s->pa->g.k; dd++) {
+		unsigned m = ps->data[dd];
+		const uint8_t *src = s->old[m];
+		if (parity_covered(s, dd))
+			continue;
+		if (parity_touched(s, dd)) {
+			memcpy(s->scratch[1], s->old[m], len);
+			memset(s->scratch[1] + (s->a[dd] - s->lo), 0, s->b[dd] - s->a[dd]);
+			src = s->scratch[1];
+		}
+		parity_xor_into(pp, src, s->scratch[2], len);
+	}
+}
+
+/* Build this window's record and plan its write; false when nothing is to be logged. */
+static bool parity_plan_log(struct parity_slot *s)
+{
+	struct parity_array *pa = s->pa;
+	struct parity_log_hdr h = {0};
+	uint8_t *payload = pa->data ? s->logbuf + PARITY_LOG_HDR : NULL;
+	uint64_t slot = (uint64_t)(s - pa->slots);
+	struct parity_plan *p;
+
+	h.kind = pa->log;
+	h.seq = atomic_fetch_add_explicit(&pa->log_seq, 1, RELAXED) + 1;
+	h.stripe = s->stripe;
+	h.lo = s->lo;
+	h.hi = s->hi;
+	if (pa->log == PARITY_LOG_JOURNAL) {
+		parity_plan_writes(s); /* what the window will write, logged whole */
+		for (unsigned i = 0; i < s->nplan; i++) {
+			struct parity_log_entry *e = &h.e[h.nentries++];
+			e->member = s->plan[i].member;
+			e->offset = s->plan[i].off;
+			e->len = s->plan[i].len;
+			if (payload && s->plan[i].buf)
+				memcpy(payload + h.payload, s->plan[i].buf, s->plan[i].len);
+			h.payload += s->plan[i].len;
+		}
+	} else {
+		if (!parity_writable(s, s->ps.pd))
+			return false;
+		for (unsigned dd = 0; dd < pa->g.k; dd++) {
+			if (!parity_touched(s, dd))
+				continue;
+			struct parity_log_entry *e = &h.e[h.nentries++];
+			e->member = s->ps.data[dd];
+			e->offset = s->a[dd];
+			e->end = s->b[dd];
+		}
+		if (payload)
+			parity_partial(s, payload);
+		h.payload = s->hi - s->lo;
+	}
+	if (pa->data)
+		parity_log_encode(&h, s->logbuf, payload);
+	s->nplan = 0;
+	s->phase = WR_LOG;
+	p = &s->plan[s->nplan++];
+	p->write = true;
+	p->len = (uint32_t)(PARITY_LOG_HDR + (h.payload + 511) / 512 * 512);
+	p->buf = pa->data ? s->logbuf : NULL;
+	if (pa->log == PARITY_LOG_JOURNAL) {
+		p->member = PARITY_JOURNAL;
+		p->off = slot * pa->recsize;
+	} else {
+		p->member = (uint8_t)s->ps.pd;
+		p->off = pa->log_base + slot * pa->recsize;
+	}
+	atomic_fetch_add_explicit(&pa->log_writes, 1, RELAXED);
+	return true;
 }
 
 static void parity_phase_done(struct rl_io *op, int status)
@@ -735,6 +870,14 @@ static void parity_phase_done(struct rl_io *op, int status)
 			else if (s->mode != MODE_DATA_ONLY)
 				parity_compute_rcw(s);
 		}
+		if (pa->log && s->mode != MODE_DATA_ONLY && parity_plan_log(s)) {
+			parity_start_phase(s);
+			return;
+		}
+		parity_plan_writes(s);
+		parity_start_phase(s);
+		return;
+	case WR_LOG:
 		parity_plan_writes(s);
 		parity_start_phase(s);
 		return;
@@ -761,6 +904,10 @@ static void parity_run(struct parity_slot *s, struct rl_io *host, uint64_t key)
 	s->op.ex = host->ex;
 	s->op.op = host->op;
 	host->pending++; /* this window's reference, dropped by parity_finish */
+	if (atomic_load_explicit(&pa->off, RELAXED)) {
+		parity_finish(s, -EIO);
+		return;
+	}
 	if (host->op == RL_OP_READ)
 		parity_plan_read(s);
 	else
@@ -890,6 +1037,10 @@ static void parity_describe_level(const struct raid_array *a, struct json_object
 	                       json_object_new_int64((int64_t)pa->height));
 	json_object_object_add(obj, "max_read_errors",
 	                       json_object_new_int64((int64_t)pa->max_read_errors));
+	json_object_object_add(obj, "write_hole_remedy",
+	                       json_object_new_string(pa->log == PARITY_LOG_JOURNAL ? "journal"
+	                                              : pa->log == PARITY_LOG_PPL   ? "ppl"
+	                                                                            : "none"));
 }
 
 static void parity_report_level(const struct raid_array *a, struct json_object *obj)
@@ -906,6 +1057,7 @@ static void parity_report_level(const struct raid_array *a, struct json_object *
 	    {"reconstruct_reads", &pa->reconstruct_reads},
 	    {"corrected_read_errors", &pa->corrected},
 	    {"stripe_lock_waits", &pa->lock_waits},
+	    {"log_writes", &pa->log_writes},
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
@@ -941,7 +1093,8 @@ static const struct raid_level parity_levels[2] = {
 static int parity_alloc_slots(struct parity_array *pa)
 {
 	unsigned n = pa->g.n, per = 2 * n + 4;
-	size_t bytes = pa->data ? (size_t)pa->nslots * per * pa->height + pa->height : 0;
+	size_t area = (size_t)per * pa->height + (pa->log ? pa->recsize : 0);
+	size_t bytes = pa->data ? (size_t)pa->nslots * area + pa->height : 0;
 
 	if (pthread_mutex_init(&pa->lock, NULL))
 		return -ENOMEM;
@@ -957,7 +1110,7 @@ static int parity_alloc_slots(struct parity_array *pa)
 	pa->zero = pa->arena;
 	memset(pa->zero, 0, pa->height);
 	for (unsigned i = 0; i < pa->nslots; i++) {
-		uint8_t *p = pa->arena + pa->height + (size_t)i * per * pa->height;
+		uint8_t *p = pa->arena + pa->height + (size_t)i * area;
 		struct parity_slot *s = &pa->slots[i];
 		for (unsigned m = 0; m < n; m++) {
 			s->old[m] = p + (size_t)m * pa->height;
@@ -965,8 +1118,25 @@ static int parity_alloc_slots(struct parity_array *pa)
 		}
 		for (unsigned j = 0; j < 4; j++)
 			s->scratch[j] = p + (size_t)(2 * n + j) * pa->height;
+		if (pa->log)
+			s->logbuf = p + (size_t)per * pa->height;
 	}
 	return 0;
+}
+
+int parity_attach(struct rl_target *t, struct rl_exec *ex)
+{
+	struct parity_array *pa = t->priv;
+
+	return pa->journal ? rl_target_attach(pa->journal, ex) : 0;
+}
+
+void parity_target_finish(struct rl_target *t)
+{
+	struct parity_array *pa = t->priv;
+
+	if (pa->journal)
+		rl_target_finish(pa->journal);
 }
 
 void parity_destroy(struct rl_target *t)
@@ -978,20 +1148,183 @@ void parity_destroy(struct rl_target *t)
 			pthread_mutex_destroy(&pa->lock);
 		free(pa->slots);
 		free(pa->arena);
+		rl_target_close(pa->journal);
 	}
 	raid_destroy(t);
+}
+
+/* --- power loss and log replay --- */
+
+void parity_powerloss_arm(struct parity_array *pa, uint64_t writes)
+{
+	atomic_store_explicit(&pa->powered_writes, 0, RELAXED);
+	pa->powerloss_after = writes;
+}
+
+bool parity_power_failed(const struct parity_array *pa)
+{
+	return atomic_load_explicit(&pa->off, RELAXED);
+}
+
+/* Journal: rewrite every member write of every valid record. */
+static int parity_replay_journal(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
+                                 uint64_t *records)
+{
+	struct parity_log_hdr h;
+	int rc;
+
+	for (unsigned i = 0; i < pa->nslots; i++) {
+		uint64_t at = PARITY_LOG_HDR;
+		rc = rl_io_sync(pa->journal, ex, RL_OP_READ, i * pa->recsize, (uint32_t)pa->recsize,
+		                buf, 0);
+		if (rc)
+			return rc;
+		if (parity_log_decode(buf, buf + PARITY_LOG_HDR, pa->recsize - PARITY_LOG_HDR,
+		                      &h) ||
+		    h.kind != PARITY_LOG_JOURNAL)
+			continue;
+		for (uint32_t e = 0; e < h.nentries; e++) {
+			unsigned m = h.e[e].member;
+			if (m < pa->a.n && raid_member_writable(&pa->a, m) &&
+			    rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE, h.e[e].offset,
+			               h.e[e].len, buf + at, 0))
+				raid_member_error(&pa->a, m, -EIO);
+			at += h.e[e].len;
+		}
+		(*records)++;
+	}
+	return 0;
+}
+
+/* PPL: parity = partial parity + the modified chunks as they are now. */
+static int parity_replay_ppl(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
+                             uint8_t *rows, uint64_t *records)
+{
+	struct parity_log_hdr h;
+	int rc;
+
+	for (unsigned m = 0; m < pa->a.n; m++) {
+		if (!raid_member_readable(&pa->a, m))
+			continue;
+		for (unsigned i = 0; i < pa->nslots; i++) {
+			struct parity_stripe ps;
+			bool ok = true;
+			uint64_t len;
+			/* A member that cannot be read or written here is failed, as md
+			 * would; its records are of no use then. */
+			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ,
+			                pa->log_base + i * pa->recsize, (uint32_t)pa->recsize, buf,
+			                0);
+			if (rc) {
+				raid_member_error(&pa->a, m, rc);
+				break;
+			}
+			if (parity_log_decode(buf, buf + PARITY_LOG_HDR,
+			                      pa->recsize - PARITY_LOG_HDR, &h) ||
+			    h.kind != PARITY_LOG_PPL || h.stripe >= pa->g.stripes ||
+			    h.hi > pa->g.chunk)
+				continue;
+			parity_geom_stripe(&pa->g, h.stripe, &ps);
+			if (ps.pd != m)
+				continue;
+			len = h.hi - h.lo;
+			for (uint32_t e = 0; e < h.nentries && ok; e++) {
+				const struct parity_log_entry *x = &h.e[e];
+				uint64_t n = x->end - x->offset;
+				if (x->member >= pa->a.n || x->offset < h.lo || x->end > h.hi ||
+				    x->end <= x->offset ||
+				    !raid_member_readable(&pa->a, x->member)) {
+					ok = false;
+					break;
+				}
+				memset(rows, 0, len);
+				rc = rl_io_sync(pa->a.t->children[x->member], ex, RL_OP_READ,
+				                h.stripe * pa->g.chunk + x->offset, (uint32_t)n,
+				                rows + (x->offset - h.lo), 0);
+				if (rc) {
+					raid_member_error(&pa->a, x->member, rc);
+					ok = false;
+					break;
+				}
+				parity_xor_into(buf + PARITY_LOG_HDR, rows, rows + pa->height, len);
+			}
+			if (!ok)
+				continue;
+			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE,
+			                h.stripe * pa->g.chunk + h.lo, (uint32_t)len,
+			                buf + PARITY_LOG_HDR, 0);
+			if (rc) {
+				raid_member_error(&pa->a, m, rc);
+				break;
+			}
+			(*records)++;
+		}
+	}
+	return 0;
+}
+
+int parity_power_restore(struct parity_array *pa, struct rl_exec *ex, uint64_t *records, char *msg,
+                         size_t msglen)
+{
+	uint8_t *buf = NULL, *rows = NULL;
+	uint64_t n = 0;
+	int rc = 0;
+
+	atomic_store_explicit(&pa->off, false, RELAXED);
+	pa->powerloss_after = 0;
+	if (pa->log && pa->data) {
+		buf = aligned_alloc(4096, pa->recsize);
+		rows = aligned_alloc(4096, 2 * pa->height);
+		if (!buf || !rows) {
+			rc = -ENOMEM;
+		} else {
+			rc = pa->log == PARITY_LOG_JOURNAL
+			         ? parity_replay_journal(pa, ex, buf, &n)
+			         : parity_replay_ppl(pa, ex, buf, rows, &n);
+			if (rc)
+				snprintf(msg, msglen, "replaying the %s failed: %s",
+				         pa->log == PARITY_LOG_JOURNAL ? "journal"
+				                                       : "partial parity log",
+				         strerror(-rc));
+		}
+	}
+	free(buf);
+	free(rows);
+	if (records)
+		*records = n;
+	return rc;
+}
+
+/* Replay at open, as md does at assembly, with a throwaway executor. */
+static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msglen)
+{
+	struct rl_exec *ex = NULL;
+	int rc;
+
+	if (!pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
+		return 0;
+	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+	if (rc)
+		return rc;
+	rc = rl_target_attach(pa->a.t, ex);
+	if (!rc)
+		rc = parity_power_restore(pa, ex, NULL, msg, msglen);
+	rl_exec_destroy(ex);
+	return rc;
 }
 
 int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
                   const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {
-	    "layout", "chunk", "stripe_cache", "stripe_size", "max-read-errors", "failed", NULL};
-	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre;
+	    "layout",          "chunk",   "stripe_cache", "stripe_size",     "failed",
+	    "max-read-errors", "journal", "ppl",          "powerloss-after", NULL};
+	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre, plafter;
 	const char *layout;
 	struct parity_array *pa;
 	struct rl_target *t;
-	struct rl_spec_kv *kv;
+	struct rl_spec_kv *kv, *jkv;
+	bool ppl;
 	char msg[256];
 	int rc, alg;
 
@@ -1003,7 +1336,9 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	    (rc = rl_spec_get_u64(node, "stripe_cache", 256, 1, 32768, &nslots, err)) ||
 	    (rc = rl_spec_get_size(node, "stripe_size", chunk < (64 << 10) ? chunk : 64 << 10,
 	                           &height, err)) ||
-	    (rc = rl_spec_get_u64(node, "max-read-errors", 20, 0, 1u << 30, &mre, err)))
+	    (rc = rl_spec_get_u64(node, "max-read-errors", 20, 0, 1u << 30, &mre, err)) ||
+	    (rc = rl_spec_get_bool(node, "ppl", false, &ppl, err)) ||
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &plafter, err)))
 		goto fail;
 	alg = parity_layout_parse(d->level, layout);
 	if (alg < 0) {
@@ -1022,15 +1357,47 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		goto fail;
 	}
 	raid_array_init(&pa->a, t, &parity_levels[d->level == 6], chunk, 1);
+	pa->nparity = d->nparity;
+	pa->height = height;
+	pa->nslots = (unsigned)nslots;
+	pa->max_read_errors = mre;
+	pa->powerloss_after = plafter;
+	pa->data = (t->caps & RL_CAP_DATA) != 0;
+	jkv = rl_spec_find(node, "journal");
+	if (ppl && jkv) {
+		rc = rl_err_set(err, jkv->value_pos, "%s: journal= and ppl=on exclude each other",
+		                d->name);
+		goto fail;
+	}
+	if (ppl && d->level != 5) {
+		rc = rl_err_set(err, node->pos, "%s: ppl=on is for raid5 only (as md)", d->name);
+		goto fail;
+	}
 	raid_member_sizes(t, sizes);
 	for (unsigned i = 0; i < t->nchildren; i++)
 		size = sizes[i] < size ? sizes[i] : size;
+	if (ppl) {
+		/* The log area: the end of every member, one record per cache entry. */
+		pa->log = PARITY_LOG_PPL;
+		pa->recsize = PARITY_LOG_HDR + height;
+		if (size <= nslots * pa->recsize + chunk) {
+			rc = rl_err_set(
+			    err, node->pos,
+			    "%s: members too small for the partial parity log (%llu bytes "
+			    "with stripe_cache=%llu) and a chunk",
+			    d->name, (unsigned long long)(nslots * pa->recsize),
+			    (unsigned long long)nslots);
+			goto fail;
+		}
+		size -= nslots * pa->recsize;
+	}
 	rc = parity_geom_init(&pa->g, d->level, (unsigned)alg, t->nchildren, chunk, size, msg,
 	                      sizeof(msg));
 	if (rc) {
 		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
 		goto fail;
 	}
+	pa->log_base = pa->g.dev_size;
 	if (chunk % t->block_size || height % t->block_size || height < 4096 ||
 	    (height & (height - 1)) || height > chunk) {
 		rc = rl_err_set(
@@ -1040,18 +1407,43 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		    d->name, t->block_size);
 		goto fail;
 	}
-	pa->nparity = d->nparity;
-	pa->height = height;
 	pa->wps = chunk / height;
-	pa->nslots = (unsigned)nslots;
-	pa->max_read_errors = mre;
-	pa->data = (t->caps & RL_CAP_DATA) != 0;
+	if (jkv) {
+		struct rl_spec_node *jn = NULL;
+		struct rl_err jerr = {0};
+		pa->log = PARITY_LOG_JOURNAL;
+		pa->recsize =
+		    (PARITY_LOG_HDR + (uint64_t)t->nchildren * height + 4095) / 4096 * 4096;
+		if ((rc = rl_spec_parse(jkv->value, &jn, &jerr)) ||
+		    (rc = rl_target_build(jn, ctx, &pa->journal, &jerr))) {
+			rl_spec_free(jn);
+			rc = rl_err_set(err, jkv->value_pos + jerr.pos, "%s: journal: %s", d->name,
+			                jerr.msg);
+			goto fail;
+		}
+		rl_spec_free(jn);
+		if (pa->journal->size < nslots * pa->recsize ||
+		    (pa->data && !(pa->journal->caps & RL_CAP_DATA))) {
+			rc = rl_err_set(
+			    err, jkv->value_pos,
+			    "%s: the journal needs %llu bytes (stripe_cache=%llu records of "
+			    "%llu) that store data",
+			    d->name, (unsigned long long)(nslots * pa->recsize),
+			    (unsigned long long)nslots, (unsigned long long)pa->recsize);
+			goto fail;
+		}
+	}
 	t->caps &= ~RL_CAP_TRIM;
 	if ((rc = raid_spec_failed(node, &pa->a, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		goto fail;
 	if (parity_alloc_slots(pa)) {
 		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = parity_replay_at_open(pa, msg, sizeof(msg));
+	if (rc) {
+		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
 		goto fail;
 	}
 	t->size = pa->g.size;

@@ -15,6 +15,10 @@
  *   max-read-errors=N    corrected read errors a member may have before it is
  *                        failed (md max_read_errors), default 20
  *   failed=K[+K...]      members that start failed
+ *   journal=SPEC         write journal on a separate target (parity_log.h)
+ *   ppl=on               partial parity log on the members (raid5)
+ *   powerloss-after=N    the power fails after N member writes: nothing more
+ *                        reaches the members (for showing the write hole)
  */
 #ifndef RL_RAID_PARITY_H
 #define RL_RAID_PARITY_H
@@ -45,12 +49,30 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 /* The ops every parity level uses. */
 void parity_submit(struct rl_target *t, struct rl_io *io);
 void parity_destroy(struct rl_target *t);
+int parity_attach(struct rl_target *t, struct rl_exec *ex);
+void parity_target_finish(struct rl_target *t);
 
 /** The parity array behind @t, or NULL when @t is not one. */
 struct parity_array *parity_array_of(struct rl_target *t);
 
 /** Its geometry. */
 const struct parity_geom *parity_geom_of(const struct parity_array *pa);
+
+/* --- power loss (tests, demonstrations) --- */
+
+/** Fail the power after @writes more member writes (data or parity; 0 disarms). */
+void parity_powerloss_arm(struct parity_array *pa, uint64_t writes);
+
+/** True once the injected power failure happened. */
+bool parity_power_failed(const struct parity_array *pa);
+
+/**
+ * Power back on, as md assembles an array after a crash: clear the failure
+ * and replay the journal or the partial parity log (number of records
+ * replayed in *records).  0, or a negative errno with @msg.
+ */
+int parity_power_restore(struct parity_array *pa, struct rl_exec *ex, uint64_t *records, char *msg,
+                         size_t msglen);
 
 /* --- tools: rebuild and check/repair (parity_tools.c) --- */
 

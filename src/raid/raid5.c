@@ -17,6 +17,8 @@ static const struct rl_target_ops raid5_ops = {
     .submit = parity_submit,
     .describe = raid_describe,
     .report = raid_report,
+    .attach = parity_attach,
+    .finish = parity_target_finish,
     .destroy = parity_destroy,
 };
 
@@ -36,10 +38,11 @@ static int raid5_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 static struct rl_target_type raid5_type = {
     .name = "raid5",
     .summary = "block-interleaved distributed parity: one parity chunk per stripe (md raid5)",
-    .params = "MEMBER..., layout=left-symmetric|right-symmetric|left-asymmetric|"
-              "right-asymmetric|parity-first|parity-last, chunk=SIZE (default 512k), "
-              "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
-              "max-read-errors=N (default 20), failed=K[+K...]",
+    .params =
+        "MEMBER..., layout=left-symmetric|right-symmetric|left-asymmetric|"
+        "right-asymmetric|parity-first|parity-last, chunk=SIZE (default 512k), "
+        "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
+        "max-read-errors=N (default 20), failed=K[+K...], journal=SPEC, ppl=on, powerloss-after=N",
     .create = raid5_create,
 };
 RL_TARGET_REGISTER(raid5_type)

@@ -17,6 +17,8 @@ static const struct rl_target_ops raid6_ops = {
     .submit = parity_submit,
     .describe = raid_describe,
     .report = raid_report,
+    .attach = parity_attach,
+    .finish = parity_target_finish,
     .destroy = parity_destroy,
 };
 
@@ -40,7 +42,7 @@ static struct rl_target_type raid6_type = {
               "right-asymmetric|parity-first|parity-last|left-symmetric-6|..., chunk=SIZE (default "
               "512k), "
               "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
-              "max-read-errors=N (default 20), failed=K[+K...]",
+              "max-read-errors=N (default 20), failed=K[+K...], journal=SPEC, powerloss-after=N",
     .create = raid6_create,
 };
 RL_TARGET_REGISTER(raid6_type)

@@ -37,6 +37,7 @@ struct schedule {
 	char spec[2048];
 	unsigned victims[2], nvictims;
 	char what[2][64];
+	const char *msize;
 };
 
 static const char *const layouts5[] = {"left-symmetric",   "right-symmetric", "left-asymmetric",
@@ -49,8 +50,8 @@ static const char *const layouts6[] = {
 static void schedule_draw(struct schedule *s, unsigned level, uint64_t seed)
 {
 	static const unsigned chunks[] = {4, 8, 16, 32};
-	unsigned chunk_k, height_k, nlayouts = level == 5 ? 6 : 11;
-	const char *layout;
+	unsigned chunk_k, height_k, nlayouts = level == 5 ? 6 : 11, log, nslots;
+	const char *layout, *msize;
 	size_t p = 0;
 
 	rng_state = seed * 0x9e3779b97f4a7c15ull + level;
@@ -63,6 +64,12 @@ static void schedule_draw(struct schedule *s, unsigned level, uint64_t seed)
 	if (height_k > chunk_k)
 		height_k = chunk_k;
 	layout = (level == 5 ? layouts5 : layouts6)[rng() % nlayouts];
+	/* a quarter of the schedules run with a journal, a quarter (raid5) with PPL */
+	log = (unsigned)(rng() % 4);
+	if (log == 2 && level == 6)
+		log = 0;
+	nslots = 1 + (unsigned)(rng() % (log == 2 ? 8 : 16));
+	msize = log == 2 ? "512k" : "256k";
 	s->nvictims = (unsigned)(rng() % (level == 5 ? 2 : 3));
 	for (unsigned v = 0; v < s->nvictims; v++) {
 		do
@@ -76,7 +83,8 @@ static void schedule_draw(struct schedule *s, unsigned level, uint64_t seed)
 			if (s->victims[j] == m)
 				v = (int)j;
 		if (v < 0) {
-			p += (size_t)snprintf(s->spec + p, sizeof(s->spec) - p, "mem(size=256k),");
+			p += (size_t)snprintf(s->spec + p, sizeof(s->spec) - p, "mem(size=%s),",
+			                      msize);
 			continue;
 		}
 		switch (rng() % 4) {
@@ -98,12 +106,16 @@ static void schedule_draw(struct schedule *s, unsigned level, uint64_t seed)
 			break;
 		}
 		p += (size_t)snprintf(s->spec + p, sizeof(s->spec) - p,
-		                      "faulty(mem(size=256k),%s,seed=%llu),", s->what[v],
+		                      "faulty(mem(size=%s),%s,seed=%llu),", msize, s->what[v],
 		                      (unsigned long long)seed + m);
 	}
 	snprintf(s->spec + p, sizeof(s->spec) - p,
-	         "layout=%s,chunk=%uk,stripe_size=%uk,stripe_cache=%u,max-read-errors=%u)", layout,
-	         chunk_k, height_k, 1 + (unsigned)(rng() % 16), (unsigned)(rng() % 12));
+	         "layout=%s,chunk=%uk,stripe_size=%uk,stripe_cache=%u,max-read-errors=%u%s)",
+	         layout, chunk_k, height_k, nslots, (unsigned)(rng() % 12),
+	         log == 1   ? ",journal=\"mem(size=4m)\""
+	         : log == 2 ? ",ppl=on"
+	                    : "");
+	s->msize = msize;
 }
 
 static void schedule_run(unsigned level, uint64_t seed)
@@ -134,7 +146,9 @@ static void schedule_run(unsigned level, uint64_t seed)
 	/* replace the victims by blank members and rebuild them */
 	for (unsigned v = 0; v < s.nvictims; v++) {
 		unsigned m = s.victims[v];
-		struct rl_target *blank = open_spec("mem(size=256k)");
+		char bspec[64];
+		snprintf(bspec, sizeof(bspec), "mem(size=%s)", s.msize);
+		struct rl_target *blank = open_spec(bspec);
 		assert_int_equal(rl_target_attach(blank, ex), 0);
 		rl_target_close(t->children[m]);
 		t->children[m] = blank;

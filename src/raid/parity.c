@@ -60,7 +60,7 @@
 #include "raid/parity_math.h"
 
 #define RELAXED         memory_order_relaxed
-#define PARITY_RETRY_NS 2000 /* cross-thread lock retry */
+#define PARITY_RETRY_NS 5000 /* cross-thread lock retry */
 #define PARITY_JOURNAL  255  /* plan member index of the journal target */
 
 /* Host request scratch while the array holds it. */

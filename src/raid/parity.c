@@ -60,8 +60,10 @@
 #include "raid/parity_math.h"
 
 #define RELAXED         memory_order_relaxed
-#define PARITY_RETRY_NS 5000 /* cross-thread lock retry */
-#define PARITY_JOURNAL  255  /* plan member index of the journal target */
+#define PARITY_RETRY_NS 5000          /* cross-thread lock retry */
+#define PARITY_JOURNAL  255           /* plan member index of the journal target */
+#define PARITY_BM_SLEEP 5000000000ull /* md's bitmap daemon_sleep: 5 s */
+#define PARITY_BM_BLOCK 4096u
 
 /* Host request scratch while the array holds it. */
 enum {
@@ -70,7 +72,7 @@ enum {
 	PH_LINK = 2,   /* next request in an entry's wait list */
 };
 
-enum parity_phase { RD_DIRECT, RD_RECON, RD_FIXUP, WR_READ, WR_LOG, WR_WRITE };
+enum parity_phase { RD_DIRECT, RD_RECON, RD_FIXUP, WR_BITMAP, WR_READ, WR_LOG, WR_WRITE };
 enum parity_mode { MODE_RMW, MODE_RCW, MODE_FULL, MODE_DATA_ONLY };
 
 struct parity_plan {
@@ -133,6 +135,17 @@ struct parity_array {
 	uint64_t powerloss_after; /* member writes until the power fails (0: never) */
 	_Atomic uint64_t powered_writes;
 	_Atomic bool off; /* the power failed: nothing more reaches the members */
+
+	/* write-intent bitmap (bitmap-chunk=SIZE): its cost, as md pays it */
+	uint64_t bm_chunk;             /* member bytes per bit (0: no bitmap) */
+	uint64_t bm_bits;              /* bits in use */
+	uint64_t bm_base;              /* member offset of the bitmap block */
+	_Atomic uint8_t *bm_set;       /* per bit: set on disk */
+	_Atomic uint32_t *bm_inflight; /* per bit: windows writing there */
+	_Atomic uint64_t *bm_last;     /* per bit: time of the last write (ns) */
+	_Atomic uint64_t bm_sweep;     /* next time the clear daemon runs (ns) */
+	_Atomic uint64_t bm_writes;    /* bitmap block updates (each goes to every member) */
+	uint8_t *bm_block;             /* the block written */
 
 	_Atomic uint64_t rmw, rcw, full_stripe, reconstruct_writes, reconstruct_reads;
 	_Atomic uint64_t corrected, lock_waits;
@@ -206,6 +219,11 @@ static uint8_t *parity_host_buf(const struct parity_slot *s, unsigned dd)
 static uint64_t parity_dev_off(const struct parity_slot *s, uint64_t row)
 {
 	return s->stripe * s->pa->g.chunk + row;
+}
+
+static uint64_t parity_bm_bit(const struct parity_slot *s)
+{
+	return parity_dev_off(s, s->lo) / s->pa->bm_chunk;
 }
 
 static bool parity_readable(const struct parity_slot *s, unsigned m)
@@ -596,6 +614,8 @@ static void parity_finish(struct parity_slot *s, int status)
 	struct rl_io *host = s->host;
 	struct parity_array *pa = s->pa;
 
+	if (pa->bm_chunk && host->op != RL_OP_READ)
+		atomic_fetch_sub_explicit(&pa->bm_inflight[parity_bm_bit(s)], 1, RELAXED);
 	if (status) {
 		if (!atomic_load_explicit(&pa->off, RELAXED))
 			raid_lost_note(&pa->a, (s->stripe * pa->g.k) * pa->g.chunk + s->lo);
@@ -679,7 +699,7 @@ static void parity_op_issue(struct rl_io *op)
 			rl_target_submit(pa->journal, c);
 			continue;
 		}
-		if (s->phase == WR_LOG)
+		if (s->phase == WR_LOG || s->phase == WR_BITMAP)
 			c->flags |= RL_IO_FUA;
 		atomic_fetch_add_explicit(
 		    p->write ? &pa->a.m[p->member].writes : &pa->a.m[p->member].reads, 1, RELAXED);
@@ -881,10 +901,67 @@ static void parity_phase_done(struct rl_io *op, int status)
 		parity_plan_writes(s);
 		parity_start_phase(s);
 		return;
+	case WR_BITMAP:
+		parity_plan_write(s);
+		parity_start_phase(s);
+		return;
 	case WR_WRITE:
 		parity_finish(s, parity_down_count(pa) > pa->nparity ? -EIO : 0);
 		return;
 	}
+}
+
+/*
+ * md's write-intent bitmap, as a cost: a write to a region whose bit is
+ * clear first sets the bit and writes the bitmap block to every member
+ * (and waits for it); bits of regions idle for daemon_sleep are cleared
+ * by the next write that comes along, which writes the block again.
+ * Returns true when this window has to write the bitmap first.
+ */
+static bool parity_plan_bitmap(struct parity_slot *s)
+{
+	struct parity_array *pa = s->pa;
+	uint64_t b = parity_bm_bit(s), now = rl_exec_now(s->op.ex);
+	uint64_t sweep = atomic_load_explicit(&pa->bm_sweep, RELAXED);
+	uint8_t clear = 0;
+	bool write = false;
+
+	atomic_fetch_add_explicit(&pa->bm_inflight[b], 1, RELAXED);
+	atomic_store_explicit(&pa->bm_last[b], now, RELAXED);
+	if (atomic_compare_exchange_strong_explicit(&pa->bm_set[b], &clear, 1, RELAXED, RELAXED)) {
+		pa->bm_block[b / 8] |= (uint8_t)(1u << (b % 8));
+		write = true;
+	}
+	if (now >= sweep && atomic_compare_exchange_strong_explicit(
+	                        &pa->bm_sweep, &sweep, now + PARITY_BM_SLEEP, RELAXED, RELAXED)) {
+		for (uint64_t i = 0; i < pa->bm_bits; i++) {
+			if (atomic_load_explicit(&pa->bm_set[i], RELAXED) &&
+			    !atomic_load_explicit(&pa->bm_inflight[i], RELAXED) &&
+			    atomic_load_explicit(&pa->bm_last[i], RELAXED) + PARITY_BM_SLEEP <=
+			        now) {
+				atomic_store_explicit(&pa->bm_set[i], 0, RELAXED);
+				pa->bm_block[i / 8] &= (uint8_t) ~(1u << (i % 8));
+				write = true;
+			}
+		}
+	}
+	if (!write)
+		return false;
+	s->nplan = 0;
+	s->phase = WR_BITMAP;
+	for (unsigned m = 0; m < pa->g.n; m++) {
+		struct parity_plan *p;
+		if (!parity_writable(s, m))
+			continue;
+		p = &s->plan[s->nplan++];
+		p->member = (uint8_t)m;
+		p->write = true;
+		p->off = pa->bm_base;
+		p->len = PARITY_BM_BLOCK;
+		p->buf = pa->data ? pa->bm_block : NULL;
+	}
+	atomic_fetch_add_explicit(&pa->bm_writes, 1, RELAXED);
+	return true;
 }
 
 /* Start window @key of @host in the locked entry @s. */
@@ -910,7 +987,7 @@ static void parity_run(struct parity_slot *s, struct rl_io *host, uint64_t key)
 	}
 	if (host->op == RL_OP_READ)
 		parity_plan_read(s);
-	else
+	else if (!pa->bm_chunk || !parity_plan_bitmap(s))
 		parity_plan_write(s);
 	parity_start_phase(s);
 }
@@ -1058,6 +1135,7 @@ static void parity_report_level(const struct raid_array *a, struct json_object *
 	    {"corrected_read_errors", &pa->corrected},
 	    {"stripe_lock_waits", &pa->lock_waits},
 	    {"log_writes", &pa->log_writes},
+	    {"bitmap_writes", &pa->bm_writes},
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
@@ -1148,6 +1226,10 @@ void parity_destroy(struct rl_target *t)
 			pthread_mutex_destroy(&pa->lock);
 		free(pa->slots);
 		free(pa->arena);
+		free((void *)pa->bm_set);
+		free((void *)pa->bm_inflight);
+		free((void *)pa->bm_last);
+		free(pa->bm_block);
 		rl_target_close(pa->journal);
 	}
 	raid_destroy(t);
@@ -1317,9 +1399,10 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
                   const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err)
 {
 	static const char *const known[] = {
-	    "layout",          "chunk",   "stripe_cache", "stripe_size",     "failed",
-	    "max-read-errors", "journal", "ppl",          "powerloss-after", NULL};
+	    "layout",  "chunk", "stripe_cache",    "stripe_size",  "failed", "max-read-errors",
+	    "journal", "ppl",   "powerloss-after", "bitmap-chunk", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre, plafter;
+	uint64_t bmchunk;
 	const char *layout;
 	struct parity_array *pa;
 	struct rl_target *t;
@@ -1338,7 +1421,8 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	                           &height, err)) ||
 	    (rc = rl_spec_get_u64(node, "max-read-errors", 20, 0, 1u << 30, &mre, err)) ||
 	    (rc = rl_spec_get_bool(node, "ppl", false, &ppl, err)) ||
-	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &plafter, err)))
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &plafter, err)) ||
+	    (rc = rl_spec_get_size(node, "bitmap-chunk", 0, &bmchunk, err)))
 		goto fail;
 	alg = parity_layout_parse(d->level, layout);
 	if (alg < 0) {
@@ -1376,8 +1460,20 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	raid_member_sizes(t, sizes);
 	for (unsigned i = 0; i < t->nchildren; i++)
 		size = sizes[i] < size ? sizes[i] : size;
+	if (bmchunk) {
+		/* One bitmap block at the very end of every member. */
+		if (size <= PARITY_BM_BLOCK + chunk) {
+			rc = rl_err_set(err, node->pos, "%s: members too small for a bitmap",
+			                d->name);
+			goto fail;
+		}
+		size -= PARITY_BM_BLOCK;
+		pa->bm_base = size / t->block_size * t->block_size;
+		size = pa->bm_base;
+	}
 	if (ppl) {
-		/* The log area: the end of every member, one record per cache entry. */
+		/* The log area: below the bitmap at the end of every member, one
+		 * record per cache entry. */
 		pa->log = PARITY_LOG_PPL;
 		pa->recsize = PARITY_LOG_HDR + height;
 		if (size <= nslots * pa->recsize + chunk) {
@@ -1390,6 +1486,7 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 			goto fail;
 		}
 		size -= nslots * pa->recsize;
+		pa->log_base = size;
 	}
 	rc = parity_geom_init(&pa->g, d->level, (unsigned)alg, t->nchildren, chunk, size, msg,
 	                      sizeof(msg));
@@ -1397,7 +1494,22 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
 		goto fail;
 	}
-	pa->log_base = pa->g.dev_size;
+	if (bmchunk) {
+		/* md grows the bitmap chunk until the bits fit its space. */
+		while (pa->g.dev_size / bmchunk >= PARITY_BM_BLOCK * 8)
+			bmchunk *= 2;
+		pa->bm_chunk = bmchunk;
+		pa->bm_bits = (pa->g.dev_size + bmchunk - 1) / bmchunk;
+		pa->bm_set = calloc(pa->bm_bits, sizeof(*pa->bm_set));
+		pa->bm_inflight = calloc(pa->bm_bits, sizeof(*pa->bm_inflight));
+		pa->bm_last = calloc(pa->bm_bits, sizeof(*pa->bm_last));
+		pa->bm_block = aligned_alloc(4096, PARITY_BM_BLOCK);
+		if (!pa->bm_set || !pa->bm_inflight || !pa->bm_last || !pa->bm_block) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		memset(pa->bm_block, 0, PARITY_BM_BLOCK);
+	}
 	if (chunk % t->block_size || height % t->block_size || height < 4096 ||
 	    (height & (height - 1)) || height > chunk) {
 		rc = rl_err_set(

@@ -19,6 +19,7 @@
  *   ppl=on               partial parity log on the members (raid5)
  *   powerloss-after=N    the power fails after N member writes: nothing more
  *                        reaches the members (for showing the write hole)
+ *   bitmap-chunk=SIZE    model md's write-intent bitmap cost (parity.c)
  */
 #ifndef RL_RAID_PARITY_H
 #define RL_RAID_PARITY_H

@@ -42,7 +42,8 @@ static struct rl_target_type raid6_type = {
               "right-asymmetric|parity-first|parity-last|left-symmetric-6|..., chunk=SIZE (default "
               "512k), "
               "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
-              "max-read-errors=N (default 20), failed=K[+K...], journal=SPEC, powerloss-after=N",
+              "max-read-errors=N (default 20), failed=K[+K...], journal=SPEC, powerloss-after=N, "
+              "bitmap-chunk=SIZE",
     .create = raid6_create,
 };
 RL_TARGET_REGISTER(raid6_type)

@@ -734,6 +734,56 @@ static void test_write_hole(void **state)
 	write_hole("ppl=on", true);
 }
 
+static void noop_cb(struct rl_io *io, int status)
+{
+	(void)io;
+	(void)status;
+}
+
+/*
+ * The write-intent bitmap's cost: the first write into a region sets its
+ * bit and writes the bitmap block to every member first; more writes there
+ * cost nothing extra; after md's daemon_sleep (5 s, simulated clock here)
+ * without writes the bit is cleared by the next write elsewhere, and a new
+ * write to the region pays again.
+ */
+static void test_bitmap_cost(void **state)
+{
+	struct rl_target *t =
+	    open_spec("raid5(mem(size=4m),mem(size=4m),mem(size=4m),mem(size=4m),chunk=64k,"
+	              "bitmap-chunk=256k)");
+	struct rl_exec *ex = NULL;
+	uint8_t *buf = abuf(4096);
+	struct rl_io timer = {.cb = noop_cb};
+	uint64_t w0;
+
+	(void)state;
+	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 64, 0, &ex), 0);
+	assert_int_equal(rl_target_attach(t, ex), 0);
+	fill_random(buf, 4096);
+	/* region A: member rows [0, 256k) */
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 4096, buf, 0), 0);
+	assert_int_equal(report_u64(t, "bitmap_writes"), 1);
+	assert_int_equal(member_ios(t, "writes"), 4 + 2); /* bitmap on 4 members, data + P */
+	w0 = member_ios(t, "writes");
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 3 * 65536, 4096, buf, 0), 0);
+	assert_int_equal(report_u64(t, "bitmap_writes"), 1);
+	assert_int_equal(member_ios(t, "writes") - w0, 2);
+	/* 6 simulated seconds later, region B (member rows from 1m) */
+	timer.ex = ex;
+	assert_int_equal(rl_exec_at(ex, &timer, rl_exec_now(ex) + 6000000000ull, 0), 0);
+	while (!rl_exec_idle(ex))
+		rl_exec_run_once(ex, true);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 3 * 1048576, 4096, buf, 0), 0);
+	assert_int_equal(report_u64(t, "bitmap_writes"), 2); /* B set, A cleared: one block */
+	/* A's bit is clear again: writing there pays once more */
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 8192, 4096, buf, 0), 0);
+	assert_int_equal(report_u64(t, "bitmap_writes"), 3);
+	free(buf);
+	rl_target_close(t);
+	rl_exec_destroy(ex);
+}
+
 static void test_spec_errors(void **state)
 {
 	static const char *const bad[] = {
@@ -776,6 +826,7 @@ int main(void)
 	    cmocka_unit_test(test_write_costs),
 	    cmocka_unit_test(test_read_error_threshold),
 	    cmocka_unit_test(test_write_hole),
+	    cmocka_unit_test(test_bitmap_cost),
 	    cmocka_unit_test(test_spec_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,7 +20,8 @@
 
 static const char create_usage[] =
     "usage: raidlab create LEVEL MEMBER... [--chunk SIZE] [--layout NAME] [--name NAME]\n"
-    "                      [--data-offset SIZE] [--uuid UUID] [--assume-clean]\n"
+    "                      [--data-offset SIZE] [--uuid UUID] [--bitmap-chunk SIZE]\n"
+    "                      [--assume-clean]\n"
     "                      [--force-destroy] [--quiet]\n"
     "\n"
     "Writes md version-1.2 superblocks (4 KiB into each member) describing a new array:\n"
@@ -36,6 +37,9 @@ static const char create_usage[] =
     "  --name NAME         array name recorded in the superblock (default raidlab:0)\n"
     "  --data-offset SIZE  where the data starts on each member (default 1m)\n"
     "  --uuid UUID         array UUID (default: random)\n"
+    "  --bitmap-chunk SIZE internal write-intent bitmap, one bit per SIZE of each\n"
+    "                      member (mdadm --bitmap=internal --bitmap-chunk); md(...)\n"
+    "                      then keeps it and pays its writes (raid5/raid6)\n"
     "  --assume-clean      skip the initial resync: the members' contents already agree\n"
     "                      (md's --assume-clean); without it the parity (or the mirror\n"
     "                      copies) is made to agree with the data before the array is\n"
@@ -133,6 +137,7 @@ static int create_main(int argc, char **argv)
 	                                         {"assume-clean", no_argument, NULL, 'a'},
 	                                         {"force-destroy", no_argument, NULL, 'f'},
 	                                         {"quiet", no_argument, NULL, 'q'},
+	                                         {"bitmap-chunk", required_argument, NULL, 'b'},
 	                                         {"help", no_argument, NULL, 'h'},
 	                                         {NULL, 0, NULL, 0}};
 	struct md_create_opts o = {.chunk = 512 << 10, .data_offset = 1 << 20};
@@ -159,6 +164,12 @@ static int create_main(int argc, char **argv)
 			break;
 		case 'l':
 			o.layout = optarg;
+			break;
+		case 'b':
+			if (rl_parse_size(optarg, &o.bitmap_chunk, why, sizeof(why))) {
+				cli_error("create", "--bitmap-chunk: %s", why);
+				return 2;
+			}
 			break;
 		case 'n':
 			o.name = optarg;

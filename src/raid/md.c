@@ -70,6 +70,33 @@ int md_member_read_super(struct rl_target *t, struct md_super *sb, char *msg, si
 	return rc;
 }
 
+/* The bitmap chunk of @t's internal bitmap (md's superblock says where). */
+static int md_member_read_bitmap(struct rl_target *t, const struct md_super *sb, uint64_t *chunk,
+                                 char *msg, size_t msglen)
+{
+	struct md_bitmap_super b;
+	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
+	int64_t at = (int64_t)MD_SB_OFFSET_BYTES + (int64_t)sb->bitmap_offset * 512;
+	int rc;
+
+	if (!buf)
+		return -ENOMEM;
+	if (at < 0 || at % 4096 || (uint64_t)at + MD_SB_BYTES > t->size) {
+		snprintf(msg, msglen, "md bitmap offset %d is not supported", sb->bitmap_offset);
+		free(buf);
+		return -EINVAL;
+	}
+	rc = md_member_io(t, RL_OP_READ, (uint64_t)at, buf, MD_SB_BYTES);
+	if (rc)
+		snprintf(msg, msglen, "reading the bitmap failed: %s", strerror(-rc));
+	else
+		rc = md_bitmap_decode(buf, &b, msg, msglen);
+	if (!rc)
+		*chunk = b.chunksize;
+	free(buf);
+	return rc;
+}
+
 static int md_level_parse(const char *s, int32_t *level)
 {
 	static const struct {
@@ -184,6 +211,32 @@ int md_create(const struct md_create_opts *o, struct rl_target *const *members, 
 	buf = aligned_alloc(4096, MD_SB_BYTES);
 	if (!buf)
 		return -ENOMEM;
+	if (o->bitmap_chunk) {
+		/* md's internal bitmap, 8 sectors after the superblock: its
+		 * header and bits in one 4 KiB block (mdadm --examine-bitmap). */
+		uint64_t bits;
+		if (o->bitmap_chunk < 4096 || (o->bitmap_chunk & (o->bitmap_chunk - 1)) ||
+		    sb.level == 0 || sb.level == MD_LEVEL_LINEAR) {
+			snprintf(msg, msglen,
+			         "a bitmap needs a redundant level and a power-of-two "
+			         "bitmap chunk of at least 4k");
+			free(buf);
+			return -EINVAL;
+		}
+		bits = (sb.size * 512 + o->bitmap_chunk - 1) / o->bitmap_chunk;
+		if (bits > (MD_SB_BYTES - 256) * 8 || off_s < 8 + 8 + 8) {
+			snprintf(
+			    msg, msglen,
+			    "the bitmap would have %llu bits: use a bitmap chunk of at "
+			    "least %llu bytes",
+			    (unsigned long long)bits,
+			    (unsigned long long)(sb.size * 512 / ((MD_SB_BYTES - 256) * 8) + 1));
+			free(buf);
+			return -EINVAL;
+		}
+		sb.feature_map |= MD_FEATURE_BITMAP_OFFSET;
+		sb.bitmap_offset = 8;
+	}
 	for (unsigned i = 0; i < n && !rc; i++) {
 		sb.dev_number = i;
 		sb.data_size = members[i]->size / 512 - off_s;
@@ -191,6 +244,19 @@ int md_create(const struct md_create_opts *o, struct rl_target *const *members, 
 			memset(sb.device_uuid, (int)i, 16);
 		md_super_encode(&sb, buf);
 		rc = md_member_io(members[i], RL_OP_WRITE, MD_SB_OFFSET_BYTES, buf, MD_SB_BYTES);
+		if (!rc && o->bitmap_chunk) {
+			struct md_bitmap_super b = {.events = sb.events,
+			                            .events_cleared = sb.events,
+			                            .sync_size = sb.size,
+			                            .chunksize = (uint32_t)o->bitmap_chunk,
+			                            .daemon_sleep = 5,
+			                            .sectors_reserved = (uint32_t)(off_s - 16)};
+			memcpy(b.uuid, sb.set_uuid, 16);
+			memset(buf, 0, MD_SB_BYTES);
+			md_bitmap_encode(&b, buf);
+			rc = md_member_io(members[i], RL_OP_WRITE, MD_SB_OFFSET_BYTES + 8 * 512,
+			                  buf, MD_SB_BYTES);
+		}
 		if (rc)
 			snprintf(msg, msglen, "writing the superblock of member %u failed: %s", i,
 			         strerror(-rc));
@@ -265,7 +331,8 @@ static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx
 	                                   NULL};
 	struct md_super *sbs = NULL, *ref = NULL;
 	int *slot_of = NULL;
-	uint64_t max_events = 0;
+	uint64_t max_events = 0, bm_chunk = 0;
+	bool parity, uniform = true;
 	char *text = NULL, msg[256], params[128];
 	size_t len = 0, cap = 0;
 	struct rl_build_ctx probe_ctx = *ctx;
@@ -285,6 +352,8 @@ static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx
 		if (rc)
 			goto out;
 		rc = md_member_read_super(m, &sbs[i], msg, sizeof(msg));
+		if (!rc && !bm_chunk && (sbs[i].feature_map & MD_FEATURE_BITMAP_OFFSET))
+			rc = md_member_read_bitmap(m, &sbs[i], &bm_chunk, msg, sizeof(msg));
 		rl_target_close(m);
 		if (rc) {
 			rc = rl_err_set(err, node->args[i]->pos, "md: member %zu: %s", i, msg);
@@ -325,6 +394,10 @@ static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx
 		}
 		slot_of[role] = (int)i;
 	}
+	parity = ref->level == 5 || ref->level == 6;
+	for (size_t i = 0; i < node->nargs; i++)
+		if (sbs[i].data_offset != ref->data_offset)
+			uniform = false; /* mdadm allows it; each member then gets its own slice */
 	if ((rc = md_level_params(ref, params, sizeof(params), msg, sizeof(msg)))) {
 		rc = rl_err_set(err, node->pos, "md: %s", msg);
 		goto out;
@@ -359,11 +432,27 @@ static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx
 			if (!rc)
 				rc = md_append(&text, &len, &cap, member);
 			free(member);
-			snprintf(piece, sizeof(piece), ",offset=%llu,size=%llu)",
-			         (unsigned long long)sbs[i].data_offset * 512,
-			         (unsigned long long)ref->size * 512);
+			if (parity && uniform) /* the engine skips the metadata area itself */
+				snprintf(piece, sizeof(piece), ",offset=0,size=%llu)",
+				         (unsigned long long)(ref->data_offset + ref->size) * 512);
+			else
+				snprintf(piece, sizeof(piece), ",offset=%llu,size=%llu)",
+				         (unsigned long long)sbs[i].data_offset * 512,
+				         (unsigned long long)ref->size * 512);
 			if (!rc)
 				rc = md_append(&text, &len, &cap, piece);
+		}
+		if (!rc && parity && uniform) {
+			char extra[160];
+			snprintf(extra, sizeof(extra), ",data-offset=%llu",
+			         (unsigned long long)ref->data_offset * 512);
+			if (bm_chunk)
+				snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+				         ",bitmap-chunk=%llu,bitmap-offset=%llu",
+				         (unsigned long long)bm_chunk,
+				         (unsigned long long)(MD_SB_OFFSET_BYTES +
+				                              (uint64_t)ref->bitmap_offset * 512));
+			rc = md_append(&text, &len, &cap, extra);
 		}
 		if (!rc && params[0]) {
 			rc = md_append(&text, &len, &cap, ",");

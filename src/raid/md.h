@@ -13,12 +13,13 @@
 #include "raid/md_super.h"
 
 struct md_create_opts {
-	const char *level;    /* "raid5", "raid6", "raid1", "raid10", "raid0", "linear" */
-	const char *layout;   /* mdadm name, NULL for the level's default */
-	uint64_t chunk;       /* bytes (mdadm's default 512k) */
-	uint64_t data_offset; /* bytes from the start of each member to its data */
-	const char *name;     /* set_name, e.g. "host:0" */
-	bool assume_clean;    /* record the array in sync (resync_offset = MaxSector) */
+	const char *level;     /* "raid5", "raid6", "raid1", "raid10", "raid0", "linear" */
+	const char *layout;    /* mdadm name, NULL for the level's default */
+	uint64_t chunk;        /* bytes (mdadm's default 512k) */
+	uint64_t data_offset;  /* bytes from the start of each member to its data */
+	const char *name;      /* set_name, e.g. "host:0" */
+	bool assume_clean;     /* record the array in sync (resync_offset = MaxSector) */
+	uint64_t bitmap_chunk; /* internal write-intent bitmap: bytes per bit (0: none) */
 	bool uuid_set;
 	uint8_t uuid[16]; /* array UUID when uuid_set, else random */
 };

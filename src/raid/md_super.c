@@ -165,6 +165,43 @@ int md_super_decode(const uint8_t *buf, struct md_super *sb, char *msg, size_t m
 	return 0;
 }
 
+void md_bitmap_encode(const struct md_bitmap_super *b, uint8_t *buf)
+{
+	memset(buf, 0, 256);
+	put32(buf + 0, MD_BITMAP_MAGIC);
+	put32(buf + 4, MD_BITMAP_VERSION);
+	memcpy(buf + 8, b->uuid, 16);
+	put64(buf + 24, b->events);
+	put64(buf + 32, b->events_cleared);
+	put64(buf + 40, b->sync_size);
+	put32(buf + 52, b->chunksize);
+	put32(buf + 56, b->daemon_sleep);
+	put32(buf + 64, b->sectors_reserved);
+}
+
+int md_bitmap_decode(const uint8_t *buf, struct md_bitmap_super *b, char *msg, size_t msglen)
+{
+	memset(b, 0, sizeof(*b));
+	if (get32(buf) != MD_BITMAP_MAGIC) {
+		snprintf(msg, msglen, "no md bitmap where the superblock says (magic 0x%08x)",
+		         get32(buf));
+		return -EINVAL;
+	}
+	memcpy(b->uuid, buf + 8, 16);
+	b->events = get64(buf + 24);
+	b->events_cleared = get64(buf + 32);
+	b->sync_size = get64(buf + 40);
+	b->chunksize = get32(buf + 52);
+	b->daemon_sleep = get32(buf + 56);
+	b->sectors_reserved = get32(buf + 64);
+	if (b->chunksize < 512 || (b->chunksize & (b->chunksize - 1))) {
+		snprintf(msg, msglen, "md bitmap chunk size %u is not a power of two",
+		         b->chunksize);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const char *md_level_name(int32_t level)
 {
 	switch (level) {

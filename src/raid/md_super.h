@@ -77,6 +77,28 @@ int md_super_decode(const uint8_t *buf, struct md_super *sb, char *msg, size_t m
 /** md's checksum of an encoded superblock (its sb_csum field ignored). */
 uint32_t md_super_csum(const uint8_t *buf);
 
+/*
+ * md's bitmap superblock (md-bitmap.h bitmap_super_t, 256 bytes, then one
+ * bit per bitmap chunk, little-endian bit order): magic "bitm" 0x6d746962,
+ * version 4, the array UUID, events, events_cleared, sync_size (sectors
+ * per member), state, chunksize (bytes), daemon_sleep (s), write_behind,
+ * sectors_reserved, nodes, cluster name.
+ */
+#define MD_BITMAP_MAGIC   0x6d746962u
+#define MD_BITMAP_VERSION 4u
+
+struct md_bitmap_super {
+	uint8_t uuid[16];
+	uint64_t events, events_cleared, sync_size;
+	uint32_t chunksize, daemon_sleep, sectors_reserved;
+};
+
+/** Encode @b into @buf (256 bytes; the caller zeroes what follows). */
+void md_bitmap_encode(const struct md_bitmap_super *b, uint8_t *buf);
+
+/** Decode; 0, or -EINVAL with @msg when it is not an md bitmap. */
+int md_bitmap_decode(const uint8_t *buf, struct md_bitmap_super *b, char *msg, size_t msglen);
+
 /** mdadm's name of a level: "raid5", "linear". */
 const char *md_level_name(int32_t level);
 

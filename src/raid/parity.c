@@ -146,6 +146,8 @@ struct parity_array {
 	_Atomic uint64_t bm_sweep;     /* next time the clear daemon runs (ns) */
 	_Atomic uint64_t bm_writes;    /* bitmap block updates (each goes to every member) */
 	uint8_t *bm_block;             /* the block written */
+	uint32_t bm_bits_at; /* where the bits start in it (md bitmap: after its header) */
+	uint64_t doff;       /* data-offset: member offset of stripe 0 */
 
 	_Atomic uint64_t rmw, rcw, full_stripe, reconstruct_writes, reconstruct_reads;
 	_Atomic uint64_t corrected, lock_waits;
@@ -160,6 +162,11 @@ static struct parity_slot *parity_slot_of(struct rl_io *op)
 const struct parity_geom *parity_geom_of(const struct parity_array *pa)
 {
 	return &pa->g;
+}
+
+uint64_t parity_data_offset(const struct parity_array *pa)
+{
+	return pa->doff;
 }
 
 static void parity_issue(struct rl_io *io);
@@ -218,12 +225,12 @@ static uint8_t *parity_host_buf(const struct parity_slot *s, unsigned dd)
 
 static uint64_t parity_dev_off(const struct parity_slot *s, uint64_t row)
 {
-	return s->stripe * s->pa->g.chunk + row;
+	return s->pa->doff + s->stripe * s->pa->g.chunk + row;
 }
 
 static uint64_t parity_bm_bit(const struct parity_slot *s)
 {
-	return parity_dev_off(s, s->lo) / s->pa->bm_chunk;
+	return (s->stripe * s->pa->g.chunk + s->lo) / s->pa->bm_chunk;
 }
 
 static bool parity_readable(const struct parity_slot *s, unsigned m)
@@ -929,7 +936,7 @@ static bool parity_plan_bitmap(struct parity_slot *s)
 	atomic_fetch_add_explicit(&pa->bm_inflight[b], 1, RELAXED);
 	atomic_store_explicit(&pa->bm_last[b], now, RELAXED);
 	if (atomic_compare_exchange_strong_explicit(&pa->bm_set[b], &clear, 1, RELAXED, RELAXED)) {
-		pa->bm_block[b / 8] |= (uint8_t)(1u << (b % 8));
+		pa->bm_block[pa->bm_bits_at + b / 8] |= (uint8_t)(1u << (b % 8));
 		write = true;
 	}
 	if (now >= sweep && atomic_compare_exchange_strong_explicit(
@@ -940,7 +947,7 @@ static bool parity_plan_bitmap(struct parity_slot *s)
 			    atomic_load_explicit(&pa->bm_last[i], RELAXED) + PARITY_BM_SLEEP <=
 			        now) {
 				atomic_store_explicit(&pa->bm_set[i], 0, RELAXED);
-				pa->bm_block[i / 8] &= (uint8_t) ~(1u << (i % 8));
+				pa->bm_block[pa->bm_bits_at + i / 8] &= (uint8_t) ~(1u << (i % 8));
 				write = true;
 			}
 		}
@@ -1321,8 +1328,8 @@ static int parity_replay_ppl(struct parity_array *pa, struct rl_exec *ex, uint8_
 				}
 				memset(rows, 0, len);
 				rc = rl_io_sync(pa->a.t->children[x->member], ex, RL_OP_READ,
-				                h.stripe * pa->g.chunk + x->offset, (uint32_t)n,
-				                rows + (x->offset - h.lo), 0);
+				                pa->doff + h.stripe * pa->g.chunk + x->offset,
+				                (uint32_t)n, rows + (x->offset - h.lo), 0);
 				if (rc) {
 					raid_member_error(&pa->a, x->member, rc);
 					ok = false;
@@ -1333,7 +1340,7 @@ static int parity_replay_ppl(struct parity_array *pa, struct rl_exec *ex, uint8_
 			if (!ok)
 				continue;
 			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE,
-			                h.stripe * pa->g.chunk + h.lo, (uint32_t)len,
+			                pa->doff + h.stripe * pa->g.chunk + h.lo, (uint32_t)len,
 			                buf + PARITY_LOG_HDR, 0);
 			if (rc) {
 				raid_member_error(&pa->a, m, rc);
@@ -1377,6 +1384,34 @@ int parity_power_restore(struct parity_array *pa, struct rl_exec *ex, uint64_t *
 	return rc;
 }
 
+/* An md bitmap: start from its block as it is (header and bits) and keep it. */
+static int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen)
+{
+	struct rl_exec *ex = NULL;
+	int rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+
+	if (rc)
+		return rc;
+	rc = rl_target_attach(pa->a.t, ex);
+	for (unsigned m = 0; !rc && m < pa->a.n; m++) {
+		if (!raid_member_readable(&pa->a, m))
+			continue;
+		rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ, pa->bm_base, PARITY_BM_BLOCK,
+		                pa->bm_block, 0);
+		if (rc)
+			snprintf(msg, msglen, "reading the bitmap of member %u failed: %s", m,
+			         strerror(-rc));
+		break;
+	}
+	rl_exec_destroy(ex);
+	if (rc)
+		return rc;
+	for (uint64_t i = 0; i < pa->bm_bits; i++)
+		if (pa->bm_block[pa->bm_bits_at + i / 8] >> (i % 8) & 1)
+			atomic_store_explicit(&pa->bm_set[i], 1, RELAXED);
+	return 0;
+}
+
 /* Replay at open, as md does at assembly, with a throwaway executor. */
 static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msglen)
 {
@@ -1398,11 +1433,21 @@ static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msgl
 int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
                   const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {
-	    "layout",  "chunk", "stripe_cache",    "stripe_size",  "failed", "max-read-errors",
-	    "journal", "ppl",   "powerloss-after", "bitmap-chunk", NULL};
+	static const char *const known[] = {"layout",
+	                                    "chunk",
+	                                    "stripe_cache",
+	                                    "stripe_size",
+	                                    "failed",
+	                                    "max-read-errors",
+	                                    "journal",
+	                                    "ppl",
+	                                    "powerloss-after",
+	                                    "bitmap-chunk",
+	                                    "bitmap-offset",
+	                                    "data-offset",
+	                                    NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre, plafter;
-	uint64_t bmchunk;
+	uint64_t bmchunk, bmoff, doff;
 	const char *layout;
 	struct parity_array *pa;
 	struct rl_target *t;
@@ -1422,7 +1467,9 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	    (rc = rl_spec_get_u64(node, "max-read-errors", 20, 0, 1u << 30, &mre, err)) ||
 	    (rc = rl_spec_get_bool(node, "ppl", false, &ppl, err)) ||
 	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &plafter, err)) ||
-	    (rc = rl_spec_get_size(node, "bitmap-chunk", 0, &bmchunk, err)))
+	    (rc = rl_spec_get_size(node, "bitmap-chunk", 0, &bmchunk, err)) ||
+	    (rc = rl_spec_get_size(node, "bitmap-offset", 0, &bmoff, err)) ||
+	    (rc = rl_spec_get_size(node, "data-offset", 0, &doff, err)))
 		goto fail;
 	alg = parity_layout_parse(d->level, layout);
 	if (alg < 0) {
@@ -1460,16 +1507,28 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	raid_member_sizes(t, sizes);
 	for (unsigned i = 0; i < t->nchildren; i++)
 		size = sizes[i] < size ? sizes[i] : size;
-	if (bmchunk) {
+	if (doff % t->block_size || doff >= size ||
+	    (bmoff && (bmoff % 4096 || !bmchunk || bmoff + PARITY_BM_BLOCK > doff))) {
+		rc = rl_err_set(err, node->pos,
+		                "%s: data-offset must be a block multiple inside the members, and "
+		                "bitmap-offset (with bitmap-chunk) a 4k multiple whose block ends "
+		                "before the data",
+		                d->name);
+		goto fail;
+	}
+	pa->doff = doff;
+	size -= doff;
+	if (bmchunk && bmoff) {
+		pa->bm_base = bmoff; /* md's bitmap in the metadata area */
+	} else if (bmchunk) {
 		/* One bitmap block at the very end of every member. */
 		if (size <= PARITY_BM_BLOCK + chunk) {
 			rc = rl_err_set(err, node->pos, "%s: members too small for a bitmap",
 			                d->name);
 			goto fail;
 		}
-		size -= PARITY_BM_BLOCK;
-		pa->bm_base = size / t->block_size * t->block_size;
-		size = pa->bm_base;
+		size = (size - PARITY_BM_BLOCK) / t->block_size * t->block_size;
+		pa->bm_base = doff + size;
 	}
 	if (ppl) {
 		/* The log area: below the bitmap at the end of every member, one
@@ -1486,7 +1545,7 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 			goto fail;
 		}
 		size -= nslots * pa->recsize;
-		pa->log_base = size;
+		pa->log_base = doff + size;
 	}
 	rc = parity_geom_init(&pa->g, d->level, (unsigned)alg, t->nchildren, chunk, size, msg,
 	                      sizeof(msg));
@@ -1495,8 +1554,10 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		goto fail;
 	}
 	if (bmchunk) {
-		/* md grows the bitmap chunk until the bits fit its space. */
-		while (pa->g.dev_size / bmchunk >= PARITY_BM_BLOCK * 8)
+		/* md grows the bitmap chunk until the bits fit its space (after
+		 * the 256-byte header of an md bitmap). */
+		pa->bm_bits_at = bmoff ? 256 : 0;
+		while (pa->g.dev_size / bmchunk >= (PARITY_BM_BLOCK - pa->bm_bits_at) * 8)
 			bmchunk *= 2;
 		pa->bm_chunk = bmchunk;
 		pa->bm_bits = (pa->g.dev_size + bmchunk - 1) / bmchunk;
@@ -1554,6 +1615,8 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		goto fail;
 	}
 	rc = parity_replay_at_open(pa, msg, sizeof(msg));
+	if (!rc && bmoff && pa->data)
+		rc = parity_bitmap_load(pa, msg, sizeof(msg));
 	if (rc) {
 		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
 		goto fail;

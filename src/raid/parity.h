@@ -20,6 +20,10 @@
  *   powerloss-after=N    the power fails after N member writes: nothing more
  *                        reaches the members (for showing the write hole)
  *   bitmap-chunk=SIZE    model md's write-intent bitmap cost (parity.c)
+ *   bitmap-offset=OFF    member offset of an md bitmap (superblock, then bits) to
+ *                        keep up to date, instead of a block at the members' end
+ *   data-offset=SIZE     the data starts this far into every member (md's
+ *                        data_offset; md(...) passes it)
  */
 #ifndef RL_RAID_PARITY_H
 #define RL_RAID_PARITY_H
@@ -58,6 +62,9 @@ struct parity_array *parity_array_of(struct rl_target *t);
 
 /** Its geometry. */
 const struct parity_geom *parity_geom_of(const struct parity_array *pa);
+
+/** Member offset where stripe 0 begins (data-offset=, md's data_offset). */
+uint64_t parity_data_offset(const struct parity_array *pa);
 
 /* --- power loss (tests, demonstrations) --- */
 

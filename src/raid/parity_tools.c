@@ -32,6 +32,7 @@ struct parity_tool {
 	unsigned nparity;
 	uint8_t *buf[RAID_MAX_MEMBERS + 2]; /* one chunk per member, then 2 scratch */
 	uint8_t *mem;
+	uint64_t doff; /* where the data starts on every member */
 };
 
 static int parity_tool_init(struct parity_tool *pt, struct parity_array *pa)
@@ -44,6 +45,7 @@ static int parity_tool_init(struct parity_tool *pt, struct parity_array *pa)
 	pt->a = (struct raid_array *)pa;
 	pt->g = parity_geom_of(pa);
 	pt->nparity = pt->g->level == 6 ? 2 : 1;
+	pt->doff = parity_data_offset(pa);
 	t = pt->a->t;
 	(void)t;
 	chunk = pt->g->chunk;
@@ -81,8 +83,9 @@ static void parity_tool_read(struct parity_tool *pt, struct rl_exec *ex, uint64_
 	*missing_members = 0;
 	for (unsigned m = 0; m < pt->g->n; m++) {
 		if ((int)m == skip || !raid_member_readable(pt->a, m) ||
-		    rl_io_sync(pt->a->t->children[m], ex, RL_OP_READ, stripe * pt->g->chunk,
-		               (uint32_t)pt->g->chunk, pt->buf[m], 0)) {
+		    rl_io_sync(pt->a->t->children[m], ex, RL_OP_READ,
+		               pt->doff + stripe * pt->g->chunk, (uint32_t)pt->g->chunk, pt->buf[m],
+		               0)) {
 			if ((int)m != skip && raid_member_readable(pt->a, m))
 				(*read_errors)++;
 			*missing_members |= 1ull << m;
@@ -130,11 +133,12 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
 			if (!res->unrecoverable++)
 				res->first_unrecoverable = s * pt.g->k * pt.g->chunk;
 		} else {
-			rc = rl_io_sync(pt.a->t->children[member], ex, RL_OP_WRITE, s * pt.g->chunk,
-			                (uint32_t)pt.g->chunk, pt.buf[member], 0);
+			rc = rl_io_sync(pt.a->t->children[member], ex, RL_OP_WRITE,
+			                pt.doff + s * pt.g->chunk, (uint32_t)pt.g->chunk,
+			                pt.buf[member], 0);
 			if (rc) {
 				snprintf(msg, msglen, "writing member %u at offset %llu failed: %s",
-				         member, (unsigned long long)(s * pt.g->chunk),
+				         member, (unsigned long long)(pt.doff + s * pt.g->chunk),
 				         strerror(-rc));
 				rc = -EIO;
 				break;
@@ -229,8 +233,8 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_
 			for (unsigned m = 0; m < pt.g->n && !rc; m++)
 				if (ps.role[m] < 0)
 					rc = rl_io_sync(pt.a->t->children[m], ex, RL_OP_WRITE,
-					                s * pt.g->chunk, (uint32_t)pt.g->chunk,
-					                pt.buf[m], 0);
+					                pt.doff + s * pt.g->chunk,
+					                (uint32_t)pt.g->chunk, pt.buf[m], 0);
 			if (rc) {
 				snprintf(msg, msglen, "resync write at stripe %llu failed: %s",
 				         (unsigned long long)s, strerror(-rc));
@@ -256,7 +260,7 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_
 			res->mismatches++;
 			who = parity_check_blame(&pt, &ps, blocks, off, bs);
 			mm.stripe = s;
-			mm.member_offset = s * pt.g->chunk + off;
+			mm.member_offset = pt.doff + s * pt.g->chunk + off;
 			mm.len = bs;
 			mm.member = who;
 			if (mode != PARITY_CHECK) {
@@ -278,8 +282,8 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_
 					if (m != target && !(who < 0 && ps.role[m] == -2))
 						continue;
 					rc = rl_io_sync(pt.a->t->children[m], ex, RL_OP_WRITE,
-					                s * pt.g->chunk + off, bs, pt.buf[m] + off,
-					                0);
+					                pt.doff + s * pt.g->chunk + off, bs,
+					                pt.buf[m] + off, 0);
 				}
 				if (rc) {
 					snprintf(msg, msglen,

@@ -40,6 +40,7 @@ create() { # create LEVEL N LAYOUT CHUNK [--assume-clean]: members m0.img..m{N-1
 	local level=$1 n=$2 layout=$3 chunk=$4 args=() i
 	rm -f m*.img
 	for ((i = 0; i < n; i++)); do args+=("file(m$i.img,size=$MSIZE)"); done
+	# shellcheck disable=SC2086 # $5: extra options, split on purpose
 	$RAIDLAB create "$level" "${args[@]}" --uuid "$uuid" --quiet ${5:-} \
 		${layout:+--layout "$layout"} ${chunk:+--chunk "$chunk"} || fail "create $level"
 }
@@ -58,13 +59,13 @@ for spec in "raid5 4 left-symmetric 64k 64K" "raid5 3 right-asymmetric 16k 16K" 
 	done
 done
 
+loops=()
+cleanup_hooks+=('for l in "${loops[@]}"; do losetup -d "$l"; done')
 # loop devices bound to the members (read-only): mdadm sees the same array.
 # Without --assume-clean create runs the initial resync (raidlab's test files
 # start with random contents), so the parity agrees with the data.
 MSIZE=12m
 create raid6 5 left-symmetric 64k
-loops=()
-cleanup_hooks+=('for l in "${loops[@]}"; do losetup -d "$l"; done')
 for i in 0 1 2 3 4; do
 	l=$(losetup -r -f --show "m$i.img") || fail "losetup m$i.img"
 	loops+=("$l")
@@ -117,6 +118,26 @@ expect_fail 2 "another array" $RAIDLAB info 'md(m0.img, m1.img, other.img)'
 printf '\x07' | dd of=m1.img bs=1 seek=$((4096 + 88)) conv=notrunc status=none
 expect_fail 2 "checksum" $RAIDLAB info 'md(m0.img, m1.img, m2.img)'
 expect_fail 2 "no md superblock" $RAIDLAB info "md(file($T/plain.img,size=8m))"
+
+# an internal write-intent bitmap: mdadm sees it; writes through md(...) set
+# its bits (mdadm --examine-bitmap on a loop device counts them dirty)
+MSIZE=12m
+create raid5 3 left-symmetric 64k "--bitmap-chunk 1m"
+grep -q "Internal Bitmap : 8 sectors from superblock" <(mdadm --examine m1.img) ||
+	fail "no internal bitmap: $(mdadm --examine m1.img)"
+$RAIDLAB run --target 'md(m0.img, m1.img, m2.img)' --rw=randwrite --bs=4k --size=3m \
+	--iodepth=4 --verify=crc32c --quiet --json b.json || fail "writing through md() with a bitmap"
+[ "$(jqv b.json '.jobs[0].target_counters.bitmap_writes')" -gt 0 ] || fail "no bitmap writes"
+l=$(losetup -r -f --show m1.img) || fail "losetup"
+loops+=("$l")
+out=$(mdadm --examine-bitmap "$l") || fail "mdadm -X: $out"
+grep -q "Magic : 6d746962" <<<"$out" || fail "bitmap magic: $out"
+grep -q "UUID : $uuid" <<<"$out" || fail "bitmap UUID: $out"
+grep -q "Chunksize : 1 MB" <<<"$out" || fail "bitmap chunk: $out"
+grep -Eq "Bitmap : 11 bits \(chunks\), [1-9][0-9]* dirty" <<<"$out" || fail "bitmap bits: $out"
+losetup -d "$l"
+loops=()
+out=$($RAIDLAB check 'md(m0.img, m1.img, m2.img)') || fail "check with a bitmap: $out"
 
 if [ -e /proc/mdstat ]; then
 	# mdadm writes the superblocks, raidlab reads them

@@ -417,7 +417,10 @@ static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx
 			if (i < 0) {
 				/* A missing member: an empty stand-in of the right size, failed. */
 				snprintf(piece, sizeof(piece), "%smem(size=%llu)", r ? "," : "",
-				         (unsigned long long)ref->size * 512);
+				         (unsigned long long)(ref->size + (parity && uniform
+				                                               ? ref->data_offset
+				                                               : 0)) *
+				             512);
 				rc = md_append(&text, &len, &cap, piece);
 				fl += (size_t)snprintf(failed + fl, sizeof(failed) - fl, "%s%u",
 				                       fl ? "+" : "", r);

@@ -151,7 +151,7 @@ if [ -e /proc/mdstat ]; then
 	mdadm --create "$md" --run --level=5 --raid-devices=4 --chunk=64 --assume-clean \
 		--metadata=1.2 "${loops[@]}" || fail "mdadm --create"
 	mdadm --stop "$md"
-	$RAIDLAB info "md(${loops[*]// /,})" | grep -q "raid5 .*left-symmetric" ||
+	$RAIDLAB info "md($(IFS=,; echo "${loops[*]}"))" | grep -q "raid5 .*left-symmetric" ||
 		fail "md() does not read mdadm's array"
 else
 	echo "note: no md kernel module here (/proc/mdstat missing): mdadm cannot create arrays;"

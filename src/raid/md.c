@@ -511,6 +511,21 @@ static struct rl_target_type md_type = {
 };
 RL_TARGET_REGISTER(md_type)
 
+/* Keep the bitmap's event counts with the superblock's (md: older is stale). */
+static int md_bitmap_set_events(struct rl_target *m, const struct md_super *sb, uint8_t *buf)
+{
+	uint64_t at = MD_SB_OFFSET_BYTES + (uint64_t)(int64_t)sb->bitmap_offset * 512;
+	struct md_bitmap_super b;
+	char msg[128];
+	int rc = md_member_io(m, RL_OP_READ, at, buf, MD_SB_BYTES);
+
+	if (rc || md_bitmap_decode(buf, &b, msg, sizeof(msg)))
+		return rc ? rc : -EIO;
+	b.events = b.events_cleared = sb->events;
+	md_bitmap_encode(&b, buf); /* the header only: the bits after it stay */
+	return md_member_io(m, RL_OP_WRITE, at, buf, MD_SB_BYTES);
+}
+
 int md_array_mark_clean(struct rl_target *array, char *msg, size_t msglen)
 {
 	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
@@ -533,6 +548,8 @@ int md_array_mark_clean(struct rl_target *array, char *msg, size_t msglen)
 		sb.utime = (uint64_t)time(NULL);
 		md_super_encode(&sb, buf);
 		rc = md_member_io(m, RL_OP_WRITE, MD_SB_OFFSET_BYTES, buf, MD_SB_BYTES);
+		if (!rc && (sb.feature_map & MD_FEATURE_BITMAP_OFFSET))
+			rc = md_bitmap_set_events(m, &sb, buf);
 		if (rc)
 			snprintf(msg, msglen, "writing the superblock of member %u failed: %s", i,
 			         strerror(-rc));

@@ -134,6 +134,8 @@ out=$(mdadm --examine-bitmap "$l") || fail "mdadm -X: $out"
 grep -q "Magic : 6d746962" <<<"$out" || fail "bitmap magic: $out"
 grep -q "UUID : $uuid" <<<"$out" || fail "bitmap UUID: $out"
 grep -q "Chunksize : 1 MB" <<<"$out" || fail "bitmap chunk: $out"
+# the initial resync bumped the superblock's events; the bitmap's follow
+grep -q "Events : $(examine_field m1.img Events)\$" <<<"$out" || fail "bitmap events: $out"
 grep -Eq "Bitmap : 11 bits \(chunks\), [1-9][0-9]* dirty" <<<"$out" || fail "bitmap bits: $out"
 losetup -d "$l"
 loops=()

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Install the Debian packages raidlab needs to build and test, if missing.
-# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka.
+# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka, ISA-L (parity).
 # Test peers: fio, qemu-utils (qemu-img/qemu-io), nbdkit, libnbd-bin (nbdinfo/nbdcopy),
 # clang (libFuzzer), e2fsprogs (mkfs.ext4 for the safety test), util-linux (losetup),
 # valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results),
+# mdadm (reads the md superblocks raidlab writes),
 # chromium (renders the HTML report headless in tests/integration/report_browser.sh) and
 # nodejs (drives it there over the DevTools protocol).
 set -euo pipefail
-pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev
+pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs)
 missing=()
 for p in "${pkgs[@]}"; do

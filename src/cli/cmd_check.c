@@ -27,7 +27,9 @@ static const char check_usage[] =
     "usage: raidlab check SPEC [--repair] [--source K] [--force-destroy] [--quiet]\n"
     "\n"
     "Compares the copies of every chunk of a raid1 or raid10 and prints each run of\n"
-    "differing blocks with its array offset and member offsets.\n"
+    "differing blocks with its array offset and member offsets.  On raid5/raid6 it\n"
+    "recomputes the parity of every block row instead; raid6 names the member that\n"
+    "is wrong, --repair rewrites it (raid5: the parity, as md).\n"
     "\n"
     "  --repair          rewrite differing copies from the source copy\n"
     "  --source K        trust member K's copy (default: the first in-sync copy of\n"
@@ -182,7 +184,7 @@ static int check_main(int argc, char **argv)
 
 static struct cli_command check_cmd = {
     .name = "check",
-    .summary = "compare (and repair) the copies of a raid1/raid10",
+    .summary = "compare (and repair) the copies of a raid1/raid10, or raid5/raid6 parity",
     .usage = check_usage,
     .main = check_main,
 };

@@ -24,8 +24,9 @@
 static const char rebuild_usage[] =
     "usage: raidlab rebuild SPEC --member K [--rate RATE] [--force-destroy] [--quiet]\n"
     "\n"
-    "Reconstructs member K (0-based position in SPEC) of a raid1 or raid10 from the\n"
-    "other members, chunk by chunk, exactly where md keeps its copies.  Put the\n"
+    "Reconstructs member K (0-based position in SPEC) of a raid1, raid10, raid5 or\n"
+    "raid6 from the other members, chunk by chunk, exactly where md keeps its copies\n"
+    "(parity levels: rebuilt from the parity, stripe by stripe).  Put the\n"
     "fresh file or device at position K of SPEC, e.g.\n"
     "  raidlab rebuild 'raid1(a.img, file(new.img, size=8m))' --member 1\n"
     "\n"
@@ -163,7 +164,7 @@ static int rebuild_main(int argc, char **argv)
 
 static struct cli_command rebuild_cmd = {
     .name = "rebuild",
-    .summary = "reconstruct a member of a raid1/raid10 from the others",
+    .summary = "reconstruct a member of a raid1/raid10/raid5/raid6 from the others",
     .usage = rebuild_usage,
     .main = rebuild_main,
 };

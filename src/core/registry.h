@@ -29,6 +29,8 @@ struct rl_build_ctx {
 	bool buffered_ok;           /* fall back to buffered I/O where O_DIRECT is refused */
 	uint64_t default_file_size; /* size for a test file created without size= (0: required) */
 	bool quiet;                 /* no warnings on stderr */
+	bool md_members;            /* md(...) assembling members from their superblocks: their
+	                               md signature is expected, not data to protect */
 };
 
 struct rl_target_type {

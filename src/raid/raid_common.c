@@ -417,6 +417,8 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 		raid_json_u64(obj, "max_read_errors", a->max_read_errors);
 	}
 	raid_json_lost(a, obj);
+	if (a->level->report)
+		a->level->report(a, obj);
 	for (unsigned i = 0; i < a->n; i++) {
 		struct json_object *m = json_object_new_object();
 		const struct raid_member *rm = &a->m[i];

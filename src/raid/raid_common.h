@@ -14,6 +14,10 @@
  * A level's private state is a struct that begins with struct raid_array;
  * t->priv points at it, and raid_destroy() frees it.
  *
+ * Parity levels (raid5, raid6) share the member table, counters and
+ * describe/report (their extras through the describe and report hooks) but
+ * run on their own engine, parity.c: a parity write reads before it writes.
+ *
  * Members are shared by every worker thread: their state and counters are
  * atomics, read and written with relaxed ordering except the state, whose
  * change from in-sync to failed is a compare-and-swap so exactly one thread
@@ -92,6 +96,8 @@ struct raid_level {
 	                  struct raid_loc *loc, uint64_t *plen, uint64_t *array_off);
 	/** Optional: add level properties (chunk, layout, zones...) to describe output. */
 	void (*describe)(const struct raid_array *a, struct json_object *obj);
+	/** Optional: add level counters to report output. */
+	void (*report)(const struct raid_array *a, struct json_object *obj);
 };
 
 struct raid_array {

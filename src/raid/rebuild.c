@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "core/sync.h"
+#include "raid/parity.h"
 #include "raid/raid_common.h"
 #include "raid/rebuild.h"
 
@@ -103,6 +104,19 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	if (parity_array_of(t)) {
+		/* raid5/raid6: rebuilt from parity, stripe by stripe (parity_tools.c). */
+		struct parity_rebuild_result pr;
+		start = rebuild_clock();
+		rc = parity_rebuild(parity_array_of(t), ex, opts->member, opts->rate,
+		                    opts->progress, opts->arg, &pr, msg, msglen);
+		res->bytes = pr.bytes;
+		res->read_errors = pr.read_errors;
+		res->unrecoverable = pr.unrecoverable;
+		res->first_unrecoverable = pr.first_unrecoverable;
+		res->elapsed_ns = rebuild_clock() - start;
+		return rc;
+	}
 	if (!a || a->copies < 2) {
 		snprintf(msg, msglen, "%s has no redundancy: there is nothing to rebuild from",
 		         a ? a->level->name : t->ops->name);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "core/sync.h"
+#include "raid/parity.h"
 #include "raid/raid_common.h"
 #include "raid/scrub.h"
 
@@ -89,6 +90,51 @@ static int scrub_compare(struct raid_array *a, struct rl_exec *ex, const struct 
 	return 0;
 }
 
+/* raid5/raid6: parity check (parity_tools.c), reported in scrub terms. */
+struct scrub_parity_ctx {
+	const struct raid_scrub_opts *opts;
+	const struct parity_geom *g;
+	struct raid_scrub_result *res;
+};
+
+static void scrub_parity_mismatch(void *arg, const struct parity_mismatch *pm)
+{
+	struct scrub_parity_ctx *c = arg;
+	struct parity_stripe ps;
+	struct raid_mismatch m = {0};
+
+	parity_geom_stripe(c->g, pm->stripe, &ps);
+	m.array_offset = pm->stripe * c->g->k * c->g->chunk + pm->member_offset % c->g->chunk;
+	m.len = pm->len;
+	m.member = pm->member >= 0 ? (unsigned)pm->member : ps.pd;
+	m.member_offset = pm->member_offset;
+	m.source = ps.pd;
+	m.source_offset = pm->member_offset;
+	m.repaired = pm->repaired;
+	c->res->mismatch_bytes += pm->len;
+	if (c->opts->mismatch)
+		c->opts->mismatch(c->opts->arg, &m);
+}
+
+static int scrub_parity(struct parity_array *pa, struct rl_exec *ex,
+                        const struct raid_scrub_opts *opts, struct raid_scrub_result *res,
+                        char *msg, size_t msglen)
+{
+	struct scrub_parity_ctx c = {.opts = opts, .g = parity_geom_of(pa), .res = res};
+	struct parity_check_result pr;
+	uint64_t start = scrub_clock();
+	int rc = parity_check(pa, ex, opts->repair ? PARITY_REPAIR : PARITY_CHECK,
+	                      scrub_parity_mismatch, &c, &pr, msg, msglen);
+
+	res->bytes = pr.bytes;
+	res->mismatches = pr.mismatches;
+	res->repaired = pr.repaired;
+	res->read_errors = pr.read_errors;
+	res->skipped = pr.skipped;
+	res->elapsed_ns = scrub_clock() - start;
+	return rc;
+}
+
 int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_opts *opts,
                struct raid_scrub_result *res, char *msg, size_t msglen)
 {
@@ -99,6 +145,8 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	if (parity_array_of(t))
+		return scrub_parity(parity_array_of(t), ex, opts, res, msg, msglen);
 	if (!a || a->copies < 2) {
 		snprintf(msg, msglen, "%s has no redundancy: there are no copies to compare",
 		         a ? a->level->name : t->ops->name);

@@ -333,7 +333,8 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	}
 	/* Holds data: refused unless --force-destroy. */
 	if (ctx->write_intent && !f->created && !ctx->force_destroy) {
-		rc = rl_safety_check_signature(f->path, found, sizeof(found));
+		rc = rl_safety_check_signature(
+		    f->path, ctx->md_members ? "linux_raid_member" : NULL, found, sizeof(found));
 		if (rc < 0) {
 			rl_err_set(err, pos,
 			           "cannot check %s for existing data (%s); refusing to write "

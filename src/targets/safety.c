@@ -134,7 +134,7 @@ static int safety_in_use(dev_t dev, char *found, size_t len)
  * libblkid gets its own buffered descriptor: the target's may be O_DIRECT,
  * and blkid's unaligned reads would fail on it and find nothing.
  */
-static int safety_signature(const char *path, char *found, size_t len)
+static int safety_signature(const char *path, const char *allow_type, char *found, size_t len)
 {
 	blkid_probe pr = blkid_new_probe_from_filename(path);
 	const char *type = NULL, *uuid = NULL, *usage = NULL;
@@ -151,7 +151,10 @@ static int safety_signature(const char *path, char *found, size_t len)
 	if (rc == 0) {
 		if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
 			snprintf(found, len, "it holds a %s partition table", type);
-		} else if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0) {
+		} else if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0 && allow_type &&
+		           !strcmp(type, allow_type)) {
+			hit = -1; /* the signature the caller expects: not a hit */
+		} else if (type) {
 			blkid_probe_lookup_value(pr, "UUID", &uuid, NULL);
 			blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
 			snprintf(found, len, "it holds a%s %s signature (%s%s%s)",
@@ -163,7 +166,7 @@ static int safety_signature(const char *path, char *found, size_t len)
 		} else {
 			snprintf(found, len, "it holds a recognised signature");
 		}
-		hit = 1;
+		hit = hit < 0 ? 0 : 1;
 	} else if (rc == -2) {
 		snprintf(found, len, "it holds several conflicting signatures");
 		hit = 1;
@@ -279,9 +282,9 @@ int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len)
 	return safety_writer(&st, found, len);
 }
 
-int rl_safety_check_signature(const char *path, char *found, size_t len)
+int rl_safety_check_signature(const char *path, const char *allow_type, char *found, size_t len)
 {
-	return safety_signature(path, found, len);
+	return safety_signature(path, allow_type, found, len);
 }
 
 /* The PID holding a flock on the file of @st, from /proc/locks, or 0. */

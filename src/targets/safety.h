@@ -38,10 +38,11 @@
 int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len);
 
 /**
- * Does @path hold a partition table, filesystem or RAID signature?
- * Returns 1 and describes it in @found, 0 if not, or a negative errno.
+ * Does @path hold a partition table, filesystem or RAID signature other
+ * than one of type @allow_type (a blkid TYPE such as "linux_raid_member",
+ * or NULL)?  Returns 1 and describes it in @found, 0 if not, or -errno.
  */
-int rl_safety_check_signature(const char *path, char *found, size_t len);
+int rl_safety_check_signature(const char *path, const char *allow_type, char *found, size_t len);
 
 /**
  * Take raidlab's advisory lock on @fd (flock: exclusive when @write, else

@@ -1,0 +1,1631 @@
+/*
+ * parity.c - the raid5/raid6 data path: a stripe cache whose entries are
+ * also the per-stripe locks, read-modify-write or reconstruct-write chosen
+ * per stripe, degraded reads and writes, and md's read-error correction.
+ *
+ * Work unit.  Every member is cut into stripes of one chunk; each stripe
+ * into windows of stripe_size bytes (the height of a cache entry).  A host
+ * request is walked window by window: for window w of stripe s, each data
+ * chunk dd contributes the part of the request that falls in its rows
+ * [w*H, (w+1)*H) - possibly nothing.  The window's work runs in one cache
+ * entry (struct parity_slot), which it holds locked from start to end, so
+ * two requests touching the same rows are ordered.
+ *
+ * Cache entries are direct mapped: window key s*wps+w picks entry key %
+ * stripe_cache.  A request that finds its entry busy waits in the entry's
+ * FIFO (when the holder runs on the same executor, the lock is handed
+ * over on release) or, when another thread holds it, retries after a
+ * short timer.  The entry's buffers hold old contents read from members
+ * (old[m]) and the new contents computed (new[m]), one row each per member.
+ *
+ * One entry's work, a small state machine (phase):
+ *
+ *   READ     all touched data members readable: read straight into the host
+ *            buffer (RD_DIRECT).  A member that failed (or errors now) makes
+ *            it RECON: read every other readable member's rows, rebuild the
+ *            missing ones (parity_recover), copy out, then FIXUP: rewrite
+ *            rebuilt rows to members whose read error was corrected (md
+ *            rewrites a bad block and keeps the member until more than
+ *            max-read-errors errors).
+ *   WRITE    choose per window, as md handle_stripe_dirtying:
+ *              rmw = touched data members + live parity members to read;
+ *              rcw = data members not wholly overwritten to read;
+ *            rmw when it is feasible and strictly cheaper, else rcw (a full
+ *            stripe write is rcw with nothing to read), else FULL: read all
+ *            readable members and rebuild first.  WR_READ fetches, then the
+ *            parity is computed (ISA-L) and WR_WRITE writes the touched data
+ *            and P/Q.  Failed members are skipped; a data member that is
+ *            down still gets its data into the parity.
+ *
+ * Members without contents (timing-only simulated drives): the same I/O
+ * pattern with NULL buffers and no arithmetic.
+ *
+ * Child requests come from the executor pool with the entry's embedded
+ * request as parent; a pool shortage parks that request with rl_exec_wait
+ * and the issue loop resumes where it stopped.  A host request counts one
+ * reference per window in flight and completes once through its seal.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/exec.h"
+#include "core/sync.h"
+#include "raid/parity.h"
+#include "raid/parity_log.h"
+#include "raid/parity_math.h"
+
+#define RELAXED         memory_order_relaxed
+#define PARITY_RETRY_NS 5000          /* cross-thread lock retry */
+#define PARITY_JOURNAL  255           /* plan member index of the journal target */
+#define PARITY_BM_SLEEP 5000000000ull /* md's bitmap daemon_sleep: 5 s */
+#define PARITY_BM_BLOCK 4096u
+
+/* Host request scratch while the array holds it. */
+enum {
+	PH_ARRAY = 0,  /* struct parity_array * */
+	PH_CURSOR = 1, /* next window key to issue */
+	PH_LINK = 2,   /* next request in an entry's wait list */
+};
+
+enum parity_phase { RD_DIRECT, RD_RECON, RD_FIXUP, WR_BITMAP, WR_READ, WR_LOG, WR_WRITE };
+enum parity_mode { MODE_RMW, MODE_RCW, MODE_FULL, MODE_DATA_ONLY };
+
+struct parity_plan {
+	uint8_t member;
+	uint8_t write;
+	uint32_t len;
+	uint64_t off;
+	void *buf;
+};
+
+struct parity_slot {
+	/* lock state, under pa->lock */
+	bool busy;
+	struct rl_exec *owner;
+	struct rl_io *wait_head, *wait_tail;
+	struct rl_io *grant; /* request the lock was handed to */
+
+	struct rl_io op; /* parent of the members' child requests */
+	struct parity_array *pa;
+	struct rl_io *host;
+	uint64_t stripe;
+	uint64_t lo, hi;              /* rows of the window in use (in-chunk offsets) */
+	uint64_t a[RAID_MAX_MEMBERS]; /* per data chunk: touched rows [a, b) */
+	uint64_t b[RAID_MAX_MEMBERS];
+	struct parity_stripe ps;
+	enum parity_phase phase;
+	enum parity_mode mode;
+	uint64_t bad;   /* members that errored during this work */
+	uint64_t bad0;  /* ... as the current phase started */
+	uint64_t fixup; /* members whose read error is to be corrected by a rewrite */
+	uint64_t have;  /* members whose rows [lo, hi) are in old[] (RECON/FULL) */
+	int status;
+	struct parity_plan plan[2 * RAID_MAX_MEMBERS + 2];
+	unsigned nplan, next;
+	bool begun;
+	uint8_t *old[RAID_MAX_MEMBERS], *nw[RAID_MAX_MEMBERS], *scratch[4];
+	uint8_t *logbuf; /* this entry's log record (header and payload) */
+};
+
+struct parity_array {
+	struct raid_array a; /* first: t->priv points here */
+	struct parity_geom g;
+	unsigned nparity;
+	uint64_t height; /* stripe_size */
+	uint64_t wps;    /* windows per stripe */
+	unsigned nslots; /* stripe_cache */
+	uint64_t max_read_errors;
+	bool data; /* members store contents: buffers and arithmetic */
+	pthread_mutex_t lock;
+	struct parity_slot *slots;
+	uint8_t *zero;  /* height zero bytes */
+	uint8_t *arena; /* all slot buffers */
+
+	/* write-hole remedies (parity_log.h) and power-loss injection */
+	enum parity_log_kind log;
+	struct rl_target *journal; /* journal=SPEC */
+	uint64_t recsize;          /* bytes per entry's record area */
+	uint64_t log_base;         /* ppl: member offset of the log area */
+	_Atomic uint64_t log_seq, log_writes;
+	uint64_t powerloss_after; /* member writes until the power fails (0: never) */
+	_Atomic uint64_t powered_writes;
+	_Atomic bool off; /* the power failed: nothing more reaches the members */
+
+	/* write-intent bitmap (bitmap-chunk=SIZE): its cost, as md pays it */
+	uint64_t bm_chunk;             /* member bytes per bit (0: no bitmap) */
+	uint64_t bm_bits;              /* bits in use */
+	uint64_t bm_base;              /* member offset of the bitmap block */
+	_Atomic uint8_t *bm_set;       /* per bit: set on disk */
+	_Atomic uint32_t *bm_inflight; /* per bit: windows writing there */
+	_Atomic uint64_t *bm_last;     /* per bit: time of the last write (ns) */
+	_Atomic uint64_t bm_sweep;     /* next time the clear daemon runs (ns) */
+	_Atomic uint64_t bm_writes;    /* bitmap block updates (each goes to every member) */
+	uint8_t *bm_block;             /* the block written */
+	uint32_t bm_bits_at; /* where the bits start in it (md bitmap: after its header) */
+	uint64_t doff;       /* data-offset: member offset of stripe 0 */
+
+	_Atomic uint64_t rmw, rcw, full_stripe, reconstruct_writes, reconstruct_reads;
+	_Atomic uint64_t corrected, lock_waits;
+	_Atomic uint64_t read_errors[RAID_MAX_MEMBERS];
+};
+
+static struct parity_slot *parity_slot_of(struct rl_io *op)
+{
+	return (struct parity_slot *)((char *)op - offsetof(struct parity_slot, op));
+}
+
+const struct parity_geom *parity_geom_of(const struct parity_array *pa)
+{
+	return &pa->g;
+}
+
+uint64_t parity_data_offset(const struct parity_array *pa)
+{
+	return pa->doff;
+}
+
+static void parity_issue(struct rl_io *io);
+static void parity_op_issue(struct rl_io *op);
+
+/* --- per-window geometry --- */
+
+/*
+ * The parts of [off, off+len) in window @key: fills s->a/b per data chunk
+ * and s->lo/hi (their union).  False when the window holds none of it.
+ */
+static bool parity_window(const struct parity_array *pa, uint64_t key, uint64_t off, uint64_t len,
+                          struct parity_slot *s)
+{
+	const struct parity_geom *g = &pa->g;
+	uint64_t stripe = key / pa->wps, w = key % pa->wps;
+	uint64_t r0 = w * pa->height, r1 = r0 + pa->height, end = off + len;
+	bool any = false;
+
+	s->lo = UINT64_MAX;
+	s->hi = 0;
+	for (unsigned dd = 0; dd < g->k; dd++) {
+		uint64_t base = (stripe * g->k + dd) * g->chunk;
+		uint64_t x = base + r0 > off ? base + r0 : off;
+		uint64_t y = base + r1 < end ? base + r1 : end;
+
+		if (x >= y) {
+			s->a[dd] = s->b[dd] = 0;
+			continue;
+		}
+		s->a[dd] = x - base;
+		s->b[dd] = y - base;
+		s->lo = s->a[dd] < s->lo ? s->a[dd] : s->lo;
+		s->hi = s->b[dd] > s->hi ? s->b[dd] : s->hi;
+		any = true;
+	}
+	s->stripe = stripe;
+	return any;
+}
+
+static bool parity_touched(const struct parity_slot *s, unsigned dd)
+{
+	return s->b[dd] > s->a[dd];
+}
+
+/* Host buffer for data chunk dd's touched rows (NULL without contents). */
+static uint8_t *parity_host_buf(const struct parity_slot *s, unsigned dd)
+{
+	const struct parity_geom *g = &s->pa->g;
+	uint64_t aoff = (s->stripe * g->k + dd) * g->chunk + s->a[dd];
+
+	if (!s->host->buf)
+		return NULL;
+	return (uint8_t *)s->host->buf + (aoff - s->host->offset);
+}
+
+static uint64_t parity_dev_off(const struct parity_slot *s, uint64_t row)
+{
+	return s->pa->doff + s->stripe * s->pa->g.chunk + row;
+}
+
+static uint64_t parity_bm_bit(const struct parity_slot *s)
+{
+	return (s->stripe * s->pa->g.chunk + s->lo) / s->pa->bm_chunk;
+}
+
+static bool parity_readable(const struct parity_slot *s, unsigned m)
+{
+	return raid_member_readable(&s->pa->a, m) && !(s->bad >> m & 1);
+}
+
+static bool parity_writable(const struct parity_slot *s, unsigned m)
+{
+	return raid_member_writable(&s->pa->a, m);
+}
+
+static void parity_plan_add(struct parity_slot *s, unsigned member, bool write, uint64_t row,
+                            uint64_t len, void *buf)
+{
+	struct parity_plan *p = &s->plan[s->nplan++];
+
+	p->member = (uint8_t)member;
+	p->write = write;
+	p->off = parity_dev_off(s, row);
+	p->len = (uint32_t)len;
+	p->buf = buf;
+}
+
+static uint8_t *parity_old(const struct parity_slot *s, unsigned m, uint64_t row)
+{
+	return s->pa->data ? s->old[m] + (row - s->lo) : NULL;
+}
+
+/* --- the cache entry lock --- */
+
+static void parity_retry_done(struct rl_io *c, int status)
+{
+	struct rl_io *host = c->parent;
+
+	(void)status;
+	rl_io_child_end(c, 0); /* the host still holds its guard reference */
+	parity_issue(host);
+}
+
+/*
+ * Try to lock the entry for window @key on behalf of @host.  Returns the
+ * entry, or NULL when @host now waits (queued, or a retry timer is set).
+ */
+static struct parity_slot *parity_lock(struct parity_array *pa, struct rl_io *host, uint64_t key)
+{
+	struct parity_slot *s = &pa->slots[key % pa->nslots];
+	struct rl_io *c;
+
+	pthread_mutex_lock(&pa->lock);
+	if (!s->busy || s->grant == host) {
+		s->busy = true;
+		s->grant = NULL;
+		s->owner = host->ex;
+		pthread_mutex_unlock(&pa->lock);
+		return s;
+	}
+	atomic_fetch_add_explicit(&pa->lock_waits, 1, RELAXED);
+	if (s->owner == host->ex) {
+		host->priv[PH_LINK] = 0;
+		if (s->wait_tail)
+			s->wait_tail->priv[PH_LINK] = (uint64_t)(uintptr_t)host;
+		else
+			s->wait_head = host;
+		s->wait_tail = host;
+		pthread_mutex_unlock(&pa->lock);
+		return NULL;
+	}
+	pthread_mutex_unlock(&pa->lock);
+	/* Held by another thread: look again shortly. */
+	c = rl_io_child_get(host);
+	if (!c) {
+		rl_exec_wait(host->ex, host, parity_issue);
+		return NULL;
+	}
+	c->op = RL_OP_FLUSH;
+	c->cb = parity_retry_done;
+	if (rl_exec_at(host->ex, c, rl_exec_now(host->ex) + PARITY_RETRY_NS, 0))
+		rl_exec_complete_later(host->ex, c, 0);
+	return NULL;
+}
+
+static void parity_grant_run(struct rl_io *op, int status)
+{
+	struct parity_slot *s = parity_slot_of(op);
+
+	(void)status;
+	parity_issue(s->grant);
+}
+
+/* Release @s: hand it to the first waiter, or free it. */
+static void parity_unlock(struct parity_array *pa, struct parity_slot *s)
+{
+	struct rl_io *w;
+
+	pthread_mutex_lock(&pa->lock);
+	w = s->wait_head;
+	if (w) {
+		s->wait_head = (struct rl_io *)(uintptr_t)w->priv[PH_LINK];
+		if (!s->wait_head)
+			s->wait_tail = NULL;
+		s->grant = w;
+	} else {
+		s->busy = false;
+	}
+	pthread_mutex_unlock(&pa->lock);
+	if (w) {
+		memset(&s->op, 0, sizeof(s->op));
+		s->op.ex = w->ex;
+		s->op.cb = parity_grant_run;
+		rl_io_complete_later(&s->op, 0);
+	}
+}
+
+/* --- member errors --- */
+
+/*
+ * A read from member @m failed: md counts it, and fails the member once it
+ * has had more than max-read-errors; below that the rows are rebuilt and
+ * rewritten.  Returns true when the member stays (a fixup is due).
+ */
+static bool parity_read_error(struct parity_array *pa, unsigned m, int status)
+{
+	uint64_t n = atomic_fetch_add_explicit(&pa->read_errors[m], 1, RELAXED) + 1;
+
+	if (n > pa->max_read_errors) {
+		raid_member_error(&pa->a, m, status);
+		return false;
+	}
+	atomic_fetch_add_explicit(&pa->a.m[m].errors, 1, RELAXED);
+	atomic_fetch_add_explicit(&pa->a.member_errors, 1, RELAXED);
+	return raid_member_readable(&pa->a, m);
+}
+
+static unsigned parity_down_count(const struct parity_array *pa)
+{
+	unsigned down = 0;
+
+	for (unsigned i = 0; i < pa->a.n; i++)
+		down += !raid_member_readable(&pa->a, i);
+	return down;
+}
+
+static bool parity_intact(const struct raid_array *a)
+{
+	const struct parity_array *pa = (const struct parity_array *)a;
+
+	return parity_down_count(pa) <= pa->nparity;
+}
+
+/* --- planning --- */
+
+static void parity_plan_recon(struct parity_slot *s)
+{
+	s->nplan = 0;
+	s->have = 0;
+	for (unsigned m = 0; m < s->pa->g.n; m++) {
+		if (!parity_readable(s, m))
+			continue;
+		parity_plan_add(s, m, false, s->lo, s->hi - s->lo, parity_old(s, m, s->lo));
+		s->have |= 1ull << m;
+	}
+}
+
+static void parity_plan_read(struct parity_slot *s)
+{
+	const struct parity_stripe *ps = &s->ps;
+	bool direct = true;
+
+	for (unsigned dd = 0; dd < s->pa->g.k; dd++)
+		if (parity_touched(s, dd) && !parity_readable(s, ps->data[dd]))
+			direct = false;
+	s->nplan = 0;
+	if (direct) {
+		s->phase = RD_DIRECT;
+		for (unsigned dd = 0; dd < s->pa->g.k; dd++)
+			if (parity_touched(s, dd))
+				parity_plan_add(s, ps->data[dd], false, s->a[dd],
+				                s->b[dd] - s->a[dd], parity_host_buf(s, dd));
+		return;
+	}
+	s->phase = RD_RECON;
+	atomic_fetch_add_explicit(&s->pa->a.degraded_reads, 1, RELAXED);
+	atomic_fetch_add_explicit(&s->pa->reconstruct_reads, 1, RELAXED);
+	parity_plan_recon(s);
+}
+
+static bool parity_covered(const struct parity_slot *s, unsigned dd)
+{
+	return s->a[dd] <= s->lo && s->b[dd] >= s->hi;
+}
+
+static void parity_plan_write(struct parity_slot *s)
+{
+	struct parity_array *pa = s->pa;
+	const struct parity_stripe *ps = &s->ps;
+	unsigned pm[2] = {ps->pd, (unsigned)ps->qd}, k = pa->g.k;
+	unsigned rmw = 0, rcw = 0, live_parity = 0;
+	bool rmw_ok = true, rcw_ok = true, degraded = false;
+
+	for (unsigned j = 0; j < pa->nparity; j++) {
+		if (!parity_writable(s, pm[j])) {
+			degraded = true;
+			continue;
+		}
+		live_parity++;
+		rmw++;
+		if (!parity_readable(s, pm[j]))
+			rmw_ok = false;
+	}
+	for (unsigned dd = 0; dd < k; dd++) {
+		unsigned m = ps->data[dd];
+		if (!parity_writable(s, m))
+			degraded = true;
+		if (parity_touched(s, dd)) {
+			rmw++;
+			if (!parity_readable(s, m))
+				rmw_ok = false;
+		}
+		if (!parity_covered(s, dd)) {
+			rcw++;
+			if (!parity_readable(s, m))
+				rcw_ok = false;
+		}
+	}
+	if (degraded)
+		atomic_fetch_add_explicit(&pa->a.degraded_writes, 1, RELAXED);
+	s->nplan = 0;
+	s->phase = WR_READ;
+	if (!live_parity) {
+		s->mode = MODE_DATA_ONLY;
+	} else if (rmw_ok && rmw > 0 && (!rcw_ok || rmw < rcw)) {
+		s->mode = MODE_RMW;
+		atomic_fetch_add_explicit(&pa->rmw, 1, RELAXED);
+		for (unsigned dd = 0; dd < k; dd++)
+			if (parity_touched(s, dd))
+				parity_plan_add(s, ps->data[dd], false, s->a[dd],
+				                s->b[dd] - s->a[dd],
+				                parity_old(s, ps->data[dd], s->a[dd]));
+		for (unsigned j = 0; j < pa->nparity; j++)
+			if (parity_writable(s, pm[j]))
+				parity_plan_add(s, pm[j], false, s->lo, s->hi - s->lo,
+				                parity_old(s, pm[j], s->lo));
+	} else if (rcw_ok) {
+		s->mode = MODE_RCW;
+		atomic_fetch_add_explicit(rcw ? &pa->rcw : &pa->full_stripe, 1, RELAXED);
+		for (unsigned dd = 0; dd < k; dd++)
+			if (!parity_covered(s, dd))
+				parity_plan_add(s, ps->data[dd], false, s->lo, s->hi - s->lo,
+				                parity_old(s, ps->data[dd], s->lo));
+	} else {
+		s->mode = MODE_FULL;
+		atomic_fetch_add_explicit(&pa->reconstruct_writes, 1, RELAXED);
+		parity_plan_recon(s);
+	}
+}
+
+static void parity_plan_writes(struct parity_slot *s)
+{
+	struct parity_array *pa = s->pa;
+	const struct parity_stripe *ps = &s->ps;
+	unsigned pm[2] = {ps->pd, (unsigned)ps->qd};
+
+	s->nplan = 0;
+	s->phase = WR_WRITE;
+	for (unsigned dd = 0; dd < pa->g.k; dd++)
+		if (parity_touched(s, dd) && parity_writable(s, ps->data[dd]))
+			parity_plan_add(s, ps->data[dd], true, s->a[dd], s->b[dd] - s->a[dd],
+			                parity_host_buf(s, dd));
+	if (s->mode == MODE_DATA_ONLY)
+		return;
+	for (unsigned j = 0; j < pa->nparity; j++)
+		if (parity_writable(s, pm[j]))
+			parity_plan_add(s, pm[j], true, s->lo, s->hi - s->lo,
+			                pa->data ? s->nw[pm[j]] : NULL);
+}
+
+/* --- arithmetic (members with contents only) --- */
+
+/* The row's blocks in syndrome order (data by slot, then P, Q) from @bufs. */
+static void parity_row(const struct parity_slot *s, uint8_t *const *bufs, void **blocks)
+{
+	const struct parity_stripe *ps = &s->ps;
+	unsigned k = s->pa->g.k;
+
+	for (unsigned dd = 0; dd < k; dd++)
+		blocks[ps->slot[dd]] = bufs[ps->data[dd]];
+	blocks[k] = bufs[ps->pd];
+	if (s->pa->nparity == 2)
+		blocks[k + 1] = bufs[ps->qd];
+}
+
+/* Rebuild the members missing from s->have in old[]; false when too many are. */
+static bool parity_rebuild_rows(struct parity_slot *s)
+{
+	const struct parity_stripe *ps = &s->ps;
+	unsigned k = s->pa->g.k;
+	void *blocks[RAID_MAX_MEMBERS];
+	uint64_t missing = 0;
+
+	for (unsigned m = 0; m < s->pa->g.n; m++) {
+		if (s->have >> m & 1)
+			continue;
+		if (ps->role[m] >= 0)
+			missing |= 1ull << ps->slot[ps->role[m]];
+		else
+			missing |= 1ull << (k + (ps->role[m] == -1 ? 0 : 1));
+	}
+	if ((unsigned)__builtin_popcountll(missing) > s->pa->nparity)
+		return false;
+	if (!s->pa->data || !missing)
+		return true;
+	parity_row(s, s->old, blocks);
+	return parity_recover(k, s->pa->nparity, s->hi - s->lo, blocks, missing) == 0;
+}
+
+/* New contents of every data chunk's rows [lo, hi) into nw[] (RCW/FULL). */
+static void parity_compute_rcw(struct parity_slot *s)
+{
+	const struct parity_stripe *ps = &s->ps;
+	unsigned k = s->pa->g.k;
+	uint64_t len = s->hi - s->lo;
+	uint8_t *bufs[RAID_MAX_MEMBERS];
+	void *blocks[RAID_MAX_MEMBERS];
+
+	for (unsigned dd = 0; dd < k; dd++) {
+		unsigned m = ps->data[dd];
+		if (!parity_touched(s, dd)) {
+			bufs[m] = s->old[m];
+			continue;
+		}
+		if (!parity_covered(s, dd))
+			memcpy(s->nw[m], s->old[m], len);
+		memcpy(s->nw[m] + (s->a[dd] - s->lo), parity_host_buf(s, dd), s->b[dd] - s->a[dd]);
+		bufs[m] = s->nw[m];
+	}
+	bufs[ps->pd] = s->nw[ps->pd];
+	if (ps->qd >= 0)
+		bufs[ps->qd] = s->nw[ps->qd];
+	parity_row(s, bufs, blocks);
+	parity_gen(k, len, blocks, blocks[k], s->pa->nparity == 2 ? blocks[k + 1] : NULL);
+}
+
+/*
+ * RMW: new parity = old parity + parity(old touched rows) + parity(new
+ * touched rows), untouched rows counting as zero; both partial parities
+ * come from the same ISA-L generator.
+ */
+static void parity_compute_rmw(struct parity_slot *s)
+{
+	const struct parity_stripe *ps = &s->ps;
+	struct parity_array *pa = s->pa;
+	unsigned k = pa->g.k;
+	uint64_t len = s->hi - s->lo;
+	void *vo[PARITY_MAX_DATA], *vn[PARITY_MAX_DATA];
+	unsigned pm[2] = {ps->pd, (unsigned)ps->qd};
+
+	for (unsigned dd = 0; dd < k; dd++) {
+		unsigned m = ps->data[dd];
+		uint64_t x = s->a[dd] - s->lo, y = s->b[dd] - s->lo;
+
+		if (!parity_touched(s, dd)) {
+			vo[ps->slot[dd]] = vn[ps->slot[dd]] = pa->zero;
+			continue;
+		}
+		memset(s->old[m], 0, x);
+		memset(s->old[m] + y, 0, len - y);
+		memset(s->nw[m], 0, x);
+		memset(s->nw[m] + y, 0, len - y);
+		memcpy(s->nw[m] + x, parity_host_buf(s, dd), y - x);
+		vo[ps->slot[dd]] = s->old[m];
+		vn[ps->slot[dd]] = s->nw[m];
+	}
+	parity_gen(k, len, vo, s->scratch[0], pa->nparity == 2 ? s->scratch[1] : NULL);
+	parity_gen(k, len, vn, s->scratch[2], pa->nparity == 2 ? s->scratch[3] : NULL);
+	for (unsigned j = 0; j < pa->nparity; j++) {
+		void *v[4] = {s->old[pm[j]], s->scratch[j], s->scratch[2 + j], s->nw[pm[j]]};
+		if (!parity_writable(s, pm[j]))
+			continue;
+		parity_xor(3, len, v);
+	}
+}
+
+/* --- running a window --- */
+
+static void parity_finish(struct parity_slot *s, int status)
+{
+	struct rl_io *host = s->host;
+	struct parity_array *pa = s->pa;
+
+	if (pa->bm_chunk && host->op != RL_OP_READ)
+		atomic_fetch_sub_explicit(&pa->bm_inflight[parity_bm_bit(s)], 1, RELAXED);
+	if (status) {
+		if (!atomic_load_explicit(&pa->off, RELAXED))
+			raid_lost_note(&pa->a, (s->stripe * pa->g.k) * pa->g.chunk + s->lo);
+		rl_io_note_error(host, status);
+	}
+	parity_unlock(pa, s);
+	rl_io_children_sealed(host); /* drops this window's reference */
+}
+
+static void parity_child_done(struct rl_io *c, int status)
+{
+	struct parity_slot *s = parity_slot_of(c->parent);
+	const struct parity_plan *p = &s->plan[(uintptr_t)c->cb_arg];
+
+	if (status && p->member == PARITY_JOURNAL) {
+		s->status = -EIO; /* md: a failed journal stops writes */
+	} else if (status) {
+		if (p->write)
+			raid_member_error(&s->pa->a, p->member, status);
+		else if (parity_read_error(s->pa, p->member, status))
+			s->fixup |= 1ull << p->member;
+		s->bad |= 1ull << p->member;
+	}
+	rl_io_child_end(c, 0);
+}
+
+static void parity_phase_done(struct rl_io *op, int status);
+
+static void parity_start_phase(struct parity_slot *s)
+{
+	s->next = 0;
+	s->begun = false;
+	s->bad0 = s->bad;
+	parity_op_issue(&s->op);
+}
+
+static void parity_op_issue(struct rl_io *op)
+{
+	struct parity_slot *s = parity_slot_of(op);
+	struct parity_array *pa = s->pa;
+
+	if (!s->begun) {
+		rl_io_children_begin(op);
+		op->cb = parity_phase_done;
+		s->begun = true;
+	}
+	while (s->next < s->nplan) {
+		const struct parity_plan *p = &s->plan[s->next];
+		struct rl_io *c;
+
+		if (p->write && s->phase == WR_WRITE && pa->powerloss_after &&
+		    atomic_fetch_add_explicit(&pa->powered_writes, 1, RELAXED) >=
+		        pa->powerloss_after)
+			atomic_store_explicit(&pa->off, true, RELAXED);
+		if (atomic_load_explicit(&pa->off, RELAXED)) {
+			/* The power is gone: this write never reaches the member. */
+			s->status = -EIO;
+			s->next++;
+			continue;
+		}
+		c = rl_io_child_get(op);
+
+		if (!c) {
+			if (!op->ex->pool_size) {
+				s->status = -ENOMEM;
+				break;
+			}
+			rl_exec_wait(op->ex, op, parity_op_issue);
+			return;
+		}
+		c->op = p->write ? RL_OP_WRITE : RL_OP_READ;
+		c->offset = p->off;
+		c->len = p->len;
+		c->buf = p->buf;
+		c->flags = p->write ? s->host->flags : 0;
+		c->cb = parity_child_done;
+		c->cb_arg = (void *)(uintptr_t)s->next;
+		s->next++;
+		if (p->member == PARITY_JOURNAL) {
+			c->flags |= RL_IO_FUA;
+			rl_target_submit(pa->journal, c);
+			continue;
+		}
+		if (s->phase == WR_LOG || s->phase == WR_BITMAP)
+			c->flags |= RL_IO_FUA;
+		atomic_fetch_add_explicit(
+		    p->write ? &pa->a.m[p->member].writes : &pa->a.m[p->member].reads, 1, RELAXED);
+		rl_target_submit(pa->a.t->children[p->member], c);
+	}
+	rl_io_children_sealed(op);
+}
+
+/* After a read error was corrected: rewrite the rebuilt rows to the members. */
+static bool parity_plan_fixup(struct parity_slot *s)
+{
+	s->nplan = 0;
+	s->phase = RD_FIXUP;
+	for (unsigned m = 0; m < s->pa->g.n; m++)
+		if ((s->fixup >> m & 1) && parity_writable(s, m))
+			parity_plan_add(s, m, true, s->lo, s->hi - s->lo, parity_old(s, m, s->lo));
+	if (s->nplan)
+		atomic_fetch_add_explicit(&s->pa->corrected, (uint64_t)s->nplan, RELAXED);
+	return s->nplan > 0;
+}
+
+/* --- the write-hole remedies: one log record per window (parity_log.h) --- */
+
+static void parity_xor_into(uint8_t *acc, const uint8_t *src, uint8_t *tmp, size_t len)
+{
+	void *v[3] = {acc, (void *)src, tmp};
+
+	parity_xor(2, len, v);
+	memcpy(acc, tmp, len);
+}
+
+/*
+ * Partial parity of the window into @pp: the XOR of the rows this write
+ * leaves alone.  After RMW it is P_old + parity(old modified rows); after
+ * RCW/FULL the XOR of the old chunks with their modified rows cut out.
+ */
+static void parity_partial(struct parity_slot *s, uint8_t *pp)
+{
+	const struct parity_stripe *ps = &s->ps;
+	size_t len = s->hi - s->lo;
+
+	if (s->mode == MODE_RMW) {
+		void *v[3] = {s->old[ps->pd], s->scratch[0], pp};
+		parity_xor(2, len, v);
+		return;
+	}
+	memset(pp, 0, len);
+	for (unsigned dd = 0; dd < s->pa->g.k; dd++) {
+		unsigned m = ps->data[dd];
+		const uint8_t *src = s->old[m];
+		if (parity_covered(s, dd))
+			continue;
+		if (parity_touched(s, dd)) {
+			memcpy(s->scratch[1], s->old[m], len);
+			memset(s->scratch[1] + (s->a[dd] - s->lo), 0, s->b[dd] - s->a[dd]);
+			src = s->scratch[1];
+		}
+		parity_xor_into(pp, src, s->scratch[2], len);
+	}
+}
+
+/* Build this window's record and plan its write; false when nothing is to be logged. */
+static bool parity_plan_log(struct parity_slot *s)
+{
+	struct parity_array *pa = s->pa;
+	struct parity_log_hdr h = {0};
+	uint8_t *payload = pa->data ? s->logbuf + PARITY_LOG_HDR : NULL;
+	uint64_t slot = (uint64_t)(s - pa->slots);
+	struct parity_plan *p;
+
+	h.kind = pa->log;
+	h.seq = atomic_fetch_add_explicit(&pa->log_seq, 1, RELAXED) + 1;
+	h.stripe = s->stripe;
+	h.lo = s->lo;
+	h.hi = s->hi;
+	if (pa->log == PARITY_LOG_JOURNAL) {
+		parity_plan_writes(s); /* what the window will write, logged whole */
+		for (unsigned i = 0; i < s->nplan; i++) {
+			struct parity_log_entry *e = &h.e[h.nentries++];
+			e->member = s->plan[i].member;
+			e->offset = s->plan[i].off;
+			e->len = s->plan[i].len;
+			if (payload && s->plan[i].buf)
+				memcpy(payload + h.payload, s->plan[i].buf, s->plan[i].len);
+			h.payload += s->plan[i].len;
+		}
+	} else {
+		if (!parity_writable(s, s->ps.pd))
+			return false;
+		for (unsigned dd = 0; dd < pa->g.k; dd++) {
+			if (!parity_touched(s, dd))
+				continue;
+			struct parity_log_entry *e = &h.e[h.nentries++];
+			e->member = s->ps.data[dd];
+			e->offset = s->a[dd];
+			e->end = s->b[dd];
+		}
+		if (payload)
+			parity_partial(s, payload);
+		h.payload = s->hi - s->lo;
+	}
+	if (pa->data)
+		parity_log_encode(&h, s->logbuf, payload);
+	s->nplan = 0;
+	s->phase = WR_LOG;
+	p = &s->plan[s->nplan++];
+	p->write = true;
+	p->len = (uint32_t)(PARITY_LOG_HDR + (h.payload + 511) / 512 * 512);
+	p->buf = pa->data ? s->logbuf : NULL;
+	if (pa->log == PARITY_LOG_JOURNAL) {
+		p->member = PARITY_JOURNAL;
+		p->off = slot * pa->recsize;
+	} else {
+		p->member = (uint8_t)s->ps.pd;
+		p->off = pa->log_base + slot * pa->recsize;
+	}
+	atomic_fetch_add_explicit(&pa->log_writes, 1, RELAXED);
+	return true;
+}
+
+static void parity_phase_done(struct rl_io *op, int status)
+{
+	struct parity_slot *s = parity_slot_of(op);
+	struct parity_array *pa = s->pa;
+	(void)status;
+	if (s->status) {
+		parity_finish(s, s->status);
+		return;
+	}
+	switch (s->phase) {
+	case RD_DIRECT:
+		if (!s->bad) {
+			parity_finish(s, 0);
+			return;
+		}
+		/* A read failed: rebuild those rows from the other members. */
+		s->lo = UINT64_MAX;
+		s->hi = 0;
+		for (unsigned dd = 0; dd < pa->g.k; dd++) {
+			if (!parity_touched(s, dd))
+				continue;
+			s->lo = s->a[dd] < s->lo ? s->a[dd] : s->lo;
+			s->hi = s->b[dd] > s->hi ? s->b[dd] : s->hi;
+		}
+		s->phase = RD_RECON;
+		atomic_fetch_add_explicit(&pa->reconstruct_reads, 1, RELAXED);
+		parity_plan_recon(s);
+		parity_start_phase(s);
+		return;
+	case RD_RECON:
+		s->have &= ~s->bad;
+		if (!parity_rebuild_rows(s)) {
+			parity_finish(s, -EIO);
+			return;
+		}
+		if (pa->data && s->host->buf)
+			for (unsigned dd = 0; dd < pa->g.k; dd++)
+				if (parity_touched(s, dd))
+					memcpy(parity_host_buf(s, dd),
+					       s->old[s->ps.data[dd]] + (s->a[dd] - s->lo),
+					       s->b[dd] - s->a[dd]);
+		if (s->fixup && parity_plan_fixup(s)) {
+			parity_start_phase(s);
+			return;
+		}
+		parity_finish(s, 0);
+		return;
+	case RD_FIXUP:
+		parity_finish(s, 0);
+		return;
+	case WR_READ:
+		if ((s->bad & ~s->bad0) && s->mode != MODE_FULL) {
+			/* A read failed: plan again without that member. */
+			parity_plan_write(s);
+			parity_start_phase(s);
+			return;
+		}
+		if (s->mode == MODE_FULL) {
+			s->have &= ~s->bad;
+			if (!parity_rebuild_rows(s)) {
+				parity_finish(s, -EIO);
+				return;
+			}
+		}
+		if (pa->data) {
+			if (s->mode == MODE_RMW)
+				parity_compute_rmw(s);
+			else if (s->mode != MODE_DATA_ONLY)
+				parity_compute_rcw(s);
+		}
+		if (pa->log && s->mode != MODE_DATA_ONLY && parity_plan_log(s)) {
+			parity_start_phase(s);
+			return;
+		}
+		parity_plan_writes(s);
+		parity_start_phase(s);
+		return;
+	case WR_LOG:
+		parity_plan_writes(s);
+		parity_start_phase(s);
+		return;
+	case WR_BITMAP:
+		parity_plan_write(s);
+		parity_start_phase(s);
+		return;
+	case WR_WRITE:
+		parity_finish(s, parity_down_count(pa) > pa->nparity ? -EIO : 0);
+		return;
+	}
+}
+
+/*
+ * md's write-intent bitmap, as a cost: a write to a region whose bit is
+ * clear first sets the bit and writes the bitmap block to every member
+ * (and waits for it); bits of regions idle for daemon_sleep are cleared
+ * by the next write that comes along, which writes the block again.
+ * Returns true when this window has to write the bitmap first.
+ */
+static bool parity_plan_bitmap(struct parity_slot *s)
+{
+	struct parity_array *pa = s->pa;
+	uint64_t b = parity_bm_bit(s), now = rl_exec_now(s->op.ex);
+	uint64_t sweep = atomic_load_explicit(&pa->bm_sweep, RELAXED);
+	uint8_t clear = 0;
+	bool write = false;
+
+	atomic_fetch_add_explicit(&pa->bm_inflight[b], 1, RELAXED);
+	atomic_store_explicit(&pa->bm_last[b], now, RELAXED);
+	if (atomic_compare_exchange_strong_explicit(&pa->bm_set[b], &clear, 1, RELAXED, RELAXED)) {
+		pa->bm_block[pa->bm_bits_at + b / 8] |= (uint8_t)(1u << (b % 8));
+		write = true;
+	}
+	if (now >= sweep && atomic_compare_exchange_strong_explicit(
+	                        &pa->bm_sweep, &sweep, now + PARITY_BM_SLEEP, RELAXED, RELAXED)) {
+		for (uint64_t i = 0; i < pa->bm_bits; i++) {
+			if (atomic_load_explicit(&pa->bm_set[i], RELAXED) &&
+			    !atomic_load_explicit(&pa->bm_inflight[i], RELAXED) &&
+			    atomic_load_explicit(&pa->bm_last[i], RELAXED) + PARITY_BM_SLEEP <=
+			        now) {
+				atomic_store_explicit(&pa->bm_set[i], 0, RELAXED);
+				pa->bm_block[pa->bm_bits_at + i / 8] &= (uint8_t) ~(1u << (i % 8));
+				write = true;
+			}
+		}
+	}
+	if (!write)
+		return false;
+	s->nplan = 0;
+	s->phase = WR_BITMAP;
+	for (unsigned m = 0; m < pa->g.n; m++) {
+		struct parity_plan *p;
+		if (!parity_writable(s, m))
+			continue;
+		p = &s->plan[s->nplan++];
+		p->member = (uint8_t)m;
+		p->write = true;
+		p->off = pa->bm_base;
+		p->len = PARITY_BM_BLOCK;
+		p->buf = pa->data ? pa->bm_block : NULL;
+	}
+	atomic_fetch_add_explicit(&pa->bm_writes, 1, RELAXED);
+	return true;
+}
+
+/* Start window @key of @host in the locked entry @s. */
+static void parity_run(struct parity_slot *s, struct rl_io *host, uint64_t key)
+{
+	struct parity_array *pa = (struct parity_array *)(uintptr_t)host->priv[PH_ARRAY];
+
+	parity_window(pa, key, host->offset, host->len, s);
+	s->pa = pa;
+	s->host = host;
+	s->bad = 0;
+	s->fixup = 0;
+	s->status = 0;
+	s->have = 0;
+	parity_geom_stripe(&pa->g, s->stripe, &s->ps);
+	memset(&s->op, 0, sizeof(s->op));
+	s->op.ex = host->ex;
+	s->op.op = host->op;
+	host->pending++; /* this window's reference, dropped by parity_finish */
+	if (atomic_load_explicit(&pa->off, RELAXED)) {
+		parity_finish(s, -EIO);
+		return;
+	}
+	if (host->op == RL_OP_READ)
+		parity_plan_read(s);
+	else if (!pa->bm_chunk || !parity_plan_bitmap(s))
+		parity_plan_write(s);
+	parity_start_phase(s);
+}
+
+/* --- host requests --- */
+
+static void parity_flush_done(struct rl_io *c, int status)
+{
+	struct rl_io *host = c->parent;
+	struct parity_array *pa = (struct parity_array *)(uintptr_t)host->priv[PH_ARRAY];
+	unsigned m = (unsigned)(uintptr_t)c->cb_arg;
+
+	if (status) {
+		raid_member_error(&pa->a, m, status);
+		status = parity_intact(&pa->a) ? 0 : -EIO;
+	}
+	rl_io_child_end(c, status);
+}
+
+/* FLUSH: one child per writable member; the cursor counts members. */
+static bool parity_issue_flush(struct rl_io *io, struct parity_array *pa)
+{
+	for (; io->priv[PH_CURSOR] < pa->a.n; io->priv[PH_CURSOR]++) {
+		unsigned m = (unsigned)io->priv[PH_CURSOR];
+		struct rl_io *c;
+
+		if (!raid_member_writable(&pa->a, m))
+			continue;
+		c = rl_io_child_get(io);
+		if (!c)
+			return false;
+		c->op = RL_OP_FLUSH;
+		c->cb = parity_flush_done;
+		c->cb_arg = (void *)(uintptr_t)m;
+		rl_target_submit(pa->a.t->children[m], c);
+	}
+	return true;
+}
+
+/* Issue the remaining windows of @io; returns false when it had to wait. */
+static bool parity_issue_windows(struct rl_io *io, struct parity_array *pa)
+{
+	const struct parity_geom *g = &pa->g;
+	uint64_t end = ((io->offset + io->len - 1) / (g->chunk * g->k) + 1) * pa->wps;
+
+	while (io->priv[PH_CURSOR] < end) {
+		uint64_t key = io->priv[PH_CURSOR];
+		struct parity_slot probe, *s;
+
+		if (!parity_window(pa, key, io->offset, io->len, &probe)) {
+			io->priv[PH_CURSOR]++;
+			continue;
+		}
+		s = parity_lock(pa, io, key);
+		if (!s)
+			return false;
+		io->priv[PH_CURSOR]++;
+		parity_run(s, io, key);
+	}
+	return true;
+}
+
+static void parity_issue(struct rl_io *io)
+{
+	struct parity_array *pa = (struct parity_array *)(uintptr_t)io->priv[PH_ARRAY];
+	bool done;
+
+	if (io->op == RL_OP_FLUSH) {
+		done = parity_issue_flush(io, pa);
+		if (!done && !io->ex->pool_size) {
+			rl_io_note_error(io, -ENOMEM);
+			done = true;
+		}
+		if (!done) {
+			rl_exec_wait(io->ex, io, parity_issue);
+			return;
+		}
+	} else if (!parity_issue_windows(io, pa)) {
+		return; /* waiting for an entry: parity_issue runs again */
+	}
+	if (io->pending == 1) {
+		io->pending = 0;
+		rl_io_complete_later(io, io->status);
+	} else {
+		rl_io_children_sealed(io);
+	}
+}
+
+void parity_submit(struct rl_target *t, struct rl_io *io)
+{
+	struct parity_array *pa = t->priv;
+
+	io->priv[PH_ARRAY] = (uint64_t)(uintptr_t)pa;
+	io->priv[PH_LINK] = 0;
+	if (io->op == RL_OP_TRIM) {
+		/* md raid456 ignores discard unless devices_handle_discard_safely;
+		 * raidlab does not advertise TRIM on parity arrays. */
+		rl_io_complete_later(io, -EOPNOTSUPP);
+		return;
+	}
+	io->priv[PH_CURSOR] =
+	    io->op == RL_OP_FLUSH ? 0 : io->offset / (pa->g.chunk * pa->g.k) * pa->wps;
+	rl_io_children_begin(io);
+	parity_issue(io);
+}
+
+/* --- building --- */
+
+struct parity_array *parity_array_of(struct rl_target *t)
+{
+	return t && t->ops->submit == parity_submit ? t->priv : NULL;
+}
+
+static void parity_describe_level(const struct raid_array *a, struct json_object *obj)
+{
+	const struct parity_array *pa = (const struct parity_array *)a;
+
+	json_object_object_add(obj, "layout",
+	                       json_object_new_string(parity_layout_name(pa->g.algorithm)));
+	json_object_object_add(obj, "algorithm", json_object_new_int((int)pa->g.algorithm));
+	json_object_object_add(obj, "parity", json_object_new_int((int)pa->nparity));
+	json_object_object_add(obj, "stripe_cache", json_object_new_int((int)pa->nslots));
+	json_object_object_add(obj, "stripe_size_bytes",
+	                       json_object_new_int64((int64_t)pa->height));
+	json_object_object_add(obj, "max_read_errors",
+	                       json_object_new_int64((int64_t)pa->max_read_errors));
+	json_object_object_add(obj, "write_hole_remedy",
+	                       json_object_new_string(pa->log == PARITY_LOG_JOURNAL ? "journal"
+	                                              : pa->log == PARITY_LOG_PPL   ? "ppl"
+	                                                                            : "none"));
+}
+
+static void parity_report_level(const struct raid_array *a, struct json_object *obj)
+{
+	const struct parity_array *pa = (const struct parity_array *)a;
+	struct {
+		const char *key;
+		const _Atomic uint64_t *v;
+	} c[] = {
+	    {"rmw_windows", &pa->rmw},
+	    {"rcw_windows", &pa->rcw},
+	    {"full_stripe_windows", &pa->full_stripe},
+	    {"reconstruct_writes", &pa->reconstruct_writes},
+	    {"reconstruct_reads", &pa->reconstruct_reads},
+	    {"corrected_read_errors", &pa->corrected},
+	    {"stripe_lock_waits", &pa->lock_waits},
+	    {"log_writes", &pa->log_writes},
+	    {"bitmap_writes", &pa->bm_writes},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		json_object_object_add(
+		    obj, c[i].key,
+		    json_object_new_int64((int64_t)atomic_load_explicit(c[i].v, RELAXED)));
+}
+
+static unsigned parity_locate_unused(const struct raid_array *a, uint64_t off, uint64_t max,
+                                     uint64_t *len, struct raid_loc *locs)
+{
+	const struct parity_array *pa = (const struct parity_array *)a;
+	uint64_t left = pa->g.chunk - off % pa->g.chunk;
+
+	*len = max < left ? max : left;
+	parity_geom_map(&pa->g, off, &locs[0]);
+	return 1;
+}
+
+static const struct raid_level parity_levels[2] = {
+    {.name = "raid5",
+     .locate = parity_locate_unused,
+     .intact = parity_intact,
+     .describe = parity_describe_level,
+     .report = parity_report_level},
+    {.name = "raid6",
+     .locate = parity_locate_unused,
+     .intact = parity_intact,
+     .describe = parity_describe_level,
+     .report = parity_report_level},
+};
+
+static int parity_alloc_slots(struct parity_array *pa)
+{
+	unsigned n = pa->g.n, per = 2 * n + 4;
+	size_t area = (size_t)per * pa->height + (pa->log ? pa->recsize : 0);
+	size_t bytes = pa->data ? (size_t)pa->nslots * area + pa->height : 0;
+
+	if (pthread_mutex_init(&pa->lock, NULL))
+		return -ENOMEM;
+	pa->slots = calloc(pa->nslots, sizeof(*pa->slots));
+	if (!pa->slots)
+		return -ENOMEM;
+	if (!bytes)
+		return 0;
+	/* Pages are touched only where rows are used: most of this stays unmapped. */
+	pa->arena = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); /* O_DIRECT members */
+	if (!pa->arena)
+		return -ENOMEM;
+	pa->zero = pa->arena;
+	memset(pa->zero, 0, pa->height);
+	for (unsigned i = 0; i < pa->nslots; i++) {
+		uint8_t *p = pa->arena + pa->height + (size_t)i * area;
+		struct parity_slot *s = &pa->slots[i];
+		for (unsigned m = 0; m < n; m++) {
+			s->old[m] = p + (size_t)m * pa->height;
+			s->nw[m] = p + (size_t)(n + m) * pa->height;
+		}
+		for (unsigned j = 0; j < 4; j++)
+			s->scratch[j] = p + (size_t)(2 * n + j) * pa->height;
+		if (pa->log)
+			s->logbuf = p + (size_t)per * pa->height;
+	}
+	return 0;
+}
+
+int parity_attach(struct rl_target *t, struct rl_exec *ex)
+{
+	struct parity_array *pa = t->priv;
+
+	return pa->journal ? rl_target_attach(pa->journal, ex) : 0;
+}
+
+void parity_target_finish(struct rl_target *t)
+{
+	struct parity_array *pa = t->priv;
+
+	if (pa->journal)
+		rl_target_finish(pa->journal);
+}
+
+void parity_destroy(struct rl_target *t)
+{
+	struct parity_array *pa = t->priv;
+
+	if (pa) {
+		if (pa->slots)
+			pthread_mutex_destroy(&pa->lock);
+		free(pa->slots);
+		free(pa->arena);
+		free((void *)pa->bm_set);
+		free((void *)pa->bm_inflight);
+		free((void *)pa->bm_last);
+		free(pa->bm_block);
+		rl_target_close(pa->journal);
+	}
+	raid_destroy(t);
+}
+
+/* --- power loss and log replay --- */
+
+void parity_powerloss_arm(struct parity_array *pa, uint64_t writes)
+{
+	atomic_store_explicit(&pa->powered_writes, 0, RELAXED);
+	pa->powerloss_after = writes;
+}
+
+bool parity_power_failed(const struct parity_array *pa)
+{
+	return atomic_load_explicit(&pa->off, RELAXED);
+}
+
+/* Journal: rewrite every member write of every valid record. */
+static int parity_replay_journal(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
+                                 uint64_t *records)
+{
+	struct parity_log_hdr h;
+	int rc;
+
+	for (unsigned i = 0; i < pa->nslots; i++) {
+		uint64_t at = PARITY_LOG_HDR;
+		rc = rl_io_sync(pa->journal, ex, RL_OP_READ, i * pa->recsize, (uint32_t)pa->recsize,
+		                buf, 0);
+		if (rc)
+			return rc;
+		if (parity_log_decode(buf, buf + PARITY_LOG_HDR, pa->recsize - PARITY_LOG_HDR,
+		                      &h) ||
+		    h.kind != PARITY_LOG_JOURNAL)
+			continue;
+		for (uint32_t e = 0; e < h.nentries; e++) {
+			unsigned m = h.e[e].member;
+			if (m < pa->a.n && raid_member_writable(&pa->a, m) &&
+			    rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE, h.e[e].offset,
+			               h.e[e].len, buf + at, 0))
+				raid_member_error(&pa->a, m, -EIO);
+			at += h.e[e].len;
+		}
+		(*records)++;
+	}
+	return 0;
+}
+
+/* PPL: parity = partial parity + the modified chunks as they are now. */
+static int parity_replay_ppl(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
+                             uint8_t *rows, uint64_t *records)
+{
+	struct parity_log_hdr h;
+	int rc;
+
+	for (unsigned m = 0; m < pa->a.n; m++) {
+		if (!raid_member_readable(&pa->a, m))
+			continue;
+		for (unsigned i = 0; i < pa->nslots; i++) {
+			struct parity_stripe ps;
+			bool ok = true;
+			uint64_t len;
+			/* A member that cannot be read or written here is failed, as md
+			 * would; its records are of no use then. */
+			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ,
+			                pa->log_base + i * pa->recsize, (uint32_t)pa->recsize, buf,
+			                0);
+			if (rc) {
+				raid_member_error(&pa->a, m, rc);
+				break;
+			}
+			if (parity_log_decode(buf, buf + PARITY_LOG_HDR,
+			                      pa->recsize - PARITY_LOG_HDR, &h) ||
+			    h.kind != PARITY_LOG_PPL || h.stripe >= pa->g.stripes ||
+			    h.hi > pa->g.chunk)
+				continue;
+			parity_geom_stripe(&pa->g, h.stripe, &ps);
+			if (ps.pd != m)
+				continue;
+			len = h.hi - h.lo;
+			for (uint32_t e = 0; e < h.nentries && ok; e++) {
+				const struct parity_log_entry *x = &h.e[e];
+				uint64_t n = x->end - x->offset;
+				if (x->member >= pa->a.n || x->offset < h.lo || x->end > h.hi ||
+				    x->end <= x->offset ||
+				    !raid_member_readable(&pa->a, x->member)) {
+					ok = false;
+					break;
+				}
+				memset(rows, 0, len);
+				rc = rl_io_sync(pa->a.t->children[x->member], ex, RL_OP_READ,
+				                pa->doff + h.stripe * pa->g.chunk + x->offset,
+				                (uint32_t)n, rows + (x->offset - h.lo), 0);
+				if (rc) {
+					raid_member_error(&pa->a, x->member, rc);
+					ok = false;
+					break;
+				}
+				parity_xor_into(buf + PARITY_LOG_HDR, rows, rows + pa->height, len);
+			}
+			if (!ok)
+				continue;
+			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE,
+			                pa->doff + h.stripe * pa->g.chunk + h.lo, (uint32_t)len,
+			                buf + PARITY_LOG_HDR, 0);
+			if (rc) {
+				raid_member_error(&pa->a, m, rc);
+				break;
+			}
+			(*records)++;
+		}
+	}
+	return 0;
+}
+
+int parity_power_restore(struct parity_array *pa, struct rl_exec *ex, uint64_t *records, char *msg,
+                         size_t msglen)
+{
+	uint8_t *buf = NULL, *rows = NULL;
+	uint64_t n = 0;
+	int rc = 0;
+
+	atomic_store_explicit(&pa->off, false, RELAXED);
+	pa->powerloss_after = 0;
+	if (pa->log && pa->data) {
+		buf = aligned_alloc(4096, pa->recsize);
+		rows = aligned_alloc(4096, 2 * pa->height);
+		if (!buf || !rows) {
+			rc = -ENOMEM;
+		} else {
+			rc = pa->log == PARITY_LOG_JOURNAL
+			         ? parity_replay_journal(pa, ex, buf, &n)
+			         : parity_replay_ppl(pa, ex, buf, rows, &n);
+			if (rc)
+				snprintf(msg, msglen, "replaying the %s failed: %s",
+				         pa->log == PARITY_LOG_JOURNAL ? "journal"
+				                                       : "partial parity log",
+				         strerror(-rc));
+		}
+	}
+	free(buf);
+	free(rows);
+	if (records)
+		*records = n;
+	return rc;
+}
+
+/* An md bitmap: start from its block as it is (header and bits) and keep it. */
+static int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen)
+{
+	struct rl_exec *ex = NULL;
+	int rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+
+	if (rc)
+		return rc;
+	rc = rl_target_attach(pa->a.t, ex);
+	for (unsigned m = 0; !rc && m < pa->a.n; m++) {
+		if (!raid_member_readable(&pa->a, m))
+			continue;
+		rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ, pa->bm_base, PARITY_BM_BLOCK,
+		                pa->bm_block, 0);
+		if (rc)
+			snprintf(msg, msglen, "reading the bitmap of member %u failed: %s", m,
+			         strerror(-rc));
+		break;
+	}
+	rl_exec_destroy(ex);
+	if (rc)
+		return rc;
+	for (uint64_t i = 0; i < pa->bm_bits; i++)
+		if (pa->bm_block[pa->bm_bits_at + i / 8] >> (i % 8) & 1)
+			atomic_store_explicit(&pa->bm_set[i], 1, RELAXED);
+	return 0;
+}
+
+/* Replay at open, as md does at assembly, with a throwaway executor. */
+static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msglen)
+{
+	struct rl_exec *ex = NULL;
+	int rc;
+
+	if (!pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
+		return 0;
+	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+	if (rc)
+		return rc;
+	rc = rl_target_attach(pa->a.t, ex);
+	if (!rc)
+		rc = parity_power_restore(pa, ex, NULL, msg, msglen);
+	rl_exec_destroy(ex);
+	return rc;
+}
+
+int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
+                  const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err)
+{
+	static const char *const known[] = {"layout",
+	                                    "chunk",
+	                                    "stripe_cache",
+	                                    "stripe_size",
+	                                    "failed",
+	                                    "max-read-errors",
+	                                    "journal",
+	                                    "ppl",
+	                                    "powerloss-after",
+	                                    "bitmap-chunk",
+	                                    "bitmap-offset",
+	                                    "data-offset",
+	                                    NULL};
+	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre, plafter;
+	uint64_t bmchunk, bmoff, doff;
+	const char *layout;
+	struct parity_array *pa;
+	struct rl_target *t;
+	struct rl_spec_kv *kv, *jkv;
+	bool ppl;
+	char msg[256];
+	int rc, alg;
+
+	rc = raid_members_build(node, ctx, d->ops, d->level == 6 ? 4 : 3, &t, err);
+	if (rc)
+		return rc;
+	if ((rc = rl_spec_get_size(node, "chunk", 512 << 10, &chunk, err)) ||
+	    (rc = rl_spec_get_str(node, "layout", "left-symmetric", &layout, err)) ||
+	    (rc = rl_spec_get_u64(node, "stripe_cache", 256, 1, 32768, &nslots, err)) ||
+	    (rc = rl_spec_get_size(node, "stripe_size", chunk < (64 << 10) ? chunk : 64 << 10,
+	                           &height, err)) ||
+	    (rc = rl_spec_get_u64(node, "max-read-errors", 20, 0, 1u << 30, &mre, err)) ||
+	    (rc = rl_spec_get_bool(node, "ppl", false, &ppl, err)) ||
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &plafter, err)) ||
+	    (rc = rl_spec_get_size(node, "bitmap-chunk", 0, &bmchunk, err)) ||
+	    (rc = rl_spec_get_size(node, "bitmap-offset", 0, &bmoff, err)) ||
+	    (rc = rl_spec_get_size(node, "data-offset", 0, &doff, err)))
+		goto fail;
+	alg = parity_layout_parse(d->level, layout);
+	if (alg < 0) {
+		kv = rl_spec_find(node, "layout");
+		rc =
+		    rl_err_set(err, kv ? kv->value_pos : node->pos,
+		               "%s: unknown layout '%s' (left-symmetric, right-symmetric, "
+		               "left-asymmetric, right-asymmetric, parity-first, parity-last%s)",
+		               d->name, layout,
+		               d->level == 6 ? ", or one of those with -6 except parity-last" : "");
+		goto fail;
+	}
+	pa = raid_state_alloc(sizeof(*pa));
+	if (!pa) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	raid_array_init(&pa->a, t, &parity_levels[d->level == 6], chunk, 1);
+	t->stripe = chunk * (t->nchildren - (d->level == 6 ? 2u : 1u)); /* data per row */
+	pa->nparity = d->nparity;
+	pa->height = height;
+	pa->nslots = (unsigned)nslots;
+	pa->max_read_errors = mre;
+	pa->powerloss_after = plafter;
+	pa->data = (t->caps & RL_CAP_DATA) != 0;
+	jkv = rl_spec_find(node, "journal");
+	if (ppl && jkv) {
+		rc = rl_err_set(err, jkv->value_pos, "%s: journal= and ppl=on exclude each other",
+		                d->name);
+		goto fail;
+	}
+	if (ppl && d->level != 5) {
+		rc = rl_err_set(err, node->pos, "%s: ppl=on is for raid5 only (as md)", d->name);
+		goto fail;
+	}
+	raid_member_sizes(t, sizes);
+	for (unsigned i = 0; i < t->nchildren; i++)
+		size = sizes[i] < size ? sizes[i] : size;
+	if (doff % t->block_size || doff >= size ||
+	    (bmoff && (bmoff % 4096 || !bmchunk || bmoff + PARITY_BM_BLOCK > doff))) {
+		rc = rl_err_set(err, node->pos,
+		                "%s: data-offset must be a block multiple inside the members, and "
+		                "bitmap-offset (with bitmap-chunk) a 4k multiple whose block ends "
+		                "before the data",
+		                d->name);
+		goto fail;
+	}
+	pa->doff = doff;
+	size -= doff;
+	if (bmchunk && bmoff) {
+		pa->bm_base = bmoff; /* md's bitmap in the metadata area */
+	} else if (bmchunk) {
+		/* One bitmap block at the very end of every member. */
+		if (size <= PARITY_BM_BLOCK + chunk) {
+			rc = rl_err_set(err, node->pos, "%s: members too small for a bitmap",
+			                d->name);
+			goto fail;
+		}
+		size = (size - PARITY_BM_BLOCK) / t->block_size * t->block_size;
+		pa->bm_base = doff + size;
+	}
+	if (ppl) {
+		/* The log area: below the bitmap at the end of every member, one
+		 * record per cache entry. */
+		pa->log = PARITY_LOG_PPL;
+		pa->recsize = PARITY_LOG_HDR + height;
+		if (size <= nslots * pa->recsize + chunk) {
+			rc = rl_err_set(
+			    err, node->pos,
+			    "%s: members too small for the partial parity log (%llu bytes "
+			    "with stripe_cache=%llu) and a chunk",
+			    d->name, (unsigned long long)(nslots * pa->recsize),
+			    (unsigned long long)nslots);
+			goto fail;
+		}
+		size -= nslots * pa->recsize;
+		pa->log_base = doff + size;
+	}
+	rc = parity_geom_init(&pa->g, d->level, (unsigned)alg, t->nchildren, chunk, size, msg,
+	                      sizeof(msg));
+	if (rc) {
+		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
+		goto fail;
+	}
+	if (bmchunk) {
+		/* md grows the bitmap chunk until the bits fit its space (after
+		 * the 256-byte header of an md bitmap). */
+		pa->bm_bits_at = bmoff ? 256 : 0;
+		while (pa->g.dev_size / bmchunk >= (PARITY_BM_BLOCK - pa->bm_bits_at) * 8)
+			bmchunk *= 2;
+		pa->bm_chunk = bmchunk;
+		pa->bm_bits = (pa->g.dev_size + bmchunk - 1) / bmchunk;
+		pa->bm_set = calloc(pa->bm_bits, sizeof(*pa->bm_set));
+		pa->bm_inflight = calloc(pa->bm_bits, sizeof(*pa->bm_inflight));
+		pa->bm_last = calloc(pa->bm_bits, sizeof(*pa->bm_last));
+		pa->bm_block = aligned_alloc(4096, PARITY_BM_BLOCK);
+		if (!pa->bm_set || !pa->bm_inflight || !pa->bm_last || !pa->bm_block) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		memset(pa->bm_block, 0, PARITY_BM_BLOCK);
+	}
+	if (chunk % t->block_size || height % t->block_size || height < 4096 ||
+	    (height & (height - 1)) || height > chunk) {
+		rc = rl_err_set(
+		    err, node->pos,
+		    "%s: stripe_size must be a power of two from 4k up to the chunk, and "
+		    "chunk and stripe_size multiples of the members' block size (%u)",
+		    d->name, t->block_size);
+		goto fail;
+	}
+	pa->wps = chunk / height;
+	if (jkv) {
+		struct rl_spec_node *jn = NULL;
+		struct rl_err jerr = {0};
+		pa->log = PARITY_LOG_JOURNAL;
+		pa->recsize =
+		    (PARITY_LOG_HDR + (uint64_t)t->nchildren * height + 4095) / 4096 * 4096;
+		if ((rc = rl_spec_parse(jkv->value, &jn, &jerr)) ||
+		    (rc = rl_target_build(jn, ctx, &pa->journal, &jerr))) {
+			rl_spec_free(jn);
+			rc = rl_err_set(err, jkv->value_pos + jerr.pos, "%s: journal: %s", d->name,
+			                jerr.msg);
+			goto fail;
+		}
+		rl_spec_free(jn);
+		if (pa->journal->size < nslots * pa->recsize ||
+		    (pa->data && !(pa->journal->caps & RL_CAP_DATA))) {
+			rc = rl_err_set(
+			    err, jkv->value_pos,
+			    "%s: the journal needs %llu bytes (stripe_cache=%llu records of "
+			    "%llu) that store data",
+			    d->name, (unsigned long long)(nslots * pa->recsize),
+			    (unsigned long long)nslots, (unsigned long long)pa->recsize);
+			goto fail;
+		}
+	}
+	t->caps &= ~RL_CAP_TRIM;
+	if ((rc = raid_spec_failed(node, &pa->a, err)) ||
+	    (rc = rl_spec_check_unused(node, known, err)))
+		goto fail;
+	if (parity_alloc_slots(pa)) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = parity_replay_at_open(pa, msg, sizeof(msg));
+	if (!rc && bmoff && pa->data)
+		rc = parity_bitmap_load(pa, msg, sizeof(msg));
+	if (rc) {
+		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
+		goto fail;
+	}
+	t->size = pa->g.size;
+	*out = t;
+	return 0;
+fail:
+	rl_target_close(t);
+	return rc;
+}

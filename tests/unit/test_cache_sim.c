@@ -12,7 +12,12 @@
  *   - disk-cache=off (every member write FUA: completion after the NAND
  *     program) lowers write throughput;
  *   - a cache over timing-only drives keeps no data, and its counters
- *     reach the result.
+ *     reach the result;
+ *   - io=direct (the default): read misses and write-through data take no
+ *     line, so a write-through volume's reads never hit, even when they
+ *     read back what was just written; io=cached keeps them;
+ *   - the firmware's command cost caps IOPS; FastPath (write-through, no
+ *     read-ahead, direct I/O) takes its own, cheaper cost.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -224,13 +229,75 @@ static void test_timing_only(void **state)
 	rl_target_close(t);
 }
 
+static void test_direct_io(void **state)
+{
+	static const char *const io[] = {"direct", "cached"};
+	int64_t hits[2];
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		char spec[256];
+		struct rl_target *t;
+		struct wl_job job;
+		struct wl_result res;
+		char msg[256];
+		snprintf(spec, sizeof(spec),
+		         "cache(raid0(" DRIVE
+		         " x4, chunk=64k), size=256m, write=through, read=none, "
+		         "io=%s)",
+		         io[i]);
+		t = open_spec(spec);
+		/* write 32 MiB, then read the same 32 MiB on the same stack */
+		for (int pass = 0; pass < 2; pass++) {
+			wl_job_init(&job);
+			set(&job, "rw", pass ? "read" : "write");
+			set(&job, "bs", "64k");
+			set(&job, "iodepth", "8");
+			set(&job, "size", "32m");
+			if (wl_run_job(t, &job, NULL, &res, msg, sizeof(msg)))
+				fail_msg("%s: %s", spec, msg);
+			assert_true(wl_result_ok(&res));
+			if (pass)
+				hits[i] = jint(res.target_report, "read_hit_bytes");
+			wl_result_free(&res);
+		}
+		rl_target_close(t);
+	}
+	print_message("write-through, then read back 32 MiB: hit bytes io=direct %lld, io=cached "
+	              "%lld\n",
+	              (long long)hits[0], (long long)hits[1]);
+	assert_int_equal(hits[0], 0);                  /* direct: never a hit */
+	assert_int_equal(hits[1], 32ll * 1024 * 1024); /* cached: every byte */
+}
+
+static void test_firmware(void **state)
+{
+	const char *cache =
+	    "cache(raid0(" DRIVE " x4, chunk=64k), size=256m, write=back, read=ahead, "
+	    "fw-cmd=10us)";
+	const char *fast = "cache(raid0(" DRIVE " x4, chunk=64k), size=256m, write=through, "
+	                   "read=none, fw-cmd=10us, fastpath=on, fp-cmd=5us)";
+	struct figures a, b;
+
+	(void)state;
+	/* write-back 4K QD32 into DRAM: one command per 10 us at most */
+	a = run(cache, "randwrite", "4k", "32", "64m", "100ms");
+	print_message("write-back 4K QD32 with fw-cmd=10us: %.0f IOPS\n", a.iops);
+	assert_true(a.iops <= 100000.0 * 1.001 && a.iops > 95000.0);
+	json_object_put(a.rep);
+	/* FastPath reads: the drives' rate or 200k, whichever is lower, never 100k */
+	b = run(fast, "randread", "4k", "32", "64m", "100ms");
+	print_message("FastPath 4K QD32 reads with fp-cmd=5us: %.0f IOPS\n", b.iops);
+	assert_true(b.iops > 100000.0 * 1.05 && b.iops <= 200000.0 * 1.001);
+	json_object_put(b.rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_timing_only),
-	    cmocka_unit_test(test_write_back),
-	    cmocka_unit_test(test_read_ahead),
-	    cmocka_unit_test(test_disk_cache),
+	    cmocka_unit_test(test_timing_only), cmocka_unit_test(test_write_back),
+	    cmocka_unit_test(test_read_ahead),  cmocka_unit_test(test_disk_cache),
+	    cmocka_unit_test(test_direct_io),   cmocka_unit_test(test_firmware),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -190,7 +190,18 @@ struct json_object *st_result_options(const struct wl_job *job)
 	else
 		result_opt(o, "random_distribution", "random");
 	result_opt(o, "direct", "%d", job->direct);
-	result_opt(o, "ioengine", "%s", job->engine == WL_ENGINE_PSYNC ? "psync" : "io_uring");
+	result_opt(o, "ioengine", "%s",
+	           job->engine_name[0]              ? job->engine_name
+	           : job->engine == WL_ENGINE_PSYNC ? "psync"
+	                                            : "io_uring");
+	if (job->fsync_n)
+		result_opt(o, "fsync", "%u", job->fsync_n);
+	if (job->fdatasync_n)
+		result_opt(o, "fdatasync", "%u", job->fdatasync_n);
+	if (job->sync_writes)
+		result_opt(o, "sync", "1");
+	if (job->end_fsync)
+		result_opt(o, "end_fsync", "1");
 	if (job->zero_buffers)
 		result_opt(o, "zero_buffers", "1");
 	if (job->refill_buffers)

@@ -19,7 +19,9 @@
  * I/O: on an io_uring executor each request becomes one submission entry
  * (read, write with RWF_DSYNC for FUA, fsync/fdatasync for FLUSH, fallocate
  * punch-hole for TRIM on files); on a psync executor the same operations
- * run synchronously in submit and complete through the ready queue.  TRIM
+ * run synchronously in submit and complete through the ready queue; on a
+ * libaio executor reads, writes and flushes become iocbs (TRIM stays
+ * synchronous).  TRIM
  * on a block device is the BLKDISCARD ioctl in both cases.  The executor
  * maps results to 0 / -errno, short transfers included.
  */
@@ -100,6 +102,12 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 	struct file_state *f = t->priv;
 	struct io_uring_sqe *sqe;
 
+	if (io->ex->kind == RL_EXEC_LIBAIO && io->op != RL_OP_TRIM) {
+		int rc = rl_exec_aio_submit(io->ex, io, f->fd);
+		if (rc)
+			rl_io_complete_later(io, rc);
+		return;
+	}
 	if (io->ex->kind != RL_EXEC_URING || (io->op == RL_OP_TRIM && f->blockdev)) {
 		rl_io_complete_later(io, file_sync_io(f, io));
 		return;

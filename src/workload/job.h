@@ -7,8 +7,8 @@
  * docs/options.md.  An unknown or unsupported option is an error that names
  * the option and where it was found; nothing is silently ignored.
  *
- * Differences from fio are deliberate and documented: jobs of one file run
- * one after another (as if each had stonewall); numjobs gives concurrency.
+ * Jobs of one file run as fio runs them: concurrently, in groups that
+ * stonewall / new_group start; numjobs clones of a job run concurrently too.
  *
  * What the job runner must honour (the options only record the request):
  *   - bs / bssplit: if nbssplit > 0 the block size of each I/O is drawn from
@@ -37,8 +37,17 @@
  *   - offset_increment I: copy k's region starts at offset + k * I (as fio),
  *     so copies can each work on their own part of the target; with size 0
  *     each copy's region runs to the end of the target.
- *   - stonewall and new_group are accepted for fio compatibility and have no
- *     effect: the jobs of a file always run one after another.
+ *   - stonewall: the job waits for every job before it (a new wave, see
+ *     wl_job_groups); the jobs of one wave run at the same time.  stonewall
+ *     and new_group start a new reporting group.
+ *   - filename / directory name the job's own target (the caller maps them
+ *     onto file() specs, see wl_job_target_spec); empty: the run's --target.
+ *   - size_pct / offset_pct (size=50%) are resolved against the target's
+ *     size by the runner; they override size / offset when not 0.
+ *   - fsync=N / fdatasync=N: after every N writes the worker issues a FLUSH
+ *     (rl_io FLUSH) before its next request; sync=1 marks every write FUA;
+ *     end_fsync=1 issues one FLUSH when the job's writes are done.
+ *   - startdelay: the job's workers start this long after their group.
  */
 #ifndef RL_WORKLOAD_JOB_H
 #define RL_WORKLOAD_JOB_H
@@ -66,7 +75,9 @@ enum wl_dist {
 
 enum wl_engine {
 	WL_ENGINE_IO_URING = 0,
-	WL_ENGINE_PSYNC,
+	WL_ENGINE_PSYNC,  /* psync, sync, pvsync, pvsync2: one synchronous call per I/O */
+	WL_ENGINE_LIBAIO, /* Linux native AIO through libaio (io_submit / io_getevents) */
+	WL_ENGINE_NULL,   /* no I/O: requests complete at once (a null() target) */
 };
 
 enum wl_verify {
@@ -80,6 +91,7 @@ enum wl_verify {
 #define WL_BS_MAX           (64u << 20) /* ... up to 64 MiB (bs and bssplit alike) */
 #define WL_JOBFILE_LINE_MAX 4096        /* longest line of a job file, without its end */
 #define WL_JOBFILE_JOBS_MAX 1024        /* most job sections in one file */
+#define WL_PATH_MAX         512         /* filename= / directory=, including the NUL */
 
 struct wl_bssplit {
 	uint32_t bs;  /* block size in bytes */
@@ -114,7 +126,41 @@ struct wl_job {
 	bool norandommap;      /* random offsets without the once-per-loop map */
 	bool verify_only;      /* skip the writes: check blocks an earlier identical job wrote */
 	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
+	char engine_name[16];  /* ioengine as given (psync, sync, pvsync2...), for reports */
+	char filename[WL_PATH_MAX];  /* filename=: path, PATH:PATH... or a spec; "" none */
+	char directory[WL_PATH_MAX]; /* directory=: files named NAME.CLONE.0 in it; "" none */
+	uint32_t size_pct;           /* size=N%: share of the target (1..100); 0 none */
+	uint32_t offset_pct;         /* offset=N%: start at this share of the target; 0 none */
+	bool stonewall;              /* stonewall / wait_for_previous: starts a new group */
+	bool new_group;              /* new_group: starts a new reporting group */
+	bool group_reporting;        /* report the jobs of a group as one */
+	bool randrepeat;             /* 1 (default): the same random sequence every run */
+	uint32_t fsync_n;            /* fsync=N: FLUSH after every N writes; 0 off */
+	uint32_t fdatasync_n;        /* fdatasync=N: the same (a FLUSH is a data sync) */
+	bool sync_writes;            /* sync=1: every write is FUA (O_SYNC / O_DSYNC) */
+	bool end_fsync;              /* end_fsync=1: one FLUSH after the job's last write */
+	uint64_t startdelay_ns;      /* startdelay=: start this long after the group */
+	bool exitall;                /* exitall: when this job ends, the group's others stop */
 };
+
+/**
+ * Split jobs as fio does.  @wave receives each job's run wave: a job with
+ * stonewall waits for all jobs before it, so it starts a new wave; jobs of
+ * one wave run at the same time.  @group (may be NULL) receives the
+ * reporting group (fio's groupid): stonewall or new_group start a new one.
+ * Returns the number of waves.
+ */
+size_t wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsigned *group);
+
+/**
+ * The target spec a job names with filename= / directory= for its clone
+ * @clone, into @buf: "file(\"PATH\")" for a path, "concat(file(..), ...)"
+ * for a ':'-separated list, the value itself when it is a spec (contains
+ * '('), "null(size=...)" for ioengine=null.  Returns 0, 1 when the job
+ * names no target of its own (use the run's), or -EINVAL with a message.
+ */
+int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size_t len, char *msg,
+                       size_t msglen);
 
 /**
  * Defaults as listed in the comments above (name "job").  They come from the

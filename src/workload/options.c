@@ -182,9 +182,10 @@ static const struct opt_choice opt_rw_choices[] = {
 };
 
 static const struct opt_choice opt_engine_choices[] = {
-    {"io_uring", WL_ENGINE_IO_URING},
-    {"psync", WL_ENGINE_PSYNC},
-    {NULL, 0},
+    {"io_uring", WL_ENGINE_IO_URING}, {"libaio", WL_ENGINE_LIBAIO},
+    {"psync", WL_ENGINE_PSYNC},       {"sync", WL_ENGINE_PSYNC},
+    {"pvsync", WL_ENGINE_PSYNC},      {"pvsync2", WL_ENGINE_PSYNC},
+    {"null", WL_ENGINE_NULL},         {NULL, 0},
 };
 
 static const struct opt_choice opt_verify_choices[] = {
@@ -398,12 +399,27 @@ static int opt_set_size(struct wl_job *job, const struct opt_def *def, const cha
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
-	if (strchr(value, '%'))
-		return opt_fail(
-		    ctx, true,
-		    "percentages of the target are not supported by raidlab; expected a "
-		    "size in bytes such as 10g, got '%s'",
-		    value);
+	if (strchr(value, '%')) {
+		uint32_t pct = 0;
+		uint32_t *pfield = def->off == offsetof(struct wl_job, size)     ? &job->size_pct
+		                   : def->off == offsetof(struct wl_job, offset) ? &job->offset_pct
+		                                                                 : NULL;
+		if (!pfield)
+			return opt_fail(
+			    ctx, true,
+			    "a percentage is not allowed here; expected a size in bytes "
+			    "such as 10g, got '%s'",
+			    value);
+		ret = opt_parse_percent(def, value, &pct, ctx);
+		if (ret)
+			return ret;
+		if (pct == 0 || (pfield == &job->offset_pct && pct == 100))
+			return opt_fail(ctx, true, "expected a percentage from 1 to %d, got '%s'",
+			                pfield == &job->offset_pct ? 99 : 100, value);
+		*pfield = pct;
+		*OPT_FIELD(job, def, uint64_t) = 0;
+		return 0;
+	}
 	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0)
 		return opt_fail(ctx, true, "expected a size such as 0, 4k, 512m or 10g, got '%s'",
 		                value);
@@ -412,6 +428,10 @@ static int opt_set_size(struct wl_job *job, const struct opt_def *def, const cha
 		                "expected a multiple of %llu bytes, got '%s' (%llu bytes)",
 		                (unsigned long long)def->align, value, (unsigned long long)v);
 	*OPT_FIELD(job, def, uint64_t) = v;
+	if (def->off == offsetof(struct wl_job, size))
+		job->size_pct = 0;
+	else if (def->off == offsetof(struct wl_job, offset))
+		job->offset_pct = 0;
 	return 0;
 }
 
@@ -505,6 +525,7 @@ static int opt_set_engine(struct wl_job *job, const struct opt_def *def, const c
 	if (!c)
 		return opt_choice_unsupported(def, value, ctx);
 	job->engine = (enum wl_engine)c->value;
+	snprintf(job->engine_name, sizeof(job->engine_name), "%s", c->text);
 	return 0;
 }
 
@@ -741,19 +762,37 @@ static int opt_set_log_avg(struct wl_job *job, const struct opt_def *def, const 
 	return 0;
 }
 
-/* new_group: accepted for fio job files, no effect (every job is reported on its own). */
-static int opt_set_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
-                            const struct opt_ctx *ctx)
+/* A path (filename=, directory=): any text without control characters. */
+static int opt_set_path(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
 {
-	bool b = false;
-	(void)job;
-	(void)def;
-	return opt_parse_bool(value, &b, ctx);
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	size_t len = strlen(value);
+	bool ok = len > 0 && len < WL_PATH_MAX;
+	for (size_t i = 0; ok && i < len; i++)
+		if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f)
+			ok = false;
+	if (!ok)
+		return opt_fail(ctx, true,
+		                "expected a path of 1 to %d characters without control characters",
+		                WL_PATH_MAX - 1);
+	memcpy(OPT_FIELD(job, def, char), value, len + 1);
+	return 0;
 }
 
-/* stonewall: always in effect in raidlab; turning it off cannot be honoured. */
-static int opt_set_stonewall(struct wl_job *job, const struct opt_def *def, const char *value,
-                             const struct opt_ctx *ctx)
+/* description=TEXT: shown by nothing, kept by nothing; any text is fine (as fio). */
+static int opt_set_text(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	(void)job;
+	return opt_need_value(def, value, ctx);
+}
+
+/* thread: raidlab's workers are always threads of one process. */
+static int opt_set_thread(struct wl_job *job, const struct opt_def *def, const char *value,
+                          const struct opt_ctx *ctx)
 {
 	bool b = false;
 	(void)job;
@@ -763,9 +802,24 @@ static int opt_set_stonewall(struct wl_job *job, const struct opt_def *def, cons
 		return ret;
 	if (!b)
 		return opt_fail(ctx, true,
-		                "raidlab always runs the jobs of a file one after another, so it "
-		                "cannot be turned off; got '%s'",
-		                value);
+		                "raidlab's workers are always threads of one process; thread=0 "
+		                "(a process per job) cannot be honoured");
+	return 0;
+}
+
+/* sync=0|none|1|sync|dsync: FUA on every write (O_SYNC and O_DSYNC alike). */
+static int opt_set_sync(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "0") || !strcmp(value, "none"))
+		job->sync_writes = false;
+	else if (!strcmp(value, "1") || !strcmp(value, "sync") || !strcmp(value, "dsync"))
+		job->sync_writes = true;
+	else
+		return opt_fail(ctx, true, "expected 0, none, 1, sync or dsync, got '%s'", value);
 	return 0;
 }
 
@@ -847,8 +901,9 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("buffered", NULL, "bool", "0", "The inverse of direct: buffered=1 is direct=0."),
      .set = opt_set_buffered},
     {OPT_INFO("ioengine", NULL, "enum", "io_uring",
-              "How I/O is issued: io_uring or psync (pread/pwrite, one at a time per job).  "
-              "Other fio engines are not supported."),
+              "How I/O is issued: io_uring; libaio (Linux native AIO through libaio); psync, "
+              "sync, pvsync, pvsync2 (one synchronous call per I/O, so iodepth is 1 in "
+              "effect); null (no I/O at all: a null() target of the job's size)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("zero_buffers", NULL, "bool", "0",
               "Write blocks of zeros.  Excludes refill_buffers and "
@@ -886,30 +941,69 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("log_avg_msec", NULL, "msec", "100",
               "Interval of the throughput time series in milliseconds, 1 to 3600000."),
      .set = opt_set_log_avg},
-    {OPT_INFO("stonewall", NULL, "bool", "1",
-              "Accepted for fio job files: raidlab always runs the jobs of a file one after "
-              "another, so stonewall is always in effect and stonewall=0 is an error."),
-     .set = opt_set_stonewall},
+    {OPT_INFO("stonewall", "wait_for_previous", "bool", "0",
+              "Wait for the jobs before this one to finish, then start a new group (as "
+              "fio).  Without it the jobs of a file run at the same time."),
+     .set = opt_set_bool, .off = OPT_OFF(stonewall, bool)},
     {OPT_INFO("new_group", NULL, "bool", "0",
-              "Accepted for fio job files and has no effect: raidlab reports every job on "
-              "its own."),
-     .set = opt_set_accepted},
+              "Start a new reporting group with this job (as fio); it still runs alongside "
+              "the jobs before it unless stonewall is set too."),
+     .set = opt_set_bool, .off = OPT_OFF(new_group, bool)},
+    {OPT_INFO("group_reporting", NULL, "bool", "0",
+              "Report the jobs of a group (and the clones of numjobs) together as one."),
+     .set = opt_set_bool, .off = OPT_OFF(group_reporting, bool)},
+    {OPT_INFO("filename", NULL, "str", "",
+              "Where the job does I/O: a file or block device, several separated by ':' "
+              "(used one after another, like concat()), or a target spec such as "
+              "mem(size=1g).  A missing file is created with the job's size.  Overrides "
+              "--target for this job."),
+     .set = opt_set_path, .off = OPT_OFF(filename, char[WL_PATH_MAX])},
+    {OPT_INFO("directory", NULL, "str", "",
+              "Directory of the job's files: without filename each clone k of numjobs gets "
+              "its own file JOBNAME.k.0 there (as fio); with filename, the file is taken "
+              "relative to it."),
+     .set = opt_set_path, .off = OPT_OFF(directory, char[WL_PATH_MAX])},
+    {OPT_INFO("description", NULL, "str", "",
+              "Free text describing the job; accepted and not used."),
+     .set = opt_set_text},
+    {OPT_INFO("thread", NULL, "bool", "1",
+              "Accepted for fio job files: raidlab's workers are always threads; thread=0 is "
+              "an error."),
+     .set = opt_set_thread},
+    {OPT_INFO("randrepeat", NULL, "bool", "1",
+              "1: the random sequences repeat from run to run (from randseed); 0: they are "
+              "seeded from the clock."),
+     .set = opt_set_bool, .off = OPT_OFF(randrepeat, bool)},
+    {OPT_INFO("fsync", NULL, "int", "0",
+              "After every N writes, flush the target (fsync on a file, a FLUSH down an "
+              "array or simulated drive) before the next request; 0: never."),
+     .set = opt_set_u32, .off = OPT_OFF(fsync_n, uint32_t), .min = 0, .max = 1u << 30},
+    {OPT_INFO("fdatasync", NULL, "int", "0",
+              "As fsync; raidlab's FLUSH is a data sync (fdatasync on files)."),
+     .set = opt_set_u32, .off = OPT_OFF(fdatasync_n, uint32_t), .min = 0, .max = 1u << 30},
+    {OPT_INFO("sync", NULL, "enum", "0",
+              "1, sync or dsync: every write is durable when it completes (FUA: RWF_DSYNC on "
+              "files); 0 or none: off."),
+     .set = opt_set_sync},
+    {OPT_INFO("end_fsync", NULL, "bool", "0",
+              "Flush the target once when the job's writes are done (counted in its time)."),
+     .set = opt_set_bool, .off = OPT_OFF(end_fsync, bool)},
+    {OPT_INFO("startdelay", NULL, "time", "0",
+              "Start the job this long after its group starts (a plain number is seconds)."),
+     .set = opt_set_time, .off = OPT_OFF(startdelay_ns, uint64_t)},
+    {OPT_INFO("exitall", NULL, "bool", "0",
+              "When this job finishes, stop the other jobs of its group (as fio)."),
+     .set = opt_set_bool, .off = OPT_OFF(exitall, bool)},
 };
 
 /*
  * Names that are not job options but that people will try: the message says
  * what to do instead.
  */
-#define OPT_TARGET_HINT                                                                            \
-	"raidlab does I/O to its target; give it with --target=SPEC on the command line or "       \
-	"target=SPEC in a job file's [global] section"
-
 static const struct {
 	const char *name;
 	const char *why;
 } opt_redirects[] = {
-    {"filename", OPT_TARGET_HINT},
-    {"directory", OPT_TARGET_HINT},
     {"target", "the target is not a job option; give it with --target=SPEC on the command "
                "line or target=SPEC in a job file's [global] section"},
 };
@@ -923,18 +1017,12 @@ static const char *const opt_fio_unsupported[] = {
     "rate_iops",
     "rate_min",
     "thinktime",
-    "fsync",
-    "fdatasync",
-    "end_fsync",
-    "sync",
-    "group_reporting",
     "iodepth_batch",
     "iodepth_batch_submit",
     "iodepth_batch_complete",
     "iodepth_low",
     "percentage_random",
     "random_generator",
-    "randrepeat",
     "number_ios",
     "io_size",
     "io_limit",
@@ -948,8 +1036,6 @@ static const char *const opt_fio_unsupported[] = {
     "verify_pattern",
     "do_verify",
     "verify_fatal",
-    "exitall",
-    "startdelay",
     "invalidate",
     "gtod_reduce",
     "hipri",
@@ -1115,7 +1201,7 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	if ((unsigned)job->dist > WL_DIST_PARETO)
 		return opt_fail(&ctx, false, "invalid random_distribution value %d",
 		                (int)job->dist);
-	if ((unsigned)job->engine > WL_ENGINE_PSYNC)
+	if ((unsigned)job->engine > WL_ENGINE_NULL)
 		return opt_fail(&ctx, false, "invalid ioengine value %d", (int)job->engine);
 	if ((unsigned)job->verify > WL_VERIFY_CRC32C)
 		return opt_fail(&ctx, false, "invalid verify value %d", (int)job->verify);

@@ -47,6 +47,7 @@ struct run_slot {
 
 struct run_worker {
 	const struct wl_job *job;
+	atomic_bool *group_stop; /* set when an exitall job of the group ends */
 	struct rl_target *t;
 	struct rl_exec *ex;
 	unsigned index;
@@ -54,21 +55,25 @@ struct run_worker {
 	struct run_slot *slots;
 	unsigned nslots, inflight;
 	enum run_phase phase;
-	uint64_t seed;      /* this worker's offset stream */
-	uint64_t data_seed; /* verify contents: the same for every worker */
+	uint64_t seed;       /* this worker's offset stream */
+	uint32_t sync_every; /* fsync / fdatasync: FLUSH after this many writes; 0 never */
+	uint64_t data_seed;  /* verify contents: the same for every worker */
 	uint64_t t_start, t_measure, t_deadline, t_last;
 	bool measuring;
 	uint64_t budget, issued; /* bytes, MAIN phase */
 	uint64_t loop_bytes;     /* bytes issued in the current loop */
 	uint32_t loop;
-	uint64_t verify_issued; /* bytes replayed in VERIFY */
-	struct wl_gen vgen;     /* replay of MAIN's sequence */
-	struct wl_rng buf_rng;  /* buffer contents: apart from gen's stream, so replays match */
-	struct wl_result *res;  /* this worker's own partial result */
+	uint64_t verify_issued;     /* bytes replayed in VERIFY */
+	uint32_t writes_since_sync; /* fsync=N / fdatasync=N: writes since the last FLUSH */
+	bool wrote;                 /* a write was issued (end_fsync has work) */
+	bool end_synced;            /* end_fsync's FLUSH was issued */
+	struct wl_gen vgen;         /* replay of MAIN's sequence */
+	struct wl_rng buf_rng;      /* buffer contents: apart from gen's stream, so replays match */
+	struct wl_result *res;      /* this worker's own partial result */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
-	_Atomic uint64_t prog_bytes, prog_ios, prog_elapsed;
+	_Atomic uint64_t prog_bytes, prog_ios, prog_elapsed, prog_rbytes;
 	_Atomic int prog_phase;
 	_Atomic bool finished;
 };
@@ -122,6 +127,10 @@ static void run_slot_done(struct rl_io *io, int status)
 	w->inflight--;
 	if (status) {
 		run_record_error(w, s, status);
+	} else if (io->op == RL_OP_FLUSH) {
+		w->res->flushes++;
+		if (w->measuring)
+			w->t_last = now;
 	} else if (s->verifying) {
 		uint64_t bad;
 		char msg[256];
@@ -147,6 +156,11 @@ static void run_slot_done(struct rl_io *io, int status)
 		                      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
 		                          io->len,
 		                      memory_order_relaxed);
+		if (io->op == RL_OP_READ)
+			atomic_store_explicit(
+			    &w->prog_rbytes,
+			    atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed) + io->len,
+			    memory_order_relaxed);
 		atomic_store_explicit(&w->prog_ios,
 		                      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
 		                      memory_order_relaxed);
@@ -178,10 +192,22 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		w->measuring = true;
 		atomic_store_explicit(&w->prog_phase, 1, memory_order_relaxed);
 	}
-	if (now >= w->t_deadline || atomic_load_explicit(&run_stop, memory_order_relaxed))
+	if (now >= w->t_deadline || atomic_load_explicit(&run_stop, memory_order_relaxed) ||
+	    atomic_load_explicit(w->group_stop, memory_order_relaxed))
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
 		return false;
+	if (w->sync_every && w->writes_since_sync >= w->sync_every) {
+		/* fsync=N: this slot flushes instead of its next I/O (as fio) */
+		w->writes_since_sync = 0;
+		s->io.op = RL_OP_FLUSH;
+		s->io.offset = 0;
+		s->io.len = 0;
+		s->io.flags = 0;
+		s->verifying = false;
+		s->counted = false;
+		return true;
+	}
 	enum rl_op op = wl_gen_op(&w->gen);
 	uint32_t len = wl_gen_len(&w->gen);
 	if (w->measuring && w->budget && len > w->budget - w->issued)
@@ -192,7 +218,12 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->io.len = len;
 	s->gen = w->loop;
 	s->verifying = false;
+	s->io.flags = 0;
 	if (op == RL_OP_WRITE) {
+		w->wrote = true;
+		w->writes_since_sync++;
+		if (job->sync_writes)
+			s->io.flags = RL_IO_FUA;
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
 		else if (job->refill_buffers)
@@ -237,6 +268,7 @@ static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 		s->io.op = RL_OP_READ;
 		s->io.offset = off;
 		s->io.len = len;
+		s->io.flags = 0;
 		s->gen = (uint32_t)last_loop; /* the generation that wrote it */
 		s->verifying = true;
 		s->counted = false;
@@ -273,6 +305,19 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 		switch (w->phase) {
 		case PHASE_MAIN:
 			if (run_next_main(w, s, now)) {
+				run_submit(w, s, now);
+				return;
+			}
+			if (w->job->end_fsync && w->wrote && !w->end_synced && !w->res->errors) {
+				if (w->inflight)
+					return; /* the last request back issues the FLUSH */
+				w->end_synced = true;
+				s->io.op = RL_OP_FLUSH;
+				s->io.offset = 0;
+				s->io.len = 0;
+				s->io.flags = 0;
+				s->verifying = false;
+				s->counted = false;
 				run_submit(w, s, now);
 				return;
 			}
@@ -347,7 +392,8 @@ static int run_worker_setup(struct run_worker *w)
 	return 0;
 }
 
-static void run_worker_start(struct run_worker *w)
+/* Start issuing: the clock of the job starts here (after startdelay, if any). */
+static void run_worker_begin(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
 	uint64_t now = run_now(w);
@@ -375,6 +421,34 @@ static void run_worker_start(struct run_worker *w)
 		run_issue(w, &w->slots[i], now);
 	if (!w->inflight && w->phase == PHASE_MAIN)
 		w->phase = PHASE_DONE;
+}
+
+/* startdelay: slot 0 rides a timer and starts the worker when it fires. */
+static void run_delayed_start(struct rl_io *io, int status)
+{
+	struct run_slot *s = (struct run_slot *)io;
+	struct run_worker *w = s->w;
+
+	(void)status;
+	w->inflight--;
+	s->io.cb = run_slot_done;
+	run_worker_begin(w);
+}
+
+static void run_worker_start(struct run_worker *w)
+{
+	if (!w->job->startdelay_ns) {
+		run_worker_begin(w);
+		return;
+	}
+	struct run_slot *s = &w->slots[0];
+	s->io.cb = run_delayed_start;
+	w->inflight++;
+	if (rl_exec_at(w->ex, &s->io, run_now(w) + w->job->startdelay_ns, 0)) {
+		w->inflight--;
+		s->io.cb = run_slot_done;
+		run_worker_begin(w);
+	}
 }
 
 static bool run_worker_active(const struct run_worker *w)
@@ -408,6 +482,8 @@ static int run_loop(struct run_worker **ws, unsigned n, struct rl_exec *ex)
 				run_worker_publish(ws[i]);
 				if (run_worker_active(ws[i]))
 					active++;
+				else if (ws[i]->job->exitall)
+					atomic_store(ws[i]->group_stop, true);
 			}
 			if (rc == 0 && active && rl_exec_idle(ex))
 				return -EDEADLK; /* requests lost: a target broke its contract */
@@ -434,8 +510,12 @@ static void *run_thread_main(void *arg)
 	for (unsigned i = 0; i < th->n; i++)
 		depth += th->ws[i]->job->iodepth;
 	rc = rl_exec_create(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &ex);
-	if (!rc && th->kind == RL_EXEC_VIRTUAL)
-		ex->vnow = th->ws[0]->t->vtime; /* the stack's simulated time goes on */
+	if (!rc && th->kind == RL_EXEC_VIRTUAL) {
+		/* The stacks' simulated time goes on; jobs of a wave share one clock. */
+		for (unsigned i = 0; i < th->n; i++)
+			if (th->ws[i]->t->vtime > ex->vnow)
+				ex->vnow = th->ws[i]->t->vtime;
+	}
 	if (rc) {
 		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
 		         "cannot create the %s executor: %s", rl_exec_kind_name(th->kind),
@@ -464,7 +544,8 @@ static void *run_thread_main(void *arg)
 		rc = run_loop(th->ws, th->n, ex);
 	th->rc = rc;
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
-		th->ws[0]->t->vtime = ex->vnow;
+		for (unsigned i = 0; i < th->n; i++)
+			th->ws[i]->t->vtime = ex->vnow;
 	for (unsigned i = 0; i < th->n; i++)
 		atomic_store(&th->ws[i]->finished, true);
 	rl_exec_destroy(ex);
@@ -491,6 +572,7 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 		dst->first_error_op = src->first_error_op;
 	}
 	dst->errors += src->errors;
+	dst->flushes += src->flushes;
 	if (src->verified)
 		dst->verified = true;
 	dst->verify_blocks += src->verify_blocks;
@@ -517,17 +599,18 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 		int ph = atomic_load_explicit(&w->prog_phase, memory_order_relaxed);
 		double f = 0;
 		p.bytes += b;
+		p.read_bytes += atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed);
 		p.ios += atomic_load_explicit(&w->prog_ios, memory_order_relaxed);
 		if (e / 1e9 > p.elapsed_s)
 			p.elapsed_s = e / 1e9;
 		if (w->budget)
 			f = (double)b / (double)w->budget;
-		if (job->runtime_ns) {
-			double ft = (double)e / (double)job->runtime_ns;
+		if (w->job->runtime_ns) {
+			double ft = (double)e / (double)w->job->runtime_ns;
 			if (ft > f)
 				f = ft;
 		}
-		if (ph == 2)
+		if (ph == 2 || atomic_load_explicit(&w->finished, memory_order_relaxed))
 			f = 1.0;
 		frac_sum += f > 1.0 ? 1.0 : f;
 		if (ph < phase)
@@ -535,6 +618,7 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	}
 	p.fraction = frac_sum / n;
 	p.phase = phase == 0 ? "ramp" : phase == 1 ? "run" : "verify";
+	p.njobs = n;
 	opts->progress(opts->progress_arg, &p);
 }
 
@@ -546,71 +630,149 @@ static double run_wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
-               struct wl_result *res, char *msg, size_t msglen)
+static enum rl_exec_kind run_kind(const struct wl_job *job, bool virt)
 {
-	uint32_t caps = rl_target_leaf_caps(t);
-	bool virt = caps & RL_CAP_VIRTUAL;
-	enum rl_exec_kind kind = virt                             ? RL_EXEC_VIRTUAL
-	                         : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC
-	                                                          : RL_EXEC_URING;
-	unsigned n = job->numjobs, nthreads = virt ? 1 : n;
-	struct run_worker *ws;
-	struct wl_result *parts;
-	struct run_thread *ths;
-	pthread_t *tids;
+	if (virt)
+		return RL_EXEC_VIRTUAL;
+	switch (job->engine) {
+	case WL_ENGINE_PSYNC:
+		return RL_EXEC_PSYNC;
+	case WL_ENGINE_LIBAIO:
+		return RL_EXEC_LIBAIO;
+	case WL_ENGINE_IO_URING:
+	case WL_ENGINE_NULL:
+		break;
+	}
+	return RL_EXEC_URING;
+}
+
+/*
+ * Resolve what depends on the target (size=N%, offset=N%, randrepeat=0)
+ * into @res->job and check the region of every clone.
+ */
+static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
+{
+	struct wl_job *job = &it->res->job;
+	struct rl_target *t0 = it->targets[0];
+
+	*job = *it->job;
+	unsigned n = job->numjobs;
+	if (job->offset_pct)
+		job->offset = t0->size / 100 * job->offset_pct / WL_BS_MIN * WL_BS_MIN;
+	if (job->size_pct) {
+		uint64_t room = t0->size > job->offset ? t0->size - job->offset : 0;
+		job->size = room / 100 * job->size_pct / WL_BS_MIN * WL_BS_MIN;
+		if (!job->size) {
+			snprintf(msg, msglen,
+			         "job '%s': size=%u%% of the target is less than one block",
+			         job->name, job->size_pct);
+			return -EINVAL;
+		}
+	}
+	if (!job->randrepeat) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		job->seed ^= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		struct rl_target *t = it->targets[k];
+		/* offset_increment moves clone k up */
+		uint64_t start = job->offset + (uint64_t)k * job->offset_increment;
+		if (start >= t->size || (job->size && job->size > t->size - start)) {
+			snprintf(
+			    msg, msglen,
+			    "job '%s': offset %llu + size %llu is beyond the end of the target "
+			    "(%llu bytes)%s",
+			    job->name, (unsigned long long)start, (unsigned long long)job->size,
+			    (unsigned long long)t->size,
+			    job->offset_increment && n > 1
+			        ? " for the last of numjobs (offset_increment)"
+			        : "");
+			return -EINVAL;
+		}
+		if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
+			snprintf(msg, msglen, "job '%s': the target does not support trim",
+			         job->name);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_opts *opts,
+                 char *msg, size_t msglen)
+{
+	unsigned n = 0, nthreads;
+	bool virt = false, real = false;
+	struct run_worker *ws = NULL, **wptrs = NULL;
+	struct wl_result *parts = NULL;
+	struct run_thread *ths = NULL;
+	pthread_t *tids = NULL;
 	pthread_barrier_t barrier;
+	atomic_bool group_stop = false;
 	int rc = 0;
 
-	memset(res, 0, sizeof(*res));
-	res->job = *job;
-	res->clock = kind;
-	for (int d = 0; d < WL_DIRS; d++)
-		st_hist_init(&res->dir[d].hist);
-	/* The last worker's region lies highest (offset_increment moves each one up). */
-	uint64_t last = job->offset + (uint64_t)(n - 1) * job->offset_increment;
-	if (last >= t->size || (job->size && job->size > t->size - last)) {
+	for (size_t i = 0; i < nitems; i++) {
+		struct wl_result *res = items[i].res;
+		memset(res, 0, sizeof(*res));
+		for (int d = 0; d < WL_DIRS; d++)
+			st_hist_init(&res->dir[d].hist);
+	}
+	for (size_t i = 0; i < nitems; i++) {
+		rc = run_prepare(&items[i], msg, msglen);
+		if (rc)
+			return rc;
+		n += items[i].job->numjobs;
+		for (unsigned k = 0; k < items[i].job->numjobs; k++) {
+			if (rl_target_leaf_caps(items[i].targets[k]) & RL_CAP_VIRTUAL)
+				virt = true;
+			else
+				real = true;
+		}
+	}
+	if (!n)
+		return 0;
+	if (virt && real) {
 		snprintf(msg, msglen,
-		         "job '%s': offset %llu + size %llu is beyond the end of the target "
-		         "(%llu bytes)%s",
-		         job->name, (unsigned long long)last, (unsigned long long)job->size,
-		         (unsigned long long)t->size,
-		         job->offset_increment && n > 1
-		             ? " for the last of numjobs (offset_increment)"
-		             : "");
+		         "jobs that run at the same time cannot mix simulated and real targets "
+		         "(separate them with stonewall)");
 		return -EINVAL;
 	}
-	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
-		snprintf(msg, msglen, "job '%s': the target does not support trim", job->name);
-		return -EOPNOTSUPP;
-	}
+	for (size_t i = 0; i < nitems; i++)
+		items[i].res->clock = run_kind(&items[i].res->job, virt);
+	nthreads = virt ? 1 : n;
 	ws = calloc(n, sizeof(*ws));
 	parts = calloc(n, sizeof(*parts));
 	ths = calloc(nthreads, sizeof(*ths));
 	tids = calloc(nthreads, sizeof(*tids));
-	if (!ws || !parts || !ths || !tids) {
+	wptrs = calloc(n, sizeof(*wptrs));
+	if (!ws || !parts || !ths || !tids || !wptrs) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	struct run_worker **wptrs = calloc(n, sizeof(*wptrs));
-	if (!wptrs) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		ws[i].job = job;
-		ws[i].t = t;
-		ws[i].index = i;
-		ws[i].res = &parts[i];
-		ws[i].seed = job->seed + 0x9e3779b97f4a7c15ull * (i + 1);
-		ws[i].data_seed = job->seed;
-		wptrs[i] = &ws[i];
+	unsigned w = 0;
+	for (size_t i = 0; i < nitems; i++) {
+		const struct wl_job *job = &items[i].res->job;
+		for (unsigned k = 0; k < job->numjobs; k++, w++) {
+			ws[w].job = job;
+			ws[w].group_stop = &group_stop;
+			ws[w].t = items[i].targets[k];
+			ws[w].index = k;
+			ws[w].res = &parts[w];
+			ws[w].seed = job->seed + 0x9e3779b97f4a7c15ull * (k + 1);
+			ws[w].data_seed = job->seed;
+			ws[w].sync_every = job->fsync_n;
+			if (job->fdatasync_n &&
+			    (!ws[w].sync_every || job->fdatasync_n < ws[w].sync_every))
+				ws[w].sync_every = job->fdatasync_n;
+			wptrs[w] = &ws[w];
+		}
 	}
 	pthread_barrier_init(&barrier, NULL, nthreads + 1);
 	for (unsigned i = 0; i < nthreads; i++) {
 		ths[i].ws = virt ? wptrs : &wptrs[i];
 		ths[i].n = virt ? n : 1;
-		ths[i].kind = kind;
+		ths[i].kind = virt ? RL_EXEC_VIRTUAL : run_kind(ws[i].job, false);
 		ths[i].barrier = &barrier;
 		if (pthread_create(&tids[i], NULL, run_thread_main, &ths[i])) {
 			/* Cannot happen with sane limits; stop cleanly if it does. */
@@ -618,7 +780,6 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 			for (unsigned j = 0; j < i; j++)
 				pthread_cancel(tids[j]);
 			rc = -EAGAIN;
-			free(wptrs);
 			goto out;
 		}
 	}
@@ -654,27 +815,34 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 		pthread_join(tids[i], NULL);
 		if (ths[i].rc && !rc) {
 			rc = ths[i].rc;
-			snprintf(msg, msglen, "job '%s' failed: %s", job->name, strerror(-rc));
+			snprintf(msg, msglen, "job '%s' failed: %s", ths[i].ws[0]->job->name,
+			         strerror(-rc));
 		}
 	}
 	getrusage(RUSAGE_SELF, &ru1);
-	res->cpu_user_s = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+	double cpu_user = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
 	                  (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
-	res->cpu_sys_s = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+	double cpu_sys = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
 	                 (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	pthread_barrier_destroy(&barrier);
-	free(wptrs);
 	if (!rc) {
-		uint64_t runtime = 0;
-		for (unsigned i = 0; i < n; i++) {
-			uint64_t r =
-			    ws[i].t_last > ws[i].t_measure ? ws[i].t_last - ws[i].t_measure : 0;
-			if (r > runtime)
-				runtime = r;
-			run_merge(res, &parts[i]);
+		w = 0;
+		for (size_t i = 0; i < nitems; i++) {
+			struct wl_result *res = items[i].res;
+			uint64_t runtime = 0;
+			for (unsigned k = 0; k < res->job.numjobs; k++, w++) {
+				uint64_t r = ws[w].t_last > ws[w].t_measure
+				                 ? ws[w].t_last - ws[w].t_measure
+				                 : 0;
+				if (r > runtime)
+					runtime = r;
+				run_merge(res, &parts[w]);
+			}
+			res->runtime_ns = runtime;
+			res->cpu_user_s = cpu_user;
+			res->cpu_sys_s = cpu_sys;
+			res->target_report = rl_target_report(items[i].targets[0]);
 		}
-		res->runtime_ns = runtime;
-		res->target_report = rl_target_report(t);
 	}
 out:
 	for (unsigned i = 0; parts && ws && i < n; i++) {
@@ -684,10 +852,35 @@ out:
 			free(ws[i].slots[k].buf);
 		free(ws[i].slots);
 	}
+	free(wptrs);
 	free(ws);
 	free(parts);
 	free(ths);
 	free(tids);
+	return rc;
+}
+
+int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
+               struct wl_result *res, char *msg, size_t msglen)
+{
+	struct rl_target *stack[64];
+	struct rl_target **targets = stack;
+	int rc;
+
+	if (job->numjobs > 64) {
+		targets = calloc(job->numjobs, sizeof(*targets));
+		if (!targets) {
+			memset(res, 0, sizeof(*res));
+			res->job = *job;
+			return -ENOMEM;
+		}
+	}
+	for (unsigned k = 0; k < job->numjobs; k++)
+		targets[k] = t;
+	struct wl_run_item it = {.job = job, .targets = targets, .res = res};
+	rc = wl_run_group(&it, 1, opts, msg, msglen);
+	if (targets != stack)
+		free(targets);
 	return rc;
 }
 

@@ -42,6 +42,7 @@ struct run_slot {
 	uint8_t *buf;
 	bool counted;   /* submitted after ramp-up: goes into the statistics */
 	bool verifying; /* a VERIFY read: check the block on completion */
+	bool end_sync;  /* end_fsync's FLUSH (timed, but not counted among fsync= syncs, as fio) */
 	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
 };
 
@@ -128,7 +129,8 @@ static void run_slot_done(struct rl_io *io, int status)
 	if (status) {
 		run_record_error(w, s, status);
 	} else if (io->op == RL_OP_FLUSH) {
-		w->res->flushes++;
+		if (!s->end_sync)
+			w->res->flushes++;
 		if (w->measuring)
 			w->t_last = now;
 	} else if (s->verifying) {
@@ -197,6 +199,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
 		return false;
+	s->end_sync = false;
 	if (w->sync_every && w->writes_since_sync >= w->sync_every) {
 		/* fsync=N: this slot flushes instead of its next I/O (as fio) */
 		w->writes_since_sync = 0;
@@ -312,6 +315,7 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				if (w->inflight)
 					return; /* the last request back issues the FLUSH */
 				w->end_synced = true;
+				s->end_sync = true;
 				s->io.op = RL_OP_FLUSH;
 				s->io.offset = 0;
 				s->io.len = 0;

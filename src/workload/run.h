@@ -50,7 +50,8 @@ struct wl_result {
 	int first_error;         /* its status (negative errno), 0 if none */
 	uint64_t first_error_offset;
 	enum rl_op first_error_op;
-	uint64_t flushes; /* FLUSH requests done (fsync=, fdatasync=, end_fsync) */
+	uint64_t
+	    flushes; /* FLUSH requests of fsync= / fdatasync= (end_fsync not counted, as fio) */
 	/* verify=crc32c */
 	bool verified;                     /* a verify pass ran */
 	uint64_t verify_blocks;            /* blocks checked */

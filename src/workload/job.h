@@ -188,9 +188,9 @@ bool wl_job_writes(const struct wl_job *job);
  * booleans take it as true, other options reject it.  Names are exact
  * (lower case); aliases (readwrite, blocksize) are accepted.  An unknown name
  * gets a suggestion ("unknown option 'iodeptj' (did you mean 'iodepth'?)");
- * "filename" and "target" are rejected with a pointer to --target / target=,
- * which the caller handles itself; other fio options that raidlab lacks are
- * rejected as unsupported.
+ * "target" is rejected with a pointer to --target / target=, which the
+ * caller handles itself; other fio options that raidlab lacks are rejected
+ * as unsupported.
  */
 int wl_job_set(struct wl_job *job, const char *name, const char *value, const char *where,
                char *msg, size_t msglen);
@@ -237,7 +237,8 @@ struct wl_jobfile {
  * the file overrides them.  target=SPEC is only allowed in a [global] before
  * the first job and is stored in out->target (the CLI's --target, if any,
  * is the caller's to weigh against it); in a job section it is an error.
- * name= in [global] is an error (each job is named by its section).  A key
+ * name= in [global] is checked but, as in fio, each job is named by its
+ * section; ${VAR}, $ncpus, $pagesize and $mb_memory are substituted.  A key
  * before any section, a file without job sections, or more than
  * WL_JOBFILE_JOBS_MAX jobs are errors.  Each job is checked with
  * wl_job_validate when its section ends.

@@ -24,6 +24,7 @@
 #include "core/registry.h"
 #include "core/spec.h"
 #include "stats/fio_json.h"
+#include "stats/fio_log.h"
 #include "stats/result.h"
 #include "suites/suite.h"
 #include "workload/run.h"
@@ -718,6 +719,13 @@ static int run_main(int argc, char **argv)
 	run_catch_signals();
 	status = run_waves(&a, &jf, &plan, res, &ndone, out);
 	run_report(&a, &jf, &plan, res, ndone, out);
+	for (size_t i = 0; i < ndone; i++) {
+		char lmsg[512];
+		if (st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
+			cli_error("run", "job '%s': %s", res[i].job.name, lmsg);
+			status = 1;
+		}
+	}
 	if (a.json_path) {
 		struct json_object *doc =
 		    st_result_new(plan.tg[plan.tidx[0]].spec, plan.tg[plan.tidx[0]].t);

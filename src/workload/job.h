@@ -92,6 +92,7 @@ enum wl_verify {
 #define WL_JOBFILE_LINE_MAX 4096        /* longest line of a job file, without its end */
 #define WL_JOBFILE_JOBS_MAX 1024        /* most job sections in one file */
 #define WL_PATH_MAX         512         /* filename= / directory=, including the NUL */
+#define WL_LOGNAME_MAX      128         /* write_*_log=NAME prefix, including the NUL */
 
 struct wl_bssplit {
 	uint32_t bs;  /* block size in bytes */
@@ -141,6 +142,11 @@ struct wl_job {
 	bool end_fsync;              /* end_fsync=1: one FLUSH after the job's last write */
 	uint64_t startdelay_ns;      /* startdelay=: start this long after the group */
 	bool exitall;                /* exitall: when this job ends, the group's others stop */
+	/* write_bw_log / write_lat_log / write_iops_log: fio's log files (stats/fio_log.h) */
+	bool bw_log, lat_log, iops_log;
+	char bw_log_name[WL_LOGNAME_MAX]; /* file prefix; "" = the job's name */
+	char lat_log_name[WL_LOGNAME_MAX];
+	char iops_log_name[WL_LOGNAME_MAX];
 };
 
 /**

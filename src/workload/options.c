@@ -782,6 +782,23 @@ static int opt_set_path(struct wl_job *job, const struct opt_def *def, const cha
 	return 0;
 }
 
+/* write_bw_log[=NAME] and the like: on, with an optional file prefix. */
+static int opt_set_log(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	char *name = OPT_FIELD(job, def, char);
+	bool *on = def->off == offsetof(struct wl_job, bw_log_name)    ? &job->bw_log
+	           : def->off == offsetof(struct wl_job, lat_log_name) ? &job->lat_log
+	                                                               : &job->iops_log;
+	size_t len = value ? strlen(value) : 0;
+	if (len >= WL_LOGNAME_MAX || (value && strpbrk(value, "\n\r\t")))
+		return opt_fail(ctx, true, "expected a file prefix of at most %d characters",
+		                WL_LOGNAME_MAX - 1);
+	*on = true;
+	memcpy(name, value ? value : "", len + 1);
+	return 0;
+}
+
 /* description=TEXT: shown by nothing, kept by nothing; any text is fine (as fio). */
 static int opt_set_text(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
@@ -991,6 +1008,19 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("startdelay", NULL, "time", "0",
               "Start the job this long after its group starts (a plain number is seconds)."),
      .set = opt_set_time, .off = OPT_OFF(startdelay_ns, uint64_t)},
+    {OPT_INFO("write_bw_log", NULL, "str", "",
+              "Write fio's bandwidth log NAME_bw.N.log (N: the job's number in the file, from "
+              "1): one line per log_avg_msec interval and direction, 'msec, KiB/s, "
+              "direction, bs, 0'.  Without a NAME the job's name is used."),
+     .set = opt_set_log, .off = OPT_OFF(bw_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("write_lat_log", NULL, "str", "",
+              "Write fio's latency logs NAME_lat.N.log and NAME_clat.N.log (the same here): "
+              "the mean latency in ns of each interval; NAME_slat.N.log holds 0 (submission "
+              "is not timed apart)."),
+     .set = opt_set_log, .off = OPT_OFF(lat_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("write_iops_log", NULL, "str", "",
+              "Write fio's IOPS log NAME_iops.N.log: I/Os per second of each interval."),
+     .set = opt_set_log, .off = OPT_OFF(iops_log_name, char[WL_LOGNAME_MAX])},
     {OPT_INFO("exitall", NULL, "bool", "0",
               "When this job finishes, stop the other jobs of its group (as fio)."),
      .set = opt_set_bool, .off = OPT_OFF(exitall, bool)},
@@ -1030,9 +1060,6 @@ static const char *const opt_fio_unsupported[] = {
     "filesize",
     "nrfiles",
     "cpus_allowed",
-    "write_bw_log",
-    "write_lat_log",
-    "write_iops_log",
     "verify_pattern",
     "do_verify",
     "verify_fatal",

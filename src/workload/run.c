@@ -153,6 +153,8 @@ static void run_slot_done(struct rl_io *io, int status)
 		d->bytes += io->len;
 		st_hist_add(&d->hist, now - s->t_submit);
 		st_series_add(&d->series, now, io->len);
+		if (w->job->lat_log)
+			st_series_add(&d->lat, now, now - s->t_submit);
 		w->t_last = now;
 		atomic_store_explicit(&w->prog_bytes,
 		                      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
@@ -408,9 +410,13 @@ static void run_worker_begin(struct run_worker *w)
 	w->t_deadline = job->runtime_ns ? w->t_measure + job->runtime_ns : UINT64_MAX;
 	w->t_last = w->t_measure;
 	expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
-	for (int d = 0; d < WL_DIRS; d++)
+	for (int d = 0; d < WL_DIRS; d++) {
 		st_series_init(&w->res->dir[d].series, job->log_avg_ns, w->t_measure,
 		               expect > 1000000 ? 1000000 : expect);
+		if (job->lat_log)
+			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, w->t_measure,
+			               expect > 1000000 ? 1000000 : expect);
+	}
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
 	if (job->verify_only) {
@@ -569,6 +575,12 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 			               src->dir[d].series.start_ns, src->dir[d].series.n);
 		/* Workers start within microseconds of each other: intervals line up. */
 		st_series_merge(&dst->dir[d].series, &src->dir[d].series);
+		if (src->dir[d].lat.interval_ns) {
+			if (!dst->dir[d].lat.interval_ns)
+				st_series_init(&dst->dir[d].lat, src->dir[d].lat.interval_ns,
+				               src->dir[d].lat.start_ns, src->dir[d].lat.n);
+			st_series_merge(&dst->dir[d].lat, &src->dir[d].lat);
+		}
 	}
 	if (src->errors && !dst->errors) {
 		dst->first_error = src->first_error;
@@ -850,8 +862,10 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 	}
 out:
 	for (unsigned i = 0; parts && ws && i < n; i++) {
-		for (int d = 0; d < WL_DIRS; d++)
+		for (int d = 0; d < WL_DIRS; d++) {
 			st_series_free(&parts[i].dir[d].series);
+			st_series_free(&parts[i].dir[d].lat);
+		}
 		for (unsigned k = 0; ws[i].slots && k < ws[i].nslots; k++)
 			free(ws[i].slots[k].buf);
 		free(ws[i].slots);
@@ -895,8 +909,10 @@ bool wl_result_ok(const struct wl_result *res)
 
 void wl_result_free(struct wl_result *res)
 {
-	for (int d = 0; d < WL_DIRS; d++)
+	for (int d = 0; d < WL_DIRS; d++) {
 		st_series_free(&res->dir[d].series);
+		st_series_free(&res->dir[d].lat);
+	}
 	if (res->target_report)
 		json_object_put(res->target_report);
 	res->target_report = NULL;

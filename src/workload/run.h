@@ -37,6 +37,7 @@ struct wl_dir_result {
 	uint64_t bytes;          /* their bytes */
 	struct st_hist hist;     /* latency, ns */
 	struct st_series series; /* bytes and I/Os per interval */
+	struct st_series lat;    /* write_lat_log only: latency sum (ns, as "bytes") per interval */
 };
 
 #define WL_DIRS 3 /* read, write, trim: indexed by enum rl_op */

@@ -100,6 +100,28 @@ expect_fail 2 "--section: no job section named 'zz'" $RAIDLAB run two.fio --sect
 expect_fail 2 "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio" \
 	$RAIDLAB run --name=t --filename="$T/q" --size=1m --ioengine=splice
 
+# fio's logs, read by fio's own plotting scripts (both ship with fio).
+mkdir logs
+(cd logs && $RAIDLAB run --name=lg --filename="$T/lg" --size=8m --rw=randrw --runtime=1 \
+	--time_based --write_bw_log=lg --write_lat_log=lg --write_iops_log=lg --log_avg_msec=100 \
+	--quiet) || fail "write_*_log"
+for k in bw iops lat clat slat; do
+	[ -s "logs/lg_$k.1.log" ] || fail "no lg_$k.1.log"
+	# one line per 100 ms and direction: fio's five columns
+	lines=$(wc -l <"logs/lg_$k.1.log")
+	[ "$lines" -ge 18 ] && [ "$lines" -le 22 ] || fail "lg_$k.1.log has $lines lines for 1 s of randrw"
+	awk -F', ' 'NF != 5 || $3 > 1 { bad = 1 } END { exit bad }' "logs/lg_$k.1.log" ||
+		fail "lg_$k.1.log is not in fio's format"
+done
+if command -v gnuplot >/dev/null; then
+	(cd logs && fio2gnuplot -b -g >f2g.out 2>&1) || { cat logs/f2g.out; fail "fio2gnuplot"; }
+	[ -s logs/lg_bw.1-2Draw.png ] || fail "fio2gnuplot drew nothing: $(ls logs)"
+	(cd logs && fio_generate_plots raidlab >fgp.out 2>&1) || { cat logs/fgp.out; fail "fio_generate_plots"; }
+	for k in bw iops lat clat; do
+		grep -q "lg" "logs/raidlab-$k.svg" || fail "fio_generate_plots: no lg in raidlab-$k.svg"
+	done
+fi
+
 # --minimal prints fio's terse line (version 3, the job name third).
 $RAIDLAB run --name=m --filename="$T/m" --size=1m --minimal >terse.txt || fail "--minimal"
 IFS=';' read -r ver _ name _ <terse.txt

@@ -455,7 +455,10 @@ static int run_plan_build(struct run_plan *p, const struct run_args *a, const st
 	p->groupid = calloc(jf->njobs, sizeof(*p->groupid));
 	if (!p->tidx || !p->clone0 || !p->wave || !p->groupid)
 		return -ENOMEM;
-	p->nwaves = wl_job_groups(jf->jobs, jf->njobs, p->wave, p->groupid);
+	if (wl_job_groups(jf->jobs, jf->njobs, p->wave, p->groupid, &p->nwaves, msg, sizeof(msg))) {
+		cli_error("run", "%s", msg);
+		return -EINVAL;
+	}
 	size_t c = 0;
 	for (size_t i = 0; i < jf->njobs; i++) {
 		const struct wl_job *j = &jf->jobs[i];
@@ -563,9 +566,12 @@ static void run_catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* Run the waves; results of every job in order into @res (njobs entries). */
+/*
+ * Run the waves in order; each job's result goes to res[job], and done[job]
+ * says it ran.  exitall with exit_what=all ends the run after its wave.
+ */
 static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, struct run_plan *p,
-                     struct wl_result *res, size_t *ndone, FILE *out)
+                     struct wl_result *res, bool *done, FILE *out)
 {
 	struct run_progress_state ps = {
 	    .tty = a->eta == RUN_ETA_ALWAYS ||
@@ -581,7 +587,6 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	char msg[512];
 	int status = 0;
 
-	*ndone = 0;
 	if (!items || !tg) {
 		free(items);
 		free(tg);
@@ -590,65 +595,138 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	}
 	for (size_t c = 0; c < nclones; c++)
 		tg[c] = p->tg[p->tidx[c]].t;
-	for (size_t w = 0, first = 0; w < p->nwaves && !status; w++) {
+	for (size_t w = 0; w < p->nwaves && !status; w++) {
 		size_t n = 0;
-		while (first + n < jf->njobs && p->wave[first + n] == w) {
-			items[n].job = &jf->jobs[first + n];
-			items[n].targets = &tg[p->clone0[first + n]];
-			items[n].res = &res[first + n];
+		bool exit_all = false;
+		for (size_t k = 0; k < jf->njobs; k++) {
+			if (p->wave[k] != w)
+				continue;
+			items[n].job = &jf->jobs[k];
+			items[n].targets = &tg[p->clone0[k]];
+			items[n].res = &res[k];
+			if (jf->jobs[k].exitall && jf->jobs[k].exit_what == 2)
+				exit_all = true;
 			n++;
 		}
-		memset(&ps.last_s, 0, sizeof(ps.last_s));
+		if (!n)
+			continue;
+		ps.last_s = 0;
 		ps.last_bytes = ps.last_ios = ps.last_rbytes = 0;
 		int rc = wl_run_group(items, n, &opts, msg, sizeof(msg));
 		if (ps.tty)
 			fprintf(stderr, "\r\033[K");
-		*ndone = first + n;
 		if (rc) {
-			*ndone = first;
 			cli_error("run", "%s", msg);
 			status = 1;
 			break;
 		}
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			done[items[i].res - res] = true;
 			if (!wl_result_ok(items[i].res)) {
 				cli_print_job_problems(stderr, items[i].res);
 				status = 1;
 			}
+		}
 		if (wl_run_stop_requested()) {
 			cli_error("run", "interrupted: %s",
-			          first + n < jf->njobs ? "remaining jobs skipped"
-			                                : "job ended early");
+			          w + 1 < p->nwaves ? "remaining jobs skipped" : "job ended early");
 			status = 1;
 		}
-		first += n;
+		if (exit_all)
+			break; /* exitall + exit_what=all: the later waves do not start */
 	}
 	free(items);
 	free(tg);
 	return status;
 }
 
-static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
-                       const struct run_plan *p, struct wl_result *res, size_t n, FILE *out)
+/*
+ * What the report shows: one entry per job that ran, except that the jobs
+ * of a reporting group with group_reporting become one (named after the
+ * first), as in fio.  Merged results are new and freed by the caller.
+ */
+struct run_shown {
+	struct wl_result *res;
+	size_t job;  /* the (first) job's index */
+	bool merged; /* res was made here */
+	unsigned njobs;
+};
+
+static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
+                          struct wl_result *res, const bool *done, struct run_shown *sh)
 {
-	if (a->quiet)
+	size_t n = 0;
+
+	for (size_t i = 0; i < jf->njobs; i++) {
+		if (!done[i])
+			continue;
+		bool grouped = false;
+		for (size_t k = 0; k < jf->njobs; k++)
+			if (done[k] && p->groupid[k] == p->groupid[i] &&
+			    jf->jobs[k].group_reporting)
+				grouped = true;
+		size_t first = i;
+		for (size_t k = 0; grouped && k < i; k++)
+			if (done[k] && p->groupid[k] == p->groupid[i]) {
+				first = k;
+				break;
+			}
+		if (grouped && first != i) {
+			for (size_t m = 0; m < n; m++)
+				if (sh[m].job == first) {
+					wl_result_merge(sh[m].res, &res[i]);
+					sh[m].njobs += res[i].job.numjobs;
+				}
+			continue;
+		}
+		sh[n].job = i;
+		sh[n].njobs = res[i].job.numjobs;
+		sh[n].merged = false;
+		sh[n].res = &res[i];
+		if (grouped) {
+			struct wl_result *m = calloc(1, sizeof(*m));
+			if (m) {
+				wl_result_init(m, &res[i].job);
+				wl_result_merge(m, &res[i]);
+				sh[n].res = m;
+				sh[n].merged = true;
+			}
+		}
+		n++;
+	}
+	for (size_t m = 0; m < n; m++)
+		if (sh[m].merged)
+			sh[m].res->job.numjobs = sh[m].njobs; /* fio's "jobs=N" */
+	return n;
+}
+
+static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
+                       const struct run_plan *p, struct wl_result *res, const bool *done, FILE *out)
+{
+	struct run_shown *sh = calloc(jf->njobs, sizeof(*sh));
+	size_t n;
+
+	if (a->quiet || !sh) {
+		free(sh);
 		return;
+	}
+	n = run_collect(jf, p, res, done, sh);
 	if (a->fmt_normal)
-		for (size_t i = 0; i < n; i++)
-			cli_print_job(out, &res[i],
-			              i == 0 || p->tidx[p->clone0[i]] != p->tidx[p->clone0[i - 1]]
-			                  ? p->tg[p->tidx[p->clone0[i]]].spec
-			                  : NULL);
+		for (size_t i = 0; i < n; i++) {
+			size_t j = sh[i].job;
+			bool new_target =
+			    i == 0 || p->tidx[p->clone0[j]] != p->tidx[p->clone0[sh[i - 1].job]];
+			cli_print_job(out, sh[i].res,
+			              new_target ? p->tg[p->tidx[p->clone0[j]]].spec : NULL);
+		}
 	if (a->fmt_json || a->fmt_jsonplus || a->fmt_terse) {
 		struct st_fio_job *fj = calloc(n ? n : 1, sizeof(*fj));
-		if (!fj)
-			return;
-		for (size_t i = 0; i < n; i++) {
-			fj[i].res = &res[i];
-			fj[i].groupid = p->groupid[i];
-			fj[i].target = p->tg[p->tidx[p->clone0[i]]].t;
+		for (size_t i = 0; fj && i < n; i++) {
+			fj[i].res = sh[i].res;
+			fj[i].groupid = p->groupid[sh[i].job];
+			fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
 		}
-		if (a->fmt_json || a->fmt_jsonplus) {
+		if (fj && (a->fmt_json || a->fmt_jsonplus)) {
 			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus);
 			fputs(json_object_to_json_string_ext(
 			          doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
@@ -656,12 +734,16 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 			fputc('\n', out);
 			json_object_put(doc);
 		}
-		if (a->fmt_terse)
-			for (size_t i = 0; i < n; i++)
-				st_fio_terse(out, &fj[i]);
+		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
+			st_fio_terse(out, &fj[i]);
 		free(fj);
 	}
-	(void)jf;
+	for (size_t i = 0; i < n; i++)
+		if (sh[i].merged) {
+			wl_result_free(sh[i].res);
+			free(sh[i].res);
+		}
+	free(sh);
 }
 
 static int run_main(int argc, char **argv)
@@ -670,7 +752,7 @@ static int run_main(int argc, char **argv)
 	struct wl_jobfile jf;
 	struct run_plan plan = {0};
 	struct wl_result *res = NULL;
-	size_t ndone = 0;
+	bool *done = NULL;
 	FILE *out = stdout;
 	int status = 0, rc;
 
@@ -711,17 +793,18 @@ static int run_main(int argc, char **argv)
 		return 1;
 	}
 	res = calloc(jf.njobs, sizeof(*res));
-	if (!res) {
+	done = calloc(jf.njobs, sizeof(*done));
+	if (!res || !done) {
 		cli_error("run", "out of memory");
 		status = 1;
 		goto done;
 	}
 	run_catch_signals();
-	status = run_waves(&a, &jf, &plan, res, &ndone, out);
-	run_report(&a, &jf, &plan, res, ndone, out);
-	for (size_t i = 0; i < ndone; i++) {
+	status = run_waves(&a, &jf, &plan, res, done, out);
+	run_report(&a, &jf, &plan, res, done, out);
+	for (size_t i = 0; i < jf.njobs; i++) {
 		char lmsg[512];
-		if (st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
+		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
 			cli_error("run", "job '%s': %s", res[i].job.name, lmsg);
 			status = 1;
 		}
@@ -729,9 +812,10 @@ static int run_main(int argc, char **argv)
 	if (a.json_path) {
 		struct json_object *doc =
 		    st_result_new(plan.tg[plan.tidx[0]].spec, plan.tg[plan.tidx[0]].t);
-		for (size_t i = 0; i < ndone; i++)
-			json_object_array_add(json_object_object_get(doc, "jobs"),
-			                      st_result_job(&res[i]));
+		for (size_t i = 0; i < jf.njobs; i++)
+			if (done[i])
+				json_object_array_add(json_object_object_get(doc, "jobs"),
+				                      st_result_job(&res[i]));
 		if ((rc = st_result_write(doc, a.json_path))) {
 			cli_error("run", "cannot write %s: %s", a.json_path, strerror(-rc));
 			status = 1;
@@ -742,6 +826,7 @@ done:
 	for (size_t i = 0; res && i < jf.njobs; i++)
 		wl_result_free(&res[i]);
 	free(res);
+	free(done);
 	if (out != stdout && fclose(out)) {
 		cli_error("run", "cannot write %s: %s", a.output, strerror(errno));
 		status = 1;

@@ -63,6 +63,14 @@ void cli_print_job_problems(FILE *f, const struct wl_result *res)
 		    "raidlab run: job '%s': %llu I/O error(s); the first: %s at offset %llu: %s\n",
 		    res->job.name, (unsigned long long)res->errors, rl_op_name(res->first_error_op),
 		    (unsigned long long)res->first_error_offset, strerror(-res->first_error));
+	if (res->rate_min_missed) {
+		int d = res->rate_min_missed - 1;
+		fprintf(f,
+		        "raidlab run: job '%s': rate_min: %s ran at %.0f bytes/s, below the %llu "
+		        "asked for\n",
+		        res->job.name, rl_op_name((enum rl_op)d), wl_result_bw(res, (enum rl_op)d),
+		        (unsigned long long)res->job.rate_min[d]);
+	}
 	if (res->verify_bad)
 		fprintf(f, "raidlab run: job '%s': verify failed in %llu block(s): %s\n",
 		        res->job.name, (unsigned long long)res->verify_bad, res->verify_msg);

@@ -3,17 +3,18 @@
  *
  * fio names the files of a job with filename= (a path, a device, or several
  * separated by ':', with '\:' for a literal colon) and directory= (where
- * they live; without filename each clone k of numjobs uses its own file
- * JOBNAME.k.0).  raidlab does I/O to target specs, so this file turns those
- * options into one: file("PATH", size=...) for one file, concat(...) of
- * files for a list, the value itself when it already is a spec (it has a
+ * they live, for names that are not absolute; without filename each clone
+ * k of numjobs uses its own file JOBNAME.k.0).  raidlab does I/O to target specs, so this file
+ * turns those options into one: file("PATH", size=...) for one file, concat(...) of files for a
+ * list, the value itself when it already is a spec (it has a
  * '('), and null(size=...) for ioengine=null.  Paths are quoted in the spec
  * so any character is safe.  A file that does not exist is created by the
  * file target with the size the job covers (offset + size), as fio lays
  * out its files.
  *
  * wl_job_groups splits a job file the way fio runs it: waves separated by
- * stonewall, reporting groups separated by stonewall or new_group.
+ * stonewall (or after the job a wait_for names), reporting groups separated
+ * by stonewall or new_group.
  */
 #include "workload/job.h"
 
@@ -45,6 +46,8 @@ static bool files_add_file(char *buf, size_t len, size_t *pos, const char *dir, 
                            size_t plen, uint64_t size)
 {
 	bool ok = files_append(buf, len, pos, "file(\"");
+	if (plen && path[0] == '/')
+		dir = NULL; /* an absolute filename ignores directory=, as in fio */
 	const char *parts[2] = {dir, path};
 	size_t lens[2] = {dir ? strlen(dir) : 0, plen};
 	for (int k = 0; k < 2 && ok; k++) {
@@ -86,7 +89,7 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
                        size_t msglen)
 {
 	size_t pos = 0;
-	uint64_t want = job->size_pct ? 0 : job->offset + job->size;
+	uint64_t want = job->filesize ? job->filesize : job->size_pct ? 0 : job->offset + job->size;
 
 	if (msg && msglen)
 		msg[0] = '\0';
@@ -136,8 +139,8 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 			break;
 		p += n + 1;
 	}
-	/* Each file of a list holds an equal share of the region, in whole 4 KiB units. */
-	uint64_t each = nfiles > 1 && want ? (want + nfiles - 1) / nfiles : want;
+	/* Each file of a list holds an equal share of the region (or filesize), in 4 KiB units. */
+	uint64_t each = nfiles > 1 && want && !job->filesize ? (want + nfiles - 1) / nfiles : want;
 	each = (each + 4095) & ~4095ull;
 	if (nfiles > 1 && !files_append(buf, len, &pos, "concat("))
 		goto toolong;
@@ -159,18 +162,35 @@ toolong:
 	return -EINVAL;
 }
 
-size_t wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsigned *group)
+int wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsigned *group,
+                  size_t *nwaves, char *msg, size_t msglen)
 {
-	unsigned w = 0, g = 0;
+	unsigned w = 0, g = 0, last = 0;
 
 	for (size_t i = 0; i < njobs; i++) {
 		if (i > 0 && jobs[i].stonewall)
-			w++;
+			w = last + 1; /* after everything before it */
 		if (i > 0 && (jobs[i].stonewall || jobs[i].new_group))
 			g++;
 		wave[i] = w;
+		if (jobs[i].wait_for[0]) {
+			size_t k = i;
+			while (k-- > 0)
+				if (!strcmp(jobs[k].name, jobs[i].wait_for))
+					break;
+			if (k == (size_t)-1) {
+				snprintf(msg, msglen, "job '%s': wait_for=%s names no earlier job",
+				         jobs[i].name, jobs[i].wait_for);
+				return -EINVAL;
+			}
+			if (wave[k] + 1 > wave[i])
+				wave[i] = wave[k] + 1;
+		}
+		if (wave[i] > last)
+			last = wave[i];
 		if (group)
 			group[i] = g;
 	}
-	return njobs ? w + 1 : 0;
+	*nwaves = njobs ? last + 1 : 0;
+	return 0;
 }

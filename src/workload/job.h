@@ -71,6 +71,16 @@ enum wl_dist {
 	WL_DIST_RANDOM = 0, /* uniform; each block once per loop unless norandommap */
 	WL_DIST_ZIPF,       /* zipf:theta */
 	WL_DIST_PARETO,     /* pareto:h */
+	WL_DIST_ZONED,      /* zoned:A/B:...: A% of I/Os in the next B% of the region */
+	WL_DIST_ZONED_ABS,  /* zoned_abs:A/SIZE:...: the same with zone sizes in bytes */
+};
+
+#define WL_ZONES_MAX 16
+
+struct wl_zone {
+	uint32_t access_pct; /* share of the I/Os that land in this zone */
+	uint32_t size_pct;   /* zoned: share of the region (0 in the last: the rest) */
+	uint64_t size_bytes; /* zoned_abs: bytes (0 in the last: the rest) */
 };
 
 enum wl_engine {
@@ -147,16 +157,34 @@ struct wl_job {
 	char bw_log_name[WL_LOGNAME_MAX]; /* file prefix; "" = the job's name */
 	char lat_log_name[WL_LOGNAME_MAX];
 	char iops_log_name[WL_LOGNAME_MAX];
+	int64_t rw_skip; /* rw=read:N on a sequential pattern: bytes skipped (or, <0,
+	                    gone back) after every I/O */
+	uint32_t rw_nr;  /* rw=randread:N: a new random offset every N I/Os (1: always) */
+	struct wl_zone zones[WL_ZONES_MAX]; /* random_distribution=zoned / zoned_abs */
+	unsigned nzones;
+	uint64_t rate[3];           /* rate=R[,W[,T]]: bytes per second per direction; 0 none */
+	uint64_t rate_iops[3];      /* rate_iops=R[,W[,T]] */
+	uint64_t rate_min[3];       /* rate_min=: the job fails if it ends slower (bytes/s) */
+	bool rate_poisson;          /* rate_process=poisson: exponential gaps between requests */
+	uint64_t thinktime_ns;      /* thinktime=: pause after each I/O (a plain number is us) */
+	uint64_t number_ios;        /* number_ios=: stop after this many I/Os; 0 no limit */
+	uint64_t filesize;          /* filesize=: size of files the job creates; 0: offset + size */
+	char wait_for[WL_NAME_MAX]; /* wait_for=JOB: start when that job has finished */
+	uint32_t exit_what;         /* exit_what: 0 group (default), 1 stonewall, 2 all */
+	uint64_t blockalign;        /* blockalign=: random offsets aligned to this; 0 smallest bs */
 };
 
 /**
  * Split jobs as fio does.  @wave receives each job's run wave: a job with
- * stonewall waits for all jobs before it, so it starts a new wave; jobs of
+ * stonewall waits for all jobs before it, so it starts a new wave after
+ * theirs; a job with wait_for=NAME runs in a wave after that job's; jobs of
  * one wave run at the same time.  @group (may be NULL) receives the
  * reporting group (fio's groupid): stonewall or new_group start a new one.
- * Returns the number of waves.
+ * Sets *nwaves; returns 0, or -EINVAL with a message when wait_for names
+ * no earlier job.
  */
-size_t wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsigned *group);
+int wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsigned *group,
+                  size_t *nwaves, char *msg, size_t msglen);
 
 /**
  * The target spec a job names with filename= / directory= for its clone

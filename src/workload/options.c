@@ -484,21 +484,49 @@ static int opt_set_rw(struct wl_job *job, const struct opt_def *def, const char 
 	const struct opt_choice *c = opt_find_choice(def->choices, value);
 	if (c) {
 		job->rw = (enum wl_rw)c->value;
+		job->rw_skip = 0;
+		job->rw_nr = 1;
 		return 0;
 	}
 	const char *colon = strchr(value, ':');
 	if (colon) {
-		char base[32];
+		char base[32], tmp[128];
 		size_t n = (size_t)(colon - value);
+		const struct opt_choice *b = NULL;
 		if (n < sizeof(base)) {
 			memcpy(base, value, n);
 			base[n] = '\0';
-			if (opt_find_choice(def->choices, base))
-				return opt_fail(ctx, true,
-				                "fio's ':N' suffix is not supported by raidlab; "
-				                "expected one of %s, got '%s'",
-				                opt_choice_list(def->choices, list, sizeof(list)),
-				                value);
+			b = opt_find_choice(def->choices, base);
+		}
+		if (b && wl_rw_is_random((enum wl_rw)b->value)) {
+			uint64_t nr = 0;
+			if (rl_parse_u64(colon + 1, &nr, tmp, sizeof(tmp)) || nr < 1 ||
+			    nr > 1u << 30)
+				return opt_fail(
+				    ctx, true,
+				    "expected %s:N with N a whole number of I/Os from 1 "
+				    "(a new random offset every N I/Os), got '%s'",
+				    base, value);
+			job->rw = (enum wl_rw)b->value;
+			job->rw_nr = (uint32_t)nr;
+			job->rw_skip = 0;
+			return 0;
+		}
+		if (b) {
+			const char *num = colon + 1;
+			bool neg = num[0] == '-';
+			uint64_t v = 0;
+			if (rl_parse_size(num + neg, &v, tmp, sizeof(tmp)) || v % WL_BS_MIN ||
+			    v > (1ull << 50))
+				return opt_fail(
+				    ctx, true,
+				    "expected %s:SIZE with SIZE a multiple of 512 bytes to "
+				    "skip after every I/O (negative: go back), got '%s'",
+				    base, value);
+			job->rw = (enum wl_rw)b->value;
+			job->rw_skip = neg ? -(int64_t)v : (int64_t)v;
+			job->rw_nr = 1;
+			return 0;
 		}
 	}
 	return opt_fail(ctx, true, "expected one of %s, got '%s'%s",
@@ -542,6 +570,52 @@ static int opt_set_verify(struct wl_job *job, const struct opt_def *def, const c
 	return 0;
 }
 
+/*
+ * bsrange=MIN-MAX (and bs=MIN-MAX): sizes from MIN to MAX in steps of MIN,
+ * equally likely, as a bssplit (fio draws sizes in the range aligned to
+ * MIN; with at most 16 steps the two agree).
+ */
+static int opt_set_bsrange(struct wl_job *job, const struct opt_def *def, const char *value,
+                           const struct opt_ctx *ctx)
+{
+	char lo[64], tmp[128];
+	uint64_t a = 0, b = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *dash = strchr(value, '-');
+	size_t n = dash ? (size_t)(dash - value) : 0;
+	if (!dash || n == 0 || n >= sizeof(lo) || strchr(value, ','))
+		goto bad;
+	memcpy(lo, value, n);
+	lo[n] = '\0';
+	if (rl_parse_size(lo, &a, tmp, sizeof(tmp)) ||
+	    rl_parse_size(dash + 1, &b, tmp, sizeof(tmp)) || !opt_bs_ok(a) || !opt_bs_ok(b) ||
+	    b < a)
+		goto bad;
+	if (b % a || b / a > WL_BSSPLIT_MAX)
+		return opt_fail(ctx, true,
+		                "raidlab draws range sizes in steps of MIN and needs MAX to be at "
+		                "most %d x MIN and a multiple of it; got '%s'",
+		                WL_BSSPLIT_MAX, value);
+	if (a == b) {
+		job->bs = (uint32_t)a;
+		job->nbssplit = 0;
+		return 0;
+	}
+	unsigned k = (unsigned)(b / a);
+	for (unsigned i = 0; i < k; i++) {
+		job->bssplit[i].bs = (uint32_t)(a * (i + 1));
+		job->bssplit[i].pct = 100 / k + (i < 100 % k);
+	}
+	job->nbssplit = k;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected MIN-MAX block sizes such as 4k-64k (each %s), got '%s'",
+	                OPT_BS_FORM, value);
+}
+
 static int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char *value,
                       const struct opt_ctx *ctx)
 {
@@ -556,10 +630,7 @@ static int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char 
 		                "raidlab; expected %s, got '%s'",
 		                OPT_BS_FORM, value);
 	if (strchr(value, '-'))
-		return opt_fail(ctx, true,
-		                "block size ranges are not supported by raidlab (use bssplit); "
-		                "expected %s, got '%s'",
-		                OPT_BS_FORM, value);
+		return opt_set_bsrange(job, def, value, ctx);
 	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0 || !opt_bs_ok(v))
 		return opt_fail(ctx, true, "expected %s, got '%s'", OPT_BS_FORM, value);
 	job->bs = (uint32_t)v;
@@ -672,7 +743,73 @@ static int opt_set_rwmixwrite(struct wl_job *job, const struct opt_def *def, con
 	return 0;
 }
 
-/* random | zipf[:THETA] | pareto[:H] */
+/*
+ * zoned:A/B:C/D...: A% of the I/Os go to the first B% of the region, C% to
+ * the next D%, ...; zoned_abs gives zone sizes in bytes.  The access shares
+ * add up to 100; a zone without a size (the last, "20/") takes the rest.
+ */
+static int opt_set_zones(struct wl_job *job, const char *value, const char *param, bool abs,
+                         const struct opt_ctx *ctx)
+{
+	struct wl_zone z[WL_ZONES_MAX];
+	unsigned n = 0, access = 0, size = 0;
+	char tmp[128];
+
+	if (!param || !param[0] || strchr(param, ','))
+		return opt_fail(ctx, true,
+		                "expected %s:A/B:C/D... (one list for all directions), got '%s'",
+		                abs ? "zoned_abs" : "zoned", value);
+	for (const char *p = param; *p;) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char e[64], *slash;
+		uint64_t a = 0, b = 0;
+		if (n == WL_ZONES_MAX || len == 0 || len >= sizeof(e))
+			goto bad;
+		memcpy(e, p, len);
+		e[len] = '\0';
+		slash = strchr(e, '/');
+		if (!slash)
+			goto bad;
+		*slash = '\0';
+		if (rl_parse_u64(e, &a, tmp, sizeof(tmp)) || a > 100)
+			goto bad;
+		if (slash[1]) {
+			if (abs ? rl_parse_size(slash + 1, &b, tmp, sizeof(tmp)) || !b
+			        : rl_parse_u64(slash + 1, &b, tmp, sizeof(tmp)) || !b || b > 100)
+				goto bad;
+		} else if (end) {
+			goto bad; /* only the last zone may leave its size out */
+		}
+		z[n].access_pct = (uint32_t)a;
+		z[n].size_pct = abs ? 0 : (uint32_t)b;
+		z[n].size_bytes = abs ? b : 0;
+		access += (unsigned)a;
+		size += abs ? 0 : (unsigned)b;
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (access != 100 || size > 100)
+		return opt_fail(
+		    ctx, true,
+		    "the access shares add up to %u%% and the zone sizes to %u%%; "
+		    "expected 100%% of the I/Os in at most 100%% of the region, in '%s'",
+		    access, size, value);
+	memcpy(job->zones, z, n * sizeof(z[0]));
+	job->nzones = n;
+	job->dist = abs ? WL_DIST_ZONED_ABS : WL_DIST_ZONED;
+	job->dist_param = 0;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected %s:ACCESS%%/%s:... with at most %d zones (the last may leave "
+	                "its size out), got '%s'",
+	                abs ? "zoned_abs" : "zoned", abs ? "SIZE" : "SIZE%", WL_ZONES_MAX, value);
+}
+
+/* random | zipf[:THETA] | pareto[:H] | zoned | zoned_abs */
 static int opt_set_dist(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
 {
@@ -728,9 +865,13 @@ static int opt_set_dist(struct wl_job *job, const struct opt_def *def, const cha
 		job->dist_param = v;
 		return 0;
 	}
+	if ((klen == 5 && strncmp(value, "zoned", 5) == 0) ||
+	    (klen == 9 && strncmp(value, "zoned_abs", 9) == 0))
+		return opt_set_zones(job, value, param, klen == 9, ctx);
 	return opt_fail(ctx, true,
-	                "expected random, zipf[:THETA] or pareto[:H] (fio's normal and zoned "
-	                "distributions are not supported), got '%s'",
+	                "expected random, zipf[:THETA], pareto[:H], zoned:A/B:... or "
+	                "zoned_abs:A/SIZE:... (fio's normal distribution is not supported), "
+	                "got '%s'",
 	                value);
 }
 
@@ -799,6 +940,152 @@ static int opt_set_log(struct wl_job *job, const struct opt_def *def, const char
 	return 0;
 }
 
+/* rate=R[,W[,T]], rate_iops, rate_min: per direction; one value sets all (as fio). */
+static int opt_set_rate(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	uint64_t v[3] = {0, 0, 0};
+	bool iops = def->off == offsetof(struct wl_job, rate_iops);
+	char tmp[128];
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	unsigned n = 0;
+	for (const char *p = value;; n++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char e[64];
+		if (n == 3 || len >= sizeof(e))
+			goto bad;
+		memcpy(e, p, len);
+		e[len] = '\0';
+		if (len && (iops ? rl_parse_u64(e, &v[n], tmp, sizeof(tmp))
+		                 : rl_parse_size(e, &v[n], tmp, sizeof(tmp))))
+			goto bad;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (n == 0)
+		v[1] = v[2] = v[0];
+	memcpy(OPT_FIELD(job, def, uint64_t), v, sizeof(v));
+	return 0;
+bad:
+	return opt_fail(ctx, true, "expected READ[,WRITE[,TRIM]] %s such as %s, got '%s'",
+	                iops ? "I/Os per second" : "bytes per second", iops ? "500,100" : "10m,2m",
+	                value);
+}
+
+/* thinktime: a plain number is microseconds, as fio; units as for other times. */
+static int opt_set_thinktime(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	char tmp[128];
+	uint64_t v = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (value[0] && strspn(value, "0123456789") == strlen(value)) {
+		if (rl_parse_u64(value, &v, tmp, sizeof(tmp)) || v > UINT64_MAX / 1000)
+			goto bad;
+		v *= 1000;
+	} else if (rl_parse_time(value, &v, tmp, sizeof(tmp))) {
+		goto bad;
+	}
+	job->thinktime_ns = v;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected a pause such as 2000 (a plain number is microseconds, as in "
+	                "fio), 2ms or 1s, got '%s'",
+	                value);
+}
+
+/* exit_what=group|stonewall|all: what an exitall job stops. */
+static int opt_set_exit_what(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "group"))
+		job->exit_what = 0;
+	else if (!strcmp(value, "stonewall"))
+		job->exit_what = 1;
+	else if (!strcmp(value, "all"))
+		job->exit_what = 2;
+	else
+		return opt_fail(ctx, true, "expected group, stonewall or all, got '%s'", value);
+	return 0;
+}
+
+/* wait_for=JOB: the name of an earlier job. */
+static int opt_set_wait_for(struct wl_job *job, const struct opt_def *def, const char *value,
+                            const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!value[0] || strlen(value) >= WL_NAME_MAX)
+		return opt_fail(ctx, true, "expected a job name of 1 to %d characters, got '%s'",
+		                WL_NAME_MAX - 1, value);
+	memcpy(job->wait_for, value, strlen(value) + 1);
+	return 0;
+}
+
+/* random_generator: raidlab has one generator; the names are checked, not used. */
+static int opt_set_generator(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (strcmp(value, "tausworthe") && strcmp(value, "lfsr") && strcmp(value, "tausworthe64"))
+		return opt_fail(ctx, true, "expected tausworthe, lfsr or tausworthe64, got '%s'",
+		                value);
+	return 0;
+}
+
+/* io_submit_mode=inline|offload (see the table). */
+static int opt_set_submit_mode(struct wl_job *job, const struct opt_def *def, const char *value,
+                               const struct opt_ctx *ctx)
+{
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (strcmp(value, "inline") && strcmp(value, "offload"))
+		return opt_fail(ctx, true, "expected inline or offload, got '%s'", value);
+	return 0;
+}
+
+/* rate_process=linear|poisson */
+static int opt_set_rate_process(struct wl_job *job, const struct opt_def *def, const char *value,
+                                const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "linear"))
+		job->rate_poisson = false;
+	else if (!strcmp(value, "poisson"))
+		job->rate_poisson = true;
+	else
+		return opt_fail(ctx, true, "expected linear or poisson, got '%s'", value);
+	return 0;
+}
+
+/* gtod_reduce: a fio-internal saving of clock reads; accepted, nothing to reduce. */
+static int opt_set_bool_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
+                                 const struct opt_ctx *ctx)
+{
+	bool b = false;
+	(void)job;
+	(void)def;
+	return opt_parse_bool(value, &b, ctx);
+}
+
 /* description=TEXT: shown by nothing, kept by nothing; any text is fine (as fio). */
 static int opt_set_text(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
@@ -859,6 +1146,10 @@ static const struct opt_def opt_table[] = {
               "clears bssplit (the later of the two wins).  fio's per-direction form "
               "(4k,64k) and ranges are not supported."),
      .set = opt_set_bs},
+    {OPT_INFO("bsrange", "blocksize_range", "str", "",
+              "MIN-MAX: block sizes from MIN to MAX in steps of MIN, equally likely (MAX at "
+              "most 16 x MIN); bs=MIN-MAX is the same.  It becomes a bssplit."),
+     .set = opt_set_bsrange},
     {OPT_INFO("bssplit", NULL, "bssplit", "",
               "Mix of block sizes: SIZE/PCT entries separated by ':' (4k/60:64k/40), each "
               "size as for bs, at most 16 entries, percentages adding up to 100.  Entries "
@@ -886,7 +1177,7 @@ static const struct opt_def opt_table[] = {
               "multiple of 512), so the copies work on separate parts of the target, as in "
               "fio; 0: every copy covers the same region."),
      .set = opt_set_size, .off = OPT_OFF(offset_increment, uint64_t), .align = WL_BS_MIN},
-    {OPT_INFO("runtime", NULL, "time", "0",
+    {OPT_INFO("runtime", "timeout", "time", "0",
               "Stop the job after this long; a plain number is seconds, suffixes ns, us, "
               "ms, s, m, h.  0 means no limit: the job ends after covering its region "
               "loops times."),
@@ -983,7 +1274,7 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("description", NULL, "str", "",
               "Free text describing the job; accepted and not used."),
      .set = opt_set_text},
-    {OPT_INFO("thread", NULL, "bool", "1",
+    {OPT_INFO("thread", "threads", "bool", "1",
               "Accepted for fio job files: raidlab's workers are always threads; thread=0 is "
               "an error."),
      .set = opt_set_thread},
@@ -1021,6 +1312,59 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("write_iops_log", NULL, "str", "",
               "Write fio's IOPS log NAME_iops.N.log: I/Os per second of each interval."),
      .set = opt_set_log, .off = OPT_OFF(iops_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("rate", NULL, "str", "0",
+              "Cap the job's bandwidth: READ[,WRITE[,TRIM]] bytes per second (10m,2m); one "
+              "value caps every direction; 0 or empty: no cap.  Requests wait for their "
+              "turn, as in fio."),
+     .set = opt_set_rate, .off = OPT_OFF(rate, uint64_t[3])},
+    {OPT_INFO("rate_process", NULL, "enum", "linear",
+              "How rate and rate_iops space requests: linear (evenly) or poisson (random "
+              "gaps with the same mean, as arrivals from many independent users)."),
+     .set = opt_set_rate_process},
+    {OPT_INFO("io_submit_mode", NULL, "enum", "inline",
+              "Accepted for fio job files: inline or offload.  raidlab's rate pacing already "
+              "issues each request at its scheduled time whenever a slot is free, which is "
+              "what fio's offload mode is for."),
+     .set = opt_set_submit_mode},
+    {OPT_INFO("rate_iops", NULL, "str", "0",
+              "Cap the job's I/Os per second, READ[,WRITE[,TRIM]] as for rate."),
+     .set = opt_set_rate, .off = OPT_OFF(rate_iops, uint64_t[3])},
+    {OPT_INFO("rate_min", "ratemin", "str", "0",
+              "The job fails (exit status 1, naming the direction) if it ends slower than "
+              "this many bytes per second, READ[,WRITE[,TRIM]] as for rate."),
+     .set = opt_set_rate, .off = OPT_OFF(rate_min, uint64_t[3])},
+    {OPT_INFO("thinktime", NULL, "str", "0",
+              "Pause this long after each I/O completes before its slot issues the next "
+              "(a plain number is microseconds, as in fio; or 2ms, 1s)."),
+     .set = opt_set_thinktime},
+    {OPT_INFO("number_ios", NULL, "int", "0",
+              "Stop the job after this many I/Os (counted over all its clones' own); 0: no "
+              "limit."),
+     .set = opt_set_u64, .off = OPT_OFF(number_ios, uint64_t), .min = 0, .max = UINT64_MAX},
+    {OPT_INFO("filesize", NULL, "size", "0",
+              "Size of the files the job creates (filename= / directory=); 0: offset + size."),
+     .set = opt_set_size, .off = OPT_OFF(filesize, uint64_t)},
+    {OPT_INFO("wait_for", NULL, "str", "",
+              "Start this job only when the earlier job of that name has finished (it runs "
+              "in the wave after that job's)."),
+     .set = opt_set_wait_for},
+    {OPT_INFO("exit_what", NULL, "enum", "group",
+              "What an exitall job stops when it ends: group (the jobs running with it), "
+              "stonewall (the same here) or all (also the jobs that have not started)."),
+     .set = opt_set_exit_what},
+    {OPT_INFO("random_generator", NULL, "enum", "tausworthe",
+              "Accepted for fio job files (tausworthe, lfsr, tausworthe64): raidlab always "
+              "uses its own generator (xoshiro256**), and its random map already gives "
+              "lfsr's promise that every block is used once per loop."),
+     .set = opt_set_generator},
+    {OPT_INFO("gtod_reduce", NULL, "bool", "0",
+              "Accepted for fio job files: fio's way of reading the clock less often.  "
+              "raidlab reads it once per I/O anyway, so there is nothing to reduce."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("blockalign", "ba", "size", "0",
+              "Align random offsets to this many bytes (a multiple of 512); 0: to the "
+              "smallest block size, as in fio."),
+     .set = opt_set_size, .off = OPT_OFF(blockalign, uint64_t), .align = WL_BS_MIN},
     {OPT_INFO("exitall", NULL, "bool", "0",
               "When this job finishes, stop the other jobs of its group (as fio)."),
      .set = opt_set_bool, .off = OPT_OFF(exitall, bool)},
@@ -1040,31 +1384,21 @@ static const struct {
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-    "bsrange",
-    "blocksize_range",
     "bs_unaligned",
-    "rate",
-    "rate_iops",
-    "rate_min",
-    "thinktime",
     "iodepth_batch",
     "iodepth_batch_submit",
     "iodepth_batch_complete",
     "iodepth_low",
     "percentage_random",
-    "random_generator",
-    "number_ios",
     "io_size",
     "io_limit",
     "fill_device",
-    "filesize",
     "nrfiles",
     "cpus_allowed",
     "verify_pattern",
     "do_verify",
     "verify_fatal",
     "invalidate",
-    "gtod_reduce",
     "hipri",
     "fixedbufs",
     "registerfiles",
@@ -1207,6 +1541,10 @@ static const char *opt_dist_name(enum wl_dist dist)
 		return "zipf";
 	case WL_DIST_PARETO:
 		return "pareto";
+	case WL_DIST_ZONED:
+		return "zoned";
+	case WL_DIST_ZONED_ABS:
+		return "zoned_abs";
 	}
 	return "invalid";
 }
@@ -1225,7 +1563,7 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                WL_NAME_MAX - 1);
 	if ((unsigned)job->rw > WL_RW_RANDTRIM)
 		return opt_fail(&ctx, false, "invalid rw value %d", (int)job->rw);
-	if ((unsigned)job->dist > WL_DIST_PARETO)
+	if ((unsigned)job->dist > WL_DIST_ZONED_ABS)
 		return opt_fail(&ctx, false, "invalid random_distribution value %d",
 		                (int)job->dist);
 	if ((unsigned)job->engine > WL_ENGINE_NULL)
@@ -1344,6 +1682,25 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 			    "(or zipf/pareto): overlapping writes of different sizes cannot "
 			    "be checked");
 	}
+	if ((job->dist == WL_DIST_ZONED || job->dist == WL_DIST_ZONED_ABS) &&
+	    (job->nzones < 1 || job->nzones > WL_ZONES_MAX))
+		return opt_fail(&ctx, false,
+		                "random_distribution=%s has %u zones, expected 1 to %d",
+		                opt_dist_name(job->dist), job->nzones, WL_ZONES_MAX);
+	if (job->rw_nr < 1)
+		return opt_fail(&ctx, false, "rw=%s:N needs N >= 1", wl_rw_name(job->rw));
+	if (job->rw_skip && wl_rw_is_random(job->rw))
+		return opt_fail(&ctx, false, "rw=%s: a skip applies to sequential patterns only",
+		                wl_rw_name(job->rw));
+	if (job->verify != WL_VERIFY_NONE && job->rw_nr > 1)
+		return opt_fail(
+		    &ctx, false,
+		    "verify=crc32c cannot be combined with rw=%s:%u: runs of sequential "
+		    "I/O overlap the random map's blocks",
+		    wl_rw_name(job->rw), job->rw_nr);
+	if (job->blockalign && job->blockalign % WL_BS_MIN)
+		return opt_fail(&ctx, false, "blockalign=%llu is not a multiple of %u",
+		                (unsigned long long)job->blockalign, WL_BS_MIN);
 	if (job->zero_buffers && job->refill_buffers)
 		return opt_fail(&ctx, false, "zero_buffers and refill_buffers exclude each other");
 	if (job->zero_buffers && job->buffer_compress_percentage)

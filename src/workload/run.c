@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -67,6 +68,9 @@ struct run_worker {
 	uint64_t verify_issued;     /* bytes replayed in VERIFY */
 	uint32_t writes_since_sync; /* fsync=N / fdatasync=N: writes since the last FLUSH */
 	bool wrote;                 /* a write was issued (end_fsync has work) */
+	bool paced;                 /* rate, rate_iops or thinktime: slots may wait */
+	uint64_t pace_next;         /* rate / rate_iops: no request before this time */
+	uint64_t ios_issued;        /* number_ios */
 	bool end_synced;            /* end_fsync's FLUSH was issued */
 	struct wl_gen vgen;         /* replay of MAIN's sequence */
 	struct wl_rng buf_rng;      /* buffer contents: apart from gen's stream, so replays match */
@@ -100,6 +104,34 @@ bool wl_run_stop_requested(void)
 /* --- the completion path --- */
 
 static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
+static void run_slot_done(struct rl_io *io, int status);
+
+/* A slot that waited (rate, rate_iops, thinktime) goes on. */
+static void run_pace_resume(struct rl_io *io, int status)
+{
+	struct run_slot *s = (struct run_slot *)io;
+	struct run_worker *w = s->w;
+
+	(void)status;
+	w->inflight--;
+	s->io.cb = run_slot_done;
+	run_issue(w, s, rl_exec_now(w->ex));
+}
+
+/* Park @s until @when (never past the job's deadline); false if it cannot wait. */
+static bool run_pace_wait(struct run_worker *w, struct run_slot *s, uint64_t when)
+{
+	if (when > w->t_deadline)
+		when = w->t_deadline;
+	s->io.cb = run_pace_resume;
+	w->inflight++;
+	if (rl_exec_at(w->ex, &s->io, when, 0)) {
+		w->inflight--;
+		s->io.cb = run_slot_done;
+		return false;
+	}
+	return true;
+}
 
 static inline uint64_t run_now(struct run_worker *w)
 {
@@ -169,8 +201,12 @@ static void run_slot_done(struct rl_io *io, int status)
 		                      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
 		                      memory_order_relaxed);
 	}
-	if (w->phase != PHASE_DONE)
-		run_issue(w, s, now);
+	if (w->phase == PHASE_DONE)
+		return;
+	if (w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
+	    run_pace_wait(w, s, now + w->job->thinktime_ns))
+		return;
+	run_issue(w, s, now);
 }
 
 /*
@@ -196,10 +232,18 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		w->measuring = true;
 		atomic_store_explicit(&w->prog_phase, 1, memory_order_relaxed);
 	}
-	if (now >= w->t_deadline || atomic_load_explicit(&run_stop, memory_order_relaxed) ||
+	if (now >= w->t_deadline) {
+		/* the job ran until its deadline, also while it waited (rate, thinktime) */
+		if (w->measuring && w->t_deadline > w->t_last)
+			w->t_last = w->t_deadline;
+		return false;
+	}
+	if (atomic_load_explicit(&run_stop, memory_order_relaxed) ||
 	    atomic_load_explicit(w->group_stop, memory_order_relaxed))
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
+		return false;
+	if (job->number_ios && w->ios_issued >= job->number_ios)
 		return false;
 	s->end_sync = false;
 	if (w->sync_every && w->writes_since_sync >= w->sync_every) {
@@ -224,6 +268,18 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->gen = w->loop;
 	s->verifying = false;
 	s->io.flags = 0;
+	w->ios_issued++;
+	if (w->paced && op < WL_DIRS) {
+		uint64_t cost = 0, c2 = 0;
+		if (job->rate[op])
+			cost = (uint64_t)len * 1000000000ull / job->rate[op];
+		if (job->rate_iops[op])
+			c2 = 1000000000ull / job->rate_iops[op];
+		uint64_t gap = cost > c2 ? cost : c2;
+		if (job->rate_poisson && gap) /* exponential gaps with the same mean */
+			gap = (uint64_t)((double)gap * -log1p(-wl_rng_unit(&w->buf_rng)));
+		w->pace_next = (w->pace_next > now ? w->pace_next : now) + gap;
+	}
 	if (op == RL_OP_WRITE) {
 		w->wrote = true;
 		w->writes_since_sync++;
@@ -309,6 +365,9 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 	for (;;) {
 		switch (w->phase) {
 		case PHASE_MAIN:
+			if (w->paced && now < w->pace_next && now < w->t_deadline &&
+			    run_pace_wait(w, s, w->pace_next))
+				return;
 			if (run_next_main(w, s, now)) {
 				run_submit(w, s, now);
 				return;
@@ -778,6 +837,9 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 			ws[w].seed = job->seed + 0x9e3779b97f4a7c15ull * (k + 1);
 			ws[w].data_seed = job->seed;
 			ws[w].sync_every = job->fsync_n;
+			for (int d = 0; d < WL_DIRS; d++)
+				if (job->rate[d] || job->rate_iops[d])
+					ws[w].paced = true;
 			if (job->fdatasync_n &&
 			    (!ws[w].sync_every || job->fdatasync_n < ws[w].sync_every))
 				ws[w].sync_every = job->fdatasync_n;
@@ -855,6 +917,12 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 				run_merge(res, &parts[w]);
 			}
 			res->runtime_ns = runtime;
+			for (int d = 0; d < WL_DIRS; d++)
+				if (res->job.rate_min[d] && res->dir[d].ios &&
+				    wl_result_bw(res, (enum rl_op)d) <
+				        (double)res->job.rate_min[d] &&
+				    !res->rate_min_missed)
+					res->rate_min_missed = d + 1;
 			res->cpu_user_s = cpu_user;
 			res->cpu_sys_s = cpu_sys;
 			res->target_report = rl_target_report(items[i].targets[0]);
@@ -902,9 +970,35 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 	return rc;
 }
 
+void wl_result_init(struct wl_result *res, const struct wl_job *job)
+{
+	memset(res, 0, sizeof(*res));
+	res->job = *job;
+	for (int d = 0; d < WL_DIRS; d++)
+		st_hist_init(&res->dir[d].hist);
+}
+
+void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
+{
+	bool first = !dst->runtime_ns && !dst->dir[0].ios && !dst->dir[1].ios && !dst->dir[2].ios;
+
+	run_merge(dst, src);
+	if (src->runtime_ns > dst->runtime_ns)
+		dst->runtime_ns = src->runtime_ns;
+	dst->clock = src->clock;
+	if (!dst->rate_min_missed)
+		dst->rate_min_missed = src->rate_min_missed;
+	if (first) {
+		dst->cpu_user_s = src->cpu_user_s;
+		dst->cpu_sys_s = src->cpu_sys_s;
+	}
+	if (!dst->target_report && src->target_report)
+		dst->target_report = json_object_get(src->target_report);
+}
+
 bool wl_result_ok(const struct wl_result *res)
 {
-	return !res->errors && !res->verify_bad;
+	return !res->errors && !res->verify_bad && !res->rate_min_missed;
 }
 
 void wl_result_free(struct wl_result *res)

@@ -51,8 +51,9 @@ struct wl_result {
 	int first_error;         /* its status (negative errno), 0 if none */
 	uint64_t first_error_offset;
 	enum rl_op first_error_op;
-	uint64_t
-	    flushes; /* FLUSH requests of fsync= / fdatasync= (end_fsync not counted, as fio) */
+	int rate_min_missed; /* rate_min: 1 + the first direction that ran slower, 0 if none */
+	/* FLUSH requests of fsync= / fdatasync= (end_fsync's is not counted, as fio) */
+	uint64_t flushes;
 	/* verify=crc32c */
 	bool verified;                     /* a verify pass ran */
 	uint64_t verify_blocks;            /* blocks checked */
@@ -115,8 +116,18 @@ void wl_run_request_stop(void);
 void wl_run_clear_stop(void);
 bool wl_run_stop_requested(void);
 
-/** True if the job had no I/O error and no verify failure. */
+/** True if the job had no I/O error, no verify failure and kept its rate_min. */
 bool wl_result_ok(const struct wl_result *res);
+
+/** An empty result for @job (for merging into). */
+void wl_result_init(struct wl_result *res, const struct wl_job *job);
+
+/**
+ * Add @src's figures to @dst (fio's group_reporting): I/Os, bytes,
+ * histograms and series are summed, the runtime is the longer, errors and
+ * verify failures are kept; the process CPU time is not added twice.
+ */
+void wl_result_merge(struct wl_result *dst, const struct wl_result *src);
 
 /** Free what wl_run_job allocated in @res. */
 void wl_result_free(struct wl_result *res);

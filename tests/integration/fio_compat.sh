@@ -72,7 +72,17 @@ t0=$(date +%s%N)
 $RAIDLAB run two.fio --output-format=json >two.json || fail "two jobs"
 t1=$(date +%s%N)
 [ $(((t1 - t0) / 1000000)) -lt 1900 ] || fail "two 1 s jobs took $(((t1 - t0) / 1000000)) ms: not concurrent"
-jq -e '[.jobs[].groupid] == [0, 0]' two.json >/dev/null || fail "one group"
+# group_reporting: the group's two jobs are reported as one, named after the first
+jq -e '[.jobs[] | {jobname, groupid}] == [{"jobname": "a", "groupid": 0}]' two.json >/dev/null ||
+	fail "group_reporting: $(jq -c '[.jobs[] | {jobname, groupid}]' two.json)"
+jq -e '.jobs[0].read.runtime >= 950 and .jobs[0].read.runtime <= 1200' two.json >/dev/null ||
+	fail "group_reporting: runtime $(jq .jobs[0].read.runtime two.json) ms"
+grep -v group_reporting two.fio >one.fio
+$RAIDLAB run one.fio --output-format=json >one.json || fail "two jobs without group_reporting"
+jq -e '[.jobs[] | {jobname, groupid}] == [{"jobname": "a", "groupid": 0}, {"jobname": "b", "groupid": 0}]' \
+	one.json >/dev/null || fail "two jobs, one group: $(jq -c '[.jobs[] | {jobname, groupid}]' one.json)"
+[ "$(jq '.jobs[0].read.total_ios' two.json)" -gt "$(jq '.jobs[0].read.total_ios' one.json)" ] ||
+	fail "group_reporting did not add the jobs up"
 sed -i 's/^\[b\]$/[b]\nstonewall/' two.fio
 t0=$(date +%s%N)
 $RAIDLAB run two.fio --output-format=json >two.json || fail "stonewall"

@@ -337,9 +337,72 @@ static void test_valid_values(void **state)
 	SET_OK(&j, "offset", "10%");
 	assert_int_equal(j.offset_pct, 10);
 
+	SET_OK(&j, "rw", "read:-8k");
+	assert_int_equal(j.rw, WL_RW_READ);
+	assert_int_equal(j.rw_skip, -8192);
+	SET_OK(&j, "rw", "write:112k");
+	assert_int_equal(j.rw_skip, 112 * 1024);
+	SET_OK(&j, "rw", "randread:8");
+	assert_int_equal(j.rw, WL_RW_RANDREAD);
+	assert_int_equal(j.rw_nr, 8);
+	assert_int_equal(j.rw_skip, 0);
+	SET_OK(&j, "rw", "read");
+	assert_int_equal(j.rw_nr, 1);
+	SET_OK(&j, "bsrange", "4k-16k");
+	assert_int_equal(j.nbssplit, 4);
+	assert_int_equal(j.bssplit[3].bs, 16384);
+	assert_int_equal(j.bssplit[0].pct + j.bssplit[1].pct + j.bssplit[2].pct + j.bssplit[3].pct,
+	                 100);
+	SET_OK(&j, "bs", "4k-4k");
+	assert_int_equal(j.nbssplit, 0);
+	assert_int_equal(j.bs, 4096);
+	SET_OK(&j, "random_distribution", "zoned:50/5:30/15:20/");
+	assert_int_equal(j.dist, WL_DIST_ZONED);
+	assert_int_equal(j.nzones, 3);
+	assert_int_equal(j.zones[1].access_pct, 30);
+	assert_int_equal(j.zones[1].size_pct, 15);
+	assert_int_equal(j.zones[2].size_pct, 0);
+	SET_OK(&j, "random_distribution", "zoned_abs:60/1g:40/");
+	assert_int_equal(j.dist, WL_DIST_ZONED_ABS);
+	assert_int_equal(j.zones[0].size_bytes, 1ull << 30);
+	SET_OK(&j, "random_distribution", "random");
+	SET_OK(&j, "rate", "10m,2m");
+	assert_int_equal(j.rate[0], 10u << 20);
+	assert_int_equal(j.rate[1], 2u << 20);
+	assert_int_equal(j.rate[2], 0);
+	SET_OK(&j, "rate", "1250");
+	assert_int_equal(j.rate[2], 1250);
+	SET_OK(&j, "rate_iops", ",500");
+	assert_int_equal(j.rate_iops[0], 0);
+	assert_int_equal(j.rate_iops[1], 500);
+	SET_OK(&j, "ratemin", "1k");
+	assert_int_equal(j.rate_min[0], 1024);
+	SET_OK(&j, "rate_process", "poisson");
+	assert_true(j.rate_poisson);
+	SET_OK(&j, "thinktime", "2000");
+	assert_int_equal(j.thinktime_ns, 2000000);
+	SET_OK(&j, "thinktime", "3ms");
+	assert_int_equal(j.thinktime_ns, 3000000);
+	SET_OK(&j, "number_ios", "1000");
+	assert_int_equal(j.number_ios, 1000);
+	SET_OK(&j, "timeout", "60");
+	assert_int_equal(j.runtime_ns, 60000000000ull);
+	SET_OK(&j, "filesize", "128m");
+	assert_int_equal(j.filesize, 128u << 20);
+	SET_OK(&j, "wait_for", "writers");
+	assert_string_equal(j.wait_for, "writers");
+	SET_OK(&j, "exit_what", "all");
+	assert_int_equal(j.exit_what, 2);
+	SET_OK(&j, "blockalign", "4k");
+	assert_int_equal(j.blockalign, 4096);
+
 	struct wl_job before;
 	memcpy(&before, &j, sizeof(j));
 	SET_OK(&j, "description", "any text at all");
+	SET_OK(&j, "threads", "1");
+	SET_OK(&j, "gtod_reduce", "1");
+	SET_OK(&j, "random_generator", "lfsr");
+	SET_OK(&j, "io_submit_mode", "offload");
 	SET_OK(&j, "thread", NULL);
 	assert_memory_equal(&j, &before, sizeof(j)); /* accepted, nothing to keep */
 }
@@ -373,8 +436,11 @@ static void test_invalid_values(void **state)
 	    {"name", "a\tb", "without control characters, got 'a\tb'"},
 	    {"name", NULL, "option 'name': needs a value (name=<str>)"},
 
-	    {"rw", "randread:8", "option 'rw': fio's ':N' suffix is not supported by raidlab"},
-	    {"rw", "rw:4", "':N' suffix is not supported"},
+	    {"rw", "randread:0", "option 'rw': expected randread:N with N a whole number of I/Os"},
+	    {"rw", "randread:x", "got 'randread:x'"},
+	    {"rw", "read:1000", "expected read:SIZE with SIZE a multiple of 512 bytes"},
+	    {"rw", "write:-", "got 'write:-'"},
+	    {"rw", "bogus:4k", "expected one of read"},
 	    {"rw", "foo",
 	     "expected one of read, write, randread, randwrite, rw, readwrite, randrw, trim, "
 	     "randtrim, got 'foo'"},
@@ -394,7 +460,10 @@ static void test_invalid_values(void **state)
 	    {"bs", "abc", "got 'abc'"},
 	    {"bs", "", "got ''"},
 	    {"bs", "4k,8k", "per-direction block sizes (read,write,trim) are not supported"},
-	    {"bs", "4k-64k", "block size ranges are not supported by raidlab (use bssplit)"},
+	    {"bs", "4k-128k", "needs MAX to be at most 16 x MIN and a multiple of it"},
+	    {"bs", "8k-4k", "expected MIN-MAX block sizes such as 4k-64k"},
+	    {"bsrange", "4k-6k", "a multiple of it; got '4k-6k'"},
+	    {"bsrange", "-4k", "expected MIN-MAX"},
 	    {"blocksize", "3", "option 'blocksize': expected a block size"},
 	    {"bs", NULL, "option 'bs': needs a value (bs=<size>)"},
 
@@ -463,10 +532,15 @@ static void test_invalid_values(void **state)
 	    {"random_distribution", "pareto:1.5", "got 'pareto:1.5'"},
 	    {"random_distribution", "pareto:0.2:0.1", "':CENTER' part is not supported"},
 	    {"random_distribution", "normal",
-	     "expected random, zipf[:THETA] or pareto[:H] (fio's "
-	     "normal and zoned distributions are not "
-	     "supported), got 'normal'"},
-	    {"random_distribution", "zoned:50/5:50/95", "got 'zoned:50/5:50/95'"},
+	     "expected random, zipf[:THETA], pareto[:H], zoned:A/B:... or zoned_abs:A/SIZE:... "
+	     "(fio's normal distribution is not supported), got 'normal'"},
+	    {"random_distribution", "zoned:50/5:40/95",
+	     "the access shares add up to 90% and the zone sizes to 100%"},
+	    {"random_distribution", "zoned:50/60:50/60", "zone sizes to 120%"},
+	    {"random_distribution", "zoned:50/:50/10", "the last may leave its size out"},
+	    {"random_distribution", "zoned", "expected zoned:A/B:C/D"},
+	    {"random_distribution", "zoned:50/5,50/5", "one list for all directions"},
+	    {"random_distribution", "zoned_abs:100/0", "expected zoned_abs:ACCESS%/SIZE"},
 	    {"random_distribution", "random:1", "'random' takes no parameter"},
 	    {"random_distribution", "Zipf", "got 'Zipf'"},
 
@@ -540,8 +614,14 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("cpus_allowed", "0-3",
 	        "fio option 'cpus_allowed' is not supported by raidlab (see 'raidlab help "
 	        "options')");
-	SET_ERR("rate", "10m", "fio option 'rate' is not supported");
-	SET_ERR("bsrange", "4k-8k", "fio option 'bsrange' is not supported");
+	SET_ERR("rate", "10m,x", "option 'rate': expected READ[,WRITE[,TRIM]] bytes per second");
+	SET_ERR("rate_iops", "1,2,3,4", "option 'rate_iops': expected READ[,WRITE[,TRIM]] I/Os");
+	SET_ERR("thinktime", "abc", "option 'thinktime': expected a pause such as 2000");
+	SET_ERR("exit_what", "some", "option 'exit_what': expected group, stonewall or all");
+	SET_ERR("random_generator", "mt", "expected tausworthe, lfsr or tausworthe64");
+	SET_ERR("io_submit_mode", "async", "expected inline or offload");
+	SET_ERR("rate_process", "burst", "expected linear or poisson");
+	SET_ERR("verify_backlog", "8", "unknown option 'verify_backlog'");
 
 	/* Messages without a place, and a tiny buffer, are fine. */
 	struct wl_job j;
@@ -891,6 +971,25 @@ static const char *const promised[] = {
     "write_bw_log",
     "write_lat_log",
     "write_iops_log",
+    "bsrange",
+    "blocksize_range",
+    "rate",
+    "rate_iops",
+    "rate_min",
+    "ratemin",
+    "rate_process",
+    "io_submit_mode",
+    "thinktime",
+    "number_ios",
+    "filesize",
+    "wait_for",
+    "exit_what",
+    "random_generator",
+    "gtod_reduce",
+    "blockalign",
+    "ba",
+    "threads",
+    "timeout",
 };
 
 static void test_option_table(void **state)
@@ -899,7 +998,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 3); /* three of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 8); /* eight of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */
@@ -946,7 +1045,8 @@ static void test_option_table(void **state)
 			/* No default: bssplit ("unset" means bs is used) and the texts. */
 			if (strcmp(o->name, "bssplit") && strcmp(o->name, "filename") &&
 			    strcmp(o->name, "directory") && strcmp(o->name, "description") &&
-			    strncmp(o->name, "write_", 6))
+			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
+			    strcmp(o->name, "wait_for"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1321,7 +1421,9 @@ static void test_jobfile_malformed(void **state)
 	     "${RAIDLAB_TEST_UNSET_VAR}) "
 	     "is not set"},
 	    {"[j]\nsize=${}\n", "bad.fio:2: malformed ${VAR} reference"},
-	    {"[j]\nrw=randread:8\n", "bad.fio:2: option 'rw': fio's ':N' suffix is not supported"},
+	    {"[j]\nrw=randread:0\n", "bad.fio:2: option 'rw': expected randread:N"},
+	    {"[j]\nrw=randwrite:4\nverify=crc32c\n",
+	     "bad.fio:1: job 'j': verify=crc32c cannot be combined with rw=randwrite:4"},
 	    {"[j]\nioengine=windowsaio\n", "bad.fio:2: ioengine 'windowsaio' is not supported by "
 	                                   "raidlab (supported: io_uring, libaio"},
 	    {"[global]\ntime_based\n[j]\nrw=read\n",
@@ -1335,7 +1437,8 @@ static void test_jobfile_malformed(void **state)
 	    {"[j]\nbssplit=4k/50:8k/40\n",
 	     "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
 	    {"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
-	    {"[j]\n\n\n\n\nrate=1m\n", "bad.fio:6: fio option 'rate' is not supported by raidlab"},
+	    {"[j]\n\n\n\n\ncpus_allowed=1\n",
+	     "bad.fio:6: fio option 'cpus_allowed' is not supported by raidlab"},
 	    {"[j]\nstonewall=x\n", "bad.fio:2: option 'stonewall'"},
 	    {"[j]\nsize=0%\n", "bad.fio:2: option 'size': expected a percentage from 1 to 100"},
 	};
@@ -1392,6 +1495,14 @@ static void test_job_target_spec(void **state)
 	SET_OK(&j, "directory", "/d/");
 	assert_int_equal(wl_job_target_spec(&j, 3, spec, sizeof(spec), msg, sizeof(msg)), 0);
 	assert_string_equal(spec, "file(\"/d/seq.3.0\")");
+	SET_OK(&j, "filename", "/abs/f");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec, "file(\"/abs/f\")"); /* an absolute name ignores directory */
+	SET_OK(&j, "filesize", "1m");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec, "file(\"/abs/f\", size=1048576)");
+	wl_job_init(&j);
+	SET_OK(&j, "name", "seq");
 	SET_OK(&j, "ioengine", "null");
 	SET_OK(&j, "size", "4k");
 	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
@@ -1413,13 +1524,34 @@ static void test_job_groups(void **state)
 	jobs[0].stonewall = true; /* the first job's stonewall waits for nothing */
 	jobs[2].new_group = true;
 	jobs[3].stonewall = true;
-	assert_int_equal(wl_job_groups(jobs, 5, wave, group), 2);
+	size_t nw = 0;
+	assert_int_equal(wl_job_groups(jobs, 5, wave, group, &nw, msg, sizeof(msg)), 0);
+	assert_int_equal(nw, 2);
 	unsigned want_wave[5] = {0, 0, 0, 1, 1}, want_group[5] = {0, 0, 1, 2, 2};
 	for (int i = 0; i < 5; i++) {
 		assert_int_equal(wave[i], want_wave[i]);
 		assert_int_equal(group[i], want_group[i]);
 	}
-	assert_int_equal(wl_job_groups(jobs, 0, wave, NULL), 0);
+	assert_int_equal(wl_job_groups(jobs, 0, wave, NULL, &nw, msg, sizeof(msg)), 0);
+	assert_int_equal(nw, 0);
+	/* wait_for: after the named job's wave; later jobs still run early */
+	for (int i = 0; i < 5; i++)
+		wl_job_init(&jobs[i]);
+	strcpy(jobs[0].name, "writers");
+	strcpy(jobs[1].name, "readers");
+	strcpy(jobs[1].wait_for, "writers");
+	strcpy(jobs[2].name, "writers2");
+	strcpy(jobs[2].wait_for, "readers");
+	strcpy(jobs[3].name, "free");
+	jobs[4].stonewall = true;
+	assert_int_equal(wl_job_groups(jobs, 5, wave, NULL, &nw, msg, sizeof(msg)), 0);
+	unsigned want2[5] = {0, 1, 2, 0, 3};
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(wave[i], want2[i]);
+	assert_int_equal(nw, 4);
+	strcpy(jobs[3].wait_for, "nobody");
+	assert_int_equal(wl_job_groups(jobs, 5, wave, NULL, &nw, msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "job 'free': wait_for=nobody names no earlier job", __LINE__);
 }
 
 static void test_jobfile_substitution(void **state)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -701,7 +702,8 @@ static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
 }
 
 static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
-                       const struct run_plan *p, struct wl_result *res, const bool *done, FILE *out)
+                       const struct run_plan *p, struct wl_result *res, const bool *done, FILE *out,
+                       time_t started)
 {
 	struct run_shown *sh = calloc(jf->njobs, sizeof(*sh));
 	size_t n;
@@ -711,6 +713,14 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 		return;
 	}
 	n = run_collect(jf, p, res, done, sh);
+	if (a->fmt_normal) {
+		char date[64];
+		struct tm tm;
+		localtime_r(&started, &tm);
+		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s), started %s\n", RL_VERSION,
+		        jf->njobs, p->nwaves, date);
+	}
 	if (a->fmt_normal)
 		for (size_t i = 0; i < n; i++) {
 			size_t j = sh[i].job;
@@ -800,8 +810,9 @@ static int run_main(int argc, char **argv)
 		goto done;
 	}
 	run_catch_signals();
+	time_t started = time(NULL);
 	status = run_waves(&a, &jf, &plan, res, done, out);
-	run_report(&a, &jf, &plan, res, done, out);
+	run_report(&a, &jf, &plan, res, done, out, started);
 	for (size_t i = 0; i < jf.njobs; i++) {
 		char lmsg[512];
 		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {

@@ -33,7 +33,8 @@ static void fio_add_d(struct json_object *o, const char *k, double v)
 	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
 }
 
-static struct json_object *fio_lat(const struct st_hist *h, bool pcts, bool bins)
+static struct json_object *fio_lat(const struct st_hist *h, const struct wl_job *job, bool pcts,
+                                   bool bins)
 {
 	struct json_object *o = json_object_new_object();
 	bool any = h->count > 0;
@@ -46,9 +47,11 @@ static struct json_object *fio_lat(const struct st_hist *h, bool pcts, bool bins
 	if (pcts && any) {
 		struct json_object *p = json_object_new_object();
 		char key[32];
-		for (size_t i = 0; i < sizeof(fio_pcts) / sizeof(fio_pcts[0]); i++) {
-			snprintf(key, sizeof(key), "%f", fio_pcts[i]);
-			fio_add_i(p, key, (int64_t)st_hist_percentile(h, fio_pcts[i]));
+		const double *list = job && job->npct ? job->pct_list : fio_pcts;
+		size_t n = job && job->npct ? job->npct : sizeof(fio_pcts) / sizeof(fio_pcts[0]);
+		for (size_t i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "%f", list[i]);
+			fio_add_i(p, key, (int64_t)st_hist_percentile(h, list[i]));
 		}
 		json_object_object_add(o, "percentile", p);
 	}
@@ -114,9 +117,9 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	fio_add_i(o, "total_ios", (int64_t)r->ios);
 	fio_add_i(o, "short_ios", 0);
 	fio_add_i(o, "drop_ios", 0);
-	json_object_object_add(o, "slat_ns", fio_lat(&zero, false, false));
-	json_object_object_add(o, "clat_ns", fio_lat(&r->hist, true, plus));
-	json_object_object_add(o, "lat_ns", fio_lat(&r->hist, false, false));
+	json_object_object_add(o, "slat_ns", fio_lat(&zero, NULL, false, false));
+	json_object_object_add(o, "clat_ns", fio_lat(&r->hist, &res->job, true, plus));
+	json_object_object_add(o, "lat_ns", fio_lat(&r->hist, NULL, false, false));
 	fio_samples(&r->series, false, &mn, &mx, &mean, &dev, &n);
 	fio_add_i(o, "bw_min", (int64_t)mn);
 	fio_add_i(o, "bw_max", (int64_t)mx);
@@ -220,7 +223,7 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	struct st_hist zero;
 	st_hist_init(&zero);
 	fio_add_i(sync, "total_ios", (int64_t)res->flushes);
-	json_object_object_add(sync, "lat_ns", fio_lat(&zero, false, false));
+	json_object_object_add(sync, "lat_ns", fio_lat(&zero, NULL, false, false));
 	json_object_object_add(o, "sync", sync);
 	fio_add_i(o, "job_runtime", (int64_t)(res->runtime_ns / 1000000));
 	fio_add_d(o, "usr_cpu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0);

@@ -103,6 +103,7 @@ enum wl_verify {
 #define WL_JOBFILE_JOBS_MAX 1024        /* most job sections in one file */
 #define WL_PATH_MAX         512         /* filename= / directory=, including the NUL */
 #define WL_LOGNAME_MAX      128         /* write_*_log=NAME prefix, including the NUL */
+#define WL_PCT_MAX          20          /* percentile_list entries, as fio */
 
 struct wl_bssplit {
 	uint32_t bs;  /* block size in bytes */
@@ -172,6 +173,10 @@ struct wl_job {
 	char wait_for[WL_NAME_MAX]; /* wait_for=JOB: start when that job has finished */
 	uint32_t exit_what;         /* exit_what: 0 group (default), 1 stonewall, 2 all */
 	uint64_t blockalign;        /* blockalign=: random offsets aligned to this; 0 smallest bs */
+	double pct_list[WL_PCT_MAX]; /* percentile_list=: reported percentiles; npct 0: fio's */
+	unsigned npct;
+	uint64_t cpus;   /* cpus_allowed=: CPU mask (CPUs 0..63); 0: any */
+	bool cpus_split; /* cpus_allowed_policy=split: one CPU of the set per worker */
 };
 
 /**

@@ -1076,6 +1076,91 @@ static int opt_set_rate_process(struct wl_job *job, const struct opt_def *def, c
 	return 0;
 }
 
+/* percentile_list=99:99.9:... (fio's ':' list), each in (0, 100]. */
+static int opt_set_pct_list(struct wl_job *job, const struct opt_def *def, const char *value,
+                            const struct opt_ctx *ctx)
+{
+	double v[WL_PCT_MAX];
+	unsigned n = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (const char *p = value;;) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char e[32];
+		if (n == WL_PCT_MAX || len == 0 || len >= sizeof(e))
+			goto bad;
+		memcpy(e, p, len);
+		e[len] = '\0';
+		if (!opt_parse_double(e, &v[n]) || !(v[n] > 0 && v[n] <= 100))
+			goto bad;
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	memcpy(job->pct_list, v, n * sizeof(v[0]));
+	job->npct = n;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected up to %d percentiles above 0 and at most 100 separated by ':' "
+	                "(99:99.9), got '%s'",
+	                WL_PCT_MAX, value);
+}
+
+/* cpus_allowed=0-3,6: the CPUs the job's workers may run on (0 to 63). */
+static int opt_set_cpus(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	uint64_t mask = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (const char *p = value;;) {
+		char *end;
+		errno = 0;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p || errno || a > 63)
+			goto bad;
+		if (*end == '-') {
+			const char *q = end + 1;
+			b = strtoul(q, &end, 10);
+			if (end == q || errno || b > 63 || b < a)
+				goto bad;
+		}
+		for (unsigned long c = a; c <= b; c++)
+			mask |= 1ull << c;
+		if (*end == '\0')
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	job->cpus = mask;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'",
+	                value);
+}
+
+static int opt_set_cpus_policy(struct wl_job *job, const struct opt_def *def, const char *value,
+                               const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "shared"))
+		job->cpus_split = false;
+	else if (!strcmp(value, "split"))
+		job->cpus_split = true;
+	else
+		return opt_fail(ctx, true, "expected shared or split, got '%s'", value);
+	return 0;
+}
+
 /* gtod_reduce: a fio-internal saving of clock reads; accepted, nothing to reduce. */
 static int opt_set_bool_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
                                  const struct opt_ctx *ctx)
@@ -1357,6 +1442,22 @@ static const struct opt_def opt_table[] = {
               "uses its own generator (xoshiro256**), and its random map already gives "
               "lfsr's promise that every block is used once per loop."),
      .set = opt_set_generator},
+    {OPT_INFO("percentile_list", NULL, "str", "",
+              "The latency percentiles fio's JSON and terse output report, separated by ':' "
+              "(99:99.9:99.99), up to 20; empty: fio's default list."),
+     .set = opt_set_pct_list},
+    {OPT_INFO("lat_percentiles", "clat_percentiles", "bool", "1",
+              "Accepted for fio job files: raidlab reports percentiles of its one latency "
+              "(clat, which here equals lat) always."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("cpus_allowed", NULL, "str", "",
+              "The CPUs the job's worker threads may run on: numbers and ranges from 0 to 63 "
+              "(0-3,6); empty: any."),
+     .set = opt_set_cpus},
+    {OPT_INFO("cpus_allowed_policy", NULL, "enum", "shared",
+              "shared: every worker may use all of cpus_allowed; split: worker k runs on the "
+              "k-th CPU of the set (round robin)."),
+     .set = opt_set_cpus_policy},
     {OPT_INFO("gtod_reduce", NULL, "bool", "0",
               "Accepted for fio job files: fio's way of reading the clock less often.  "
               "raidlab reads it once per I/O anyway, so there is nothing to reduce."),
@@ -1394,7 +1495,6 @@ static const char *const opt_fio_unsupported[] = {
     "io_limit",
     "fill_device",
     "nrfiles",
-    "cpus_allowed",
     "verify_pattern",
     "do_verify",
     "verify_fatal",

@@ -603,6 +603,28 @@ static void *run_thread_main(void *arg)
 				         "worker setup failed: %s", strerror(-rc));
 		}
 	}
+	/* cpus_allowed: a real worker's thread keeps to its CPUs */
+	const struct wl_job *job0 = th->ws[0]->job;
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->cpus) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		unsigned ncpu = (unsigned)__builtin_popcountll(job0->cpus),
+		         pick = th->ws[0]->index % ncpu;
+		for (unsigned c = 0, k = 0; c < 64; c++) {
+			if (!(job0->cpus >> c & 1))
+				continue;
+			if (!job0->cpus_split || k == pick)
+				CPU_SET(c, &set);
+			k++;
+		}
+		int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+		if (e) {
+			snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
+			         "job '%s': cpus_allowed: cannot run on those CPUs: %s", job0->name,
+			         strerror(e));
+			th->ws[0]->setup_error = rc = -e;
+		}
+	}
 	/* Everyone starts together, or nobody starts. */
 	pthread_barrier_wait(th->barrier);
 	pthread_barrier_wait(th->barrier);

@@ -394,6 +394,13 @@ static void test_valid_values(void **state)
 	SET_OK(&j, "exit_what", "all");
 	assert_int_equal(j.exit_what, 2);
 	SET_OK(&j, "blockalign", "4k");
+	SET_OK(&j, "percentile_list", "50:99.9:99.99");
+	assert_int_equal(j.npct, 3);
+	assert_true(j.pct_list[2] == 99.99);
+	SET_OK(&j, "cpus_allowed", "0-2,5");
+	assert_int_equal(j.cpus, 0x27);
+	SET_OK(&j, "cpus_allowed_policy", "split");
+	assert_true(j.cpus_split);
 	assert_int_equal(j.blockalign, 4096);
 
 	struct wl_job before;
@@ -611,9 +618,14 @@ static void test_unknown_and_rejected(void **state)
 	        "psync, sync, pvsync, pvsync2, null)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
-	SET_ERR("cpus_allowed", "0-3",
-	        "fio option 'cpus_allowed' is not supported by raidlab (see 'raidlab help "
+	SET_ERR("hipri", NULL,
+	        "fio option 'hipri' is not supported by raidlab (see 'raidlab help "
 	        "options')");
+	SET_ERR("cpus_allowed", "0-64", "option 'cpus_allowed': expected CPU numbers from 0 to 63");
+	SET_ERR("cpus_allowed", "3-1", "got '3-1'");
+	SET_ERR("cpus_allowed_policy", "one", "expected shared or split");
+	SET_ERR("percentile_list", "99:0", "option 'percentile_list': expected up to 20");
+	SET_ERR("percentile_list", "101", "got '101'");
 	SET_ERR("rate", "10m,x", "option 'rate': expected READ[,WRITE[,TRIM]] bytes per second");
 	SET_ERR("rate_iops", "1,2,3,4", "option 'rate_iops': expected READ[,WRITE[,TRIM]] I/Os");
 	SET_ERR("thinktime", "abc", "option 'thinktime': expected a pause such as 2000");
@@ -990,6 +1002,11 @@ static const char *const promised[] = {
     "ba",
     "threads",
     "timeout",
+    "percentile_list",
+    "lat_percentiles",
+    "clat_percentiles",
+    "cpus_allowed",
+    "cpus_allowed_policy",
 };
 
 static void test_option_table(void **state)
@@ -998,7 +1015,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 8); /* eight of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 9); /* nine of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */
@@ -1046,7 +1063,8 @@ static void test_option_table(void **state)
 			if (strcmp(o->name, "bssplit") && strcmp(o->name, "filename") &&
 			    strcmp(o->name, "directory") && strcmp(o->name, "description") &&
 			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
-			    strcmp(o->name, "wait_for"))
+			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
+			    strcmp(o->name, "cpus_allowed"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1437,8 +1455,8 @@ static void test_jobfile_malformed(void **state)
 	    {"[j]\nbssplit=4k/50:8k/40\n",
 	     "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
 	    {"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
-	    {"[j]\n\n\n\n\ncpus_allowed=1\n",
-	     "bad.fio:6: fio option 'cpus_allowed' is not supported by raidlab"},
+	    {"[j]\n\n\n\n\ninvalidate=1\n",
+	     "bad.fio:6: fio option 'invalidate' is not supported by raidlab"},
 	    {"[j]\nstonewall=x\n", "bad.fio:2: option 'stonewall'"},
 	    {"[j]\nsize=0%\n", "bad.fio:2: option 'size': expected a percentage from 1 to 100"},
 	};

@@ -12,6 +12,7 @@
  * writes the full result (docs/results.md) to a file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
@@ -434,6 +435,11 @@ static int run_plan_add(struct run_plan *p, const struct run_args *a, const stru
 	}
 	if (wl_job_writes(j))
 		p->tg[i].ctx.write_intent = true;
+	/* fio's fadvise_hint: random if any job on the file is random */
+	if (wl_rw_is_random(j->rw))
+		p->tg[i].ctx.access_hint = POSIX_FADV_RANDOM;
+	else if (p->tg[i].ctx.access_hint != POSIX_FADV_RANDOM)
+		p->tg[i].ctx.access_hint = POSIX_FADV_SEQUENTIAL;
 	if (!j->size_pct && j->offset + j->size > p->tg[i].ctx.default_file_size)
 		p->tg[i].ctx.default_file_size = j->offset + j->size;
 	*out = (unsigned)i;
@@ -572,7 +578,7 @@ static void run_catch_signals(void)
  * says it ran.  exitall with exit_what=all ends the run after its wave.
  */
 static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, struct run_plan *p,
-                     struct wl_result *res, bool *done, FILE *out)
+                     struct wl_result *res, struct wl_result **clones, bool *done, FILE *out)
 {
 	struct run_progress_state ps = {
 	    .tty = a->eta == RUN_ETA_ALWAYS ||
@@ -605,6 +611,7 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 			items[n].job = &jf->jobs[k];
 			items[n].targets = &tg[p->clone0[k]];
 			items[n].res = &res[k];
+			items[n].clones = clones[k];
 			if (jf->jobs[k].exitall && jf->jobs[k].exit_what == 2)
 				exit_all = true;
 			n++;
@@ -654,7 +661,8 @@ struct run_shown {
 };
 
 static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
-                          struct wl_result *res, const bool *done, struct run_shown *sh)
+                          struct wl_result *res, struct wl_result **clones, const bool *done,
+                          struct run_shown *sh)
 {
 	size_t n = 0;
 
@@ -680,6 +688,16 @@ static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
 				}
 			continue;
 		}
+		if (!grouped && clones[i]) {
+			/* numjobs without group_reporting: each clone on its own, as fio */
+			for (unsigned k = 0; k < res[i].job.numjobs; k++, n++) {
+				sh[n].job = i;
+				sh[n].njobs = 1;
+				sh[n].merged = false;
+				sh[n].res = &clones[i][k];
+			}
+			continue;
+		}
 		sh[n].job = i;
 		sh[n].njobs = res[i].job.numjobs;
 		sh[n].merged = false;
@@ -702,17 +720,18 @@ static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
 }
 
 static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
-                       const struct run_plan *p, struct wl_result *res, const bool *done, FILE *out,
-                       time_t started)
+                       const struct run_plan *p, struct wl_result *res, struct wl_result **clones,
+                       const bool *done, FILE *out, time_t started)
 {
-	struct run_shown *sh = calloc(jf->njobs, sizeof(*sh));
+	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
+	struct run_shown *sh = calloc(nclones, sizeof(*sh));
 	size_t n;
 
 	if (a->quiet || !sh) {
 		free(sh);
 		return;
 	}
-	n = run_collect(jf, p, res, done, sh);
+	n = run_collect(jf, p, res, clones, done, sh);
 	if (a->fmt_normal) {
 		char date[64];
 		struct tm tm;
@@ -761,7 +780,7 @@ static int run_main(int argc, char **argv)
 	struct run_args a = {0};
 	struct wl_jobfile jf;
 	struct run_plan plan = {0};
-	struct wl_result *res = NULL;
+	struct wl_result *res = NULL, **clones = NULL;
 	bool *done = NULL;
 	FILE *out = stdout;
 	int status = 0, rc;
@@ -804,15 +823,21 @@ static int run_main(int argc, char **argv)
 	}
 	res = calloc(jf.njobs, sizeof(*res));
 	done = calloc(jf.njobs, sizeof(*done));
-	if (!res || !done) {
+	clones = calloc(jf.njobs, sizeof(*clones));
+	bool oom = false;
+	for (size_t i = 0; clones && i < jf.njobs; i++)
+		if (jf.jobs[i].numjobs > 1 &&
+		    !(clones[i] = calloc(jf.jobs[i].numjobs, sizeof(**clones))))
+			oom = true;
+	if (!res || !done || !clones || oom) {
 		cli_error("run", "out of memory");
 		status = 1;
 		goto done;
 	}
 	run_catch_signals();
 	time_t started = time(NULL);
-	status = run_waves(&a, &jf, &plan, res, done, out);
-	run_report(&a, &jf, &plan, res, done, out, started);
+	status = run_waves(&a, &jf, &plan, res, clones, done, out);
+	run_report(&a, &jf, &plan, res, clones, done, out, started);
 	for (size_t i = 0; i < jf.njobs; i++) {
 		char lmsg[512];
 		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
@@ -838,6 +863,12 @@ done:
 		wl_result_free(&res[i]);
 	free(res);
 	free(done);
+	for (size_t i = 0; clones && i < jf.njobs; i++) {
+		for (unsigned k = 0; clones[i] && k < jf.jobs[i].numjobs; k++)
+			wl_result_free(&clones[i][k]);
+		free(clones[i]);
+	}
+	free(clones);
 	if (out != stdout && fclose(out)) {
 		cli_error("run", "cannot write %s: %s", a.output, strerror(errno));
 		status = 1;

@@ -160,10 +160,11 @@ struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io);
  * For targets that do real I/O on a libaio executor: queue @io (read,
  * write with RWF_DSYNC for FUA, or FLUSH as fdatasync) on file descriptor
  * @fd; it goes to the kernel at the next poll and completes through
- * rl_exec_backend_done.  Returns 0, -EOPNOTSUPP for other operations (do
+ * rl_exec_backend_done.  @alone (buffered files) submits it to the kernel
+ * at once, on its own.  Returns 0, -EOPNOTSUPP for other operations (do
  * them synchronously) or -EAGAIN when the executor's table is full.
  */
-int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd);
+int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone);
 
 /** Pool internals used by io.c. */
 struct rl_io *rl_exec_pool_get(struct rl_exec *ex);

@@ -11,6 +11,11 @@
  * result is mapped to 0 / -errno here (a short transfer is -EIO), so the
  * file target keeps a single completion path whatever the backend.
  *
+ * Buffered I/O (@alone) is different: the kernel does it inside io_submit,
+ * and a batch of buffered reads in one call goes to the device one by one
+ * (measured: 16 random 4 KiB reads per call ran at a tenth of the rate of
+ * one per call), so those iocbs are submitted at once, one per call.
+ *
  * The iocb table has one entry per request that can be in flight on the
  * executor (the engine's slots plus the child pool), so the data path
  * never allocates; if it is ever empty the request fails with -EAGAIN.
@@ -181,7 +186,7 @@ fail:
 	return rc;
 }
 
-int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd)
+int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 {
 	struct aio_state *st = ex->backend_priv;
 
@@ -205,7 +210,20 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd)
 		return -EOPNOTSUPP;
 	}
 	cb->data = io;
-	st->queued[st->nqueued++] = cb;
 	ex->backend_inflight++;
+	if (alone) {
+		/* buffered I/O runs inside io_submit: one at a time, like fio's default batch */
+		int rc = io_submit(st->ctx, 1, &cb);
+		if (rc == 1)
+			return 0;
+		if (rc == -EAGAIN || rc == -EINTR || rc == 0) {
+			st->queued[st->nqueued++] = cb; /* retry at the next poll */
+			return 0;
+		}
+		ex->backend_inflight--;
+		st->free[st->nfree++] = cb;
+		return rc;
+	}
+	st->queued[st->nqueued++] = cb;
 	return 0;
 }

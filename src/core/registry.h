@@ -29,6 +29,8 @@ struct rl_build_ctx {
 	bool buffered_ok;           /* fall back to buffered I/O where O_DIRECT is refused */
 	uint64_t default_file_size; /* size for a test file created without size= (0: required) */
 	bool quiet;                 /* no warnings on stderr */
+	int access_hint;            /* buffered files: POSIX_FADV_* access pattern (fio's
+	                               fadvise_hint); 0 = POSIX_FADV_NORMAL */
 };
 
 struct rl_target_type {

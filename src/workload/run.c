@@ -939,6 +939,18 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 				run_merge(res, &parts[w]);
 			}
 			res->runtime_ns = runtime;
+			for (unsigned k = 0; items[i].clones && k < res->job.numjobs; k++) {
+				struct wl_result *c = &items[i].clones[k];
+				struct run_worker *cw = &ws[w - res->job.numjobs + k];
+				wl_result_init(c, &res->job);
+				c->job.numjobs = 1;
+				c->clock = res->clock;
+				run_merge(c, cw->res);
+				c->runtime_ns =
+				    cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
+				c->cpu_user_s = cpu_user;
+				c->cpu_sys_s = cpu_sys;
+			}
 			for (int d = 0; d < WL_DIRS; d++)
 				if (res->job.rate_min[d] && res->dir[d].ios &&
 				    wl_result_bw(res, (enum rl_op)d) <

@@ -96,6 +96,8 @@ struct wl_run_item {
 	const struct wl_job *job;   /* as given; size=N%, offset=N% are resolved in res->job */
 	struct rl_target **targets; /* job->numjobs entries: clone k runs on targets[k] */
 	struct wl_result *res;      /* filled in (free with wl_result_free, also on error) */
+	struct wl_result *clones;   /* NULL, or job->numjobs results: each clone on its own
+	                               (fio reports clones apart without group_reporting) */
 };
 
 /**

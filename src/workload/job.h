@@ -177,6 +177,7 @@ struct wl_job {
 	unsigned npct;
 	uint64_t cpus;   /* cpus_allowed=: CPU mask (CPUs 0..63); 0: any */
 	bool cpus_split; /* cpus_allowed_policy=split: one CPU of the set per worker */
+	bool mem_huge;   /* mem=mmaphuge: I/O buffers in (transparent) huge pages */
 };
 
 /**

@@ -1161,6 +1161,22 @@ static int opt_set_cpus_policy(struct wl_job *job, const struct opt_def *def, co
 	return 0;
 }
 
+/* mem=malloc|mmap|mmaphuge: where the I/O buffers live. */
+static int opt_set_mem(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "malloc") || !strcmp(value, "mmap"))
+		job->mem_huge = false;
+	else if (!strcmp(value, "mmaphuge"))
+		job->mem_huge = true;
+	else
+		return opt_fail(ctx, true, "expected malloc, mmap or mmaphuge, got '%s'", value);
+	return 0;
+}
+
 /* gtod_reduce: a fio-internal saving of clock reads; accepted, nothing to reduce. */
 static int opt_set_bool_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
                                  const struct opt_ctx *ctx)
@@ -1458,6 +1474,12 @@ static const struct opt_def opt_table[] = {
               "shared: every worker may use all of cpus_allowed; split: worker k runs on the "
               "k-th CPU of the set (round robin)."),
      .set = opt_set_cpus_policy},
+    {OPT_INFO("mem", "iomem", "enum", "malloc",
+              "Where the I/O buffers live: malloc or mmap (ordinary pages, as fio's "
+              "default), or mmaphuge (transparent huge pages: a 1 MiB buffer is one "
+              "physically contiguous segment, so large requests are not split at the "
+              "device's segment limit)."),
+     .set = opt_set_mem},
     {OPT_INFO("gtod_reduce", NULL, "bool", "0",
               "Accepted for fio job files: fio's way of reading the clock less often.  "
               "raidlab reads it once per I/O anyway, so there is nothing to reduce."),

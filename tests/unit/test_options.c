@@ -400,6 +400,10 @@ static void test_valid_values(void **state)
 	SET_OK(&j, "cpus_allowed", "0-2,5");
 	assert_int_equal(j.cpus, 0x27);
 	SET_OK(&j, "cpus_allowed_policy", "split");
+	SET_OK(&j, "mem", "mmaphuge");
+	assert_true(j.mem_huge);
+	SET_OK(&j, "iomem", "malloc");
+	assert_false(j.mem_huge);
 	assert_true(j.cpus_split);
 	assert_int_equal(j.blockalign, 4096);
 
@@ -624,6 +628,7 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("cpus_allowed", "0-64", "option 'cpus_allowed': expected CPU numbers from 0 to 63");
 	SET_ERR("cpus_allowed", "3-1", "got '3-1'");
 	SET_ERR("cpus_allowed_policy", "one", "expected shared or split");
+	SET_ERR("mem", "cudamalloc", "option 'mem': expected malloc, mmap or mmaphuge");
 	SET_ERR("percentile_list", "99:0", "option 'percentile_list': expected up to 20");
 	SET_ERR("percentile_list", "101", "got '101'");
 	SET_ERR("rate", "10m,x", "option 'rate': expected READ[,WRITE[,TRIM]] bytes per second");
@@ -1007,6 +1012,8 @@ static const char *const promised[] = {
     "clat_percentiles",
     "cpus_allowed",
     "cpus_allowed_policy",
+    "mem",
+    "iomem",
 };
 
 static void test_option_table(void **state)
@@ -1015,7 +1022,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 9); /* nine of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 10); /* ten of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */

@@ -48,6 +48,16 @@
  *     (rl_io FLUSH) before its next request; sync=1 marks every write FUA;
  *     end_fsync=1 issues one FLUSH when the job's writes are done.
  *   - startdelay: the job's workers start this long after their group.
+ *   - rate / rate_iops: a slot waits until its direction's budget allows the
+ *     next request (rate_process=poisson: exponential gaps); thinktime: a
+ *     slot waits that long after each completion; number_ios: each worker
+ *     stops after that many requests; rate_min: the result records a
+ *     direction that ended slower.
+ *   - rw_skip / rw_nr (rw=read:8k, rw=randread:8) and zones (zoned,
+ *     zoned_abs) are the generator's (gen.h); blockalign sets its random
+ *     unit.
+ *   - cpus / cpus_split pin real workers' threads; mem_huge puts the slot
+ *     buffers in transparent huge pages.
  */
 #ifndef RL_WORKLOAD_JOB_H
 #define RL_WORKLOAD_JOB_H

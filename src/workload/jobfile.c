@@ -186,6 +186,9 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 	}
 	if (!*key)
 		return jobfile_fail(st, "missing option name before '='");
+	if (!eq && strncmp(key, "include", 7) == 0 && (key[7] == ' ' || key[7] == '\t'))
+		return jobfile_fail(st, "fio's include directive is not supported by raidlab; put "
+		                        "the included file's options in this file");
 	if (strpbrk(key, " \t"))
 		return jobfile_fail(st, "option name '%s' contains whitespace (expected key=value)",
 		                    key);

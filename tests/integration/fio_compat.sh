@@ -132,6 +132,12 @@ if command -v gnuplot >/dev/null; then
 	done
 fi
 
+# --status-interval prints the current rates, also when the output is a file
+$RAIDLAB run --name=s --filename="$T/s" --size=4m --rw=randread --runtime=1 --time_based \
+	--status-interval=200ms --eta=never --output=status.txt || fail "--status-interval"
+n=$(grep -c '^status: .* read=[0-9.]*MB/s write=0.0MB/s' status.txt || true)
+[ "$n" -ge 3 ] || { cat status.txt; fail "--status-interval=200ms printed $n status lines in 1 s"; }
+
 # --minimal prints fio's terse line (version 3, the job name third).
 $RAIDLAB run --name=m --filename="$T/m" --size=1m --minimal >terse.txt || fail "--minimal"
 IFS=';' read -r ver _ name _ <terse.txt

@@ -1446,7 +1446,8 @@ static void test_jobfile_malformed(void **state)
 	     "${RAIDLAB_TEST_UNSET_VAR}) "
 	     "is not set"},
 	    {"[j]\nsize=${}\n", "bad.fio:2: malformed ${VAR} reference"},
-	    {"[global]\ninclude other.fio\n[j]\n", "bad.fio:2: fio's include directive is not supported"},
+	    {"[global]\ninclude other.fio\n[j]\n",
+	     "bad.fio:2: fio's include directive is not supported"},
 	    {"[j]\nrw=randread:0\n", "bad.fio:2: option 'rw': expected randread:N"},
 	    {"[j]\nrw=randwrite:4\nverify=crc32c\n",
 	     "bad.fio:1: job 'j': verify=crc32c cannot be combined with rw=randwrite:4"},

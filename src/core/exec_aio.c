@@ -16,9 +16,10 @@
  * (measured: 16 random 4 KiB reads per call ran at a tenth of the rate of
  * one per call), so those iocbs are submitted at once, one per call.
  *
- * The iocb table has one entry per request that can be in flight on the
- * executor (the engine's slots plus the child pool), so the data path
- * never allocates; if it is ever empty the request fails with -EAGAIN.
+ * The iocb table is preallocated (twice the depth plus some room for the
+ * children of composite targets), so the data path never allocates; when
+ * it is empty rl_exec_aio_submit returns -EAGAIN and the file target does
+ * that request synchronously.
  */
 #include <errno.h>
 #include <libaio.h>
@@ -160,7 +161,13 @@ int rl_exec_aio_init(struct rl_exec *ex, unsigned depth)
 
 	if (!st)
 		return -ENOMEM;
-	st->cap = (depth ? depth : 64) + (unsigned)ex->pool_size;
+	/*
+	 * Room for the engine's slots and some children; the kernel's
+	 * aio-max-nr (65536 by default) is shared by every context, so the
+	 * whole child pool is not reserved: the file target does a request
+	 * synchronously when the table is full.
+	 */
+	st->cap = (depth ? depth : 64) * 2 + 64;
 	st->iocbs = calloc(st->cap, sizeof(*st->iocbs));
 	st->free = calloc(st->cap, sizeof(*st->free));
 	st->queued = calloc(st->cap, sizeof(*st->queued));

@@ -105,7 +105,9 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 
 	if (io->ex->kind == RL_EXEC_LIBAIO && io->op != RL_OP_TRIM) {
 		int rc = rl_exec_aio_submit(io->ex, io, f->fd, !f->direct);
-		if (rc)
+		if (rc == -EAGAIN) /* the executor's iocb table is full: do it now */
+			rl_io_complete_later(io, file_sync_io(f, io));
+		else if (rc)
 			rl_io_complete_later(io, rc);
 		return;
 	}

@@ -31,7 +31,8 @@
  *     norandommap; random_distribution other than random on a sequential
  *     pattern is rejected by wl_job_validate.
  *   - rw / randrw: each I/O is a read with probability rwmixread percent.
- *   - numjobs N: N copies of the job run concurrently, each over the same
+ *   - numjobs N: N copies of the job run concurrently (reported apart unless
+ *     group_reporting, see wl_run_item.clones), each over the same
  *     region unless offset_increment is set, each with its own random
  *     sequence derived from seed and the copy's index.
  *   - offset_increment I: copy k's region starts at offset + k * I (as fio),

@@ -27,7 +27,7 @@ ifeq ($(SAN),1)
 endif
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 ALL_CFLAGS := $(BASEFLAGS) $(CFLAGS) -DRL_VERSION=\"$(VERSION)\"
-LDLIBS   := $(PKG_LIBS) -lm -pthread $(LDSAN)
+LDLIBS   := $(PKG_LIBS) -laio -lm -pthread $(LDSAN)
 
 LIB_SRC  := $(filter-out src/cli/main.c $(EXCLUDE),$(shell find src -name '*.c' | sort))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages raidlab needs to build and test, if missing.
-# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka, ISA-L (parity).
+# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka, ISA-L (parity), libaio.
+# gnuplot-nox: fio_generate_plots and fio2gnuplot render raidlab's fio-format logs in tests.
+# fio-examples: fio's own example job files (tests/fio-examples is checked against them).
 # Test peers: fio, qemu-utils (qemu-img/qemu-io), nbdkit, libnbd-bin (nbdinfo/nbdcopy),
 # clang (libFuzzer), e2fsprogs (mkfs.ext4 for the safety test), util-linux (losetup),
 # valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results),
@@ -9,6 +11,7 @@
 # nodejs (drives it there over the DevTools protocol).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
+      libaio-dev fio-examples gnuplot-nox
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs)
 missing=()
 for p in "${pkgs[@]}"; do

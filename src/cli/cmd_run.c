@@ -12,41 +12,57 @@
  * writes the full result (docs/results.md) to a file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
+#include "core/spec.h"
+#include "stats/fio_json.h"
+#include "stats/fio_log.h"
 #include "stats/result.h"
 #include "suites/suite.h"
 #include "workload/run.h"
 
 static const char run_usage[] =
-    "usage: raidlab run [JOBFILE] --target SPEC [OPTIONS] [--JOBOPTION=VALUE ...]\n"
+    "usage: raidlab run [JOBFILE] [--target SPEC] [OPTIONS] [--JOBOPTION=VALUE ...]\n"
+    "       raidlab run --name=JOB --filename=PATH [--JOBOPTION=VALUE ...] [--name=JOB2 ...]\n"
     "       raidlab run SUITE --target SPEC [--target SPEC ...] [SUITE OPTIONS]\n"
     "\n"
-    "Runs fio-style jobs against a target and prints throughput, IOPS and latency.\n"
+    "Runs fio jobs against files, devices, arrays or simulated drives and prints\n"
+    "throughput, IOPS and latency.  fio's job files and command lines run unchanged.\n"
     "\n"
-    "  --target SPEC         what to measure: a path, file(PATH, size=1g), mem(size=1g),\n"
-    "                        raid0(...), ... ('raidlab help targets')\n"
-    "  --json FILE           write the full result as JSON (docs/results.md)\n"
-    "  --output-format=F     normal (default) or json (the result on standard output)\n"
-    "  --quiet               no progress line and no table\n"
+    "  --target SPEC         where jobs without filename=/directory= do I/O: a path,\n"
+    "                        file(PATH, size=1g), mem(size=1g), raid0(...), ssd(...)\n"
+    "                        ('raidlab help targets')\n"
+    "  --json FILE           write raidlab's full result as JSON (docs/results.md)\n"
+    "  --output FILE         write the report to FILE instead of standard output\n"
+    "  --output-format=F     normal (default), json or json+ (fio's JSON), terse;\n"
+    "                        several separated by ','\n"
+    "  --minimal             the same as --output-format=terse\n"
+    "  --eta=WHEN            progress line: auto (default: on a terminal), always, never\n"
+    "  --status-interval=T   also print the current rates every T (e.g. 1s), on any output\n"
+    "  --section=NAME        run only the job section NAME (may be repeated)\n"
+    "  --parse-only          check the jobs and exit\n"
+    "  --showcmd             print the jobs as command-line options and exit\n"
+    "  --quiet               no progress line and no report\n"
     "  --keep                keep test files raidlab created\n"
     "  --force-destroy       allow writing over data found on the target\n"
     "  --JOBOPTION=VALUE     any job option, e.g. --rw=randread --bs=4k --iodepth=32\n"
     "                        ('raidlab help options' lists them)\n"
     "\n"
-    "A JOBFILE is an fio-style INI file: [global] and one section per job; its\n"
-    "options override the command line's.  [global] may name the target: target=SPEC.\n"
-    "Jobs run one after another.  Exit status: 0 ok, 1 I/O error or verify failure,\n"
-    "2 bad usage.\n"
+    "Without a JOBFILE, --name starts a job as in fio: options before the first\n"
+    "--name apply to every job.  With a JOBFILE, command-line options are defaults\n"
+    "its [global] and sections override.  Jobs run at the same time unless stonewall\n"
+    "separates them.  Exit status: 0 ok, 1 I/O error or verify failure, 2 bad usage.\n"
     "\n"
     "SUITE is a standard benchmark reproduced from its public definition: cdm, cdm-nvme,\n"
     "cdm7, cdm6 (CrystalDiskMark), atto, asssd, anvil, hdtune, iometer, steady.  With\n"
@@ -54,15 +70,138 @@ static const char run_usage[] =
     "'raidlab help suites' lists them; 'raidlab run SUITE --help' shows a suite's options\n"
     "(a job file with a suite's name needs a path: ./cdm).\n";
 
+#define RUN_SECTIONS_MAX 32
+
+enum run_eta { RUN_ETA_AUTO = 0, RUN_ETA_ALWAYS, RUN_ETA_NEVER };
+
 struct run_args {
 	const char *target;
 	const char *json_path;
 	const char *jobfile;
-	bool json_stdout;
-	bool quiet;
+	const char *output;
+	bool fmt_normal, fmt_json, fmt_jsonplus, fmt_terse;
+	bool quiet, parse_only, showcmd;
+	enum run_eta eta;
+	uint64_t status_ns;
+	const char *sections[RUN_SECTIONS_MAX];
+	unsigned nsections;
 	struct rl_build_ctx ctx;
 	struct wl_job base;
+	struct wl_job *cli_jobs; /* jobs started with --name (no job file) */
+	size_t ncli_jobs;
 };
+
+/* --output-format=normal,json,json+,terse */
+static int run_parse_format(struct run_args *a, const char *val)
+{
+	char buf[128];
+
+	if (strlen(val) >= sizeof(buf)) {
+		cli_error("run", "--output-format: value too long");
+		return -EINVAL;
+	}
+	strcpy(buf, val);
+	a->fmt_normal = a->fmt_json = a->fmt_jsonplus = a->fmt_terse = false;
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "normal"))
+			a->fmt_normal = true;
+		else if (!strcmp(tok, "json"))
+			a->fmt_json = true;
+		else if (!strcmp(tok, "json+"))
+			a->fmt_jsonplus = true;
+		else if (!strcmp(tok, "terse"))
+			a->fmt_terse = true;
+		else {
+			cli_error("run",
+			          "--output-format: expected normal, json, json+ or terse (several "
+			          "separated by ','), got '%s'",
+			          tok);
+			return -EINVAL;
+		}
+	}
+	if (!a->fmt_normal && !a->fmt_json && !a->fmt_jsonplus && !a->fmt_terse) {
+		cli_error("run", "--output-format: no format given");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --name=X on the command line starts a job (as fio); later options go to it. */
+static int run_cli_job_start(struct run_args *a, const char *name)
+{
+	char msg[512];
+	struct wl_job *jobs = realloc(a->cli_jobs, (a->ncli_jobs + 1) * sizeof(*jobs));
+
+	if (!jobs)
+		return -ENOMEM;
+	a->cli_jobs = jobs;
+	jobs[a->ncli_jobs] = a->base;
+	if (wl_job_set(&jobs[a->ncli_jobs], "name", name, "command line", msg, sizeof(msg))) {
+		cli_error("run", "%s", msg);
+		return -EINVAL;
+	}
+	a->ncli_jobs++;
+	return 0;
+}
+
+static bool run_takes_value(const char *name)
+{
+	static const char *const names[] = {"target",          "json", "output-format", "output",
+	                                    "status-interval", "eta",  "section"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+static int run_own_option(struct run_args *a, const char *name, const char *val)
+{
+	char tmp[128];
+
+	if (!strcmp(name, "target")) {
+		if (a->target) {
+			cli_error("run",
+			          "--target given twice ('%s' and '%s'); jobs run on one target "
+			          "each (suites compare several)",
+			          a->target, val);
+			return -EINVAL;
+		}
+		a->target = val;
+	} else if (!strcmp(name, "json"))
+		a->json_path = val;
+	else if (!strcmp(name, "output"))
+		a->output = val;
+	else if (!strcmp(name, "output-format"))
+		return run_parse_format(a, val);
+	else if (!strcmp(name, "eta")) {
+		if (!strcmp(val, "auto"))
+			a->eta = RUN_ETA_AUTO;
+		else if (!strcmp(val, "always"))
+			a->eta = RUN_ETA_ALWAYS;
+		else if (!strcmp(val, "never"))
+			a->eta = RUN_ETA_NEVER;
+		else {
+			cli_error("run", "--eta: expected auto, always or never, got '%s'", val);
+			return -EINVAL;
+		}
+	} else if (!strcmp(name, "status-interval")) {
+		if (rl_parse_time(val, &a->status_ns, tmp, sizeof(tmp)) || !a->status_ns) {
+			cli_error("run",
+			          "--status-interval: expected a duration such as 1 or 500ms (a "
+			          "plain number is seconds), got '%s'",
+			          val);
+			return -EINVAL;
+		}
+	} else if (!strcmp(name, "section")) {
+		if (a->nsections == RUN_SECTIONS_MAX) {
+			cli_error("run", "--section: at most %d sections", RUN_SECTIONS_MAX);
+			return -EINVAL;
+		}
+		a->sections[a->nsections++] = val;
+	}
+	return 0;
+}
 
 static int run_parse_args(int argc, char **argv, struct run_args *a)
 {
@@ -70,6 +209,7 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 
 	rl_build_ctx_init(&a->ctx);
 	wl_job_init(&a->base);
+	a->fmt_normal = true;
 	for (int i = 1; i < argc; i++) {
 		char *arg = argv[i];
 		char name[128];
@@ -95,8 +235,7 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 		if (eq)
 			val = eq + 1;
 		/* raidlab's own options; the ones taking a value accept "--x v" too */
-		if (!strcmp(name, "target") || !strcmp(name, "json") ||
-		    !strcmp(name, "output-format")) {
+		if (run_takes_value(name)) {
 			if (!val) {
 				if (i + 1 >= argc) {
 					cli_error("run", "--%s needs a value", name);
@@ -104,28 +243,17 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 				}
 				val = argv[++i];
 			}
-			if (!strcmp(name, "target")) {
-				if (a->target) {
-					cli_error(
-					    "run",
-					    "--target given twice ('%s' and '%s'); jobs run on "
-					    "one target (suites compare several)",
-					    a->target, val);
-					return -EINVAL;
-				}
-				a->target = val;
-			} else if (!strcmp(name, "json"))
-				a->json_path = val;
-			else if (!strcmp(val, "json"))
-				a->json_stdout = true;
-			else if (strcmp(val, "normal")) {
-				cli_error("run",
-				          "--output-format: expected normal or json, got '%s'",
-				          val);
+			if (run_own_option(a, name, val))
 				return -EINVAL;
-			}
 		} else if (!strcmp(name, "quiet") && !val) {
 			a->quiet = true;
+		} else if (!strcmp(name, "minimal") && !val) {
+			a->fmt_normal = a->fmt_json = a->fmt_jsonplus = false;
+			a->fmt_terse = true;
+		} else if (!strcmp(name, "parse-only") && !val) {
+			a->parse_only = true;
+		} else if (!strcmp(name, "showcmd") && !val) {
+			a->showcmd = true;
 		} else if (!strcmp(name, "keep") && !val) {
 			a->ctx.keep = true;
 		} else if (!strcmp(name, "force-destroy") && !val) {
@@ -133,10 +261,21 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(name, "help")) {
 			fputs(run_usage, stdout);
 			exit(0);
-		} else if (wl_job_set(&a->base, name, val, "command line", msg, sizeof(msg))) {
-			cli_error("run", "%s", msg);
-			return -EINVAL;
+		} else if (!strcmp(name, "name") && val && !a->jobfile) {
+			if (run_cli_job_start(a, val))
+				return -EINVAL;
+		} else {
+			struct wl_job *j = a->ncli_jobs ? &a->cli_jobs[a->ncli_jobs - 1] : &a->base;
+			if (wl_job_set(j, name, val, "command line", msg, sizeof(msg))) {
+				cli_error("run", "%s", msg);
+				return -EINVAL;
+			}
 		}
+	}
+	if (a->jobfile && a->ncli_jobs) {
+		cli_error("run", "--name starts a command-line job; with a job file, give its "
+		                 "options in the file (or use --section)");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -147,15 +286,21 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 
 	memset(jf, 0, sizeof(*jf));
 	if (!a->jobfile) {
-		if (wl_job_validate(&a->base, "command line", msg, sizeof(msg))) {
-			cli_error("run", "%s", msg);
-			return -EINVAL;
+		size_t n = a->ncli_jobs ? a->ncli_jobs : 1;
+		const struct wl_job *src = a->ncli_jobs ? a->cli_jobs : &a->base;
+		for (size_t i = 0; i < n; i++) {
+			char where[WL_NAME_MAX + 32];
+			snprintf(where, sizeof(where), "command line: job '%s'", src[i].name);
+			if (wl_job_validate(&src[i], where, msg, sizeof(msg))) {
+				cli_error("run", "%s", msg);
+				return -EINVAL;
+			}
 		}
-		jf->jobs = malloc(sizeof(*jf->jobs));
+		jf->jobs = malloc(n * sizeof(*jf->jobs));
 		if (!jf->jobs)
 			return -ENOMEM;
-		jf->jobs[0] = a->base;
-		jf->njobs = 1;
+		memcpy(jf->jobs, src, n * sizeof(*jf->jobs));
+		jf->njobs = n;
 		return 0;
 	}
 	FILE *f = fopen(a->jobfile, "r");
@@ -179,8 +324,8 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 	const char *nul = memchr(text, 0, n);
 	if (nul) {
 		size_t line = 1, col = 1;
-		for (const char *p = text; p < nul; p++, col++)
-			if (*p == '\n')
+		for (const char *q = text; q < nul; q++, col++)
+			if (*q == '\n')
 				line++, col = 0;
 		cli_error("run",
 		          "job file %s:%zu: a NUL byte at column %zu (byte %zu): a job file is "
@@ -198,17 +343,244 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 	return 0;
 }
 
+/* --section: keep only the named jobs (in file order). */
+static int run_pick_sections(struct run_args *a, struct wl_jobfile *jf)
+{
+	size_t keep = 0;
+
+	if (!a->nsections)
+		return 0;
+	for (size_t i = 0; i < jf->njobs; i++) {
+		bool want = false;
+		for (unsigned k = 0; k < a->nsections; k++)
+			if (!strcmp(jf->jobs[i].name, a->sections[k]))
+				want = true;
+		if (want)
+			jf->jobs[keep++] = jf->jobs[i];
+	}
+	for (unsigned k = 0; k < a->nsections; k++) {
+		bool found = false;
+		for (size_t i = 0; i < keep; i++)
+			if (!strcmp(jf->jobs[i].name, a->sections[k]))
+				found = true;
+		if (!found) {
+			cli_error("run", "--section: no job section named '%s'", a->sections[k]);
+			return -EINVAL;
+		}
+	}
+	jf->njobs = keep;
+	return 0;
+}
+
+/* --showcmd: each job as command-line options (fio's spelling). */
+static void run_showcmd(const struct wl_jobfile *jf)
+{
+	for (size_t i = 0; i < jf->njobs; i++) {
+		struct json_object *o = st_result_options(&jf->jobs[i]);
+		printf("raidlab run --name=%s", jf->jobs[i].name);
+		json_object_object_foreach(o, key, v)
+		{
+			if (!strcmp(key, "name"))
+				continue;
+			printf(" --%s=%s", key, json_object_get_string(v));
+		}
+		if (jf->jobs[i].filename[0])
+			printf(" --filename=%s", jf->jobs[i].filename);
+		if (jf->jobs[i].directory[0])
+			printf(" --directory=%s", jf->jobs[i].directory);
+		putchar('\n');
+		json_object_put(o);
+	}
+}
+
+/* The targets of the run: one per distinct spec, shared by the jobs that name it. */
+struct run_target {
+	char *spec;
+	struct rl_target *t;
+	struct rl_build_ctx ctx;
+	const char *first_job; /* for messages */
+	bool finished;         /* its run ended (cli_target_end) */
+};
+
+struct run_plan {
+	struct run_target *tg;
+	size_t ntg;
+	unsigned *tidx;    /* per clone of every job: its target (flattened, job order) */
+	size_t *clone0;    /* per job: index of its first clone in tidx */
+	unsigned *wave;    /* per job */
+	unsigned *groupid; /* per job */
+	size_t nwaves;
+};
+
+static void run_plan_free(struct run_plan *p)
+{
+	for (size_t i = 0; i < p->ntg; i++) {
+		if (p->tg[i].t) {
+			if (!p->tg[i].finished)
+				rl_target_finish(p->tg[i].t);
+			rl_target_close(p->tg[i].t);
+		}
+		free(p->tg[i].spec);
+	}
+	free(p->tg);
+	free(p->tidx);
+	free(p->clone0);
+	free(p->wave);
+	free(p->groupid);
+	memset(p, 0, sizeof(*p));
+}
+
+static int run_plan_add(struct run_plan *p, const struct run_args *a, const struct wl_job *j,
+                        const char *spec, unsigned *out)
+{
+	size_t i;
+
+	for (i = 0; i < p->ntg; i++)
+		if (!strcmp(p->tg[i].spec, spec))
+			break;
+	if (i == p->ntg) {
+		struct run_target *tg = realloc(p->tg, (p->ntg + 1) * sizeof(*tg));
+		if (!tg)
+			return -ENOMEM;
+		p->tg = tg;
+		memset(&tg[i], 0, sizeof(tg[i]));
+		tg[i].spec = strdup(spec);
+		if (!tg[i].spec)
+			return -ENOMEM;
+		tg[i].ctx = a->ctx;
+		tg[i].ctx.direct = j->direct;
+		tg[i].ctx.quiet = a->quiet;
+		tg[i].first_job = j->name;
+		p->ntg++;
+	} else if (p->tg[i].ctx.direct != j->direct) {
+		cli_error("run",
+		          "jobs '%s' and '%s' disagree on direct= for the same target %s; it is "
+		          "opened once for both",
+		          p->tg[i].first_job, j->name, spec);
+		return -EINVAL;
+	}
+	if (wl_job_writes(j))
+		p->tg[i].ctx.write_intent = true;
+	/* fio's fadvise_hint: random if any job on the file is random */
+	if (wl_rw_is_random(j->rw))
+		p->tg[i].ctx.access_hint = POSIX_FADV_RANDOM;
+	else if (p->tg[i].ctx.access_hint != POSIX_FADV_RANDOM)
+		p->tg[i].ctx.access_hint = POSIX_FADV_SEQUENTIAL;
+	if (!j->size_pct && j->offset + j->size > p->tg[i].ctx.default_file_size)
+		p->tg[i].ctx.default_file_size = j->offset + j->size;
+	*out = (unsigned)i;
+	return 0;
+}
+
+static int run_plan_build(struct run_plan *p, const struct run_args *a, const struct wl_jobfile *jf)
+{
+	const char *deftarget = a->target ? a->target : jf->target;
+	size_t nclones = 0;
+	char spec[4096], msg[512];
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < jf->njobs; i++)
+		nclones += jf->jobs[i].numjobs;
+	p->tidx = calloc(nclones, sizeof(*p->tidx));
+	p->clone0 = calloc(jf->njobs, sizeof(*p->clone0));
+	p->wave = calloc(jf->njobs, sizeof(*p->wave));
+	p->groupid = calloc(jf->njobs, sizeof(*p->groupid));
+	if (!p->tidx || !p->clone0 || !p->wave || !p->groupid)
+		return -ENOMEM;
+	if (wl_job_groups(jf->jobs, jf->njobs, p->wave, p->groupid, &p->nwaves, msg, sizeof(msg))) {
+		cli_error("run", "%s", msg);
+		return -EINVAL;
+	}
+	size_t c = 0;
+	for (size_t i = 0; i < jf->njobs; i++) {
+		const struct wl_job *j = &jf->jobs[i];
+		p->clone0[i] = c;
+		for (unsigned k = 0; k < j->numjobs; k++, c++) {
+			rc = wl_job_target_spec(j, k, spec, sizeof(spec), msg, sizeof(msg));
+			if (rc < 0) {
+				cli_error("run", "%s", msg);
+				return rc;
+			}
+			const char *use = spec;
+			if (rc == 1) {
+				if (!deftarget) {
+					cli_error(
+					    "run",
+					    "job '%s' has no target: give filename= (or "
+					    "directory=) "
+					    "in the job, or --target SPEC (target= in the job "
+					    "file's [global])",
+					    j->name);
+					return -EINVAL;
+				}
+				use = deftarget;
+			}
+			rc = run_plan_add(p, a, j, use, &p->tidx[c]);
+			if (rc)
+				return rc;
+		}
+	}
+	for (size_t i = 0; i < p->ntg; i++) {
+		struct rl_err err = {0};
+		rc = rl_target_open(p->tg[i].spec, &p->tg[i].ctx, &p->tg[i].t, &err);
+		if (rc) {
+			p->tg[i].t = NULL;
+			cli_spec_error("run", p->tg[i].spec, &err);
+			return rc == -EINVAL ? -EINVAL : -EIO;
+		}
+	}
+	return 0;
+}
+
+struct run_progress_state {
+	bool tty;           /* redraw one line on stderr */
+	uint64_t status_ns; /* --status-interval: print a line this often */
+	double last_print, last_s;
+	uint64_t last_bytes, last_ios, last_rbytes;
+	FILE *out;
+};
+
 static void run_progress_cb(void *arg, const struct wl_progress *p)
 {
-	(void)arg;
-	double mbs = p->elapsed_s > 0 ? p->bytes / 1e6 / p->elapsed_s : 0;
-	double iops = p->elapsed_s > 0 ? p->ios / p->elapsed_s : 0;
-	double eta = p->fraction > 0.001 ? p->wall_s * (1 - p->fraction) / p->fraction : 0;
+	struct run_progress_state *st = arg;
+	/* The current rate: over the window since the previous call. */
+	double dt = p->elapsed_s - st->last_s;
+	double rmbs = 0, wmbs = 0, iops = 0;
 
-	fprintf(stderr, "\r\033[K%s: %5.1f%% %-6s %10.1f MB/s %10.0f IOPS  ETA %4.0fs%s",
-	        p->job->name, 100 * p->fraction, p->phase, mbs, iops, eta,
-	        p->virtual_time ? " (simulated time)" : "");
-	fflush(stderr);
+	if (p->elapsed_s < st->last_s || p->bytes < st->last_bytes ||
+	    p->read_bytes < st->last_rbytes) {
+		st->last_s = 0;
+		st->last_bytes = st->last_ios = st->last_rbytes = 0;
+		dt = p->elapsed_s;
+	}
+	if (dt > 0) {
+		rmbs = (double)(p->read_bytes - st->last_rbytes) / 1e6 / dt;
+		wmbs = (double)(p->bytes - p->read_bytes - (st->last_bytes - st->last_rbytes)) /
+		       1e6 / dt;
+		iops = (double)(p->ios - st->last_ios) / dt;
+	}
+	st->last_s = p->elapsed_s;
+	st->last_bytes = p->bytes;
+	st->last_rbytes = p->read_bytes;
+	st->last_ios = p->ios;
+	double eta = p->fraction > 0.001 ? p->wall_s * (1 - p->fraction) / p->fraction : 0;
+	if (st->tty) {
+		fprintf(stderr,
+		        "\r\033[KJobs: %u (%s): [%5.1f%% done] [r=%.1fMB/s w=%.1fMB/s] "
+		        "[%.0f IOPS] [eta %4.0fs]%s",
+		        p->njobs, p->phase, 100 * p->fraction, rmbs, wmbs, iops, eta,
+		        p->virtual_time ? " (simulated time)" : "");
+		fflush(stderr);
+	}
+	if (st->status_ns && p->wall_s - st->last_print >= st->status_ns / 1e9) {
+		st->last_print = p->wall_s;
+		fprintf(st->out,
+		        "status: %.1fs jobs=%u %5.1f%% done read=%.1fMB/s write=%.1fMB/s "
+		        "iops=%.0f\n",
+		        p->wall_s, p->njobs, 100 * p->fraction, rmbs, wmbs, iops);
+		fflush(st->out);
+	}
 }
 
 static void run_on_signal(int sig)
@@ -217,8 +589,7 @@ static void run_on_signal(int sig)
 	wl_run_request_stop();
 }
 
-/* Ctrl-C (or TERM, or a closed terminal: HUP) ends the current job early: its
- * figures are kept, marked interrupted, test files removed. */
+/* Ctrl-C ends the current job early: its figures are kept, test files removed. */
 static void run_catch_signals(void)
 {
 	struct sigaction sa = {.sa_handler = run_on_signal};
@@ -229,102 +600,327 @@ static void run_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static int run_main(int argc, char **argv)
+/*
+ * Run the waves in order; each job's result goes to res[job], and done[job]
+ * says it ran.  exitall with exit_what=all ends the run after its wave.
+ */
+static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, struct run_plan *p,
+                     struct wl_result *res, struct wl_result **clones, bool *done, FILE *out)
 {
-	struct run_args a = {0};
-	struct wl_jobfile jf;
-	struct rl_target *t = NULL;
-	struct json_object *doc = NULL;
-	struct rl_err err = {0};
-	int status = 0, rc;
+	struct run_progress_state ps = {
+	    .tty = a->eta == RUN_ETA_ALWAYS ||
+	           (a->eta == RUN_ETA_AUTO && isatty(STDERR_FILENO) && !a->quiet),
+	    .status_ns = a->status_ns,
+	    .out = out,
+	};
+	struct wl_run_opts opts = {.progress = ps.tty || ps.status_ns ? run_progress_cb : NULL,
+	                           .progress_arg = &ps};
+	struct wl_run_item *items = calloc(jf->njobs, sizeof(*items));
+	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
+	struct rl_target **tg = calloc(nclones, sizeof(*tg));
 	char msg[512];
+	int status = 0;
 
-	if (argc > 1 && argv[1][0] != '-' && suite_find(argv[1]))
-		return cli_run_suite(argc, argv);
-	if (run_parse_args(argc, argv, &a))
-		return 2;
-	if (cli_output_check("run", "--json", a.json_path))
-		return 2;
-	if (run_load_jobs(&a, &jf))
-		return 2;
-	if (!a.target)
-		a.target = jf.target;
-	if (!a.target) {
-		cli_error("run", "no target: give --target SPEC (or target= in the job file's "
-		                 "[global])");
-		wl_jobfile_free(&jf);
-		return 2;
+	if (!items || !tg) {
+		free(items);
+		free(tg);
+		cli_error("run", "out of memory");
+		return 1;
 	}
-	a.ctx.direct = jf.jobs[0].direct;
-	for (size_t i = 0; i < jf.njobs; i++) {
-		const struct wl_job *j = &jf.jobs[i];
-		if (j->direct != a.ctx.direct) {
-			cli_error("run",
-			          "jobs '%s' and '%s' disagree on direct=; the target is "
-			          "opened once for all jobs",
-			          jf.jobs[0].name, j->name);
-			wl_jobfile_free(&jf);
-			return 2;
+	for (size_t c = 0; c < nclones; c++)
+		tg[c] = p->tg[p->tidx[c]].t;
+	for (size_t w = 0; w < p->nwaves && !status; w++) {
+		size_t n = 0;
+		bool exit_all = false;
+		for (size_t k = 0; k < jf->njobs; k++) {
+			if (p->wave[k] != w)
+				continue;
+			items[n].job = &jf->jobs[k];
+			items[n].targets = &tg[p->clone0[k]];
+			items[n].res = &res[k];
+			items[n].clones = clones[k];
+			if (jf->jobs[k].exitall && jf->jobs[k].exit_what == 2)
+				exit_all = true;
+			n++;
 		}
-		if (wl_job_writes(j))
-			a.ctx.write_intent = true;
-		if (j->offset + j->size > a.ctx.default_file_size)
-			a.ctx.default_file_size = j->offset + j->size;
-	}
-	a.ctx.quiet = a.quiet;
-	rc = rl_target_open(a.target, &a.ctx, &t, &err);
-	if (rc) {
-		cli_spec_error("run", a.target, &err);
-		wl_jobfile_free(&jf);
-		return rc == -EINVAL ? 2 : 1;
-	}
-	for (size_t i = 0; i < jf.njobs; i++) {
-		if (wl_run_check(t, &jf.jobs[i], msg, sizeof(msg))) {
-			cli_error("run", "%s", msg);
-			rl_target_finish(t);
-			rl_target_close(t);
-			wl_jobfile_free(&jf);
-			return 2;
-		}
-	}
-	doc = st_result_new(a.target, t);
-	run_catch_signals();
-	bool tty = isatty(STDERR_FILENO) && !a.quiet && !a.json_stdout;
-	struct wl_run_opts opts = {.progress = tty ? run_progress_cb : NULL};
-	for (size_t i = 0; i < jf.njobs; i++) {
-		struct wl_result res;
-		rc = wl_run_job(t, &jf.jobs[i], &opts, &res, msg, sizeof(msg));
-		if (tty)
+		if (!n)
+			continue;
+		ps.last_s = 0;
+		ps.last_bytes = ps.last_ios = ps.last_rbytes = 0;
+		int rc = wl_run_group(items, n, &opts, msg, sizeof(msg));
+		if (ps.tty)
 			fprintf(stderr, "\r\033[K");
 		if (rc) {
 			cli_error("run", "%s", msg);
 			status = 1;
 			break;
 		}
-		if (!a.quiet && !a.json_stdout)
-			cli_print_job(stdout, &res, i == 0 ? a.target : NULL);
-		if (!wl_result_ok(&res)) {
-			cli_print_job_problems(stderr, &res);
-			status = 1;
+		for (size_t i = 0; i < n; i++) {
+			done[items[i].res - res] = true;
+			if (!wl_result_ok(items[i].res)) {
+				cli_print_job_problems(stderr, items[i].res);
+				status = 1;
+			}
 		}
-		json_object_array_add(json_object_object_get(doc, "jobs"), st_result_job(&res));
-		wl_result_free(&res);
 		if (wl_run_stop_requested()) {
 			cli_error("run", "interrupted: %s",
-			          i + 1 < jf.njobs ? "remaining jobs skipped" : "job ended early");
+			          w + 1 < p->nwaves ? "remaining jobs skipped" : "job ended early");
 			status = 1;
 		}
-		if (status)
-			break;
+		if (exit_all)
+			break; /* exitall + exit_what=all: the later waves do not start */
 	}
-	if (cli_target_end("run", t, doc))
+	free(items);
+	free(tg);
+	return status;
+}
+
+/*
+ * What the report shows: one entry per job that ran, except that the jobs
+ * of a reporting group with group_reporting become one (named after the
+ * first), as in fio.  Merged results are new and freed by the caller.
+ */
+struct run_shown {
+	struct wl_result *res;
+	size_t job;  /* the (first) job's index */
+	bool merged; /* res was made here */
+	unsigned njobs;
+};
+
+static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
+                          struct wl_result *res, struct wl_result **clones, const bool *done,
+                          struct run_shown *sh)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < jf->njobs; i++) {
+		if (!done[i])
+			continue;
+		bool grouped = false;
+		for (size_t k = 0; k < jf->njobs; k++)
+			if (done[k] && p->groupid[k] == p->groupid[i] &&
+			    jf->jobs[k].group_reporting)
+				grouped = true;
+		size_t first = i;
+		for (size_t k = 0; grouped && k < i; k++)
+			if (done[k] && p->groupid[k] == p->groupid[i]) {
+				first = k;
+				break;
+			}
+		if (grouped && first != i) {
+			for (size_t m = 0; m < n; m++)
+				if (sh[m].job == first) {
+					wl_result_merge(sh[m].res, &res[i]);
+					sh[m].njobs += res[i].job.numjobs;
+				}
+			continue;
+		}
+		if (!grouped && clones[i]) {
+			/* numjobs without group_reporting: each clone on its own, as fio */
+			for (unsigned k = 0; k < res[i].job.numjobs; k++, n++) {
+				sh[n].job = i;
+				sh[n].njobs = 1;
+				sh[n].merged = false;
+				sh[n].res = &clones[i][k];
+			}
+			continue;
+		}
+		sh[n].job = i;
+		sh[n].njobs = res[i].job.numjobs;
+		sh[n].merged = false;
+		sh[n].res = &res[i];
+		if (grouped) {
+			struct wl_result *m = calloc(1, sizeof(*m));
+			if (m) {
+				wl_result_init(m, &res[i].job);
+				wl_result_merge(m, &res[i]);
+				sh[n].res = m;
+				sh[n].merged = true;
+			}
+		}
+		n++;
+	}
+	for (size_t m = 0; m < n; m++)
+		if (sh[m].merged)
+			sh[m].res->job.numjobs = sh[m].njobs; /* fio's "jobs=N" */
+	return n;
+}
+
+static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
+                       const struct run_plan *p, struct wl_result *res, struct wl_result **clones,
+                       const bool *done, FILE *out, time_t started)
+{
+	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
+	struct run_shown *sh = calloc(nclones, sizeof(*sh));
+	size_t n;
+
+	if (a->quiet || !sh) {
+		free(sh);
+		return;
+	}
+	n = run_collect(jf, p, res, clones, done, sh);
+	if (a->fmt_normal) {
+		char date[64];
+		struct tm tm;
+		localtime_r(&started, &tm);
+		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s), started %s\n", RL_VERSION,
+		        jf->njobs, p->nwaves, date);
+	}
+	if (a->fmt_normal)
+		for (size_t i = 0; i < n; i++) {
+			size_t j = sh[i].job;
+			bool new_target =
+			    i == 0 || p->tidx[p->clone0[j]] != p->tidx[p->clone0[sh[i - 1].job]];
+			cli_print_job(out, sh[i].res,
+			              new_target ? p->tg[p->tidx[p->clone0[j]]].spec : NULL);
+		}
+	if (a->fmt_json || a->fmt_jsonplus || a->fmt_terse) {
+		struct st_fio_job *fj = calloc(n ? n : 1, sizeof(*fj));
+		for (size_t i = 0; fj && i < n; i++) {
+			fj[i].res = sh[i].res;
+			fj[i].groupid = p->groupid[sh[i].job];
+			fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
+		}
+		if (fj && (a->fmt_json || a->fmt_jsonplus)) {
+			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus);
+			fputs(json_object_to_json_string_ext(
+			          doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
+			      out);
+			fputc('\n', out);
+			json_object_put(doc);
+		}
+		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
+			st_fio_terse(out, &fj[i]);
+		free(fj);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (sh[i].merged) {
+			wl_result_free(sh[i].res);
+			free(sh[i].res);
+		}
+	free(sh);
+}
+
+static int run_main(int argc, char **argv)
+{
+	struct run_args a = {0};
+	struct wl_jobfile jf;
+	struct run_plan plan = {0};
+	struct wl_result *res = NULL, **clones = NULL;
+	bool *done = NULL;
+	FILE *out = stdout;
+	int status = 0, rc;
+
+	if (argc > 1 && argv[1][0] != '-' && suite_find(argv[1]))
+		return cli_run_suite(argc, argv);
+	if (run_parse_args(argc, argv, &a)) {
+		free(a.cli_jobs);
+		return 2;
+	}
+	if (cli_output_check("run", "--json", a.json_path) ||
+	    cli_output_check("run", "--output", a.output)) {
+		free(a.cli_jobs);
+		return 2;
+	}
+	rc = run_load_jobs(&a, &jf);
+	free(a.cli_jobs);
+	if (rc)
+		return 2;
+	if (run_pick_sections(&a, &jf)) {
+		wl_jobfile_free(&jf);
+		return 2;
+	}
+	if (a.showcmd || a.parse_only) {
+		if (a.showcmd)
+			run_showcmd(&jf);
+		wl_jobfile_free(&jf);
+		return 0;
+	}
+	if (!jf.njobs) {
+		wl_jobfile_free(&jf);
+		return 0;
+	}
+	rc = run_plan_build(&plan, &a, &jf);
+	if (rc) {
+		run_plan_free(&plan);
+		wl_jobfile_free(&jf);
+		return rc == -EINVAL ? 2 : 1;
+	}
+	/* block sizes, offsets and depths the targets and the engine cannot take */
+	for (size_t i = 0; i < jf.njobs; i++) {
+		char cmsg[512];
+		if (wl_run_check(plan.tg[plan.tidx[plan.clone0[i]]].t, &jf.jobs[i], cmsg,
+		                 sizeof(cmsg))) {
+			cli_error("run", "%s", cmsg);
+			run_plan_free(&plan);
+			wl_jobfile_free(&jf);
+			return 2;
+		}
+	}
+	if (a.output && !(out = fopen(a.output, "w"))) {
+		cli_error("run", "cannot write %s: %s", a.output, strerror(errno));
+		run_plan_free(&plan);
+		wl_jobfile_free(&jf);
+		return 1;
+	}
+	res = calloc(jf.njobs, sizeof(*res));
+	done = calloc(jf.njobs, sizeof(*done));
+	clones = calloc(jf.njobs, sizeof(*clones));
+	bool oom = false;
+	for (size_t i = 0; clones && i < jf.njobs; i++)
+		if (jf.jobs[i].numjobs > 1 &&
+		    !(clones[i] = calloc(jf.jobs[i].numjobs, sizeof(**clones))))
+			oom = true;
+	if (!res || !done || !clones || oom) {
+		cli_error("run", "out of memory");
 		status = 1;
-	if (a.json_path && cli_result_save("run", doc, a.json_path))
+		goto done;
+	}
+	run_catch_signals();
+	time_t started = time(NULL);
+	status = run_waves(&a, &jf, &plan, res, clones, done, out);
+	run_report(&a, &jf, &plan, res, clones, done, out, started);
+	for (size_t i = 0; i < jf.njobs; i++) {
+		char lmsg[512];
+		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
+			cli_error("run", "job '%s': %s", res[i].job.name, lmsg);
+			status = 1;
+		}
+	}
+	{
+		struct json_object *doc =
+		    st_result_new(plan.tg[plan.tidx[0]].spec, plan.tg[plan.tidx[0]].t);
+		for (size_t i = 0; i < jf.njobs; i++)
+			if (done[i])
+				json_object_array_add(json_object_object_get(doc, "jobs"),
+				                      st_result_job(&res[i]));
+		/* the end of the run on every target: what it wrote back, what it lost */
+		for (size_t i = 0; i < plan.ntg; i++) {
+			if (cli_target_end("run", plan.tg[i].t, i == plan.tidx[0] ? doc : NULL))
+				status = 1;
+			plan.tg[i].finished = true;
+		}
+		if (a.json_path && cli_result_save("run", doc, a.json_path))
+			status = 1;
+		json_object_put(doc);
+	}
+done:
+	for (size_t i = 0; res && i < jf.njobs; i++)
+		wl_result_free(&res[i]);
+	free(res);
+	free(done);
+	for (size_t i = 0; clones && i < jf.njobs; i++) {
+		for (unsigned k = 0; clones[i] && k < jf.jobs[i].numjobs; k++)
+			wl_result_free(&clones[i][k]);
+		free(clones[i]);
+	}
+	free(clones);
+	if (out != stdout && fclose(out)) {
+		cli_error("run", "cannot write %s: %s", a.output, strerror(errno));
 		status = 1;
-	if (a.json_stdout)
-		st_result_write(doc, "-");
-	json_object_put(doc);
-	rl_target_close(t);
+	}
+	run_plan_free(&plan);
 	wl_jobfile_free(&jf);
 	return status;
 }

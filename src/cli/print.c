@@ -49,6 +49,27 @@ void cli_print_job(FILE *f, const struct wl_result *res, const char *spec)
 		        st_hist_percentile(&r->hist, 99) / 1e3,
 		        st_hist_percentile(&r->hist, 99.9) / 1e3, r->hist.max / 1e3);
 	}
+	/* what fio users look for: extremes and spread, CPU, queue depth */
+	for (int d = 0; d < WL_DIRS; d++) {
+		const struct st_hist *h = &res->dir[d].hist;
+		if (!res->dir[d].ios)
+			continue;
+		fprintf(f,
+		        "  %-5s clat (usec): min=%.1f, max=%.1f, avg=%.1f, stdev=%.1f (slat is not "
+		        "timed apart: lat = clat)\n",
+		        dirs[d], h->min / 1e3, h->max / 1e3, st_hist_mean(h) / 1e3,
+		        st_hist_stddev(h) / 1e3);
+	}
+	if (res->runtime_ns) {
+		double rt = res->runtime_ns / 1e9;
+		fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%% (the process, during the job)\n",
+		        100 * res->cpu_user_s / rt, 100 * res->cpu_sys_s / rt);
+		fprintf(f, "  IO depths: %u=100.0%% (every slot is reissued as it completes)\n",
+		        j->engine == WL_ENGINE_PSYNC ? 1 : j->iodepth);
+	}
+	if (res->flushes)
+		fprintf(f, "  sync: %llu flushes (fsync/fdatasync)\n",
+		        (unsigned long long)res->flushes);
 	if (res->verified)
 		fprintf(f, "  verify: %llu blocks checked, %llu bad\n",
 		        (unsigned long long)res->verify_blocks,
@@ -63,6 +84,14 @@ void cli_print_job_problems(FILE *f, const struct wl_result *res)
 		    "raidlab run: job '%s': %llu I/O error(s); the first: %s at offset %llu: %s\n",
 		    res->job.name, (unsigned long long)res->errors, rl_op_name(res->first_error_op),
 		    (unsigned long long)res->first_error_offset, strerror(-res->first_error));
+	if (res->rate_min_missed) {
+		int d = res->rate_min_missed - 1;
+		fprintf(f,
+		        "raidlab run: job '%s': rate_min: %s ran at %.0f bytes/s, below the %llu "
+		        "asked for\n",
+		        res->job.name, rl_op_name((enum rl_op)d), wl_result_bw(res, (enum rl_op)d),
+		        (unsigned long long)res->job.rate_min[d]);
+	}
 	if (res->verify_bad)
 		fprintf(f, "raidlab run: job '%s': verify failed in %llu block(s): %s\n",
 		        res->job.name, (unsigned long long)res->verify_bad, res->verify_msg);

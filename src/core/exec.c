@@ -28,6 +28,8 @@ const char *rl_exec_kind_name(enum rl_exec_kind kind)
 		return "psync";
 	case RL_EXEC_VIRTUAL:
 		return "virtual";
+	case RL_EXEC_LIBAIO:
+		return "libaio";
 	}
 	return "?";
 }
@@ -67,6 +69,9 @@ int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth
 		break;
 	case RL_EXEC_VIRTUAL:
 		rc = rl_exec_virtual_init(ex);
+		break;
+	case RL_EXEC_LIBAIO:
+		rc = rl_exec_aio_init(ex, ring_depth);
 		break;
 	default:
 		rc = -EINVAL;

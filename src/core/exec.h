@@ -11,9 +11,10 @@
  *  - a pool of child requests for composites, reserved at creation, so the
  *    data path never calls malloc, with a wait list for parents that found
  *    the pool empty;
- *  - the backend's own machinery: an io_uring ring (RL_EXEC_URING) or
- *    nothing (RL_EXEC_PSYNC, where file I/O is done with pread/pwrite in
- *    submit and completed through the ready queue).
+ *  - the backend's own machinery: an io_uring ring (RL_EXEC_URING), an AIO
+ *    context (RL_EXEC_LIBAIO, exec_aio.c) or nothing (RL_EXEC_PSYNC, where
+ *    file I/O is done with pread/pwrite in submit and completed through the
+ *    ready queue).
  *
  * One real executor runs per OS thread.  A virtual executor runs a whole
  * simulated run on one thread: when nothing is ready, it jumps the clock to
@@ -33,6 +34,7 @@ enum rl_exec_kind {
 	RL_EXEC_URING = 0, /* real clock, io_uring for file I/O */
 	RL_EXEC_PSYNC,     /* real clock, pread/pwrite for file I/O */
 	RL_EXEC_VIRTUAL,   /* simulated clock, timers only */
+	RL_EXEC_LIBAIO,    /* real clock, Linux native AIO (libaio) for file I/O */
 };
 
 struct rl_exec;
@@ -153,6 +155,16 @@ void rl_exec_backend_done(struct rl_exec *ex, struct rl_io *io, int status);
  * entries first if the ring is full.  Returns NULL only on a ring failure.
  */
 struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io);
+
+/**
+ * For targets that do real I/O on a libaio executor: queue @io (read,
+ * write with RWF_DSYNC for FUA, or FLUSH as fdatasync) on file descriptor
+ * @fd; it goes to the kernel at the next poll and completes through
+ * rl_exec_backend_done.  @alone (buffered files) submits it to the kernel
+ * at once, on its own.  Returns 0, -EOPNOTSUPP for other operations (do
+ * them synchronously) or -EAGAIN when the executor's table is full.
+ */
+int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone);
 
 /** Pool internals used by io.c. */
 struct rl_io *rl_exec_pool_get(struct rl_exec *ex);

@@ -10,5 +10,6 @@
 int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth);
 int rl_exec_psync_init(struct rl_exec *ex);
 int rl_exec_virtual_init(struct rl_exec *ex);
+int rl_exec_aio_init(struct rl_exec *ex, unsigned depth);
 
 #endif

@@ -31,6 +31,8 @@ struct rl_build_ctx {
 	bool quiet;                 /* no warnings on stderr */
 	bool md_members;            /* md(...) assembling members from their superblocks: their
 	                               md signature is expected, not data to protect */
+	int access_hint;            /* buffered files: POSIX_FADV_* access pattern (fio's
+	                               fadvise_hint); 0 = POSIX_FADV_NORMAL */
 };
 
 struct rl_target_type {

@@ -163,7 +163,12 @@ struct json_object *st_result_options(const struct wl_job *job)
 {
 	struct json_object *o = json_object_new_object();
 
-	result_opt(o, "rw", "%s", wl_rw_name(job->rw));
+	if (job->rw_skip)
+		result_opt(o, "rw", "%s:%lld", wl_rw_name(job->rw), (long long)job->rw_skip);
+	else if (job->rw_nr > 1)
+		result_opt(o, "rw", "%s:%u", wl_rw_name(job->rw), job->rw_nr);
+	else
+		result_opt(o, "rw", "%s", wl_rw_name(job->rw));
 	result_opt(o, "bs", "%u", job->bs);
 	if (job->nbssplit) {
 		char buf[256] = "";
@@ -187,10 +192,48 @@ struct json_object *st_result_options(const struct wl_job *job)
 		result_opt(o, "random_distribution", "zipf:%g", job->dist_param);
 	else if (job->dist == WL_DIST_PARETO)
 		result_opt(o, "random_distribution", "pareto:%g", job->dist_param);
-	else
+	else if (job->dist == WL_DIST_ZONED || job->dist == WL_DIST_ZONED_ABS) {
+		char buf[256];
+		size_t len = (size_t)snprintf(buf, sizeof(buf), "%s",
+		                              job->dist == WL_DIST_ZONED ? "zoned" : "zoned_abs");
+		for (unsigned i = 0; i < job->nzones && len < sizeof(buf) - 48; i++) {
+			const struct wl_zone *z = &job->zones[i];
+			len +=
+			    (size_t)snprintf(buf + len, sizeof(buf) - len, ":%u/", z->access_pct);
+			if (z->size_pct || z->size_bytes)
+				len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%llu",
+				                        z->size_pct
+				                            ? (unsigned long long)z->size_pct
+				                            : (unsigned long long)z->size_bytes);
+		}
+		result_opt(o, "random_distribution", "%s", buf);
+	} else
 		result_opt(o, "random_distribution", "random");
 	result_opt(o, "direct", "%d", job->direct);
-	result_opt(o, "ioengine", "%s", job->engine == WL_ENGINE_PSYNC ? "psync" : "io_uring");
+	result_opt(o, "ioengine", "%s",
+	           job->engine_name[0]              ? job->engine_name
+	           : job->engine == WL_ENGINE_PSYNC ? "psync"
+	                                            : "io_uring");
+	if (job->rate[0] || job->rate[1] || job->rate[2])
+		result_opt(o, "rate", "%llu,%llu,%llu", (unsigned long long)job->rate[0],
+		           (unsigned long long)job->rate[1], (unsigned long long)job->rate[2]);
+	if (job->rate_iops[0] || job->rate_iops[1] || job->rate_iops[2])
+		result_opt(o, "rate_iops", "%llu,%llu,%llu", (unsigned long long)job->rate_iops[0],
+		           (unsigned long long)job->rate_iops[1],
+		           (unsigned long long)job->rate_iops[2]);
+	if (job->thinktime_ns)
+		result_opt(o, "thinktime", "%lluus",
+		           (unsigned long long)(job->thinktime_ns / 1000));
+	if (job->number_ios)
+		result_opt(o, "number_ios", "%llu", (unsigned long long)job->number_ios);
+	if (job->fsync_n)
+		result_opt(o, "fsync", "%u", job->fsync_n);
+	if (job->fdatasync_n)
+		result_opt(o, "fdatasync", "%u", job->fdatasync_n);
+	if (job->sync_writes)
+		result_opt(o, "sync", "1");
+	if (job->end_fsync)
+		result_opt(o, "end_fsync", "1");
 	if (job->zero_buffers)
 		result_opt(o, "zero_buffers", "1");
 	if (job->refill_buffers)

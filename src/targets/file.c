@@ -21,7 +21,9 @@
  * I/O: on an io_uring executor each request becomes one submission entry
  * (read, write with RWF_DSYNC for FUA, fsync/fdatasync for FLUSH, fallocate
  * punch-hole for TRIM on files); on a psync executor the same operations
- * run synchronously in submit and complete through the ready queue.  TRIM
+ * run synchronously in submit and complete through the ready queue; on a
+ * libaio executor reads, writes and flushes become iocbs (TRIM stays
+ * synchronous).  TRIM
  * on a block device is the BLKDISCARD ioctl in both cases.  The executor
  * maps results to 0 / -errno, short transfers included.
  */
@@ -50,6 +52,7 @@ struct file_state {
 	bool keep;
 	bool direct;
 	bool writable;
+	int access_hint; /* POSIX_FADV_* given to a buffered file before each job */
 };
 
 static int file_sync_io(struct file_state *f, struct rl_io *io)
@@ -102,6 +105,14 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 	struct file_state *f = t->priv;
 	struct io_uring_sqe *sqe;
 
+	if (io->ex->kind == RL_EXEC_LIBAIO && io->op != RL_OP_TRIM) {
+		int rc = rl_exec_aio_submit(io->ex, io, f->fd, !f->direct);
+		if (rc == -EAGAIN) /* the executor's iocb table is full: do it now */
+			rl_io_complete_later(io, file_sync_io(f, io));
+		else if (rc)
+			rl_io_complete_later(io, rc);
+		return;
+	}
 	if (io->ex->kind != RL_EXEC_URING || (io->op == RL_OP_TRIM && f->blockdev)) {
 		rl_io_complete_later(io, file_sync_io(f, io));
 		return;
@@ -166,9 +177,31 @@ static void file_destroy(struct rl_target *t)
 	free(f);
 }
 
+/*
+ * Before each job (every worker attaches when its job starts): a buffered
+ * file drops its cached pages, as fio's invalidate=1 does, so a job reads
+ * from the device rather than from what the layout or an earlier job left
+ * in the page cache.  Dirty pages are only queued for writeback, as in fio.
+ * The run's access hint (random or sequential, fio's fadvise_hint) is given
+ * then too, so random reads do not drag read-ahead along.
+ */
+static int file_attach(struct rl_target *t, struct rl_exec *ex)
+{
+	struct file_state *f = t->priv;
+
+	(void)ex;
+	if (!f->direct && !f->blockdev) {
+		(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (f->access_hint)
+			(void)posix_fadvise(f->fd, 0, 0, f->access_hint);
+	}
+	return 0;
+}
+
 static const struct rl_target_ops file_ops = {
     .name = "file",
     .submit = file_submit,
+    .attach = file_attach,
     .describe = file_describe,
     .finish = file_finish,
     .destroy = file_destroy,
@@ -402,6 +435,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	f->keep = keep;
 	t->priv = f;
 	t->caps = RL_CAP_FLUSH | RL_CAP_DATA | RL_CAP_REAL;
+	f->access_hint = ctx->access_hint;
 	rc = file_open(f, t, size, ctx, node->is_call ? node->args[0]->pos : node->pos, err);
 	if (rc) {
 		rl_target_close(t);

@@ -130,6 +130,8 @@ int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint
 		if (i == 0 || (job->verify ? b > unit : b < unit))
 			unit = b;
 	}
+	if (job->blockalign && wl_rw_is_random(job->rw))
+		unit = (uint32_t)(job->blockalign < UINT32_MAX ? job->blockalign : UINT32_MAX);
 	if (unit < block)
 		unit = block;
 	unit = unit / block * block;
@@ -142,6 +144,25 @@ int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint
 		return -EINVAL;
 	wl_rng_seed(&g->rng, seed);
 	wl_perm_init(&g->perm, g->nunits, seed * 0x2545f4914f6cdd1dull + 1);
+	g->skip = job->rw_skip / (int64_t)block * (int64_t)block;
+	if (job->dist == WL_DIST_ZONED || job->dist == WL_DIST_ZONED_ABS) {
+		uint64_t at = 0;
+		for (unsigned i = 0; i < job->nzones; i++) {
+			uint64_t n;
+			if (job->dist == WL_DIST_ZONED)
+				n = job->zones[i].size_pct
+				        ? g->nunits * job->zones[i].size_pct / 100
+				        : g->nunits - at;
+			else
+				n = job->zones[i].size_bytes ? job->zones[i].size_bytes / unit
+				                             : g->nunits - at;
+			if (n > g->nunits - at)
+				n = g->nunits - at;
+			g->zone_start[i] = at;
+			g->zone_n[i] = n;
+			at += n;
+		}
+	}
 	if (job->dist == WL_DIST_ZIPF)
 		gen_zipf_init(g, job->dist_param);
 	else if (job->dist == WL_DIST_PARETO)
@@ -153,6 +174,7 @@ void wl_gen_rewind(struct wl_gen *g)
 {
 	memset(g->seq_pos, 0, sizeof(g->seq_pos));
 	g->map_next = 0;
+	g->run_left = 0;
 }
 
 enum rl_op wl_gen_op(struct wl_gen *g)
@@ -202,6 +224,19 @@ static uint64_t gen_random_unit(struct wl_gen *g)
 		    (uint64_t)((double)(g->nunits - 1) * pow(wl_rng_unit(&g->rng), g->pareto_pow));
 		return wl_perm_map(&g->perm, k < g->nunits ? k : g->nunits - 1);
 	}
+	case WL_DIST_ZONED:
+	case WL_DIST_ZONED_ABS: {
+		uint64_t r = wl_rng_below(&g->rng, 100);
+		for (unsigned i = 0; i < job->nzones; i++) {
+			if (r < job->zones[i].access_pct) {
+				if (!g->zone_n[i])
+					break; /* an empty zone (tiny region): anywhere */
+				return g->zone_start[i] + wl_rng_below(&g->rng, g->zone_n[i]);
+			}
+			r -= job->zones[i].access_pct;
+		}
+		return wl_rng_below(&g->rng, g->nunits);
+	}
 	case WL_DIST_RANDOM:
 		break;
 	}
@@ -216,8 +251,14 @@ uint64_t wl_gen_offset(struct wl_gen *g, enum rl_op op, uint32_t *len)
 {
 	uint64_t rel;
 
-	if (wl_rw_is_random(g->job->rw)) {
+	bool random = wl_rw_is_random(g->job->rw);
+
+	if (random && g->run_left && g->run_next < g->region_len) {
+		rel = g->run_next; /* rw=randread:N: the run goes on */
+		g->run_left--;
+	} else if (random) {
 		rel = gen_random_unit(g) * g->unit;
+		g->run_left = g->job->rw_nr > 1 ? g->job->rw_nr - 1 : 0;
 	} else {
 		if (g->seq_pos[op] >= g->region_len)
 			g->seq_pos[op] = 0;
@@ -225,7 +266,13 @@ uint64_t wl_gen_offset(struct wl_gen *g, enum rl_op op, uint32_t *len)
 	}
 	if (*len > g->region_len - rel)
 		*len = (uint32_t)(g->region_len - rel);
-	if (!wl_rw_is_random(g->job->rw))
-		g->seq_pos[op] = rel + *len;
+	if (random) {
+		g->run_next = rel + *len;
+	} else {
+		int64_t next = (int64_t)(rel + *len) + g->skip;
+		while (next < 0)
+			next += (int64_t)g->region_len; /* going back wraps to the end */
+		g->seq_pos[op] = (uint64_t)next;
+	}
 	return g->region_start + rel;
 }

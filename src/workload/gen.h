@@ -11,7 +11,12 @@
  *  - norandommap draws blocks uniformly with replacement;
  *  - zipf:theta and pareto:h draw skewed block numbers (rejection-inversion
  *    for Zipf, a power law for Pareto); hot blocks are scattered over the
- *    region with the same bijection so they are not all at the start.
+ *    region with the same bijection so they are not all at the start;
+ *  - zoned / zoned_abs pick a zone by its access share, then a block in it
+ *    uniformly (zones lie in region order, as fio's);
+ *  - rw=X:N: a sequential pattern skips N bytes after each I/O (negative N
+ *    goes back, wrapping at the start); a random one does runs of N
+ *    sequential I/Os from each random offset.
  * Block sizes come from bs or bssplit; mixed patterns choose the direction
  * by rwmixread.  Everything is driven by one seeded xoshiro256** stream, so
  * a seed reproduces the exact sequence.
@@ -89,6 +94,13 @@ struct wl_gen {
 	double zipf_hx0, zipf_hn, zipf_s;
 	/* pareto exponent */
 	double pareto_pow;
+	/* zoned / zoned_abs: each zone's first map block and block count */
+	uint64_t zone_start[WL_ZONES_MAX], zone_n[WL_ZONES_MAX];
+	/* rw=X:N: the sequential skip (bytes, may be negative; a multiple of the
+	   device block) and, for random patterns, I/Os left in the current run */
+	int64_t skip;
+	uint32_t run_left;
+	uint64_t run_next; /* random runs: the next (relative) offset */
 };
 
 /**

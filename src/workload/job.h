@@ -7,8 +7,8 @@
  * docs/options.md.  An unknown or unsupported option is an error that names
  * the option and where it was found; nothing is silently ignored.
  *
- * Differences from fio are deliberate and documented: jobs of one file run
- * one after another (as if each had stonewall); numjobs gives concurrency.
+ * Jobs of one file run as fio runs them: concurrently, in groups that
+ * stonewall / new_group start; numjobs clones of a job run concurrently too.
  *
  * What the job runner must honour (the options only record the request):
  *   - bs / bssplit: if nbssplit > 0 the block size of each I/O is drawn from
@@ -31,14 +31,34 @@
  *     norandommap; random_distribution other than random on a sequential
  *     pattern is rejected by wl_job_validate.
  *   - rw / randrw: each I/O is a read with probability rwmixread percent.
- *   - numjobs N: N copies of the job run concurrently, each over the same
+ *   - numjobs N: N copies of the job run concurrently (reported apart unless
+ *     group_reporting, see wl_run_item.clones), each over the same
  *     region unless offset_increment is set, each with its own random
  *     sequence derived from seed and the copy's index.
  *   - offset_increment I: copy k's region starts at offset + k * I (as fio),
  *     so copies can each work on their own part of the target; with size 0
  *     each copy's region runs to the end of the target.
- *   - stonewall and new_group are accepted for fio compatibility and have no
- *     effect: the jobs of a file always run one after another.
+ *   - stonewall: the job waits for every job before it (a new wave, see
+ *     wl_job_groups); the jobs of one wave run at the same time.  stonewall
+ *     and new_group start a new reporting group.
+ *   - filename / directory name the job's own target (the caller maps them
+ *     onto file() specs, see wl_job_target_spec); empty: the run's --target.
+ *   - size_pct / offset_pct (size=50%) are resolved against the target's
+ *     size by the runner; they override size / offset when not 0.
+ *   - fsync=N / fdatasync=N: after every N writes the worker issues a FLUSH
+ *     (rl_io FLUSH) before its next request; sync=1 marks every write FUA;
+ *     end_fsync=1 issues one FLUSH when the job's writes are done.
+ *   - startdelay: the job's workers start this long after their group.
+ *   - rate / rate_iops: a slot waits until its direction's budget allows the
+ *     next request (rate_process=poisson: exponential gaps); thinktime: a
+ *     slot waits that long after each completion; number_ios: each worker
+ *     stops after that many requests; rate_min: the result records a
+ *     direction that ended slower.
+ *   - rw_skip / rw_nr (rw=read:8k, rw=randread:8) and zones (zoned,
+ *     zoned_abs) are the generator's (gen.h); blockalign sets its random
+ *     unit.
+ *   - cpus / cpus_split pin real workers' threads; mem_huge puts the slot
+ *     buffers in transparent huge pages.
  */
 #ifndef RL_WORKLOAD_JOB_H
 #define RL_WORKLOAD_JOB_H
@@ -62,11 +82,23 @@ enum wl_dist {
 	WL_DIST_RANDOM = 0, /* uniform; each block once per loop unless norandommap */
 	WL_DIST_ZIPF,       /* zipf:theta */
 	WL_DIST_PARETO,     /* pareto:h */
+	WL_DIST_ZONED,      /* zoned:A/B:...: A% of I/Os in the next B% of the region */
+	WL_DIST_ZONED_ABS,  /* zoned_abs:A/SIZE:...: the same with zone sizes in bytes */
+};
+
+#define WL_ZONES_MAX 16
+
+struct wl_zone {
+	uint32_t access_pct; /* share of the I/Os that land in this zone */
+	uint32_t size_pct;   /* zoned: share of the region (0 in the last: the rest) */
+	uint64_t size_bytes; /* zoned_abs: bytes (0 in the last: the rest) */
 };
 
 enum wl_engine {
 	WL_ENGINE_IO_URING = 0,
-	WL_ENGINE_PSYNC,
+	WL_ENGINE_PSYNC,  /* psync, sync, pvsync, pvsync2: one synchronous call per I/O */
+	WL_ENGINE_LIBAIO, /* Linux native AIO through libaio (io_submit / io_getevents) */
+	WL_ENGINE_NULL,   /* no I/O: requests complete at once (a null() target) */
 };
 
 enum wl_verify {
@@ -80,6 +112,9 @@ enum wl_verify {
 #define WL_BS_MAX           (64u << 20) /* ... up to 64 MiB (bs and bssplit alike) */
 #define WL_JOBFILE_LINE_MAX 4096        /* longest line of a job file, without its end */
 #define WL_JOBFILE_JOBS_MAX 1024        /* most job sections in one file */
+#define WL_PATH_MAX         512         /* filename= / directory=, including the NUL */
+#define WL_LOGNAME_MAX      128         /* write_*_log=NAME prefix, including the NUL */
+#define WL_PCT_MAX          20          /* percentile_list entries, as fio */
 
 struct wl_bssplit {
 	uint32_t bs;  /* block size in bytes */
@@ -114,7 +149,69 @@ struct wl_job {
 	bool norandommap;      /* random offsets without the once-per-loop map */
 	bool verify_only;      /* skip the writes: check blocks an earlier identical job wrote */
 	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
+	char engine_name[16];  /* ioengine as given (psync, sync, pvsync2...), for reports */
+	char filename[WL_PATH_MAX];  /* filename=: path, PATH:PATH... or a spec; "" none */
+	char directory[WL_PATH_MAX]; /* directory=: files named NAME.CLONE.0 in it; "" none */
+	uint32_t size_pct;           /* size=N%: share of the target (1..100); 0 none */
+	uint32_t offset_pct;         /* offset=N%: start at this share of the target; 0 none */
+	bool stonewall;              /* stonewall / wait_for_previous: starts a new group */
+	bool new_group;              /* new_group: starts a new reporting group */
+	bool group_reporting;        /* report the jobs of a group as one */
+	bool randrepeat;             /* 1 (default): the same random sequence every run */
+	uint32_t fsync_n;            /* fsync=N: FLUSH after every N writes; 0 off */
+	uint32_t fdatasync_n;        /* fdatasync=N: the same (a FLUSH is a data sync) */
+	bool sync_writes;            /* sync=1: every write is FUA (O_SYNC / O_DSYNC) */
+	bool end_fsync;              /* end_fsync=1: one FLUSH after the job's last write */
+	uint64_t startdelay_ns;      /* startdelay=: start this long after the group */
+	bool exitall;                /* exitall: when this job ends, the group's others stop */
+	/* write_bw_log / write_lat_log / write_iops_log: fio's log files (stats/fio_log.h) */
+	bool bw_log, lat_log, iops_log;
+	char bw_log_name[WL_LOGNAME_MAX]; /* file prefix; "" = the job's name */
+	char lat_log_name[WL_LOGNAME_MAX];
+	char iops_log_name[WL_LOGNAME_MAX];
+	int64_t rw_skip; /* rw=read:N on a sequential pattern: bytes skipped (or, <0,
+	                    gone back) after every I/O */
+	uint32_t rw_nr;  /* rw=randread:N: a new random offset every N I/Os (1: always) */
+	struct wl_zone zones[WL_ZONES_MAX]; /* random_distribution=zoned / zoned_abs */
+	unsigned nzones;
+	uint64_t rate[3];           /* rate=R[,W[,T]]: bytes per second per direction; 0 none */
+	uint64_t rate_iops[3];      /* rate_iops=R[,W[,T]] */
+	uint64_t rate_min[3];       /* rate_min=: the job fails if it ends slower (bytes/s) */
+	bool rate_poisson;          /* rate_process=poisson: exponential gaps between requests */
+	uint64_t thinktime_ns;      /* thinktime=: pause after each I/O (a plain number is us) */
+	uint64_t number_ios;        /* number_ios=: stop after this many I/Os; 0 no limit */
+	uint64_t filesize;          /* filesize=: size of files the job creates; 0: offset + size */
+	char wait_for[WL_NAME_MAX]; /* wait_for=JOB: start when that job has finished */
+	uint32_t exit_what;         /* exit_what: 0 group (default), 1 stonewall, 2 all */
+	uint64_t blockalign;        /* blockalign=: random offsets aligned to this; 0 smallest bs */
+	double pct_list[WL_PCT_MAX]; /* percentile_list=: reported percentiles; npct 0: fio's */
+	unsigned npct;
+	uint64_t cpus;   /* cpus_allowed=: CPU mask (CPUs 0..63); 0: any */
+	bool cpus_split; /* cpus_allowed_policy=split: one CPU of the set per worker */
+	bool mem_huge;   /* mem=mmaphuge: I/O buffers in (transparent) huge pages */
 };
+
+/**
+ * Split jobs as fio does.  @wave receives each job's run wave: a job with
+ * stonewall waits for all jobs before it, so it starts a new wave after
+ * theirs; a job with wait_for=NAME runs in a wave after that job's; jobs of
+ * one wave run at the same time.  @group (may be NULL) receives the
+ * reporting group (fio's groupid): stonewall or new_group start a new one.
+ * Sets *nwaves; returns 0, or -EINVAL with a message when wait_for names
+ * no earlier job.
+ */
+int wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsigned *group,
+                  size_t *nwaves, char *msg, size_t msglen);
+
+/**
+ * The target spec a job names with filename= / directory= for its clone
+ * @clone, into @buf: "file(\"PATH\")" for a path, "concat(file(..), ...)"
+ * for a ':'-separated list, the value itself when it is a spec (contains
+ * '('), "null(size=...)" for ioengine=null.  Returns 0, 1 when the job
+ * names no target of its own (use the run's), or -EINVAL with a message.
+ */
+int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size_t len, char *msg,
+                       size_t msglen);
 
 /**
  * Defaults as listed in the comments above (name "job").  They come from the
@@ -142,9 +239,9 @@ bool wl_job_writes(const struct wl_job *job);
  * booleans take it as true, other options reject it.  Names are exact
  * (lower case); aliases (readwrite, blocksize) are accepted.  An unknown name
  * gets a suggestion ("unknown option 'iodeptj' (did you mean 'iodepth'?)");
- * "filename" and "target" are rejected with a pointer to --target / target=,
- * which the caller handles itself; other fio options that raidlab lacks are
- * rejected as unsupported.
+ * "target" is rejected with a pointer to --target / target=, which the
+ * caller handles itself; other fio options that raidlab lacks are rejected
+ * as unsupported.
  */
 int wl_job_set(struct wl_job *job, const char *name, const char *value, const char *where,
                char *msg, size_t msglen);
@@ -191,7 +288,8 @@ struct wl_jobfile {
  * the file overrides them.  target=SPEC is only allowed in a [global] before
  * the first job and is stored in out->target (the CLI's --target, if any,
  * is the caller's to weigh against it); in a job section it is an error.
- * name= in [global] is an error (each job is named by its section).  A key
+ * name= in [global] is checked but, as in fio, each job is named by its
+ * section; ${VAR}, $ncpus, $pagesize and $mb_memory are substituted.  A key
  * before any section, a file without job sections, or more than
  * WL_JOBFILE_JOBS_MAX jobs are errors.  Each job is checked with
  * wl_job_validate when its section ends.

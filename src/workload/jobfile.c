@@ -17,11 +17,13 @@
  */
 #include "workload/job.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum jobfile_section {
 	JOBFILE_NONE = 0, /* before the first header */
@@ -184,6 +186,9 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 	}
 	if (!*key)
 		return jobfile_fail(st, "missing option name before '='");
+	if (!eq && strncmp(key, "include", 7) == 0 && (key[7] == ' ' || key[7] == '\t'))
+		return jobfile_fail(st, "fio's include directive is not supported by raidlab; put "
+		                        "the included file's options in this file");
 	if (strpbrk(key, " \t"))
 		return jobfile_fail(st, "option name '%s' contains whitespace (expected key=value)",
 		                    key);
@@ -214,18 +219,94 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 		st->target = t;
 		return 0;
 	}
-	if (strcmp(key, "name") == 0 && st->section == JOBFILE_GLOBAL)
-		return jobfile_fail(st,
-		                    "name= does not belong in [global]: each job is named by its "
-		                    "section ([jobname]) or by name= in it");
+	if (strcmp(key, "name") == 0 && st->section == JOBFILE_GLOBAL) {
+		/* As in fio: checked, but every job is named by its section header. */
+		struct wl_job tmp = st->global;
+		return wl_job_set(&tmp, key, value, st->where, st->msg, st->msglen);
+	}
 
 	struct wl_job *job = st->section == JOBFILE_GLOBAL ? &st->global : &st->cur;
 	return wl_job_set(job, key, value, st->where, st->msg, st->msglen);
 }
 
+/*
+ * fio's substitutions, in place: ${VAR} is the environment variable VAR
+ * (an error if it is not set), $ncpus the online CPUs, $pagesize the page
+ * size, $mb_memory the memory in MiB.  The result must fit the line buffer.
+ */
+static int jobfile_substitute(struct jobfile_state *st, char *buf)
+{
+	char out[WL_JOBFILE_LINE_MAX + 1];
+	size_t o = 0;
+
+	if (!strchr(buf, '$'))
+		return 0;
+	for (const char *p = buf; *p;) {
+		char val[64];
+		const char *rep = NULL;
+		size_t skip = 0;
+		if (p[0] == '$' && p[1] == '{') {
+			const char *end = strchr(p + 2, '}');
+			char var[128];
+			if (!end || (size_t)(end - p - 2) >= sizeof(var) || end == p + 2)
+				return jobfile_fail(st, "malformed ${VAR} reference");
+			memcpy(var, p + 2, (size_t)(end - p - 2));
+			var[end - p - 2] = '\0';
+			rep = getenv(var);
+			if (!rep)
+				return jobfile_fail(
+				    st, "environment variable '%s' (in ${%s}) is not set", var,
+				    var);
+			skip = (size_t)(end - p + 1);
+		} else if (p[0] == '$') {
+			static const char *const names[] = {"ncpus", "pagesize", "mb_memory"};
+			for (int i = 0; i < 3 && !rep; i++) {
+				size_t n = strlen(names[i]);
+				if (strncmp(p + 1, names[i], n) ||
+				    isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_')
+					continue;
+				long v = i == 0   ? sysconf(_SC_NPROCESSORS_ONLN)
+				         : i == 1 ? sysconf(_SC_PAGESIZE)
+				                  : (long)((uint64_t)sysconf(_SC_PHYS_PAGES) *
+				                               (uint64_t)sysconf(_SC_PAGESIZE) >>
+				                           20);
+				snprintf(val, sizeof(val), "%ld", v);
+				rep = val;
+				skip = n + 1;
+			}
+		}
+		if (!rep) {
+			rep = p;
+			skip = 1;
+			if (o + 1 > WL_JOBFILE_LINE_MAX)
+				return jobfile_fail(st,
+				                    "line is longer than %d characters after "
+				                    "substitution",
+				                    WL_JOBFILE_LINE_MAX);
+			out[o++] = *p;
+			p++;
+			continue;
+		}
+		size_t n = strlen(rep);
+		if (o + n > WL_JOBFILE_LINE_MAX)
+			return jobfile_fail(st,
+			                    "line is longer than %d characters after substitution",
+			                    WL_JOBFILE_LINE_MAX);
+		memcpy(out + o, rep, n);
+		o += n;
+		p += skip;
+	}
+	out[o] = '\0';
+	memcpy(buf, out, o + 1);
+	return 0;
+}
+
 static int jobfile_line(struct jobfile_state *st, char *buf)
 {
 	jobfile_strip_comment(buf);
+	int ret = jobfile_substitute(st, buf);
+	if (ret)
+		return ret;
 	char *line = jobfile_trim(buf);
 	if (!*line)
 		return 0;

@@ -182,9 +182,10 @@ static const struct opt_choice opt_rw_choices[] = {
 };
 
 static const struct opt_choice opt_engine_choices[] = {
-    {"io_uring", WL_ENGINE_IO_URING},
-    {"psync", WL_ENGINE_PSYNC},
-    {NULL, 0},
+    {"io_uring", WL_ENGINE_IO_URING}, {"libaio", WL_ENGINE_LIBAIO},
+    {"psync", WL_ENGINE_PSYNC},       {"sync", WL_ENGINE_PSYNC},
+    {"pvsync", WL_ENGINE_PSYNC},      {"pvsync2", WL_ENGINE_PSYNC},
+    {"null", WL_ENGINE_NULL},         {NULL, 0},
 };
 
 static const struct opt_choice opt_verify_choices[] = {
@@ -398,12 +399,27 @@ static int opt_set_size(struct wl_job *job, const struct opt_def *def, const cha
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
-	if (strchr(value, '%'))
-		return opt_fail(
-		    ctx, true,
-		    "percentages of the target are not supported by raidlab; expected a "
-		    "size in bytes such as 10g, got '%s'",
-		    value);
+	if (strchr(value, '%')) {
+		uint32_t pct = 0;
+		uint32_t *pfield = def->off == offsetof(struct wl_job, size)     ? &job->size_pct
+		                   : def->off == offsetof(struct wl_job, offset) ? &job->offset_pct
+		                                                                 : NULL;
+		if (!pfield)
+			return opt_fail(
+			    ctx, true,
+			    "a percentage is not allowed here; expected a size in bytes "
+			    "such as 10g, got '%s'",
+			    value);
+		ret = opt_parse_percent(def, value, &pct, ctx);
+		if (ret)
+			return ret;
+		if (pct == 0 || (pfield == &job->offset_pct && pct == 100))
+			return opt_fail(ctx, true, "expected a percentage from 1 to %d, got '%s'",
+			                pfield == &job->offset_pct ? 99 : 100, value);
+		*pfield = pct;
+		*OPT_FIELD(job, def, uint64_t) = 0;
+		return 0;
+	}
 	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0)
 		return opt_fail(ctx, true, "expected a size such as 0, 4k, 512m or 10g, got '%s'",
 		                value);
@@ -412,6 +428,10 @@ static int opt_set_size(struct wl_job *job, const struct opt_def *def, const cha
 		                "expected a multiple of %llu bytes, got '%s' (%llu bytes)",
 		                (unsigned long long)def->align, value, (unsigned long long)v);
 	*OPT_FIELD(job, def, uint64_t) = v;
+	if (def->off == offsetof(struct wl_job, size))
+		job->size_pct = 0;
+	else if (def->off == offsetof(struct wl_job, offset))
+		job->offset_pct = 0;
 	return 0;
 }
 
@@ -464,21 +484,49 @@ static int opt_set_rw(struct wl_job *job, const struct opt_def *def, const char 
 	const struct opt_choice *c = opt_find_choice(def->choices, value);
 	if (c) {
 		job->rw = (enum wl_rw)c->value;
+		job->rw_skip = 0;
+		job->rw_nr = 1;
 		return 0;
 	}
 	const char *colon = strchr(value, ':');
 	if (colon) {
-		char base[32];
+		char base[32], tmp[128];
 		size_t n = (size_t)(colon - value);
+		const struct opt_choice *b = NULL;
 		if (n < sizeof(base)) {
 			memcpy(base, value, n);
 			base[n] = '\0';
-			if (opt_find_choice(def->choices, base))
-				return opt_fail(ctx, true,
-				                "fio's ':N' suffix is not supported by raidlab; "
-				                "expected one of %s, got '%s'",
-				                opt_choice_list(def->choices, list, sizeof(list)),
-				                value);
+			b = opt_find_choice(def->choices, base);
+		}
+		if (b && wl_rw_is_random((enum wl_rw)b->value)) {
+			uint64_t nr = 0;
+			if (rl_parse_u64(colon + 1, &nr, tmp, sizeof(tmp)) || nr < 1 ||
+			    nr > 1u << 30)
+				return opt_fail(
+				    ctx, true,
+				    "expected %s:N with N a whole number of I/Os from 1 "
+				    "(a new random offset every N I/Os), got '%s'",
+				    base, value);
+			job->rw = (enum wl_rw)b->value;
+			job->rw_nr = (uint32_t)nr;
+			job->rw_skip = 0;
+			return 0;
+		}
+		if (b) {
+			const char *num = colon + 1;
+			bool neg = num[0] == '-';
+			uint64_t v = 0;
+			if (rl_parse_size(num + neg, &v, tmp, sizeof(tmp)) || v % WL_BS_MIN ||
+			    v > (1ull << 50))
+				return opt_fail(
+				    ctx, true,
+				    "expected %s:SIZE with SIZE a multiple of 512 bytes to "
+				    "skip after every I/O (negative: go back), got '%s'",
+				    base, value);
+			job->rw = (enum wl_rw)b->value;
+			job->rw_skip = neg ? -(int64_t)v : (int64_t)v;
+			job->rw_nr = 1;
+			return 0;
 		}
 	}
 	return opt_fail(ctx, true, "expected one of %s, got '%s'%s",
@@ -505,6 +553,7 @@ static int opt_set_engine(struct wl_job *job, const struct opt_def *def, const c
 	if (!c)
 		return opt_choice_unsupported(def, value, ctx);
 	job->engine = (enum wl_engine)c->value;
+	snprintf(job->engine_name, sizeof(job->engine_name), "%s", c->text);
 	return 0;
 }
 
@@ -521,6 +570,52 @@ static int opt_set_verify(struct wl_job *job, const struct opt_def *def, const c
 	return 0;
 }
 
+/*
+ * bsrange=MIN-MAX (and bs=MIN-MAX): sizes from MIN to MAX in steps of MIN,
+ * equally likely, as a bssplit (fio draws sizes in the range aligned to
+ * MIN; with at most 16 steps the two agree).
+ */
+static int opt_set_bsrange(struct wl_job *job, const struct opt_def *def, const char *value,
+                           const struct opt_ctx *ctx)
+{
+	char lo[64], tmp[128];
+	uint64_t a = 0, b = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *dash = strchr(value, '-');
+	size_t n = dash ? (size_t)(dash - value) : 0;
+	if (!dash || n == 0 || n >= sizeof(lo) || strchr(value, ','))
+		goto bad;
+	memcpy(lo, value, n);
+	lo[n] = '\0';
+	if (rl_parse_size(lo, &a, tmp, sizeof(tmp)) ||
+	    rl_parse_size(dash + 1, &b, tmp, sizeof(tmp)) || !opt_bs_ok(a) || !opt_bs_ok(b) ||
+	    b < a)
+		goto bad;
+	if (b % a || b / a > WL_BSSPLIT_MAX)
+		return opt_fail(ctx, true,
+		                "raidlab draws range sizes in steps of MIN and needs MAX to be at "
+		                "most %d x MIN and a multiple of it; got '%s'",
+		                WL_BSSPLIT_MAX, value);
+	if (a == b) {
+		job->bs = (uint32_t)a;
+		job->nbssplit = 0;
+		return 0;
+	}
+	unsigned k = (unsigned)(b / a);
+	for (unsigned i = 0; i < k; i++) {
+		job->bssplit[i].bs = (uint32_t)(a * (i + 1));
+		job->bssplit[i].pct = 100 / k + (i < 100 % k);
+	}
+	job->nbssplit = k;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected MIN-MAX block sizes such as 4k-64k (each %s), got '%s'",
+	                OPT_BS_FORM, value);
+}
+
 static int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char *value,
                       const struct opt_ctx *ctx)
 {
@@ -535,10 +630,7 @@ static int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char 
 		                "raidlab; expected %s, got '%s'",
 		                OPT_BS_FORM, value);
 	if (strchr(value, '-'))
-		return opt_fail(ctx, true,
-		                "block size ranges are not supported by raidlab (use bssplit); "
-		                "expected %s, got '%s'",
-		                OPT_BS_FORM, value);
+		return opt_set_bsrange(job, def, value, ctx);
 	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0 || !opt_bs_ok(v))
 		return opt_fail(ctx, true, "expected %s, got '%s'", OPT_BS_FORM, value);
 	job->bs = (uint32_t)v;
@@ -651,7 +743,73 @@ static int opt_set_rwmixwrite(struct wl_job *job, const struct opt_def *def, con
 	return 0;
 }
 
-/* random | zipf[:THETA] | pareto[:H] */
+/*
+ * zoned:A/B:C/D...: A% of the I/Os go to the first B% of the region, C% to
+ * the next D%, ...; zoned_abs gives zone sizes in bytes.  The access shares
+ * add up to 100; a zone without a size (the last, "20/") takes the rest.
+ */
+static int opt_set_zones(struct wl_job *job, const char *value, const char *param, bool abs,
+                         const struct opt_ctx *ctx)
+{
+	struct wl_zone z[WL_ZONES_MAX];
+	unsigned n = 0, access = 0, size = 0;
+	char tmp[128];
+
+	if (!param || !param[0] || strchr(param, ','))
+		return opt_fail(ctx, true,
+		                "expected %s:A/B:C/D... (one list for all directions), got '%s'",
+		                abs ? "zoned_abs" : "zoned", value);
+	for (const char *p = param; *p;) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char e[64], *slash;
+		uint64_t a = 0, b = 0;
+		if (n == WL_ZONES_MAX || len == 0 || len >= sizeof(e))
+			goto bad;
+		memcpy(e, p, len);
+		e[len] = '\0';
+		slash = strchr(e, '/');
+		if (!slash)
+			goto bad;
+		*slash = '\0';
+		if (rl_parse_u64(e, &a, tmp, sizeof(tmp)) || a > 100)
+			goto bad;
+		if (slash[1]) {
+			if (abs ? rl_parse_size(slash + 1, &b, tmp, sizeof(tmp)) || !b
+			        : rl_parse_u64(slash + 1, &b, tmp, sizeof(tmp)) || !b || b > 100)
+				goto bad;
+		} else if (end) {
+			goto bad; /* only the last zone may leave its size out */
+		}
+		z[n].access_pct = (uint32_t)a;
+		z[n].size_pct = abs ? 0 : (uint32_t)b;
+		z[n].size_bytes = abs ? b : 0;
+		access += (unsigned)a;
+		size += abs ? 0 : (unsigned)b;
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (access != 100 || size > 100)
+		return opt_fail(
+		    ctx, true,
+		    "the access shares add up to %u%% and the zone sizes to %u%%; "
+		    "expected 100%% of the I/Os in at most 100%% of the region, in '%s'",
+		    access, size, value);
+	memcpy(job->zones, z, n * sizeof(z[0]));
+	job->nzones = n;
+	job->dist = abs ? WL_DIST_ZONED_ABS : WL_DIST_ZONED;
+	job->dist_param = 0;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected %s:ACCESS%%/%s:... with at most %d zones (the last may leave "
+	                "its size out), got '%s'",
+	                abs ? "zoned_abs" : "zoned", abs ? "SIZE" : "SIZE%", WL_ZONES_MAX, value);
+}
+
+/* random | zipf[:THETA] | pareto[:H] | zoned | zoned_abs */
 static int opt_set_dist(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
 {
@@ -707,9 +865,13 @@ static int opt_set_dist(struct wl_job *job, const struct opt_def *def, const cha
 		job->dist_param = v;
 		return 0;
 	}
+	if ((klen == 5 && strncmp(value, "zoned", 5) == 0) ||
+	    (klen == 9 && strncmp(value, "zoned_abs", 9) == 0))
+		return opt_set_zones(job, value, param, klen == 9, ctx);
 	return opt_fail(ctx, true,
-	                "expected random, zipf[:THETA] or pareto[:H] (fio's normal and zoned "
-	                "distributions are not supported), got '%s'",
+	                "expected random, zipf[:THETA], pareto[:H], zoned:A/B:... or "
+	                "zoned_abs:A/SIZE:... (fio's normal distribution is not supported), "
+	                "got '%s'",
 	                value);
 }
 
@@ -741,9 +903,283 @@ static int opt_set_log_avg(struct wl_job *job, const struct opt_def *def, const 
 	return 0;
 }
 
-/* new_group: accepted for fio job files, no effect (every job is reported on its own). */
-static int opt_set_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
+/* A path (filename=, directory=): any text without control characters. */
+static int opt_set_path(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	size_t len = strlen(value);
+	bool ok = len > 0 && len < WL_PATH_MAX;
+	for (size_t i = 0; ok && i < len; i++)
+		if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f)
+			ok = false;
+	if (!ok)
+		return opt_fail(ctx, true,
+		                "expected a path of 1 to %d characters without control characters",
+		                WL_PATH_MAX - 1);
+	memcpy(OPT_FIELD(job, def, char), value, len + 1);
+	return 0;
+}
+
+/* write_bw_log[=NAME] and the like: on, with an optional file prefix. */
+static int opt_set_log(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	char *name = OPT_FIELD(job, def, char);
+	bool *on = def->off == offsetof(struct wl_job, bw_log_name)    ? &job->bw_log
+	           : def->off == offsetof(struct wl_job, lat_log_name) ? &job->lat_log
+	                                                               : &job->iops_log;
+	size_t len = value ? strlen(value) : 0;
+	if (len >= WL_LOGNAME_MAX || (value && strpbrk(value, "\n\r\t")))
+		return opt_fail(ctx, true, "expected a file prefix of at most %d characters",
+		                WL_LOGNAME_MAX - 1);
+	*on = true;
+	memcpy(name, value ? value : "", len + 1);
+	return 0;
+}
+
+/* rate=R[,W[,T]], rate_iops, rate_min: per direction; one value sets all (as fio). */
+static int opt_set_rate(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	uint64_t v[3] = {0, 0, 0};
+	bool iops = def->off == offsetof(struct wl_job, rate_iops);
+	char tmp[128];
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	unsigned n = 0;
+	for (const char *p = value;; n++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char e[64];
+		if (n == 3 || len >= sizeof(e))
+			goto bad;
+		memcpy(e, p, len);
+		e[len] = '\0';
+		if (len && (iops ? rl_parse_u64(e, &v[n], tmp, sizeof(tmp))
+		                 : rl_parse_size(e, &v[n], tmp, sizeof(tmp))))
+			goto bad;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (n == 0)
+		v[1] = v[2] = v[0];
+	memcpy(OPT_FIELD(job, def, uint64_t), v, sizeof(v));
+	return 0;
+bad:
+	return opt_fail(ctx, true, "expected READ[,WRITE[,TRIM]] %s such as %s, got '%s'",
+	                iops ? "I/Os per second" : "bytes per second", iops ? "500,100" : "10m,2m",
+	                value);
+}
+
+/* thinktime: a plain number is microseconds, as fio; units as for other times. */
+static int opt_set_thinktime(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	char tmp[128];
+	uint64_t v = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (value[0] && strspn(value, "0123456789") == strlen(value)) {
+		if (rl_parse_u64(value, &v, tmp, sizeof(tmp)) || v > UINT64_MAX / 1000)
+			goto bad;
+		v *= 1000;
+	} else if (rl_parse_time(value, &v, tmp, sizeof(tmp))) {
+		goto bad;
+	}
+	job->thinktime_ns = v;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected a pause such as 2000 (a plain number is microseconds, as in "
+	                "fio), 2ms or 1s, got '%s'",
+	                value);
+}
+
+/* exit_what=group|stonewall|all: what an exitall job stops. */
+static int opt_set_exit_what(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "group"))
+		job->exit_what = 0;
+	else if (!strcmp(value, "stonewall"))
+		job->exit_what = 1;
+	else if (!strcmp(value, "all"))
+		job->exit_what = 2;
+	else
+		return opt_fail(ctx, true, "expected group, stonewall or all, got '%s'", value);
+	return 0;
+}
+
+/* wait_for=JOB: the name of an earlier job. */
+static int opt_set_wait_for(struct wl_job *job, const struct opt_def *def, const char *value,
                             const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!value[0] || strlen(value) >= WL_NAME_MAX)
+		return opt_fail(ctx, true, "expected a job name of 1 to %d characters, got '%s'",
+		                WL_NAME_MAX - 1, value);
+	memcpy(job->wait_for, value, strlen(value) + 1);
+	return 0;
+}
+
+/* random_generator: raidlab has one generator; the names are checked, not used. */
+static int opt_set_generator(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (strcmp(value, "tausworthe") && strcmp(value, "lfsr") && strcmp(value, "tausworthe64"))
+		return opt_fail(ctx, true, "expected tausworthe, lfsr or tausworthe64, got '%s'",
+		                value);
+	return 0;
+}
+
+/* io_submit_mode=inline|offload (see the table). */
+static int opt_set_submit_mode(struct wl_job *job, const struct opt_def *def, const char *value,
+                               const struct opt_ctx *ctx)
+{
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (strcmp(value, "inline") && strcmp(value, "offload"))
+		return opt_fail(ctx, true, "expected inline or offload, got '%s'", value);
+	return 0;
+}
+
+/* rate_process=linear|poisson */
+static int opt_set_rate_process(struct wl_job *job, const struct opt_def *def, const char *value,
+                                const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "linear"))
+		job->rate_poisson = false;
+	else if (!strcmp(value, "poisson"))
+		job->rate_poisson = true;
+	else
+		return opt_fail(ctx, true, "expected linear or poisson, got '%s'", value);
+	return 0;
+}
+
+/* percentile_list=99:99.9:... (fio's ':' list), each in (0, 100]. */
+static int opt_set_pct_list(struct wl_job *job, const struct opt_def *def, const char *value,
+                            const struct opt_ctx *ctx)
+{
+	double v[WL_PCT_MAX];
+	unsigned n = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (const char *p = value;;) {
+		const char *end = strchr(p, ':');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char e[32];
+		if (n == WL_PCT_MAX || len == 0 || len >= sizeof(e))
+			goto bad;
+		memcpy(e, p, len);
+		e[len] = '\0';
+		if (!opt_parse_double(e, &v[n]) || !(v[n] > 0 && v[n] <= 100))
+			goto bad;
+		n++;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	memcpy(job->pct_list, v, n * sizeof(v[0]));
+	job->npct = n;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected up to %d percentiles above 0 and at most 100 separated by ':' "
+	                "(99:99.9), got '%s'",
+	                WL_PCT_MAX, value);
+}
+
+/* cpus_allowed=0-3,6: the CPUs the job's workers may run on (0 to 63). */
+static int opt_set_cpus(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	uint64_t mask = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (const char *p = value;;) {
+		char *end;
+		errno = 0;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p || errno || a > 63)
+			goto bad;
+		if (*end == '-') {
+			const char *q = end + 1;
+			b = strtoul(q, &end, 10);
+			if (end == q || errno || b > 63 || b < a)
+				goto bad;
+		}
+		for (unsigned long c = a; c <= b; c++)
+			mask |= 1ull << c;
+		if (*end == '\0')
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	job->cpus = mask;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'",
+	                value);
+}
+
+static int opt_set_cpus_policy(struct wl_job *job, const struct opt_def *def, const char *value,
+                               const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "shared"))
+		job->cpus_split = false;
+	else if (!strcmp(value, "split"))
+		job->cpus_split = true;
+	else
+		return opt_fail(ctx, true, "expected shared or split, got '%s'", value);
+	return 0;
+}
+
+/* mem=malloc|mmap|mmaphuge: where the I/O buffers live. */
+static int opt_set_mem(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "malloc") || !strcmp(value, "mmap"))
+		job->mem_huge = false;
+	else if (!strcmp(value, "mmaphuge"))
+		job->mem_huge = true;
+	else
+		return opt_fail(ctx, true, "expected malloc, mmap or mmaphuge, got '%s'", value);
+	return 0;
+}
+
+/* gtod_reduce: a fio-internal saving of clock reads; accepted, nothing to reduce. */
+static int opt_set_bool_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
+                                 const struct opt_ctx *ctx)
 {
 	bool b = false;
 	(void)job;
@@ -751,9 +1187,17 @@ static int opt_set_accepted(struct wl_job *job, const struct opt_def *def, const
 	return opt_parse_bool(value, &b, ctx);
 }
 
-/* stonewall: always in effect in raidlab; turning it off cannot be honoured. */
-static int opt_set_stonewall(struct wl_job *job, const struct opt_def *def, const char *value,
-                             const struct opt_ctx *ctx)
+/* description=TEXT: shown by nothing, kept by nothing; any text is fine (as fio). */
+static int opt_set_text(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	(void)job;
+	return opt_need_value(def, value, ctx);
+}
+
+/* thread: raidlab's workers are always threads of one process. */
+static int opt_set_thread(struct wl_job *job, const struct opt_def *def, const char *value,
+                          const struct opt_ctx *ctx)
 {
 	bool b = false;
 	(void)job;
@@ -763,9 +1207,24 @@ static int opt_set_stonewall(struct wl_job *job, const struct opt_def *def, cons
 		return ret;
 	if (!b)
 		return opt_fail(ctx, true,
-		                "raidlab always runs the jobs of a file one after another, so it "
-		                "cannot be turned off; got '%s'",
-		                value);
+		                "raidlab's workers are always threads of one process; thread=0 "
+		                "(a process per job) cannot be honoured");
+	return 0;
+}
+
+/* sync=0|none|1|sync|dsync: FUA on every write (O_SYNC and O_DSYNC alike). */
+static int opt_set_sync(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "0") || !strcmp(value, "none"))
+		job->sync_writes = false;
+	else if (!strcmp(value, "1") || !strcmp(value, "sync") || !strcmp(value, "dsync"))
+		job->sync_writes = true;
+	else
+		return opt_fail(ctx, true, "expected 0, none, 1, sync or dsync, got '%s'", value);
 	return 0;
 }
 
@@ -788,6 +1247,10 @@ static const struct opt_def opt_table[] = {
               "clears bssplit (the later of the two wins).  fio's per-direction form "
               "(4k,64k) and ranges are not supported."),
      .set = opt_set_bs},
+    {OPT_INFO("bsrange", "blocksize_range", "str", "",
+              "MIN-MAX: block sizes from MIN to MAX in steps of MIN, equally likely (MAX at "
+              "most 16 x MIN); bs=MIN-MAX is the same.  It becomes a bssplit."),
+     .set = opt_set_bsrange},
     {OPT_INFO("bssplit", NULL, "bssplit", "",
               "Mix of block sizes: SIZE/PCT entries separated by ':' (4k/60:64k/40), each "
               "size as for bs, at most 16 entries, percentages adding up to 100.  Entries "
@@ -816,7 +1279,7 @@ static const struct opt_def opt_table[] = {
               "multiple of 512), so the copies work on separate parts of the target, as in "
               "fio; 0: every copy covers the same region."),
      .set = opt_set_size, .off = OPT_OFF(offset_increment, uint64_t), .align = WL_BS_MIN},
-    {OPT_INFO("runtime", NULL, "time", "0",
+    {OPT_INFO("runtime", "timeout", "time", "0",
               "Stop the job after this long; a plain number is seconds, suffixes ns, us, "
               "ms, s, m, h.  0 means no limit: the job ends after covering its region "
               "loops times."),
@@ -848,8 +1311,9 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("buffered", NULL, "bool", "0", "The inverse of direct: buffered=1 is direct=0."),
      .set = opt_set_buffered},
     {OPT_INFO("ioengine", NULL, "enum", "io_uring",
-              "How I/O is issued: io_uring or psync (pread/pwrite, one at a time per job).  "
-              "Other fio engines are not supported."),
+              "How I/O is issued: io_uring; libaio (Linux native AIO through libaio); psync, "
+              "sync, pvsync, pvsync2 (one synchronous call per I/O, so iodepth is 1 in "
+              "effect); null (no I/O at all: a null() target of the job's size)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("zero_buffers", NULL, "bool", "0",
               "Write blocks of zeros.  Excludes refill_buffers and "
@@ -887,72 +1351,177 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("log_avg_msec", NULL, "msec", "100",
               "Interval of the throughput time series in milliseconds, 1 to 3600000."),
      .set = opt_set_log_avg},
-    {OPT_INFO("stonewall", NULL, "bool", "1",
-              "Accepted for fio job files: raidlab always runs the jobs of a file one after "
-              "another, so stonewall is always in effect and stonewall=0 is an error."),
-     .set = opt_set_stonewall},
+    {OPT_INFO("stonewall", "wait_for_previous", "bool", "0",
+              "Wait for the jobs before this one to finish, then start a new group (as "
+              "fio).  Without it the jobs of a file run at the same time."),
+     .set = opt_set_bool, .off = OPT_OFF(stonewall, bool)},
     {OPT_INFO("new_group", NULL, "bool", "0",
-              "Accepted for fio job files and has no effect: raidlab reports every job on "
-              "its own."),
-     .set = opt_set_accepted},
+              "Start a new reporting group with this job (as fio); it still runs alongside "
+              "the jobs before it unless stonewall is set too."),
+     .set = opt_set_bool, .off = OPT_OFF(new_group, bool)},
+    {OPT_INFO("group_reporting", NULL, "bool", "0",
+              "Report the jobs of a group (and the clones of numjobs) together as one."),
+     .set = opt_set_bool, .off = OPT_OFF(group_reporting, bool)},
+    {OPT_INFO("filename", NULL, "str", "",
+              "Where the job does I/O: a file or block device, several separated by ':' "
+              "(used one after another, like concat()), or a target spec such as "
+              "mem(size=1g).  A missing file is created with the job's size.  Overrides "
+              "--target for this job."),
+     .set = opt_set_path, .off = OPT_OFF(filename, char[WL_PATH_MAX])},
+    {OPT_INFO("directory", NULL, "str", "",
+              "Directory of the job's files: without filename each clone k of numjobs gets "
+              "its own file JOBNAME.k.0 there (as fio); with filename, the file is taken "
+              "relative to it."),
+     .set = opt_set_path, .off = OPT_OFF(directory, char[WL_PATH_MAX])},
+    {OPT_INFO("description", NULL, "str", "",
+              "Free text describing the job; accepted and not used."),
+     .set = opt_set_text},
+    {OPT_INFO("thread", "threads", "bool", "1",
+              "Accepted for fio job files: raidlab's workers are always threads; thread=0 is "
+              "an error."),
+     .set = opt_set_thread},
+    {OPT_INFO("randrepeat", NULL, "bool", "1",
+              "1: the random sequences repeat from run to run (from randseed); 0: they are "
+              "seeded from the clock."),
+     .set = opt_set_bool, .off = OPT_OFF(randrepeat, bool)},
+    {OPT_INFO("fsync", NULL, "int", "0",
+              "After every N writes, flush the target (fsync on a file, a FLUSH down an "
+              "array or simulated drive) before the next request; 0: never."),
+     .set = opt_set_u32, .off = OPT_OFF(fsync_n, uint32_t), .min = 0, .max = 1u << 30},
+    {OPT_INFO("fdatasync", NULL, "int", "0",
+              "As fsync; raidlab's FLUSH is a data sync (fdatasync on files)."),
+     .set = opt_set_u32, .off = OPT_OFF(fdatasync_n, uint32_t), .min = 0, .max = 1u << 30},
+    {OPT_INFO("sync", NULL, "enum", "0",
+              "1, sync or dsync: every write is durable when it completes (FUA: RWF_DSYNC on "
+              "files); 0 or none: off."),
+     .set = opt_set_sync},
+    {OPT_INFO("end_fsync", NULL, "bool", "0",
+              "Flush the target once when the job's writes are done (counted in its time)."),
+     .set = opt_set_bool, .off = OPT_OFF(end_fsync, bool)},
+    {OPT_INFO("startdelay", NULL, "time", "0",
+              "Start the job this long after its group starts (a plain number is seconds)."),
+     .set = opt_set_time, .off = OPT_OFF(startdelay_ns, uint64_t)},
+    {OPT_INFO("write_bw_log", NULL, "str", "",
+              "Write fio's bandwidth log NAME_bw.N.log (N: the job's number in the file, from "
+              "1): one line per log_avg_msec interval and direction, 'msec, KiB/s, "
+              "direction, bs, 0'.  Without a NAME the job's name is used."),
+     .set = opt_set_log, .off = OPT_OFF(bw_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("write_lat_log", NULL, "str", "",
+              "Write fio's latency logs NAME_lat.N.log and NAME_clat.N.log (the same here): "
+              "the mean latency in ns of each interval; NAME_slat.N.log holds 0 (submission "
+              "is not timed apart)."),
+     .set = opt_set_log, .off = OPT_OFF(lat_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("write_iops_log", NULL, "str", "",
+              "Write fio's IOPS log NAME_iops.N.log: I/Os per second of each interval."),
+     .set = opt_set_log, .off = OPT_OFF(iops_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("rate", NULL, "str", "0",
+              "Cap the job's bandwidth: READ[,WRITE[,TRIM]] bytes per second (10m,2m); one "
+              "value caps every direction; 0 or empty: no cap.  Requests wait for their "
+              "turn, as in fio."),
+     .set = opt_set_rate, .off = OPT_OFF(rate, uint64_t[3])},
+    {OPT_INFO("rate_process", NULL, "enum", "linear",
+              "How rate and rate_iops space requests: linear (evenly) or poisson (random "
+              "gaps with the same mean, as arrivals from many independent users)."),
+     .set = opt_set_rate_process},
+    {OPT_INFO("io_submit_mode", NULL, "enum", "inline",
+              "Accepted for fio job files: inline or offload.  raidlab's rate pacing already "
+              "issues each request at its scheduled time whenever a slot is free, which is "
+              "what fio's offload mode is for."),
+     .set = opt_set_submit_mode},
+    {OPT_INFO("rate_iops", NULL, "str", "0",
+              "Cap the job's I/Os per second, READ[,WRITE[,TRIM]] as for rate."),
+     .set = opt_set_rate, .off = OPT_OFF(rate_iops, uint64_t[3])},
+    {OPT_INFO("rate_min", "ratemin", "str", "0",
+              "The job fails (exit status 1, naming the direction) if it ends slower than "
+              "this many bytes per second, READ[,WRITE[,TRIM]] as for rate."),
+     .set = opt_set_rate, .off = OPT_OFF(rate_min, uint64_t[3])},
+    {OPT_INFO("thinktime", NULL, "str", "0",
+              "Pause this long after each I/O completes before its slot issues the next "
+              "(a plain number is microseconds, as in fio; or 2ms, 1s)."),
+     .set = opt_set_thinktime},
+    {OPT_INFO("number_ios", NULL, "int", "0",
+              "Stop the job after this many I/Os (counted over all its clones' own); 0: no "
+              "limit."),
+     .set = opt_set_u64, .off = OPT_OFF(number_ios, uint64_t), .min = 0, .max = UINT64_MAX},
+    {OPT_INFO("filesize", NULL, "size", "0",
+              "Size of the files the job creates (filename= / directory=); 0: offset + size."),
+     .set = opt_set_size, .off = OPT_OFF(filesize, uint64_t)},
+    {OPT_INFO("wait_for", NULL, "str", "",
+              "Start this job only when the earlier job of that name has finished (it runs "
+              "in the wave after that job's)."),
+     .set = opt_set_wait_for},
+    {OPT_INFO("exit_what", NULL, "enum", "group",
+              "What an exitall job stops when it ends: group (the jobs running with it), "
+              "stonewall (the same here) or all (also the jobs that have not started)."),
+     .set = opt_set_exit_what},
+    {OPT_INFO("random_generator", NULL, "enum", "tausworthe",
+              "Accepted for fio job files (tausworthe, lfsr, tausworthe64): raidlab always "
+              "uses its own generator (xoshiro256**), and its random map already gives "
+              "lfsr's promise that every block is used once per loop."),
+     .set = opt_set_generator},
+    {OPT_INFO("percentile_list", NULL, "str", "",
+              "The latency percentiles fio's JSON and terse output report, separated by ':' "
+              "(99:99.9:99.99), up to 20; empty: fio's default list."),
+     .set = opt_set_pct_list},
+    {OPT_INFO("lat_percentiles", "clat_percentiles", "bool", "1",
+              "Accepted for fio job files: raidlab reports percentiles of its one latency "
+              "(clat, which here equals lat) always."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("cpus_allowed", NULL, "str", "",
+              "The CPUs the job's worker threads may run on: numbers and ranges from 0 to 63 "
+              "(0-3,6); empty: any."),
+     .set = opt_set_cpus},
+    {OPT_INFO("cpus_allowed_policy", NULL, "enum", "shared",
+              "shared: every worker may use all of cpus_allowed; split: worker k runs on the "
+              "k-th CPU of the set (round robin)."),
+     .set = opt_set_cpus_policy},
+    {OPT_INFO("mem", "iomem", "enum", "malloc",
+              "Where the I/O buffers live: malloc or mmap (ordinary pages, as fio's "
+              "default), or mmaphuge (transparent huge pages: a 1 MiB buffer is one "
+              "physically contiguous segment, so large requests are not split at the "
+              "device's segment limit)."),
+     .set = opt_set_mem},
+    {OPT_INFO("gtod_reduce", NULL, "bool", "0",
+              "Accepted for fio job files: fio's way of reading the clock less often.  "
+              "raidlab reads it once per I/O anyway, so there is nothing to reduce."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("blockalign", "ba", "size", "0",
+              "Align random offsets to this many bytes (a multiple of 512); 0: to the "
+              "smallest block size, as in fio."),
+     .set = opt_set_size, .off = OPT_OFF(blockalign, uint64_t), .align = WL_BS_MIN},
+    {OPT_INFO("exitall", NULL, "bool", "0",
+              "When this job finishes, stop the other jobs of its group (as fio)."),
+     .set = opt_set_bool, .off = OPT_OFF(exitall, bool)},
 };
 
 /*
  * Names that are not job options but that people will try: the message says
  * what to do instead.
  */
-#define OPT_TARGET_HINT                                                                            \
-	"raidlab does I/O to its target; give it with --target=SPEC on the command line or "       \
-	"target=SPEC in a job file's [global] section"
-
 static const struct {
 	const char *name;
 	const char *why;
 } opt_redirects[] = {
-    {"filename", OPT_TARGET_HINT},
-    {"directory", OPT_TARGET_HINT},
     {"target", "the target is not a job option; give it with --target=SPEC on the command "
                "line or target=SPEC in a job file's [global] section"},
 };
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-    "bsrange",
-    "blocksize_range",
     "bs_unaligned",
-    "rate",
-    "rate_iops",
-    "rate_min",
-    "thinktime",
-    "fsync",
-    "fdatasync",
-    "end_fsync",
-    "sync",
-    "group_reporting",
     "iodepth_batch",
     "iodepth_batch_submit",
     "iodepth_batch_complete",
     "iodepth_low",
     "percentage_random",
-    "random_generator",
-    "randrepeat",
-    "number_ios",
     "io_size",
     "io_limit",
     "fill_device",
-    "filesize",
     "nrfiles",
-    "cpus_allowed",
-    "write_bw_log",
-    "write_lat_log",
-    "write_iops_log",
     "verify_pattern",
     "do_verify",
     "verify_fatal",
-    "exitall",
-    "startdelay",
     "invalidate",
-    "gtod_reduce",
     "hipri",
     "fixedbufs",
     "registerfiles",
@@ -1095,6 +1664,10 @@ static const char *opt_dist_name(enum wl_dist dist)
 		return "zipf";
 	case WL_DIST_PARETO:
 		return "pareto";
+	case WL_DIST_ZONED:
+		return "zoned";
+	case WL_DIST_ZONED_ABS:
+		return "zoned_abs";
 	}
 	return "invalid";
 }
@@ -1113,10 +1686,10 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                WL_NAME_MAX - 1);
 	if ((unsigned)job->rw > WL_RW_RANDTRIM)
 		return opt_fail(&ctx, false, "invalid rw value %d", (int)job->rw);
-	if ((unsigned)job->dist > WL_DIST_PARETO)
+	if ((unsigned)job->dist > WL_DIST_ZONED_ABS)
 		return opt_fail(&ctx, false, "invalid random_distribution value %d",
 		                (int)job->dist);
-	if ((unsigned)job->engine > WL_ENGINE_PSYNC)
+	if ((unsigned)job->engine > WL_ENGINE_NULL)
 		return opt_fail(&ctx, false, "invalid ioengine value %d", (int)job->engine);
 	if ((unsigned)job->verify > WL_VERIFY_CRC32C)
 		return opt_fail(&ctx, false, "invalid verify value %d", (int)job->verify);
@@ -1232,6 +1805,25 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 			    "(or zipf/pareto): overlapping writes of different sizes cannot "
 			    "be checked");
 	}
+	if ((job->dist == WL_DIST_ZONED || job->dist == WL_DIST_ZONED_ABS) &&
+	    (job->nzones < 1 || job->nzones > WL_ZONES_MAX))
+		return opt_fail(&ctx, false,
+		                "random_distribution=%s has %u zones, expected 1 to %d",
+		                opt_dist_name(job->dist), job->nzones, WL_ZONES_MAX);
+	if (job->rw_nr < 1)
+		return opt_fail(&ctx, false, "rw=%s:N needs N >= 1", wl_rw_name(job->rw));
+	if (job->rw_skip && wl_rw_is_random(job->rw))
+		return opt_fail(&ctx, false, "rw=%s: a skip applies to sequential patterns only",
+		                wl_rw_name(job->rw));
+	if (job->verify != WL_VERIFY_NONE && job->rw_nr > 1)
+		return opt_fail(
+		    &ctx, false,
+		    "verify=crc32c cannot be combined with rw=%s:%u: runs of sequential "
+		    "I/O overlap the random map's blocks",
+		    wl_rw_name(job->rw), job->rw_nr);
+	if (job->blockalign && job->blockalign % WL_BS_MIN)
+		return opt_fail(&ctx, false, "blockalign=%llu is not a multiple of %u",
+		                (unsigned long long)job->blockalign, WL_BS_MIN);
 	if (job->zero_buffers && job->refill_buffers)
 		return opt_fail(&ctx, false, "zero_buffers and refill_buffers exclude each other");
 	if (job->zero_buffers && job->buffer_compress_percentage)

@@ -18,11 +18,13 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -33,6 +35,8 @@
 
 enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
 
+#define RUN_HUGE (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+
 struct run_worker;
 
 struct run_slot {
@@ -42,33 +46,43 @@ struct run_slot {
 	uint8_t *buf;
 	bool counted;   /* submitted after ramp-up: goes into the statistics */
 	bool verifying; /* a VERIFY read: check the block on completion */
+	bool end_sync;  /* end_fsync's FLUSH (timed, but not counted among fsync= syncs, as fio) */
 	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
 };
 
 struct run_worker {
 	const struct wl_job *job;
+	atomic_bool *group_stop; /* set when an exitall job of the group ends */
 	struct rl_target *t;
 	struct rl_exec *ex;
 	unsigned index;
 	struct wl_gen gen;
 	struct run_slot *slots;
+	uint8_t *bufmem; /* every slot's buffer, in one region */
 	unsigned nslots, inflight;
 	enum run_phase phase;
-	uint64_t seed;      /* this worker's offset stream */
-	uint64_t data_seed; /* verify contents: the same for every worker */
+	uint64_t seed;       /* this worker's offset stream */
+	uint32_t sync_every; /* fsync / fdatasync: FLUSH after this many writes; 0 never */
+	uint64_t data_seed;  /* verify contents: the same for every worker */
 	uint64_t t_start, t_measure, t_deadline, t_last;
 	bool measuring;
 	uint64_t budget, issued; /* bytes, MAIN phase */
 	uint64_t loop_bytes;     /* bytes issued in the current loop */
 	uint32_t loop;
-	uint64_t verify_issued; /* bytes replayed in VERIFY */
-	struct wl_gen vgen;     /* replay of MAIN's sequence */
-	struct wl_rng buf_rng;  /* buffer contents: apart from gen's stream, so replays match */
-	struct wl_result *res;  /* this worker's own partial result */
+	uint64_t verify_issued;     /* bytes replayed in VERIFY */
+	uint32_t writes_since_sync; /* fsync=N / fdatasync=N: writes since the last FLUSH */
+	bool wrote;                 /* a write was issued (end_fsync has work) */
+	bool paced;                 /* rate, rate_iops or thinktime: slots may wait */
+	uint64_t pace_next;         /* rate / rate_iops: no request before this time */
+	uint64_t ios_issued;        /* number_ios */
+	bool end_synced;            /* end_fsync's FLUSH was issued */
+	struct wl_gen vgen;         /* replay of MAIN's sequence */
+	struct wl_rng buf_rng;      /* buffer contents: apart from gen's stream, so replays match */
+	struct wl_result *res;      /* this worker's own partial result */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
-	_Atomic uint64_t prog_bytes, prog_ios, prog_elapsed;
+	_Atomic uint64_t prog_bytes, prog_ios, prog_elapsed, prog_rbytes;
 	_Atomic int prog_phase;
 	_Atomic bool finished;
 };
@@ -94,6 +108,34 @@ bool wl_run_stop_requested(void)
 /* --- the completion path --- */
 
 static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
+static void run_slot_done(struct rl_io *io, int status);
+
+/* A slot that waited (rate, rate_iops, thinktime) goes on. */
+static void run_pace_resume(struct rl_io *io, int status)
+{
+	struct run_slot *s = (struct run_slot *)io;
+	struct run_worker *w = s->w;
+
+	(void)status;
+	w->inflight--;
+	s->io.cb = run_slot_done;
+	run_issue(w, s, rl_exec_now(w->ex));
+}
+
+/* Park @s until @when (never past the job's deadline); false if it cannot wait. */
+static bool run_pace_wait(struct run_worker *w, struct run_slot *s, uint64_t when)
+{
+	if (when > w->t_deadline)
+		when = w->t_deadline;
+	s->io.cb = run_pace_resume;
+	w->inflight++;
+	if (rl_exec_at(w->ex, &s->io, when, 0)) {
+		w->inflight--;
+		s->io.cb = run_slot_done;
+		return false;
+	}
+	return true;
+}
 
 static inline uint64_t run_now(struct run_worker *w)
 {
@@ -122,6 +164,11 @@ static void run_slot_done(struct rl_io *io, int status)
 	w->inflight--;
 	if (status) {
 		run_record_error(w, s, status);
+	} else if (io->op == RL_OP_FLUSH) {
+		if (!s->end_sync)
+			w->res->flushes++;
+		if (w->measuring)
+			w->t_last = now;
 	} else if (s->verifying) {
 		uint64_t bad;
 		char msg[256];
@@ -142,17 +189,28 @@ static void run_slot_done(struct rl_io *io, int status)
 		d->bytes += io->len;
 		st_hist_add(&d->hist, now - s->t_submit);
 		st_series_add(&d->series, now, io->len);
+		if (w->job->lat_log)
+			st_series_add(&d->lat, now, now - s->t_submit);
 		w->t_last = now;
 		atomic_store_explicit(&w->prog_bytes,
 		                      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
 		                          io->len,
 		                      memory_order_relaxed);
+		if (io->op == RL_OP_READ)
+			atomic_store_explicit(
+			    &w->prog_rbytes,
+			    atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed) + io->len,
+			    memory_order_relaxed);
 		atomic_store_explicit(&w->prog_ios,
 		                      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
 		                      memory_order_relaxed);
 	}
-	if (w->phase != PHASE_DONE)
-		run_issue(w, s, now);
+	if (w->phase == PHASE_DONE)
+		return;
+	if (w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
+	    run_pace_wait(w, s, now + w->job->thinktime_ns))
+		return;
+	run_issue(w, s, now);
 }
 
 /*
@@ -178,10 +236,31 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		w->measuring = true;
 		atomic_store_explicit(&w->prog_phase, 1, memory_order_relaxed);
 	}
-	if (now >= w->t_deadline || atomic_load_explicit(&run_stop, memory_order_relaxed))
+	if (now >= w->t_deadline) {
+		/* the job ran until its deadline, also while it waited (rate, thinktime) */
+		if (w->measuring && w->t_deadline > w->t_last)
+			w->t_last = w->t_deadline;
+		return false;
+	}
+	if (atomic_load_explicit(&run_stop, memory_order_relaxed) ||
+	    atomic_load_explicit(w->group_stop, memory_order_relaxed))
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
 		return false;
+	if (job->number_ios && w->ios_issued >= job->number_ios)
+		return false;
+	s->end_sync = false;
+	if (w->sync_every && w->writes_since_sync >= w->sync_every) {
+		/* fsync=N: this slot flushes instead of its next I/O (as fio) */
+		w->writes_since_sync = 0;
+		s->io.op = RL_OP_FLUSH;
+		s->io.offset = 0;
+		s->io.len = 0;
+		s->io.flags = 0;
+		s->verifying = false;
+		s->counted = false;
+		return true;
+	}
 	enum rl_op op = wl_gen_op(&w->gen);
 	uint32_t len = wl_gen_len(&w->gen);
 	if (w->measuring && w->budget && len > w->budget - w->issued)
@@ -192,7 +271,24 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->io.len = len;
 	s->gen = w->loop;
 	s->verifying = false;
+	s->io.flags = 0;
+	w->ios_issued++;
+	if (w->paced && op < WL_DIRS) {
+		uint64_t cost = 0, c2 = 0;
+		if (job->rate[op])
+			cost = (uint64_t)len * 1000000000ull / job->rate[op];
+		if (job->rate_iops[op])
+			c2 = 1000000000ull / job->rate_iops[op];
+		uint64_t gap = cost > c2 ? cost : c2;
+		if (job->rate_poisson && gap) /* exponential gaps with the same mean */
+			gap = (uint64_t)((double)gap * -log1p(-wl_rng_unit(&w->buf_rng)));
+		w->pace_next = (w->pace_next > now ? w->pace_next : now) + gap;
+	}
 	if (op == RL_OP_WRITE) {
+		w->wrote = true;
+		w->writes_since_sync++;
+		if (job->sync_writes)
+			s->io.flags = RL_IO_FUA;
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
 		else if (job->refill_buffers)
@@ -237,6 +333,7 @@ static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 		s->io.op = RL_OP_READ;
 		s->io.offset = off;
 		s->io.len = len;
+		s->io.flags = 0;
 		s->gen = (uint32_t)last_loop; /* the generation that wrote it */
 		s->verifying = true;
 		s->counted = false;
@@ -272,7 +369,24 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 	for (;;) {
 		switch (w->phase) {
 		case PHASE_MAIN:
+			if (w->paced && now < w->pace_next && now < w->t_deadline &&
+			    run_pace_wait(w, s, w->pace_next))
+				return;
 			if (run_next_main(w, s, now)) {
+				run_submit(w, s, now);
+				return;
+			}
+			if (w->job->end_fsync && w->wrote && !w->end_synced && !w->res->errors) {
+				if (w->inflight)
+					return; /* the last request back issues the FLUSH */
+				w->end_synced = true;
+				s->end_sync = true;
+				s->io.op = RL_OP_FLUSH;
+				s->io.offset = 0;
+				s->io.len = 0;
+				s->io.flags = 0;
+				s->verifying = false;
+				s->counted = false;
 				run_submit(w, s, now);
 				return;
 			}
@@ -330,10 +444,26 @@ static int run_worker_setup(struct run_worker *w)
 	w->slots = calloc(w->nslots, sizeof(*w->slots));
 	if (!w->slots)
 		return -ENOMEM;
+	/*
+	 * One region for every slot's buffer, as fio allocates them.  With
+	 * mem=mmaphuge a large region is aligned to and backed by transparent
+	 * huge pages: a 1 MiB O_DIRECT request in 4 KiB pages needs up to 256
+	 * segments, more than many devices take in one request (virtio-blk:
+	 * 254), so unless its pages happen to be physically contiguous it
+	 * reaches the device split; in a huge page it is one segment, and
+	 * sequential requests merge up to the device's largest request.
+	 */
+	size_t each = ((size_t)maxbs + 4095) & ~(size_t)4095;
+	size_t total = each * w->nslots;
+	size_t align = total >= RUN_HUGE ? RUN_HUGE : 4096;
+	total = (total + align - 1) & ~(align - 1);
+	if (posix_memalign((void **)&w->bufmem, align, total))
+		return -ENOMEM;
+	if (align == RUN_HUGE && job->mem_huge)
+		(void)madvise(w->bufmem, total, MADV_HUGEPAGE);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *s = &w->slots[i];
-		if (posix_memalign((void **)&s->buf, 4096, maxbs))
-			return -ENOMEM;
+		s->buf = w->bufmem + i * each;
 		wl_buf_fill(job, &w->buf_rng, s->buf, maxbs);
 		s->w = w;
 		s->io.buf = s->buf;
@@ -347,7 +477,8 @@ static int run_worker_setup(struct run_worker *w)
 	return 0;
 }
 
-static void run_worker_start(struct run_worker *w)
+/* Start issuing: the clock of the job starts here (after startdelay, if any). */
+static void run_worker_begin(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
 	uint64_t now = run_now(w);
@@ -358,9 +489,13 @@ static void run_worker_start(struct run_worker *w)
 	w->t_deadline = job->runtime_ns ? w->t_measure + job->runtime_ns : UINT64_MAX;
 	w->t_last = w->t_measure;
 	expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
-	for (int d = 0; d < WL_DIRS; d++)
+	for (int d = 0; d < WL_DIRS; d++) {
 		st_series_init(&w->res->dir[d].series, job->log_avg_ns, w->t_measure,
 		               expect > 1000000 ? 1000000 : expect);
+		if (job->lat_log)
+			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, w->t_measure,
+			               expect > 1000000 ? 1000000 : expect);
+	}
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
 	if (job->verify_only) {
@@ -375,6 +510,34 @@ static void run_worker_start(struct run_worker *w)
 		run_issue(w, &w->slots[i], now);
 	if (!w->inflight && w->phase == PHASE_MAIN)
 		w->phase = PHASE_DONE;
+}
+
+/* startdelay: slot 0 rides a timer and starts the worker when it fires. */
+static void run_delayed_start(struct rl_io *io, int status)
+{
+	struct run_slot *s = (struct run_slot *)io;
+	struct run_worker *w = s->w;
+
+	(void)status;
+	w->inflight--;
+	s->io.cb = run_slot_done;
+	run_worker_begin(w);
+}
+
+static void run_worker_start(struct run_worker *w)
+{
+	if (!w->job->startdelay_ns) {
+		run_worker_begin(w);
+		return;
+	}
+	struct run_slot *s = &w->slots[0];
+	s->io.cb = run_delayed_start;
+	w->inflight++;
+	if (rl_exec_at(w->ex, &s->io, run_now(w) + w->job->startdelay_ns, 0)) {
+		w->inflight--;
+		s->io.cb = run_slot_done;
+		run_worker_begin(w);
+	}
 }
 
 static bool run_worker_active(const struct run_worker *w)
@@ -408,6 +571,8 @@ static int run_loop(struct run_worker **ws, unsigned n, struct rl_exec *ex)
 				run_worker_publish(ws[i]);
 				if (run_worker_active(ws[i]))
 					active++;
+				else if (ws[i]->job->exitall)
+					atomic_store(ws[i]->group_stop, true);
 			}
 			if (rc == 0 && active && rl_exec_idle(ex))
 				return -EDEADLK; /* requests lost: a target broke its contract */
@@ -434,8 +599,12 @@ static void *run_thread_main(void *arg)
 	for (unsigned i = 0; i < th->n; i++)
 		depth += th->ws[i]->job->iodepth;
 	rc = rl_exec_create(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &ex);
-	if (!rc && th->kind == RL_EXEC_VIRTUAL)
-		ex->vnow = th->ws[0]->t->vtime; /* the stack's simulated time goes on */
+	if (!rc && th->kind == RL_EXEC_VIRTUAL) {
+		/* The stacks' simulated time goes on; jobs of a wave share one clock. */
+		for (unsigned i = 0; i < th->n; i++)
+			if (th->ws[i]->t->vtime > ex->vnow)
+				ex->vnow = th->ws[i]->t->vtime;
+	}
 	if (rc) {
 		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
 		         "cannot create the %s executor: %s", rl_exec_kind_name(th->kind),
@@ -454,6 +623,28 @@ static void *run_thread_main(void *arg)
 				         "worker setup failed: %s", strerror(-rc));
 		}
 	}
+	/* cpus_allowed: a real worker's thread keeps to its CPUs */
+	const struct wl_job *job0 = th->ws[0]->job;
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->cpus) {
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		unsigned ncpu = (unsigned)__builtin_popcountll(job0->cpus),
+		         pick = th->ws[0]->index % ncpu;
+		for (unsigned c = 0, k = 0; c < 64; c++) {
+			if (!(job0->cpus >> c & 1))
+				continue;
+			if (!job0->cpus_split || k == pick)
+				CPU_SET(c, &set);
+			k++;
+		}
+		int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+		if (e) {
+			snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
+			         "job '%s': cpus_allowed: cannot run on those CPUs: %s", job0->name,
+			         strerror(e));
+			th->ws[0]->setup_error = rc = -e;
+		}
+	}
 	/* Everyone starts together, or nobody starts. */
 	pthread_barrier_wait(th->barrier);
 	pthread_barrier_wait(th->barrier);
@@ -464,7 +655,8 @@ static void *run_thread_main(void *arg)
 		rc = run_loop(th->ws, th->n, ex);
 	th->rc = rc;
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
-		th->ws[0]->t->vtime = ex->vnow;
+		for (unsigned i = 0; i < th->n; i++)
+			th->ws[i]->t->vtime = ex->vnow;
 	for (unsigned i = 0; i < th->n; i++)
 		atomic_store(&th->ws[i]->finished, true);
 	rl_exec_destroy(ex);
@@ -484,6 +676,12 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 			               src->dir[d].series.start_ns, src->dir[d].series.n);
 		/* Workers start within microseconds of each other: intervals line up. */
 		st_series_merge(&dst->dir[d].series, &src->dir[d].series);
+		if (src->dir[d].lat.interval_ns) {
+			if (!dst->dir[d].lat.interval_ns)
+				st_series_init(&dst->dir[d].lat, src->dir[d].lat.interval_ns,
+				               src->dir[d].lat.start_ns, src->dir[d].lat.n);
+			st_series_merge(&dst->dir[d].lat, &src->dir[d].lat);
+		}
 	}
 	if (src->errors && !dst->errors) {
 		dst->first_error = src->first_error;
@@ -491,6 +689,7 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 		dst->first_error_op = src->first_error_op;
 	}
 	dst->errors += src->errors;
+	dst->flushes += src->flushes;
 	if (src->verified)
 		dst->verified = true;
 	dst->verify_blocks += src->verify_blocks;
@@ -517,17 +716,18 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 		int ph = atomic_load_explicit(&w->prog_phase, memory_order_relaxed);
 		double f = 0;
 		p.bytes += b;
+		p.read_bytes += atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed);
 		p.ios += atomic_load_explicit(&w->prog_ios, memory_order_relaxed);
 		if (e / 1e9 > p.elapsed_s)
 			p.elapsed_s = e / 1e9;
 		if (w->budget)
 			f = (double)b / (double)w->budget;
-		if (job->runtime_ns) {
-			double ft = (double)e / (double)job->runtime_ns;
+		if (w->job->runtime_ns) {
+			double ft = (double)e / (double)w->job->runtime_ns;
 			if (ft > f)
 				f = ft;
 		}
-		if (ph == 2)
+		if (ph == 2 || atomic_load_explicit(&w->finished, memory_order_relaxed))
 			f = 1.0;
 		frac_sum += f > 1.0 ? 1.0 : f;
 		if (ph < phase)
@@ -535,6 +735,7 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	}
 	p.fraction = frac_sum / n;
 	p.phase = phase == 0 ? "ramp" : phase == 1 ? "run" : "verify";
+	p.njobs = n;
 	opts->progress(opts->progress_arg, &p);
 }
 
@@ -605,57 +806,152 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 	return 0;
 }
 
-int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
-               struct wl_result *res, char *msg, size_t msglen)
+static enum rl_exec_kind run_kind(const struct wl_job *job, bool virt)
 {
-	uint32_t caps = rl_target_leaf_caps(t);
-	bool virt = caps & RL_CAP_VIRTUAL;
-	enum rl_exec_kind kind = virt                             ? RL_EXEC_VIRTUAL
-	                         : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC
-	                                                          : RL_EXEC_URING;
-	unsigned n = job->numjobs, nthreads = virt ? 1 : n;
-	struct run_worker *ws;
-	struct wl_result *parts;
-	struct run_thread *ths;
-	pthread_t *tids;
+	if (virt)
+		return RL_EXEC_VIRTUAL;
+	switch (job->engine) {
+	case WL_ENGINE_PSYNC:
+		return RL_EXEC_PSYNC;
+	case WL_ENGINE_LIBAIO:
+		return RL_EXEC_LIBAIO;
+	case WL_ENGINE_IO_URING:
+	case WL_ENGINE_NULL:
+		break;
+	}
+	return RL_EXEC_URING;
+}
+
+/*
+ * Resolve what depends on the target (size=N%, offset=N%, randrepeat=0)
+ * into @res->job and check the region of every clone.
+ */
+static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
+{
+	struct wl_job *job = &it->res->job;
+	struct rl_target *t0 = it->targets[0];
+
+	*job = *it->job;
+	unsigned n = job->numjobs;
+	if (job->offset_pct)
+		job->offset = t0->size / 100 * job->offset_pct / WL_BS_MIN * WL_BS_MIN;
+	if (job->size_pct) {
+		uint64_t room = t0->size > job->offset ? t0->size - job->offset : 0;
+		job->size = room / 100 * job->size_pct / WL_BS_MIN * WL_BS_MIN;
+		if (!job->size) {
+			snprintf(msg, msglen,
+			         "job '%s': size=%u%% of the target is less than one block",
+			         job->name, job->size_pct);
+			return -EINVAL;
+		}
+	}
+	if (!job->randrepeat) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		job->seed ^= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		struct rl_target *t = it->targets[k];
+		/* offset_increment moves clone k up */
+		uint64_t start = job->offset + (uint64_t)k * job->offset_increment;
+		if (start >= t->size || (job->size && job->size > t->size - start)) {
+			snprintf(
+			    msg, msglen,
+			    "job '%s': offset %llu + size %llu is beyond the end of the target "
+			    "(%llu bytes)%s",
+			    job->name, (unsigned long long)start, (unsigned long long)job->size,
+			    (unsigned long long)t->size,
+			    job->offset_increment && n > 1
+			        ? " for the last of numjobs (offset_increment)"
+			        : "");
+			return -EINVAL;
+		}
+		if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
+			snprintf(msg, msglen, "job '%s': the target does not support trim",
+			         job->name);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_opts *opts,
+                 char *msg, size_t msglen)
+{
+	unsigned n = 0, nthreads;
+	bool virt = false, real = false;
+	struct run_worker *ws = NULL, **wptrs = NULL;
+	struct wl_result *parts = NULL;
+	struct run_thread *ths = NULL;
+	pthread_t *tids = NULL;
 	pthread_barrier_t barrier;
+	atomic_bool group_stop = false;
 	int rc = 0;
 
-	memset(res, 0, sizeof(*res));
-	res->job = *job;
-	res->clock = kind;
-	for (int d = 0; d < WL_DIRS; d++)
-		st_hist_init(&res->dir[d].hist);
-	rc = wl_run_check(t, job, msg, msglen);
-	if (rc)
-		return rc;
+	for (size_t i = 0; i < nitems; i++) {
+		struct wl_result *res = items[i].res;
+		memset(res, 0, sizeof(*res));
+		for (int d = 0; d < WL_DIRS; d++)
+			st_hist_init(&res->dir[d].hist);
+	}
+	for (size_t i = 0; i < nitems; i++) {
+		rc = run_prepare(&items[i], msg, msglen);
+		if (rc)
+			return rc;
+		n += items[i].job->numjobs;
+		for (unsigned k = 0; k < items[i].job->numjobs; k++) {
+			if (rl_target_leaf_caps(items[i].targets[k]) & RL_CAP_VIRTUAL)
+				virt = true;
+			else
+				real = true;
+		}
+	}
+	if (!n)
+		return 0;
+	if (virt && real) {
+		snprintf(msg, msglen,
+		         "jobs that run at the same time cannot mix simulated and real targets "
+		         "(separate them with stonewall)");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < nitems; i++)
+		items[i].res->clock = run_kind(&items[i].res->job, virt);
+	nthreads = virt ? 1 : n;
 	ws = calloc(n, sizeof(*ws));
 	parts = calloc(n, sizeof(*parts));
 	ths = calloc(nthreads, sizeof(*ths));
 	tids = calloc(nthreads, sizeof(*tids));
-	if (!ws || !parts || !ths || !tids) {
+	wptrs = calloc(n, sizeof(*wptrs));
+	if (!ws || !parts || !ths || !tids || !wptrs) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	struct run_worker **wptrs = calloc(n, sizeof(*wptrs));
-	if (!wptrs) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		ws[i].job = job;
-		ws[i].t = t;
-		ws[i].index = i;
-		ws[i].res = &parts[i];
-		ws[i].seed = job->seed + 0x9e3779b97f4a7c15ull * (i + 1);
-		ws[i].data_seed = job->seed;
-		wptrs[i] = &ws[i];
+	unsigned w = 0;
+	for (size_t i = 0; i < nitems; i++) {
+		const struct wl_job *job = &items[i].res->job;
+		for (unsigned k = 0; k < job->numjobs; k++, w++) {
+			ws[w].job = job;
+			ws[w].group_stop = &group_stop;
+			ws[w].t = items[i].targets[k];
+			ws[w].index = k;
+			ws[w].res = &parts[w];
+			ws[w].seed = job->seed + 0x9e3779b97f4a7c15ull * (k + 1);
+			ws[w].data_seed = job->seed;
+			ws[w].sync_every = job->fsync_n;
+			for (int d = 0; d < WL_DIRS; d++)
+				if (job->rate[d] || job->rate_iops[d])
+					ws[w].paced = true;
+			if (job->fdatasync_n &&
+			    (!ws[w].sync_every || job->fdatasync_n < ws[w].sync_every))
+				ws[w].sync_every = job->fdatasync_n;
+			wptrs[w] = &ws[w];
+		}
 	}
 	pthread_barrier_init(&barrier, NULL, nthreads + 1);
 	for (unsigned i = 0; i < nthreads; i++) {
 		ths[i].ws = virt ? wptrs : &wptrs[i];
 		ths[i].n = virt ? n : 1;
-		ths[i].kind = kind;
+		ths[i].kind = virt ? RL_EXEC_VIRTUAL : run_kind(ws[i].job, false);
 		ths[i].barrier = &barrier;
 		if (pthread_create(&tids[i], NULL, run_thread_main, &ths[i])) {
 			/* Cannot happen with sane limits; stop cleanly if it does. */
@@ -663,7 +959,6 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 			for (unsigned j = 0; j < i; j++)
 				pthread_cancel(tids[j]);
 			rc = -EAGAIN;
-			free(wptrs);
 			goto out;
 		}
 	}
@@ -699,36 +994,63 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 		pthread_join(tids[i], NULL);
 		if (ths[i].rc && !rc) {
 			rc = ths[i].rc;
-			snprintf(msg, msglen, "job '%s' failed: %s", job->name, strerror(-rc));
+			snprintf(msg, msglen, "job '%s' failed: %s", ths[i].ws[0]->job->name,
+			         strerror(-rc));
 		}
 	}
 	getrusage(RUSAGE_SELF, &ru1);
-	res->cpu_user_s = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
+	double cpu_user = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
 	                  (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
-	res->cpu_sys_s = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
+	double cpu_sys = (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
 	                 (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
 	pthread_barrier_destroy(&barrier);
-	free(wptrs);
 	if (!rc) {
-		uint64_t runtime = 0;
-		for (unsigned i = 0; i < n; i++) {
-			uint64_t r =
-			    ws[i].t_last > ws[i].t_measure ? ws[i].t_last - ws[i].t_measure : 0;
-			if (r > runtime)
-				runtime = r;
-			run_merge(res, &parts[i]);
+		w = 0;
+		for (size_t i = 0; i < nitems; i++) {
+			struct wl_result *res = items[i].res;
+			uint64_t runtime = 0;
+			for (unsigned k = 0; k < res->job.numjobs; k++, w++) {
+				uint64_t r = ws[w].t_last > ws[w].t_measure
+				                 ? ws[w].t_last - ws[w].t_measure
+				                 : 0;
+				if (r > runtime)
+					runtime = r;
+				run_merge(res, &parts[w]);
+			}
+			res->runtime_ns = runtime;
+			for (unsigned k = 0; items[i].clones && k < res->job.numjobs; k++) {
+				struct wl_result *c = &items[i].clones[k];
+				struct run_worker *cw = &ws[w - res->job.numjobs + k];
+				wl_result_init(c, &res->job);
+				c->job.numjobs = 1;
+				c->clock = res->clock;
+				run_merge(c, cw->res);
+				c->runtime_ns =
+				    cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
+				c->cpu_user_s = cpu_user;
+				c->cpu_sys_s = cpu_sys;
+			}
+			for (int d = 0; d < WL_DIRS; d++)
+				if (res->job.rate_min[d] && res->dir[d].ios &&
+				    wl_result_bw(res, (enum rl_op)d) <
+				        (double)res->job.rate_min[d] &&
+				    !res->rate_min_missed)
+					res->rate_min_missed = d + 1;
+			res->cpu_user_s = cpu_user;
+			res->cpu_sys_s = cpu_sys;
+			res->target_report = rl_target_report(items[i].targets[0]);
 		}
-		res->runtime_ns = runtime;
-		res->target_report = rl_target_report(t);
 	}
 out:
 	for (unsigned i = 0; parts && ws && i < n; i++) {
-		for (int d = 0; d < WL_DIRS; d++)
+		for (int d = 0; d < WL_DIRS; d++) {
 			st_series_free(&parts[i].dir[d].series);
-		for (unsigned k = 0; ws[i].slots && k < ws[i].nslots; k++)
-			free(ws[i].slots[k].buf);
+			st_series_free(&parts[i].dir[d].lat);
+		}
+		free(ws[i].bufmem);
 		free(ws[i].slots);
 	}
+	free(wptrs);
 	free(ws);
 	free(parts);
 	free(ths);
@@ -736,15 +1058,74 @@ out:
 	return rc;
 }
 
+int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
+               struct wl_result *res, char *msg, size_t msglen)
+{
+	struct rl_target *stack[64];
+	struct rl_target **targets = stack;
+	int rc = wl_run_check(t, job, msg, msglen);
+
+	if (rc) {
+		memset(res, 0, sizeof(*res));
+		res->job = *job;
+		for (int d = 0; d < WL_DIRS; d++)
+			st_hist_init(&res->dir[d].hist);
+		return rc;
+	}
+	if (job->numjobs > 64) {
+		targets = calloc(job->numjobs, sizeof(*targets));
+		if (!targets) {
+			memset(res, 0, sizeof(*res));
+			res->job = *job;
+			return -ENOMEM;
+		}
+	}
+	for (unsigned k = 0; k < job->numjobs; k++)
+		targets[k] = t;
+	struct wl_run_item it = {.job = job, .targets = targets, .res = res};
+	rc = wl_run_group(&it, 1, opts, msg, msglen);
+	if (targets != stack)
+		free(targets);
+	return rc;
+}
+
+void wl_result_init(struct wl_result *res, const struct wl_job *job)
+{
+	memset(res, 0, sizeof(*res));
+	res->job = *job;
+	for (int d = 0; d < WL_DIRS; d++)
+		st_hist_init(&res->dir[d].hist);
+}
+
+void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
+{
+	bool first = !dst->runtime_ns && !dst->dir[0].ios && !dst->dir[1].ios && !dst->dir[2].ios;
+
+	run_merge(dst, src);
+	if (src->runtime_ns > dst->runtime_ns)
+		dst->runtime_ns = src->runtime_ns;
+	dst->clock = src->clock;
+	if (!dst->rate_min_missed)
+		dst->rate_min_missed = src->rate_min_missed;
+	if (first) {
+		dst->cpu_user_s = src->cpu_user_s;
+		dst->cpu_sys_s = src->cpu_sys_s;
+	}
+	if (!dst->target_report && src->target_report)
+		dst->target_report = json_object_get(src->target_report);
+}
+
 bool wl_result_ok(const struct wl_result *res)
 {
-	return !res->errors && !res->verify_bad;
+	return !res->errors && !res->verify_bad && !res->rate_min_missed;
 }
 
 void wl_result_free(struct wl_result *res)
 {
-	for (int d = 0; d < WL_DIRS; d++)
+	for (int d = 0; d < WL_DIRS; d++) {
 		st_series_free(&res->dir[d].series);
+		st_series_free(&res->dir[d].lat);
+	}
 	if (res->target_report)
 		json_object_put(res->target_report);
 	res->target_report = NULL;

@@ -1,11 +1,14 @@
 /*
  * run.h - running one job against a target and collecting its statistics.
  *
- * wl_run_job() picks the clock from the stack: a stack with a simulated
- * leaf runs every worker (numjobs) in one virtual-time executor on one
- * thread; otherwise each worker gets its own OS thread and a real executor
- * (io_uring, or psync with ioengine=psync).  The calling thread only watches
- * and reports progress.
+ * wl_run_group() runs several jobs at the same time (the jobs of one fio
+ * wave), each clone of numjobs on its own target (usually all the same);
+ * wl_run_job() is the one-job case.  The clock comes from the stacks: if
+ * any has a simulated leaf every worker of every job runs in one
+ * virtual-time executor on one thread (so concurrent simulated jobs share
+ * one clock); otherwise each worker gets its own OS thread and a real
+ * executor (io_uring; libaio; psync for psync/sync/pvsync/pvsync2).  The
+ * calling thread only watches and reports progress.
  *
  * Each worker keeps iodepth requests in flight.  A request's latency is
  * completion time minus submission time on the executor's clock (what fio
@@ -34,6 +37,7 @@ struct wl_dir_result {
 	uint64_t bytes;          /* their bytes */
 	struct st_hist hist;     /* latency, ns */
 	struct st_series series; /* bytes and I/Os per interval */
+	struct st_series lat;    /* write_lat_log only: latency sum (ns, as "bytes") per interval */
 };
 
 #define WL_DIRS 3 /* read, write, trim: indexed by enum rl_op */
@@ -47,6 +51,9 @@ struct wl_result {
 	int first_error;         /* its status (negative errno), 0 if none */
 	uint64_t first_error_offset;
 	enum rl_op first_error_op;
+	int rate_min_missed; /* rate_min: 1 + the first direction that ran slower, 0 if none */
+	/* FLUSH requests of fsync= / fdatasync= (end_fsync's is not counted, as fio) */
+	uint64_t flushes;
 	/* verify=crc32c */
 	bool verified;                     /* a verify pass ran */
 	uint64_t verify_blocks;            /* blocks checked */
@@ -62,10 +69,12 @@ struct wl_progress {
 	const struct wl_job *job;
 	double fraction;     /* 0..1 of the job done */
 	uint64_t bytes, ios; /* since the start of measurement */
+	uint64_t read_bytes; /* the part of bytes that was read */
 	double elapsed_s;    /* on the run's clock */
 	double wall_s;       /* wall-clock seconds since the start */
 	bool virtual_time;
 	const char *phase; /* "ramp", "run", "verify" */
+	unsigned njobs;    /* workers running (all jobs and clones of the group) */
 };
 
 struct wl_run_opts {
@@ -90,6 +99,24 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
                struct wl_result *res, char *msg, size_t msglen);
 
+/** One job of a group. */
+struct wl_run_item {
+	const struct wl_job *job;   /* as given; size=N%, offset=N% are resolved in res->job */
+	struct rl_target **targets; /* job->numjobs entries: clone k runs on targets[k] */
+	struct wl_result *res;      /* filled in (free with wl_result_free, also on error) */
+	struct wl_result *clones;   /* NULL, or job->numjobs results: each clone on its own
+	                               (fio reports clones apart without group_reporting) */
+};
+
+/**
+ * Run @n jobs at the same time.  Returns 0 when they ran, or a negative
+ * errno with a message (a region beyond a target, simulated and real
+ * targets together, no executor...).  Each worker's statistics go into its
+ * job's result; CPU time is the process's during the group.
+ */
+int wl_run_group(struct wl_run_item *items, size_t n, const struct wl_run_opts *opts, char *msg,
+                 size_t msglen);
+
 /**
  * Ask running jobs to stop issuing and finish with what they measured (for
  * SIGINT/SIGTERM handlers: async-signal-safe).  Jobs started later stop at
@@ -99,8 +126,18 @@ void wl_run_request_stop(void);
 void wl_run_clear_stop(void);
 bool wl_run_stop_requested(void);
 
-/** True if the job had no I/O error and no verify failure. */
+/** True if the job had no I/O error, no verify failure and kept its rate_min. */
 bool wl_result_ok(const struct wl_result *res);
+
+/** An empty result for @job (for merging into). */
+void wl_result_init(struct wl_result *res, const struct wl_job *job);
+
+/**
+ * Add @src's figures to @dst (fio's group_reporting): I/Os, bytes,
+ * histograms and series are summed, the runtime is the longer, errors and
+ * verify failures are kept; the process CPU time is not added twice.
+ */
+void wl_result_merge(struct wl_result *dst, const struct wl_result *src);
 
 /** Free what wl_run_job allocated in @res. */
 void wl_result_free(struct wl_result *res);

@@ -44,6 +44,7 @@ size=4m
 rw=randwrite
 verify=crc32c
 [second]
+stonewall
 rw=randwrite
 offset=8m
 EOF

@@ -19,7 +19,8 @@ expect_fail 2 "mem has no parameter 'sise'" $RAIDLAB info 'mem(sise=1m)'
 expect_fail 2 "iodepth" $RAIDLAB run --target 'mem()' --iodepth=abc
 expect_fail 2 "unknown option" $RAIDLAB run --target 'mem()' --iodeptj=3
 expect_fail 2 "no target" $RAIDLAB run --rw=read
-expect_fail 2 "ioengine" $RAIDLAB run --target 'null()' --ioengine=libaio
+expect_fail 2 "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio" \
+	$RAIDLAB run --target 'null()' --ioengine=splice
 expect_fail 2 "does not exist" $RAIDLAB run --target "$T/missing.img" --rw=read
 expect_fail 2 "cannot open job file" $RAIDLAB run "$T/nojobs.fio" --target 'mem()'
 
@@ -49,9 +50,11 @@ $RAIDLAB run jobs.fio --quiet --json r.json
 [ "$(jqv r.json '.jobs[0].write.bytes')" = 4194304 ] || fail "seq-write bytes"
 [ "$(jqv r.json '.jobs[1].read.bytes')" = 4194304 ] || fail "rand-read bytes"
 [ "$(jqv r.json '.jobs[1].options.iodepth')" = 4 ] || fail "options recorded"
-# output-format=json goes to stdout and parses
-$RAIDLAB run --target 'null()' --size=1m --output-format=json | jq -e '.schema_version == 1' >/dev/null ||
-	fail "--output-format=json"
+# --json - puts raidlab's own result on stdout; --output-format=json is fio's shape
+$RAIDLAB run --target 'null()' --size=1m --quiet --json - | jq -e '.schema_version == 1' >/dev/null ||
+	fail "--json -"
+$RAIDLAB run --target 'null()' --size=1m --output-format=json |
+	jq -e '.jobs[0].read.io_bytes == 1048576' >/dev/null || fail "--output-format=json"
 
 # Ctrl-C: the job ends early with its figures, the created test file is removed
 $RAIDLAB run --target "file($T/int.img, size=16m)" --rw=randread --runtime=60 --time_based \

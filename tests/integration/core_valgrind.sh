@@ -23,7 +23,9 @@ vg $RAIDLAB run --target "file($T/a.img, size=4m)" --rw=randrw --size=4m --iodep
 vg $RAIDLAB run --target "file($T/a.img, size=4m)" --rw=randwrite --verify=crc32c --ioengine=psync --quiet
 vg $RAIDLAB run --target 'mem(size=4m)' --rw=randread --numjobs=2 --runtime=200ms --time_based
 printf '[global]\ntarget=null(size=1m)\n[a]\nrw=read\n[b]\nrw=randwrite\n' >j.fio
-vg $RAIDLAB run j.fio --quiet --output-format=json
+vg $RAIDLAB run j.fio --output-format=json,terse --output=o.txt
+vg $RAIDLAB run --filename="$T/b.img" --size=1m --name=a --ioengine=libaio --rw=randrw --fsync=4 \
+	--end_fsync=1 --iodepth=4 --output-format=json+ --output=o.json --name=b --rw=read
 # error paths exit non-zero but must not leak either
 vg $RAIDLAB info 'raid0(mem x2' || true
 vg $RAIDLAB run --target 'mem()' --iodepth=zero || true

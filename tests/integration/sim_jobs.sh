@@ -7,7 +7,8 @@ need jq
 export RAIDLAB_PROFILES=${RAIDLAB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}/profiles
 
 cat >jobs.fio <<'JOB'
-; a small desktop-like mix: sequential write, random read, random write
+; a small desktop-like mix: sequential write, random read, random write,
+; one after another (stonewall), each measured alone
 [global]
 size=256m
 iodepth=32
@@ -19,10 +20,12 @@ rw=write
 bs=1m
 
 [rand-read]
+stonewall
 rw=randread
 bs=4k
 
 [rand-write]
+stonewall
 rw=randwrite
 bs=4k
 JOB

@@ -38,7 +38,7 @@ static void set(struct wl_job *job, const char *k, const char *v)
 	char msg[256];
 
 	if (wl_job_set(job, k, v, "test", msg, sizeof(msg)))
-		fail_msg("%s=%s: %s", k, v, msg);
+		fail_msg("%s=%s: %s", k, v ? v : "(bare)", msg);
 }
 
 /* --- generators --- */
@@ -406,6 +406,175 @@ static void test_region_beyond_target_refused(void **state)
 	rl_target_close(t);
 }
 
+/* --- fio's job options in the engine and the generators --- */
+
+static void test_seq_skip_and_backwards(void **state)
+{
+	struct wl_job job;
+	struct wl_gen g;
+	char msg[256];
+
+	(void)state;
+	wl_job_init(&job);
+	assert_int_equal(wl_job_set(&job, "rw", "read:-8k", NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(wl_gen_init(&g, &job, 0, 64 * 1024, 512, 1), 0);
+	/* 4k forward, 8k back: 0, then wrapping backwards from the end */
+	static const uint64_t want[] = {0, 60 * 1024, 56 * 1024, 52 * 1024};
+	for (size_t i = 0; i < 4; i++) {
+		uint32_t len = 4096;
+		assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), want[i]);
+	}
+	assert_int_equal(wl_job_set(&job, "rw", "write:4k", NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(wl_gen_init(&g, &job, 1 << 20, 64 * 1024, 512, 1), 0);
+	for (uint64_t i = 0; i < 4; i++) {
+		uint32_t len = 4096;
+		assert_int_equal(wl_gen_offset(&g, RL_OP_WRITE, &len), (1 << 20) + i * 8192);
+	}
+}
+
+static void test_random_runs(void **state)
+{
+	struct wl_job job;
+	struct wl_gen g;
+	char msg[256];
+
+	(void)state;
+	wl_job_init(&job);
+	assert_int_equal(wl_job_set(&job, "rw", "randread:4", NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(wl_gen_init(&g, &job, 0, 64 << 20, 512, 7), 0);
+	unsigned sequential = 0;
+	uint64_t prev = 0;
+	for (int i = 0; i < 400; i++) {
+		uint32_t len = 4096;
+		uint64_t off = wl_gen_offset(&g, RL_OP_READ, &len);
+		if (i && off == prev + 4096)
+			sequential++;
+		prev = off;
+	}
+	/* three of every four follow the one before (a run may end at the region's end) */
+	assert_in_range(sequential, 290, 300);
+}
+
+static void test_zoned_shares(void **state)
+{
+	struct wl_job job;
+	struct wl_gen g;
+	char msg[256];
+	unsigned in_first = 0, in_second = 0, n = 20000;
+
+	(void)state;
+	wl_job_init(&job);
+	assert_int_equal(wl_job_set(&job, "rw", "randread", NULL, msg, sizeof(msg)), 0);
+	assert_int_equal(
+	    wl_job_set(&job, "random_distribution", "zoned:50/5:30/15:20/", NULL, msg, sizeof(msg)),
+	    0);
+	assert_int_equal(wl_gen_init(&g, &job, 0, 100 << 20, 512, 3), 0);
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t len = 4096;
+		uint64_t off = wl_gen_offset(&g, RL_OP_READ, &len);
+		if (off < 5ull << 20)
+			in_first++;
+		else if (off < 20ull << 20)
+			in_second++;
+	}
+	assert_in_range(in_first, n / 2 - n / 50, n / 2 + n / 50);
+	assert_in_range(in_second, n * 3 / 10 - n / 50, n * 3 / 10 + n / 50);
+}
+
+static void test_fsync_every_n_writes(void **state)
+{
+	struct rl_target *t = open_spec("mem(size=1m)");
+	struct wl_job job;
+	struct wl_result res;
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "write");
+	set(&job, "size", "1m");
+	set(&job, "fsync", "4");
+	set(&job, "end_fsync", "1");
+	run_ok(t, &job, &res);
+	assert_int_equal(res.dir[RL_OP_WRITE].ios, 256);
+	assert_int_equal(res.flushes, 63); /* as fio: end_fsync's flush is not counted */
+	wl_result_free(&res);
+	rl_target_close(t);
+}
+
+static void test_number_ios(void **state)
+{
+	struct rl_target *t = open_spec("null(size=1g)");
+	struct wl_job job;
+	struct wl_result res;
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "randread");
+	set(&job, "iodepth", "8");
+	set(&job, "number_ios", "100");
+	run_ok(t, &job, &res);
+	assert_int_equal(res.dir[RL_OP_READ].ios, 100);
+	wl_result_free(&res);
+	rl_target_close(t);
+}
+
+/* rate_iops and startdelay in simulated time: exact, whatever the machine. */
+static void test_rate_and_startdelay_virtual(void **state)
+{
+	struct rl_target *t = open_spec("ssd(intel-x25v-40)");
+	struct wl_job job;
+	struct wl_result res;
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "rw", "randread");
+	set(&job, "iodepth", "4");
+	set(&job, "size", "64m");
+	set(&job, "rate_iops", "500");
+	set(&job, "runtime", "2");
+	set(&job, "time_based", NULL);
+	set(&job, "startdelay", "1");
+	uint64_t v0 = t->vtime;
+	run_ok(t, &job, &res);
+	/* 500 per second for 2 s (the first few go at once, as the slots fill) */
+	assert_in_range(res.dir[RL_OP_READ].ios, 999, 1004);
+	assert_in_range(res.runtime_ns, 2000000000ull, 2010000000ull);
+	assert_true(t->vtime - v0 >= 3000000000ull); /* startdelay + runtime */
+	wl_result_free(&res);
+	rl_target_close(t);
+}
+
+/* Two jobs of one wave run at the same time on one simulated clock. */
+static void test_group_runs_together(void **state)
+{
+	struct rl_target *t = open_spec("ssd(intel-x25v-40)");
+	struct wl_job a, b;
+	struct wl_result ra, rb;
+	char msg[512];
+
+	(void)state;
+	wl_job_init(&a);
+	set(&a, "name", "a");
+	set(&a, "rw", "randread");
+	set(&a, "size", "16m");
+	set(&a, "runtime", "1");
+	set(&a, "time_based", NULL);
+	b = a;
+	set(&b, "name", "b");
+	set(&b, "offset", "32m");
+	struct rl_target *ta[1] = {t}, *tb[1] = {t};
+	struct wl_run_item items[2] = {{.job = &a, .targets = ta, .res = &ra},
+	                               {.job = &b, .targets = tb, .res = &rb}};
+	uint64_t v0 = t->vtime;
+	if (wl_run_group(items, 2, NULL, msg, sizeof(msg)))
+		fail_msg("group failed: %s", msg);
+	assert_true(ra.dir[RL_OP_READ].ios > 0 && rb.dir[RL_OP_READ].ios > 0);
+	/* together: the clock moved about 1 s, not 2 */
+	assert_in_range(t->vtime - v0, 1000000000ull, 1100000000ull);
+	wl_result_free(&ra);
+	wl_result_free(&rb);
+	rl_target_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +591,13 @@ int main(void)
 	    cmocka_unit_test(test_io_error_stops_job),
 	    cmocka_unit_test(test_time_based_null),
 	    cmocka_unit_test(test_region_beyond_target_refused),
+	    cmocka_unit_test(test_seq_skip_and_backwards),
+	    cmocka_unit_test(test_random_runs),
+	    cmocka_unit_test(test_zoned_shares),
+	    cmocka_unit_test(test_fsync_every_n_writes),
+	    cmocka_unit_test(test_number_ios),
+	    cmocka_unit_test(test_rate_and_startdelay_virtual),
+	    cmocka_unit_test(test_group_runs_together),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

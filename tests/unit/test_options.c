@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -291,13 +292,130 @@ static void test_valid_values(void **state)
 	SET_OK(&j, "log_avg_msec", "250");
 	assert_int_equal(j.log_avg_ns, 250000000ull);
 
+	SET_OK(&j, "stonewall", NULL);
+	assert_true(j.stonewall);
+	SET_OK(&j, "wait_for_previous", "0");
+	assert_false(j.stonewall);
+	SET_OK(&j, "new_group", NULL);
+	assert_true(j.new_group);
+	SET_OK(&j, "group_reporting", NULL);
+	assert_true(j.group_reporting);
+
+	/* fio's files, engines and sync options */
+	SET_OK(&j, "filename", "/dev/nvme0n1:/tmp/a\\:b");
+	assert_string_equal(j.filename, "/dev/nvme0n1:/tmp/a\\:b");
+	SET_OK(&j, "directory", "/mnt/scratch");
+	assert_string_equal(j.directory, "/mnt/scratch");
+	SET_OK(&j, "ioengine", "libaio");
+	assert_int_equal(j.engine, WL_ENGINE_LIBAIO);
+	assert_string_equal(j.engine_name, "libaio");
+	SET_OK(&j, "ioengine", "pvsync2");
+	assert_int_equal(j.engine, WL_ENGINE_PSYNC);
+	assert_string_equal(j.engine_name, "pvsync2");
+	SET_OK(&j, "ioengine", "null");
+	assert_int_equal(j.engine, WL_ENGINE_NULL);
+	SET_OK(&j, "fsync", "8");
+	assert_int_equal(j.fsync_n, 8);
+	SET_OK(&j, "fdatasync", "4");
+	assert_int_equal(j.fdatasync_n, 4);
+	SET_OK(&j, "sync", "dsync");
+	assert_true(j.sync_writes);
+	SET_OK(&j, "sync", "none");
+	assert_false(j.sync_writes);
+	SET_OK(&j, "end_fsync", "1");
+	assert_true(j.end_fsync);
+	SET_OK(&j, "startdelay", "2");
+	assert_int_equal(j.startdelay_ns, 2000000000ull);
+	SET_OK(&j, "randrepeat", "0");
+	assert_false(j.randrepeat);
+	SET_OK(&j, "size", "50%");
+	assert_int_equal(j.size_pct, 50);
+	assert_int_equal(j.size, 0);
+	SET_OK(&j, "size", "1m");
+	assert_int_equal(j.size_pct, 0);
+	assert_int_equal(j.size, 1u << 20);
+	SET_OK(&j, "offset", "10%");
+	assert_int_equal(j.offset_pct, 10);
+
+	SET_OK(&j, "rw", "read:-8k");
+	assert_int_equal(j.rw, WL_RW_READ);
+	assert_int_equal(j.rw_skip, -8192);
+	SET_OK(&j, "rw", "write:112k");
+	assert_int_equal(j.rw_skip, 112 * 1024);
+	SET_OK(&j, "rw", "randread:8");
+	assert_int_equal(j.rw, WL_RW_RANDREAD);
+	assert_int_equal(j.rw_nr, 8);
+	assert_int_equal(j.rw_skip, 0);
+	SET_OK(&j, "rw", "read");
+	assert_int_equal(j.rw_nr, 1);
+	SET_OK(&j, "bsrange", "4k-16k");
+	assert_int_equal(j.nbssplit, 4);
+	assert_int_equal(j.bssplit[3].bs, 16384);
+	assert_int_equal(j.bssplit[0].pct + j.bssplit[1].pct + j.bssplit[2].pct + j.bssplit[3].pct,
+	                 100);
+	SET_OK(&j, "bs", "4k-4k");
+	assert_int_equal(j.nbssplit, 0);
+	assert_int_equal(j.bs, 4096);
+	SET_OK(&j, "random_distribution", "zoned:50/5:30/15:20/");
+	assert_int_equal(j.dist, WL_DIST_ZONED);
+	assert_int_equal(j.nzones, 3);
+	assert_int_equal(j.zones[1].access_pct, 30);
+	assert_int_equal(j.zones[1].size_pct, 15);
+	assert_int_equal(j.zones[2].size_pct, 0);
+	SET_OK(&j, "random_distribution", "zoned_abs:60/1g:40/");
+	assert_int_equal(j.dist, WL_DIST_ZONED_ABS);
+	assert_int_equal(j.zones[0].size_bytes, 1ull << 30);
+	SET_OK(&j, "random_distribution", "random");
+	SET_OK(&j, "rate", "10m,2m");
+	assert_int_equal(j.rate[0], 10u << 20);
+	assert_int_equal(j.rate[1], 2u << 20);
+	assert_int_equal(j.rate[2], 0);
+	SET_OK(&j, "rate", "1250");
+	assert_int_equal(j.rate[2], 1250);
+	SET_OK(&j, "rate_iops", ",500");
+	assert_int_equal(j.rate_iops[0], 0);
+	assert_int_equal(j.rate_iops[1], 500);
+	SET_OK(&j, "ratemin", "1k");
+	assert_int_equal(j.rate_min[0], 1024);
+	SET_OK(&j, "rate_process", "poisson");
+	assert_true(j.rate_poisson);
+	SET_OK(&j, "thinktime", "2000");
+	assert_int_equal(j.thinktime_ns, 2000000);
+	SET_OK(&j, "thinktime", "3ms");
+	assert_int_equal(j.thinktime_ns, 3000000);
+	SET_OK(&j, "number_ios", "1000");
+	assert_int_equal(j.number_ios, 1000);
+	SET_OK(&j, "timeout", "60");
+	assert_int_equal(j.runtime_ns, 60000000000ull);
+	SET_OK(&j, "filesize", "128m");
+	assert_int_equal(j.filesize, 128u << 20);
+	SET_OK(&j, "wait_for", "writers");
+	assert_string_equal(j.wait_for, "writers");
+	SET_OK(&j, "exit_what", "all");
+	assert_int_equal(j.exit_what, 2);
+	SET_OK(&j, "blockalign", "4k");
+	SET_OK(&j, "percentile_list", "50:99.9:99.99");
+	assert_int_equal(j.npct, 3);
+	assert_true(j.pct_list[2] == 99.99);
+	SET_OK(&j, "cpus_allowed", "0-2,5");
+	assert_int_equal(j.cpus, 0x27);
+	SET_OK(&j, "cpus_allowed_policy", "split");
+	SET_OK(&j, "mem", "mmaphuge");
+	assert_true(j.mem_huge);
+	SET_OK(&j, "iomem", "malloc");
+	assert_false(j.mem_huge);
+	assert_true(j.cpus_split);
+	assert_int_equal(j.blockalign, 4096);
+
 	struct wl_job before;
 	memcpy(&before, &j, sizeof(j));
-	SET_OK(&j, "stonewall", NULL);
-	SET_OK(&j, "stonewall", "1");
-	SET_OK(&j, "new_group", NULL);
-	SET_OK(&j, "new_group", "0");
-	assert_memory_equal(&j, &before, sizeof(j)); /* accepted, no effect */
+	SET_OK(&j, "description", "any text at all");
+	SET_OK(&j, "threads", "1");
+	SET_OK(&j, "gtod_reduce", "1");
+	SET_OK(&j, "random_generator", "lfsr");
+	SET_OK(&j, "io_submit_mode", "offload");
+	SET_OK(&j, "thread", NULL);
+	assert_memory_equal(&j, &before, sizeof(j)); /* accepted, nothing to keep */
 }
 
 static void test_bool_words(void **state)
@@ -329,8 +447,11 @@ static void test_invalid_values(void **state)
 	    {"name", "a\tb", "without control characters, got 'a\tb'"},
 	    {"name", NULL, "option 'name': needs a value (name=<str>)"},
 
-	    {"rw", "randread:8", "option 'rw': fio's ':N' suffix is not supported by raidlab"},
-	    {"rw", "rw:4", "':N' suffix is not supported"},
+	    {"rw", "randread:0", "option 'rw': expected randread:N with N a whole number of I/Os"},
+	    {"rw", "randread:x", "got 'randread:x'"},
+	    {"rw", "read:1000", "expected read:SIZE with SIZE a multiple of 512 bytes"},
+	    {"rw", "write:-", "got 'write:-'"},
+	    {"rw", "bogus:4k", "expected one of read"},
 	    {"rw", "foo",
 	     "expected one of read, write, randread, randwrite, rw, readwrite, randrw, trim, "
 	     "randtrim, got 'foo'"},
@@ -350,7 +471,10 @@ static void test_invalid_values(void **state)
 	    {"bs", "abc", "got 'abc'"},
 	    {"bs", "", "got ''"},
 	    {"bs", "4k,8k", "per-direction block sizes (read,write,trim) are not supported"},
-	    {"bs", "4k-64k", "block size ranges are not supported by raidlab (use bssplit)"},
+	    {"bs", "4k-128k", "needs MAX to be at most 16 x MIN and a multiple of it"},
+	    {"bs", "8k-4k", "expected MIN-MAX block sizes such as 4k-64k"},
+	    {"bsrange", "4k-6k", "a multiple of it; got '4k-6k'"},
+	    {"bsrange", "-4k", "expected MIN-MAX"},
 	    {"blocksize", "3", "option 'blocksize': expected a block size"},
 	    {"bs", NULL, "option 'bs': needs a value (bs=<size>)"},
 
@@ -364,14 +488,18 @@ static void test_invalid_values(void **state)
 	    {"numjobs", "0", "option 'numjobs': expected a whole number from 1 to 1024, got '0'"},
 	    {"numjobs", "1025", "got '1025'"},
 
-	    {"size", "50%",
-	     "option 'size': percentages of the target are not supported by "
-	     "raidlab; expected a size in bytes such as 10g, got '50%'"},
+	    {"size", "0%", "option 'size': expected a percentage from 1 to 100, got '0%'"},
+	    {"size", "150%", "option 'size': expected a percentage from 0 to 100"},
+	    {"offset", "100%", "option 'offset': expected a percentage from 1 to 99"},
+	    {"offset_increment", "5%", "a percentage is not allowed here"},
+	    {"thread", "0", "option 'thread': raidlab's workers are always threads"},
+	    {"sync", "maybe", "option 'sync': expected 0, none, 1, sync or dsync, got 'maybe'"},
+	    {"fsync", "-1", "option 'fsync': expected a whole number"},
+	    {"filename", NULL, "option 'filename': needs a value"},
 	    {"size", "abc", "option 'size': expected a size such as 0, 4k, 512m or 10g, got 'abc'"},
 	    {"size", "-1", "got '-1'"},
 	    {"size", NULL, "needs a value"},
 	    {"offset", "1000", "option 'offset': expected a multiple of 512 bytes, got '1000'"},
-	    {"offset", "10%", "percentages of the target are not supported"},
 	    {"offset", "x", "expected a size"},
 
 	    {"runtime", "abc",
@@ -415,19 +543,24 @@ static void test_invalid_values(void **state)
 	    {"random_distribution", "pareto:1.5", "got 'pareto:1.5'"},
 	    {"random_distribution", "pareto:0.2:0.1", "':CENTER' part is not supported"},
 	    {"random_distribution", "normal",
-	     "expected random, zipf[:THETA] or pareto[:H] (fio's "
-	     "normal and zoned distributions are not "
-	     "supported), got 'normal'"},
-	    {"random_distribution", "zoned:50/5:50/95", "got 'zoned:50/5:50/95'"},
+	     "expected random, zipf[:THETA], pareto[:H], zoned:A/B:... or zoned_abs:A/SIZE:... "
+	     "(fio's normal distribution is not supported), got 'normal'"},
+	    {"random_distribution", "zoned:50/5:40/95",
+	     "the access shares add up to 90% and the zone sizes to 100%"},
+	    {"random_distribution", "zoned:50/60:50/60", "zone sizes to 120%"},
+	    {"random_distribution", "zoned:50/:50/10", "the last may leave its size out"},
+	    {"random_distribution", "zoned", "expected zoned:A/B:C/D"},
+	    {"random_distribution", "zoned:50/5,50/5", "one list for all directions"},
+	    {"random_distribution", "zoned_abs:100/0", "expected zoned_abs:ACCESS%/SIZE"},
 	    {"random_distribution", "random:1", "'random' takes no parameter"},
 	    {"random_distribution", "Zipf", "got 'Zipf'"},
 
 	    {"direct", "x", "option 'direct': expected a boolean"},
 	    {"buffered", "x", "option 'buffered': expected a boolean"},
 
-	    {"ioengine", "libaio",
-	     "ioengine 'libaio' is not supported by raidlab (supported: io_uring, psync)"},
-	    {"ioengine", "sync", "ioengine 'sync' is not supported by raidlab"},
+	    {"ioengine", "posixaio",
+	     "ioengine 'posixaio' is not supported by raidlab (supported: io_uring, libaio, psync, "
+	     "sync, pvsync, pvsync2, null)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -460,9 +593,6 @@ static void test_invalid_values(void **state)
 	    {"log_avg_msec", "1s", "got '1s'"},
 	    {"log_avg_msec", NULL, "needs a value"},
 
-	    {"stonewall", "0",
-	     "option 'stonewall': raidlab always runs the jobs of a file one "
-	     "after another, so it cannot be turned off"},
 	    {"stonewall", "x", "expected a boolean"},
 	    {"new_group", "x", "option 'new_group': expected a boolean"},
 	};
@@ -487,18 +617,28 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("q", "1", "unknown option 'q' (see");
 	SET_ERR("", "1", "test: missing option name");
 
-	SET_ERR("filename", "/dev/nvme0n1",
-	        "test: option 'filename' is not supported: raidlab does I/O to its target; give "
-	        "it with --target=SPEC on the command line or target=SPEC in a job file's "
-	        "[global] section");
-	SET_ERR("directory", "/mnt", "--target=SPEC");
+	SET_ERR("ioengine", "splice",
+	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
+	        "psync, sync, pvsync, pvsync2, null)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
-	SET_ERR("group_reporting", NULL,
-	        "fio option 'group_reporting' is not supported by raidlab (see 'raidlab help "
+	SET_ERR("hipri", NULL,
+	        "fio option 'hipri' is not supported by raidlab (see 'raidlab help "
 	        "options')");
-	SET_ERR("rate", "10m", "fio option 'rate' is not supported");
-	SET_ERR("bsrange", "4k-8k", "fio option 'bsrange' is not supported");
+	SET_ERR("cpus_allowed", "0-64", "option 'cpus_allowed': expected CPU numbers from 0 to 63");
+	SET_ERR("cpus_allowed", "3-1", "got '3-1'");
+	SET_ERR("cpus_allowed_policy", "one", "expected shared or split");
+	SET_ERR("mem", "cudamalloc", "option 'mem': expected malloc, mmap or mmaphuge");
+	SET_ERR("percentile_list", "99:0", "option 'percentile_list': expected up to 20");
+	SET_ERR("percentile_list", "101", "got '101'");
+	SET_ERR("rate", "10m,x", "option 'rate': expected READ[,WRITE[,TRIM]] bytes per second");
+	SET_ERR("rate_iops", "1,2,3,4", "option 'rate_iops': expected READ[,WRITE[,TRIM]] I/Os");
+	SET_ERR("thinktime", "abc", "option 'thinktime': expected a pause such as 2000");
+	SET_ERR("exit_what", "some", "option 'exit_what': expected group, stonewall or all");
+	SET_ERR("random_generator", "mt", "expected tausworthe, lfsr or tausworthe64");
+	SET_ERR("io_submit_mode", "async", "expected inline or offload");
+	SET_ERR("rate_process", "burst", "expected linear or poisson");
+	SET_ERR("verify_backlog", "8", "unknown option 'verify_backlog'");
 
 	/* Messages without a place, and a tiny buffer, are fine. */
 	struct wl_job j;
@@ -829,9 +969,51 @@ static const char *const promised[] = {
     "norandommap",
     "log_avg_msec",
     "stonewall",
+    "wait_for_previous",
     "new_group",
     "verify_only",
     "offset_increment",
+    "group_reporting",
+    "filename",
+    "directory",
+    "description",
+    "thread",
+    "randrepeat",
+    "fsync",
+    "fdatasync",
+    "sync",
+    "end_fsync",
+    "startdelay",
+    "exitall",
+    "write_bw_log",
+    "write_lat_log",
+    "write_iops_log",
+    "bsrange",
+    "blocksize_range",
+    "rate",
+    "rate_iops",
+    "rate_min",
+    "ratemin",
+    "rate_process",
+    "io_submit_mode",
+    "thinktime",
+    "number_ios",
+    "filesize",
+    "wait_for",
+    "exit_what",
+    "random_generator",
+    "gtod_reduce",
+    "blockalign",
+    "ba",
+    "threads",
+    "timeout",
+    "percentile_list",
+    "lat_percentiles",
+    "clat_percentiles",
+    "cpus_allowed",
+    "cpus_allowed_policy",
+    "mem",
+    "iomem",
 };
 
 static void test_option_table(void **state)
@@ -840,7 +1022,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 2); /* two of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 10); /* ten of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */
@@ -884,8 +1066,13 @@ static void test_option_table(void **state)
 			if (o->alias)
 				SET_OK(&j, o->alias, o->def);
 		} else {
-			/* Only bssplit has no default; "unset" means bs is used. */
-			assert_string_equal(o->name, "bssplit");
+			/* No default: bssplit ("unset" means bs is used) and the texts. */
+			if (strcmp(o->name, "bssplit") && strcmp(o->name, "filename") &&
+			    strcmp(o->name, "directory") && strcmp(o->name, "description") &&
+			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
+			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
+			    strcmp(o->name, "cpus_allowed"))
+				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
 		if (strcmp(o->type, "bool") == 0)
@@ -1254,13 +1441,19 @@ static void test_jobfile_malformed(void **state)
 	    {"[j]\nio depth=4\n",
 	     "bad.fio:2: option name 'io depth' contains whitespace (expected key=value)"},
 	    {"[j]\niodepth 4\n", "bad.fio:2: option name 'iodepth 4' contains whitespace"},
-	    {"[global]\nname=x\n[j]\n", "bad.fio:2: name= does not belong in [global]"},
-	    {"[j]\nrw=randread:8\n", "bad.fio:2: option 'rw': fio's ':N' suffix is not supported"},
-	    {"[j]\nioengine=libaio\n", "bad.fio:2: ioengine 'libaio' is not supported by raidlab "
-	                               "(supported: io_uring, psync)"},
-	    {"[j]\nfilename=/dev/sda\n",
-	     "bad.fio:2: option 'filename' is not supported: raidlab does I/O to its target; give "
-	     "it with --target=SPEC"},
+	    {"[global]\nname=\n[j]\n", "bad.fio:2: option 'name'"},
+	    {"[j]\nsize=${RAIDLAB_TEST_UNSET_VAR}\n",
+	     "bad.fio:2: environment variable 'RAIDLAB_TEST_UNSET_VAR' (in "
+	     "${RAIDLAB_TEST_UNSET_VAR}) "
+	     "is not set"},
+	    {"[j]\nsize=${}\n", "bad.fio:2: malformed ${VAR} reference"},
+	    {"[global]\ninclude other.fio\n[j]\n",
+	     "bad.fio:2: fio's include directive is not supported"},
+	    {"[j]\nrw=randread:0\n", "bad.fio:2: option 'rw': expected randread:N"},
+	    {"[j]\nrw=randwrite:4\nverify=crc32c\n",
+	     "bad.fio:1: job 'j': verify=crc32c cannot be combined with rw=randwrite:4"},
+	    {"[j]\nioengine=windowsaio\n", "bad.fio:2: ioengine 'windowsaio' is not supported by "
+	                                   "raidlab (supported: io_uring, libaio"},
 	    {"[global]\ntime_based\n[j]\nrw=read\n",
 	     "bad.fio:3: job 'j': time_based needs runtime > 0"},
 	    {"[j]\nverify=crc32c\n[k]\n",
@@ -1272,10 +1465,10 @@ static void test_jobfile_malformed(void **state)
 	    {"[j]\nbssplit=4k/50:8k/40\n",
 	     "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
 	    {"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
-	    {"[j]\n\n\n\n\ngroup_reporting\n",
-	     "bad.fio:6: fio option 'group_reporting' is not supported by raidlab"},
-	    {"[j]\nstonewall=0\n", "bad.fio:2: option 'stonewall'"},
-	    {"[j]\nsize=50%\n", "bad.fio:2: option 'size': percentages of the target"},
+	    {"[j]\n\n\n\n\ninvalidate=1\n",
+	     "bad.fio:6: fio option 'invalidate' is not supported by raidlab"},
+	    {"[j]\nstonewall=x\n", "bad.fio:2: option 'stonewall'"},
+	    {"[j]\nsize=0%\n", "bad.fio:2: option 'size': expected a percentage from 1 to 100"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct wl_jobfile jf;
@@ -1301,6 +1494,112 @@ static void test_jobfile_malformed(void **state)
 	assert_int_equal(wl_jobfile_parse("[j]\nbs=1\n", "x.fio", NULL, &jf, NULL, 0), -EINVAL);
 }
 
+/* --- fio's files and groups --- */
+
+static void test_job_target_spec(void **state)
+{
+	(void)state;
+	struct wl_job j;
+	char spec[1024];
+	wl_job_init(&j);
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 1);
+	SET_OK(&j, "filename", "/tmp/a\"b");
+	SET_OK(&j, "size", "1m");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec, "file(\"/tmp/a\\\"b\", size=1048576)");
+	SET_OK(&j, "filename", "a:b\\:c");
+	SET_OK(&j, "directory", "/d");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec,
+	                    "concat(file(\"/d/a\", size=524288), file(\"/d/b:c\", size=524288))");
+	SET_OK(&j, "filename", "a::b");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "has an empty name", __LINE__);
+	SET_OK(&j, "filename", "mem(size=1g)");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "directory= cannot apply", __LINE__);
+	wl_job_init(&j);
+	SET_OK(&j, "name", "seq");
+	SET_OK(&j, "directory", "/d/");
+	assert_int_equal(wl_job_target_spec(&j, 3, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec, "file(\"/d/seq.3.0\")");
+	SET_OK(&j, "filename", "/abs/f");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec, "file(\"/abs/f\")"); /* an absolute name ignores directory */
+	SET_OK(&j, "filesize", "1m");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec, "file(\"/abs/f\", size=1048576)");
+	wl_job_init(&j);
+	SET_OK(&j, "name", "seq");
+	SET_OK(&j, "ioengine", "null");
+	SET_OK(&j, "size", "4k");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, sizeof(spec), msg, sizeof(msg)), 0);
+	assert_string_equal(spec, "null(size=4096)");
+	/* too long for the buffer: an error, not a truncated spec */
+	wl_job_init(&j);
+	SET_OK(&j, "filename", "/a/very/long/path/name");
+	assert_int_equal(wl_job_target_spec(&j, 0, spec, 12, msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "longer than 11 bytes", __LINE__);
+}
+
+static void test_job_groups(void **state)
+{
+	(void)state;
+	struct wl_job jobs[5];
+	unsigned wave[5], group[5];
+	for (int i = 0; i < 5; i++)
+		wl_job_init(&jobs[i]);
+	jobs[0].stonewall = true; /* the first job's stonewall waits for nothing */
+	jobs[2].new_group = true;
+	jobs[3].stonewall = true;
+	size_t nw = 0;
+	assert_int_equal(wl_job_groups(jobs, 5, wave, group, &nw, msg, sizeof(msg)), 0);
+	assert_int_equal(nw, 2);
+	unsigned want_wave[5] = {0, 0, 0, 1, 1}, want_group[5] = {0, 0, 1, 2, 2};
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(wave[i], want_wave[i]);
+		assert_int_equal(group[i], want_group[i]);
+	}
+	assert_int_equal(wl_job_groups(jobs, 0, wave, NULL, &nw, msg, sizeof(msg)), 0);
+	assert_int_equal(nw, 0);
+	/* wait_for: after the named job's wave; later jobs still run early */
+	for (int i = 0; i < 5; i++)
+		wl_job_init(&jobs[i]);
+	strcpy(jobs[0].name, "writers");
+	strcpy(jobs[1].name, "readers");
+	strcpy(jobs[1].wait_for, "writers");
+	strcpy(jobs[2].name, "writers2");
+	strcpy(jobs[2].wait_for, "readers");
+	strcpy(jobs[3].name, "free");
+	jobs[4].stonewall = true;
+	assert_int_equal(wl_job_groups(jobs, 5, wave, NULL, &nw, msg, sizeof(msg)), 0);
+	unsigned want2[5] = {0, 1, 2, 0, 3};
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(wave[i], want2[i]);
+	assert_int_equal(nw, 4);
+	strcpy(jobs[3].wait_for, "nobody");
+	assert_int_equal(wl_job_groups(jobs, 5, wave, NULL, &nw, msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "job 'free': wait_for=nobody names no earlier job", __LINE__);
+}
+
+static void test_jobfile_substitution(void **state)
+{
+	(void)state;
+	struct wl_jobfile jf;
+	char text[256];
+	setenv("RAIDLAB_TEST_BS", "64k", 1);
+	snprintf(text, sizeof(text),
+	         "[global]\nname=ignored\n[j]\nbs=${RAIDLAB_TEST_BS}\n"
+	         "numjobs=$ncpus\niodepth=$pagesize\n");
+	assert_int_equal(wl_jobfile_parse(text, "s.fio", NULL, &jf, msg, sizeof(msg)), 0);
+	assert_int_equal(jf.njobs, 1);
+	assert_string_equal(jf.jobs[0].name, "j");
+	assert_int_equal(jf.jobs[0].bs, 65536);
+	assert_int_equal(jf.jobs[0].numjobs, (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	assert_int_equal(jf.jobs[0].iodepth, (unsigned)sysconf(_SC_PAGESIZE));
+	wl_jobfile_free(&jf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1316,6 +1615,9 @@ int main(void)
 	    cmocka_unit_test(test_option_table),
 	    cmocka_unit_test(test_docs_match_table),
 	    cmocka_unit_test(test_jobfile_global_and_jobs),
+	    cmocka_unit_test(test_job_target_spec),
+	    cmocka_unit_test(test_job_groups),
+	    cmocka_unit_test(test_jobfile_substitution),
 	    cmocka_unit_test(test_jobfile_global_after_job),
 	    cmocka_unit_test(test_jobfile_base),
 	    cmocka_unit_test(test_jobfile_comments),

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# fio's own job files run by fio and by raidlab, alternating, on the same
+# scratch directory: throughput (sum over jobs and directions, median of
+# ROUNDS) and the shape of the output (jobs, reporting groups, directions
+# that did I/O) must agree.
+#
+#   bench/fio-jobs.sh [SECONDS_PER_RUN] [ROUNDS]
+#
+# The six files are fio's examples from tests/fio-examples (sequential and
+# random read, write and mixed, O_DIRECT, libaio), with their runtime set to
+# SECONDS and their size to 256m.  Goal: throughput within +-10 % of fio,
+# the same jobs, groups and directions.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+RAIDLAB=${RAIDLAB:-$top/build/raidlab}
+secs=${1:-3}
+rounds=${2:-3}
+work=$(mktemp -d /var/tmp/raidlab-fiojobs.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+command -v fio >/dev/null || { echo "fio is not installed (scripts/install-deps.sh)"; exit 1; }
+command -v jq >/dev/null || { echo "jq is not installed (scripts/install-deps.sh)"; exit 1; }
+[ -x "$RAIDLAB" ] || { echo "build raidlab first (make)"; exit 1; }
+export SCRATCH=$work/scratch
+mkdir -p "$SCRATCH"
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# "bytes/s jobs groups directions" of a fio-shaped JSON document
+shape() {
+	jq -r '[([.jobs[] | .read.bw_bytes + .write.bw_bytes + .trim.bw_bytes] | add),
+		(.jobs | length), ([.jobs[].groupid] | unique | length),
+		([.jobs[] | (if .read.io_bytes > 0 then "r" else empty end),
+			(if .write.io_bytes > 0 then "w" else empty end),
+			(if .trim.io_bytes > 0 then "t" else empty end)] | unique | join(""))] | @tsv' "$1"
+}
+
+printf '%-18s %10s %10s %7s | %-12s %-12s\n' "job file" "raidlab MB/s" "fio MB/s" ratio \
+	"rl jobs/grp/dir" "fio jobs/grp/dir"
+status=0
+for name in fio-seq-read fio-seq-write fio-rand-read fio-rand-write fio-seq-RW fio-rand-RW; do
+	sed -e "s/^runtime=.*/runtime=$secs/" -e "s/^size=.*/size=256m/" \
+		"$top/tests/fio-examples/$name.fio" >"$work/$name.fio"
+	r_bw=() f_bw=()
+	for ((i = 0; i < rounds; i++)); do
+		"$RAIDLAB" run "$work/$name.fio" --force-destroy --output-format=json >"$work/r.json"
+		read -r bw rj rg rd < <(shape "$work/r.json")
+		r_bw+=("$bw")
+		fio "$work/$name.fio" --output-format=json >"$work/f.json" 2>/dev/null
+		read -r bw fj fg fd < <(shape "$work/f.json")
+		f_bw+=("$bw")
+		rm -rf "${SCRATCH:?}"/*
+	done
+	rm=$(printf '%s\n' "${r_bw[@]}" | median)
+	fm=$(printf '%s\n' "${f_bw[@]}" | median)
+	same=ok
+	[ "$rj/$rg/$rd" = "$fj/$fg/$fd" ] || { same=DIFFERENT; status=1; }
+	awk -v n="$name" -v r="$rm" -v f="$fm" -v a="$rj/$rg/$rd" -v b="$fj/$fg/$fd" -v s="$same" \
+		'BEGIN { printf "%-18s %10.1f %10.1f %6.2fx | %-12s %-12s %s\n", n, r / 1e6, f / 1e6,
+			(f > 0 ? r / f : 0), a, b, s }'
+done
+exit $status

@@ -1,0 +1,316 @@
+/*
+ * fio_json.c - fio-shaped JSON and terse output (see fio_json.h).
+ *
+ * Mapping (docs/results.md has the table): raidlab times a request from
+ * submission to completion, which is fio's clat for an async engine; slat
+ * is not measured separately, so slat_ns is all zero and lat_ns equals
+ * clat_ns.  Percentiles come from the log-linear histogram (0.4 % bucket
+ * error), json+ bins are its non-empty buckets keyed by their midpoint in
+ * ns.  The bw_* and iops_* sample statistics come from the job's time
+ * series (one sample per log_avg_msec interval, as fio's bw log).
+ * iodepth_level puts all I/O at the job's iodepth: the engine reissues
+ * every completed slot at once, so the queue stays full while it runs.
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats/fio_json.h"
+#include "stats/result.h"
+
+static const double fio_pcts[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                  80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+
+static void fio_add_i(struct json_object *o, const char *k, int64_t v)
+{
+	json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+static void fio_add_d(struct json_object *o, const char *k, double v)
+{
+	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
+}
+
+static struct json_object *fio_lat(const struct st_hist *h, const struct wl_job *job, bool pcts,
+                                   bool bins)
+{
+	struct json_object *o = json_object_new_object();
+	bool any = h->count > 0;
+
+	fio_add_i(o, "min", any ? (int64_t)h->min : 0);
+	fio_add_i(o, "max", any ? (int64_t)h->max : 0);
+	fio_add_d(o, "mean", any ? st_hist_mean(h) : 0);
+	fio_add_d(o, "stddev", any ? st_hist_stddev(h) : 0);
+	fio_add_i(o, "N", (int64_t)h->count);
+	if (pcts && any) {
+		struct json_object *p = json_object_new_object();
+		char key[32];
+		const double *list = job && job->npct ? job->pct_list : fio_pcts;
+		size_t n = job && job->npct ? job->npct : sizeof(fio_pcts) / sizeof(fio_pcts[0]);
+		for (size_t i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "%f", list[i]);
+			fio_add_i(p, key, (int64_t)st_hist_percentile(h, list[i]));
+		}
+		json_object_object_add(o, "percentile", p);
+	}
+	if (bins && any) {
+		struct json_object *b = json_object_new_object();
+		char key[32];
+		for (unsigned i = 0; i < ST_HIST_BUCKETS; i++) {
+			if (!h->buckets[i])
+				continue;
+			uint64_t lo = st_hist_bucket_lo(i), hi = st_hist_bucket_hi(i);
+			snprintf(key, sizeof(key), "%llu",
+			         (unsigned long long)(lo + (hi - lo - 1) / 2));
+			fio_add_i(b, key, (int64_t)h->buckets[i]);
+		}
+		json_object_object_add(o, "bins", b);
+	}
+	return o;
+}
+
+/* min, max, mean, stddev of per-interval rates (@per_io: IOPS, else KiB/s). */
+static void fio_samples(const struct st_series *s, bool per_io, double *mn, double *mx,
+                        double *mean, double *dev, size_t *n)
+{
+	double sum = 0, sumsq = 0;
+
+	*mn = *mx = *mean = *dev = 0;
+	*n = 0;
+	if (!s->interval_ns || !s->n)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		double v =
+		    (double)(per_io ? s->ios[i] : s->bytes[i]) * 1e9 / (double)s->interval_ns;
+		if (!per_io)
+			v /= 1024;
+		if (!*n || v < *mn)
+			*mn = v;
+		if (v > *mx)
+			*mx = v;
+		sum += v;
+		sumsq += v * v;
+		(*n)++;
+	}
+	*mean = sum / (double)*n;
+	double var = *n > 1 ? (sumsq - sum * sum / (double)*n) / (double)(*n - 1) : 0;
+	*dev = var > 0 ? sqrt(var) : 0;
+}
+
+static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus)
+{
+	const struct wl_dir_result *r = &res->dir[d];
+	struct json_object *o = json_object_new_object();
+	struct st_hist zero;
+	double mn, mx, mean, dev;
+	size_t n;
+
+	st_hist_init(&zero);
+	fio_add_i(o, "io_bytes", (int64_t)r->bytes);
+	fio_add_i(o, "io_kbytes", (int64_t)(r->bytes / 1024));
+	fio_add_i(o, "bw_bytes", (int64_t)wl_result_bw(res, (enum rl_op)d));
+	fio_add_i(o, "bw", (int64_t)(wl_result_bw(res, (enum rl_op)d) / 1024));
+	fio_add_d(o, "iops", wl_result_iops(res, (enum rl_op)d));
+	fio_add_i(o, "runtime", r->ios ? (int64_t)(res->runtime_ns / 1000000) : 0);
+	fio_add_i(o, "total_ios", (int64_t)r->ios);
+	fio_add_i(o, "short_ios", 0);
+	fio_add_i(o, "drop_ios", 0);
+	json_object_object_add(o, "slat_ns", fio_lat(&zero, NULL, false, false));
+	json_object_object_add(o, "clat_ns", fio_lat(&r->hist, &res->job, true, plus));
+	json_object_object_add(o, "lat_ns", fio_lat(&r->hist, NULL, false, false));
+	fio_samples(&r->series, false, &mn, &mx, &mean, &dev, &n);
+	fio_add_i(o, "bw_min", (int64_t)mn);
+	fio_add_i(o, "bw_max", (int64_t)mx);
+	fio_add_d(o, "bw_agg", r->ios ? 100.0 : 0);
+	fio_add_d(o, "bw_mean", mean);
+	fio_add_d(o, "bw_dev", dev);
+	fio_add_i(o, "bw_samples", (int64_t)n);
+	fio_samples(&r->series, true, &mn, &mx, &mean, &dev, &n);
+	fio_add_i(o, "iops_min", (int64_t)mn);
+	fio_add_i(o, "iops_max", (int64_t)mx);
+	fio_add_d(o, "iops_mean", mean);
+	fio_add_d(o, "iops_stddev", dev);
+	fio_add_i(o, "iops_samples", (int64_t)n);
+	return o;
+}
+
+/* Share (percent) of all I/O whose latency lies in (prev, limit] ns. */
+static void fio_lat_buckets(struct json_object *job, const struct wl_result *res)
+{
+	static const uint64_t steps[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+	static const uint64_t ms_steps[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+	struct st_hist all;
+	char key[16];
+
+	st_hist_init(&all);
+	for (int d = 0; d < WL_DIRS; d++)
+		st_hist_merge(&all, &res->dir[d].hist);
+	/* count of samples below @ns (by bucket: a bucket counts where its midpoint lies) */
+	uint64_t cum_prev = 0;
+	unsigned bi = 0;
+	uint64_t cum = 0;
+	const char *names[3] = {"latency_ns", "latency_us", "latency_ms"};
+	const uint64_t scale[3] = {1, 1000, 1000000};
+	for (int g = 0; g < 3; g++) {
+		struct json_object *o = json_object_new_object();
+		const uint64_t *st = g == 2 ? ms_steps : steps;
+		size_t ns = g == 2 ? sizeof(ms_steps) / sizeof(ms_steps[0])
+		                   : sizeof(steps) / sizeof(steps[0]);
+		for (size_t i = 0; i < ns; i++) {
+			uint64_t limit = st[i] * scale[g];
+			while (bi < ST_HIST_BUCKETS && st_hist_bucket_lo(bi) < limit)
+				cum += all.buckets[bi++];
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)st[i]);
+			fio_add_d(o, key,
+			          all.count ? 100.0 * (double)(cum - cum_prev) / (double)all.count
+			                    : 0);
+			cum_prev = cum;
+		}
+		if (g == 2) {
+			uint64_t rest = all.count - cum;
+			fio_add_d(o, ">=2000",
+			          all.count ? 100.0 * (double)rest / (double)all.count : 0);
+		}
+		json_object_object_add(job, names[g], o);
+	}
+}
+
+static struct json_object *fio_depths(unsigned depth, bool submit)
+{
+	static const char *const keys[] = {"0", "1", "2", "4", "8", "16", "32", "64", ">=64"};
+	static const unsigned lim[] = {0, 1, 2, 4, 8, 16, 32, 64, UINT32_MAX};
+	struct json_object *o = json_object_new_object();
+	/* iodepth_level has 1..32 and >=64; submit/complete have 0..64 */
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (submit ? i == 8 : (i == 0 || i == 7))
+			continue;
+		bool here;
+		if (submit)
+			here = depth >= lim[i] && (i + 1 == 8 || depth < lim[i + 1]) && i > 0;
+		else
+			here = i == 8 ? depth >= 64
+			              : depth >= lim[i] && depth < (i == 6 ? 64 : lim[i + 1]);
+		fio_add_d(o, keys[i], here ? 100.0 : 0);
+	}
+	return o;
+}
+
+static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
+{
+	const struct wl_result *res = fj->res;
+	struct json_object *o = json_object_new_object();
+	struct json_object *opts = st_result_options(&res->job);
+	double rt_s = res->runtime_ns / 1e9;
+
+	json_object_object_add(o, "jobname", json_object_new_string(res->job.name));
+	fio_add_i(o, "groupid", fj->groupid);
+	fio_add_i(o, "error", res->errors ? -res->first_error : 0);
+	fio_add_i(o, "eta", 0);
+	fio_add_i(o, "elapsed", (int64_t)ceil(rt_s));
+	json_object_object_add(opts, "name", json_object_new_string(res->job.name));
+	if (res->job.filename[0])
+		json_object_object_add(opts, "filename", json_object_new_string(res->job.filename));
+	if (res->job.directory[0])
+		json_object_object_add(opts, "directory",
+		                       json_object_new_string(res->job.directory));
+	json_object_object_add(o, "job options", opts);
+	json_object_object_add(o, "read", fio_dir(res, RL_OP_READ, plus));
+	json_object_object_add(o, "write", fio_dir(res, RL_OP_WRITE, plus));
+	json_object_object_add(o, "trim", fio_dir(res, RL_OP_TRIM, plus));
+	struct json_object *sync = json_object_new_object();
+	struct st_hist zero;
+	st_hist_init(&zero);
+	fio_add_i(sync, "total_ios", (int64_t)res->flushes);
+	json_object_object_add(sync, "lat_ns", fio_lat(&zero, NULL, false, false));
+	json_object_object_add(o, "sync", sync);
+	fio_add_i(o, "job_runtime", (int64_t)(res->runtime_ns / 1000000));
+	fio_add_d(o, "usr_cpu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0);
+	fio_add_d(o, "sys_cpu", rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0);
+	fio_add_i(o, "ctx", 0);
+	fio_add_i(o, "majf", 0);
+	fio_add_i(o, "minf", 0);
+	unsigned depth = res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
+	json_object_object_add(o, "iodepth_level", fio_depths(depth, false));
+	json_object_object_add(o, "iodepth_submit", fio_depths(depth, true));
+	json_object_object_add(o, "iodepth_complete", fio_depths(depth, true));
+	fio_lat_buckets(o, res);
+	fio_add_i(o, "latency_depth", depth);
+	fio_add_i(o, "latency_target", 0);
+	fio_add_d(o, "latency_percentile", 100.0);
+	fio_add_i(o, "latency_window", 0);
+	return o;
+}
+
+struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool plus)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	struct timespec ts;
+	char tbuf[64];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	time_t now = ts.tv_sec;
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
+	json_object_object_add(doc, "fio version", json_object_new_string("raidlab-" RL_VERSION));
+	fio_add_i(doc, "timestamp", (int64_t)now);
+	fio_add_i(doc, "timestamp_ms", (int64_t)now * 1000 + ts.tv_nsec / 1000000);
+	json_object_object_add(doc, "time", json_object_new_string(tbuf));
+	json_object_object_add(doc, "global options", json_object_new_object());
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(arr, fio_job(&jobs[i], plus));
+	json_object_object_add(doc, "jobs", arr);
+	json_object_object_add(doc, "disk_util", json_object_new_array());
+	return doc;
+}
+
+/* Terse v3 direction: bytes KiB, bw KiB/s, iops, runtime ms, slat, clat, pcts, lat, bw stats. */
+static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
+{
+	const struct wl_dir_result *r = &res->dir[d];
+	const struct st_hist *h = &r->hist;
+	bool any = h->count > 0;
+	double mn, mx, mean, dev;
+	size_t n;
+
+	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(r->bytes / 1024),
+	        (unsigned long long)(wl_result_bw(res, (enum rl_op)d) / 1024),
+	        (unsigned long long)wl_result_iops(res, (enum rl_op)d),
+	        (unsigned long long)(r->ios ? res->runtime_ns / 1000000 : 0));
+	fputs(";0;0;0.000000;0.000000", f); /* slat: not measured */
+	for (int k = 0; k < 2; k++) {
+		/* clat, then lat (the same here), in usec */
+		fprintf(f, ";%llu;%llu;%f;%f", any ? (unsigned long long)(h->min / 1000) : 0ull,
+		        any ? (unsigned long long)(h->max / 1000) : 0ull,
+		        any ? st_hist_mean(h) / 1000 : 0.0, any ? st_hist_stddev(h) / 1000 : 0.0);
+		if (k == 0)
+			for (size_t i = 0; i < sizeof(fio_pcts) / sizeof(fio_pcts[0]); i++)
+				fprintf(
+				    f, ";%f%%=%llu", fio_pcts[i],
+				    any ? (unsigned long long)(st_hist_percentile(h, fio_pcts[i]) /
+				                               1000)
+				        : 0ull);
+		if (k == 0)
+			fputs(";0%=0;0%=0;0%=0", f); /* fio prints 20 slots; 3 unused */
+	}
+	fio_samples(&r->series, false, &mn, &mx, &mean, &dev, &n);
+	fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)mn, (unsigned long long)mx,
+	        r->ios ? 100.0 : 0.0, mean, dev);
+}
+
+void st_fio_terse(FILE *f, const struct st_fio_job *job)
+{
+	const struct wl_result *res = job->res;
+	double rt_s = res->runtime_ns / 1e9;
+
+	fprintf(f, "3;raidlab-%s;%s;%u;%d", RL_VERSION, res->job.name, job->groupid,
+	        res->errors ? -res->first_error : 0);
+	fio_terse_dir(f, res, RL_OP_READ);
+	fio_terse_dir(f, res, RL_OP_WRITE);
+	fprintf(f, ";%f%%;%f%%;0;0;0", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0,
+	        rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0);
+	fputc('\n', f);
+}

@@ -1,0 +1,196 @@
+/*
+ * files.c - where a job's I/O goes, as fio says it, and how jobs group.
+ *
+ * fio names the files of a job with filename= (a path, a device, or several
+ * separated by ':', with '\:' for a literal colon) and directory= (where
+ * they live, for names that are not absolute; without filename each clone
+ * k of numjobs uses its own file JOBNAME.k.0).  raidlab does I/O to target specs, so this file
+ * turns those options into one: file("PATH", size=...) for one file, concat(...) of files for a
+ * list, the value itself when it already is a spec (it has a
+ * '('), and null(size=...) for ioengine=null.  Paths are quoted in the spec
+ * so any character is safe.  A file that does not exist is created by the
+ * file target with the size the job covers (offset + size), as fio lays
+ * out its files.
+ *
+ * wl_job_groups splits a job file the way fio runs it: waves separated by
+ * stonewall (or after the job a wait_for names), reporting groups separated
+ * by stonewall or new_group.
+ */
+#include "workload/job.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Append @fmt to @buf at *@pos; false when it did not fit. */
+__attribute__((format(printf, 4, 5))) static bool files_append(char *buf, size_t len, size_t *pos,
+                                                               const char *fmt, ...)
+{
+	va_list ap;
+	if (*pos >= len)
+		return false;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *pos) {
+		*pos = len;
+		return false;
+	}
+	*pos += (size_t)n;
+	return true;
+}
+
+/* file("DIR/PATH", size=N) with '"' and '\' escaped. */
+static bool files_add_file(char *buf, size_t len, size_t *pos, const char *dir, const char *path,
+                           size_t plen, uint64_t size)
+{
+	bool ok = files_append(buf, len, pos, "file(\"");
+	if (plen && path[0] == '/')
+		dir = NULL; /* an absolute filename ignores directory=, as in fio */
+	const char *parts[2] = {dir, path};
+	size_t lens[2] = {dir ? strlen(dir) : 0, plen};
+	for (int k = 0; k < 2 && ok; k++) {
+		for (size_t i = 0; i < lens[k] && ok; i++) {
+			char c = parts[k][i];
+			if (k == 1 && c == '\\' && i + 1 < lens[k] && parts[k][i + 1] == ':')
+				continue; /* fio's escaped colon */
+			if (c == '"' || c == '\\')
+				ok = files_append(buf, len, pos, "\\");
+			if (ok)
+				ok = files_append(buf, len, pos, "%c", c);
+		}
+		if (k == 0 && dir && lens[0] && dir[lens[0] - 1] != '/' && ok)
+			ok = files_append(buf, len, pos, "/");
+	}
+	if (ok)
+		ok = files_append(buf, len, pos, "\"");
+	if (ok && size)
+		ok = files_append(buf, len, pos, ", size=%llu", (unsigned long long)size);
+	return ok && files_append(buf, len, pos, ")");
+}
+
+/* The next ':'-separated name (fio's '\:' does not separate); its length. */
+static size_t files_next(const char *p)
+{
+	size_t i = 0;
+	for (; p[i]; i++) {
+		if (p[i] == '\\' && p[i + 1] == ':') {
+			i++;
+			continue;
+		}
+		if (p[i] == ':')
+			break;
+	}
+	return i;
+}
+
+int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size_t len, char *msg,
+                       size_t msglen)
+{
+	size_t pos = 0;
+	uint64_t want = job->filesize ? job->filesize : job->size_pct ? 0 : job->offset + job->size;
+
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (job->engine == WL_ENGINE_NULL) {
+		if (want)
+			files_append(buf, len, &pos, "null(size=%llu)", (unsigned long long)want);
+		else
+			files_append(buf, len, &pos, "null()");
+		return 0;
+	}
+	const char *dir = job->directory[0] ? job->directory : NULL;
+	if (!job->filename[0]) {
+		if (!dir)
+			return 1;
+		char name[WL_NAME_MAX + 32];
+		int n = snprintf(name, sizeof(name), "%s.%u.0", job->name, clone);
+		if (!files_add_file(buf, len, &pos, dir, name, (size_t)n, want))
+			goto toolong;
+		return 0;
+	}
+	if (strchr(job->filename, '(')) {
+		if (dir) {
+			snprintf(
+			    msg, msglen,
+			    "job '%s': filename='%s' is a target spec, which directory= cannot "
+			    "apply to",
+			    job->name, job->filename);
+			return -EINVAL;
+		}
+		files_append(buf, len, &pos, "%s", job->filename);
+		return pos < len ? 0 : -EINVAL;
+	}
+	unsigned nfiles = 0;
+	for (const char *p = job->filename;;) {
+		size_t n = files_next(p);
+		if (n == 0) {
+			snprintf(msg, msglen,
+			         "job '%s': filename='%s' has an empty name in its list", job->name,
+			         job->filename);
+			return -EINVAL;
+		}
+		nfiles++;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	/* Each file of a list holds an equal share of the region (or filesize), in 4 KiB units. */
+	uint64_t each = nfiles > 1 && want && !job->filesize ? (want + nfiles - 1) / nfiles : want;
+	each = (each + 4095) & ~4095ull;
+	if (nfiles > 1 && !files_append(buf, len, &pos, "concat("))
+		goto toolong;
+	const char *p = job->filename;
+	for (unsigned i = 0; i < nfiles; i++) {
+		size_t n = files_next(p);
+		if ((i && !files_append(buf, len, &pos, ", ")) ||
+		    !files_add_file(buf, len, &pos, dir, p, n, each))
+			goto toolong;
+		p += n + 1;
+	}
+	if (nfiles > 1 && !files_append(buf, len, &pos, ")"))
+		goto toolong;
+	return 0;
+toolong:
+	snprintf(msg, msglen,
+	         "job '%s': filename/directory make a target spec longer than %zu bytes", job->name,
+	         len - 1);
+	return -EINVAL;
+}
+
+int wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsigned *group,
+                  size_t *nwaves, char *msg, size_t msglen)
+{
+	unsigned w = 0, g = 0, last = 0;
+
+	for (size_t i = 0; i < njobs; i++) {
+		if (i > 0 && jobs[i].stonewall)
+			w = last + 1; /* after everything before it */
+		if (i > 0 && (jobs[i].stonewall || jobs[i].new_group))
+			g++;
+		wave[i] = w;
+		if (jobs[i].wait_for[0]) {
+			size_t k = i;
+			while (k-- > 0)
+				if (!strcmp(jobs[k].name, jobs[i].wait_for))
+					break;
+			if (k == (size_t)-1) {
+				snprintf(msg, msglen, "job '%s': wait_for=%s names no earlier job",
+				         jobs[i].name, jobs[i].wait_for);
+				return -EINVAL;
+			}
+			if (wave[k] + 1 > wave[i])
+				wave[i] = wave[k] + 1;
+		}
+		if (wave[i] > last)
+			last = wave[i];
+		if (group)
+			group[i] = g;
+	}
+	*nwaves = njobs ? last + 1 : 0;
+	return 0;
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# fio users at home: fio's command lines and job files run under raidlab, and
+# what reads fio's output reads raidlab's.  Checked against fio itself: the
+# JSON keys of a job, the sync count of fsync=N, and fio's own
+# fio_jsonplus_clat2csv reading --output-format=json+.
+. "$(dirname "$0")/lib.sh"
+need fio
+need jq
+need python3
+cd "$T"
+
+# The plain fio command line runs unchanged, and its JSON has fio's shape.
+$RAIDLAB run --name=t --filename="$T/x" --size=16m --rw=randread --bs=4k --runtime=1 \
+	--time_based --output-format=json >rl.json || fail "the plain fio command line"
+fio --name=t --filename="$T/fx" --size=16m --rw=randread --bs=4k --runtime=1 --time_based \
+	--output-format=json >fio.json 2>/dev/null || fail "fio itself"
+for path in '' '.jobs[0]' '.jobs[0].read' '.jobs[0].read.clat_ns' '.jobs[0].sync'; do
+	missing=$(jq -n --slurpfile f fio.json --slurpfile r rl.json \
+		"(\$f[0]$path | keys) - (\$r[0]$path | keys)")
+	[ "$missing" = "[]" ] || fail "raidlab's fio JSON lacks fio's keys at '$path': $missing"
+done
+jq -e '.jobs | length == 1' rl.json >/dev/null || fail "one job"
+jq -e '.jobs[0].jobname == "t" and .jobs[0].read.io_bytes > 0 and .jobs[0].write.io_bytes == 0' \
+	rl.json >/dev/null || fail "job name and directions"
+jq -e '.jobs[0].read.runtime >= 950 and .jobs[0].read.runtime <= 1100' rl.json >/dev/null ||
+	fail "runtime is in ms: $(jq .jobs[0].read.runtime rl.json)"
+jq -e '(.jobs[0].read.bw_bytes / 1024 | floor) == .jobs[0].read.bw' rl.json >/dev/null ||
+	fail "bw is KiB/s, bw_bytes bytes/s"
+[ ! -e "$T/x" ] || fail "the test file raidlab created was not removed"
+
+# fsync=N and end_fsync count syncs as fio does (end_fsync's is not counted).
+fio --name=t --filename="$T/fs" --size=1m --rw=write --bs=4k --fsync=4 --end_fsync=1 \
+	--output-format=json 2>/dev/null >fio_s.json || fail "fio fsync"
+$RAIDLAB run --name=t --filename="$T/rs" --size=1m --rw=write --bs=4k --fsync=4 --end_fsync=1 \
+	--output-format=json >rl_s.json || fail "raidlab fsync"
+[ "$(jq .jobs[0].sync.total_ios fio_s.json)" = "$(jq .jobs[0].sync.total_ios rl_s.json)" ] ||
+	fail "fsync=4: fio synced $(jq .jobs[0].sync.total_ios fio_s.json) times, raidlab $(jq .jobs[0].sync.total_ios rl_s.json)"
+
+# fio's own reader of json+ latency bins.
+$RAIDLAB run --name=p --filename="$T/p" --size=4m --rw=randrw --bs=4k --iodepth=4 \
+	--ioengine=libaio --output-format=json+ --output=plus.json || fail "json+"
+fio_jsonplus_clat2csv plus.json csv >/dev/null || fail "fio_jsonplus_clat2csv cannot read json+"
+total=$(jq '.jobs[0].read.total_ios + .jobs[0].write.total_ios' plus.json)
+counted=$(python3 -c '
+import csv, sys
+n = 0
+for row in csv.reader(open(sys.argv[1]), skipinitialspace=True):
+    if row and row[0].isdigit():
+        for col in (4, 13):
+            if row[col].strip():
+                n += int(row[col])
+print(n)' csv_job0)
+[ "$total" = "$counted" ] || fail "clat2csv counted $counted I/Os of $total"
+jq -e '.jobs[0]."job options".ioengine == "libaio"' plus.json >/dev/null || fail "libaio engine"
+
+# libaio under an array: more children than the executor's iocb table holds
+# (1 MiB requests in 4 KiB chunks at depth 64) still all complete
+$RAIDLAB run --name=ra --target "raid0(file($T/r1, size=8m), file($T/r2, size=8m), chunk=4k)" \
+	--ioengine=libaio --iodepth=64 --bs=1m --rw=write --size=16m --verify=crc32c --quiet ||
+	fail "libaio under raid0"
+
+# Jobs of a file run at the same time; stonewall makes the next wait.
+cat >two.fio <<JOB
+[global]
+filename=$T/two
+size=8m
+runtime=1
+time_based
+thread
+group_reporting
+description=two readers
+[a]
+rw=randread
+[b]
+rw=read
+JOB
+t0=$(date +%s%N)
+$RAIDLAB run two.fio --output-format=json >two.json || fail "two jobs"
+t1=$(date +%s%N)
+[ $(((t1 - t0) / 1000000)) -lt 1900 ] || fail "two 1 s jobs took $(((t1 - t0) / 1000000)) ms: not concurrent"
+# group_reporting: the group's two jobs are reported as one, named after the first
+jq -e '[.jobs[] | {jobname, groupid}] == [{"jobname": "a", "groupid": 0}]' two.json >/dev/null ||
+	fail "group_reporting: $(jq -c '[.jobs[] | {jobname, groupid}]' two.json)"
+jq -e '.jobs[0].read.runtime >= 950 and .jobs[0].read.runtime <= 1200' two.json >/dev/null ||
+	fail "group_reporting: runtime $(jq .jobs[0].read.runtime two.json) ms"
+grep -v group_reporting two.fio >one.fio
+$RAIDLAB run one.fio --output-format=json >one.json || fail "two jobs without group_reporting"
+jq -e '[.jobs[] | {jobname, groupid}] == [{"jobname": "a", "groupid": 0}, {"jobname": "b", "groupid": 0}]' \
+	one.json >/dev/null || fail "two jobs, one group: $(jq -c '[.jobs[] | {jobname, groupid}]' one.json)"
+[ "$(jq '.jobs[0].read.total_ios' two.json)" -gt "$(jq '.jobs[0].read.total_ios' one.json)" ] ||
+	fail "group_reporting did not add the jobs up"
+sed -i 's/^\[b\]$/[b]\nstonewall/' two.fio
+t0=$(date +%s%N)
+$RAIDLAB run two.fio --output-format=json >two.json || fail "stonewall"
+t1=$(date +%s%N)
+[ $(((t1 - t0) / 1000000)) -ge 2000 ] || fail "stonewall: both jobs ran in $(((t1 - t0) / 1000000)) ms"
+jq -e '[.jobs[].groupid] == [0, 1]' two.json >/dev/null || fail "stonewall starts a group"
+
+# directory= gives every clone its own file JOBNAME.CLONE.0 (as fio).
+mkdir d
+$RAIDLAB run --name=c --directory="$T/d" --size=1m --numjobs=2 --rw=write --keep --quiet ||
+	fail "directory="
+[ -s d/c.0.0 ] && [ -s d/c.1.0 ] || fail "directory=: files $(ls d)"
+
+# --parse-only, --section, --showcmd; a job file with no target names both ways.
+printf '[global]\nsize=1m\n[x]\nrw=read\n' >nt.fio
+expect_fail 2 "job 'x' has no target: give filename= (or directory=) in the job, or --target" \
+	$RAIDLAB run nt.fio
+$RAIDLAB run nt.fio --parse-only || fail "--parse-only needs no target"
+printf '[j]\nfilename=%s/pp\nzonemode=zbd\n' "$T" >bad.fio
+expect_fail 2 "bad.fio:3: unknown option 'zonemode'" $RAIDLAB run bad.fio --parse-only
+$RAIDLAB run two.fio --section=b --output-format=json >sec.json || fail "--section"
+jq -e '[.jobs[].jobname] == ["b"]' sec.json >/dev/null || fail "--section ran $(jq -c '[.jobs[].jobname]' sec.json)"
+$RAIDLAB run two.fio --section=a --showcmd | grep -q -- "--name=a .*--rw=randread" || fail "--showcmd"
+expect_fail 2 "--section: no job section named 'zz'" $RAIDLAB run two.fio --section=zz
+expect_fail 2 "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio" \
+	$RAIDLAB run --name=t --filename="$T/q" --size=1m --ioengine=splice
+
+# fio's logs, read by fio's own plotting scripts (both ship with fio).
+mkdir logs
+(cd logs && $RAIDLAB run --name=lg --filename="$T/lg" --size=8m --rw=randrw --runtime=1 \
+	--time_based --write_bw_log=lg --write_lat_log=lg --write_iops_log=lg --log_avg_msec=100 \
+	--quiet) || fail "write_*_log"
+for k in bw iops lat clat slat; do
+	[ -s "logs/lg_$k.1.log" ] || fail "no lg_$k.1.log"
+	# one line per 100 ms and direction: fio's five columns
+	lines=$(wc -l <"logs/lg_$k.1.log")
+	[ "$lines" -ge 18 ] && [ "$lines" -le 22 ] || fail "lg_$k.1.log has $lines lines for 1 s of randrw"
+	awk -F', ' 'NF != 5 || $3 > 1 { bad = 1 } END { exit bad }' "logs/lg_$k.1.log" ||
+		fail "lg_$k.1.log is not in fio's format"
+done
+if command -v gnuplot >/dev/null; then
+	(cd logs && fio2gnuplot -b -g >f2g.out 2>&1) || { cat logs/f2g.out; fail "fio2gnuplot"; }
+	[ -s logs/lg_bw.1-2Draw.png ] || fail "fio2gnuplot drew nothing: $(ls logs)"
+	(cd logs && fio_generate_plots raidlab >fgp.out 2>&1) || { cat logs/fgp.out; fail "fio_generate_plots"; }
+	for k in bw iops lat clat; do
+		grep -q "lg" "logs/raidlab-$k.svg" || fail "fio_generate_plots: no lg in raidlab-$k.svg"
+	done
+fi
+
+# --status-interval prints the current rates, also when the output is a file
+$RAIDLAB run --name=s --filename="$T/s" --size=4m --rw=randread --runtime=1 --time_based \
+	--status-interval=200ms --eta=never --output=status.txt || fail "--status-interval"
+n=$(grep -c '^status: .* read=[0-9.]*MB/s write=0.0MB/s' status.txt || true)
+[ "$n" -ge 3 ] || { cat status.txt; fail "--status-interval=200ms printed $n status lines in 1 s"; }
+
+# --minimal prints fio's terse line (version 3, the job name third).
+$RAIDLAB run --name=m --filename="$T/m" --size=1m --minimal >terse.txt || fail "--minimal"
+IFS=';' read -r ver _ name _ <terse.txt
+[ "$ver" = 3 ] && [ "$name" = m ] || fail "terse: $(head -c 80 terse.txt)"
+exit 0

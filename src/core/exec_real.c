@@ -20,18 +20,23 @@
 #include "core/exec.h"
 #include "core/exec_backend.h"
 
-static uint64_t real_now(struct rl_exec *ex)
+uint64_t rl_exec_wall_now(void)
 {
 	struct timespec ts;
 
-	(void)ex;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t real_now(struct rl_exec *ex)
+{
+	(void)ex;
+	return rl_exec_wall_now();
+}
+
 static void real_sleep_until(struct rl_exec *ex, uint64_t until)
 {
-	uint64_t now = real_now(ex);
+	uint64_t now = ex->backend->now(ex);
 
 	if (until == UINT64_MAX || until <= now)
 		return;
@@ -79,7 +84,7 @@ static int uring_submit(struct rl_exec *ex)
 	return 0;
 }
 
-static int uring_poll(struct rl_exec *ex, uint64_t block_until)
+int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 {
 	int rc = uring_submit(ex);
 	if (rc < 0)
@@ -95,7 +100,7 @@ static int uring_poll(struct rl_exec *ex, uint64_t block_until)
 	if (block_until == UINT64_MAX) {
 		rc = io_uring_wait_cqe(ex->ring, &cqe);
 	} else {
-		uint64_t now = real_now(ex);
+		uint64_t now = ex->backend->now(ex); /* the paced clock runs at wall speed */
 		uint64_t d = block_until > now ? block_until - now : 0;
 		struct __kernel_timespec ts = {.tv_sec = (long long)(d / 1000000000ull),
 		                               .tv_nsec = (long long)(d % 1000000000ull)};
@@ -123,7 +128,7 @@ struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io)
 	return sqe;
 }
 
-static void uring_destroy(struct rl_exec *ex)
+void rl_exec_uring_destroy(struct rl_exec *ex)
 {
 	if (ex->ring) {
 		io_uring_queue_exit(ex->ring);
@@ -134,8 +139,8 @@ static void uring_destroy(struct rl_exec *ex)
 
 static const struct rl_exec_backend uring_backend = {
     .now = real_now,
-    .poll = uring_poll,
-    .destroy = uring_destroy,
+    .poll = rl_exec_uring_poll,
+    .destroy = rl_exec_uring_destroy,
 };
 
 int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)

@@ -1,0 +1,1009 @@
+/*
+ * conn.c - the NBD protocol engine of one connection.
+ *
+ * Input arrives in a staging buffer (serve_conn_rx_space/rx_done) and is
+ * parsed unit by unit: the client flags, option headers with their data,
+ * request headers.  A WRITE's payload is not staged: after its header the
+ * engine hands out the request's own buffer as the receive space, so the
+ * data is read from the socket straight into the buffer the target writes
+ * from.  Fixed newstyle negotiation only (the server always sets
+ * FIXED_NEWSTYLE; oldstyle is not spoken).
+ *
+ * Every request takes a slot: a struct rl_io, its buffer and its reply.
+ * The slot is busy from its header until its reply has been sent, so a
+ * connection never has more than ctx->max_inflight requests in progress;
+ * with no free slot the engine asks for no more input (backpressure on the
+ * socket) instead of buffering without bound.
+ *
+ * Validation happens before a request reaches a target: known command,
+ * only the flags that command may carry, length within the maximum
+ * payload, range inside the export, offset and length multiples of the
+ * minimum block size, no writes on a read-only export.  A bad request gets
+ * the protocol's error (EINVAL, EPERM, ENOSPC, ESHUTDOWN); a request that
+ * makes the stream unparseable (bad magic, a write longer than the maximum
+ * payload, option data over the limit) closes the connection after what
+ * is already queued has been sent.  Replies may go out of order, as the
+ * protocol allows: each completes through its rl_io callback, the single
+ * completion path.
+ *
+ * Output is a queue of (header, data) pairs handed to the socket layer as
+ * iovecs, so a READ's data is sent from the request buffer without a copy.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/exec.h"
+#include "serve/nbd.h"
+#include "serve/serve.h"
+
+#define CONN_STAGE    (64u << 10) /* staging buffer for headers and option data */
+#define CONN_ZCHUNK   (1u << 20)  /* WRITE_ZEROES goes down as writes of this size */
+#define CONN_MSG_MAX  120u        /* longest error message in a structured reply */
+#define CONN_HDR_SIZE (20u + 6u + CONN_MSG_MAX)
+
+/* One queued piece of output: a header and optional data. */
+struct conn_out {
+	struct conn_out *next;
+	struct serve_slot *slot; /* reply of this request: frees the slot when sent */
+	bool heap;               /* malloc'ed negotiation message: freed when sent */
+	uint32_t hlen, dlen;
+	const uint8_t *data;
+	uint8_t hdr[CONN_HDR_SIZE];
+};
+
+struct serve_slot {
+	struct rl_io io; /* the request as it travels down the target */
+	struct serve_conn *c;
+	struct serve_slot *next_free;
+	struct conn_out out; /* its reply */
+	uint64_t cookie, offset;
+	uint32_t len;
+	uint16_t type, flags;
+	uint8_t *buf; /* READ/WRITE data */
+	uint32_t cap;
+	uint64_t t0;    /* submission time on the executor's clock */
+	uint64_t zdone; /* WRITE_ZEROES: bytes zeroed so far */
+	bool fua_flush; /* TRIM/WRITE_ZEROES with FUA: a FLUSH follows */
+};
+
+enum conn_state {
+	CONN_CFLAGS,  /* waiting for the client flags */
+	CONN_OPT,     /* option haggling */
+	CONN_REQ,     /* transmission: next request header */
+	CONN_PAYLOAD, /* transmission: receiving a WRITE's data */
+};
+
+struct serve_conn {
+	struct serve_ctx *ctx;
+	enum conn_state state;
+	struct serve_export *exp; /* chosen export (transmission phase) */
+	bool no_zeroes, structured;
+	bool tls_pending, tls_on;
+	bool closing; /* read no more; finish in-flight, send what is queued */
+	bool drop;    /* ... and drop unsent output */
+	const char *err;
+	char errbuf[160];
+
+	uint8_t *stage;
+	size_t stage_len, stage_off;
+	struct serve_slot *cur; /* WRITE whose payload is arriving */
+	uint32_t cur_have;
+
+	struct serve_slot *slots, *free_slots;
+	unsigned nslots, busy;
+
+	struct conn_out *out_head, **out_tail;
+	size_t out_off; /* bytes of out_head already sent */
+};
+
+static const uint8_t conn_zeroes[CONN_ZCHUNK];
+
+/* --- big-endian helpers --- */
+
+static inline void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, (uint16_t)(v >> 16));
+	put16(p + 2, (uint16_t)v);
+}
+
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)(v >> 32));
+	put32(p + 4, (uint32_t)v);
+}
+
+static inline uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static inline uint32_t get32(const uint8_t *p)
+{
+	return ((uint32_t)get16(p) << 16) | get16(p + 2);
+}
+
+static inline uint64_t get64(const uint8_t *p)
+{
+	return ((uint64_t)get32(p) << 32) | get32(p + 4);
+}
+
+/* --- exports --- */
+
+void serve_export_init(struct serve_export *e, bool read_only)
+{
+	struct rl_target *t = e->t;
+
+	e->read_only = read_only;
+	e->min_bs = t->block_size;
+	e->pref_bs = t->block_size > 4096 ? t->block_size : 4096;
+	e->max_payload = NBD_DEFAULT_MAX;
+	e->tflags = NBD_FLAG_HAS_FLAGS | NBD_FLAG_SEND_FLUSH | NBD_FLAG_SEND_FUA |
+	            NBD_FLAG_CAN_MULTI_CONN | NBD_FLAG_SEND_CACHE;
+	if (read_only)
+		e->tflags |= NBD_FLAG_READ_ONLY;
+	else
+		e->tflags |= NBD_FLAG_SEND_WRITE_ZEROES;
+	if ((t->caps & RL_CAP_TRIM) && !read_only)
+		e->tflags |= NBD_FLAG_SEND_TRIM;
+	for (int d = 0; d < WL_DIRS; d++)
+		st_hist_init(&e->dir[d].hist);
+}
+
+static struct serve_export *conn_find_export(struct serve_ctx *ctx, const uint8_t *name,
+                                             uint32_t len)
+{
+	for (unsigned i = 0; i < ctx->nexports; i++) {
+		struct serve_export *e = &ctx->exports[i];
+		if (strlen(e->name) == len && !memcmp(e->name, name, len))
+			return e;
+	}
+	/* The empty name is the default export: the first one. */
+	if (len == 0 && ctx->nexports)
+		return &ctx->exports[0];
+	return NULL;
+}
+
+/* --- output queue --- */
+
+static void conn_queue(struct serve_conn *c, struct conn_out *o)
+{
+	o->next = NULL;
+	*c->out_tail = o;
+	c->out_tail = &o->next;
+}
+
+/* A negotiation message of @len bytes; the caller fills o->hdr. */
+static struct conn_out *conn_msg(struct serve_conn *c, uint32_t len)
+{
+	struct conn_out *o = calloc(1, sizeof(*o) + (len > CONN_HDR_SIZE ? len : 0));
+
+	if (!o) {
+		c->closing = c->drop = true;
+		c->err = "out of memory";
+		return NULL;
+	}
+	o->heap = true;
+	if (len > CONN_HDR_SIZE) {
+		o->data = (const uint8_t *)(o + 1);
+		o->dlen = len;
+	} else {
+		o->hlen = len;
+	}
+	return o;
+}
+
+static uint8_t *conn_msg_bytes(struct conn_out *o)
+{
+	return o->dlen ? (uint8_t *)(o + 1) : o->hdr;
+}
+
+/* Option reply: magic, option, type, length, payload. */
+static void conn_opt_reply(struct serve_conn *c, uint32_t opt, uint32_t type, const void *data,
+                           uint32_t len)
+{
+	struct conn_out *o = conn_msg(c, 20 + len);
+
+	if (!o)
+		return;
+	uint8_t *p = conn_msg_bytes(o);
+	put64(p, NBD_REP_MAGIC);
+	put32(p + 8, opt);
+	put32(p + 12, type);
+	put32(p + 16, len);
+	if (len)
+		memcpy(p + 20, data, len);
+	conn_queue(c, o);
+}
+
+static void conn_opt_error(struct serve_conn *c, uint32_t opt, uint32_t type, const char *msg)
+{
+	conn_opt_reply(c, opt, type, msg, (uint32_t)strlen(msg));
+}
+
+/* Protocol violation: send what is queued, then close. */
+static void conn_fail(struct serve_conn *c, const char *why)
+{
+	if (!c->err)
+		c->err = why;
+	c->closing = true;
+	c->ctx->protocol_errors++;
+}
+
+/* --- negotiation --- */
+
+struct serve_conn *serve_conn_new(struct serve_ctx *ctx)
+{
+	struct serve_conn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->ctx = ctx;
+	c->out_tail = &c->out_head;
+	c->stage = malloc(CONN_STAGE);
+	if (!c->stage) {
+		free(c);
+		return NULL;
+	}
+	struct conn_out *o = conn_msg(c, 18);
+	if (!o) {
+		free(c->stage);
+		free(c);
+		return NULL;
+	}
+	put64(o->hdr, NBD_MAGIC);
+	put64(o->hdr + 8, NBD_IHAVEOPT);
+	put16(o->hdr + 16, NBD_FLAG_FIXED_NEWSTYLE | NBD_FLAG_NO_ZEROES);
+	conn_queue(c, o);
+	c->state = CONN_CFLAGS;
+	return c;
+}
+
+static uint16_t conn_tflags(const struct serve_conn *c, const struct serve_export *e)
+{
+	uint16_t f = e->tflags;
+
+	if (c->structured)
+		f |= NBD_FLAG_SEND_DF; /* a read is always one chunk */
+	return f;
+}
+
+static int conn_enter_tx(struct serve_conn *c, struct serve_export *e)
+{
+	unsigned n = c->ctx->max_inflight ? c->ctx->max_inflight : 64;
+
+	c->slots = calloc(n, sizeof(*c->slots));
+	if (!c->slots) {
+		c->err = "out of memory";
+		c->closing = c->drop = true;
+		return -ENOMEM;
+	}
+	c->nslots = n;
+	for (unsigned i = n; i-- > 0;) {
+		c->slots[i].c = c;
+		c->slots[i].next_free = c->free_slots;
+		c->free_slots = &c->slots[i];
+	}
+	c->exp = e;
+	e->connections++;
+	c->state = CONN_REQ;
+	return 0;
+}
+
+static void conn_info_reply(struct serve_conn *c, uint32_t opt, uint16_t type, const void *data,
+                            uint32_t len)
+{
+	uint8_t buf[2 + NBD_MAX_STRING + 64];
+
+	put16(buf, type);
+	memcpy(buf + 2, data, len);
+	conn_opt_reply(c, opt, NBD_REP_INFO, buf, 2 + len);
+}
+
+/* NBD_OPT_INFO and NBD_OPT_GO: name length, name, request count, requests. */
+static void conn_opt_info(struct serve_conn *c, uint32_t opt, const uint8_t *d, uint32_t len)
+{
+	bool want_name = false, want_desc = false;
+	uint8_t b[14];
+
+	if (len < 6 || get32(d) > len - 6) {
+		conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "option data too short for its name");
+		return;
+	}
+	uint32_t nlen = get32(d);
+	uint16_t nreq = get16(d + 4 + nlen);
+	if (4 + nlen + 2 + 2u * nreq != len) {
+		conn_opt_error(c, opt, NBD_REP_ERR_INVALID,
+		               "option length does not match its information requests");
+		return;
+	}
+	if (nlen > NBD_MAX_STRING) {
+		conn_opt_error(c, opt, NBD_REP_ERR_TOO_BIG, "export name longer than 4096 bytes");
+		return;
+	}
+	for (uint16_t i = 0; i < nreq; i++) {
+		uint16_t r = get16(d + 4 + nlen + 2 + 2u * i);
+		want_name |= r == NBD_INFO_NAME;
+		want_desc |= r == NBD_INFO_DESCRIPTION;
+	}
+	struct serve_export *e = conn_find_export(c->ctx, d + 4, nlen);
+	if (!e) {
+		conn_opt_error(c, opt, NBD_REP_ERR_UNKNOWN, "no export of that name");
+		return;
+	}
+	put64(b, e->t->size);
+	put16(b + 8, conn_tflags(c, e));
+	conn_info_reply(c, opt, NBD_INFO_EXPORT, b, 10);
+	put32(b, e->min_bs);
+	put32(b + 4, e->pref_bs);
+	put32(b + 8, e->max_payload);
+	conn_info_reply(c, opt, NBD_INFO_BLOCK_SIZE, b, 12);
+	if (want_name)
+		conn_info_reply(c, opt, NBD_INFO_NAME, e->name, (uint32_t)strlen(e->name));
+	if (want_desc && e->spec) {
+		size_t n = strlen(e->spec);
+		conn_info_reply(c, opt, NBD_INFO_DESCRIPTION, e->spec,
+		                (uint32_t)(n > NBD_MAX_STRING ? NBD_MAX_STRING : n));
+	}
+	conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
+	if (opt == NBD_OPT_GO)
+		conn_enter_tx(c, e);
+}
+
+static void conn_option(struct serve_conn *c, uint32_t opt, const uint8_t *d, uint32_t len)
+{
+	struct serve_ctx *ctx = c->ctx;
+
+	if (opt == NBD_OPT_ABORT) {
+		conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
+		c->closing = true;
+		return;
+	}
+	if (ctx->shutting_down) {
+		if (opt == NBD_OPT_EXPORT_NAME)
+			conn_fail(c, "server shutting down");
+		else
+			conn_opt_error(c, opt, NBD_REP_ERR_SHUTDOWN, "server is shutting down");
+		return;
+	}
+	if (ctx->tls_required && !c->tls_on && opt != NBD_OPT_STARTTLS) {
+		if (opt == NBD_OPT_EXPORT_NAME)
+			conn_fail(c, "EXPORT_NAME before STARTTLS on a TLS-only server");
+		else
+			conn_opt_error(c, opt, NBD_REP_ERR_TLS_REQD, "this server requires TLS");
+		return;
+	}
+	switch (opt) {
+	case NBD_OPT_EXPORT_NAME: {
+		struct serve_export *e = len <= NBD_MAX_STRING ? conn_find_export(ctx, d, len) : NULL;
+		if (!e) {
+			conn_fail(c, "EXPORT_NAME asked for an unknown export");
+			return;
+		}
+		struct conn_out *o = conn_msg(c, c->no_zeroes ? 10 : 134);
+		if (!o)
+			return;
+		uint8_t *p = conn_msg_bytes(o);
+		put64(p, e->t->size);
+		put16(p + 8, conn_tflags(c, e));
+		conn_queue(c, o);
+		conn_enter_tx(c, e);
+		return;
+	}
+	case NBD_OPT_LIST:
+		if (len) {
+			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "LIST takes no data");
+			return;
+		}
+		for (unsigned i = 0; i < ctx->nexports; i++) {
+			const char *name = ctx->exports[i].name;
+			uint32_t n = (uint32_t)strlen(name);
+			uint8_t buf[4 + NBD_MAX_STRING];
+			if (n > NBD_MAX_STRING)
+				n = NBD_MAX_STRING;
+			put32(buf, n);
+			memcpy(buf + 4, name, n);
+			conn_opt_reply(c, opt, NBD_REP_SERVER, buf, 4 + n);
+		}
+		conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
+		return;
+	case NBD_OPT_STARTTLS:
+		if (len)
+			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "STARTTLS takes no data");
+		else if (c->tls_on)
+			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "TLS is already on");
+		else if (!ctx->tls_available)
+			conn_opt_error(c, opt, NBD_REP_ERR_POLICY,
+			               "TLS is not configured (serve --tls-cert/--tls-key)");
+		else {
+			conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
+			c->tls_pending = true;
+		}
+		return;
+	case NBD_OPT_INFO:
+	case NBD_OPT_GO:
+		conn_opt_info(c, opt, d, len);
+		return;
+	case NBD_OPT_STRUCTURED_REPLY:
+		if (len) {
+			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "STRUCTURED_REPLY takes no data");
+			return;
+		}
+		c->structured = true;
+		conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
+		return;
+	default:
+		conn_opt_error(c, opt, NBD_REP_ERR_UNSUP, "option not supported by raidlab");
+		return;
+	}
+}
+
+/* --- transmission: replies --- */
+
+static uint32_t conn_errno(int status)
+{
+	switch (-status) {
+	case EPERM:
+	case EROFS:
+		return NBD_EPERM;
+	case ENOMEM:
+		return NBD_ENOMEM;
+	case EINVAL:
+		return NBD_EINVAL;
+	case ENOSPC:
+		return NBD_ENOSPC;
+	case EOVERFLOW:
+		return NBD_EOVERFLOW;
+	case EOPNOTSUPP:
+		return NBD_ENOTSUP;
+	case ESHUTDOWN:
+		return NBD_ESHUTDOWN;
+	default:
+		return NBD_EIO;
+	}
+}
+
+static void conn_reply(struct serve_slot *s, uint32_t err, const char *msg)
+{
+	struct serve_conn *c = s->c;
+	struct conn_out *o = &s->out;
+
+	o->slot = s;
+	o->heap = false;
+	o->data = NULL;
+	o->dlen = 0;
+	if (c->structured && (err || s->type == NBD_CMD_READ)) {
+		put32(o->hdr, NBD_STRUCTURED_MAG);
+		put16(o->hdr + 4, NBD_REPLY_FLAG_DONE);
+		put64(o->hdr + 8, s->cookie);
+		if (err) {
+			uint32_t n = msg ? (uint32_t)strlen(msg) : 0;
+			if (n > CONN_MSG_MAX)
+				n = CONN_MSG_MAX;
+			put16(o->hdr + 6, NBD_REPLY_TYPE_ERROR);
+			put32(o->hdr + 16, 6 + n);
+			put32(o->hdr + 20, err);
+			put16(o->hdr + 24, (uint16_t)n);
+			if (n)
+				memcpy(o->hdr + 26, msg, n);
+			o->hlen = 26 + n;
+		} else if (s->len) {
+			put16(o->hdr + 6, NBD_REPLY_TYPE_OFFSET_DATA);
+			put32(o->hdr + 16, 8 + s->len);
+			put64(o->hdr + 20, s->offset);
+			o->hlen = 28;
+			o->data = s->buf;
+			o->dlen = s->len;
+		} else {
+			put16(o->hdr + 6, NBD_REPLY_TYPE_NONE);
+			put32(o->hdr + 16, 0);
+			o->hlen = 20;
+		}
+	} else {
+		put32(o->hdr, NBD_SIMPLE_MAGIC);
+		put32(o->hdr + 4, err);
+		put64(o->hdr + 8, s->cookie);
+		o->hlen = 16;
+		if (!err && s->type == NBD_CMD_READ && s->len) {
+			o->data = s->buf;
+			o->dlen = s->len;
+		}
+	}
+	if (err && c->exp)
+		c->exp->errors++;
+	conn_queue(c, o);
+}
+
+static void conn_slot_free(struct serve_slot *s)
+{
+	struct serve_conn *c = s->c;
+
+	s->next_free = c->free_slots;
+	c->free_slots = s;
+	c->busy--;
+}
+
+/* --- transmission: requests --- */
+
+static void conn_io_done(struct rl_io *io, int status);
+
+static void conn_submit(struct serve_slot *s, uint8_t op, uint64_t off, uint32_t len, void *buf,
+                        uint8_t flags)
+{
+	struct rl_io *io = &s->io;
+
+	memset(io, 0, sizeof(*io));
+	io->op = op;
+	io->flags = flags;
+	io->offset = off;
+	io->len = len;
+	io->buf = buf;
+	io->cb = conn_io_done;
+	io->cb_arg = s;
+	io->ex = s->c->ctx->ex;
+	s->c->ctx->inflight++;
+	rl_target_submit(s->c->exp->t, io);
+}
+
+static void conn_zero_next(struct serve_slot *s)
+{
+	uint64_t left = s->len - s->zdone;
+	uint32_t n = left > CONN_ZCHUNK ? CONN_ZCHUNK : (uint32_t)left;
+
+	conn_submit(s, RL_OP_WRITE, s->offset + s->zdone, n, (void *)conn_zeroes,
+	            s->flags & NBD_CMD_FLAG_FUA ? RL_IO_FUA : 0);
+}
+
+static void conn_count(struct serve_slot *s, enum rl_op d, uint64_t bytes, uint64_t now)
+{
+	struct wl_dir_result *r = &s->c->exp->dir[d];
+
+	r->ios++;
+	r->bytes += bytes;
+	st_hist_add(&r->hist, now - s->t0);
+}
+
+static void conn_io_done(struct rl_io *io, int status)
+{
+	struct serve_slot *s = io->cb_arg;
+	struct serve_conn *c = s->c;
+	struct serve_export *e = c->exp;
+
+	c->ctx->inflight--;
+	if (status) {
+		conn_reply(s, conn_errno(status), "the target failed the request");
+		return;
+	}
+	if (s->type == NBD_CMD_WRITE_ZEROES) {
+		s->zdone += io->len;
+		e->zero_bytes += io->len;
+		if (s->zdone < s->len) {
+			conn_zero_next(s);
+			return;
+		}
+	}
+	if (s->fua_flush) {
+		s->fua_flush = false;
+		conn_submit(s, RL_OP_FLUSH, 0, 0, NULL, 0);
+		return;
+	}
+	uint64_t now = rl_exec_now(c->ctx->ex);
+	switch (s->type) {
+	case NBD_CMD_READ:
+		conn_count(s, RL_OP_READ, s->len, now);
+		break;
+	case NBD_CMD_WRITE:
+	case NBD_CMD_WRITE_ZEROES:
+		conn_count(s, RL_OP_WRITE, s->len, now);
+		break;
+	case NBD_CMD_TRIM:
+		conn_count(s, RL_OP_TRIM, s->len, now);
+		break;
+	case NBD_CMD_FLUSH:
+		e->flushes++;
+		break;
+	}
+	conn_reply(s, 0, NULL);
+}
+
+/* Check a request against the export; 0 or an NBD error with *why set. */
+static uint32_t conn_check(struct serve_conn *c, struct serve_slot *s, const char **why)
+{
+	const struct serve_export *e = c->exp;
+	uint16_t allowed = NBD_CMD_FLAG_FUA;
+	bool writes = false, ranged = true;
+
+	switch (s->type) {
+	case NBD_CMD_READ:
+		if (c->structured)
+			allowed |= NBD_CMD_FLAG_DF;
+		break;
+	case NBD_CMD_WRITE:
+		writes = true;
+		break;
+	case NBD_CMD_WRITE_ZEROES:
+		allowed |= NBD_CMD_FLAG_NO_HOLE;
+		writes = true;
+		break;
+	case NBD_CMD_TRIM:
+		writes = true;
+		if (!(e->tflags & NBD_FLAG_SEND_TRIM) && !e->read_only) {
+			*why = "this export does not support TRIM";
+			return NBD_EINVAL;
+		}
+		break;
+	case NBD_CMD_CACHE:
+		break;
+	case NBD_CMD_FLUSH:
+		ranged = false;
+		break;
+	default:
+		*why = "unknown command";
+		return NBD_EINVAL;
+	}
+	if (s->flags & ~allowed) {
+		*why = "command flag not valid for this command";
+		return NBD_EINVAL;
+	}
+	if (c->ctx->shutting_down) {
+		*why = "server is shutting down";
+		return NBD_ESHUTDOWN;
+	}
+	if (writes && e->read_only) {
+		*why = "export is read-only";
+		return NBD_EPERM;
+	}
+	if (!ranged)
+		return 0;
+	if ((s->type == NBD_CMD_READ || s->type == NBD_CMD_WRITE) && s->len > e->max_payload) {
+		*why = "length over the maximum payload";
+		return NBD_EINVAL;
+	}
+	if (s->offset > e->t->size || s->len > e->t->size - s->offset) {
+		*why = "range beyond the end of the export";
+		return writes ? NBD_ENOSPC : NBD_EINVAL;
+	}
+	if ((s->offset | s->len) % e->min_bs) {
+		*why = "offset or length not a multiple of the minimum block size";
+		return NBD_EINVAL;
+	}
+	return 0;
+}
+
+static int conn_buf(struct serve_slot *s, uint32_t len)
+{
+	if (s->cap >= len)
+		return 0;
+	uint8_t *b = NULL;
+	if (posix_memalign((void **)&b, 4096, len))
+		return -ENOMEM;
+	free(s->buf);
+	s->buf = b;
+	s->cap = len;
+	return 0;
+}
+
+/* Start a request whose header (and payload, for WRITE) has arrived. */
+static void conn_dispatch(struct serve_conn *c, struct serve_slot *s)
+{
+	const char *why = NULL;
+	uint32_t err = conn_check(c, s, &why);
+
+	if (err) {
+		conn_reply(s, err, why);
+		return;
+	}
+	s->t0 = rl_exec_now(c->ctx->ex);
+	s->zdone = 0;
+	s->fua_flush = false;
+	if (s->len == 0 && s->type != NBD_CMD_FLUSH) {
+		conn_reply(s, 0, NULL); /* nothing to do; the spec asks not to disconnect */
+		return;
+	}
+	switch (s->type) {
+	case NBD_CMD_READ:
+		if (conn_buf(s, s->len)) {
+			conn_reply(s, NBD_ENOMEM, "out of memory");
+			return;
+		}
+		conn_submit(s, RL_OP_READ, s->offset, s->len, s->buf, 0);
+		return;
+	case NBD_CMD_WRITE:
+		conn_submit(s, RL_OP_WRITE, s->offset, s->len, s->buf,
+		            s->flags & NBD_CMD_FLAG_FUA ? RL_IO_FUA : 0);
+		return;
+	case NBD_CMD_FLUSH:
+		conn_submit(s, RL_OP_FLUSH, 0, 0, NULL, 0);
+		return;
+	case NBD_CMD_TRIM:
+		s->fua_flush = (s->flags & NBD_CMD_FLAG_FUA) != 0;
+		conn_submit(s, RL_OP_TRIM, s->offset, s->len, NULL, 0);
+		return;
+	case NBD_CMD_WRITE_ZEROES:
+		conn_zero_next(s);
+		return;
+	case NBD_CMD_CACHE:
+		/* A hint: the stacks keep no host-side cache to warm. */
+		conn_reply(s, 0, NULL);
+		return;
+	}
+}
+
+/* Parse one request header at @p (NBD_REQUEST_SIZE bytes). */
+static void conn_request(struct serve_conn *c, const uint8_t *p)
+{
+	if (get32(p) != NBD_REQUEST_MAGIC) {
+		conn_fail(c, "bad request magic");
+		return;
+	}
+	struct serve_slot *s = c->free_slots;
+	c->free_slots = s->next_free;
+	c->busy++;
+	s->flags = get16(p + 4);
+	s->type = get16(p + 6);
+	s->cookie = get64(p + 8);
+	s->offset = get64(p + 16);
+	s->len = get32(p + 24);
+	if (s->type == NBD_CMD_DISC) {
+		conn_slot_free(s);
+		c->closing = true; /* in-flight requests finish and are answered */
+		return;
+	}
+	if (s->type == NBD_CMD_WRITE) {
+		if (s->len > c->exp->max_payload) {
+			conn_slot_free(s);
+			snprintf(c->errbuf, sizeof(c->errbuf),
+			         "write of %u bytes is over the maximum payload %u", s->len,
+			         c->exp->max_payload);
+			conn_fail(c, c->errbuf);
+			return;
+		}
+		if (conn_buf(s, s->len ? s->len : 1)) {
+			conn_slot_free(s);
+			c->err = "out of memory";
+			c->closing = c->drop = true;
+			return;
+		}
+		c->cur = s;
+		c->cur_have = 0;
+		c->state = CONN_PAYLOAD;
+		return;
+	}
+	conn_dispatch(c, s);
+}
+
+/* --- input --- */
+
+static void conn_process(struct serve_conn *c)
+{
+	while (!c->closing && !c->tls_pending) {
+		size_t avail = c->stage_len - c->stage_off;
+		const uint8_t *p = c->stage + c->stage_off;
+
+		switch (c->state) {
+		case CONN_CFLAGS: {
+			if (avail < 4)
+				return;
+			uint32_t f = get32(p);
+			c->stage_off += 4;
+			if (f & ~(NBD_FLAG_C_FIXED_NEWSTYLE | NBD_FLAG_C_NO_ZEROES)) {
+				conn_fail(c, "unknown client flags");
+				return;
+			}
+			c->no_zeroes = (f & NBD_FLAG_C_NO_ZEROES) != 0;
+			c->state = CONN_OPT;
+			break;
+		}
+		case CONN_OPT: {
+			if (avail < NBD_OPT_HDR_SIZE)
+				return;
+			if (get64(p) != NBD_IHAVEOPT) {
+				conn_fail(c, "bad option magic");
+				return;
+			}
+			uint32_t opt = get32(p + 8), len = get32(p + 12);
+			if (len > NBD_OPT_DATA_MAX) {
+				conn_fail(c, "option data longer than the server accepts");
+				return;
+			}
+			if (avail < NBD_OPT_HDR_SIZE + len)
+				return;
+			c->stage_off += NBD_OPT_HDR_SIZE + len;
+			conn_option(c, opt, p + NBD_OPT_HDR_SIZE, len);
+			break;
+		}
+		case CONN_REQ:
+			if (avail < NBD_REQUEST_SIZE || !c->free_slots)
+				return;
+			c->stage_off += NBD_REQUEST_SIZE;
+			conn_request(c, p);
+			break;
+		case CONN_PAYLOAD: {
+			struct serve_slot *s = c->cur;
+			size_t n = s->len - c->cur_have;
+			if (n > avail)
+				n = avail;
+			memcpy(s->buf + c->cur_have, p, n);
+			c->stage_off += n;
+			c->cur_have += (uint32_t)n;
+			if (c->cur_have < s->len)
+				return;
+			c->cur = NULL;
+			c->state = CONN_REQ;
+			conn_dispatch(c, s);
+			break;
+		}
+		}
+	}
+	if (c->tls_pending && c->stage_off < c->stage_len)
+		conn_fail(c, "data after STARTTLS before the TLS handshake");
+}
+
+size_t serve_conn_rx_space(struct serve_conn *c, void **buf)
+{
+	if (c->closing || c->tls_pending)
+		return 0;
+	if (c->state == CONN_PAYLOAD && c->stage_off == c->stage_len) {
+		*buf = c->cur->buf + c->cur_have;
+		return c->cur->len - c->cur_have;
+	}
+	if (c->state == CONN_REQ && !c->free_slots)
+		return 0;
+	if (c->stage_off) {
+		memmove(c->stage, c->stage + c->stage_off, c->stage_len - c->stage_off);
+		c->stage_len -= c->stage_off;
+		c->stage_off = 0;
+	}
+	*buf = c->stage + c->stage_len;
+	return CONN_STAGE - c->stage_len;
+}
+
+void serve_conn_rx_done(struct serve_conn *c, size_t n)
+{
+	if (c->state == CONN_PAYLOAD && c->stage_off == c->stage_len) {
+		struct serve_slot *s = c->cur;
+		c->cur_have += (uint32_t)n;
+		if (c->cur_have < s->len)
+			return;
+		c->cur = NULL;
+		c->state = CONN_REQ;
+		conn_dispatch(c, s);
+	} else {
+		c->stage_len += n;
+	}
+	conn_process(c);
+}
+
+void serve_conn_rx_eof(struct serve_conn *c)
+{
+	if (c->state == CONN_PAYLOAD && c->cur) {
+		conn_slot_free(c->cur);
+		c->cur = NULL;
+	}
+	if (!c->closing && c->state != CONN_REQ && !c->err)
+		c->err = "client closed the connection during negotiation";
+	c->closing = c->drop = true;
+}
+
+void serve_conn_abort_input(struct serve_conn *c)
+{
+	if (c->state == CONN_PAYLOAD && c->cur) {
+		conn_slot_free(c->cur);
+		c->cur = NULL;
+	}
+	c->closing = true;
+}
+
+void serve_conn_abort(struct serve_conn *c)
+{
+	serve_conn_rx_eof(c);
+	c->err = NULL;
+}
+
+/* --- output --- */
+
+int serve_conn_tx_iov(struct serve_conn *c, struct iovec *iov, int max)
+{
+	size_t skip = c->out_off;
+	int n = 0;
+
+	if (c->drop)
+		return 0;
+	for (struct conn_out *o = c->out_head; o && n + 2 <= max; o = o->next) {
+		if (skip < o->hlen) {
+			iov[n].iov_base = (uint8_t *)o->hdr + skip;
+			iov[n++].iov_len = o->hlen - skip;
+			skip = 0;
+		} else {
+			skip -= o->hlen;
+		}
+		if (o->dlen && skip < o->dlen) {
+			iov[n].iov_base = (uint8_t *)o->data + skip;
+			iov[n++].iov_len = o->dlen - skip;
+		}
+		skip = 0;
+	}
+	return n;
+}
+
+static void conn_out_release(struct serve_conn *c, struct conn_out *o)
+{
+	if (o->slot)
+		conn_slot_free(o->slot);
+	else if (o->heap)
+		free(o);
+	(void)c;
+}
+
+void serve_conn_tx_done(struct serve_conn *c, size_t n)
+{
+	c->out_off += n;
+	while (c->out_head) {
+		struct conn_out *o = c->out_head;
+		size_t total = (size_t)o->hlen + o->dlen;
+		if (c->out_off < total)
+			break;
+		c->out_off -= total;
+		c->out_head = o->next;
+		if (!c->out_head)
+			c->out_tail = &c->out_head;
+		conn_out_release(c, o);
+	}
+	/* Slots came free: headers already staged may now be parsed. */
+	conn_process(c);
+}
+
+bool serve_conn_done(const struct serve_conn *c)
+{
+	if (!c->closing)
+		return false;
+	/* Requests still in a target hold their slots; wait for them. */
+	unsigned queued = 0;
+	for (const struct conn_out *o = c->out_head; o; o = o->next)
+		queued += o->slot != NULL;
+	if (c->busy > queued)
+		return false;
+	return c->drop || !c->out_head;
+}
+
+bool serve_conn_tls_pending(struct serve_conn *c)
+{
+	return c->tls_pending && !c->out_head;
+}
+
+void serve_conn_tls_started(struct serve_conn *c)
+{
+	c->tls_pending = false;
+	c->tls_on = true;
+	c->structured = false; /* negotiation state does not survive STARTTLS */
+	c->stage_len = c->stage_off = 0;
+}
+
+void serve_conn_free(struct serve_conn *c)
+{
+	if (!c)
+		return;
+	while (c->out_head) {
+		struct conn_out *o = c->out_head;
+		c->out_head = o->next;
+		if (o->heap)
+			free(o);
+	}
+	for (unsigned i = 0; i < c->nslots; i++)
+		free(c->slots[i].buf);
+	free(c->slots);
+	free(c->stage);
+	free(c);
+}
+
+const char *serve_conn_error(const struct serve_conn *c)
+{
+	return c->err;
+}

@@ -1,0 +1,577 @@
+/*
+ * server.c - sockets, the poll loop and graceful stop of `raidlab serve`.
+ *
+ * One thread, one executor.  Every socket the server watches (listeners,
+ * clients, the signalfd, the control socket) is polled by a one-shot
+ * IORING_OP_POLL_ADD on the executor's ring, taken with rl_exec_get_sqe()
+ * like any file I/O, so the loop's single blocking point is the
+ * executor's wait: a socket becoming ready, a target completion and a
+ * timer (status line, simulated completions) all wake the same
+ * rl_exec_run_once().  After each turn the loop services the clients that
+ * have work: it reads what their engine (conn.c) has room for, and sends
+ * their queued replies with sendmsg() straight from the request buffers.
+ * Sockets are non-blocking; a poll is armed only when a read or send would
+ * block.
+ *
+ * A connection is closed by cancelling its armed polls and freeing it once
+ * their completions are in, so no completion ever points at freed memory.
+ *
+ * Stop (SIGINT/SIGTERM, read through a signalfd): listeners are closed,
+ * connections stop reading, their in-flight requests complete and are
+ * answered, then every export's stack gets a FLUSH and the loop ends.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "serve/serve.h"
+
+#define SRV_MAX_LISTEN 8
+#define SRV_IOV        64
+
+struct srv;
+
+/* An armed (or idle) one-shot poll and its cancel request. */
+struct srv_poll {
+	struct rl_io io;     /* the poll; io.cb_arg = owner */
+	struct rl_io cancel; /* a cancel aimed at it */
+	bool armed, cancelling;
+};
+
+struct srv_client {
+	struct srv *s;
+	int fd;
+	unsigned id;
+	struct serve_conn *c;
+	struct srv_poll pin, pout;
+	bool readable, writable;
+	bool closing; /* polls being cancelled; freed when none is left */
+	struct srv_client *next;
+};
+
+struct srv_listener {
+	struct srv *s;
+	int fd;
+	struct srv_poll p;
+};
+
+struct srv {
+	struct serve_ctx *ctx;
+	const struct serve_opts *opts;
+	struct srv_listener ls[SRV_MAX_LISTEN];
+	unsigned nls;
+	struct srv_client *clients;
+	unsigned nclients, next_id;
+	int sigfd;
+	struct srv_poll psig;
+	struct rl_io tick; /* status line timer */
+	bool tick_armed;
+	bool stop;
+	uint64_t t0, last_t, last_bytes, last_ios;
+	double lag_shown;
+};
+
+/* --- polls --- */
+
+static void srv_poll_arm(struct srv *s, struct srv_poll *p, int fd, unsigned events,
+                         rl_io_cb cb, void *arg)
+{
+	struct io_uring_sqe *sqe;
+
+	if (p->armed)
+		return;
+	memset(&p->io, 0, sizeof(p->io));
+	p->io.op = RL_OP_FLUSH; /* not a transfer: the executor reports 0 or -errno */
+	p->io.cb = cb;
+	p->io.cb_arg = arg;
+	p->io.ex = s->ctx->ex;
+	sqe = rl_exec_get_sqe(s->ctx->ex, &p->io);
+	if (!sqe)
+		return;
+	io_uring_prep_poll_add(sqe, fd, events);
+	p->armed = true;
+}
+
+static void srv_cancel_done(struct rl_io *io, int status)
+{
+	struct srv_poll *p = io->cb_arg;
+
+	(void)status;
+	p->cancelling = false;
+}
+
+static void srv_poll_cancel(struct srv *s, struct srv_poll *p)
+{
+	struct io_uring_sqe *sqe;
+
+	if (!p->armed || p->cancelling)
+		return;
+	memset(&p->cancel, 0, sizeof(p->cancel));
+	p->cancel.op = RL_OP_FLUSH;
+	p->cancel.cb = srv_cancel_done;
+	p->cancel.cb_arg = p;
+	p->cancel.ex = s->ctx->ex;
+	sqe = rl_exec_get_sqe(s->ctx->ex, &p->cancel);
+	if (!sqe)
+		return;
+	io_uring_prep_cancel(sqe, &p->io, 0);
+	p->cancelling = true;
+}
+
+/* --- clients --- */
+
+static void srv_client_in(struct rl_io *io, int status)
+{
+	struct srv_client *cl = io->cb_arg;
+
+	cl->pin.armed = false;
+	cl->readable = true; /* also on errors and hang-ups: the read says which */
+	(void)status;
+}
+
+static void srv_client_out(struct rl_io *io, int status)
+{
+	struct srv_client *cl = io->cb_arg;
+
+	cl->pout.armed = false;
+	cl->writable = true;
+	(void)status;
+}
+
+static ssize_t srv_recv(struct srv_client *cl, void *buf, size_t len)
+{
+	ssize_t n = recv(cl->fd, buf, len, MSG_DONTWAIT);
+	return n < 0 ? -errno : n;
+}
+
+static ssize_t srv_send(struct srv_client *cl, const struct iovec *iov, int n)
+{
+	struct msghdr mh = {.msg_iov = (struct iovec *)iov, .msg_iovlen = (size_t)n};
+	ssize_t r = sendmsg(cl->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return r < 0 ? -errno : r;
+}
+
+static void srv_client_close(struct srv *s, struct srv_client *cl)
+{
+	if (cl->closing)
+		return;
+	cl->closing = true;
+	const char *why = serve_conn_error(cl->c);
+	if (why && !s->opts->quiet)
+		fprintf(stderr, "raidlab serve: client %u: %s; connection closed\n", cl->id, why);
+	srv_poll_cancel(s, &cl->pin);
+	srv_poll_cancel(s, &cl->pout);
+}
+
+static void srv_client_service(struct srv *s, struct srv_client *cl)
+{
+	struct iovec iov[SRV_IOV];
+
+	if (cl->closing)
+		return;
+	/* Input: as much as the engine has room for. */
+	while (cl->readable) {
+		void *buf;
+		size_t room = serve_conn_rx_space(cl->c, &buf);
+		if (!room)
+			break;
+		ssize_t n = srv_recv(cl, buf, room);
+		if (n > 0) {
+			serve_conn_rx_done(cl->c, (size_t)n);
+			if ((size_t)n < room)
+				cl->readable = false; /* drained; the poll says when there is more */
+		} else if (n == -EAGAIN || n == -EWOULDBLOCK) {
+			cl->readable = false;
+		} else if (n != -EINTR) {
+			serve_conn_rx_eof(cl->c);
+			break;
+		}
+	}
+	/* Output: everything queued, until the socket is full. */
+	for (;;) {
+		int k = serve_conn_tx_iov(cl->c, iov, SRV_IOV);
+		if (!k)
+			break;
+		ssize_t n = srv_send(cl, iov, k);
+		if (n > 0) {
+			serve_conn_tx_done(cl->c, (size_t)n);
+		} else if (n == -EAGAIN || n == -EWOULDBLOCK) {
+			cl->writable = false;
+			srv_poll_arm(s, &cl->pout, cl->fd, POLLOUT, srv_client_out, cl);
+			break;
+		} else if (n != -EINTR) {
+			serve_conn_abort(cl->c);
+			break;
+		}
+	}
+	if (serve_conn_done(cl->c)) {
+		srv_client_close(s, cl);
+		return;
+	}
+	if (!cl->readable) {
+		void *buf;
+		if (serve_conn_rx_space(cl->c, &buf))
+			srv_poll_arm(s, &cl->pin, cl->fd, POLLIN | POLLRDHUP, srv_client_in, cl);
+	}
+}
+
+/* Free clients whose polls are all in. */
+static void srv_reap(struct srv *s)
+{
+	for (struct srv_client **pp = &s->clients; *pp;) {
+		struct srv_client *cl = *pp;
+		if (!cl->closing || cl->pin.armed || cl->pout.armed || cl->pin.cancelling ||
+		    cl->pout.cancelling || !serve_conn_done(cl->c)) {
+			pp = &cl->next;
+			continue;
+		}
+		*pp = cl->next;
+		close(cl->fd);
+		serve_conn_free(cl->c);
+		free(cl);
+		s->nclients--;
+	}
+}
+
+/* --- listeners --- */
+
+static void srv_accept_ready(struct rl_io *io, int status);
+
+static void srv_listen_arm(struct srv *s, struct srv_listener *l)
+{
+	srv_poll_arm(s, &l->p, l->fd, POLLIN, srv_accept_ready, l);
+}
+
+static void srv_accept_ready(struct rl_io *io, int status)
+{
+	struct srv_listener *l = io->cb_arg;
+	struct srv *s = l->s;
+
+	l->p.armed = false;
+	if (s->stop || status == -ECANCELED)
+		return;
+	for (;;) {
+		int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			break;
+		if (s->nclients >= (s->opts->shared ? s->opts->shared : 1)) {
+			if (!s->opts->quiet)
+				fprintf(stderr,
+				        "raidlab serve: refused a client: %u already connected "
+				        "(--shared %u)\n",
+				        s->nclients, s->opts->shared);
+			close(fd);
+			continue;
+		}
+		struct srv_client *cl = calloc(1, sizeof(*cl));
+		if (cl)
+			cl->c = serve_conn_new(s->ctx);
+		if (!cl || !cl->c) {
+			free(cl);
+			close(fd);
+			continue;
+		}
+		int one = 1;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		cl->s = s;
+		cl->fd = fd;
+		cl->id = ++s->next_id;
+		cl->readable = true;
+		cl->writable = true;
+		cl->next = s->clients;
+		s->clients = cl;
+		s->nclients++;
+	}
+	srv_listen_arm(s, l);
+}
+
+static int srv_listen_unix(struct srv *s, const char *path, char *msg, size_t msglen)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct stat st;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		snprintf(msg, msglen, "--socket %s: path too long for a unix socket", path);
+		return -ENAMETOOLONG;
+	}
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			snprintf(msg, msglen, "--socket %s: exists and is not a socket", path);
+			return -EEXIST;
+		}
+		unlink(path); /* a stale socket from an earlier server */
+	}
+	strcpy(sa.sun_path, path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64)) {
+		int e = errno;
+		snprintf(msg, msglen, "--socket %s: %s", path, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	s->ls[s->nls].fd = fd;
+	s->ls[s->nls].s = s;
+	s->nls++;
+	return 0;
+}
+
+static int srv_listen_tcp(struct srv *s, const char *addr, int port, int *bound, char *msg,
+                          size_t msglen)
+{
+	struct addrinfo hints = {.ai_family = AF_UNSPEC,
+	                         .ai_socktype = SOCK_STREAM,
+	                         .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
+	struct addrinfo *res, *ai;
+	char ps[16];
+	int rc, n = 0, last = 0;
+
+	snprintf(ps, sizeof(ps), "%d", port);
+	rc = getaddrinfo(addr, ps, &hints, &res);
+	if (rc) {
+		snprintf(msg, msglen, "--bind %s: %s", addr ? addr : "", gai_strerror(rc));
+		return -EINVAL;
+	}
+	for (ai = res; ai && s->nls < SRV_MAX_LISTEN; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		int one = 1;
+		if (fd < 0)
+			continue;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (ai->ai_family == AF_INET6)
+			setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64)) {
+			last = errno;
+			close(fd);
+			continue;
+		}
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		if (!getsockname(fd, (struct sockaddr *)&ss, &sl))
+			*bound = ntohs(ss.ss_family == AF_INET6
+			                   ? ((struct sockaddr_in6 *)&ss)->sin6_port
+			                   : ((struct sockaddr_in *)&ss)->sin_port);
+		s->ls[s->nls].fd = fd;
+		s->ls[s->nls].s = s;
+		s->nls++;
+		n++;
+		if (port == 0)
+			break; /* one ephemeral port, not one per address family */
+	}
+	freeaddrinfo(res);
+	if (!n) {
+		snprintf(msg, msglen, "--port %d: cannot listen on %s: %s", port,
+		         addr ? addr : "localhost", strerror(last ? last : EADDRNOTAVAIL));
+		return -(last ? last : EADDRNOTAVAIL);
+	}
+	return 0;
+}
+
+/* --- signals and status --- */
+
+static void srv_signal(struct rl_io *io, int status)
+{
+	struct srv *s = io->cb_arg;
+	struct signalfd_siginfo si;
+
+	s->psig.armed = false;
+	if (status == -ECANCELED)
+		return;
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (!s->stop && !s->opts->quiet)
+			fprintf(stderr, "\nraidlab serve: %s: stopping\n", strsignal((int)si.ssi_signo));
+		s->stop = true;
+	}
+	if (!s->stop)
+		srv_poll_arm(s, &s->psig, s->sigfd, POLLIN, srv_signal, s);
+}
+
+static void srv_totals(const struct serve_ctx *ctx, uint64_t *ios, uint64_t *bytes)
+{
+	*ios = *bytes = 0;
+	for (unsigned i = 0; i < ctx->nexports; i++)
+		for (int d = 0; d < WL_DIRS; d++) {
+			*ios += ctx->exports[i].dir[d].ios;
+			*bytes += ctx->exports[i].dir[d].bytes;
+		}
+}
+
+static void srv_tick(struct rl_io *io, int status)
+{
+	struct srv *s = io->cb_arg;
+	struct rl_exec *ex = s->ctx->ex;
+	uint64_t now = rl_exec_now(ex), ios, bytes;
+
+	(void)status;
+	s->tick_armed = false;
+	srv_totals(s->ctx, &ios, &bytes);
+	double dt = (double)(now - s->last_t) / 1e9;
+	if (dt > 0) {
+		double lag = ex->lag_count ? (double)ex->lag_max / 1e3 : 0.0;
+		fprintf(stderr,
+		        "\rserve: %u client%s  %8.0f req/s  %8.1f MB/s  qd %3llu  lag max %.0f us   ",
+		        s->nclients, s->nclients == 1 ? " " : "s", (double)(ios - s->last_ios) / dt,
+		        (double)(bytes - s->last_bytes) / dt / 1e6, (unsigned long long)s->ctx->inflight,
+		        lag);
+	}
+	s->last_t = now;
+	s->last_ios = ios;
+	s->last_bytes = bytes;
+	if (!s->stop) {
+		s->tick_armed = rl_exec_at(ex, &s->tick, now + 1000000000ull, 0) == 0;
+	}
+}
+
+/* --- the loop --- */
+
+static void srv_flush_done(struct rl_io *io, int status)
+{
+	int *st = io->cb_arg;
+	*st = status ? status : 1;
+}
+
+/* FLUSH every export's stack and wait for the answers. */
+static void srv_flush_all(struct srv *s)
+{
+	struct serve_ctx *ctx = s->ctx;
+
+	for (unsigned i = 0; i < ctx->nexports; i++) {
+		struct serve_export *e = &ctx->exports[i];
+		struct rl_io io = {0};
+		int st = 0;
+		if (e->read_only)
+			continue;
+		io.op = RL_OP_FLUSH;
+		io.cb = srv_flush_done;
+		io.cb_arg = &st;
+		io.ex = ctx->ex;
+		rl_target_submit(e->t, &io);
+		while (!st)
+			if (rl_exec_run_once(ctx->ex, true) < 0)
+				break;
+		if (!s->opts->quiet)
+			fprintf(stderr, "raidlab serve: export '%s': flushed %s%s\n", e->name,
+			        e->t->caps & RL_CAP_FLUSH ? "the stack's caches" : "(nothing cached)",
+			        st < 0 ? " - FAILED" : "");
+	}
+}
+
+static void srv_write_ready(const struct serve_opts *o, int port)
+{
+	if (!o->ready_file)
+		return;
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", o->ready_file);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "%d\n", port);
+	fclose(f);
+	rename(tmp, o->ready_file);
+}
+
+int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, size_t msglen)
+{
+	struct srv *s = calloc(1, sizeof(*s));
+	sigset_t mask, old;
+	int rc = 0, port = 0;
+
+	if (!s)
+		return -ENOMEM;
+	s->ctx = ctx;
+	s->opts = opts;
+	s->sigfd = -1;
+	if (opts->socket_path && (rc = srv_listen_unix(s, opts->socket_path, msg, msglen)))
+		goto out;
+	if (opts->port >= 0 &&
+	    (rc = srv_listen_tcp(s, opts->bind_addr, opts->port, &port, msg, msglen)))
+		goto out;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	s->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (s->sigfd < 0) {
+		rc = -errno;
+		snprintf(msg, msglen, "signalfd: %s", strerror(-rc));
+		goto unmask;
+	}
+	srv_poll_arm(s, &s->psig, s->sigfd, POLLIN, srv_signal, s);
+	for (unsigned i = 0; i < s->nls; i++)
+		srv_listen_arm(s, &s->ls[i]);
+	s->t0 = s->last_t = rl_exec_now(ctx->ex);
+	if (opts->status_line) {
+		s->tick.cb = srv_tick;
+		s->tick.cb_arg = s;
+		s->tick.ex = ctx->ex;
+		s->tick_armed = rl_exec_at(ctx->ex, &s->tick, s->t0 + 1000000000ull, 0) == 0;
+	}
+	srv_write_ready(opts, port);
+	if (!opts->quiet) {
+		fprintf(stderr, "raidlab serve: %u export%s on", ctx->nexports,
+		        ctx->nexports == 1 ? "" : "s");
+		if (opts->socket_path)
+			fprintf(stderr, " nbd+unix:///?socket=%s", opts->socket_path);
+		if (opts->port >= 0)
+			fprintf(stderr, " nbd://%s:%d", opts->bind_addr ? opts->bind_addr : "localhost",
+			        port);
+		fprintf(stderr, "; Ctrl-C stops\n");
+	}
+
+	bool stopping = false;
+	while (!stopping || s->clients) {
+		if (s->stop && !stopping) {
+			stopping = true;
+			ctx->shutting_down = true;
+			for (unsigned i = 0; i < s->nls; i++)
+				srv_poll_cancel(s, &s->ls[i].p);
+			for (struct srv_client *cl = s->clients; cl; cl = cl->next)
+				serve_conn_abort_input(cl->c);
+		}
+		for (struct srv_client *cl = s->clients; cl; cl = cl->next)
+			srv_client_service(s, cl);
+		srv_reap(s);
+		if (stopping && !s->clients)
+			break;
+		rc = rl_exec_run_once(ctx->ex, true);
+		if (rc < 0) {
+			snprintf(msg, msglen, "event loop: %s", strerror(-rc));
+			goto unmask;
+		}
+		rc = 0;
+	}
+	/* Listeners, the signal poll, the timer: let cancellations come in. */
+	for (unsigned i = 0; i < s->nls; i++)
+		srv_poll_cancel(s, &s->ls[i].p);
+	srv_poll_cancel(s, &s->psig);
+	while (!rl_exec_idle(ctx->ex))
+		if (rl_exec_run_once(ctx->ex, true) < 0)
+			break;
+	if (opts->status_line)
+		fputc('\n', stderr);
+	srv_flush_all(s);
+unmask:
+	if (s->sigfd >= 0)
+		close(s->sigfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+out:
+	for (unsigned i = 0; i < s->nls; i++)
+		close(s->ls[i].fd);
+	if (opts->socket_path && s->nls)
+		unlink(opts->socket_path);
+	free(s);
+	return rc;
+}

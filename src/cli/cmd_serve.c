@@ -85,7 +85,8 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 		case 'e': {
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg || memchr(optarg, '(', (size_t)(eq - optarg))) {
-				cli_error("serve", "--export: expected NAME=SPEC, got '%s'", optarg);
+				cli_error("serve", "--export: expected NAME=SPEC, got '%s'",
+				          optarg);
 				return 2;
 			}
 			if (a->n == SERVE_MAX_EXPORTS) {
@@ -114,7 +115,8 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 			break;
 		case 'S':
 			if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v < 1 || v > 1024) {
-				cli_error("serve", "--shared: expected 1..1024 clients, got '%s'", optarg);
+				cli_error("serve", "--shared: expected 1..1024 clients, got '%s'",
+				          optarg);
 				return 2;
 			}
 			a->o.shared = (unsigned)v;
@@ -147,7 +149,8 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 	}
 	if (optind < argc) {
 		if (optind + 1 < argc) {
-			cli_error("serve", "give at most one positional SPEC (use --export NAME=SPEC)");
+			cli_error("serve",
+			          "give at most one positional SPEC (use --export NAME=SPEC)");
 			return 2;
 		}
 		if (a->n == SERVE_MAX_EXPORTS) {
@@ -191,15 +194,16 @@ static void serve_print(const struct serve_export *e, uint64_t secs_ns)
 	static const char *const dirs[WL_DIRS] = {"read", "write", "trim"};
 	double s = (double)secs_ns / 1e9;
 
-	printf("export '%s' (%s): %llu connection%s, %llu flush%s, %llu error%s\n", e->name, e->spec,
-	       (unsigned long long)e->connections, e->connections == 1 ? "" : "s",
+	printf("export '%s' (%s): %llu connection%s, %llu flush%s, %llu error%s\n", e->name,
+	       e->spec, (unsigned long long)e->connections, e->connections == 1 ? "" : "s",
 	       (unsigned long long)e->flushes, e->flushes == 1 ? "" : "es",
 	       (unsigned long long)e->errors, e->errors == 1 ? "" : "s");
 	for (int d = 0; d < WL_DIRS; d++) {
 		const struct wl_dir_result *r = &e->dir[d];
 		if (!r->ios)
 			continue;
-		printf("  %-5s %12llu ios %10.1f MB  %8.1f MB/s avg  lat mean %9.1f us  p99 %9.1f us\n",
+		printf("  %-5s %12llu ios %10.1f MB  %8.1f MB/s avg  lat mean %9.1f us  p99 %9.1f "
+		       "us\n",
 		       dirs[d], (unsigned long long)r->ios, (double)r->bytes / 1e6,
 		       s > 0 ? (double)r->bytes / s / 1e6 : 0.0, st_hist_mean(&r->hist) / 1e3,
 		       st_hist_percentile(&r->hist, 99) / 1e3);
@@ -223,7 +227,8 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 			return -ENOMEM;
 		}
 		wl_job_init(&res->job);
-		snprintf(res->job.name, sizeof(res->job.name), "%s", e->name[0] ? e->name : "default");
+		snprintf(res->job.name, sizeof(res->job.name), "%s",
+		         e->name[0] ? e->name : "default");
 		memcpy(res->dir, e->dir, sizeof(res->dir));
 		res->runtime_ns = runtime_ns;
 		res->clock = clock;
@@ -235,7 +240,8 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 			                       json_object_new_string(e->spec ? e->spec : ""));
 			json_object_object_add(j, "connections",
 			                       json_object_new_int64((int64_t)e->connections));
-			json_object_object_add(j, "flushes", json_object_new_int64((int64_t)e->flushes));
+			json_object_object_add(j, "flushes",
+			                       json_object_new_int64((int64_t)e->flushes));
 			json_object_array_add(jobs, j);
 		}
 		res->target_report = NULL;
@@ -283,11 +289,12 @@ static int serve_main(int argc, char **argv)
 		opened++;
 		uint32_t caps = rl_target_leaf_caps(t);
 		if (!(caps & RL_CAP_DATA)) {
-			cli_error("serve",
-			          "export '%s': %s keeps no data, so clients would read back something "
-			          "else than they wrote; use a stack that stores data (simulated drives: "
-			          "data=on)",
-			          a.names[i], a.specs[i]);
+			cli_error(
+			    "serve",
+			    "export '%s': %s keeps no data, so clients would read back something "
+			    "else than they wrote; use a stack that stores data (simulated drives: "
+			    "data=on)",
+			    a.names[i], a.specs[i]);
 			ret = 2;
 			goto out;
 		}
@@ -336,7 +343,8 @@ static int serve_main(int argc, char **argv)
 			        "raidlab serve: emulation lag: mean %.1f us, max %.1f us over %llu "
 			        "simulated completions%s\n",
 			        (double)ctx.ex->lag_sum / (double)ctx.ex->lag_count / 1e3,
-			        (double)ctx.ex->lag_max / 1e3, (unsigned long long)ctx.ex->lag_count,
+			        (double)ctx.ex->lag_max / 1e3,
+			        (unsigned long long)ctx.ex->lag_count,
 			        ctx.ex->lag_max > 1000000
 			            ? " (this machine fell behind the simulated hardware)"
 			            : "");

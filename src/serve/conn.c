@@ -98,7 +98,7 @@ struct serve_conn {
 	size_t out_off; /* bytes of out_head already sent */
 };
 
-static const uint8_t conn_zeroes[CONN_ZCHUNK];
+static const uint8_t conn_zeroes[CONN_ZCHUNK] __attribute__((aligned(4096)));
 
 /* --- big-endian helpers --- */
 
@@ -382,7 +382,8 @@ static void conn_option(struct serve_conn *c, uint32_t opt, const uint8_t *d, ui
 	}
 	switch (opt) {
 	case NBD_OPT_EXPORT_NAME: {
-		struct serve_export *e = len <= NBD_MAX_STRING ? conn_find_export(ctx, d, len) : NULL;
+		struct serve_export *e =
+		    len <= NBD_MAX_STRING ? conn_find_export(ctx, d, len) : NULL;
 		if (!e) {
 			conn_fail(c, "EXPORT_NAME asked for an unknown export");
 			return;
@@ -433,7 +434,8 @@ static void conn_option(struct serve_conn *c, uint32_t opt, const uint8_t *d, ui
 		return;
 	case NBD_OPT_STRUCTURED_REPLY:
 		if (len) {
-			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "STRUCTURED_REPLY takes no data");
+			conn_opt_error(c, opt, NBD_REP_ERR_INVALID,
+			               "STRUCTURED_REPLY takes no data");
 			return;
 		}
 		c->structured = true;

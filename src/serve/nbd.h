@@ -101,10 +101,10 @@
 #define NBD_ESHUTDOWN 108u
 
 /* sizes */
-#define NBD_REQUEST_SIZE  28u /* magic, flags, type, cookie, offset, length */
-#define NBD_OPT_HDR_SIZE  16u /* IHAVEOPT, option, length */
-#define NBD_MAX_STRING    4096u
-#define NBD_DEFAULT_MAX   (32u << 20) /* maximum payload this server accepts */
-#define NBD_OPT_DATA_MAX  (NBD_MAX_STRING + 1024u) /* longest option data accepted */
+#define NBD_REQUEST_SIZE 28u /* magic, flags, type, cookie, offset, length */
+#define NBD_OPT_HDR_SIZE 16u /* IHAVEOPT, option, length */
+#define NBD_MAX_STRING   4096u
+#define NBD_DEFAULT_MAX  (32u << 20)              /* maximum payload this server accepts */
+#define NBD_OPT_DATA_MAX (NBD_MAX_STRING + 1024u) /* longest option data accepted */
 
 #endif

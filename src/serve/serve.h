@@ -33,19 +33,19 @@
 
 /** One export: a target stack under a name. */
 struct serve_export {
-	char *name;              /* as clients ask for it ("" is the default export) */
-	char *spec;              /* the target spec, sent as the export's description */
-	struct rl_target *t;     /* the stack (owned by whoever opened it) */
-	bool read_only;          /* refuse writes, trims and zeroing */
-	uint16_t tflags;         /* NBD transmission flags (serve_export_init) */
-	uint32_t min_bs;         /* minimum block size: the target's block size */
-	uint32_t pref_bs;        /* preferred block size */
-	uint32_t max_payload;    /* longest READ/WRITE accepted */
+	char *name;                        /* as clients ask for it ("" is the default export) */
+	char *spec;                        /* the target spec, sent as the export's description */
+	struct rl_target *t;               /* the stack (owned by whoever opened it) */
+	bool read_only;                    /* refuse writes, trims and zeroing */
+	uint16_t tflags;                   /* NBD transmission flags (serve_export_init) */
+	uint32_t min_bs;                   /* minimum block size: the target's block size */
+	uint32_t pref_bs;                  /* preferred block size */
+	uint32_t max_payload;              /* longest READ/WRITE accepted */
 	struct wl_dir_result dir[WL_DIRS]; /* counted requests by direction */
-	uint64_t flushes;        /* FLUSH requests completed */
-	uint64_t zero_bytes;     /* bytes zeroed by WRITE_ZEROES (also in dir[WRITE]) */
-	uint64_t errors;         /* requests answered with an error */
-	uint64_t connections;    /* clients that reached transmission on it */
+	uint64_t flushes;                  /* FLUSH requests completed */
+	uint64_t zero_bytes;               /* bytes zeroed by WRITE_ZEROES (also in dir[WRITE]) */
+	uint64_t errors;                   /* requests answered with an error */
+	uint64_t connections;              /* clients that reached transmission on it */
 };
 
 /** Fill in an export's flags and size constraints from its target. */
@@ -55,13 +55,13 @@ void serve_export_init(struct serve_export *e, bool read_only);
 struct serve_ctx {
 	struct serve_export *exports; /* the exports, first one also answers "" */
 	unsigned nexports;
-	struct rl_exec *ex;        /* the executor every request runs on */
-	unsigned max_inflight;     /* requests in flight per connection */
-	bool tls_available;        /* STARTTLS can be offered (server.c sets the hooks) */
-	bool tls_required;         /* refuse everything but STARTTLS before TLS */
-	bool shutting_down;        /* stop: new options get ERR_SHUTDOWN, requests ESHUTDOWN */
-	uint64_t inflight;         /* requests in targets, all connections */
-	uint64_t protocol_errors;  /* connections closed for breaking the protocol */
+	struct rl_exec *ex;       /* the executor every request runs on */
+	unsigned max_inflight;    /* requests in flight per connection */
+	bool tls_available;       /* STARTTLS can be offered (server.c sets the hooks) */
+	bool tls_required;        /* refuse everything but STARTTLS before TLS */
+	bool shutting_down;       /* stop: new options get ERR_SHUTDOWN, requests ESHUTDOWN */
+	uint64_t inflight;        /* requests in targets, all connections */
+	uint64_t protocol_errors; /* connections closed for breaking the protocol */
 };
 
 struct serve_conn;
@@ -111,16 +111,16 @@ const char *serve_conn_error(const struct serve_conn *c);
 
 /** Options of serve_run(). */
 struct serve_opts {
-	const char *socket_path;   /* unix socket, or NULL */
-	const char *bind_addr;     /* TCP address (default loopback) */
-	int port;                  /* TCP port, or -1 for none */
-	unsigned shared;           /* most clients at once */
-	const char *ctl_path;      /* control socket for `raidlab ctl`, or NULL */
-	const char *tls_cert;      /* PEM certificate, or NULL */
-	const char *tls_key;       /* PEM key */
-	bool tls_require;          /* --tls=require: no plaintext transmission */
-	bool status_line;          /* a status line on stderr */
-	const char *ready_file;    /* written once listening (for scripts), or NULL */
+	const char *socket_path; /* unix socket, or NULL */
+	const char *bind_addr;   /* TCP address (default loopback) */
+	int port;                /* TCP port, or -1 for none */
+	unsigned shared;         /* most clients at once */
+	const char *ctl_path;    /* control socket for `raidlab ctl`, or NULL */
+	const char *tls_cert;    /* PEM certificate, or NULL */
+	const char *tls_key;     /* PEM key */
+	bool tls_require;        /* --tls=require: no plaintext transmission */
+	bool status_line;        /* a status line on stderr */
+	const char *ready_file;  /* written once listening (for scripts), or NULL */
 	bool quiet;
 };
 

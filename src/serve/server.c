@@ -86,8 +86,8 @@ struct srv {
 
 /* --- polls --- */
 
-static void srv_poll_arm(struct srv *s, struct srv_poll *p, int fd, unsigned events,
-                         rl_io_cb cb, void *arg)
+static void srv_poll_arm(struct srv *s, struct srv_poll *p, int fd, unsigned events, rl_io_cb cb,
+                         void *arg)
 {
 	struct io_uring_sqe *sqe;
 
@@ -192,7 +192,8 @@ static void srv_client_service(struct srv *s, struct srv_client *cl)
 		if (n > 0) {
 			serve_conn_rx_done(cl->c, (size_t)n);
 			if ((size_t)n < room)
-				cl->readable = false; /* drained; the poll says when there is more */
+				cl->readable =
+				    false; /* drained; the poll says when there is more */
 		} else if (n == -EAGAIN || n == -EWOULDBLOCK) {
 			cl->readable = false;
 		} else if (n != -EINTR) {
@@ -361,9 +362,9 @@ static int srv_listen_tcp(struct srv *s, const char *addr, int port, int *bound,
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
 		if (!getsockname(fd, (struct sockaddr *)&ss, &sl))
-			*bound = ntohs(ss.ss_family == AF_INET6
-			                   ? ((struct sockaddr_in6 *)&ss)->sin6_port
-			                   : ((struct sockaddr_in *)&ss)->sin_port);
+			*bound =
+			    ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+			                                   : ((struct sockaddr_in *)&ss)->sin_port);
 		s->ls[s->nls].fd = fd;
 		s->ls[s->nls].s = s;
 		s->nls++;
@@ -392,7 +393,8 @@ static void srv_signal(struct rl_io *io, int status)
 		return;
 	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (!s->stop && !s->opts->quiet)
-			fprintf(stderr, "\nraidlab serve: %s: stopping\n", strsignal((int)si.ssi_signo));
+			fprintf(stderr, "\nraidlab serve: %s: stopping\n",
+			        strsignal((int)si.ssi_signo));
 		s->stop = true;
 	}
 	if (!s->stop)
@@ -421,11 +423,12 @@ static void srv_tick(struct rl_io *io, int status)
 	double dt = (double)(now - s->last_t) / 1e9;
 	if (dt > 0) {
 		double lag = ex->lag_count ? (double)ex->lag_max / 1e3 : 0.0;
-		fprintf(stderr,
-		        "\rserve: %u client%s  %8.0f req/s  %8.1f MB/s  qd %3llu  lag max %.0f us   ",
-		        s->nclients, s->nclients == 1 ? " " : "s", (double)(ios - s->last_ios) / dt,
-		        (double)(bytes - s->last_bytes) / dt / 1e6, (unsigned long long)s->ctx->inflight,
-		        lag);
+		fprintf(
+		    stderr,
+		    "\rserve: %u client%s  %8.0f req/s  %8.1f MB/s  qd %3llu  lag max %.0f us   ",
+		    s->nclients, s->nclients == 1 ? " " : "s", (double)(ios - s->last_ios) / dt,
+		    (double)(bytes - s->last_bytes) / dt / 1e6,
+		    (unsigned long long)s->ctx->inflight, lag);
 	}
 	s->last_t = now;
 	s->last_ios = ios;
@@ -452,8 +455,13 @@ static void srv_flush_all(struct srv *s)
 		struct serve_export *e = &ctx->exports[i];
 		struct rl_io io = {0};
 		int st = 0;
-		if (e->read_only)
+		if (e->read_only) {
+			if (!s->opts->quiet)
+				fprintf(stderr,
+				        "raidlab serve: export '%s': read-only, nothing to flush\n",
+				        e->name);
 			continue;
+		}
 		io.op = RL_OP_FLUSH;
 		io.cb = srv_flush_done;
 		io.cb_arg = &st;
@@ -464,7 +472,8 @@ static void srv_flush_all(struct srv *s)
 				break;
 		if (!s->opts->quiet)
 			fprintf(stderr, "raidlab serve: export '%s': flushed %s%s\n", e->name,
-			        e->t->caps & RL_CAP_FLUSH ? "the stack's caches" : "(nothing cached)",
+			        e->t->caps & RL_CAP_FLUSH ? "the stack's caches"
+			                                  : "(nothing cached)",
 			        st < 0 ? " - FAILED" : "");
 	}
 }
@@ -526,8 +535,8 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 		if (opts->socket_path)
 			fprintf(stderr, " nbd+unix:///?socket=%s", opts->socket_path);
 		if (opts->port >= 0)
-			fprintf(stderr, " nbd://%s:%d", opts->bind_addr ? opts->bind_addr : "localhost",
-			        port);
+			fprintf(stderr, " nbd://%s:%d",
+			        opts->bind_addr ? opts->bind_addr : "localhost", port);
 		fprintf(stderr, "; Ctrl-C stops\n");
 	}
 

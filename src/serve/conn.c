@@ -38,9 +38,10 @@
 #include "serve/nbd.h"
 #include "serve/serve.h"
 
-#define CONN_STAGE    (64u << 10) /* staging buffer for headers and option data */
-#define CONN_ZCHUNK   (1u << 20)  /* WRITE_ZEROES goes down as writes of this size */
-#define CONN_MSG_MAX  120u        /* longest error message in a structured reply */
+#define CONN_STAGE    (64u << 10)  /* staging buffer for headers and option data */
+#define CONN_ZCHUNK   (1u << 20)   /* WRITE_ZEROES goes down as writes of this size */
+#define CONN_BUDGET   (512u << 10) /* data bytes dispatched per parsing pass */
+#define CONN_MSG_MAX  120u         /* longest error message in a structured reply */
 #define CONN_HDR_SIZE (20u + 6u + CONN_MSG_MAX)
 
 /* One queued piece of output: a header and optional data. */
@@ -77,12 +78,14 @@ enum conn_state {
 
 struct serve_conn {
 	struct serve_ctx *ctx;
+	void *owner; /* for ctx->kick */
 	enum conn_state state;
 	struct serve_export *exp; /* chosen export (transmission phase) */
 	bool no_zeroes, structured;
 	bool tls_pending, tls_on;
-	bool closing; /* read no more; finish in-flight, send what is queued */
-	bool drop;    /* ... and drop unsent output */
+	bool deferred; /* parsing paused on the budget; resumes when output is sent */
+	bool closing;  /* read no more; finish in-flight, send what is queued */
+	bool drop;     /* ... and drop unsent output */
 	const char *err;
 	char errbuf[160];
 
@@ -239,13 +242,14 @@ static void conn_fail(struct serve_conn *c, const char *why)
 
 /* --- negotiation --- */
 
-struct serve_conn *serve_conn_new(struct serve_ctx *ctx)
+struct serve_conn *serve_conn_new(struct serve_ctx *ctx, void *owner)
 {
 	struct serve_conn *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->ctx = ctx;
+	c->owner = owner;
 	c->out_tail = &c->out_head;
 	c->stage = malloc(CONN_STAGE);
 	if (!c->stage) {
@@ -521,6 +525,8 @@ static void conn_reply(struct serve_slot *s, uint32_t err, const char *msg)
 	if (err && c->exp)
 		c->exp->errors++;
 	conn_queue(c, o);
+	if (o->dlen >= SERVE_KICK_BYTES && c->ctx->kick)
+		c->ctx->kick(c->owner);
 }
 
 static void conn_slot_free(struct serve_slot *s)
@@ -785,6 +791,9 @@ static void conn_request(struct serve_conn *c, const uint8_t *p)
 
 static void conn_process(struct serve_conn *c)
 {
+	uint64_t budget = 0;
+
+	c->deferred = false;
 	while (!c->closing && !c->tls_pending) {
 		size_t avail = c->stage_len - c->stage_off;
 		const uint8_t *p = c->stage + c->stage_off;
@@ -824,7 +833,18 @@ static void conn_process(struct serve_conn *c)
 		case CONN_REQ:
 			if (avail < NBD_REQUEST_SIZE || !c->free_slots)
 				return;
+			/*
+			 * Large transfers: dispatch about CONN_BUDGET at a time and
+			 * go on when replies have been sent, so copying the next
+			 * read overlaps with the client receiving the last one.
+			 * Progress is certain: a paused pass has dispatched work.
+			 */
+			if (budget >= CONN_BUDGET) {
+				c->deferred = true;
+				return;
+			}
 			c->stage_off += NBD_REQUEST_SIZE;
+			budget += get32(p + 24) + 64u;
 			conn_request(c, p);
 			break;
 		case CONN_PAYLOAD: {
@@ -850,7 +870,7 @@ static void conn_process(struct serve_conn *c)
 
 size_t serve_conn_rx_space(struct serve_conn *c, void **buf)
 {
-	if (c->closing || c->tls_pending)
+	if (c->closing || c->tls_pending || c->deferred)
 		return 0;
 	if (c->state == CONN_PAYLOAD && c->stage_off == c->stage_len) {
 		*buf = c->cur->buf + c->cur_have;

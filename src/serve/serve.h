@@ -62,12 +62,24 @@ struct serve_ctx {
 	bool shutting_down;       /* stop: new options get ERR_SHUTDOWN, requests ESHUTDOWN */
 	uint64_t inflight;        /* requests in targets, all connections */
 	uint64_t protocol_errors; /* connections closed for breaking the protocol */
+	/**
+	 * Called with the connection's owner when a reply carrying at least
+	 * SERVE_KICK_BYTES of data has been queued, so the socket layer can
+	 * start sending it at once instead of after the loop turn (a large
+	 * read then streams while the next one is being copied).  Optional.
+	 */
+	void (*kick)(void *owner);
 };
 
 struct serve_conn;
 
-/** A new connection in negotiation; the greeting is already queued.  NULL on ENOMEM. */
-struct serve_conn *serve_conn_new(struct serve_ctx *ctx);
+#define SERVE_KICK_BYTES (64u << 10)
+
+/**
+ * A new connection in negotiation; the greeting is already queued.  @owner
+ * is passed to ctx->kick.  NULL on ENOMEM.
+ */
+struct serve_conn *serve_conn_new(struct serve_ctx *ctx, void *owner);
 
 /**
  * Where the next received bytes go: sets *buf and returns how many bytes

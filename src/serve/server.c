@@ -176,10 +176,41 @@ static void srv_client_close(struct srv *s, struct srv_client *cl)
 	srv_poll_cancel(s, &cl->pout);
 }
 
-static void srv_client_service(struct srv *s, struct srv_client *cl)
+/* Send everything queued, until the socket is full. */
+static void srv_client_send(struct srv *s, struct srv_client *cl)
 {
 	struct iovec iov[SRV_IOV];
 
+	if (cl->closing || cl->pout.armed)
+		return;
+	for (;;) {
+		int k = serve_conn_tx_iov(cl->c, iov, SRV_IOV);
+		if (!k)
+			break;
+		ssize_t n = srv_send(cl, iov, k);
+		if (n > 0) {
+			serve_conn_tx_done(cl->c, (size_t)n);
+		} else if (n == -EAGAIN || n == -EWOULDBLOCK) {
+			cl->writable = false;
+			srv_poll_arm(s, &cl->pout, cl->fd, POLLOUT, srv_client_out, cl);
+			break;
+		} else if (n != -EINTR) {
+			serve_conn_abort(cl->c);
+			break;
+		}
+	}
+}
+
+/* ctx->kick: a large reply is queued; start sending it now. */
+static void srv_kick(void *owner)
+{
+	struct srv_client *cl = owner;
+
+	srv_client_send(cl->s, cl);
+}
+
+static void srv_client_service(struct srv *s, struct srv_client *cl)
+{
 	if (cl->closing)
 		return;
 	/* Input: as much as the engine has room for. */
@@ -201,23 +232,7 @@ static void srv_client_service(struct srv *s, struct srv_client *cl)
 			break;
 		}
 	}
-	/* Output: everything queued, until the socket is full. */
-	for (;;) {
-		int k = serve_conn_tx_iov(cl->c, iov, SRV_IOV);
-		if (!k)
-			break;
-		ssize_t n = srv_send(cl, iov, k);
-		if (n > 0) {
-			serve_conn_tx_done(cl->c, (size_t)n);
-		} else if (n == -EAGAIN || n == -EWOULDBLOCK) {
-			cl->writable = false;
-			srv_poll_arm(s, &cl->pout, cl->fd, POLLOUT, srv_client_out, cl);
-			break;
-		} else if (n != -EINTR) {
-			serve_conn_abort(cl->c);
-			break;
-		}
-	}
+	srv_client_send(s, cl);
 	if (serve_conn_done(cl->c)) {
 		srv_client_close(s, cl);
 		return;
@@ -279,14 +294,19 @@ static void srv_accept_ready(struct rl_io *io, int status)
 		}
 		struct srv_client *cl = calloc(1, sizeof(*cl));
 		if (cl)
-			cl->c = serve_conn_new(s->ctx);
+			cl->c = serve_conn_new(s->ctx, cl);
 		if (!cl || !cl->c) {
 			free(cl);
 			close(fd);
 			continue;
 		}
-		int one = 1;
+		/* Room for a whole maximum-size reply in the socket: a 1 MiB read
+		 * goes out in one send instead of a send, a poll and a send.  The
+		 * kernel caps this at net.core.wmem_max / rmem_max. */
+		int one = 1, big = 8 << 20;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof(big));
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
 		cl->s = s;
 		cl->fd = fd;
 		cl->id = ++s->next_id;
@@ -503,6 +523,7 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	s->ctx = ctx;
 	s->opts = opts;
 	s->sigfd = -1;
+	ctx->kick = srv_kick;
 	if (opts->socket_path && (rc = srv_listen_unix(s, opts->socket_path, msg, msglen)))
 		goto out;
 	if (opts->port >= 0 &&

@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	size_t chunk = 1 + data[0] % 61u;
-	struct serve_conn *c = serve_conn_new(&fuzz_ctx);
+	struct serve_conn *c = serve_conn_new(&fuzz_ctx, NULL);
 	if (!c)
 		return 0;
 	fuzz_pump(c, first, &nfirst);

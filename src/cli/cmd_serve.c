@@ -37,6 +37,8 @@ static const char serve_usage[] =
     "  --bind ADDR         TCP address to listen on (default: loopback only)\n"
     "  --read-only         refuse writes, trims and zeroing on every export\n"
     "  --shared N          at most N clients at once (default 16)\n"
+    "  --ctl PATH          control socket for 'raidlab ctl' (fail a member, rebuild\n"
+    "                      it while clients go on, status)\n"
     "  --json FILE         at the end, write the session as a result file (one job\n"
     "                      per export; docs/results.md)\n"
     "  --ready-file FILE   write the TCP port (or 0) to FILE once listening\n"
@@ -64,14 +66,21 @@ struct serve_args {
 
 static int serve_parse(int argc, char **argv, struct serve_args *a)
 {
-	static const struct option longopts[] = {
-	    {"export", required_argument, NULL, 'e'},  {"socket", required_argument, NULL, 's'},
-	    {"port", required_argument, NULL, 'p'},    {"bind", required_argument, NULL, 'b'},
-	    {"read-only", no_argument, NULL, 'r'},     {"shared", required_argument, NULL, 'S'},
-	    {"json", required_argument, NULL, 'j'},    {"ready-file", required_argument, NULL, 'R'},
-	    {"status", no_argument, NULL, 'T'},        {"no-status", no_argument, NULL, 'N'},
-	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {{"export", required_argument, NULL, 'e'},
+	                                         {"socket", required_argument, NULL, 's'},
+	                                         {"port", required_argument, NULL, 'p'},
+	                                         {"bind", required_argument, NULL, 'b'},
+	                                         {"read-only", no_argument, NULL, 'r'},
+	                                         {"shared", required_argument, NULL, 'S'},
+	                                         {"json", required_argument, NULL, 'j'},
+	                                         {"ready-file", required_argument, NULL, 'R'},
+	                                         {"ctl", required_argument, NULL, 'C'},
+	                                         {"status", no_argument, NULL, 'T'},
+	                                         {"no-status", no_argument, NULL, 'N'},
+	                                         {"force-destroy", no_argument, NULL, 'f'},
+	                                         {"quiet", no_argument, NULL, 'q'},
+	                                         {"help", no_argument, NULL, 'h'},
+	                                         {NULL, 0, NULL, 0}};
 	char why[256];
 	uint64_t v;
 	int c;
@@ -123,6 +132,9 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 			break;
 		case 'j':
 			a->json_path = optarg;
+			break;
+		case 'C':
+			a->o.ctl_path = optarg;
 			break;
 		case 'R':
 			a->o.ready_file = optarg;

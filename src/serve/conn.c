@@ -67,6 +67,9 @@ struct serve_slot {
 	uint64_t t0;    /* submission time on the executor's clock */
 	uint64_t zdone; /* WRITE_ZEROES: bytes zeroed so far */
 	bool fua_flush; /* TRIM/WRITE_ZEROES with FUA: a FLUSH follows */
+	bool counted;   /* counted in exp->epoch_writes[epoch & 1] */
+	unsigned epoch;
+	struct serve_slot *next_parked;
 };
 
 enum conn_state {
@@ -158,6 +161,7 @@ void serve_export_init(struct serve_export *e, bool read_only)
 		e->tflags |= NBD_FLAG_SEND_TRIM;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&e->dir[d].hist);
+	e->parked_tail = &e->parked;
 }
 
 static struct serve_export *conn_find_export(struct serve_ctx *ctx, const uint8_t *name,
@@ -481,6 +485,10 @@ static void conn_reply(struct serve_slot *s, uint32_t err, const char *msg)
 	struct serve_conn *c = s->c;
 	struct conn_out *o = &s->out;
 
+	if (s->counted) {
+		c->exp->epoch_writes[s->epoch & 1]--;
+		s->counted = false;
+	}
 	o->slot = s;
 	o->heap = false;
 	o->data = NULL;
@@ -708,6 +716,20 @@ static void conn_dispatch(struct serve_conn *c, struct serve_slot *s)
 		conn_reply(s, err, why);
 		return;
 	}
+	if (s->type == NBD_CMD_WRITE || s->type == NBD_CMD_WRITE_ZEROES ||
+	    s->type == NBD_CMD_TRIM) {
+		struct serve_export *e = c->exp;
+		if (e->fence_active && s->offset < e->fence_hi &&
+		    s->offset + s->len > e->fence_lo) {
+			s->next_parked = NULL;
+			*e->parked_tail = s;
+			e->parked_tail = &s->next_parked;
+			return;
+		}
+		s->epoch = e->epoch;
+		s->counted = true;
+		e->epoch_writes[e->epoch & 1]++;
+	}
 	s->t0 = rl_exec_now(c->ctx->ex);
 	s->zdone = 0;
 	s->fua_flush = false;
@@ -741,6 +763,33 @@ static void conn_dispatch(struct serve_conn *c, struct serve_slot *s)
 		/* A hint: the stacks keep no host-side cache to warm. */
 		conn_reply(s, 0, NULL);
 		return;
+	}
+}
+
+void serve_fence_raise(struct serve_export *e, uint64_t lo, uint64_t hi)
+{
+	e->fence_active = true;
+	e->fence_lo = lo;
+	e->fence_hi = hi;
+	e->epoch++;
+}
+
+bool serve_fence_drained(const struct serve_export *e)
+{
+	return e->epoch_writes[(e->epoch - 1) & 1] == 0;
+}
+
+void serve_fence_lift(struct serve_export *e)
+{
+	struct serve_slot *s = e->parked;
+
+	e->fence_active = false;
+	e->parked = NULL;
+	e->parked_tail = &e->parked;
+	while (s) {
+		struct serve_slot *next = s->next_parked;
+		conn_dispatch(s->c, s);
+		s = next;
 	}
 }
 

@@ -31,6 +31,9 @@
 #include "core/target.h"
 #include "workload/run.h"
 
+struct serve_slot;
+struct serve_live;
+
 /** One export: a target stack under a name. */
 struct serve_export {
 	char *name;                        /* as clients ask for it ("" is the default export) */
@@ -46,10 +49,33 @@ struct serve_export {
 	uint64_t zero_bytes;               /* bytes zeroed by WRITE_ZEROES (also in dir[WRITE]) */
 	uint64_t errors;                   /* requests answered with an error */
 	uint64_t connections;              /* clients that reached transmission on it */
+
+	/*
+	 * Write fence (live.c): while active, client writes, trims and zeroing
+	 * that overlap [fence_lo, fence_hi) are parked and dispatched when the
+	 * fence is lifted.  Writes are counted per epoch, so the fence holder
+	 * can wait until every write dispatched before it was raised is done.
+	 */
+	bool fence_active;
+	uint64_t fence_lo, fence_hi;
+	unsigned epoch;
+	uint64_t epoch_writes[2];
+	struct serve_slot *parked; /* parked requests, in arrival order */
+	struct serve_slot **parked_tail;
+	struct serve_live *live; /* fail/rebuild state, or NULL (live.c) */
 };
 
 /** Fill in an export's flags and size constraints from its target. */
 void serve_export_init(struct serve_export *e, bool read_only);
+
+/** Raise the write fence on [lo, hi) of @e (see struct serve_export). */
+void serve_fence_raise(struct serve_export *e, uint64_t lo, uint64_t hi);
+
+/** True when every write dispatched before the fence was raised has completed. */
+bool serve_fence_drained(const struct serve_export *e);
+
+/** Lift the fence and dispatch the requests it parked. */
+void serve_fence_lift(struct serve_export *e);
 
 /** State shared by every connection of a server. */
 struct serve_ctx {

@@ -37,6 +37,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "serve/live.h"
 #include "serve/serve.h"
 
 #define SRV_MAX_LISTEN 8
@@ -65,6 +66,7 @@ struct srv_client {
 struct srv_listener {
 	struct srv *s;
 	int fd;
+	bool ctl; /* the control socket: one command per connection */
 	struct srv_poll p;
 };
 
@@ -271,6 +273,41 @@ static void srv_listen_arm(struct srv *s, struct srv_listener *l)
 	srv_poll_arm(s, &l->p, l->fd, POLLIN, srv_accept_ready, l);
 }
 
+/*
+ * A control connection: read one command line (the client sends it at
+ * once; a 2 s timeout guards the loop), answer, close.  Commands are quick
+ * (a rebuild only starts here), so this does not stall the clients.
+ */
+static void srv_ctl_handle(struct srv *s, int fd)
+{
+	struct timeval tv = {.tv_sec = 2};
+	char line[512], out[8192];
+	size_t n = 0;
+	bool stop = false;
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	while (n < sizeof(line) - 1) {
+		ssize_t r = read(fd, line + n, sizeof(line) - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		if (memchr(line, '\n', n))
+			break;
+	}
+	line[n] = '\0';
+	serve_ctl_command(s->ctx, line, out, sizeof(out), &stop);
+	if (write(fd, out, strlen(out)) < 0)
+		out[0] = '\0';
+	if (!s->opts->quiet && strncmp(line, "status", 6) && strncmp(line, "progress", 8))
+		fprintf(stderr, "%sraidlab serve: ctl: %s", s->opts->status_line ? "\n" : "", out);
+	if (stop && !s->stop) {
+		if (!s->opts->quiet)
+			fprintf(stderr, "\nraidlab serve: stop requested on the control socket\n");
+		s->stop = true;
+	}
+}
+
 static void srv_accept_ready(struct rl_io *io, int status)
 {
 	struct srv_listener *l = io->cb_arg;
@@ -283,6 +320,11 @@ static void srv_accept_ready(struct rl_io *io, int status)
 		int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			break;
+		if (l->ctl) {
+			srv_ctl_handle(s, fd);
+			close(fd);
+			continue;
+		}
 		if (s->nclients >= (s->opts->shared ? s->opts->shared : 1)) {
 			if (!s->opts->quiet)
 				fprintf(stderr,
@@ -319,18 +361,19 @@ static void srv_accept_ready(struct rl_io *io, int status)
 	srv_listen_arm(s, l);
 }
 
-static int srv_listen_unix(struct srv *s, const char *path, char *msg, size_t msglen)
+static int srv_listen_unix(struct srv *s, const char *path, bool ctl, const char *what, char *msg,
+                           size_t msglen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct stat st;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
-		snprintf(msg, msglen, "--socket %s: path too long for a unix socket", path);
+		snprintf(msg, msglen, "%s %s: path too long for a unix socket", what, path);
 		return -ENAMETOOLONG;
 	}
 	if (lstat(path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode)) {
-			snprintf(msg, msglen, "--socket %s: exists and is not a socket", path);
+			snprintf(msg, msglen, "%s %s: exists and is not a socket", what, path);
 			return -EEXIST;
 		}
 		unlink(path); /* a stale socket from an earlier server */
@@ -339,13 +382,16 @@ static int srv_listen_unix(struct srv *s, const char *path, char *msg, size_t ms
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64)) {
 		int e = errno;
-		snprintf(msg, msglen, "--socket %s: %s", path, strerror(e));
+		snprintf(msg, msglen, "%s %s: %s", what, path, strerror(e));
 		if (fd >= 0)
 			close(fd);
 		return -e;
 	}
+	if (ctl)
+		chmod(path, 0600); /* the control socket can fail members: owner only */
 	s->ls[s->nls].fd = fd;
 	s->ls[s->nls].s = s;
+	s->ls[s->nls].ctl = ctl;
 	s->nls++;
 	return 0;
 }
@@ -524,7 +570,10 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	s->opts = opts;
 	s->sigfd = -1;
 	ctx->kick = srv_kick;
-	if (opts->socket_path && (rc = srv_listen_unix(s, opts->socket_path, msg, msglen)))
+	if (opts->socket_path &&
+	    (rc = srv_listen_unix(s, opts->socket_path, false, "--socket", msg, msglen)))
+		goto out;
+	if (opts->ctl_path && (rc = srv_listen_unix(s, opts->ctl_path, true, "--ctl", msg, msglen)))
 		goto out;
 	if (opts->port >= 0 &&
 	    (rc = srv_listen_tcp(s, opts->bind_addr, opts->port, &port, msg, msglen)))
@@ -562,19 +611,21 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	}
 
 	bool stopping = false;
-	while (!stopping || s->clients) {
+	while (!stopping || s->clients || serve_live_busy(ctx)) {
 		if (s->stop && !stopping) {
 			stopping = true;
 			ctx->shutting_down = true;
+			serve_live_stop(ctx);
 			for (unsigned i = 0; i < s->nls; i++)
 				srv_poll_cancel(s, &s->ls[i].p);
 			for (struct srv_client *cl = s->clients; cl; cl = cl->next)
 				serve_conn_abort_input(cl->c);
 		}
+		serve_live_poll(ctx);
 		for (struct srv_client *cl = s->clients; cl; cl = cl->next)
 			srv_client_service(s, cl);
 		srv_reap(s);
-		if (stopping && !s->clients)
+		if (stopping && !s->clients && !serve_live_busy(ctx))
 			break;
 		rc = rl_exec_run_once(ctx->ex, true);
 		if (rc < 0) {
@@ -592,6 +643,8 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 			break;
 	if (opts->status_line)
 		fputc('\n', stderr);
+	if (!opts->quiet)
+		serve_live_report(ctx, stderr);
 	srv_flush_all(s);
 unmask:
 	if (s->sigfd >= 0)
@@ -600,8 +653,12 @@ unmask:
 out:
 	for (unsigned i = 0; i < s->nls; i++)
 		close(s->ls[i].fd);
+	for (unsigned i = 0; i < s->nls; i++)
+		if (s->ls[i].ctl)
+			unlink(opts->ctl_path);
 	if (opts->socket_path && s->nls)
 		unlink(opts->socket_path);
+	serve_live_free(ctx);
 	free(s);
 	return rc;
 }

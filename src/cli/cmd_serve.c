@@ -222,6 +222,20 @@ static void serve_print(const struct serve_export *e, uint64_t secs_ns)
 	}
 }
 
+/* Sum of the simulated models' table and data reservations in a stack tree. */
+static uint64_t serve_model_bytes(struct json_object *tree)
+{
+	struct json_object *v, *kids;
+	uint64_t sum = 0;
+
+	if (json_object_object_get_ex(tree, "model_bytes", &v))
+		sum += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(tree, "children", &kids))
+		for (size_t i = 0; i < json_object_array_length(kids); i++)
+			sum += serve_model_bytes(json_object_array_get_idx(kids, i));
+	return sum;
+}
+
 static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_ns,
                       enum rl_exec_kind clock)
 {
@@ -312,6 +326,19 @@ static int serve_main(int argc, char **argv)
 		}
 		caps_all |= caps;
 		serve_export_init(&exps[i], a.read_only);
+		if ((caps & RL_CAP_VIRTUAL) && !a.quiet) {
+			struct json_object *tree = rl_target_tree(t);
+			char sz[64];
+			cli_format_size(sz, sizeof(sz),
+			                (unsigned long long)serve_model_bytes(tree));
+			json_object_put(tree);
+			fprintf(stderr,
+			        "raidlab serve: export '%s': the simulated drives reserve %s of "
+			        "address "
+			        "space for their tables and data; memory grows with what clients "
+			        "write\n",
+			        a.names[i], sz);
+		}
 	}
 	if ((caps_all & RL_CAP_VIRTUAL) && (caps_all & RL_CAP_REAL)) {
 		cli_error("serve", "simulated and real stacks cannot be served together: their "

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Install the Debian packages raidlab needs to build and test, if missing.
-# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka.
+# Build: gcc, make, pkg-config, liburing, libblkid, json-c, GnuTLS (serve's TLS), cmocka.
 # Test peers: fio, qemu-utils (qemu-img/qemu-io), nbdkit, libnbd-bin (nbdinfo/nbdcopy),
 # clang (libFuzzer), e2fsprogs (mkfs.ext4 for the safety test), util-linux (losetup),
 # valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results),
 # chromium (renders the HTML report headless in tests/integration/report_browser.sh),
 # nbdkit, libnbd-bin (nbdinfo/nbdcopy), nbdfuse, fuse3, qemu-utils and python3 (the NBD
-# server's peers and its malformed-input probe).
+# server's peers and its malformed-input probe), gnutls-bin (certtool, for the TLS test).
 set -euo pipefail
-pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev
+pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libgnutls28-dev libcmocka-dev
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium
-      nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3)
+      nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -39,6 +39,9 @@ static const char serve_usage[] =
     "  --shared N          at most N clients at once (default 16)\n"
     "  --ctl PATH          control socket for 'raidlab ctl' (fail a member, rebuild\n"
     "                      it while clients go on, status)\n"
+    "  --tls-cert FILE     offer TLS (NBD_OPT_STARTTLS) with this PEM certificate\n"
+    "  --tls-key FILE      ... and its PEM key\n"
+    "  --tls-require       refuse clients that do not start TLS\n"
     "  --json FILE         at the end, write the session as a result file (one job\n"
     "                      per export; docs/results.md)\n"
     "  --ready-file FILE   write the TCP port (or 0) to FILE once listening\n"
@@ -66,21 +69,16 @@ struct serve_args {
 
 static int serve_parse(int argc, char **argv, struct serve_args *a)
 {
-	static const struct option longopts[] = {{"export", required_argument, NULL, 'e'},
-	                                         {"socket", required_argument, NULL, 's'},
-	                                         {"port", required_argument, NULL, 'p'},
-	                                         {"bind", required_argument, NULL, 'b'},
-	                                         {"read-only", no_argument, NULL, 'r'},
-	                                         {"shared", required_argument, NULL, 'S'},
-	                                         {"json", required_argument, NULL, 'j'},
-	                                         {"ready-file", required_argument, NULL, 'R'},
-	                                         {"ctl", required_argument, NULL, 'C'},
-	                                         {"status", no_argument, NULL, 'T'},
-	                                         {"no-status", no_argument, NULL, 'N'},
-	                                         {"force-destroy", no_argument, NULL, 'f'},
-	                                         {"quiet", no_argument, NULL, 'q'},
-	                                         {"help", no_argument, NULL, 'h'},
-	                                         {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+	    {"export", required_argument, NULL, 'e'},  {"socket", required_argument, NULL, 's'},
+	    {"port", required_argument, NULL, 'p'},    {"bind", required_argument, NULL, 'b'},
+	    {"read-only", no_argument, NULL, 'r'},     {"shared", required_argument, NULL, 'S'},
+	    {"json", required_argument, NULL, 'j'},    {"ready-file", required_argument, NULL, 'R'},
+	    {"ctl", required_argument, NULL, 'C'},     {"tls-cert", required_argument, NULL, 'c'},
+	    {"tls-key", required_argument, NULL, 'k'}, {"tls-require", no_argument, NULL, 'Q'},
+	    {"status", no_argument, NULL, 'T'},        {"no-status", no_argument, NULL, 'N'},
+	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	char why[256];
 	uint64_t v;
 	int c;
@@ -135,6 +133,15 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 			break;
 		case 'C':
 			a->o.ctl_path = optarg;
+			break;
+		case 'c':
+			a->o.tls_cert = optarg;
+			break;
+		case 'k':
+			a->o.tls_key = optarg;
+			break;
+		case 'Q':
+			a->o.tls_require = true;
 			break;
 		case 'R':
 			a->o.ready_file = optarg;
@@ -195,6 +202,14 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 	}
 	if (!a->o.bind_addr)
 		a->o.bind_addr = "localhost";
+	if (!a->o.tls_cert != !a->o.tls_key) {
+		cli_error("serve", "--tls-cert and --tls-key go together");
+		return 2;
+	}
+	if (a->o.tls_require && !a->o.tls_cert) {
+		cli_error("serve", "--tls-require needs --tls-cert and --tls-key");
+		return 2;
+	}
 	a->o.quiet = a->quiet;
 	a->o.status_line = a->status < 0 ? !a->quiet && isatty(STDERR_FILENO) : a->status == 1;
 	return -1;

@@ -39,6 +39,7 @@
 
 #include "serve/live.h"
 #include "serve/serve.h"
+#include "serve/tls.h"
 
 #define SRV_MAX_LISTEN 8
 #define SRV_IOV        64
@@ -59,7 +60,8 @@ struct srv_client {
 	struct serve_conn *c;
 	struct srv_poll pin, pout;
 	bool readable, writable;
-	bool closing; /* polls being cancelled; freed when none is left */
+	bool closing;          /* polls being cancelled; freed when none is left */
+	struct serve_tls *tls; /* after STARTTLS */
 	struct srv_client *next;
 };
 
@@ -73,6 +75,7 @@ struct srv_listener {
 struct srv {
 	struct serve_ctx *ctx;
 	const struct serve_opts *opts;
+	struct serve_tls_ctx *tls; /* credentials when --tls-cert is given */
 	struct srv_listener ls[SRV_MAX_LISTEN];
 	unsigned nls;
 	struct srv_client *clients;
@@ -155,12 +158,16 @@ static void srv_client_out(struct rl_io *io, int status)
 
 static ssize_t srv_recv(struct srv_client *cl, void *buf, size_t len)
 {
+	if (cl->tls)
+		return serve_tls_recv(cl->tls, buf, len);
 	ssize_t n = recv(cl->fd, buf, len, MSG_DONTWAIT);
 	return n < 0 ? -errno : n;
 }
 
 static ssize_t srv_send(struct srv_client *cl, const struct iovec *iov, int n)
 {
+	if (cl->tls)
+		return serve_tls_send(cl->tls, iov, n);
 	struct msghdr mh = {.msg_iov = (struct iovec *)iov, .msg_iovlen = (size_t)n};
 	ssize_t r = sendmsg(cl->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
 	return r < 0 ? -errno : r;
@@ -211,10 +218,17 @@ static void srv_kick(void *owner)
 	srv_client_send(cl->s, cl);
 }
 
-static void srv_client_service(struct srv *s, struct srv_client *cl)
+/*
+ * Read and send for one client.  Returns true when input is known to be
+ * waiting and the engine has room for it again (replies sent in this call
+ * freed slots): the loop must come back without blocking.
+ */
+static bool srv_client_service(struct srv *s, struct srv_client *cl)
 {
+	void *room_buf;
+
 	if (cl->closing)
-		return;
+		return false;
 	/* Input: as much as the engine has room for. */
 	while (cl->readable) {
 		void *buf;
@@ -235,15 +249,29 @@ static void srv_client_service(struct srv *s, struct srv_client *cl)
 		}
 	}
 	srv_client_send(s, cl);
+	if (serve_conn_tls_pending(cl->c)) {
+		char msg[256];
+		if (serve_tls_accept(s->tls, cl->fd, &cl->tls, msg, sizeof(msg))) {
+			if (!s->opts->quiet)
+				fprintf(stderr,
+				        "raidlab serve: client %u: TLS handshake failed: %s\n",
+				        cl->id, msg);
+			serve_conn_abort(cl->c);
+		} else {
+			serve_conn_tls_started(cl->c);
+			cl->readable = true;
+		}
+	}
 	if (serve_conn_done(cl->c)) {
 		srv_client_close(s, cl);
-		return;
+		return false;
 	}
-	if (!cl->readable) {
-		void *buf;
-		if (serve_conn_rx_space(cl->c, &buf))
-			srv_poll_arm(s, &cl->pin, cl->fd, POLLIN | POLLRDHUP, srv_client_in, cl);
-	}
+	if (!serve_conn_rx_space(cl->c, &room_buf))
+		return false;
+	if (cl->readable)
+		return true;
+	srv_poll_arm(s, &cl->pin, cl->fd, POLLIN | POLLRDHUP, srv_client_in, cl);
+	return false;
 }
 
 /* Free clients whose polls are all in. */
@@ -257,6 +285,7 @@ static void srv_reap(struct srv *s)
 			continue;
 		}
 		*pp = cl->next;
+		serve_tls_free(cl->tls);
 		close(cl->fd);
 		serve_conn_free(cl->c);
 		free(cl);
@@ -570,6 +599,13 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	s->opts = opts;
 	s->sigfd = -1;
 	ctx->kick = srv_kick;
+	if (opts->tls_cert) {
+		rc = serve_tls_ctx_new(opts->tls_cert, opts->tls_key, &s->tls, msg, msglen);
+		if (rc)
+			goto out;
+		ctx->tls_available = true;
+		ctx->tls_required = opts->tls_require;
+	}
 	if (opts->socket_path &&
 	    (rc = srv_listen_unix(s, opts->socket_path, false, "--socket", msg, msglen)))
 		goto out;
@@ -607,7 +643,8 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 		if (opts->port >= 0)
 			fprintf(stderr, " nbd://%s:%d",
 			        opts->bind_addr ? opts->bind_addr : "localhost", port);
-		fprintf(stderr, "; Ctrl-C stops\n");
+		fprintf(stderr, "%s; Ctrl-C stops\n",
+		        s->tls ? (opts->tls_require ? " (TLS required)" : " (TLS offered)") : "");
 	}
 
 	bool stopping = false;
@@ -621,13 +658,14 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 			for (struct srv_client *cl = s->clients; cl; cl = cl->next)
 				serve_conn_abort_input(cl->c);
 		}
+		bool again = false;
 		serve_live_poll(ctx);
 		for (struct srv_client *cl = s->clients; cl; cl = cl->next)
-			srv_client_service(s, cl);
+			again |= srv_client_service(s, cl);
 		srv_reap(s);
 		if (stopping && !s->clients && !serve_live_busy(ctx))
 			break;
-		rc = rl_exec_run_once(ctx->ex, true);
+		rc = rl_exec_run_once(ctx->ex, !again);
 		if (rc < 0) {
 			snprintf(msg, msglen, "event loop: %s", strerror(-rc));
 			goto unmask;
@@ -659,6 +697,7 @@ out:
 	if (opts->socket_path && s->nls)
 		unlink(opts->socket_path);
 	serve_live_free(ctx);
+	serve_tls_ctx_free(s->tls);
 	free(s);
 	return rc;
 }

@@ -86,7 +86,7 @@ struct srv {
 	bool tick_armed;
 	bool stop;
 	uint64_t t0, last_t, last_bytes, last_ios;
-	double lag_shown;
+	uint64_t last_lag_sum, last_lag_count;
 };
 
 /* --- polls --- */
@@ -517,13 +517,20 @@ static void srv_tick(struct rl_io *io, int status)
 	srv_totals(s->ctx, &ios, &bytes);
 	double dt = (double)(now - s->last_t) / 1e9;
 	if (dt > 0) {
-		double lag = ex->lag_count ? (double)ex->lag_max / 1e3 : 0.0;
-		fprintf(
-		    stderr,
-		    "\rserve: %u client%s  %8.0f req/s  %8.1f MB/s  qd %3llu  lag max %.0f us   ",
-		    s->nclients, s->nclients == 1 ? " " : "s", (double)(ios - s->last_ios) / dt,
-		    (double)(bytes - s->last_bytes) / dt / 1e6,
-		    (unsigned long long)s->ctx->inflight, lag);
+		fprintf(stderr, "\rserve: %u client%s  %8.0f req/s  %8.1f MB/s  qd %3llu",
+		        s->nclients, s->nclients == 1 ? " " : "s", (double)(ios - s->last_ios) / dt,
+		        (double)(bytes - s->last_bytes) / dt / 1e6,
+		        (unsigned long long)s->ctx->inflight);
+		/* Simulated stacks: how late completions were (mean over the last second). */
+		if (ex->kind == RL_EXEC_VIRTUAL) {
+			uint64_t n = ex->lag_count - s->last_lag_count;
+			fprintf(stderr, "  lag %6.0f us (max so far %.0f us)",
+			        n ? (double)(ex->lag_sum - s->last_lag_sum) / (double)n / 1e3 : 0.0,
+			        (double)ex->lag_max / 1e3);
+			s->last_lag_count = ex->lag_count;
+			s->last_lag_sum = ex->lag_sum;
+		}
+		fputs("   ", stderr);
 	}
 	s->last_t = now;
 	s->last_ios = ios;

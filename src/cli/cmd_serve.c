@@ -285,8 +285,7 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 			                       json_object_new_int64((int64_t)e->flushes));
 			json_object_array_add(jobs, j);
 		}
-		res->target_report = NULL;
-		wl_result_free(res);
+		wl_result_free(res); /* drops our reference to target_report */
 		free(res);
 	}
 	int rc = st_result_write(doc, path);
@@ -297,7 +296,7 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 static int serve_main(int argc, char **argv)
 {
 	struct serve_args a = {0};
-	struct serve_export exps[SERVE_MAX_EXPORTS] = {{0}};
+	struct serve_export *exps = NULL; /* big (latency histograms): on the heap */
 	struct serve_ctx ctx = {0};
 	struct rl_build_ctx bctx;
 	struct rl_err err = {0};
@@ -309,6 +308,11 @@ static int serve_main(int argc, char **argv)
 	if (rc >= 0) {
 		ret = rc;
 		goto out_names;
+	}
+	exps = calloc(a.n, sizeof(*exps));
+	if (!exps) {
+		cli_error("serve", "out of memory");
+		goto out;
 	}
 	rl_build_ctx_init(&bctx);
 	bctx.write_intent = !a.read_only;
@@ -420,6 +424,7 @@ out:
 		rl_target_close(exps[i].t);
 	}
 	rl_exec_destroy(ctx.ex);
+	free(exps);
 out_names:
 	for (unsigned i = 0; i < a.n; i++)
 		free((char *)a.names[i]);

@@ -376,6 +376,7 @@ static int serve_main(int argc, char **argv)
 		cli_error("serve", "cannot set up io_uring: %s", strerror(-rc));
 		goto out;
 	}
+	ctx.ex->submit_with_wait = true;
 	for (unsigned i = 0; i < a.n; i++) {
 		rc = rl_target_attach(exps[i].t, ctx.ex);
 		if (rc) {

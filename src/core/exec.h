@@ -98,6 +98,7 @@ struct rl_exec {
 	/* io_uring ring (RL_EXEC_URING), NULL otherwise */
 	struct io_uring *ring;
 	unsigned ring_pending; /* sqes prepared but not yet submitted */
+	bool submit_with_wait; /* io_uring: submit and wait in one call when blocking (opt-in) */
 };
 
 /**

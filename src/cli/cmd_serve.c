@@ -237,6 +237,19 @@ static void serve_print(const struct serve_export *e, uint64_t secs_ns)
 	}
 }
 
+/* The first leaf of @t that keeps no data, or NULL when every leaf does. */
+static const struct rl_target *serve_dataless_leaf(const struct rl_target *t)
+{
+	if (!t->nchildren)
+		return t->caps & RL_CAP_DATA ? NULL : t;
+	for (unsigned i = 0; i < t->nchildren; i++) {
+		const struct rl_target *l = serve_dataless_leaf(t->children[i]);
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
 /* Sum of the simulated models' table and data reservations in a stack tree. */
 static uint64_t serve_model_bytes(struct json_object *tree)
 {
@@ -333,13 +346,14 @@ static int serve_main(int argc, char **argv)
 		exps[i].spec = (char *)a.specs[i];
 		opened++;
 		uint32_t caps = rl_target_leaf_caps(t);
-		if (!(caps & RL_CAP_DATA)) {
+		const struct rl_target *dl = serve_dataless_leaf(t);
+		if (dl) {
 			cli_error(
 			    "serve",
-			    "export '%s': %s keeps no data, so clients would read back something "
-			    "else than they wrote; use a stack that stores data (simulated drives: "
-			    "data=on)",
-			    a.names[i], a.specs[i]);
+			    "export '%s': its %s() keeps no data, so clients would read back "
+			    "something else than they wrote; serve stacks whose every drive stores "
+			    "data (simulated drives: data=on)",
+			    a.names[i], dl->ops->name);
 			ret = 2;
 			goto out;
 		}

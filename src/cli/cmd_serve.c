@@ -250,20 +250,6 @@ static const struct rl_target *serve_dataless_leaf(const struct rl_target *t)
 	return NULL;
 }
 
-/* Sum of the simulated models' table and data reservations in a stack tree. */
-static uint64_t serve_model_bytes(struct json_object *tree)
-{
-	struct json_object *v, *kids;
-	uint64_t sum = 0;
-
-	if (json_object_object_get_ex(tree, "model_bytes", &v))
-		sum += (uint64_t)json_object_get_int64(v);
-	if (json_object_object_get_ex(tree, "children", &kids))
-		for (size_t i = 0; i < json_object_array_length(kids); i++)
-			sum += serve_model_bytes(json_object_array_get_idx(kids, i));
-	return sum;
-}
-
 static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_ns,
                       enum rl_exec_kind clock)
 {
@@ -363,7 +349,7 @@ static int serve_main(int argc, char **argv)
 			struct json_object *tree = rl_target_tree(t);
 			char sz[64];
 			cli_format_size(sz, sizeof(sz),
-			                (unsigned long long)serve_model_bytes(tree));
+			                (unsigned long long)serve_tree_sum(tree, "model_bytes"));
 			json_object_put(tree);
 			fprintf(stderr,
 			        "raidlab serve: export '%s': the simulated drives reserve %s of "

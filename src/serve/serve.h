@@ -31,6 +31,8 @@
 #include "core/target.h"
 #include "workload/run.h"
 
+struct json_object;
+
 struct serve_slot;
 struct serve_live;
 
@@ -146,6 +148,9 @@ void serve_conn_free(struct serve_conn *c);
 
 /** Short description of why the connection ended, or NULL if it ended cleanly. */
 const char *serve_conn_error(const struct serve_conn *c);
+
+/** Sum of every numeric @key in a target tree or report (children included). */
+uint64_t serve_tree_sum(struct json_object *tree, const char *key);
 
 /** Options of serve_run(). */
 struct serve_opts {

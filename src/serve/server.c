@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <liburing.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -548,7 +549,32 @@ static void srv_flush_done(struct rl_io *io, int status)
 	*st = status ? status : 1;
 }
 
-/* FLUSH every export's stack and wait for the answers. */
+uint64_t serve_tree_sum(struct json_object *tree, const char *key)
+{
+	struct json_object *v, *kids;
+	uint64_t sum = 0;
+
+	if (!tree)
+		return 0;
+	if (json_object_object_get_ex(tree, key, &v))
+		sum += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(tree, "children", &kids))
+		for (size_t i = 0; i < json_object_array_length(kids); i++)
+			sum += serve_tree_sum(json_object_array_get_idx(kids, i), key);
+	return sum;
+}
+
+/* Dirty bytes held by the controller caches in @t's stack. */
+static uint64_t srv_dirty(struct rl_target *t)
+{
+	struct json_object *r = rl_target_report(t);
+	uint64_t n = serve_tree_sum(r, "dirty_bytes");
+
+	json_object_put(r);
+	return n;
+}
+
+/* FLUSH every export's stack and wait for the answers; say what it did. */
 static void srv_flush_all(struct srv *s)
 {
 	struct serve_ctx *ctx = s->ctx;
@@ -564,6 +590,7 @@ static void srv_flush_all(struct srv *s)
 				        e->name);
 			continue;
 		}
+		uint64_t dirty = srv_dirty(e->t);
 		io.op = RL_OP_FLUSH;
 		io.cb = srv_flush_done;
 		io.cb_arg = &st;
@@ -572,11 +599,24 @@ static void srv_flush_all(struct srv *s)
 		while (!st)
 			if (rl_exec_run_once(ctx->ex, true) < 0)
 				break;
-		if (!s->opts->quiet)
-			fprintf(stderr, "raidlab serve: export '%s': flushed %s%s\n", e->name,
-			        e->t->caps & RL_CAP_FLUSH ? "the stack's caches"
-			                                  : "(nothing cached)",
-			        st < 0 ? " - FAILED" : "");
+		uint64_t left = srv_dirty(e->t);
+		if (s->opts->quiet)
+			continue;
+		if (st < 0)
+			fprintf(stderr, "raidlab serve: export '%s': FLUSH failed: %s\n", e->name,
+			        strerror(-st));
+		else if (dirty || left)
+			fprintf(stderr,
+			        "raidlab serve: export '%s': flushed; the cache destaged %llu "
+			        "dirty bytes "
+			        "(%llu left)\n",
+			        e->name,
+			        (unsigned long long)(dirty - (left < dirty ? left : dirty)),
+			        (unsigned long long)left);
+		else
+			fprintf(stderr, "raidlab serve: export '%s': flushed%s\n", e->name,
+			        e->t->caps & RL_CAP_FLUSH ? " (FLUSH went down to every member)"
+			                                  : " (nothing held back)");
 	}
 }
 

@@ -1,13 +1,13 @@
 /*
- * conn.c - the NBD protocol engine of one connection.
+ * conn.c - the NBD protocol engine of one connection: input, requests,
+ * replies, output.  (The options of the handshake are in negotiate.c.)
  *
  * Input arrives in a staging buffer (serve_conn_rx_space/rx_done) and is
- * parsed unit by unit: the client flags, option headers with their data,
- * request headers.  A WRITE's payload is not staged: after its header the
- * engine hands out the request's own buffer as the receive space, so the
- * data is read from the socket straight into the buffer the target writes
- * from.  Fixed newstyle negotiation only (the server always sets
- * FIXED_NEWSTYLE; oldstyle is not spoken).
+ * parsed unit by unit: the client flags, option headers with their data
+ * (handed to conn_option), request headers.  A WRITE's payload is not
+ * staged: after its header the engine hands out the request's own buffer
+ * as the receive space, so the data is read from the socket straight into
+ * the buffer the target writes from.
  *
  * Every request takes a slot: a struct rl_io, its buffer and its reply.
  * The slot is busy from its header until its reply has been sent, so a
@@ -35,152 +35,13 @@
 #include <string.h>
 
 #include "core/exec.h"
-#include "serve/nbd.h"
-#include "serve/serve.h"
-
-#define CONN_STAGE    (64u << 10)  /* staging buffer for headers and option data */
-#define CONN_ZCHUNK   (1u << 20)   /* WRITE_ZEROES goes down as writes of this size */
-#define CONN_BUDGET   (512u << 10) /* data bytes dispatched per parsing pass */
-#define CONN_MSG_MAX  120u         /* longest error message in a structured reply */
-#define CONN_HDR_SIZE (20u + 6u + CONN_MSG_MAX)
-
-/* One queued piece of output: a header and optional data. */
-struct conn_out {
-	struct conn_out *next;
-	struct serve_slot *slot; /* reply of this request: frees the slot when sent */
-	bool heap;               /* malloc'ed negotiation message: freed when sent */
-	uint32_t hlen, dlen;
-	const uint8_t *data;
-	uint8_t hdr[CONN_HDR_SIZE];
-};
-
-struct serve_slot {
-	struct rl_io io; /* the request as it travels down the target */
-	struct serve_conn *c;
-	struct serve_slot *next_free;
-	struct conn_out out; /* its reply */
-	uint64_t cookie, offset;
-	uint32_t len;
-	uint16_t type, flags;
-	uint8_t *buf; /* READ/WRITE data */
-	uint32_t cap;
-	uint64_t t0;    /* submission time on the executor's clock */
-	uint64_t zdone; /* WRITE_ZEROES: bytes zeroed so far */
-	bool fua_flush; /* TRIM/WRITE_ZEROES with FUA: a FLUSH follows */
-	bool counted;   /* counted in exp->epoch_writes[epoch & 1] */
-	unsigned epoch;
-	struct serve_slot *next_parked;
-};
-
-enum conn_state {
-	CONN_CFLAGS,  /* waiting for the client flags */
-	CONN_OPT,     /* option haggling */
-	CONN_REQ,     /* transmission: next request header */
-	CONN_PAYLOAD, /* transmission: receiving a WRITE's data */
-};
-
-struct serve_conn {
-	struct serve_ctx *ctx;
-	void *owner; /* for ctx->kick */
-	enum conn_state state;
-	struct serve_export *exp; /* chosen export (transmission phase) */
-	bool no_zeroes, structured;
-	bool tls_pending, tls_on;
-	bool deferred; /* parsing paused on the budget; resumes when output is sent */
-	bool closing;  /* read no more; finish in-flight, send what is queued */
-	bool drop;     /* ... and drop unsent output */
-	const char *err;
-	char errbuf[160];
-
-	uint8_t *stage;
-	size_t stage_len, stage_off;
-	struct serve_slot *cur; /* WRITE whose payload is arriving */
-	uint32_t cur_have;
-
-	struct serve_slot *slots, *free_slots;
-	unsigned nslots, busy;
-
-	struct conn_out *out_head, **out_tail;
-	size_t out_off; /* bytes of out_head already sent */
-};
+#include "serve/conn_int.h"
 
 static const uint8_t conn_zeroes[CONN_ZCHUNK] __attribute__((aligned(4096)));
 
-/* --- big-endian helpers --- */
-
-static inline void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static inline void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static inline uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static inline uint32_t get32(const uint8_t *p)
-{
-	return ((uint32_t)get16(p) << 16) | get16(p + 2);
-}
-
-static inline uint64_t get64(const uint8_t *p)
-{
-	return ((uint64_t)get32(p) << 32) | get32(p + 4);
-}
-
-/* --- exports --- */
-
-void serve_export_init(struct serve_export *e, bool read_only)
-{
-	struct rl_target *t = e->t;
-
-	e->read_only = read_only;
-	e->min_bs = t->block_size;
-	e->pref_bs = t->block_size > 4096 ? t->block_size : 4096;
-	e->max_payload = NBD_DEFAULT_MAX;
-	e->tflags = NBD_FLAG_HAS_FLAGS | NBD_FLAG_SEND_FLUSH | NBD_FLAG_SEND_FUA |
-	            NBD_FLAG_CAN_MULTI_CONN | NBD_FLAG_SEND_CACHE;
-	if (read_only)
-		e->tflags |= NBD_FLAG_READ_ONLY;
-	else
-		e->tflags |= NBD_FLAG_SEND_WRITE_ZEROES;
-	if ((t->caps & RL_CAP_TRIM) && !read_only)
-		e->tflags |= NBD_FLAG_SEND_TRIM;
-	for (int d = 0; d < WL_DIRS; d++)
-		st_hist_init(&e->dir[d].hist);
-	e->parked_tail = &e->parked;
-}
-
-static struct serve_export *conn_find_export(struct serve_ctx *ctx, const uint8_t *name,
-                                             uint32_t len)
-{
-	for (unsigned i = 0; i < ctx->nexports; i++) {
-		struct serve_export *e = &ctx->exports[i];
-		if (strlen(e->name) == len && !memcmp(e->name, name, len))
-			return e;
-	}
-	/* The empty name is the default export: the first one. */
-	if (len == 0 && ctx->nexports)
-		return &ctx->exports[0];
-	return NULL;
-}
-
 /* --- output queue --- */
 
-static void conn_queue(struct serve_conn *c, struct conn_out *o)
+void conn_queue(struct serve_conn *c, struct conn_out *o)
 {
 	o->next = NULL;
 	*c->out_tail = o;
@@ -188,7 +49,7 @@ static void conn_queue(struct serve_conn *c, struct conn_out *o)
 }
 
 /* A negotiation message of @len bytes; the caller fills o->hdr. */
-static struct conn_out *conn_msg(struct serve_conn *c, uint32_t len)
+struct conn_out *conn_msg(struct serve_conn *c, uint32_t len)
 {
 	struct conn_out *o = calloc(1, sizeof(*o) + (len > CONN_HDR_SIZE ? len : 0));
 
@@ -207,252 +68,17 @@ static struct conn_out *conn_msg(struct serve_conn *c, uint32_t len)
 	return o;
 }
 
-static uint8_t *conn_msg_bytes(struct conn_out *o)
+uint8_t *conn_msg_bytes(struct conn_out *o)
 {
 	return o->dlen ? (uint8_t *)(o + 1) : o->hdr;
 }
 
-/* Option reply: magic, option, type, length, payload. */
-static void conn_opt_reply(struct serve_conn *c, uint32_t opt, uint32_t type, const void *data,
-                           uint32_t len)
-{
-	struct conn_out *o = conn_msg(c, 20 + len);
-
-	if (!o)
-		return;
-	uint8_t *p = conn_msg_bytes(o);
-	put64(p, NBD_REP_MAGIC);
-	put32(p + 8, opt);
-	put32(p + 12, type);
-	put32(p + 16, len);
-	if (len)
-		memcpy(p + 20, data, len);
-	conn_queue(c, o);
-}
-
-static void conn_opt_error(struct serve_conn *c, uint32_t opt, uint32_t type, const char *msg)
-{
-	conn_opt_reply(c, opt, type, msg, (uint32_t)strlen(msg));
-}
-
-/* Protocol violation: send what is queued, then close. */
-static void conn_fail(struct serve_conn *c, const char *why)
+void conn_fail(struct serve_conn *c, const char *why)
 {
 	if (!c->err)
 		c->err = why;
 	c->closing = true;
 	c->ctx->protocol_errors++;
-}
-
-/* --- negotiation --- */
-
-struct serve_conn *serve_conn_new(struct serve_ctx *ctx, void *owner)
-{
-	struct serve_conn *c = calloc(1, sizeof(*c));
-
-	if (!c)
-		return NULL;
-	c->ctx = ctx;
-	c->owner = owner;
-	c->out_tail = &c->out_head;
-	c->stage = malloc(CONN_STAGE);
-	if (!c->stage) {
-		free(c);
-		return NULL;
-	}
-	struct conn_out *o = conn_msg(c, 18);
-	if (!o) {
-		free(c->stage);
-		free(c);
-		return NULL;
-	}
-	put64(o->hdr, NBD_MAGIC);
-	put64(o->hdr + 8, NBD_IHAVEOPT);
-	put16(o->hdr + 16, NBD_FLAG_FIXED_NEWSTYLE | NBD_FLAG_NO_ZEROES);
-	conn_queue(c, o);
-	c->state = CONN_CFLAGS;
-	return c;
-}
-
-static uint16_t conn_tflags(const struct serve_conn *c, const struct serve_export *e)
-{
-	uint16_t f = e->tflags;
-
-	if (c->structured)
-		f |= NBD_FLAG_SEND_DF; /* a read is always one chunk */
-	return f;
-}
-
-static int conn_enter_tx(struct serve_conn *c, struct serve_export *e)
-{
-	unsigned n = c->ctx->max_inflight ? c->ctx->max_inflight : 64;
-
-	c->slots = calloc(n, sizeof(*c->slots));
-	if (!c->slots) {
-		c->err = "out of memory";
-		c->closing = c->drop = true;
-		return -ENOMEM;
-	}
-	c->nslots = n;
-	for (unsigned i = n; i-- > 0;) {
-		c->slots[i].c = c;
-		c->slots[i].next_free = c->free_slots;
-		c->free_slots = &c->slots[i];
-	}
-	c->exp = e;
-	e->connections++;
-	c->state = CONN_REQ;
-	return 0;
-}
-
-static void conn_info_reply(struct serve_conn *c, uint32_t opt, uint16_t type, const void *data,
-                            uint32_t len)
-{
-	uint8_t buf[2 + NBD_MAX_STRING + 64];
-
-	put16(buf, type);
-	memcpy(buf + 2, data, len);
-	conn_opt_reply(c, opt, NBD_REP_INFO, buf, 2 + len);
-}
-
-/* NBD_OPT_INFO and NBD_OPT_GO: name length, name, request count, requests. */
-static void conn_opt_info(struct serve_conn *c, uint32_t opt, const uint8_t *d, uint32_t len)
-{
-	bool want_name = false, want_desc = false;
-	uint8_t b[14];
-
-	if (len < 6 || get32(d) > len - 6) {
-		conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "option data too short for its name");
-		return;
-	}
-	uint32_t nlen = get32(d);
-	uint16_t nreq = get16(d + 4 + nlen);
-	if (4 + nlen + 2 + 2u * nreq != len) {
-		conn_opt_error(c, opt, NBD_REP_ERR_INVALID,
-		               "option length does not match its information requests");
-		return;
-	}
-	if (nlen > NBD_MAX_STRING) {
-		conn_opt_error(c, opt, NBD_REP_ERR_TOO_BIG, "export name longer than 4096 bytes");
-		return;
-	}
-	for (uint16_t i = 0; i < nreq; i++) {
-		uint16_t r = get16(d + 4 + nlen + 2 + 2u * i);
-		want_name |= r == NBD_INFO_NAME;
-		want_desc |= r == NBD_INFO_DESCRIPTION;
-	}
-	struct serve_export *e = conn_find_export(c->ctx, d + 4, nlen);
-	if (!e) {
-		conn_opt_error(c, opt, NBD_REP_ERR_UNKNOWN, "no export of that name");
-		return;
-	}
-	put64(b, e->t->size);
-	put16(b + 8, conn_tflags(c, e));
-	conn_info_reply(c, opt, NBD_INFO_EXPORT, b, 10);
-	put32(b, e->min_bs);
-	put32(b + 4, e->pref_bs);
-	put32(b + 8, e->max_payload);
-	conn_info_reply(c, opt, NBD_INFO_BLOCK_SIZE, b, 12);
-	if (want_name)
-		conn_info_reply(c, opt, NBD_INFO_NAME, e->name, (uint32_t)strlen(e->name));
-	if (want_desc && e->spec) {
-		size_t n = strlen(e->spec);
-		conn_info_reply(c, opt, NBD_INFO_DESCRIPTION, e->spec,
-		                (uint32_t)(n > NBD_MAX_STRING ? NBD_MAX_STRING : n));
-	}
-	conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
-	if (opt == NBD_OPT_GO)
-		conn_enter_tx(c, e);
-}
-
-static void conn_option(struct serve_conn *c, uint32_t opt, const uint8_t *d, uint32_t len)
-{
-	struct serve_ctx *ctx = c->ctx;
-
-	if (opt == NBD_OPT_ABORT) {
-		conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
-		c->closing = true;
-		return;
-	}
-	if (ctx->shutting_down) {
-		if (opt == NBD_OPT_EXPORT_NAME)
-			conn_fail(c, "server shutting down");
-		else
-			conn_opt_error(c, opt, NBD_REP_ERR_SHUTDOWN, "server is shutting down");
-		return;
-	}
-	if (ctx->tls_required && !c->tls_on && opt != NBD_OPT_STARTTLS) {
-		if (opt == NBD_OPT_EXPORT_NAME)
-			conn_fail(c, "EXPORT_NAME before STARTTLS on a TLS-only server");
-		else
-			conn_opt_error(c, opt, NBD_REP_ERR_TLS_REQD, "this server requires TLS");
-		return;
-	}
-	switch (opt) {
-	case NBD_OPT_EXPORT_NAME: {
-		struct serve_export *e =
-		    len <= NBD_MAX_STRING ? conn_find_export(ctx, d, len) : NULL;
-		if (!e) {
-			conn_fail(c, "EXPORT_NAME asked for an unknown export");
-			return;
-		}
-		struct conn_out *o = conn_msg(c, c->no_zeroes ? 10 : 134);
-		if (!o)
-			return;
-		uint8_t *p = conn_msg_bytes(o);
-		put64(p, e->t->size);
-		put16(p + 8, conn_tflags(c, e));
-		conn_queue(c, o);
-		conn_enter_tx(c, e);
-		return;
-	}
-	case NBD_OPT_LIST:
-		if (len) {
-			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "LIST takes no data");
-			return;
-		}
-		for (unsigned i = 0; i < ctx->nexports; i++) {
-			const char *name = ctx->exports[i].name;
-			uint32_t n = (uint32_t)strlen(name);
-			uint8_t buf[4 + NBD_MAX_STRING];
-			if (n > NBD_MAX_STRING)
-				n = NBD_MAX_STRING;
-			put32(buf, n);
-			memcpy(buf + 4, name, n);
-			conn_opt_reply(c, opt, NBD_REP_SERVER, buf, 4 + n);
-		}
-		conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
-		return;
-	case NBD_OPT_STARTTLS:
-		if (len)
-			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "STARTTLS takes no data");
-		else if (c->tls_on)
-			conn_opt_error(c, opt, NBD_REP_ERR_INVALID, "TLS is already on");
-		else if (!ctx->tls_available)
-			conn_opt_error(c, opt, NBD_REP_ERR_POLICY,
-			               "TLS is not configured (serve --tls-cert/--tls-key)");
-		else {
-			conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
-			c->tls_pending = true;
-		}
-		return;
-	case NBD_OPT_INFO:
-	case NBD_OPT_GO:
-		conn_opt_info(c, opt, d, len);
-		return;
-	case NBD_OPT_STRUCTURED_REPLY:
-		if (len) {
-			conn_opt_error(c, opt, NBD_REP_ERR_INVALID,
-			               "STRUCTURED_REPLY takes no data");
-			return;
-		}
-		c->structured = true;
-		conn_opt_reply(c, opt, NBD_REP_ACK, NULL, 0);
-		return;
-	default:
-		conn_opt_error(c, opt, NBD_REP_ERR_UNSUP, "option not supported by raidlab");
-		return;
-	}
 }
 
 /* --- transmission: replies --- */

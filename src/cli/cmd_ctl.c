@@ -48,8 +48,9 @@ static int ctl_call(const char *path, const char *cmd, char *out, size_t outlen)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
+	/* send(MSG_NOSIGNAL): a server that hung up is an error message, not SIGPIPE. */
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd)) {
+	    send(fd, cmd, strlen(cmd), MSG_NOSIGNAL) != (ssize_t)strlen(cmd)) {
 		int e = errno;
 		close(fd);
 		return -e;

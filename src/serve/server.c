@@ -305,12 +305,12 @@ static void srv_listen_arm(struct srv *s, struct srv_listener *l)
 
 /*
  * A control connection: read one command line (the client sends it at
- * once; a 2 s timeout guards the loop), answer, close.  Commands are quick
+ * once; a 5 s timeout guards the loop), answer, close.  Commands are quick
  * (a rebuild only starts here), so this does not stall the clients.
  */
 static void srv_ctl_handle(struct srv *s, int fd)
 {
-	struct timeval tv = {.tv_sec = 2};
+	struct timeval tv = {.tv_sec = 5};
 	char line[512], out[8192];
 	size_t n = 0;
 	bool stop = false;
@@ -327,7 +327,7 @@ static void srv_ctl_handle(struct srv *s, int fd)
 	}
 	line[n] = '\0';
 	serve_ctl_command(s->ctx, line, out, sizeof(out), &stop);
-	if (write(fd, out, strlen(out)) < 0)
+	if (send(fd, out, strlen(out), MSG_NOSIGNAL) < 0)
 		out[0] = '\0';
 	if (!s->opts->quiet && strncmp(line, "status", 6) && strncmp(line, "progress", 8))
 		fprintf(stderr, "%sraidlab serve: ctl: %s", s->opts->status_line ? "\n" : "", out);
@@ -661,6 +661,9 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	if (opts->port >= 0 &&
 	    (rc = srv_listen_tcp(s, opts->bind_addr, opts->port, &port, msg, msglen)))
 		goto out;
+	/* A client that vanishes mid-reply is an error on its socket (GnuTLS
+	 * sends without MSG_NOSIGNAL), never a signal that ends the server. */
+	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);

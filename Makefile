@@ -13,7 +13,7 @@
 BUILD     ?= build
 SAN       ?=
 CC        ?= cc
-PKGS      := liburing blkid json-c libisal
+PKGS      := liburing blkid json-c libisal gnutls
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages raidlab needs to build and test, if missing.
-# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka, ISA-L (parity), libaio.
+# Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka, ISA-L (parity), libaio,
+# GnuTLS (serve's TLS).
 # gnuplot-nox: fio_generate_plots and fio2gnuplot render raidlab's fio-format logs in tests.
 # fio-examples: fio's own example job files (tests/fio-examples is checked against them).
 # Test peers: fio, qemu-utils (qemu-img/qemu-io), nbdkit, libnbd-bin (nbdinfo/nbdcopy),
@@ -8,11 +9,14 @@
 # valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results),
 # mdadm (reads the md superblocks raidlab writes),
 # chromium (renders the HTML report headless in tests/integration/report_browser.sh) and
-# nodejs (drives it there over the DevTools protocol).
+# nodejs (drives it there over the DevTools protocol),
+# nbdkit, libnbd-bin (nbdinfo/nbdcopy), nbdfuse, fuse3, qemu-utils and python3 (the NBD
+# server's peers and its malformed-input probe), gnutls-bin (certtool, for the TLS test).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
-      libaio-dev fio-examples gnuplot-nox
-      fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs)
+      libaio-dev fio-examples gnuplot-nox libgnutls28-dev
+      fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs
+      nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -175,6 +175,11 @@ static int exec_fire_timers(struct rl_exec *ex, uint64_t now)
 
 	while (ex->ntimers && ex->timers[0].when <= now) {
 		struct rl_timer t = exec_timer_pop(ex);
+		uint64_t late = now - t.when;
+		if (late > ex->lag_max)
+			ex->lag_max = late;
+		ex->lag_sum += late;
+		ex->lag_count++;
 		rl_io_complete(t.io, t.status);
 		n++;
 	}

@@ -91,9 +91,16 @@ struct rl_exec {
 	/* requests handed to the backend and not yet completed */
 	uint64_t backend_inflight;
 
+	/*
+	 * Timer lateness: how long after its time each timer fired (wall-clock
+	 * and paced executors; always 0 in virtual time).  Reset by the owner.
+	 */
+	uint64_t lag_max, lag_sum, lag_count;
+
 	/* io_uring ring (RL_EXEC_URING), NULL otherwise */
 	struct io_uring *ring;
 	unsigned ring_pending; /* sqes prepared but not yet submitted */
+	bool submit_with_wait; /* io_uring: submit and wait in one call when blocking (opt-in) */
 };
 
 /**
@@ -103,6 +110,18 @@ struct rl_exec {
  */
 int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
                    struct rl_exec **out);
+
+/**
+ * Create a paced executor (exec_paced.c): a virtual-time executor for
+ * simulated stacks whose clock is locked to the wall clock, starting at
+ * simulated time @vstart, with an io_uring ring (@ring_depth) so the caller
+ * can poll sockets on it.  Its kind is RL_EXEC_VIRTUAL: simulated targets
+ * behave exactly as in a virtual run, but a timer fires when the wall
+ * clock reaches it, so completions arrive in real time.  Timers that fire
+ * late (the machine could not keep up) are counted in lag_*.
+ */
+int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart,
+                         struct rl_exec **out);
 
 /** Destroy an executor; no request may be in flight. */
 void rl_exec_destroy(struct rl_exec *ex);

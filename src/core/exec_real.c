@@ -20,18 +20,23 @@
 #include "core/exec.h"
 #include "core/exec_backend.h"
 
-static uint64_t real_now(struct rl_exec *ex)
+uint64_t rl_exec_wall_now(void)
 {
 	struct timespec ts;
 
-	(void)ex;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t real_now(struct rl_exec *ex)
+{
+	(void)ex;
+	return rl_exec_wall_now();
+}
+
 static void real_sleep_until(struct rl_exec *ex, uint64_t until)
 {
-	uint64_t now = real_now(ex);
+	uint64_t now = ex->backend->now(ex);
 
 	if (until == UINT64_MAX || until <= now)
 		return;
@@ -79,9 +84,43 @@ static int uring_submit(struct rl_exec *ex)
 	return 0;
 }
 
-static int uring_poll(struct rl_exec *ex, uint64_t block_until)
+/*
+ * ex->submit_with_wait: when the poll will block anyway, hand the queued
+ * entries to the kernel and wait in one io_uring_enter instead of two.
+ * Opt-in (the NBD server sets it: it arms a socket poll before nearly
+ * every wait).
+ */
+static int uring_submit_and_wait(struct rl_exec *ex, uint64_t block_until)
 {
-	int rc = uring_submit(ex);
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts, *tsp = NULL;
+	int rc;
+
+	if (block_until != UINT64_MAX) {
+		uint64_t now = ex->backend->now(ex);
+		uint64_t d = block_until > now ? block_until - now : 0;
+		ts.tv_sec = (long long)(d / 1000000000ull);
+		ts.tv_nsec = (long long)(d % 1000000000ull);
+		tsp = &ts;
+	}
+	rc = io_uring_submit_and_wait_timeout(ex->ring, &cqe, 1, tsp, NULL);
+	ex->ring_pending = 0; /* the kernel took every queued entry */
+	if (rc < 0 && rc != -ETIME && rc != -EINTR)
+		return rc;
+	return uring_reap(ex);
+}
+
+int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
+{
+	int rc;
+
+	if (ex->submit_with_wait && block_until && ex->backend_inflight) {
+		rc = uring_reap(ex);
+		if (rc > 0)
+			return uring_submit(ex) < 0 ? -EIO : rc;
+		return uring_submit_and_wait(ex, block_until);
+	}
+	rc = uring_submit(ex);
 	if (rc < 0)
 		return rc;
 	rc = uring_reap(ex);
@@ -95,7 +134,7 @@ static int uring_poll(struct rl_exec *ex, uint64_t block_until)
 	if (block_until == UINT64_MAX) {
 		rc = io_uring_wait_cqe(ex->ring, &cqe);
 	} else {
-		uint64_t now = real_now(ex);
+		uint64_t now = ex->backend->now(ex); /* the paced clock runs at wall speed */
 		uint64_t d = block_until > now ? block_until - now : 0;
 		struct __kernel_timespec ts = {.tv_sec = (long long)(d / 1000000000ull),
 		                               .tv_nsec = (long long)(d % 1000000000ull)};
@@ -123,7 +162,7 @@ struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io)
 	return sqe;
 }
 
-static void uring_destroy(struct rl_exec *ex)
+void rl_exec_uring_destroy(struct rl_exec *ex)
 {
 	if (ex->ring) {
 		io_uring_queue_exit(ex->ring);
@@ -134,8 +173,8 @@ static void uring_destroy(struct rl_exec *ex)
 
 static const struct rl_exec_backend uring_backend = {
     .now = real_now,
-    .poll = uring_poll,
-    .destroy = uring_destroy,
+    .poll = rl_exec_uring_poll,
+    .destroy = rl_exec_uring_destroy,
 };
 
 int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)

@@ -1,0 +1,465 @@
+/*
+ * live.c - faults and rebuilds on a live export, driven by `raidlab ctl`.
+ *
+ * The control socket (server.c) hands each command line here:
+ *
+ *   status                          every export: array state, members, rebuild
+ *   fail member=K [export=NAME]     mark member K failed (the array goes degraded)
+ *   rebuild member=K [export=NAME] [rate=R]
+ *                                   reconstruct member K while clients go on
+ *   progress [export=NAME]          one word and a figure: idle, rebuilding P, done, failed
+ *   stop                            stop the server as SIGTERM does
+ *
+ * The rebuild runs on the server's executor between client requests, one
+ * unit (1 MiB, never across a chunk) at a time: read a surviving copy,
+ * write it to the member being rebuilt.  The member is in the "rebuilding"
+ * state meanwhile, so the array writes client data to it but never reads
+ * from it.  A client write racing with a unit could still be overwritten
+ * by the older copy the unit read, so each unit raises the export's write
+ * fence (conn.c) over its array range: overlapping client writes wait,
+ * and the unit starts only when every write dispatched before the fence
+ * has completed.  Writes elsewhere go on.  This is md's resync window in
+ * its simplest form.  The array must be the export's top target, so
+ * client offsets are array offsets.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/spec.h"
+#include "raid/raid_common.h"
+#include "serve/live.h"
+#include "serve/serve.h"
+
+#define LIVE_UNIT (1u << 20)
+
+enum live_phase {
+	LIVE_IDLE = 0,
+	LIVE_DRAIN, /* fence raised, waiting for earlier writes */
+	LIVE_READ,
+	LIVE_WRITE,
+	LIVE_PACE, /* waiting for the rate limit */
+	LIVE_FLUSH,
+	LIVE_DONE,
+	LIVE_FAILED,
+	LIVE_INTERRUPTED,
+};
+
+struct serve_live {
+	struct serve_export *e;
+	struct raid_array *a;
+	struct rl_exec *ex;
+	enum live_phase phase;
+	unsigned member, k, src, n;
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint64_t off, len, bytes, rate;
+	uint64_t t0, t1;
+	uint64_t read_errors, unrecoverable;
+	bool stopping;
+	struct rl_io io;
+	void *buf;
+	char msg[200];
+};
+
+static void live_next(struct serve_live *l);
+static void live_read(struct serve_live *l);
+
+static void live_submit(struct serve_live *l, struct rl_target *t, uint8_t op, uint64_t off,
+                        uint32_t len, void *buf, rl_io_cb cb)
+{
+	memset(&l->io, 0, sizeof(l->io));
+	l->io.op = op;
+	l->io.offset = off;
+	l->io.len = len;
+	l->io.buf = buf;
+	l->io.cb = cb;
+	l->io.cb_arg = l;
+	l->io.ex = l->ex;
+	rl_target_submit(t, &l->io);
+}
+
+static void live_end(struct serve_live *l, enum live_phase ph)
+{
+	l->phase = ph;
+	l->t1 = rl_exec_now(l->ex);
+	if (ph == LIVE_DONE)
+		raid_member_set(l->a, l->member, RAID_MEMBER_IN_SYNC);
+	else if (ph == LIVE_FAILED)
+		raid_member_set(l->a, l->member, RAID_MEMBER_FAILED);
+	/* LIVE_INTERRUPTED: the member stays "rebuilding" (written, never read). */
+}
+
+static void live_flush_done(struct rl_io *io, int status)
+{
+	struct serve_live *l = io->cb_arg;
+
+	if (status) {
+		snprintf(l->msg, sizeof(l->msg), "flushing member %u failed: %s", l->member,
+		         strerror(-status));
+		live_end(l, LIVE_FAILED);
+		return;
+	}
+	if (l->unrecoverable) {
+		snprintf(l->msg, sizeof(l->msg), "%llu unit(s) had no readable copy",
+		         (unsigned long long)l->unrecoverable);
+		live_end(l, LIVE_FAILED);
+		return;
+	}
+	live_end(l, LIVE_DONE);
+}
+
+static void live_paced(struct rl_io *io, int status)
+{
+	(void)status;
+	live_next(io->cb_arg);
+}
+
+static void live_write_done(struct rl_io *io, int status)
+{
+	struct serve_live *l = io->cb_arg;
+
+	serve_fence_lift(l->e);
+	if (status) {
+		snprintf(l->msg, sizeof(l->msg), "writing member %u at offset %llu failed: %s",
+		         l->member, (unsigned long long)l->locs[l->k].offset, strerror(-status));
+		live_end(l, LIVE_FAILED);
+		return;
+	}
+	l->bytes += l->len;
+	l->off += l->len;
+	if (l->rate) {
+		uint64_t due = l->t0 + (uint64_t)((double)l->bytes * 1e9 / (double)l->rate);
+		if (due > rl_exec_now(l->ex) && !rl_exec_at(l->ex, &l->io, due, 0)) {
+			l->io.cb = live_paced;
+			l->phase = LIVE_PACE;
+			return;
+		}
+	}
+	live_next(l);
+}
+
+static void live_read_done(struct rl_io *io, int status)
+{
+	struct serve_live *l = io->cb_arg;
+
+	if (status) {
+		l->read_errors++;
+		l->src++;
+		live_read(l);
+		return;
+	}
+	l->phase = LIVE_WRITE;
+	live_submit(l, l->a->t->children[l->member], RL_OP_WRITE, l->locs[l->k].offset,
+	            (uint32_t)l->len, l->buf, live_write_done);
+}
+
+/* Read the unit from the next readable copy at or after l->src. */
+static void live_read(struct serve_live *l)
+{
+	for (; l->src < l->n; l->src++) {
+		unsigned m = l->locs[l->src].member;
+		if (l->src == l->k || !raid_member_readable(l->a, m))
+			continue;
+		l->phase = LIVE_READ;
+		live_submit(l, l->a->t->children[m], RL_OP_READ, l->locs[l->src].offset,
+		            (uint32_t)l->len, l->buf, live_read_done);
+		return;
+	}
+	/* No copy left: the unit stays as it is on the member. */
+	l->unrecoverable++;
+	serve_fence_lift(l->e);
+	l->off += l->len;
+	live_next(l);
+}
+
+/* Start the next unit, or finish. */
+static void live_next(struct serve_live *l)
+{
+	struct rl_target *t = l->a->t;
+
+	if (l->stopping) {
+		live_end(l, LIVE_INTERRUPTED);
+		return;
+	}
+	while (l->off < t->size) {
+		uint64_t max = t->size - l->off < LIVE_UNIT ? t->size - l->off : LIVE_UNIT;
+		l->n = l->a->level->locate(l->a, l->off, max, &l->len, l->locs);
+		l->k = l->n;
+		for (unsigned i = 0; i < l->n; i++)
+			if (l->locs[i].member == l->member)
+				l->k = i;
+		if (l->k == l->n) {
+			l->off += l->len; /* no copy of this piece on the member */
+			continue;
+		}
+		l->src = 0;
+		l->phase = LIVE_DRAIN;
+		serve_fence_raise(l->e, l->off, l->off + l->len);
+		serve_live_poll_one(l);
+		return;
+	}
+	l->phase = LIVE_FLUSH;
+	live_submit(l, t->children[l->member], RL_OP_FLUSH, 0, 0, NULL, live_flush_done);
+}
+
+void serve_live_poll_one(struct serve_live *l)
+{
+	if (l->phase == LIVE_DRAIN && serve_fence_drained(l->e))
+		live_read(l);
+}
+
+/* --- commands --- */
+
+static const char *live_phase_word(enum live_phase p)
+{
+	switch (p) {
+	case LIVE_IDLE:
+		return "idle";
+	case LIVE_DONE:
+		return "done";
+	case LIVE_FAILED:
+		return "failed";
+	case LIVE_INTERRUPTED:
+		return "interrupted";
+	default:
+		return "rebuilding";
+	}
+}
+
+/* key=value from the command's words; NULL when absent. */
+static const char *live_arg(char **words, int n, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (int i = 1; i < n; i++)
+		if (!strncmp(words[i], key, kl) && words[i][kl] == '=')
+			return words[i] + kl + 1;
+	return NULL;
+}
+
+static struct serve_export *live_export(struct serve_ctx *ctx, const char *name, char *out,
+                                        size_t outlen)
+{
+	if (!name)
+		return &ctx->exports[0];
+	for (unsigned i = 0; i < ctx->nexports; i++)
+		if (!strcmp(ctx->exports[i].name, name))
+			return &ctx->exports[i];
+	snprintf(out, outlen, "error: no export named '%s'\n", name);
+	return NULL;
+}
+
+static int live_member(struct serve_export *e, char **w, int n, struct raid_array **pa,
+                       unsigned *member, char *out, size_t outlen)
+{
+	const char *ms = live_arg(w, n, "member");
+	struct raid_array *a = raid_array_of(e->t);
+	uint64_t k;
+	char why[128];
+
+	if (!a) {
+		snprintf(out, outlen,
+		         "error: export '%s' is %s, not an array (it must be the top "
+		         "of the stack)\n",
+		         e->name, e->t->ops->name);
+		return -EINVAL;
+	}
+	if (!ms || rl_parse_u64(ms, &k, why, sizeof(why)) || k >= a->n) {
+		snprintf(out, outlen, "error: member=K with K in 0..%u is required\n", a->n - 1);
+		return -EINVAL;
+	}
+	*pa = a;
+	*member = (unsigned)k;
+	return 0;
+}
+
+static void live_status(struct serve_ctx *ctx, char *out, size_t outlen)
+{
+	size_t used = 0;
+
+	for (unsigned i = 0; i < ctx->nexports && used < outlen; i++) {
+		struct serve_export *e = &ctx->exports[i];
+		struct raid_array *a = raid_array_of(e->t);
+		uint64_t ios = e->dir[0].ios + e->dir[1].ios + e->dir[2].ios;
+		used += (size_t)snprintf(out + used, outlen - used,
+		                         "export '%s': %s, %llu requests, %llu errors", e->name,
+		                         e->t->ops->name, (unsigned long long)ios,
+		                         (unsigned long long)e->errors);
+		if (a && used < outlen) {
+			used += (size_t)snprintf(out + used, outlen - used,
+			                         ", %s; members:", raid_array_state(a));
+			for (unsigned m = 0; m < a->n && used < outlen; m++)
+				used += (size_t)snprintf(
+				    out + used, outlen - used, " %u %s", m,
+				    raid_member_state_name(raid_member_state(a, m)));
+		}
+		struct serve_live *l = e->live;
+		if (l && used < outlen) {
+			double pct = 100.0 * (double)l->off / (double)l->a->t->size;
+			used += (size_t)snprintf(
+			    out + used, outlen - used,
+			    "; rebuild of member %u: %s %.1f%% (%llu bytes written)%s%s", l->member,
+			    live_phase_word(l->phase), pct, (unsigned long long)l->bytes,
+			    l->msg[0] ? ": " : "", l->msg);
+		}
+		if (used < outlen)
+			used += (size_t)snprintf(out + used, outlen - used, "\n");
+	}
+}
+
+int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outlen, bool *stop)
+{
+	char *w[8], *save = NULL;
+	int n = 0;
+
+	for (char *tok = strtok_r(line, " \t\r\n", &save); tok && n < 8;
+	     tok = strtok_r(NULL, " \t\r\n", &save))
+		w[n++] = tok;
+	if (!n) {
+		snprintf(out, outlen, "error: empty command\n");
+		return -EINVAL;
+	}
+	if (!strcmp(w[0], "status")) {
+		live_status(ctx, out, outlen);
+		return 0;
+	}
+	if (!strcmp(w[0], "stop")) {
+		*stop = true;
+		snprintf(out, outlen, "stopping\n");
+		return 0;
+	}
+	struct serve_export *e = live_export(ctx, live_arg(w, n, "export"), out, outlen);
+	if (!e)
+		return -ENOENT;
+	if (!strcmp(w[0], "progress")) {
+		struct serve_live *l = e->live;
+		if (!l)
+			snprintf(out, outlen, "idle\n");
+		else
+			snprintf(out, outlen, "%s %.1f %s\n", live_phase_word(l->phase),
+			         100.0 * (double)l->off / (double)l->a->t->size, l->msg);
+		return 0;
+	}
+	struct raid_array *a;
+	unsigned member;
+	if (strcmp(w[0], "fail") && strcmp(w[0], "rebuild")) {
+		snprintf(out, outlen,
+		         "error: unknown command '%s' (status, fail, rebuild, progress, "
+		         "stop)\n",
+		         w[0]);
+		return -EINVAL;
+	}
+	if (live_member(e, w, n, &a, &member, out, outlen))
+		return -EINVAL;
+	if (e->live && e->live->phase != LIVE_DONE && e->live->phase != LIVE_FAILED &&
+	    e->live->phase != LIVE_INTERRUPTED) {
+		snprintf(out, outlen, "error: a rebuild of member %u is running\n",
+		         e->live->member);
+		return -EBUSY;
+	}
+	if (!strcmp(w[0], "fail")) {
+		raid_member_set(a, member, RAID_MEMBER_FAILED);
+		snprintf(out, outlen, "member %u failed; array %s\n", member, raid_array_state(a));
+		return 0;
+	}
+	/* rebuild */
+	if (a->copies < 2) {
+		snprintf(out, outlen, "error: %s has no redundancy to rebuild from\n",
+		         a->level->name);
+		return -EINVAL;
+	}
+	if (ctx->shutting_down) {
+		snprintf(out, outlen, "error: the server is stopping\n");
+		return -ESHUTDOWN;
+	}
+	struct serve_live *l = e->live;
+	const char *rate = live_arg(w, n, "rate");
+	uint64_t r = 0;
+	char why[128];
+	if (rate && rl_parse_rate(rate, &r, why, sizeof(why))) {
+		snprintf(out, outlen, "error: rate: %s\n", why);
+		return -EINVAL;
+	}
+	if (!l) {
+		l = calloc(1, sizeof(*l));
+		if (!l || posix_memalign(&l->buf, 4096, LIVE_UNIT)) {
+			free(l);
+			snprintf(out, outlen, "error: out of memory\n");
+			return -ENOMEM;
+		}
+		e->live = l;
+	}
+	void *buf = l->buf;
+	memset(l, 0, sizeof(*l));
+	l->buf = buf;
+	l->e = e;
+	l->a = a;
+	l->ex = ctx->ex;
+	l->member = member;
+	l->rate = r;
+	l->t0 = rl_exec_now(ctx->ex);
+	raid_member_set(a, member, RAID_MEMBER_REBUILDING);
+	snprintf(out, outlen, "rebuilding member %u of export '%s'\n", member, e->name);
+	live_next(l);
+	return 0;
+}
+
+void serve_live_poll(struct serve_ctx *ctx)
+{
+	for (unsigned i = 0; i < ctx->nexports; i++)
+		if (ctx->exports[i].live)
+			serve_live_poll_one(ctx->exports[i].live);
+}
+
+bool serve_live_busy(struct serve_ctx *ctx)
+{
+	for (unsigned i = 0; i < ctx->nexports; i++) {
+		struct serve_live *l = ctx->exports[i].live;
+		if (l && l->phase != LIVE_IDLE && l->phase != LIVE_DONE &&
+		    l->phase != LIVE_FAILED && l->phase != LIVE_INTERRUPTED)
+			return true;
+	}
+	return false;
+}
+
+void serve_live_stop(struct serve_ctx *ctx)
+{
+	for (unsigned i = 0; i < ctx->nexports; i++) {
+		struct serve_live *l = ctx->exports[i].live;
+		if (!l)
+			continue;
+		l->stopping = true;
+		if (l->phase == LIVE_DRAIN) {
+			serve_fence_lift(l->e);
+			live_end(l, LIVE_INTERRUPTED);
+		}
+	}
+}
+
+void serve_live_report(struct serve_ctx *ctx, FILE *f)
+{
+	for (unsigned i = 0; i < ctx->nexports; i++) {
+		struct serve_live *l = ctx->exports[i].live;
+		if (!l)
+			continue;
+		double secs = (double)(l->t1 - l->t0) / 1e9;
+		fprintf(f,
+		        "raidlab serve: export '%s': rebuild of member %u %s: %llu bytes in %.2f "
+		        "s%s%s\n",
+		        l->e->name, l->member, live_phase_word(l->phase),
+		        (unsigned long long)l->bytes, secs, l->msg[0] ? "; " : "", l->msg);
+	}
+}
+
+void serve_live_free(struct serve_ctx *ctx)
+{
+	for (unsigned i = 0; i < ctx->nexports; i++) {
+		struct serve_live *l = ctx->exports[i].live;
+		if (!l)
+			continue;
+		free(l->buf);
+		free(l);
+		ctx->exports[i].live = NULL;
+	}
+}

@@ -156,6 +156,25 @@ static double val_share(struct json_object *th, const char *key)
 	return val_num(th, key, &v) ? v : -1;
 }
 
+/* A thresholds (or targets) object: shares within 1.25x / 2x / 4x / 10 %, findings, orderings. */
+static void val_th_load(struct json_object *th, struct val_thresholds *t)
+{
+	struct json_object *b;
+	double v;
+
+	t->within_125 = val_share(th, "within_1.25");
+	t->within_2 = val_share(th, "within_2");
+	t->within_4 = val_share(th, "within_4");
+	t->within_10pct = val_share(th, "within_10pct");
+	if (val_num(th, "max_error", &v) && v > 0) /* every counted cell within 10 % */
+		t->within_10pct = 1.0;
+	t->orderings =
+	    th && json_object_object_get_ex(th, "orderings", &b) && json_object_get_boolean(b);
+	t->relations =
+	    th && json_object_object_get_ex(th, "relations", &b) && json_object_get_boolean(b);
+	t->relations_min = val_num(th, "relations_min", &v) ? (long)v : -1;
+}
+
 int val_set_load(const char *path, struct val_set *s, char *msg, size_t len)
 {
 	struct json_object *arr, *th, *ord;
@@ -224,17 +243,9 @@ int val_set_load(const char *path, struct val_set *s, char *msg, size_t len)
 		}
 	}
 	th = json_object_object_get_ex(s->doc, "thresholds", &th) ? th : NULL;
-	s->th.within_125 = val_share(th, "within_1.25");
-	s->th.within_2 = val_share(th, "within_2");
-	s->th.within_4 = val_share(th, "within_4");
-	s->th.max_error = val_share(th, "max_error");
-	{
-		struct json_object *b;
-		s->th.orderings = th && json_object_object_get_ex(th, "orderings", &b) &&
-		                  json_object_get_boolean(b);
-		s->th.relations = th && json_object_object_get_ex(th, "relations", &b) &&
-		                  json_object_get_boolean(b);
-	}
+	val_th_load(th, &s->th);
+	s->has_targets = json_object_object_get_ex(s->doc, "targets", &th);
+	val_th_load(s->has_targets ? th : NULL, &s->targets);
 	if (json_object_object_get_ex(s->doc, "orderings", &ord)) {
 		if (!val_num(ord, "min_ratio", &s->order_min_ratio) || !(s->order_min_ratio > 1))
 			return val_fail(msg, len, path, "%s",
@@ -353,8 +364,7 @@ static void val_stats_cells(const struct val_set *s, struct val_stats *st)
 			in15 += a <= log(1.5) + 1e-12;
 			in2 += a <= log(2.0) + 1e-12;
 			in4 += a <= log(4.0) + 1e-12;
-			in10 +=
-			    fabs(r - 1) <= (s->th.max_error > 0 ? s->th.max_error : 0.10) + 1e-12;
+			in10 += fabs(r - 1) <= 0.10 + 1e-12;
 			if (exp(a) > st->worst_ratio)
 				st->worst_ratio = exp(a);
 		}
@@ -563,6 +573,42 @@ static void val_relations(struct val_set *s, struct val_stats *st)
 	}
 }
 
+/* Do the statistics meet @th?  The first shortfall goes to @why. */
+static bool val_judge(const struct val_set *s, const struct val_stats *st,
+                      const struct val_thresholds *th, char *why, size_t len)
+{
+	bool ok = true;
+
+#define VAL_NEED(cond, ...)                                                                        \
+	do {                                                                                       \
+		if (ok && !(cond)) {                                                               \
+			ok = false;                                                                \
+			snprintf(why, len, __VA_ARGS__);                                           \
+		}                                                                                  \
+	} while (0)
+	VAL_NEED(!st->missing, "%zu cell(s) have no simulated figure", st->missing);
+	VAL_NEED(th->within_125 < 0 || st->share_125 >= th->within_125 - 1e-9,
+	         "%.0f %% of cells within 1.25x, needs %.0f %%", 100 * st->share_125,
+	         100 * th->within_125);
+	VAL_NEED(th->within_2 < 0 || st->share_2 >= th->within_2 - 1e-9,
+	         "%.0f %% of cells within 2x, needs %.0f %%", 100 * st->share_2,
+	         100 * th->within_2);
+	VAL_NEED(th->within_4 < 0 || st->share_4 >= th->within_4 - 1e-9,
+	         "%.0f %% of cells within 4x, needs %.0f %%", 100 * st->share_4,
+	         100 * th->within_4);
+	VAL_NEED(th->within_10pct < 0 || st->share_10pct >= th->within_10pct - 1e-9,
+	         "%.0f %% of counted cells within 10 %%, needs %.0f %%", 100 * st->share_10pct,
+	         100 * th->within_10pct);
+	VAL_NEED(!th->orderings || st->orderings_held == st->orderings,
+	         "%zu of %zu mode orderings hold", st->orderings_held, st->orderings);
+	VAL_NEED(!th->relations || st->relations_held == st->relations, "%zu of %zu findings hold",
+	         st->relations_held, st->relations);
+	VAL_NEED(th->relations_min < 0 || (long)st->relations_held >= th->relations_min,
+	         "%zu findings hold, needs %ld", st->relations_held, th->relations_min);
+#undef VAL_NEED
+	return ok;
+}
+
 void val_set_check(struct val_set *s, struct val_stats *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -570,32 +616,9 @@ void val_set_check(struct val_set *s, struct val_stats *st)
 	if (s->order_min_ratio > 1)
 		val_orderings(s, st);
 	val_relations(s, st);
-	st->pass = true;
-#define VAL_NEED(cond, ...)                                                                        \
-	do {                                                                                       \
-		if (st->pass && !(cond)) {                                                         \
-			st->pass = false;                                                          \
-			snprintf(st->why, sizeof(st->why), __VA_ARGS__);                           \
-		}                                                                                  \
-	} while (0)
-	VAL_NEED(!st->missing, "%zu cell(s) have no simulated figure", st->missing);
-	VAL_NEED(s->th.within_125 < 0 || st->share_125 >= s->th.within_125 - 1e-9,
-	         "%.0f %% of cells within 1.25x, needs %.0f %%", 100 * st->share_125,
-	         100 * s->th.within_125);
-	VAL_NEED(s->th.within_2 < 0 || st->share_2 >= s->th.within_2 - 1e-9,
-	         "%.0f %% of cells within 2x, needs %.0f %%", 100 * st->share_2,
-	         100 * s->th.within_2);
-	VAL_NEED(s->th.within_4 < 0 || st->share_4 >= s->th.within_4 - 1e-9,
-	         "%.0f %% of cells within 4x, needs %.0f %%", 100 * st->share_4,
-	         100 * s->th.within_4);
-	VAL_NEED(s->th.max_error < 0 || st->share_10pct >= 1 - 1e-9,
-	         "%.0f %% of counted cells within %.0f %%, needs all", 100 * st->share_10pct,
-	         100 * s->th.max_error);
-	VAL_NEED(!s->th.orderings || st->orderings_held == st->orderings,
-	         "%zu of %zu orderings hold", st->orderings_held, st->orderings);
-	VAL_NEED(!s->th.relations || st->relations_held == st->relations,
-	         "%zu of %zu findings hold", st->relations_held, st->relations);
-#undef VAL_NEED
+	st->pass = val_judge(s, st, &s->th, st->why, sizeof(st->why));
+	st->targets_met = s->has_targets &&
+	                  val_judge(s, st, &s->targets, st->targets_why, sizeof(st->targets_why));
 }
 
 /* --- JSON --- */
@@ -681,6 +704,13 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 	json_object_object_add(sum, "relations_held",
 	                       json_object_new_int64((int64_t)st->relations_held));
 	json_object_object_add(sum, "pass", json_object_new_boolean(st->pass));
+	if (s->has_targets) {
+		json_object_object_add(sum, "targets_met",
+		                       json_object_new_boolean(st->targets_met));
+		if (!st->targets_met)
+			json_object_object_add(sum, "targets_why",
+			                       json_object_new_string(st->targets_why));
+	}
 	if (!st->pass)
 		json_object_object_add(sum, "why", json_object_new_string(st->why));
 	json_object_object_add(o, "summary", sum);
@@ -724,6 +754,10 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 	for (size_t i = 0; i < s->nrelations; i++)
 		fprintf(f, "  finding %s: %s (%s)\n", s->relations[i].held ? "holds " : "FAILS ",
 		        s->relations[i].finding, s->relations[i].detail);
+	if (s->has_targets)
+		fprintf(f, "  targets (the agreement aimed at): %s%s%s\n",
+		        st->targets_met ? "met" : "not met", st->targets_met ? "" : ": ",
+		        st->targets_met ? "" : st->targets_why);
 	fprintf(f, "  %s%s%s\n", st->pass ? "PASS" : "FAIL", st->pass ? "" : ": ",
 	        st->pass ? "" : st->why);
 }

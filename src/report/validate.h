@@ -59,7 +59,8 @@ struct val_relation {
 
 struct val_thresholds {
 	double within_125, within_2, within_4; /* shares required (0..1); <0: not checked */
-	double max_error; /* every counted cell within this relative error; <0: not checked */
+	double within_10pct; /* share of counted cells within 10 % ("max_error": 0.1 = all) */
+	long relations_min;  /* at least this many findings hold; <0: not checked */
 	bool orderings, relations;
 };
 
@@ -70,7 +71,9 @@ struct val_set {
 	size_t nconfigs;
 	struct val_relation *relations;
 	size_t nrelations;
-	struct val_thresholds th;
+	struct val_thresholds th;      /* enforced: below them validate fails */
+	struct val_thresholds targets; /* the agreement aimed at: reported met or not */
+	bool has_targets;
 	double order_min_ratio; /* 0: orderings not asked for */
 	const char *order_group;
 };
@@ -89,6 +92,8 @@ struct val_stats {
 	size_t relations, relations_held;
 	bool pass;
 	char why[256]; /* what failed the thresholds */
+	bool targets_met;
+	char targets_why[256];
 };
 
 /** Load a set from @path.  0, or -errno with @msg set (file and what is wrong). */

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# raidlab validate: the published sets replay on simulated stacks and meet
+# their thresholds (the command fails below them); the JSON keeps its
+# contract; any configuration replays with `raidlab run` to the same figure;
+# a broken set file is refused with the file and the field.
+#
+# The plain build replays every set.  Under the sanitizers the runs are ~5x
+# slower, so that build replays the smallest set only (the same code paths).
+. "$(dirname "$0")/lib.sh"
+need jq
+top=${RAIDLAB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+export RAIDLAB_PROFILES=$top/profiles RAIDLAB_VALIDATION=$top/validation
+
+sets=()
+case "${RAIDLAB_BUILD:-}" in
+*asan*) sets=(sm951-windows-stripe) ;;
+esac
+
+[ "$($RAIDLAB validate --list | wc -l)" -ge 3 ] || fail "validate --list: fewer than 3 sets"
+
+rc=0
+$RAIDLAB validate "${sets[@]}" -j 2 --json v.json --html v.html >out.txt 2>err.txt || rc=$?
+cat out.txt
+[ "$rc" -eq 0 ] || { cat err.txt; fail "validate exited $rc: a set fell below its thresholds"; }
+
+# the contract: sets[] with name and configs[] (name, spec, suite, cells[] of
+# test, direction, published, simulated) and a summary
+jq -e '.sets | length >= 1' v.json >/dev/null || fail "no sets in the JSON"
+jq -e '[.sets[].configs[] | (.name, .spec, .suite) | strings] | length > 0' v.json >/dev/null ||
+	fail "configs lack name/spec/suite"
+jq -e 'all(.sets[].configs[].cells[]; (.test|type)=="string" and (.direction|type)=="string"
+        and (.published|type)=="number" and (.simulated|type)=="number")' v.json >/dev/null ||
+	fail "a cell lacks test/direction/published/simulated"
+jq -e 'all(.sets[]; .summary.pass == true)' v.json >/dev/null || fail "a set does not pass"
+grep -q '<svg class="chart"' v.html || fail "the HTML report has no chart"
+
+# replay one configuration by hand: the same figure (simulation is deterministic)
+spec=$(jq -r '.sets[] | select(.name=="sm951-windows-stripe") | .configs[]
+              | select(.suite=="asssd") | select(.name=="raid0 x2") | .spec' v.json)
+want=$(jq -r '.sets[] | select(.name=="sm951-windows-stripe") | .configs[]
+              | select(.suite=="asssd") | select(.name=="raid0 x2") | .cells[]
+              | select(.test=="Seq" and .direction=="read") | .simulated' v.json)
+[ -n "$spec" ] && [ -n "$want" ] || fail "the sm951 set has no raid0 x2 AS SSD Seq read"
+$RAIDLAB run asssd --target "$spec" --json replay.json --quiet >/dev/null
+got=$(jq -r '.tests[] | select(.name=="Seq") | .read.mb_s' replay.json)
+awk -v a="$got" -v b="$want" 'BEGIN { exit !(a > b * 0.999 && a < b * 1.001) }' ||
+	fail "raidlab run $spec gives $got MB/s, validate said $want"
+echo "replayed $spec: AS SSD Seq read $got MB/s (validate: $want)"
+
+# the PERC set must keep its mode orderings (every one) and its thresholds
+if [ ${#sets[@]} -eq 0 ]; then
+	jq -e '.sets[] | select(.name=="perc-h730p") | .summary
+	       | .orderings > 40 and .orderings == .orderings_held and ."within_1.25" >= 0.78' \
+		v.json >/dev/null || fail "perc-h730p: orderings or agreement below the recorded level"
+fi
+
+# a broken set: named file and field, exit 1
+jq '.configs[0].cells[0].published = -1' "$top/validation/sm951-windows-stripe.json" >bad.json
+expect_fail 1 "bad.json: configs\[0\].cells\[0\]: published must be a positive number" \
+	$RAIDLAB validate ./bad.json
+expect_fail 2 "no validation set 'nosuchset'" $RAIDLAB validate nosuchset
+echo "validate: ok"

@@ -308,7 +308,6 @@ static int cache_describe(struct rl_target *t, struct json_object *o)
 	json_object_object_add(o, "fw_line_ns", J_I(c->fw_line));
 	json_object_object_add(o, "ra_detect", json_object_new_boolean(c->ra_detect));
 	json_object_object_add(o, "ra_stripe", json_object_new_boolean(c->ra_stripe));
-	json_object_object_add(o, "per_copy", json_object_new_boolean(c->per_copy));
 	json_object_object_add(o, "dirty_max_lines", J_I(c->dirty_max));
 	json_object_object_add(o, "full", J_S(c->full_wait ? "wait" : "through"));
 	if (c->fastpath_on) {
@@ -411,38 +410,14 @@ static const struct rl_target_ops cache_ops = {
 /* Parameters, checked against each other and the target below. */
 static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err *err)
 {
-	static const char *const known[] = {"size",
-	                                    "line",
-	                                    "read",
-	                                    "write",
-	                                    "battery",
-	                                    "nv",
-	                                    "disk-cache",
-	                                    "dirty-high",
-	                                    "dirty-low",
-	                                    "idle-flush",
-	                                    "destage-qd",
-	                                    "ra",
-	                                    "ra-qd",
-	                                    "dram-lat",
-	                                    "dram-bw",
-	                                    "powerloss-after",
-	                                    "io",
-	                                    "fw-cmd",
-	                                    "fw-lat",
-	                                    "fastpath",
-	                                    "fp-cmd",
-	                                    "fp-lat",
-	                                    "wt-fua",
-	                                    "profile",
-	                                    "protected-sync",
-	                                    "ra-detect",
-	                                    "fw-line",
-	                                    "ra-stripe",
-	                                    "per-copy",
-	                                    "dirty-max",
-	                                    "full",
-	                                    NULL};
+	static const char *const known[] = {
+	    "size",           "line",       "read",      "write",           "battery",    "nv",
+	    "disk-cache",     "dirty-high", "dirty-low", "idle-flush",      "destage-qd", "ra",
+	    "ra-qd",          "dram-lat",   "dram-bw",   "powerloss-after", "io",         "fw-cmd",
+	    "fw-lat",         "fastpath",   "fp-cmd",    "fp-lat",          "wt-fua",     "profile",
+	    "protected-sync", "ra-detect",  "fw-line",   "ra-stripe",
+
+	    "dirty-max",      "full",       NULL};
 	static const char *const full_names[] = {"through", "wait", NULL};
 	int full = 0;
 	static const char *const sync_names[] = {"members", "dram", NULL};
@@ -484,7 +459,6 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->ra_detect, err)) ||
 	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->fw_line, err)) ||
 	    (rc = rl_spec_get_bool(node, "ra-stripe", false, &c->ra_stripe, err)) ||
-	    (rc = rl_spec_get_bool(node, "per-copy", false, &c->per_copy, err)) ||
 	    (rc = rl_spec_get_percent(node, "dirty-max", 100, 1, 100, &c->dirty_max_pct, err)) ||
 	    (rc = rl_spec_get_enum(node, "full", full_names, 0, &full, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
@@ -512,10 +486,7 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	c->bpl = (uint32_t)(c->line / c->bs);
 	c->words = (c->bpl + 63) / 64;
 	c->size = (uint64_t)c->nlines * c->line;
-	/* dirty data of a mirrored array is held once per arm until destaged */
 	c->dirty_max = (uint32_t)(c->nlines * c->dirty_max_pct / 100);
-	if (c->per_copy && c->below->copies > 1)
-		c->dirty_max /= c->below->copies;
 	if (!c->dirty_max)
 		c->dirty_max = 1;
 	c->high_lines = (uint32_t)((c->dirty_max * c->high_pct + 99.999) / 100);
@@ -585,7 +556,7 @@ static struct rl_target_type cache_type = {
               "io=direct|cached (direct), fw-cmd=TIME (0), fw-lat=TIME (0), fastpath=on|off "
               "(off), fp-cmd=TIME (0), fp-lat=TIME (0), wt-fua=on|off (off), "
               "protected-sync=members|dram (members), ra-detect=on|off (off), fw-line=TIME (0), "
-              "ra-stripe=on|off (off), per-copy=on|off (off), dirty-max=PCT (100), "
+              "ra-stripe=on|off (off), dirty-max=PCT (100), "
               "full=through|wait (through), profile=NAME",
     .create = cache_create,
 };

@@ -149,8 +149,7 @@ struct cache {
 	bool io_direct, fastpath, fastpath_on, wt_fua;
 	bool ra_detect;     /* read=ahead prefetches only for sequential streams */
 	bool ra_stripe;     /* read-ahead stops at the end of the array's stripe row */
-	bool per_copy;      /* dirty data of a mirrored array is held per arm */
-	uint32_t dirty_max; /* dirty lines the cache may hold: dirty-max of nlines (/ copies) */
+	uint32_t dirty_max; /* dirty lines the cache may hold: dirty-max of nlines */
 	double dirty_max_pct;
 	bool full_wait; /* full=wait: a write-back write that finds no room waits for destage */
 	struct rl_io *wb_wait; /* such writes, oldest first (linked by ->next; virtual executors) */

@@ -6,6 +6,8 @@
  * interface and link, capacity and spare area, flash and SLC cache, and the
  * model's ceilings next to the manufacturer's rated figures.  With a name:
  * every parameter of that profile and the sources it was built from.
+ * Controller and host-driver profiles (profiles/NAME.controller, the
+ * controller(...) target) are listed after the drives the same way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "sim/sim.h"
+#include "targets/controller.h"
 
 static const char profiles_usage[] =
     "usage: raidlab profiles [NAME] [--dirs]\n"
@@ -23,7 +26,10 @@ static const char profiles_usage[] =
     "sequential reads, native-mode writes and SLC-mode writes next to the rated figures.\n"
     "With NAME (or an alias) it prints every parameter and the sources.  --dirs shows\n"
     "where profiles are looked for (set RAIDLAB_PROFILES=DIR[:DIR] to add your own).\n"
-    "Any parameter can be overridden in a spec: ssd(sx8200pro, op=20%, trim=off).\n";
+    "Any parameter can be overridden in a spec: ssd(sx8200pro, op=20%, trim=off).\n"
+    "Then the controller and host RAID driver profiles that controller(PROFILE, TARGET)\n"
+    "builds on (kind: cache = a controller with its cache, link = a driver's path);\n"
+    "with a NAME, every parameter of the profile and its sources.\n";
 
 static const char *const iface_s[] = {"SATA", "AHCI", "NVMe"};
 static const char *const cell_s[] = {"?", "SLC", "MLC", "TLC", "QLC"};
@@ -116,6 +122,31 @@ static void profiles_detail(const struct sim_params *p)
 	printf("\nthe file's values are in %s (docs/simulator.md describes each key)\n", p->path);
 }
 
+static int profiles_ctl_line(const struct rl_ctl_profile *p, void *arg)
+{
+	(void)arg;
+	printf("  %-24s %-6s %s\n", p->name, p->kind, p->description);
+	return 0;
+}
+
+static int profiles_ctl_detail(const char *name)
+{
+	struct rl_ctl_profile p;
+
+	if (rl_ctl_profile_load(name, &p))
+		return -ENOENT;
+	printf("%s (controller profile, kind %s)\n  %s\n  file: %s\n", p.name, p.kind,
+	       p.description, p.path);
+	if (p.aliases[0])
+		printf("  aliases: %s\n", p.aliases);
+	for (size_t i = 0; i < p.nkv; i++)
+		printf("  %-22s %s\n", p.keys[i], p.values[i]);
+	for (size_t i = 0; i < p.nsources; i++)
+		printf("  source: %s\n", p.sources[i]);
+	rl_ctl_profile_free(&p);
+	return 0;
+}
+
 static int profiles_main(int argc, char **argv)
 {
 	const char *name = NULL;
@@ -143,6 +174,8 @@ static int profiles_main(int argc, char **argv)
 		struct sim_params p;
 		char msg[1024];
 		sim_params_default(&p);
+		if (!profiles_ctl_detail(name))
+			return 0;
 		if (sim_profile_load(name, &p, msg, sizeof(msg))) {
 			cli_error("profiles", "%s", msg);
 			return 1;
@@ -160,12 +193,14 @@ static int profiles_main(int argc, char **argv)
 		                      "looks; set RAIDLAB_PROFILES)");
 		return 1;
 	}
+	printf("\n  %-24s %-6s %s\n", "controller / driver", "kind", "what it models");
+	rl_ctl_profile_each(profiles_ctl_line, NULL);
 	return 0;
 }
 
 static struct cli_command profiles_cmd = {
     .name = "profiles",
-    .summary = "list the simulated drive profiles (ssd target) with key figures",
+    .summary = "list the simulated drive profiles (ssd) and controller profiles (controller)",
     .usage = profiles_usage,
     .main = profiles_main,
 };

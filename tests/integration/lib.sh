@@ -7,6 +7,8 @@ cleanup_hooks=()
 on_exit() {
 	local h
 	for h in "${cleanup_hooks[@]}"; do eval "$h" || true; done
+	# no background helper (a server, a client) outlives its test
+	pkill -KILL -P $$ 2>/dev/null || true
 	rm -rf "$T"
 }
 trap on_exit EXIT

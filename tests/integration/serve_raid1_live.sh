@@ -16,10 +16,12 @@ for _ in $(seq 100); do [ -s ready ] && break; sleep 0.05; done
 
 # About 3 s of random writes (rate-limited so the fault and the rebuild land
 # in the middle of them), then fio reads everything back and checks it.
-fio --name=w --ioengine=nbd --uri='nbd+unix:///?socket=s.sock' --rw=randwrite --bs=4k \
+# (bounded: a fio whose server died spins on errors, so it never outlives the test)
+timeout -s KILL 120 fio --name=w --ioengine=nbd --uri='nbd+unix:///?socket=s.sock' --rw=randwrite --bs=4k \
 	--iodepth=8 --size=64m --rate_iops=5500 --verify=crc32c --do_verify=1 \
 	--output-format=json --output=fio.json >fio.err 2>&1 &
 FPID=$!
+cleanup_hooks+=("kill -9 $FPID 2>/dev/null")
 sleep 0.7
 "$RAIDLAB" ctl c.sock fail 1 >fail.out || fail "ctl fail"
 grep -q "member 1 failed; array degraded" fail.out || { cat fail.out; fail "fail answer"; }

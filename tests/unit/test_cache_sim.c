@@ -292,12 +292,40 @@ static void test_firmware(void **state)
 	json_object_put(b.rep);
 }
 
+static void test_full_wait(void **state)
+{
+	const char *through =
+	    "cache(raid0(" DRIVE " x2, chunk=64k), size=64m, write=back, read=none, "
+	    "dirty-max=10%, idle-flush=0)";
+	const char *wait = "cache(raid0(" DRIVE " x2, chunk=64k), size=64m, write=back, read=none, "
+	                   "dirty-max=10%, idle-flush=0, full=wait)";
+	struct figures a, b;
+
+	(void)state;
+	/* 4K random writes over 256 MiB: the 6.4 MiB of dirty room fills at once */
+	a = run(through, "randwrite", "4k", "32", "256m", "200ms");
+	b = run(wait, "randwrite", "4k", "32", "256m", "200ms");
+	print_message("write-back, room for 10 %% dirty: full=through %.0f IOPS (%lld written "
+	              "through), full=wait %.0f IOPS (%lld waited)\n",
+	              a.iops, (long long)jint(a.rep, "writes_cache_full"), b.iops,
+	              (long long)jint(b.rep, "writes_waited"));
+	assert_true(jint(a.rep, "writes_cache_full") > 0);
+	assert_int_equal(jint(a.rep, "writes_waited"), 0);
+	assert_true(jint(b.rep, "writes_waited") > 0);
+	assert_int_equal(jint(b.rep, "writes_cache_full"), 0);
+	/* the dirty data never exceeds its room */
+	assert_true(jint(b.rep, "dirty_peak_bytes") <= (64ll << 20) / 10 + (64 << 10));
+	json_object_put(a.rep);
+	json_object_put(b.rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_timing_only), cmocka_unit_test(test_write_back),
 	    cmocka_unit_test(test_read_ahead),  cmocka_unit_test(test_disk_cache),
 	    cmocka_unit_test(test_direct_io),   cmocka_unit_test(test_firmware),
+	    cmocka_unit_test(test_full_wait),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

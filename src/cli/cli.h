@@ -48,4 +48,10 @@ void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err)
  */
 int cli_run_suite(int argc, char **argv);
 
+/**
+ * `raidlab run FILE-SUITE ...` (run_files.c): argv[1] names a file suite
+ * (files/files.h).  Returns the exit code.
+ */
+int cli_run_files(int argc, char **argv);
+
 #endif

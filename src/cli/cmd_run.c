@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
+#include "files/files.h"
 #include "stats/result.h"
 #include "suites/suite.h"
 #include "workload/run.h"
@@ -214,6 +215,8 @@ static int run_main(int argc, char **argv)
 
 	if (argc > 1 && argv[1][0] != '-' && suite_find(argv[1]))
 		return cli_run_suite(argc, argv);
+	if (argc > 1 && argv[1][0] != '-' && files_suite_find(argv[1]))
+		return cli_run_files(argc, argv);
 	if (run_parse_args(argc, argv, &a))
 		return 2;
 	if (run_load_jobs(&a, &jf))

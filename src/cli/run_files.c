@@ -75,7 +75,8 @@ static void rf_usage(FILE *f)
 	    "  --fs ext4|xfs         filesystem made on a stack (default ext4)\n"
 	    "  --mkfs-options 'ARGS' extra arguments for mkfs\n"
 	    "  --no-drop-caches      do not drop the page cache before measured phases\n"
-	    "  --keep                dir(): keep the work subdirectory\n"
+	    "  --keep                dir(): keep the work subdirectory with the data sets,\n"
+	        "                        copies and extracted trees (space for all of them)\n"
 	    "  --force-destroy       dir(): run in a directory not proven scratch; stack:\n"
 	    "                        let serve write over data on its members\n"
 	    "  --quiet               no progress and no table\n"
@@ -303,6 +304,7 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	                      .seed = a->seed,
 	                      .compress = a->compress,
 	                      .drop_caches = a->drop,
+	                      .keep_data = a->keep,
 	                      .stop = &rf_stop};
 	bool tty = isatty(STDERR_FILENO) && !a->quiet;
 	int rc;

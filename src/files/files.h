@@ -42,6 +42,7 @@ struct files_run {
 	uint64_t seed;     /* data-set seed */
 	unsigned compress; /* percent of each 4 KiB block that is zeros (0: incompressible) */
 	bool drop_caches;  /* drop the page cache before measured phases (needs root) */
+	bool keep_data;    /* leave sources, copies and extracted trees in place (not deletes) */
 	const volatile sig_atomic_t *stop; /* set on Ctrl-C: the suite stops with -EINTR */
 	void (*progress)(void *arg, const char *test, const char *phase); /* may be NULL */
 	void *progress_arg;

@@ -159,8 +159,10 @@ static int fs_copy_test(struct files_run *r, const char *name, const char *shape
 		                                fs_dir(s.bytes, s.nfiles, t1 - t0, sync_ns));
 		json_object_object_add(t, "verified_files", json_object_new_int((int)verified));
 	}
-	files_rmtree(src);
-	files_rmtree(dst);
+	if (!r->keep_data) {
+		files_rmtree(src);
+		files_rmtree(dst);
+	}
 	fset_free(&s);
 	return rc;
 }
@@ -429,8 +431,10 @@ static int untar_run(struct files_run *r)
 			                       json_object_new_int64((int64_t)st.st_size));
 		json_object_object_add(t, "tool", json_object_new_string("tar -x"));
 	}
-	unlink(tarp);
-	files_rmtree(dst);
+	if (!r->keep_data) {
+		unlink(tarp);
+		files_rmtree(dst);
+	}
 	fset_free(&s);
 	return rc;
 }
@@ -672,7 +676,8 @@ static int vm_clone_test(struct files_run *r, const struct fset *s, const struct
 		    t, "tool", json_object_new_string(qemu ? "qemu-img convert" : "sparse copy"));
 		(void)copied;
 	}
-	unlink(dst);
+	if (!r->keep_data)
+		unlink(dst);
 	return rc;
 }
 
@@ -704,10 +709,12 @@ static int vm_run(struct files_run *r)
 		rc = fops_sync(r, r->work, &ns);
 	if (!rc)
 		rc = vm_clone_test(r, &s, e, n, img, dst, false);
-	if (!rc && vm_have_qemu_img())
+	if (!rc && vm_have_qemu_img()) {
+		snprintf(dst, sizeof(dst), "%s/clone-qemu.img", r->work);
 		rc = vm_clone_test(r, &s, e, n, img, dst, true);
-	unlink(img);
-	unlink(dst);
+	}
+	if (!r->keep_data)
+		unlink(img);
 	free(e);
 	fset_free(&s);
 	return rc;
@@ -789,7 +796,8 @@ static int game_run(struct files_run *r)
 		json_object_object_add(ph, "assets_s", fs_num((double)(t2 - t1) / 1e9));
 		json_object_object_add(t, "phases", ph);
 	}
-	files_rmtree(dir);
+	if (!r->keep_data)
+		files_rmtree(dir);
 	free(order);
 	fset_free(&s);
 	return rc;

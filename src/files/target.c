@@ -231,9 +231,13 @@ static int ft_open_dir(struct files_target *t, const char *spec, const struct fi
 	}
 	memcpy(t->path, spec + 4, len - 5);
 	t->path[len - 5] = 0;
-	if (stat(t->path, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(t->msg, sizeof(t->msg), "dir(%.300s): %s", t->path,
-		         errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+	if (stat(t->path, &st)) {
+		rc = -errno;
+		snprintf(t->msg, sizeof(t->msg), "dir(%.300s): %s", t->path, strerror(-rc));
+		return rc;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(t->msg, sizeof(t->msg), "dir(%.300s): not a directory", t->path);
 		return -ENOTDIR;
 	}
 	if (!o->force_destroy && !ft_is_scratch(t->path)) {

@@ -76,7 +76,7 @@ static void rf_usage(FILE *f)
 	    "  --mkfs-options 'ARGS' extra arguments for mkfs\n"
 	    "  --no-drop-caches      do not drop the page cache before measured phases\n"
 	    "  --keep                dir(): keep the work subdirectory with the data sets,\n"
-	        "                        copies and extracted trees (space for all of them)\n"
+	    "                        copies and extracted trees (space for all of them)\n"
 	    "  --force-destroy       dir(): run in a directory not proven scratch; stack:\n"
 	    "                        let serve write over data on its members\n"
 	    "  --quiet               no progress and no table\n"

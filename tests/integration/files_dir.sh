@@ -82,9 +82,20 @@ run game-load
 jq -e '.tests[0] | .phases.small_files + .phases.assets == .files and .read.bytes == .bytes' \
 	s-game-load.json >/dev/null || fail "game-load: phases do not add up"
 
-# The results read like block suites: compare accepts them.
+# The results read like block suites: compare accepts them, and a block
+# suite and a file suite of the same configuration (label) share a column.
 "$RAIDLAB" compare s-asssd-copy.json s-fc-test.json >cmp.out || fail "compare refused file results"
 grep -q 'ISO' cmp.out || fail "compare shows no ISO row"
+"$RAIDLAB" run cdm --target "file($T/c.img, size=24m)" --size 8m --passes 1 --warmup 0 \
+	--duration 0.1s --label shm --quiet --json cdm.json || fail "cdm failed"
+jq '.label = "shm"' s-asssd-copy.json >copy.json
+jq '.label = "shm"' s-game-load.json >game.json
+"$RAIDLAB" compare cdm.json copy.json game.json --html both.html >both.out || fail "compare failed"
+grep -q '#1  shm  (cdm + asssd-copy + game-load' both.out || { cat both.out; fail "not one column"; }
+grep -q '^SEQ1M Q8T1 read' both.out || { cat both.out; fail "no cdm row"; }
+grep -q '^asssd-copy ISO write' both.out || { cat both.out; fail "no asssd-copy row"; }
+grep -q '^game-load Game load read' both.out || { cat both.out; fail "no game-load row"; }
+grep -q 'asssd-copy ISO' both.html || fail "the HTML report lacks the file suite"
 
 # Without --keep nothing stays.
 rm -rf "${D:?}"/*

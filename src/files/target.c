@@ -359,7 +359,7 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 
 	/* 3. loop device */
 	snprintf(log, sizeof(log), "%s/losetup.log", t->rundir);
-	char *largv[] = {"losetup", "-f", "--show", file, NULL};
+	char *largv[] = {"losetup", "-f", "--show", "--direct-io=on", file, NULL};
 	if ((rc = ft_run(t, largv, log, t->loop, sizeof(t->loop))))
 		return rc;
 	if (strncmp(t->loop, "/dev/loop", 9)) {

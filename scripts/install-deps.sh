@@ -6,11 +6,13 @@
 # valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results),
 # chromium (renders the HTML report headless in tests/integration/report_browser.sh),
 # nbdkit, libnbd-bin (nbdinfo/nbdcopy), nbdfuse, fuse3, qemu-utils and python3 (the NBD
-# server's peers and its malformed-input probe), gnutls-bin (certtool, for the TLS test).
+# server's peers and its malformed-input probe), gnutls-bin (certtool, for the TLS test),
+# tar, gzip and xfsprogs (the file suites: untar's extractor, compressibility checks,
+# --fs=xfs).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libgnutls28-dev libcmocka-dev
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium
-      nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin)
+      nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -112,15 +112,15 @@ static int ft_run(struct files_target *t, char *const argv[], const char *log, c
 		if (errno != EINTR)
 			return -errno;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		char last[256] = "";
+		char first[256] = ""; /* mkfs and losetup say what is wrong first */
 		FILE *f = fopen(log, "re");
-		while (f && fgets(last, sizeof(last), f))
+		while (f && fgets(first, sizeof(first), f) && first[0] == '\n')
 			;
 		if (f)
 			fclose(f);
-		last[strcspn(last, "\n")] = 0;
+		first[strcspn(first, "\n")] = 0;
 		snprintf(t->msg, sizeof(t->msg), "%s failed: %s", argv[0],
-		         *last ? last : "no message");
+		         *first ? first : "no message");
 		return -EIO;
 	}
 	if (out) {

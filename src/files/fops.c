@@ -137,6 +137,10 @@ int fops_write(struct files_run *r, const struct fset *s, const char *root)
 		for (uint64_t off = 0; !rc && off < f->size; off += FOPS_CHUNK) {
 			size_t n =
 			    f->size - off < FOPS_CHUNK ? (size_t)(f->size - off) : FOPS_CHUNK;
+			if (fops_stopped(r)) {
+				rc = -EINTR; /* a large file ends early on Ctrl-C */
+				break;
+			}
 			fset_fill(s, f, off, buf, n);
 			if ((rc = fops_write_all(fd, buf, n)))
 				fops_fail(r, rc, "cannot write", p);
@@ -177,6 +181,10 @@ int fops_copy(struct files_run *r, const struct fset *s, const char *src, const 
 			break;
 		}
 		for (;;) {
+			if (fops_stopped(r)) {
+				rc = -EINTR;
+				break;
+			}
 			ssize_t n = read(in, buf, FOPS_CHUNK);
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -223,6 +231,10 @@ int fops_read(struct files_run *r, const struct fset *s, const char *root, const
 			break;
 		}
 		for (;;) {
+			if (fops_stopped(r)) {
+				rc = -EINTR;
+				break;
+			}
 			ssize_t n = read(fd, buf, FOPS_CHUNK);
 			if (n < 0 && errno == EINTR)
 				continue;

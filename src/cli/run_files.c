@@ -226,6 +226,12 @@ static struct json_object *rf_doc(const struct rf_args *a, const struct files_ta
 		json_object_object_add(tg, "filesystem", json_object_new_string(t->fs));
 		json_object_object_add(tg, "attach",
 		                       json_object_new_string("raidlab serve + nbdfuse + loop"));
+		if (t->emulation[0]) {
+			json_object_object_add(tg, "emulation",
+			                       json_object_new_string(t->emulation));
+			json_object_object_add(tg, "emulation_fell_behind",
+			                       json_object_new_boolean(t->fell_behind));
+		}
 		if (a->mkfs_options)
 			json_object_object_add(tg, "mkfs_options",
 			                       json_object_new_string(a->mkfs_options));
@@ -323,14 +329,20 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	rc = a->def->run(&r);
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	if (!rc)
-		*docp = rf_doc(a, &t, spec, label, r.tests, &r);
-	else
+	if (rc)
 		cli_error("run", "%s on %s: %s", a->def->name, label,
 		          rc == -EINTR ? "interrupted" : r.msg);
 	if (a->keep && t.is_dir && !a->quiet)
 		fprintf(stderr, "raidlab run: kept %s\n", t.work);
-	files_target_close(&t);
+	files_target_close(&t); /* first: serve's emulation report comes at its exit */
+	if (!rc) {
+		*docp = rf_doc(a, &t, spec, label, r.tests, &r);
+		if (t.fell_behind && !a->quiet)
+			fprintf(stderr,
+			        "raidlab run: warning: %s: %s; the figures are not the simulated "
+			        "hardware's\n",
+			        label, t.emulation);
+	}
 	json_object_put(r.tests);
 	return rc ? 1 : 0;
 }

@@ -431,6 +431,26 @@ static void ft_stop_child(pid_t pid, int sig)
 	}
 }
 
+/* serve's closing "emulation lag: ..." line (simulated stacks) into t->emulation. */
+static void ft_read_lag(struct files_target *t)
+{
+	char path[2100], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/serve.log", t->rundir);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "emulation lag:");
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		snprintf(t->emulation, sizeof(t->emulation), "%s", p);
+		t->fell_behind = strstr(p, "fell behind") != NULL;
+	}
+	fclose(f);
+}
+
 void files_target_close(struct files_target *t)
 {
 	if (t->work[0] && (!t->keep || !t->is_dir))
@@ -470,6 +490,7 @@ void files_target_close(struct files_target *t)
 	if (t->serve_pid > 0) {
 		ft_stop_child(t->serve_pid, SIGTERM);
 		t->serve_pid = 0;
+		ft_read_lag(t);
 	}
 	if (t->rundir[0]) {
 		files_rmtree(t->rundir);

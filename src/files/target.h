@@ -52,7 +52,10 @@ struct files_target {
 	bool mounted;
 	bool keep;
 	char fs[16];
-	char msg[768]; /* why open failed */
+	char emulation[256]; /* after close: serve's emulation-lag line for simulated stacks, or ""
+	                      */
+	bool fell_behind;    /* after close: serve reported the machine fell behind the model */
+	char msg[768];       /* why open failed */
 };
 
 /**

@@ -39,6 +39,7 @@ jq -e '.tests[0].verified_files >= 2 and .tests[0].files >= 60' untar.json >/dev
 	fail "untar: not verified"
 jq -e 'all(.tests[]; .verified_extents >= 2)' vm-clone.json >/dev/null || fail "vm-clone: not verified"
 jq -e '[.tests[].write.sync_s] | all(. > 0)' asssd-copy.json >/dev/null || fail "asssd-copy: no sync time"
+jq -e '.target.emulation == null' asssd-copy.json >/dev/null || fail "a real stack with an emulation report"
 
 # --fs=xfs with options passed through, when mkfs.xfs is there (it wants
 # more than 300 MB; the members are sparse files).

@@ -71,4 +71,10 @@ int cli_result_save(const char *cmd, struct json_object *doc, const char *path);
  */
 int cli_run_suite(int argc, char **argv);
 
+/**
+ * `raidlab run FILE-SUITE ...` (run_files.c): argv[1] names a file suite
+ * (files/files.h).  Returns the exit code.
+ */
+int cli_run_files(int argc, char **argv);
+
 #endif

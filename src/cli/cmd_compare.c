@@ -33,7 +33,9 @@ static const char compare_usage[] =
     "                   (FILE '-' is standard output; the table is then not printed)\n"
     "\n"
     "Rows match by test name (suites) or job name (jobs); a result without a row\n"
-    "shows '-'.  Suite results are compared with suite results and job results with\n"
+    "shows '-'.  Results of different suites with the same label (cdm and asssd-copy\n"
+    "run on one configuration) share a column; the later suite's rows are named\n"
+    "\"SUITE TEST\".  Suite results are compared with suite results and job results with\n"
     "job results: a mix is refused.  docs/report.md describes the outputs.\n"
     "Exit status: 0 ok, 1 a result cannot be read or does not follow docs/results.md\n"
     "(or an output cannot be written), 2 bad usage, including a mix of kinds.\n";
@@ -55,6 +57,60 @@ static const char *compare_opt(const char *name, int argc, char **argv, int *i, 
 		return NULL;
 	}
 	return argv[++*i];
+}
+
+/* Does the column's suite name ("cdm + asssd-copy") already include @suite? */
+static bool compare_has_suite(const char *names, const char *suite)
+{
+	size_t n = strlen(suite);
+
+	for (const char *p = names; p && *p;) {
+		const char *end = strstr(p, " + ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == n && !strncmp(p, suite, n))
+			return true;
+		p = end ? end + 3 : NULL;
+	}
+	return false;
+}
+
+/*
+ * Results of different suites with the same label (a block suite and a file
+ * suite on one configuration) share one column: later ones are folded into
+ * the first.  *n shrinks to the columns left; *base follows its result.
+ */
+static int compare_merge(struct rep_result **res, size_t *n, size_t *base)
+{
+	size_t out = 0, newbase = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		size_t into = out;
+		for (size_t j = 0; j < out; j++)
+			if (res[j]->kind == REP_KIND_SUITE && res[i]->kind == REP_KIND_SUITE &&
+			    !strcmp(res[j]->label, res[i]->label) &&
+			    !compare_has_suite(res[j]->suite_name, res[i]->suite_name)) {
+				into = j;
+				break;
+			}
+		if (i == *base)
+			newbase = into;
+		if (into == out) {
+			res[out++] = res[i];
+			continue;
+		}
+		if (rep_result_merge(res[into], res[i])) {
+			/* keep the rest owned by the array so the caller frees them */
+			for (size_t k = i; k < *n; k++)
+				res[out++] = res[k];
+			*n = out;
+			return -ENOMEM;
+		}
+	}
+	for (size_t k = out; k < *n; k++)
+		res[k] = NULL;
+	*n = out;
+	*base = newbase;
+	return 0;
 }
 
 struct compare_args {
@@ -201,7 +257,14 @@ static int compare_main(int argc, char **argv)
 	}
 	if (status)
 		goto out;
-	rc = rep_compare_build(res, a.nfiles, (size_t)a.baseline - 1, &cmp, err, sizeof err);
+	size_t ncols = a.nfiles, base = (size_t)a.baseline - 1;
+	if (compare_merge(res, &ncols, &base)) {
+		cli_error("compare", "out of memory");
+		status = 1;
+		goto out;
+	}
+	a.nfiles = ncols;
+	rc = rep_compare_build(res, a.nfiles, base, &cmp, err, sizeof err);
 	if (rc) {
 		cli_error("compare", "%s", err);
 		status = rc == -EINVAL ? 2 : 1;

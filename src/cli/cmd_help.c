@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "core/registry.h"
+#include "files/files.h"
 #include "suites/suite.h"
 #include "workload/job.h"
 
@@ -50,6 +51,11 @@ static int help_suites(void)
 		       suite_agg_name(d->aggregate));
 		suite_options_help(d, stdout);
 	}
+	printf("\nFile suites ('raidlab run SUITE --target dir(PATH)|SPEC [OPTIONS]'; "
+	       "'raidlab run SUITE --help'):\n");
+	for (size_t i = 0; files_suite_at(i); i++)
+		printf("  %-11s %s\n              %s\n", files_suite_at(i)->name,
+		       files_suite_at(i)->title, files_suite_at(i)->summary);
 	printf("\nMB/s is decimal (10^6 bytes per second).  On a simulated target durations "
 	       "are simulated time.\n");
 	return 0;

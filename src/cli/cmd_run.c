@@ -26,6 +26,7 @@
 #include "cli/print.h"
 #include "core/registry.h"
 #include "core/spec.h"
+#include "files/files.h"
 #include "stats/fio_json.h"
 #include "stats/fio_log.h"
 #include "stats/result.h"
@@ -814,6 +815,8 @@ static int run_main(int argc, char **argv)
 
 	if (argc > 1 && argv[1][0] != '-' && suite_find(argv[1]))
 		return cli_run_suite(argc, argv);
+	if (argc > 1 && argv[1][0] != '-' && files_suite_find(argv[1]))
+		return cli_run_files(argc, argv);
 	if (run_parse_args(argc, argv, &a)) {
 		free(a.cli_jobs);
 		return 2;

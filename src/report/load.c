@@ -717,3 +717,67 @@ void rep_result_free(struct rep_result *res)
 	free(res->path);
 	free(res);
 }
+
+/* A string owned by @root (kept in its "_merged_strings" array); NULL on failure. */
+static const char *rep_root_string(struct json_object *root, const char *text)
+{
+	struct json_object *arr = NULL, *str;
+
+	if (!json_object_object_get_ex(root, "_merged_strings", &arr)) {
+		arr = json_object_new_array();
+		if (!arr || json_object_object_add(root, "_merged_strings", arr)) {
+			json_object_put(arr);
+			return NULL;
+		}
+	}
+	str = json_object_new_string(text);
+	if (!str || json_object_array_add(arr, str)) {
+		json_object_put(str);
+		return NULL;
+	}
+	return json_object_get_string(str);
+}
+
+int rep_result_merge(struct rep_result *into, struct rep_result *from)
+{
+	struct rep_test *tests;
+	struct json_object *keep = NULL;
+	char buf[512];
+
+	if (into->kind != REP_KIND_SUITE || from->kind != REP_KIND_SUITE)
+		return -EINVAL;
+	tests = realloc(into->tests, (into->ntests + from->ntests) * sizeof(*tests));
+	if (!tests && into->ntests + from->ntests)
+		return -ENOMEM;
+	into->tests = tests;
+	/* @from's document lives on inside @into's, so its strings stay valid */
+	if (!json_object_object_get_ex(into->root, "_merged_documents", &keep)) {
+		keep = json_object_new_array();
+		if (!keep || json_object_object_add(into->root, "_merged_documents", keep)) {
+			json_object_put(keep);
+			return -ENOMEM;
+		}
+	}
+	snprintf(buf, sizeof(buf), "%s + %s", into->suite_name, from->suite_name);
+	const char *name = rep_root_string(into->root, buf);
+	if (!name)
+		return -ENOMEM;
+	for (size_t i = 0; i < from->ntests; i++) {
+		struct rep_test t = from->tests[i];
+		snprintf(buf, sizeof(buf), "%s %s", from->suite_name, t.name);
+		t.name = rep_root_string(into->root, buf);
+		if (!t.name)
+			return -ENOMEM; /* the tests copied so far are not counted yet */
+		into->tests[into->ntests + i] = t;
+	}
+	into->ntests += from->ntests;
+	into->suite_name = name;
+	into->suite_title = name;
+	json_object_array_add(keep, from->root);
+	from->root = NULL;
+	free(from->tests); /* the curves moved with the tests */
+	from->tests = NULL;
+	from->ntests = 0;
+	rep_result_free(from);
+	return 0;
+}

@@ -107,6 +107,17 @@ int rep_result_load(const char *path, struct rep_result **out, char *err, size_t
 
 void rep_result_free(struct rep_result *res);
 
+/**
+ * Fold @from, another suite's result for the same configuration (the same
+ * label: a block suite and a file suite run on one stack), into @into, so
+ * one column shows both: @from's tests are appended, named "SUITE TEST"
+ * ("asssd-copy ISO"), and the column's suite name becomes "A + B".  Both
+ * must be suite results.  @from is consumed (its document now belongs to
+ * @into) on success; -EINVAL (different kinds) or -ENOMEM leave both as
+ * they were.
+ */
+int rep_result_merge(struct rep_result *into, struct rep_result *from);
+
 /** "read", "write", "trim". */
 const char *rep_dir_name(enum rep_dir dir);
 

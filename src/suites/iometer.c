@@ -103,8 +103,8 @@ static int iometer_series_append(struct st_series *dst, const struct st_series *
 }
 
 /* The Workstation pass: random part, then the sequential part, summed into @res. */
-static int iometer_partial_random_pass(struct suite_run *r, const struct wl_job *job,
-                                       struct wl_result *res, void *arg)
+int suite_partial_random_pass(struct suite_run *r, const struct wl_job *job, struct wl_result *res,
+                              void *arg)
 {
 	const struct suite_test *t = arg;
 	struct wl_job rnd = *job, seq = *job;
@@ -182,7 +182,7 @@ static int iometer_run(struct suite_run *r)
 		r->cur_test = t->name;
 		r->cur_phase = mixed ? "mix" : "read";
 		rc = suite_measure(r, &job, views, r->p.warmup, 1, SUITE_AGG_SINGLE, 0,
-		                   partial ? iometer_partial_random_pass : NULL, (void *)t, &m);
+		                   partial ? suite_partial_random_pass : NULL, (void *)t, &m);
 		if (rc) {
 			suite_meas_free(&m);
 			break;

@@ -29,7 +29,8 @@
  *
  * Files: suite.c (registry, jobs, pass runner), params.c (parameters),
  * zones.c (zone sweeps); one file per suite: cdm.c (cdm, cdm-nvme, cdm7,
- * cdm6), atto.c, asssd.c, anvil.c, hdtune.c, iometer.c, steady.c.
+ * cdm6), atto.c, asssd.c (+ asssd-compr), anvil.c, hdtune.c, iometer.c,
+ * passmark.c, steady.c.
  * docs/suites.md describes every definition and its sources.
  */
 #ifndef RL_SUITES_SUITE_H
@@ -332,6 +333,15 @@ struct json_object *suite_figure_json(const struct suite_figure *f);
 struct json_object *suite_meas_json(struct suite_meas *m, enum suite_dir view);
 /** Free what suite_measure left in @m (if suite_meas_json did not take it). */
 void suite_meas_free(struct suite_meas *m);
+
+/**
+ * A pass of a mixed test that is only test->random_pct % random (@arg is
+ * the struct suite_test): the random part for that share of the duration,
+ * then sequential I/Os to make up the rest, summed into one pass
+ * (iometer.c; used by iometer's Workstation and PassMark's workers).
+ */
+int suite_partial_random_pass(struct suite_run *r, const struct wl_job *job, struct wl_result *res,
+                              void *arg);
 
 /**
  * Run @job once and return its result in @res (the caller frees it with

@@ -407,6 +407,41 @@ static void test_row_matching(void **state)
 	rep_result_free(r[1]);
 }
 
+/* A file suite folded into a block suite's result of the same configuration. */
+static void test_merge(void **state)
+{
+	struct rep_result *r[3];
+	struct rep_compare *cmp;
+	char err[256];
+
+	(void)state;
+	r[0] = parse_ok(suite_doc("cdm", "raid0", TRW("A")));
+	r[1] = parse_ok(suite_doc("asssd-copy", "raid0", T("ISO", "write") "," T("Game", "write")));
+	r[2] = parse_ok(suite_doc("untar", "raid0", T("Extract", "write")));
+	assert_int_equal(rep_result_merge(r[0], r[1]), 0);
+	assert_int_equal(rep_result_merge(r[0], r[2]), 0); /* twice into one: both kept */
+	assert_int_equal(r[0]->ntests, 4);
+	assert_string_equal(r[0]->suite_name, "cdm + asssd-copy + untar");
+	assert_string_equal(r[0]->tests[1].name, "asssd-copy ISO");
+	assert_string_equal(r[0]->tests[3].name, "untar Extract");
+	assert_true(r[0]->tests[2].dir[REP_WRITE].present);
+	assert_int_equal(rep_compare_build(r, 1, 0, &cmp, err, sizeof err), 0);
+	check_rows(cmp,
+	           (const char *const[]){"A read", "A write", "asssd-copy ISO write",
+	                                 "asssd-copy Game write", "untar Extract write"},
+	           5);
+	rep_compare_free(cmp);
+	rep_result_free(r[0]);
+	/* a job result cannot be folded */
+	r[0] = parse_ok(suite_doc("cdm", "x", TRW("A")));
+	r[1] = parse_ok(job_doc("mem()", "{\"name\":\"j\",\"read\":{\"mb_s\":1,\"iops\":1,"
+	                                 "\"lat_us\":{\"mean\":1}}}"));
+	assert_int_equal(rep_result_merge(r[0], r[1]), -EINVAL);
+	assert_int_equal(r[0]->ntests, 1);
+	rep_result_free(r[0]);
+	rep_result_free(r[1]);
+}
+
 static void test_repeated_names_and_labels(void **state)
 {
 	struct rep_result *r[2];
@@ -479,7 +514,8 @@ int main(void)
 	    cmocka_unit_test(test_terminal_text), cmocka_unit_test(test_load_refusals),
 	    cmocka_unit_test(test_load_accepts),  cmocka_unit_test(test_percentile_source),
 	    cmocka_unit_test(test_row_matching),  cmocka_unit_test(test_repeated_names_and_labels),
-	    cmocka_unit_test(test_mixed_kinds),   cmocka_unit_test(test_nice_axis),
+	    cmocka_unit_test(test_mixed_kinds),   cmocka_unit_test(test_merge),
+	    cmocka_unit_test(test_nice_axis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

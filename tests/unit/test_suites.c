@@ -333,11 +333,47 @@ static void test_steady_def(void **state)
 	assert_true(suite_writes(d, &d->defaults));
 }
 
+/* PassMark: the standard tests and the advanced workers as published. */
+static void test_passmark(void **state)
+{
+	(void)state;
+	const struct suite_def *d = find("passmark");
+	const struct suite_test *t;
+
+	assert_int_equal(d->ntests, 6);
+	assert_int_equal(d->defaults.size, 200u << 20);
+	assert_int_equal(d->defaults.duration_ns, 20 * S);
+	t = suite_test_find(d, "Sequential Read");
+	assert_non_null(t);
+	assert_int_equal(t->bs, 16384);
+	assert_int_equal(t->iodepth, 20);
+	t = suite_test_find(d, "Database");
+	assert_non_null(t);
+	assert_int_equal(t->bs, 2048);
+	assert_int_equal(t->iodepth, 128);
+	assert_int_equal(t->rwmixread, 90);
+	assert_int_equal(t->random_pct, 90);
+	t = suite_test_find(d, "File Server");
+	assert_non_null(t);
+	assert_int_equal(t->bs, 16384);
+	assert_int_equal(t->rwmixread, 80);
+	assert_int_equal(t->random_pct, 100);
+	t = suite_test_find(d, "Workstation");
+	assert_non_null(t);
+	assert_int_equal(t->iodepth, 1);
+	assert_int_equal(t->rwmixread, 70);
+	assert_int_equal(t->random_pct, 80);
+	d = find("asssd-compr");
+	assert_int_equal(d->ntests, 11);
+	assert_string_equal(d->tests[10].name, "100 % compressible");
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
-	static const char *const all[] = {"anvil", "asssd", "atto",   "cdm",     "cdm-nvme", "cdm5",
-	                                  "cdm6",  "cdm7",  "hdtune", "iometer", "steady"};
+	static const char *const all[] = {"anvil",    "asssd",    "asssd-compr", "atto", "cdm",
+	                                  "cdm-nvme", "cdm5",     "cdm6",        "cdm7", "hdtune",
+	                                  "iometer",  "passmark", "steady"};
 	size_t n = 0;
 	const struct suite_def *prev = NULL;
 
@@ -702,6 +738,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_passmark),
 	    cmocka_unit_test(test_cdm),
 	    cmocka_unit_test(test_atto),
 	    cmocka_unit_test(test_asssd),

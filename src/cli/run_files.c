@@ -1,0 +1,421 @@
+/*
+ * run_files.c - `raidlab run FILE-SUITE`: copy, extract, clone and load
+ * real files on a mounted directory or on a raidlab stack.
+ *
+ *   raidlab run asssd-copy|fc-test|untar|vm-clone|game-load
+ *       --target dir(PATH) | --target SPEC [--target ...] [--label NAME ...]
+ *       [--json FILE | --out-dir DIR] [--scale F] [--seed N] [--compress PCT]
+ *       [--fs ext4|xfs] [--mkfs-options 'ARGS'] [--no-drop-caches]
+ *       [--keep] [--force-destroy] [--quiet]
+ *
+ * cmd_run.c hands over when the first argument names a file suite.  Each
+ * target is prepared (files/target.h: a scratch subdirectory, or serve +
+ * nbdfuse + loop + mkfs + mount), the suite runs in it (files/files.h),
+ * and the target is torn down before the next one, also when the suite
+ * fails or Ctrl-C stops it.  The result is a suite result of
+ * docs/results.md (suite, label, tests with read/write figures), so
+ * `raidlab compare` and the HTML report put it beside block suites.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "files/files.h"
+#include "files/target.h"
+#include "stats/result.h"
+
+#define RF_MAX_TARGETS 16
+
+struct rf_args {
+	const struct files_suite *def;
+	const char *targets[RF_MAX_TARGETS], *labels[RF_MAX_TARGETS];
+	size_t ntargets, nlabels;
+	const char *json_path, *out_dir, *fs, *mkfs_options;
+	double scale;
+	unsigned long long seed;
+	unsigned compress;
+	bool drop, keep, force_destroy, quiet;
+};
+
+static volatile sig_atomic_t rf_stop;
+
+static void rf_on_signal(int sig)
+{
+	(void)sig;
+	rf_stop = 1;
+}
+
+static void rf_usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: raidlab run FILE-SUITE --target dir(PATH)|SPEC [--target ...] [OPTIONS]\n"
+	        "\n"
+	        "File suites copy, extract, clone and load real files on a filesystem:\n");
+	for (size_t i = 0; files_suite_at(i); i++)
+		fprintf(f, "  %-11s %s\n", files_suite_at(i)->name, files_suite_at(i)->title);
+	fprintf(
+	    f,
+	    "\n"
+	    "  --target dir(PATH)    a mounted directory (empty, or holding .raidlab-scratch);\n"
+	    "                        the suite works in a fresh subdirectory it removes\n"
+	    "  --target SPEC         a raidlab stack: served over NBD, attached through\n"
+	    "                        nbdfuse and a loop device, formatted and mounted (root)\n"
+	    "  --label NAME          the configuration's name (one per --target)\n"
+	    "  --json FILE           the result (one target); --out-dir DIR: DIR/SUITE-LABEL.json\n"
+	    "  --scale F             data sets at F x the tool's size, 0 < F <= 1 (default 1)\n"
+	    "  --seed N              data-set seed (default 1)\n"
+	    "  --compress PCT        make PCT %% of every 4 KiB block zeros (default 0:\n"
+	    "                        incompressible)\n"
+	    "  --fs ext4|xfs         filesystem made on a stack (default ext4)\n"
+	    "  --mkfs-options 'ARGS' extra arguments for mkfs\n"
+	    "  --no-drop-caches      do not drop the page cache before measured phases\n"
+	    "  --keep                dir(): keep the work subdirectory with the data sets,\n"
+	    "                        copies and extracted trees (space for all of them)\n"
+	    "  --force-destroy       dir(): run in a directory not proven scratch; stack:\n"
+	    "                        let serve write over data on its members\n"
+	    "  --quiet               no progress and no table\n"
+	    "\n"
+	    "MB/s is decimal and counts the sync after the data phase; docs/suites.md has the\n"
+	    "definitions.  Exit status: 0 ok, 1 failed or interrupted, 2 bad usage.\n");
+}
+
+static int rf_parse(int argc, char **argv, struct rf_args *a)
+{
+	a->def = files_suite_find(argv[1]);
+	a->scale = 1;
+	a->seed = 1;
+	a->drop = true;
+	for (int i = 2; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL;
+		char name[32];
+		if (strncmp(arg, "--", 2)) {
+			cli_error("run", "%s: unexpected argument '%s'", a->def->name, arg);
+			return -EINVAL;
+		}
+		const char *eq = strchr(arg, '=');
+		size_t nlen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+		if (nlen >= sizeof(name)) {
+			cli_error("run", "%s: unknown option '%.40s'", a->def->name, arg);
+			return -EINVAL;
+		}
+		memcpy(name, arg + 2, nlen);
+		name[nlen] = 0;
+		val = eq ? eq + 1 : NULL;
+		static const char *const valued[] = {"target",   "label", "json",
+		                                     "out-dir",  "scale", "seed",
+		                                     "compress", "fs",    "mkfs-options"};
+		bool takes = false;
+		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
+			takes |= !strcmp(name, valued[k]);
+		if (takes && !val) {
+			if (i + 1 >= argc) {
+				cli_error("run", "--%s needs a value", name);
+				return -EINVAL;
+			}
+			val = argv[++i];
+		}
+		char *end = NULL;
+		if (!strcmp(name, "target") || !strcmp(name, "label")) {
+			bool t = name[0] == 't';
+			size_t *n = t ? &a->ntargets : &a->nlabels;
+			if (*n == RF_MAX_TARGETS) {
+				cli_error("run", "at most %d --%s options", RF_MAX_TARGETS, name);
+				return -EINVAL;
+			}
+			(t ? a->targets : a->labels)[(*n)++] = val;
+		} else if (!strcmp(name, "json")) {
+			a->json_path = val;
+		} else if (!strcmp(name, "out-dir")) {
+			a->out_dir = val;
+		} else if (!strcmp(name, "fs")) {
+			if (strcmp(val, "ext4") && strcmp(val, "xfs")) {
+				cli_error("run", "--fs: expected ext4 or xfs, got '%s'", val);
+				return -EINVAL;
+			}
+			a->fs = val;
+		} else if (!strcmp(name, "mkfs-options")) {
+			a->mkfs_options = val;
+		} else if (!strcmp(name, "scale")) {
+			a->scale = strtod(val, &end);
+			if (!end || *end || !(a->scale > 0 && a->scale <= 1)) {
+				cli_error("run", "--scale: expected a number in (0, 1], got '%s'",
+				          val);
+				return -EINVAL;
+			}
+		} else if (!strcmp(name, "seed")) {
+			errno = 0;
+			a->seed = strtoull(val, &end, 0);
+			if (errno || !end || *end || !*val || *val == '-') {
+				cli_error("run", "--seed: expected a whole number, got '%s'", val);
+				return -EINVAL;
+			}
+		} else if (!strcmp(name, "compress")) {
+			long c = strtol(val, &end, 10);
+			if (!end || *end || !*val || c < 0 || c > 100) {
+				cli_error("run",
+				          "--compress: expected a percentage 0-100, got '%s'", val);
+				return -EINVAL;
+			}
+			a->compress = (unsigned)c;
+		} else if (!strcmp(name, "no-drop-caches") && !val) {
+			a->drop = false;
+		} else if (!strcmp(name, "keep") && !val) {
+			a->keep = true;
+		} else if (!strcmp(name, "force-destroy") && !val) {
+			a->force_destroy = true;
+		} else if (!strcmp(name, "quiet") && !val) {
+			a->quiet = true;
+		} else if (!strcmp(name, "help") && !val) {
+			rf_usage(stdout);
+			exit(0);
+		} else {
+			cli_error("run",
+			          "%s: unknown option '--%s' ('raidlab run %s --help' lists them)",
+			          a->def->name, name, a->def->name);
+			return -EINVAL;
+		}
+	}
+	if (!a->ntargets) {
+		cli_error("run", "%s: no target: give --target dir(PATH) or --target SPEC",
+		          a->def->name);
+		return -EINVAL;
+	}
+	if (a->nlabels > a->ntargets) {
+		cli_error("run", "%zu --label options for %zu --target options", a->nlabels,
+		          a->ntargets);
+		return -EINVAL;
+	}
+	if (a->ntargets > 1 && a->json_path) {
+		cli_error("run",
+		          "--json writes one result; with several targets use --out-dir DIR");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void rf_progress(void *arg, const char *test, const char *phase)
+{
+	(void)arg;
+	fprintf(stderr, "\r\033[K%s: %s...", test, phase);
+	fflush(stderr);
+}
+
+/* The result document around the tests. */
+static struct json_object *rf_doc(const struct rf_args *a, const struct files_target *t,
+                                  const char *spec, const char *label, struct json_object *tests,
+                                  const struct files_run *r)
+{
+	struct json_object *doc = json_object_new_object(), *tool = json_object_new_object();
+	struct json_object *tg = json_object_new_object(), *suite = json_object_new_object();
+	struct json_object *params = json_object_new_object();
+
+	json_object_object_add(doc, "schema_version", json_object_new_int(1));
+	json_object_object_add(tool, "name", json_object_new_string("raidlab"));
+	json_object_object_add(tool, "version", json_object_new_string(RL_VERSION));
+	json_object_object_add(doc, "tool", tool);
+	json_object_object_add(doc, "host", st_result_host());
+	json_object_object_add(tg, "spec", json_object_new_string(spec));
+	json_object_object_add(tg, "kind", json_object_new_string(t->is_dir ? "dir" : "stack"));
+	if (!t->is_dir) {
+		json_object_object_add(tg, "filesystem", json_object_new_string(t->fs));
+		json_object_object_add(tg, "attach",
+		                       json_object_new_string("raidlab serve + nbdfuse + loop"));
+		if (t->emulation[0]) {
+			json_object_object_add(tg, "emulation",
+			                       json_object_new_string(t->emulation));
+			json_object_object_add(tg, "emulation_fell_behind",
+			                       json_object_new_boolean(t->fell_behind));
+		}
+		if (a->mkfs_options)
+			json_object_object_add(tg, "mkfs_options",
+			                       json_object_new_string(a->mkfs_options));
+	}
+	json_object_object_add(doc, "target", tg);
+	json_object_object_add(doc, "jobs", json_object_new_array());
+	json_object_object_add(doc, "label", json_object_new_string(label));
+	json_object_object_add(suite, "name", json_object_new_string(a->def->name));
+	json_object_object_add(suite, "title", json_object_new_string(a->def->title));
+	json_object_object_add(suite, "kind", json_object_new_string("files"));
+	json_object_object_add(suite, "aggregate", json_object_new_string("single"));
+	json_object_object_add(params, "scale", json_object_new_double(a->scale));
+	json_object_object_add(params, "seed", json_object_new_int64((int64_t)a->seed));
+	json_object_object_add(params, "compress_pct", json_object_new_int((int)a->compress));
+	json_object_object_add(params, "drop_caches", json_object_new_boolean(a->drop));
+	json_object_object_add(suite, "params", params);
+	json_object_object_add(suite, "cache_drops", json_object_new_int((int)r->drops));
+	json_object_object_add(suite, "cache_drop_failures",
+	                       json_object_new_int((int)r->drop_failures));
+	json_object_object_add(doc, "suite", suite);
+	json_object_object_add(doc, "tests", json_object_get(tests));
+	return doc;
+}
+
+static struct json_object *rf_get(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static double rf_num(struct json_object *o, const char *k)
+{
+	return json_object_get_double(rf_get(o, k));
+}
+
+static void rf_print(FILE *f, struct json_object *doc)
+{
+	struct json_object *tests = rf_get(doc, "tests");
+
+	fprintf(f, "%s: %s\ntarget: %s\n",
+	        json_object_get_string(rf_get(rf_get(doc, "suite"), "name")),
+	        json_object_get_string(rf_get(rf_get(doc, "suite"), "title")),
+	        json_object_get_string(rf_get(rf_get(doc, "target"), "spec")));
+	fprintf(f,
+	        "MB/s = 1,000,000 bytes/s including the sync; cached = the data phase alone\n\n");
+	fprintf(f, "%-20s %8s %10s %10s %9s %9s %9s %11s\n", "Test", "", "files", "MB", "MB/s",
+	        "time s", "sync s", "cached MB/s");
+	for (size_t i = 0; i < json_object_array_length(tests); i++) {
+		struct json_object *t = json_object_array_get_idx(tests, i);
+		const char *dir = rf_get(t, "read") ? "read" : "write";
+		struct json_object *d = rf_get(t, dir);
+		fprintf(f, "%-20s %8s %10lld %10.1f %9.2f %9.3f %9.3f %11.2f\n",
+		        json_object_get_string(rf_get(t, "name")), dir,
+		        (long long)json_object_get_int64(rf_get(d, "files")),
+		        rf_num(d, "bytes") / 1e6, rf_num(d, "mb_s"), rf_num(d, "time_s"),
+		        rf_num(d, "sync_s"), rf_num(d, "cached_mb_s"));
+	}
+	struct json_object *s = rf_get(doc, "suite");
+	if (json_object_get_int(rf_get(s, "cache_drop_failures")))
+		fprintf(f, "note: the page cache could not be dropped (not root): reads may have "
+		           "come from memory\n");
+}
+
+/* One configuration; *docp gets the result.  Exit code. */
+static int rf_run_one(const struct rf_args *a, const char *spec, const char *label,
+                      struct json_object **docp)
+{
+	struct files_target t;
+	struct files_target_opts o = {.fs = a->fs,
+	                              .mkfs_options = a->mkfs_options,
+	                              .force_destroy = a->force_destroy,
+	                              .keep = a->keep,
+	                              .need = a->def->need(a->scale),
+	                              .stop = &rf_stop};
+	struct files_run r = {.scale = a->scale,
+	                      .seed = a->seed,
+	                      .compress = a->compress,
+	                      .drop_caches = a->drop,
+	                      .keep_data = a->keep,
+	                      .stop = &rf_stop};
+	bool tty = isatty(STDERR_FILENO) && !a->quiet;
+	int rc;
+
+	*docp = NULL;
+	rc = files_target_open(&t, spec, &o);
+	if (rc) {
+		cli_error("run", "%s on %s: %s", a->def->name, label,
+		          rc == -EINTR ? "interrupted" : t.msg);
+		files_target_close(&t);
+		return rc == -EINVAL ? 2 : 1;
+	}
+	r.work = t.work;
+	r.tests = json_object_new_array();
+	r.progress = tty ? rf_progress : NULL;
+	rc = a->def->run(&r);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	if (rc)
+		cli_error("run", "%s on %s: %s", a->def->name, label,
+		          rc == -EINTR ? "interrupted" : r.msg);
+	if (a->keep && t.is_dir && !a->quiet)
+		fprintf(stderr, "raidlab run: kept %s\n", t.work);
+	files_target_close(&t); /* first: serve's emulation report comes at its exit */
+	if (!rc) {
+		*docp = rf_doc(a, &t, spec, label, r.tests, &r);
+		if (t.fell_behind && !a->quiet)
+			fprintf(stderr,
+			        "raidlab run: warning: %s: %s; the figures are not the simulated "
+			        "hardware's\n",
+			        label, t.emulation);
+	}
+	json_object_put(r.tests);
+	return rc ? 1 : 0;
+}
+
+static void rf_file_name(const char *label, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *s = label; *s && n + 1 < len; s++) {
+		char c = *s;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		          (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+		c = ok ? c : '_';
+		if ((c == '_' && (n == 0 || buf[n - 1] == '_')) || (c == '.' && n == 0))
+			continue;
+		buf[n++] = c;
+	}
+	while (n && buf[n - 1] == '_')
+		n--;
+	buf[n] = 0;
+	if (!n)
+		snprintf(buf, len, "result");
+}
+
+int cli_run_files(int argc, char **argv)
+{
+	struct rf_args a = {0};
+	struct sigaction sa = {.sa_handler = rf_on_signal}; /* no SA_RESTART: waits wake up */
+	int status = 0;
+
+	if (rf_parse(argc, argv, &a))
+		return 2;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
+	if (dir && mkdir(dir, 0777) && errno != EEXIST) {
+		cli_error("run", "cannot create %s: %s", dir, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < a.ntargets && !rf_stop; i++) {
+		const char *label = i < a.nlabels ? a.labels[i] : a.targets[i];
+		struct json_object *doc = NULL;
+		int rc = rf_run_one(&a, a.targets[i], label, &doc);
+		if (rc) {
+			status = status ? status : rc;
+			continue;
+		}
+		if (!a.quiet)
+			rf_print(stdout, doc);
+		if (a.json_path && st_result_write(doc, a.json_path)) {
+			cli_error("run", "cannot write %s", a.json_path);
+			status = 1;
+		}
+		if (dir) {
+			char base[100], *path = NULL;
+			rf_file_name(label, base, sizeof(base));
+			if (asprintf(&path, "%s/%s-%s.json", dir, a.def->name, base) < 0 ||
+			    st_result_write(doc, path)) {
+				cli_error("run", "cannot write %s", path ? path : dir);
+				status = 1;
+			} else if (!a.quiet) {
+				fprintf(stderr, "raidlab run: %s: wrote %s\n", label, path);
+			}
+			free(path);
+		}
+		json_object_put(doc);
+	}
+	if (rf_stop) {
+		if (!status)
+			cli_error("run", "interrupted");
+		status = 1;
+	}
+	return status;
+}

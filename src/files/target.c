@@ -1,0 +1,499 @@
+/*
+ * target.c - dir(PATH) and raidlab stacks as places for file suites
+ * (target.h).
+ *
+ * The stack is assembled from real programs, each a child in its own
+ * process group: `raidlab serve` (this binary, /proc/self/exe) on a socket
+ * in a private runtime directory, nbdfuse exposing the export as a file,
+ * losetup attaching it, mkfs formatting it; mount(2) and the loop detach
+ * (LOOP_CLR_FD) are done here.  Every step records what it set up, and
+ * close walks the records backwards, so it undoes exactly what exists.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "files/files.h"
+#include "files/target.h"
+
+#define FT_WAIT_MS 15000 /* longest wait for a child to come up or go away */
+
+static bool ft_stopped(const struct files_target_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+static bool ft_in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (!path || !*path)
+		path = "/usr/sbin:/usr/bin:/sbin:/bin";
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		size_t len = end ? (size_t)(end - path) : strlen(path);
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, prog);
+		if (!access(buf, X_OK))
+			return true;
+		path = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* Start @argv in its own process group, output to @log; the pid, or -errno. */
+static pid_t ft_start(char *const argv[], const char *log, const char *exe)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		setpgid(0, 0);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		int nul = open("/dev/null", O_RDONLY);
+		if (nul >= 0)
+			dup2(nul, STDIN_FILENO);
+		if (exe)
+			execv(exe, argv);
+		else
+			execvp(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", exe ? exe : argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait up to @ms for @pid to exit; its status, or -ETIMEDOUT. */
+static int ft_wait(pid_t pid, int ms)
+{
+	int status;
+
+	for (int waited = 0;; waited += 10) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			return status;
+		if (w < 0 && errno != EINTR)
+			return -errno;
+		if (waited >= ms)
+			return -ETIMEDOUT;
+		usleep(10000);
+	}
+}
+
+/* Run @argv to completion (output to @log, or captured into @out); 0 or -EIO. */
+static int ft_run(struct files_target *t, char *const argv[], const char *log, char *out,
+                  size_t outlen)
+{
+	int status;
+	pid_t pid = ft_start(argv, log, NULL);
+
+	if (pid < 0) {
+		snprintf(t->msg, sizeof(t->msg), "cannot start %s: %s", argv[0],
+		         strerror((int)-pid));
+		return (int)pid;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		char first[256] = ""; /* mkfs and losetup say what is wrong first */
+		FILE *f = fopen(log, "re");
+		while (f && fgets(first, sizeof(first), f) && first[0] == '\n')
+			;
+		if (f)
+			fclose(f);
+		first[strcspn(first, "\n")] = 0;
+		snprintf(t->msg, sizeof(t->msg), "%s failed: %s", argv[0],
+		         *first ? first : "no message");
+		return -EIO;
+	}
+	if (out) {
+		FILE *f = fopen(log, "re");
+		out[0] = 0;
+		if (f && fgets(out, (int)outlen, f))
+			out[strcspn(out, "\n")] = 0;
+		if (f)
+			fclose(f);
+	}
+	return 0;
+}
+
+/* Wait until @path exists (non-empty when @nonempty) while @pid lives. */
+static int ft_wait_for(struct files_target *t, const struct files_target_opts *o, const char *path,
+                       bool nonempty, pid_t pid, const char *what, const char *log)
+{
+	struct stat st;
+	int status;
+
+	for (int waited = 0; waited < FT_WAIT_MS; waited += 10) {
+		if (!stat(path, &st) && (!nonempty || st.st_size > 0))
+			return 0;
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			char last[256] = "";
+			FILE *f = fopen(log, "re");
+			while (f && fgets(last, sizeof(last), f))
+				;
+			if (f)
+				fclose(f);
+			last[strcspn(last, "\n")] = 0;
+			snprintf(t->msg, sizeof(t->msg), "%s exited: %s", what,
+			         *last ? last : "no message");
+			return -EIO;
+		}
+		if (ft_stopped(o)) {
+			snprintf(t->msg, sizeof(t->msg), "interrupted");
+			return -EINTR;
+		}
+		usleep(10000);
+	}
+	snprintf(t->msg, sizeof(t->msg), "%s did not come up within %d s", what, FT_WAIT_MS / 1000);
+	return -ETIMEDOUT;
+}
+
+/* Free space of the filesystem holding @path against @need. */
+static int ft_space(struct files_target *t, const char *path, uint64_t need)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv)) {
+		snprintf(t->msg, sizeof(t->msg), "cannot stat %.300s: %s", path, strerror(errno));
+		return -errno;
+	}
+	uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (avail < need) {
+		snprintf(t->msg, sizeof(t->msg),
+		         "%.300s has %llu MB free, the suite needs %llu MB at this --scale", path,
+		         (unsigned long long)(avail / 1000000),
+		         (unsigned long long)(need / 1000000));
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* Empty, or holding .raidlab-scratch. */
+static bool ft_is_scratch(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true, marker = false;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		empty = false;
+		if (!strcmp(e->d_name, ".raidlab-scratch"))
+			marker = true;
+	}
+	closedir(d);
+	return empty || marker;
+}
+
+static int ft_make_work(struct files_target *t)
+{
+	snprintf(t->work, sizeof(t->work), "%s/raidlab-files.XXXXXX", t->path);
+	if (!mkdtemp(t->work)) {
+		int rc = -errno;
+		snprintf(t->msg, sizeof(t->msg), "cannot create a work directory in %.300s: %s",
+		         t->path, strerror(-rc));
+		t->work[0] = 0;
+		return rc;
+	}
+	return 0;
+}
+
+static int ft_open_dir(struct files_target *t, const char *spec, const struct files_target_opts *o)
+{
+	size_t len = strlen(spec);
+	struct stat st;
+	int rc;
+
+	if (len < 6 || spec[len - 1] != ')' || len - 5 >= sizeof(t->path)) {
+		snprintf(t->msg, sizeof(t->msg), "expected dir(PATH), got '%.300s'", spec);
+		return -EINVAL;
+	}
+	memcpy(t->path, spec + 4, len - 5);
+	t->path[len - 5] = 0;
+	if (stat(t->path, &st)) {
+		rc = -errno;
+		snprintf(t->msg, sizeof(t->msg), "dir(%.300s): %s", t->path, strerror(-rc));
+		return rc;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(t->msg, sizeof(t->msg), "dir(%.300s): not a directory", t->path);
+		return -ENOTDIR;
+	}
+	if (!o->force_destroy && !ft_is_scratch(t->path)) {
+		snprintf(t->msg, sizeof(t->msg),
+		         "dir(%.300s) holds files and no .raidlab-scratch marker: raidlab cannot "
+		         "tell it is scratch (empty it, create .raidlab-scratch in it, or pass "
+		         "--force-destroy; raidlab only ever writes inside its own subdirectory)",
+		         t->path);
+		return -EEXIST;
+	}
+	if ((rc = ft_space(t, t->path, o->need)))
+		return rc;
+	return ft_make_work(t);
+}
+
+static int ft_need_prog(struct files_target *t, const char *prog, const char *pkg)
+{
+	if (ft_in_path(prog))
+		return 0;
+	snprintf(t->msg, sizeof(t->msg),
+	         "%s is not installed (Debian package %s); it is needed to mount a raidlab stack",
+	         prog, pkg);
+	return -ENOENT;
+}
+
+static int ft_open_stack(struct files_target *t, const char *spec,
+                         const struct files_target_opts *o)
+{
+	char sock[4200], ready[4200], fuse[4200], file[4300], log[4200], mkfs[32], uri[4300];
+	const char *tmp = getenv("TMPDIR");
+	int rc;
+
+	if (geteuid() != 0) {
+		snprintf(t->msg, sizeof(t->msg),
+		         "running a file suite on a raidlab stack needs root (loop devices, mkfs "
+		         "and mount); run as root, or use dir(PATH) on a mounted filesystem");
+		return -EPERM;
+	}
+	if (access("/dev/fuse", R_OK | W_OK)) {
+		snprintf(t->msg, sizeof(t->msg),
+		         "no usable /dev/fuse (FUSE): nbdfuse cannot expose the stack (modprobe "
+		         "fuse, or in a container pass --device /dev/fuse)");
+		return -ENOENT;
+	}
+	if (access("/dev/loop-control", R_OK | W_OK)) {
+		snprintf(t->msg, sizeof(t->msg),
+		         "no /dev/loop-control: loop devices are not available (modprobe loop, or "
+		         "in a container run privileged)");
+		return -ENOENT;
+	}
+	snprintf(mkfs, sizeof(mkfs), "mkfs.%s", t->fs);
+	if ((rc = ft_need_prog(t, "nbdfuse", "nbdfuse")) ||
+	    (rc = ft_need_prog(t, "fusermount3", "fuse3")) ||
+	    (rc = ft_need_prog(t, "losetup", "mount")) ||
+	    (rc = ft_need_prog(t, mkfs, strcmp(t->fs, "xfs") ? "e2fsprogs" : "xfsprogs")))
+		return rc;
+
+	snprintf(t->rundir, sizeof(t->rundir), "%s/raidlab-fs.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(t->rundir)) {
+		rc = -errno;
+		snprintf(t->msg, sizeof(t->msg), "cannot create a runtime directory: %s",
+		         strerror(-rc));
+		t->rundir[0] = 0;
+		return rc;
+	}
+	snprintf(sock, sizeof(sock), "%s/nbd.sock", t->rundir);
+	snprintf(ready, sizeof(ready), "%s/ready", t->rundir);
+	snprintf(fuse, sizeof(fuse), "%s/fuse", t->rundir);
+	snprintf(file, sizeof(file), "%s/fuse/nbd", t->rundir);
+	snprintf(t->path, sizeof(t->path), "%s/mnt", t->rundir);
+	if (mkdir(fuse, 0700) || mkdir(t->path, 0700)) {
+		rc = -errno;
+		snprintf(t->msg, sizeof(t->msg), "cannot create %.300s: %s", t->rundir,
+		         strerror(-rc));
+		return rc;
+	}
+
+	/* 1. raidlab serve */
+	snprintf(log, sizeof(log), "%s/serve.log", t->rundir);
+	char *sargv[] = {"raidlab",
+	                 "serve",
+	                 (char *)spec,
+	                 "--socket",
+	                 sock,
+	                 "--no-status",
+	                 "--ready-file",
+	                 ready,
+	                 o->force_destroy ? "--force-destroy" : NULL,
+	                 NULL};
+	pid_t pid = ft_start(sargv, log, "/proc/self/exe");
+	if (pid < 0) {
+		snprintf(t->msg, sizeof(t->msg), "cannot start raidlab serve: %s",
+		         strerror((int)-pid));
+		return (int)pid;
+	}
+	t->serve_pid = pid;
+	if ((rc = ft_wait_for(t, o, ready, true, pid, "raidlab serve", log))) {
+		if (rc == -EIO)
+			t->serve_pid = 0; /* already reaped */
+		return rc;
+	}
+
+	/* 2. nbdfuse */
+	snprintf(log, sizeof(log), "%s/nbdfuse.log", t->rundir);
+	snprintf(uri, sizeof(uri), "nbd+unix:///?socket=%s", sock);
+	char *fargv[] = {"nbdfuse", fuse, uri, NULL};
+	pid = ft_start(fargv, log, NULL);
+	if (pid < 0) {
+		snprintf(t->msg, sizeof(t->msg), "cannot start nbdfuse: %s", strerror((int)-pid));
+		return (int)pid;
+	}
+	t->fuse_pid = pid;
+	if ((rc = ft_wait_for(t, o, file, false, pid, "nbdfuse", log))) {
+		if (rc == -EIO)
+			t->fuse_pid = 0;
+		return rc;
+	}
+	t->fuse_up = true;
+
+	/* 3. loop device */
+	snprintf(log, sizeof(log), "%s/losetup.log", t->rundir);
+	char *largv[] = {"losetup", "-f", "--show", "--direct-io=on", file, NULL};
+	if ((rc = ft_run(t, largv, log, t->loop, sizeof(t->loop))))
+		return rc;
+	if (strncmp(t->loop, "/dev/loop", 9)) {
+		snprintf(t->msg, sizeof(t->msg), "losetup printed '%s', not a loop device",
+		         t->loop);
+		t->loop[0] = 0;
+		return -EIO;
+	}
+	if (ft_stopped(o))
+		return -EINTR;
+
+	/* 4. mkfs */
+	char *margv[64];
+	char opts[1024] = "";
+	int n = 0;
+	margv[n++] = mkfs;
+	margv[n++] = "-q";
+	margv[n++] = strcmp(t->fs, "xfs") ? "-F" : "-f";
+	if (o->mkfs_options) {
+		snprintf(opts, sizeof(opts), "%s", o->mkfs_options);
+		for (char *save = NULL, *w = strtok_r(opts, " \t", &save); w && n < 60;
+		     w = strtok_r(NULL, " \t", &save))
+			margv[n++] = w;
+	}
+	margv[n++] = t->loop;
+	margv[n] = NULL;
+	snprintf(log, sizeof(log), "%s/mkfs.log", t->rundir);
+	if ((rc = ft_run(t, margv, log, NULL, 0)))
+		return rc;
+	if (ft_stopped(o))
+		return -EINTR;
+
+	/* 5. mount */
+	if (mount(t->loop, t->path, t->fs, 0, NULL)) {
+		rc = -errno;
+		snprintf(t->msg, sizeof(t->msg), "cannot mount %s (%s) on %.300s: %s", t->loop,
+		         t->fs, t->path, strerror(-rc));
+		return rc;
+	}
+	t->mounted = true;
+	if ((rc = ft_space(t, t->path, o->need)))
+		return rc;
+	return ft_make_work(t);
+}
+
+int files_target_open(struct files_target *t, const char *spec, const struct files_target_opts *o)
+{
+	memset(t, 0, sizeof(*t));
+	t->keep = o->keep;
+	snprintf(t->fs, sizeof(t->fs), "%s", o->fs ? o->fs : "ext4");
+	if (strcmp(t->fs, "ext4") && strcmp(t->fs, "xfs")) {
+		snprintf(t->msg, sizeof(t->msg), "--fs: expected ext4 or xfs, got '%s'", o->fs);
+		return -EINVAL;
+	}
+	if (!strncmp(spec, "dir(", 4)) {
+		t->is_dir = true;
+		return ft_open_dir(t, spec, o);
+	}
+	return ft_open_stack(t, spec, o);
+}
+
+/* Stop @pid: @sig, wait, then SIGKILL. */
+static void ft_stop_child(pid_t pid, int sig)
+{
+	kill(pid, sig);
+	if (ft_wait(pid, FT_WAIT_MS) == -ETIMEDOUT) {
+		kill(pid, SIGKILL);
+		ft_wait(pid, FT_WAIT_MS);
+	}
+}
+
+/* serve's closing "emulation lag: ..." line (simulated stacks) into t->emulation. */
+static void ft_read_lag(struct files_target *t)
+{
+	char path[2100], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/serve.log", t->rundir);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "emulation lag:");
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		snprintf(t->emulation, sizeof(t->emulation), "%s", p);
+		t->fell_behind = strstr(p, "fell behind") != NULL;
+	}
+	fclose(f);
+}
+
+void files_target_close(struct files_target *t)
+{
+	if (t->work[0] && (!t->keep || !t->is_dir))
+		files_rmtree(t->work);
+	t->work[0] = 0;
+	if (t->mounted) {
+		sync();
+		for (int i = 0; i < 50 && umount2(t->path, 0) && errno == EBUSY; i++)
+			usleep(100000);
+		umount2(t->path, MNT_DETACH); /* no-op (EINVAL) once unmounted */
+		t->mounted = false;
+	}
+	if (t->loop[0]) {
+		int fd = open(t->loop, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			for (int i = 0; i < 50 && ioctl(fd, LOOP_CLR_FD, 0) && errno == EBUSY; i++)
+				usleep(100000);
+			close(fd);
+		}
+		t->loop[0] = 0;
+	}
+	if (t->fuse_pid > 0) {
+		if (t->fuse_up) {
+			char fuse[4200], *argv[] = {"fusermount3", "-u", fuse, NULL};
+			int st;
+			snprintf(fuse, sizeof(fuse), "%s/fuse", t->rundir);
+			pid_t p = ft_start(argv, "/dev/null", NULL);
+			if (p > 0)
+				while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+					;
+		}
+		if (ft_wait(t->fuse_pid, 3000) == -ETIMEDOUT)
+			ft_stop_child(t->fuse_pid, SIGTERM);
+		t->fuse_pid = 0;
+		t->fuse_up = false;
+	}
+	if (t->serve_pid > 0) {
+		ft_stop_child(t->serve_pid, SIGTERM);
+		t->serve_pid = 0;
+		ft_read_lag(t);
+	}
+	if (t->rundir[0]) {
+		files_rmtree(t->rundir);
+		t->rundir[0] = 0;
+	}
+}

@@ -319,6 +319,8 @@ static void srv_ctl_handle(struct srv *s, int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	while (n < sizeof(line) - 1) {
 		ssize_t r = read(fd, line + n, sizeof(line) - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue; /* a signal, not the end of the command */
 		if (r <= 0)
 			break;
 		n += (size_t)r;

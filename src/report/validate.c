@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/render.h"
 #include "report/validate.h"
 
 /* --- loading --- */
@@ -764,28 +765,6 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 
 /* --- HTML --- */
 
-static void val_html_text(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
 /* Log-log scatter of simulated against published, with the 1x, 1.25x and 2x bands. */
 static void val_html_chart(FILE *f, const struct val_set *s)
 {
@@ -852,7 +831,7 @@ static void val_html_chart(FILE *f, const struct val_set *s)
 			        c->anomaly                      ? "#999"
 			        : !strcmp(c->direction, "read") ? "#1f77b4"
 			                                        : "#d62728");
-			val_html_text(f, s->configs[i].name);
+			rep_html_text(f, s->configs[i].name);
 			fprintf(f, " %s %s: published %.4g, simulated %.4g</title></circle>\n",
 			        c->test, c->direction, c->published, c->simulated);
 		}
@@ -883,9 +862,9 @@ void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stat
 		const struct val_set *s = sets[i];
 		const struct val_stats *st = &stats[i];
 		fprintf(f, "<h2>");
-		val_html_text(f, s->name);
+		rep_html_text(f, s->name);
 		fprintf(f, ": ");
-		val_html_text(f, s->title);
+		rep_html_text(f, s->title);
 		fprintf(f,
 		        "</h2>\n<p class=\"%s\">%s: median error &times;%.3f, worst &times;%.2f; "
 		        "within 1.25&times; %.0f %%, 2&times; %.0f %%, 4&times; %.0f %%; orderings "
@@ -902,9 +881,9 @@ void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stat
 				double r = x->simulated / x->published;
 				fprintf(f, "<tr class=\"%s\"><td>",
 				        fabs(log(r)) <= log(1.25) ? "ok" : "bad");
-				val_html_text(f, s->configs[c].name);
+				rep_html_text(f, s->configs[c].name);
 				fprintf(f, "</td><td>");
-				val_html_text(f, x->test);
+				rep_html_text(f, x->test);
 				fprintf(f,
 				        "</td><td>%s</td><td>%.4g</td><td>%.4g</"
 				        "td><td>%.2f&times;%s</td></tr>\n",
@@ -914,9 +893,9 @@ void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stat
 		fprintf(f, "</table>\n<ul>\n");
 		for (size_t r = 0; r < s->nrelations; r++) {
 			fprintf(f, "<li class=\"%s\">", s->relations[r].held ? "ok" : "bad");
-			val_html_text(f, s->relations[r].finding);
+			rep_html_text(f, s->relations[r].finding);
 			fprintf(f, ": ");
-			val_html_text(f, s->relations[r].detail);
+			rep_html_text(f, s->relations[r].detail);
 			fprintf(f, "</li>\n");
 		}
 		fprintf(f, "</ul>\n");

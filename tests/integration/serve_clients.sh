@@ -56,7 +56,7 @@ qemu-io -f raw "$U" -c 'write -P 0x5a 1M 64k' -c 'read -P 0x5a 1M 64k' \
 	{ cat qio.out; fail "qemu-io failed"; }
 grep -qi "pattern verification failed\|error" qio.out && { cat qio.out; fail "qemu-io reported an error"; }
 
-fio --name=v --ioengine=nbd --uri="$U" --rw=randwrite --bs=4k --size=16m --iodepth=16 \
+timeout -s KILL 120 fio --name=v --ioengine=nbd --uri="$U" --rw=randwrite --bs=4k --size=16m --iodepth=16 \
 	--verify=crc32c --do_verify=1 --output-format=json --output=fio.json >fio.err 2>&1 ||
 	{ cat fio.err; fail "fio nbd verify job failed"; }
 [ "$(jq '.jobs[0].error' fio.json)" = 0 ] || fail "fio reported an error"

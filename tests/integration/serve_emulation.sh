@@ -27,7 +27,7 @@ served() {
 	local spid=$!
 	for _ in $(seq 100); do [ -s ready ] && break; sleep 0.05; done
 	[ -s ready ] || { cat serve.err; fail "server did not start"; }
-	fio --name=e --ioengine=nbd --uri='nbd+unix:///?socket=s.sock' "${job[@]}" \
+	timeout -s KILL 120 fio --name=e --ioengine=nbd --uri='nbd+unix:///?socket=s.sock' "${job[@]}" \
 		--output-format=json --output=fio.json >fio.err 2>&1 || { cat fio.err; fail "fio failed"; }
 	kill -TERM $spid
 	wait $spid || { cat serve.err; fail "server exited non-zero"; }

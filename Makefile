@@ -37,7 +37,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 
-.PHONY: all run check check-plain check-asan test fuzz fuzz-run format format-check deps clean bench
+.PHONY: print-ldlibs all run check check-plain check-asan test fuzz fuzz-run format format-check deps clean bench
 
 all: $(BIN) $(UNIT_BIN)
 
@@ -115,6 +115,10 @@ format:
 format-check:
 	@clang-format --dry-run -Werror $$(find src tests bench -name '*.[ch]') && echo "  format: clean"
 
+
+# The link flags programs that use build/libraidlab.a need (bench/sim-speed.sh).
+print-ldlibs:
+	@echo $(LDLIBS)
 
 clean:
 	rm -rf build build-asan build-fuzz build-fuzz-lib

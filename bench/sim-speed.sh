@@ -26,7 +26,7 @@ trap 'rm -rf "$out"' EXIT
 # shellcheck disable=SC2046
 cc -std=gnu17 -D_GNU_SOURCE -O2 -I"$top/src" -o "$out/sim_speed" "$top/bench/sim_speed.c" \
 	-Wl,--whole-archive "$build/libraidlab.a" -Wl,--no-whole-archive \
-	$(pkg-config --libs liburing blkid json-c) -lm -pthread
+	$(make -s -C "$top" print-ldlibs)
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== the model alone (bench/sim_speed.c) =="

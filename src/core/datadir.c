@@ -83,3 +83,19 @@ size_t rl_data_list(const char *dir, const char *suffix, char ***out)
 	*out = v;
 	return n;
 }
+
+bool rl_data_name_matches(const char *name, const char *aliases, const char *want)
+{
+	size_t wl = strlen(want);
+
+	if (!strcmp(name, want))
+		return true;
+	for (const char *a = aliases; a && *a;) {
+		size_t l = strcspn(a, " \t,");
+		if (l == wl && !strncmp(a, want, l))
+			return true;
+		a += l;
+		a += strspn(a, " \t,");
+	}
+	return false;
+}

@@ -12,6 +12,7 @@
 #define RL_CORE_DATADIR_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #define RL_DATA_DIRS_MAX 8
@@ -25,5 +26,11 @@ size_t rl_data_dirs(const char *sub, const char *env, char out[][PATH_MAX]);
  * (0 when the directory cannot be read).
  */
 size_t rl_data_list(const char *dir, const char *suffix, char ***out);
+
+/**
+ * Does @want name the data file called @name with @aliases (words separated
+ * by spaces, tabs or commas)?
+ */
+bool rl_data_name_matches(const char *name, const char *aliases, const char *want);
 
 #endif

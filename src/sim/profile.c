@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/datadir.h"
 #include "core/spec.h"
 #include "sim/sim.h"
 
@@ -398,20 +399,6 @@ const char *const *sim_profile_dirs(void)
 	return dirs;
 }
 
-static bool profile_matches(const struct sim_params *p, const char *name)
-{
-	char a[sizeof(p->aliases)];
-	char *save = NULL;
-
-	if (!strcmp(p->name, name))
-		return true;
-	snprintf(a, sizeof(a), "%s", p->aliases);
-	for (char *w = strtok_r(a, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
-		if (!strcmp(w, name))
-			return true;
-	return false;
-}
-
 static bool has_suffix(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
@@ -477,7 +464,7 @@ int sim_profile_load(const char *name, struct sim_params *p, char *msg, size_t m
 				char why[512];
 				snprintf(path, sizeof(path), "%s/%s", dirs[i], files[j]);
 				if (!profile_parse(path, &q, why, sizeof(why)) &&
-				    profile_matches(&q, name)) {
+				    rl_data_name_matches(q.name, q.aliases, name)) {
 					*p = q;
 					found = 1;
 				}

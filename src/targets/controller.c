@@ -141,20 +141,6 @@ int rl_ctl_profile_parse(const char *path, struct rl_ctl_profile *p, char *msg, 
 	return rc;
 }
 
-static bool ctl_matches(const struct rl_ctl_profile *p, const char *name)
-{
-	char a[sizeof(p->aliases)];
-	char *save = NULL;
-
-	if (!strcmp(p->name, name))
-		return true;
-	snprintf(a, sizeof(a), "%s", p->aliases);
-	for (char *w = strtok_r(a, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
-		if (!strcmp(w, name))
-			return true;
-	return false;
-}
-
 int rl_ctl_profile_each(int (*fn)(const struct rl_ctl_profile *p, void *arg), void *arg)
 {
 	char dirs[RL_DATA_DIRS_MAX][PATH_MAX];
@@ -198,7 +184,7 @@ static int ctl_find_fn(const struct rl_ctl_profile *p, void *arg)
 	struct ctl_find *f = arg;
 	char msg[256];
 
-	if (!ctl_matches(p, f->name))
+	if (!rl_data_name_matches(p->name, p->aliases, f->name))
 		return 0;
 	/* a copy the caller owns: parse the file again */
 	if (rl_ctl_profile_parse(p->path, f->out, msg, sizeof(msg)))

@@ -1060,20 +1060,24 @@ static int opt_set_submit_mode(struct wl_job *job, const struct opt_def *def, co
 	return 0;
 }
 
-/* rate_process=linear|poisson */
-static int opt_set_rate_process(struct wl_job *job, const struct opt_def *def, const char *value,
-                                const struct opt_ctx *ctx)
+/* An option with two words: @no sets *out false, @yes sets it true. */
+static int opt_two_words(const struct opt_def *def, const char *value, const struct opt_ctx *ctx,
+                         const char *no, const char *yes, bool *out)
 {
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
-	if (!strcmp(value, "linear"))
-		job->rate_poisson = false;
-	else if (!strcmp(value, "poisson"))
-		job->rate_poisson = true;
-	else
-		return opt_fail(ctx, true, "expected linear or poisson, got '%s'", value);
+	if (strcmp(value, no) && strcmp(value, yes))
+		return opt_fail(ctx, true, "expected %s or %s, got '%s'", no, yes, value);
+	*out = !strcmp(value, yes);
 	return 0;
+}
+
+/* rate_process=linear|poisson */
+static int opt_set_rate_process(struct wl_job *job, const struct opt_def *def, const char *value,
+                                const struct opt_ctx *ctx)
+{
+	return opt_two_words(def, value, ctx, "linear", "poisson", &job->rate_poisson);
 }
 
 /* percentile_list=99:99.9:... (fio's ':' list), each in (0, 100]. */
@@ -1149,16 +1153,7 @@ bad:
 static int opt_set_cpus_policy(struct wl_job *job, const struct opt_def *def, const char *value,
                                const struct opt_ctx *ctx)
 {
-	int ret = opt_need_value(def, value, ctx);
-	if (ret)
-		return ret;
-	if (!strcmp(value, "shared"))
-		job->cpus_split = false;
-	else if (!strcmp(value, "split"))
-		job->cpus_split = true;
-	else
-		return opt_fail(ctx, true, "expected shared or split, got '%s'", value);
-	return 0;
+	return opt_two_words(def, value, ctx, "shared", "split", &job->cpus_split);
 }
 
 /* mem=malloc|mmap|mmaphuge: where the I/O buffers live. */

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # File suites on simulated stacks, through emulation: raidlab serves each
-# stack in real time (paced executor), the kernel mounts ext4 on it through
-# nbdfuse and a loop device, and the file suites run on that filesystem.
+# stack in slow motion (paced executor, --slow, default 16: the simulated
+# clock 16 times slower than the wall clock, so this machine keeps up with
+# hardware faster than it can emulate in real time), the kernel mounts ext4
+# on it through nbdfuse and a loop device, and the file suites run on that
+# filesystem; host work counts at this machine's speed, storage waits at the
+# simulated hardware's (docs/suites.md).
 # Beside them, CrystalDiskMark's sequential tests on the same stacks in
 # simulated time.  The reviews found that copying large files gains from
 # raid0 while extracting an archive hardly moves; this prints both gaps.
 #
 #   bench/files-sim.sh [RAIDLAB] [OUT-DIR]     (root, nbdfuse, loop devices)
 #
-# SCALE (default 0.2) sizes the data sets; the drives are sm951 profiles cut
+# SLOW sets the slow-motion factor (1: real time).  SCALE (default 0.2) sizes
+# the data sets; the drives are sm951 profiles cut
 # to a small capacity (blocks/capacity) so the sparse data map stays small.
 # mkfs runs without its whole-device discard, which stalls the paced
 # executor for seconds.  Each result's target.emulation says whether this
@@ -17,6 +22,7 @@ set -euo pipefail
 R=${1:-build/raidlab}
 OUT=${2:-files-sim}
 SCALE=${SCALE:-0.2}
+SLOW=${SLOW:-16}
 SINGLE='ssd(sm951, data=on, blocks=64, capacity=8g)'
 RAID0='raid0(ssd(sm951, data=on, blocks=64, capacity=4g) x2)'
 mkdir -p "$OUT"
@@ -24,7 +30,7 @@ mkdir -p "$OUT"
 	--passes 1 --warmup 0 --duration 2s --quiet --out-dir "$OUT"
 for s in asssd-copy untar; do
 	"$R" run "$s" --target "$SINGLE" --target "$RAID0" --label single --label raid0 \
-		--scale "$SCALE" --mkfs-options "-E nodiscard" --out-dir "$OUT" >/dev/null
+		--scale "$SCALE" --slow "$SLOW" --mkfs-options "-E nodiscard" --out-dir "$OUT" >/dev/null
 done
 "$R" compare "$OUT"/cdm-single.json "$OUT"/asssd-copy-single.json "$OUT"/untar-single.json \
 	"$OUT"/cdm-raid0.json "$OUT"/asssd-copy-raid0.json "$OUT"/untar-raid0.json \

@@ -47,11 +47,16 @@ static const char serve_usage[] =
     "  --ready-file FILE   write the TCP port (or 0) to FILE once listening\n"
     "  --status / --no-status  a one-line status on stderr (default: on a terminal)\n"
     "  --force-destroy     write even where the safety checks find data\n"
+    "  --slow N            simulated stacks: run the simulated clock N times slower\n"
+    "                      than the wall clock (slow motion, 1..1000; default 1)\n"
     "  --quiet             only errors\n"
     "\n"
     "Stacks with a simulated drive run on a paced executor: simulated time is\n"
     "locked to the wall clock, so a request completes when the simulated hardware\n"
-    "would have completed it.  Simulated drives must keep data (data=on).  SIGINT or\n"
+    "would have completed it.  With --slow N every simulated duration takes N times\n"
+    "as long: hardware faster than this machine can follow is emulated at 1/N of its\n"
+    "speed, and a client's wall-clock figures read N times slow.  Simulated drives\n"
+    "must keep data (data=on).  SIGINT or\n"
     "SIGTERM stops: in-flight requests finish, every stack is flushed.\n"
     "docs/serve.md has the details.  Exit status: 0 ok, 1 failure, 2 bad usage.\n";
 
@@ -63,22 +68,32 @@ struct serve_args {
 	unsigned n;
 	const char *json_path;
 	bool read_only, force, quiet;
-	int status; /* -1 auto, 0 off, 1 on */
+	int status;    /* -1 auto, 0 off, 1 on */
+	uint32_t slow; /* paced executor: wall ns per simulated ns */
 	struct serve_opts o;
 };
 
 static int serve_parse(int argc, char **argv, struct serve_args *a)
 {
-	static const struct option longopts[] = {
-	    {"export", required_argument, NULL, 'e'},  {"socket", required_argument, NULL, 's'},
-	    {"port", required_argument, NULL, 'p'},    {"bind", required_argument, NULL, 'b'},
-	    {"read-only", no_argument, NULL, 'r'},     {"shared", required_argument, NULL, 'S'},
-	    {"json", required_argument, NULL, 'j'},    {"ready-file", required_argument, NULL, 'R'},
-	    {"ctl", required_argument, NULL, 'C'},     {"tls-cert", required_argument, NULL, 'c'},
-	    {"tls-key", required_argument, NULL, 'k'}, {"tls-require", no_argument, NULL, 'Q'},
-	    {"status", no_argument, NULL, 'T'},        {"no-status", no_argument, NULL, 'N'},
-	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {{"export", required_argument, NULL, 'e'},
+	                                         {"socket", required_argument, NULL, 's'},
+	                                         {"port", required_argument, NULL, 'p'},
+	                                         {"bind", required_argument, NULL, 'b'},
+	                                         {"read-only", no_argument, NULL, 'r'},
+	                                         {"shared", required_argument, NULL, 'S'},
+	                                         {"json", required_argument, NULL, 'j'},
+	                                         {"ready-file", required_argument, NULL, 'R'},
+	                                         {"ctl", required_argument, NULL, 'C'},
+	                                         {"tls-cert", required_argument, NULL, 'c'},
+	                                         {"tls-key", required_argument, NULL, 'k'},
+	                                         {"tls-require", no_argument, NULL, 'Q'},
+	                                         {"status", no_argument, NULL, 'T'},
+	                                         {"no-status", no_argument, NULL, 'N'},
+	                                         {"force-destroy", no_argument, NULL, 'f'},
+	                                         {"quiet", no_argument, NULL, 'q'},
+	                                         {"slow", required_argument, NULL, 'w'},
+	                                         {"help", no_argument, NULL, 'h'},
+	                                         {NULL, 0, NULL, 0}};
 	char why[256];
 	uint64_t v;
 	int c;
@@ -86,6 +101,7 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 	a->o.port = -1;
 	a->o.shared = 16;
 	a->status = -1;
+	a->slow = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
@@ -157,6 +173,15 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 			break;
 		case 'q':
 			a->quiet = true;
+			break;
+		case 'w':
+			if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v < 1 || v > 1000) {
+				cli_error("serve",
+				          "--slow: expected a whole factor 1..1000, got '%s'",
+				          optarg);
+				return 2;
+			}
+			a->slow = (uint32_t)v;
 			break;
 		case 'h':
 			fputs(serve_usage, stdout);
@@ -251,7 +276,7 @@ static const struct rl_target *serve_dataless_leaf(const struct rl_target *t)
 }
 
 static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_ns,
-                      enum rl_exec_kind clock)
+                      enum rl_exec_kind clock, uint32_t slow)
 {
 	struct json_object *doc = st_result_new(ctx->exports[0].spec, ctx->exports[0].t);
 	struct json_object *jobs = NULL;
@@ -282,6 +307,8 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 			                       json_object_new_int64((int64_t)e->connections));
 			json_object_object_add(j, "flushes",
 			                       json_object_new_int64((int64_t)e->flushes));
+			if (clock == RL_EXEC_VIRTUAL)
+				json_object_object_add(j, "slow", json_object_new_int64(slow));
 			json_object_array_add(jobs, j);
 		}
 		wl_result_free(res); /* drops our reference to target_report */
@@ -365,9 +392,15 @@ static int serve_main(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	if (a.slow > 1 && !(caps_all & RL_CAP_VIRTUAL)) {
+		cli_error("serve", "--slow applies to simulated stacks only: a real device runs "
+		                   "at its own speed");
+		ret = 2;
+		goto out;
+	}
 	enum rl_exec_kind kind = RL_EXEC_URING;
 	if (caps_all & RL_CAP_VIRTUAL) {
-		rc = rl_exec_create_paced(8192, 512, exps[0].t->vtime, &ctx.ex);
+		rc = rl_exec_create_paced(8192, 512, exps[0].t->vtime, a.slow, &ctx.ex);
 		kind = RL_EXEC_VIRTUAL;
 	} else {
 		rc = rl_exec_create(RL_EXEC_URING, 8192, 512, &ctx.ex);
@@ -395,24 +428,28 @@ static int serve_main(int argc, char **argv)
 		goto out;
 	}
 	if (kind == RL_EXEC_VIRTUAL) {
+		char slow_note[64] = "";
+		if (a.slow > 1)
+			snprintf(slow_note, sizeof(slow_note), ", slow motion x%u", a.slow);
 		for (unsigned i = 0; i < a.n; i++)
 			exps[i].t->vtime = t1;
 		if (ctx.ex->lag_count && !a.quiet)
 			fprintf(stderr,
 			        "raidlab serve: emulation lag: mean %.1f us, max %.1f us over %llu "
-			        "simulated completions%s\n",
+			        "simulated completions%s%s\n",
 			        (double)ctx.ex->lag_sum / (double)ctx.ex->lag_count / 1e3,
 			        (double)ctx.ex->lag_max / 1e3,
 			        (unsigned long long)ctx.ex->lag_count,
 			        ctx.ex->lag_max > 1000000
 			            ? " (this machine fell behind the simulated hardware)"
-			            : "");
+			            : "",
+			        slow_note);
 	}
 	if (!a.quiet)
 		for (unsigned i = 0; i < a.n; i++)
 			serve_print(&exps[i], t1 - t0);
 	if (a.json_path) {
-		rc = serve_json(a.json_path, &ctx, t1 - t0, kind);
+		rc = serve_json(a.json_path, &ctx, t1 - t0, kind, a.slow);
 		if (rc) {
 			cli_error("serve", "--json %s: %s", a.json_path, strerror(-rc));
 			goto out;

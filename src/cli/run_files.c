@@ -6,7 +6,7 @@
  *       --target dir(PATH) | --target SPEC [--target ...] [--label NAME ...]
  *       [--json FILE | --out-dir DIR] [--scale F] [--seed N] [--compress PCT]
  *       [--fs ext4|xfs] [--mkfs-options 'ARGS'] [--no-drop-caches]
- *       [--keep] [--force-destroy] [--quiet]
+ *       [--slow N] [--keep] [--force-destroy] [--quiet]
  *
  * cmd_run.c hands over when the first argument names a file suite.  Each
  * target is prepared (files/target.h: a scratch subdirectory, or serve +
@@ -40,6 +40,7 @@ struct rf_args {
 	double scale;
 	unsigned long long seed;
 	unsigned compress;
+	unsigned slow; /* simulated stacks: serve in slow motion, divide wall time by it */
 	bool drop, keep, force_destroy, quiet;
 };
 
@@ -75,6 +76,10 @@ static void rf_usage(FILE *f)
 	    "  --fs ext4|xfs         filesystem made on a stack (default ext4)\n"
 	    "  --mkfs-options 'ARGS' extra arguments for mkfs\n"
 	    "  --no-drop-caches      do not drop the page cache before measured phases\n"
+	    "  --slow N              simulated stacks: serve them in slow motion (the\n"
+	    "                        simulated clock N times slower than the wall clock,\n"
+	    "                        1..1000) and divide measured times by N, for hardware\n"
+	    "                        faster than this machine can emulate in real time\n"
 	    "  --keep                dir(): keep the work subdirectory with the data sets,\n"
 	    "                        copies and extracted trees (space for all of them)\n"
 	    "  --force-destroy       dir(): run in a directory not proven scratch; stack:\n"
@@ -107,9 +112,9 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 		memcpy(name, arg + 2, nlen);
 		name[nlen] = 0;
 		val = eq ? eq + 1 : NULL;
-		static const char *const valued[] = {"target",   "label", "json",
-		                                     "out-dir",  "scale", "seed",
-		                                     "compress", "fs",    "mkfs-options"};
+		static const char *const valued[] = {"target",       "label", "json",     "out-dir",
+		                                     "scale",        "seed",  "compress", "fs",
+		                                     "mkfs-options", "slow"};
 		bool takes = false;
 		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
 			takes |= !strcmp(name, valued[k]);
@@ -163,6 +168,14 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 				return -EINVAL;
 			}
 			a->compress = (unsigned)c;
+		} else if (!strcmp(name, "slow")) {
+			long v = strtol(val, &end, 10);
+			if (!end || *end || !*val || v < 1 || v > 1000) {
+				cli_error("run",
+				          "--slow: expected a whole factor 1..1000, got '%s'", val);
+				return -EINVAL;
+			}
+			a->slow = (unsigned)v;
 		} else if (!strcmp(name, "no-drop-caches") && !val) {
 			a->drop = false;
 		} else if (!strcmp(name, "keep") && !val) {
@@ -232,6 +245,8 @@ static struct json_object *rf_doc(const struct rf_args *a, const struct files_ta
 			json_object_object_add(tg, "emulation_fell_behind",
 			                       json_object_new_boolean(t->fell_behind));
 		}
+		if (a->slow > 1)
+			json_object_object_add(tg, "slow", json_object_new_int((int)a->slow));
 		if (a->mkfs_options)
 			json_object_object_add(tg, "mkfs_options",
 			                       json_object_new_string(a->mkfs_options));
@@ -305,17 +320,24 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	                              .force_destroy = a->force_destroy,
 	                              .keep = a->keep,
 	                              .need = a->def->need(a->scale),
+	                              .slow = a->slow,
 	                              .stop = &rf_stop};
 	struct files_run r = {.scale = a->scale,
 	                      .seed = a->seed,
 	                      .compress = a->compress,
 	                      .drop_caches = a->drop,
 	                      .keep_data = a->keep,
+	                      .slow = a->slow,
 	                      .stop = &rf_stop};
 	bool tty = isatty(STDERR_FILENO) && !a->quiet;
 	int rc;
 
 	*docp = NULL;
+	if (a->slow > 1 && !strncmp(spec, "dir(", 4)) {
+		cli_error("run", "%s on %s: --slow applies to simulated stacks, not to dir()",
+		          a->def->name, label);
+		return 2;
+	}
 	rc = files_target_open(&t, spec, &o);
 	if (rc) {
 		cli_error("run", "%s on %s: %s", a->def->name, label,

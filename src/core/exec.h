@@ -88,6 +88,13 @@ struct rl_exec {
 	/* virtual clock (RL_EXEC_VIRTUAL) */
 	uint64_t vnow;
 
+	/*
+	 * Paced executor: wall-clock nanoseconds per nanosecond of its clock
+	 * (1: real time; N: slow motion, the clock runs N times slower than the
+	 * wall clock).  0 on every other executor, where it means 1.
+	 */
+	uint32_t pace_slow;
+
 	/* requests handed to the backend and not yet completed */
 	uint64_t backend_inflight;
 
@@ -114,14 +121,24 @@ int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth
 /**
  * Create a paced executor (exec_paced.c): a virtual-time executor for
  * simulated stacks whose clock is locked to the wall clock, starting at
- * simulated time @vstart, with an io_uring ring (@ring_depth) so the caller
+ * simulated time @vstart and advancing one simulated ns per @slow wall ns
+ * (1: real time; larger: slow motion, for hardware faster than this
+ * machine can emulate), with an io_uring ring (@ring_depth) so the caller
  * can poll sockets on it.  Its kind is RL_EXEC_VIRTUAL: simulated targets
  * behave exactly as in a virtual run, but a timer fires when the wall
  * clock reaches it, so completions arrive in real time.  Timers that fire
  * late (the machine could not keep up) are counted in lag_*.
  */
-int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart,
+int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart, uint32_t slow,
                          struct rl_exec **out);
+
+/** Wall-clock ns that @d ns of @ex's clock take (differs on a slowed paced executor). */
+static inline uint64_t rl_exec_wall_span(const struct rl_exec *ex, uint64_t d)
+{
+	if (ex->pace_slow <= 1)
+		return d;
+	return d > UINT64_MAX / ex->pace_slow ? UINT64_MAX : d * ex->pace_slow;
+}
 
 /** Destroy an executor; no request may be in flight. */
 void rl_exec_destroy(struct rl_exec *ex);

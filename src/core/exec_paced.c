@@ -7,7 +7,7 @@
  * is RL_EXEC_VIRTUAL, so simulated targets book their dies, links and
  * queues exactly as in a virtual run) but its clock is
  *
- *     now = vstart + (wall clock - wall clock at creation)
+ *     now = vstart + (wall clock - wall clock at creation) / slow
  *
  * and its poll is the io_uring backend's, which waits for the next timer
  * with a timeout instead of jumping to it.  A simulated completion due at
@@ -16,6 +16,14 @@
  * throughput.  When the machine cannot keep up, timers fire late; the
  * lateness is recorded in the executor's lag_* counters (exec.c), so the
  * owner can say it fell behind instead of silently running slow.
+ *
+ * slow is 1 for real time.  Slow motion (slow = N > 1) runs the simulated
+ * clock N times slower than the wall clock: hardware faster than this
+ * machine, its clients and the kernel can follow in real time is emulated
+ * faithfully at 1/N of its speed, and every time a client measures in wall
+ * time is N times the simulated one.  The host side (client, kernel,
+ * NBD round trips) then costs 1/N of what it costs here, in simulated
+ * terms.  Timed waits are converted with rl_exec_wall_span().
  *
  * The ring is there for the owner: `raidlab serve` polls its sockets on it.
  * Creating a paced executor sets the calling thread's timer slack to 1 ns:
@@ -32,13 +40,14 @@
 struct paced_clock {
 	uint64_t wall0; /* wall clock at creation, ns */
 	uint64_t v0;    /* simulated time at creation, ns */
+	uint32_t slow;  /* wall ns per simulated ns (>= 1) */
 };
 
 static uint64_t paced_now(struct rl_exec *ex)
 {
 	const struct paced_clock *pc = ex->backend_priv;
 
-	return pc->v0 + (rl_exec_wall_now() - pc->wall0);
+	return pc->v0 + (rl_exec_wall_now() - pc->wall0) / pc->slow;
 }
 
 static void paced_destroy(struct rl_exec *ex)
@@ -54,13 +63,16 @@ static const struct rl_exec_backend paced_backend = {
     .destroy = paced_destroy,
 };
 
-int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart,
+int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart, uint32_t slow,
                          struct rl_exec **out)
 {
-	struct paced_clock *pc = malloc(sizeof(*pc));
+	struct paced_clock *pc;
 	struct rl_exec *ex;
 	int rc;
 
+	if (slow < 1)
+		return -EINVAL;
+	pc = malloc(sizeof(*pc));
 	if (!pc)
 		return -ENOMEM;
 	rc = rl_exec_create(RL_EXEC_URING, pool_size, ring_depth, &ex);
@@ -71,6 +83,8 @@ int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart,
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	pc->wall0 = rl_exec_wall_now();
 	pc->v0 = vstart;
+	pc->slow = slow;
+	ex->pace_slow = slow;
 	ex->kind = RL_EXEC_VIRTUAL;
 	ex->backend_priv = pc;
 	ex->backend = &paced_backend;

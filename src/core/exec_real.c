@@ -40,7 +40,7 @@ static void real_sleep_until(struct rl_exec *ex, uint64_t until)
 
 	if (until == UINT64_MAX || until <= now)
 		return;
-	uint64_t d = until - now;
+	uint64_t d = rl_exec_wall_span(ex, until - now);
 	struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
 	                      .tv_nsec = (long)(d % 1000000000ull)};
 	nanosleep(&ts, NULL);
@@ -98,7 +98,7 @@ static int uring_submit_and_wait(struct rl_exec *ex, uint64_t block_until)
 
 	if (block_until != UINT64_MAX) {
 		uint64_t now = ex->backend->now(ex);
-		uint64_t d = block_until > now ? block_until - now : 0;
+		uint64_t d = rl_exec_wall_span(ex, block_until > now ? block_until - now : 0);
 		ts.tv_sec = (long long)(d / 1000000000ull);
 		ts.tv_nsec = (long long)(d % 1000000000ull);
 		tsp = &ts;
@@ -134,8 +134,8 @@ int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 	if (block_until == UINT64_MAX) {
 		rc = io_uring_wait_cqe(ex->ring, &cqe);
 	} else {
-		uint64_t now = ex->backend->now(ex); /* the paced clock runs at wall speed */
-		uint64_t d = block_until > now ? block_until - now : 0;
+		uint64_t now = ex->backend->now(ex);
+		uint64_t d = rl_exec_wall_span(ex, block_until > now ? block_until - now : 0);
 		struct __kernel_timespec ts = {.tv_sec = (long long)(d / 1000000000ull),
 		                               .tv_nsec = (long long)(d % 1000000000ull)};
 		rc = io_uring_wait_cqe_timeout(ex->ring, &cqe, &ts);

@@ -43,6 +43,7 @@ struct files_run {
 	unsigned compress; /* percent of each 4 KiB block that is zeros (0: incompressible) */
 	bool drop_caches;  /* drop the page cache before measured phases (needs root) */
 	bool keep_data;    /* leave sources, copies and extracted trees in place (not deletes) */
+	unsigned slow;     /* the target runs in slow motion (serve --slow N): files_clock_ns() */
 	const volatile sig_atomic_t *stop; /* set on Ctrl-C: the suite stops with -EINTR */
 	void (*progress)(void *arg, const char *test, const char *phase); /* may be NULL */
 	void *progress_arg;
@@ -77,5 +78,15 @@ int files_rmtree(const char *path);
 int files_syncfs(const char *path);
 /** Monotonic time in ns. */
 uint64_t files_now_ns(void);
+/**
+ * The suite's clock: monotonic ns of the target's time.  Wall time, but on
+ * a target served in slow motion (r->slow = N > 1) host work and storage
+ * waits are told apart: the CPU time of this process and of its waited-for
+ * children (tar, qemu-img) is host work and counts as measured; the rest of
+ * the wall time is waiting on the emulated storage, which runs N times
+ * slow, and counts 1/N.  The model is serial (the host computes, then
+ * waits); docs/suites.md says what that assumes.
+ */
+uint64_t files_clock_ns(const struct files_run *r);
 
 #endif

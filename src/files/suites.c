@@ -144,9 +144,9 @@ static int fs_copy_test(struct files_run *r, const char *name, const char *shape
 	rc = fs_stage(r, &s, src);
 	if (!rc) {
 		fs_progress(r, test_name, "copy");
-		t0 = files_now_ns();
+		t0 = files_clock_ns(r);
 		rc = fops_copy(r, &s, src, dst);
-		t1 = files_now_ns();
+		t1 = files_clock_ns(r);
 		if (!rc)
 			rc = fops_sync(r, dst, &sync_ns);
 	}
@@ -212,10 +212,10 @@ static int fc_one(struct files_run *r, const char *tmpl, const char *shape)
 	fs_progress(r, name, "create");
 	fops_drop(r);
 	rc = fs_mkdir(r, src);
-	t0 = files_now_ns();
+	t0 = files_clock_ns(r);
 	if (!rc)
 		rc = fops_write(r, &s, src);
-	t1 = files_now_ns();
+	t1 = files_clock_ns(r);
 	if (!rc)
 		rc = fops_sync(r, src, &sync_ns);
 	if (!rc)
@@ -226,9 +226,9 @@ static int fc_one(struct files_run *r, const char *tmpl, const char *shape)
 		snprintf(name, sizeof(name), "%s read", tmpl);
 		fs_progress(r, name, "read");
 		fops_drop(r);
-		t0 = files_now_ns();
+		t0 = files_clock_ns(r);
 		rc = fops_read(r, &s, src, NULL, 0, s.nfiles);
-		t1 = files_now_ns();
+		t1 = files_clock_ns(r);
 		if (!rc)
 			fs_test(r, name, "read", &s, "read", fs_dir(s.bytes, s.nfiles, t1 - t0, 0));
 	}
@@ -237,9 +237,9 @@ static int fc_one(struct files_run *r, const char *tmpl, const char *shape)
 		snprintf(name, sizeof(name), "%s copy", tmpl);
 		fs_progress(r, name, "copy");
 		fops_drop(r);
-		t0 = files_now_ns();
+		t0 = files_clock_ns(r);
 		rc = fops_copy(r, &s, src, dst);
-		t1 = files_now_ns();
+		t1 = files_clock_ns(r);
 		if (!rc)
 			rc = fops_sync(r, dst, &sync_ns);
 		if (!rc)
@@ -257,11 +257,11 @@ static int fc_one(struct files_run *r, const char *tmpl, const char *shape)
 		snprintf(name, sizeof(name), "%s delete", tmpl);
 		fs_progress(r, name, "delete");
 		fops_drop(r);
-		t0 = files_now_ns();
+		t0 = files_clock_ns(r);
 		rc = fops_delete(r, &s, src);
 		if (!rc)
 			rc = fops_delete(r, &s, dst);
-		t1 = files_now_ns();
+		t1 = files_clock_ns(r);
 		if (!rc)
 			rc = fops_sync(r, r->work, &sync_ns);
 		if (!rc) {
@@ -412,9 +412,9 @@ static int untar_run(struct files_run *r)
 		char *argv[] = {"tar", "-x", "-f", tarp, "-C", dst, NULL};
 		fops_drop(r);
 		fs_progress(r, "Extract", "tar -x");
-		t0 = files_now_ns();
+		t0 = files_clock_ns(r);
 		rc = fops_spawn(r, argv);
-		t1 = files_now_ns();
+		t1 = files_clock_ns(r);
 		if (!rc)
 			rc = fops_sync(r, dst, &sync_ns);
 	}
@@ -647,7 +647,7 @@ static int vm_clone_test(struct files_run *r, const struct fset *s, const struct
 		alloc += e[i].len;
 	fops_drop(r);
 	fs_progress(r, name, "clone");
-	t0 = files_now_ns();
+	t0 = files_clock_ns(r);
 	if (qemu) {
 		char *argv[] = {"qemu-img", "convert",   "-f",        "raw", "-O",
 		                "raw",      (char *)img, (char *)dst, NULL};
@@ -656,7 +656,7 @@ static int vm_clone_test(struct files_run *r, const struct fset *s, const struct
 	} else {
 		rc = vm_clone_sparse(r, img, dst, &copied);
 	}
-	t1 = files_now_ns();
+	t1 = files_clock_ns(r);
 	if (!rc)
 		rc = fops_sync(r, r->work, &sync_ns);
 	if (!rc)
@@ -774,12 +774,12 @@ static int game_run(struct files_run *r)
 	rc = fs_stage(r, &s, dir);
 	if (!rc) {
 		fs_progress(r, "Game load", "load");
-		t0 = files_now_ns();
+		t0 = files_clock_ns(r);
 		rc = fops_read(r, &s, dir, order, 0, nsmall);
-		t1 = files_now_ns();
+		t1 = files_clock_ns(r);
 		if (!rc)
 			rc = fops_read(r, &s, dir, order, nsmall, s.nfiles);
-		t2 = files_now_ns();
+		t2 = files_clock_ns(r);
 	}
 	if (!rc) {
 		struct json_object *t = fs_test(r, "Game load", "load", &s, "read",

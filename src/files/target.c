@@ -317,16 +317,17 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 
 	/* 1. raidlab serve */
 	snprintf(log, sizeof(log), "%s/serve.log", t->rundir);
-	char *sargv[] = {"raidlab",
-	                 "serve",
-	                 (char *)spec,
-	                 "--socket",
-	                 sock,
-	                 "--no-status",
-	                 "--ready-file",
-	                 ready,
-	                 o->force_destroy ? "--force-destroy" : NULL,
-	                 NULL};
+	char slow[32];
+	char *sargv[12] = {"raidlab", "serve",       (char *)spec,   "--socket",
+	                   sock,      "--no-status", "--ready-file", ready};
+	int sargc = 8;
+	if (o->slow > 1) {
+		snprintf(slow, sizeof(slow), "--slow=%u", o->slow);
+		sargv[sargc++] = slow;
+	}
+	if (o->force_destroy)
+		sargv[sargc++] = "--force-destroy";
+	sargv[sargc] = NULL;
 	pid_t pid = ft_start(sargv, log, "/proc/self/exe");
 	if (pid < 0) {
 		snprintf(t->msg, sizeof(t->msg), "cannot start raidlab serve: %s",

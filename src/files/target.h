@@ -37,6 +37,7 @@ struct files_target_opts {
 	bool force_destroy;       /* dir(): a non-scratch directory; stack: serve --force-destroy */
 	bool keep;                /* dir(): keep the work subdirectory */
 	uint64_t need;            /* bytes of free space the suite needs */
+	unsigned slow; /* stack: serve --slow (simulated stacks in slow motion); 0/1: off */
 	const volatile sig_atomic_t *stop; /* set on Ctrl-C: waits give up */
 };
 

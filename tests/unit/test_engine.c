@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "core/exec.h"
+#include "core/exec_backend.h"
 #include "core/registry.h"
 #include "core/sync.h"
 #include "workload/buf.h"
@@ -180,6 +181,41 @@ static void test_virtual_timers_in_order(void **state)
 	assert_int_equal(fired[2], 2);
 	assert_int_equal(fired[3], 0);
 	assert_int_equal(rl_exec_now(ex), 300);
+	rl_exec_destroy(ex);
+}
+
+/*
+ * Slow motion: on a paced executor with slow = 4, a timer 20 ms of
+ * simulated time ahead fires no earlier than 80 ms of wall time later, and
+ * the clock then reads at least its time (a lower bound only: a busy
+ * machine may fire it late, which the lag counters record).
+ */
+static void test_paced_slow_motion(void **state)
+{
+	struct rl_exec *ex;
+	struct rl_io io;
+	const uint64_t d = 20000000ull;
+
+	(void)state;
+	assert_int_equal(rl_exec_create_paced(4, 8, 1000, 0, &ex), -EINVAL);
+	assert_int_equal(rl_exec_create_paced(4, 8, 1000, 4, &ex), 0);
+	assert_int_equal(rl_exec_wall_span(ex, 5), 20);
+	assert_int_equal(rl_exec_wall_span(ex, UINT64_MAX / 2), UINT64_MAX);
+	nfired = 0;
+	memset(&io, 0, sizeof(io));
+	io.cb = timer_cb;
+	io.ex = ex;
+	uint64_t v0 = rl_exec_now(ex), w0 = rl_exec_wall_now();
+	assert_true(v0 >= 1000);
+	assert_int_equal(rl_exec_at(ex, &io, v0 + d, 0), 0);
+	while (!rl_exec_idle(ex))
+		assert_true(rl_exec_run_once(ex, true) >= 0);
+	uint64_t w1 = rl_exec_wall_now();
+	assert_int_equal(nfired, 1);
+	assert_true(w1 - w0 >= 4 * d);
+	assert_true(rl_exec_now(ex) >= v0 + d);
+	/* the simulated clock advanced about a quarter of the wall time */
+	assert_true(rl_exec_now(ex) - v0 <= (w1 - w0) / 4 + 1000000);
 	rl_exec_destroy(ex);
 }
 
@@ -583,6 +619,7 @@ int main(void)
 	    cmocka_unit_test(test_sequential_wraps),
 	    cmocka_unit_test(test_zipf_is_skewed),
 	    cmocka_unit_test(test_virtual_timers_in_order),
+	    cmocka_unit_test(test_paced_slow_motion),
 	    cmocka_unit_test(test_fanout_completes_once_with_first_error),
 	    cmocka_unit_test(test_submit_checks_contract),
 	    cmocka_unit_test(test_bytes_equal_asked_every_mode),

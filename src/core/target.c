@@ -69,6 +69,14 @@ int rl_target_attach(struct rl_target *t, struct rl_exec *ex)
 	return t->ops->attach ? t->ops->attach(t, ex) : 0;
 }
 
+void rl_target_drop_cache(struct rl_target *t)
+{
+	for (unsigned i = 0; i < t->nchildren; i++)
+		rl_target_drop_cache(t->children[i]);
+	if (t->ops->drop_cache)
+		t->ops->drop_cache(t);
+}
+
 void rl_target_finish(struct rl_target *t)
 {
 	if (!t)

@@ -82,6 +82,15 @@ struct rl_target_ops {
 	 * the test file it created unless asked to keep it.  Optional.
 	 */
 	void (*finish)(struct rl_target *t);
+
+	/**
+	 * Drop what the host caches of this target's data: a buffered file
+	 * drops its page cache (dirty pages are queued for writeback first),
+	 * as fio's invalidate=1 does each time a job opens its file -- at the
+	 * start and at every pass over it.  Optional; synchronous, no I/O
+	 * through the executor.
+	 */
+	void (*drop_cache)(struct rl_target *t);
 };
 
 struct rl_target {
@@ -108,6 +117,9 @@ void rl_target_submit(struct rl_target *t, struct rl_io *io);
 
 /** Call ops->attach on @t and every target below it, children first. */
 int rl_target_attach(struct rl_target *t, struct rl_exec *ex);
+
+/** Call ops->drop_cache on @t and every target below it. */
+void rl_target_drop_cache(struct rl_target *t);
 
 /** Call ops->finish on @t and every target below it. */
 void rl_target_finish(struct rl_target *t);

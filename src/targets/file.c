@@ -178,30 +178,39 @@ static void file_destroy(struct rl_target *t)
 }
 
 /*
- * Before each job (every worker attaches when its job starts): a buffered
- * file drops its cached pages, as fio's invalidate=1 does, so a job reads
- * from the device rather than from what the layout or an earlier job left
- * in the page cache.  Dirty pages are only queued for writeback, as in fio.
- * The run's access hint (random or sequential, fio's fadvise_hint) is given
- * then too, so random reads do not drag read-ahead along.
+ * Before each job (every worker attaches when its job starts) the run's
+ * access hint (random or sequential, fio's fadvise_hint) is given to a
+ * buffered file, so random reads do not drag read-ahead along.
  */
 static int file_attach(struct rl_target *t, struct rl_exec *ex)
 {
 	struct file_state *f = t->priv;
 
 	(void)ex;
-	if (!f->direct && !f->blockdev) {
-		(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (f->access_hint)
-			(void)posix_fadvise(f->fd, 0, 0, f->access_hint);
-	}
+	if (!f->direct && !f->blockdev && f->access_hint)
+		(void)posix_fadvise(f->fd, 0, 0, f->access_hint);
 	return 0;
+}
+
+/*
+ * fio's invalidate=1: a buffered file drops its cached pages when a job
+ * starts and at each pass over the file, so a job reads from the device
+ * rather than from what the layout, an earlier job or an earlier pass left
+ * in the page cache.  Dirty pages are only queued for writeback, as in fio.
+ */
+static void file_drop_cache(struct rl_target *t)
+{
+	struct file_state *f = t->priv;
+
+	if (!f->direct && !f->blockdev)
+		(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 }
 
 static const struct rl_target_ops file_ops = {
     .name = "file",
     .submit = file_submit,
     .attach = file_attach,
+    .drop_cache = file_drop_cache,
     .describe = file_describe,
     .finish = file_finish,
     .destroy = file_destroy,

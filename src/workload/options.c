@@ -1487,6 +1487,11 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("exitall", NULL, "bool", "0",
               "When this job finishes, stop the other jobs of its group (as fio)."),
      .set = opt_set_bool, .off = OPT_OFF(exitall, bool)},
+    {OPT_INFO("invalidate", NULL, "bool", "1",
+              "Drop a buffered file's page cache when the job starts and at every pass "
+              "over the region (fio reopens its files each pass, invalidating them), so "
+              "reads come from the device; dirty pages are queued for writeback first."),
+     .set = opt_set_bool, .off = OPT_OFF(invalidate, bool)},
 };
 
 /*
@@ -1516,7 +1521,6 @@ static const char *const opt_fio_unsupported[] = {
     "verify_pattern",
     "do_verify",
     "verify_fatal",
-    "invalidate",
     "hipri",
     "fixedbufs",
     "registerfiles",

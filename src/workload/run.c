@@ -68,6 +68,7 @@ struct run_worker {
 	bool measuring;
 	uint64_t budget, issued; /* bytes, MAIN phase */
 	uint64_t loop_bytes;     /* bytes issued in the current loop */
+	uint64_t pass_bytes;     /* bytes issued in the current pass over the region (invalidate) */
 	uint32_t loop;
 	uint64_t verify_issued;     /* bytes replayed in VERIFY */
 	uint32_t writes_since_sync; /* fsync=N / fdatasync=N: writes since the last FLUSH */
@@ -295,6 +296,14 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			wl_buf_fill(job, &w->buf_rng, s->buf, len);
 	}
 	s->counted = w->measuring;
+	if (job->invalidate) {
+		/* fio reopens its file at every pass over it, dropping its cache */
+		w->pass_bytes += run_account(&w->gen, len);
+		if (w->pass_bytes >= w->gen.region_len) {
+			w->pass_bytes = 0;
+			rl_target_drop_cache(w->t);
+		}
+	}
 	if (w->measuring && w->budget) {
 		w->issued += run_account(&w->gen, len);
 		w->loop_bytes += run_account(&w->gen, len);
@@ -498,6 +507,8 @@ static void run_worker_begin(struct run_worker *w)
 	}
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
+	if (job->invalidate)
+		rl_target_drop_cache(w->t);
 	if (job->verify_only) {
 		/* MAIN would have issued exactly its budget: replay that and check. */
 		w->issued = w->budget;

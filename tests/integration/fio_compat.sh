@@ -151,4 +151,22 @@ n=$(grep -c '^status: .* read=[0-9.]*MB/s write=0.0MB/s' status.txt || true)
 $RAIDLAB run --name=m --filename="$T/m" --size=1m --minimal >terse.txt || fail "--minimal"
 IFS=';' read -r ver _ name _ <terse.txt
 [ "$ver" = 3 ] && [ "$name" = m ] || fail "terse: $(head -c 80 terse.txt)"
+# invalidate=1 (fio's default): a buffered file's page cache is dropped when
+# the job starts and at every pass, as fio does when it reopens its file for
+# each loop; both tools' calls are counted with strace (fio also drops the
+# cache once after laying a new file out, whatever invalidate says).
+if command -v strace >/dev/null; then
+	drops() { # TOOL-ARGS...: number of POSIX_FADV_DONTNEED calls
+		rm -f "$T/inv"
+		strace -f -e trace=fadvise64 -o "$T/inv.st" "$@" --name=i --filename="$T/inv" --size=1m \
+			--bs=64k --rw=write --loops=3 --direct=0 >/dev/null 2>&1 || fail "$*: failed"
+		grep -c DONTNEED "$T/inv.st" || true
+	}
+	r1=$(drops $RAIDLAB run --invalidate=1)
+	r0=$(drops $RAIDLAB run --invalidate=0)
+	f1=$(drops fio --invalidate=1)
+	echo "page-cache drops, loops=3: raidlab $r1 (invalidate=0: $r0), fio $f1"
+	[ "$r1" = "$f1" ] || fail "invalidate=1: raidlab dropped the cache $r1 times, fio $f1"
+	[ "$r0" = 0 ] || fail "invalidate=0: raidlab dropped the cache $r0 times"
+fi
 exit 0

@@ -1014,6 +1014,7 @@ static const char *const promised[] = {
     "cpus_allowed_policy",
     "mem",
     "iomem",
+    "invalidate",
 };
 
 static void test_option_table(void **state)
@@ -1465,8 +1466,7 @@ static void test_jobfile_malformed(void **state)
 	    {"[j]\nbssplit=4k/50:8k/40\n",
 	     "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
 	    {"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
-	    {"[j]\n\n\n\n\ninvalidate=1\n",
-	     "bad.fio:6: fio option 'invalidate' is not supported by raidlab"},
+	    {"[j]\n\n\n\n\nhipri=1\n", "bad.fio:6: fio option 'hipri' is not supported by raidlab"},
 	    {"[j]\nstonewall=x\n", "bad.fio:2: option 'stonewall'"},
 	    {"[j]\nsize=0%\n", "bad.fio:2: option 'size': expected a percentage from 1 to 100"},
 	};

@@ -108,6 +108,12 @@ struct rl_exec {
 	struct io_uring *ring;
 	unsigned ring_pending; /* sqes prepared but not yet submitted */
 	bool submit_with_wait; /* io_uring: submit and wait in one call when blocking (opt-in) */
+	/*
+	 * io_uring and libaio: hand prepared requests to the kernel as soon as
+	 * this many are waiting (fio's iodepth_batch_submit; 1: each at once);
+	 * 0: only at the next poll, in one batch.
+	 */
+	unsigned submit_batch;
 };
 
 /**
@@ -142,6 +148,13 @@ static inline uint64_t rl_exec_wall_span(const struct rl_exec *ex, uint64_t d)
 
 /** Destroy an executor; no request may be in flight. */
 void rl_exec_destroy(struct rl_exec *ex);
+
+/**
+ * io_uring: the entry taken with rl_exec_get_sqe() is prepared.  Submits
+ * the waiting entries when ex->submit_batch of them are there; otherwise
+ * they go at the next poll.
+ */
+void rl_exec_sqe_ready(struct rl_exec *ex);
 
 /** Current time in ns on this executor's clock. */
 static inline uint64_t rl_exec_now(struct rl_exec *ex)

@@ -232,5 +232,18 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 		return rc;
 	}
 	st->queued[st->nqueued++] = cb;
+	if (ex->submit_batch && st->nqueued >= ex->submit_batch) {
+		/*
+		 * Hand them over now (fio's iodepth_batch_submit).  Only what the
+		 * kernel takes leaves the queue; a refusal is left for the next
+		 * poll, which fails the request on the completion path.
+		 */
+		int rc = io_submit(st->ctx, (long)st->nqueued, st->queued);
+		if (rc > 0) {
+			for (unsigned i = (unsigned)rc; i < st->nqueued; i++)
+				st->queued[i - (unsigned)rc] = st->queued[i];
+			st->nqueued -= (unsigned)rc;
+		}
+	}
 	return 0;
 }

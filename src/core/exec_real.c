@@ -145,6 +145,13 @@ int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 	return uring_reap(ex);
 }
 
+void rl_exec_sqe_ready(struct rl_exec *ex)
+{
+	/* A failed submit leaves the entries queued: the next poll tries again and reports. */
+	if (ex->submit_batch && ex->ring_pending >= ex->submit_batch)
+		(void)uring_submit(ex);
+}
+
 struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(ex->ring);

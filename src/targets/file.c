@@ -139,6 +139,7 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 		                        io->offset, io->len);
 		break;
 	}
+	rl_exec_sqe_ready(io->ex);
 }
 
 static int file_describe(struct rl_target *t, struct json_object *obj)

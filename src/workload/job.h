@@ -128,9 +128,11 @@ struct wl_job {
 	struct wl_bssplit bssplit[WL_BSSPLIT_MAX]; /* bssplit=4k/60:64k/40 */
 	unsigned nbssplit;                         /* 0: use bs */
 	uint32_t iodepth;                          /* default 1 */
-	uint32_t numjobs;                          /* default 1 */
-	uint64_t size;   /* bytes of the region each job covers; 0: target size - offset */
-	uint64_t offset; /* start of the region; default 0 */
+	uint32_t iodepth_batch; /* iodepth_batch_submit: requests handed to the kernel at once (0:
+	                           iodepth) */
+	uint32_t numjobs;       /* default 1 */
+	uint64_t size;          /* bytes of the region each job covers; 0: target size - offset */
+	uint64_t offset;        /* start of the region; default 0 */
 	uint64_t offset_increment; /* worker k's region starts at offset + k * this; default 0 */
 	uint64_t runtime_ns;       /* runtime=; 0: no limit */
 	bool time_based;           /* keep looping until runtime */

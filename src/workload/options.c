@@ -1256,6 +1256,12 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("iodepth", NULL, "int", "1",
               "I/Os kept in flight by each job: 1 to 65536 (io_uring: up to 32768)."),
      .set = opt_set_u32, .off = OPT_OFF(iodepth, uint32_t), .min = 1, .max = 65536},
+    {OPT_INFO("iodepth_batch", "iodepth_batch_submit", "int", "1",
+              "Requests handed to the kernel at once (io_uring, libaio): 1 submits each "
+              "as soon as it is ready, as fio does; N waits until N are ready; 0 means "
+              "iodepth.  Larger batches save system calls but leave the device idle "
+              "while a batch fills."),
+     .set = opt_set_u32, .off = OPT_OFF(iodepth_batch, uint32_t), .min = 0, .max = 65536},
     {OPT_INFO("numjobs", NULL, "int", "1",
               "Copies of the job run at the same time, 1 to 1024; each covers the same "
               "region (unless offset_increment is set) with its own random sequence."),
@@ -1508,22 +1514,13 @@ static const struct {
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-    "bs_unaligned",
-    "iodepth_batch",
-    "iodepth_batch_submit",
-    "iodepth_batch_complete",
-    "iodepth_low",
-    "percentage_random",
-    "io_size",
-    "io_limit",
-    "fill_device",
-    "nrfiles",
-    "verify_pattern",
-    "do_verify",
-    "verify_fatal",
-    "hipri",
-    "fixedbufs",
-    "registerfiles",
+    "bs_unaligned",   "iodepth_batch_complete",
+    "iodepth_low",    "percentage_random",
+    "io_size",        "io_limit",
+    "fill_device",    "nrfiles",
+    "verify_pattern", "do_verify",
+    "verify_fatal",   "hipri",
+    "fixedbufs",      "registerfiles",
     "sqthread_poll",
 };
 

@@ -616,6 +616,15 @@ static void *run_thread_main(void *arg)
 			if (th->ws[i]->t->vtime > ex->vnow)
 				ex->vnow = th->ws[i]->t->vtime;
 	}
+	if (!rc) {
+		/* iodepth_batch: the smallest batch of the jobs sharing the executor */
+		for (unsigned i = 0; i < th->n; i++) {
+			const struct wl_job *j = th->ws[i]->job;
+			unsigned b = j->iodepth_batch ? j->iodepth_batch : j->iodepth;
+			if (!ex->submit_batch || b < ex->submit_batch)
+				ex->submit_batch = b;
+		}
+	}
 	if (rc) {
 		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
 		         "cannot create the %s executor: %s", rl_exec_kind_name(th->kind),

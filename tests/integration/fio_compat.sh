@@ -168,5 +168,21 @@ if command -v strace >/dev/null; then
 	echo "page-cache drops, loops=3: raidlab $r1 (invalidate=0: $r0), fio $f1"
 	[ "$r1" = "$f1" ] || fail "invalidate=1: raidlab dropped the cache $r1 times, fio $f1"
 	[ "$r0" = 0 ] || fail "invalidate=0: raidlab dropped the cache $r0 times"
+
+	# iodepth_batch (fio's iodepth_batch_submit, default 1): each request goes
+	# to the kernel as soon as it is ready, as fio does; 0 batches a whole
+	# iodepth.  The largest io_submit() of each run, counted with strace.
+	batch() { # TOOL-ARGS...: most iocbs handed over in one io_submit
+		strace -f -e trace=io_submit -o "$T/b.st" "$@" --name=b --filename="$T/b" --size=4m \
+			--bs=4k --rw=randread --ioengine=libaio --direct=1 --iodepth=8 --number_ios=400 \
+			>/dev/null 2>&1 || fail "$*: failed"
+		sed -n 's/.*io_submit([^,]*, \([0-9]*\),.*/\1/p' "$T/b.st" | sort -n | tail -1
+	}
+	b1=$(batch $RAIDLAB run)
+	b0=$(batch $RAIDLAB run --iodepth_batch=0)
+	fb=$(batch fio)
+	echo "largest io_submit, iodepth=8: raidlab $b1 (iodepth_batch=0: $b0), fio $fb"
+	[ "$b1" = 1 ] && [ "$fb" = 1 ] || fail "default batch: raidlab $b1, fio $fb iocbs at once"
+	[ "$b0" = 8 ] || fail "iodepth_batch=0: at most $b0 iocbs at once, expected 8"
 fi
 exit 0

@@ -302,6 +302,8 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 			return -ENOMEM;
 		memcpy(jf->jobs, src, n * sizeof(*jf->jobs));
 		jf->njobs = n;
+		for (size_t i = 0; i < n; i++)
+			wl_job_apply_fio_defaults(&jf->jobs[i]);
 		return 0;
 	}
 	FILE *f = fopen(a->jobfile, "r");
@@ -341,6 +343,8 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 		cli_error("run", "%s", msg);
 		return rc;
 	}
+	for (size_t i = 0; i < jf->njobs; i++)
+		wl_job_apply_fio_defaults(&jf->jobs[i]);
 	return 0;
 }
 

@@ -153,6 +153,7 @@ struct wl_job {
 	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
 	char engine_name[16];  /* ioengine as given (psync, sync, pvsync2...), for reports */
 	char filename[WL_PATH_MAX];  /* filename=: path, PATH:PATH... or a spec; "" none */
+	bool direct_given;           /* direct= or buffered= was given (wl_job_init clears it) */
 	char directory[WL_PATH_MAX]; /* directory=: files named NAME.CLONE.0 in it; "" none */
 	uint32_t size_pct;           /* size=N%: share of the target (1..100); 0 none */
 	uint32_t offset_pct;         /* offset=N%: start at this share of the target; 0 none */
@@ -220,6 +221,14 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
  * Defaults as listed in the comments above (name "job").  They come from the
  * option table's default texts, so they always match the documentation.
  */
+/**
+ * fio's default for direct= where fio's own way of naming files is used: a
+ * job whose filename= names paths (not a raidlab spec) or whose directory=
+ * is set, and that did not say direct= or buffered=, runs buffered
+ * (direct=0), as the same job does under fio.  Jobs on a --target keep
+ * raidlab's default, direct=1: a target is measured, not the page cache.
+ */
+void wl_job_apply_fio_defaults(struct wl_job *job);
 void wl_job_init(struct wl_job *job);
 
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */

@@ -884,7 +884,17 @@ static int opt_set_buffered(struct wl_job *job, const struct opt_def *def, const
 	if (ret)
 		return ret;
 	job->direct = !b;
+	job->direct_given = true;
 	return 0;
+}
+
+static int opt_set_direct(struct wl_job *job, const struct opt_def *def, const char *value,
+                          const struct opt_ctx *ctx)
+{
+	int ret = opt_set_bool(job, def, value, ctx);
+	if (!ret)
+		job->direct_given = true;
+	return ret;
 }
 
 static int opt_set_log_avg(struct wl_job *job, const struct opt_def *def, const char *value,
@@ -1307,8 +1317,10 @@ static const struct opt_def opt_table[] = {
               "imply norandommap, as in fio.  Only for random patterns."),
      .set = opt_set_dist},
     {OPT_INFO("direct", NULL, "bool", "1",
-              "1: O_DIRECT, bypassing the page cache; 0: through the page cache."),
-     .set = opt_set_bool, .off = OPT_OFF(direct, bool)},
+              "1: O_DIRECT, bypassing the page cache; 0: through the page cache.  A job "
+              "whose filename= names paths or whose directory= is set, and that says "
+              "neither direct= nor buffered=, runs buffered as in fio."),
+     .set = opt_set_direct, .off = OPT_OFF(direct, bool)},
     {OPT_INFO("buffered", NULL, "bool", "0", "The inverse of direct: buffered=1 is direct=0."),
      .set = opt_set_buffered},
     {OPT_INFO("ioengine", NULL, "enum", "io_uring",
@@ -1583,6 +1595,14 @@ void wl_job_init(struct wl_job *job)
 		if (def->info.def[0])
 			(void)def->set(job, def, def->info.def, &ctx);
 	}
+	job->direct_given = false;
+}
+
+void wl_job_apply_fio_defaults(struct wl_job *job)
+{
+	bool paths = job->directory[0] || (job->filename[0] && !strchr(job->filename, '('));
+	if (paths && !job->direct_given)
+		job->direct = false;
 }
 
 static struct wl_option_info opt_infos[OPT_ARRAY_SIZE(opt_table)];

@@ -1019,6 +1019,43 @@ static const char *const promised[] = {
     "iodepth_batch_submit",
 };
 
+/* fio's default direct=0 applies to jobs that name paths and did not say direct= */
+static void test_fio_direct_default(void **state)
+{
+	struct wl_job j;
+
+	(void)state;
+	wl_job_init(&j);
+	assert_true(j.direct); /* raidlab's default, for --target */
+	wl_job_apply_fio_defaults(&j);
+	assert_true(j.direct);
+	SET_OK(&j, "filename", "/tmp/some.img");
+	wl_job_apply_fio_defaults(&j);
+	assert_false(j.direct);
+
+	wl_job_init(&j);
+	SET_OK(&j, "directory", "/tmp");
+	wl_job_apply_fio_defaults(&j);
+	assert_false(j.direct);
+
+	wl_job_init(&j);
+	SET_OK(&j, "filename", "/tmp/some.img");
+	SET_OK(&j, "direct", "1");
+	wl_job_apply_fio_defaults(&j);
+	assert_true(j.direct);
+
+	wl_job_init(&j);
+	SET_OK(&j, "filename", "/tmp/some.img");
+	SET_OK(&j, "buffered", "0");
+	wl_job_apply_fio_defaults(&j);
+	assert_true(j.direct);
+
+	wl_job_init(&j); /* a raidlab spec in filename= keeps raidlab's default */
+	SET_OK(&j, "filename", "mem(size=1m)");
+	wl_job_apply_fio_defaults(&j);
+	assert_true(j.direct);
+}
+
 static void test_option_table(void **state)
 {
 	(void)state;
@@ -1063,6 +1100,7 @@ static void test_option_table(void **state)
 		memcpy(&j, &def, sizeof(j));
 		if (o->def[0]) {
 			SET_OK(&j, o->name, o->def);
+			j.direct_given = false; /* only records that direct= was said */
 			if (memcmp(&j, &def, sizeof(j)) != 0)
 				fail_msg("option '%s': its default '%s' differs from wl_job_init",
 				         o->name, o->def);
@@ -1615,6 +1653,7 @@ int main(void)
 	    cmocka_unit_test(test_random_distribution),
 	    cmocka_unit_test(test_validate),
 	    cmocka_unit_test(test_option_table),
+	    cmocka_unit_test(test_fio_direct_default),
 	    cmocka_unit_test(test_docs_match_table),
 	    cmocka_unit_test(test_jobfile_global_and_jobs),
 	    cmocka_unit_test(test_job_target_spec),

@@ -27,6 +27,9 @@ jq -e '.jobs[0].read.runtime >= 950 and .jobs[0].read.runtime <= 1100' rl.json >
 jq -e '(.jobs[0].read.bw_bytes / 1024 | floor) == .jobs[0].read.bw' rl.json >/dev/null ||
 	fail "bw is KiB/s, bw_bytes bytes/s"
 [ ! -e "$T/x" ] || fail "the test file raidlab created was not removed"
+# fio's default direct=0: that command line goes through the page cache in both
+jq -e '.jobs[0]."job options".direct == "0"' rl.json >/dev/null ||
+	fail "the plain fio command line ran with direct=$(jq -r '.jobs[0]."job options".direct' rl.json), fio's default is 0"
 
 # fsync=N and end_fsync count syncs as fio does (end_fsync's is not counted).
 fio --name=t --filename="$T/fs" --size=1m --rw=write --bs=4k --fsync=4 --end_fsync=1 \

@@ -159,6 +159,8 @@ IFS=';' read -r ver _ name _ <terse.txt
 # each loop; both tools' calls are counted with strace (fio also drops the
 # cache once after laying a new file out, whatever invalidate says).
 if command -v strace >/dev/null; then
+	# LeakSanitizer cannot run under ptrace: the ASan build runs with it off here
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	drops() { # TOOL-ARGS...: number of POSIX_FADV_DONTNEED calls
 		rm -f "$T/inv"
 		strace -f -e trace=fadvise64 -o "$T/inv.st" "$@" --name=i --filename="$T/inv" --size=1m \

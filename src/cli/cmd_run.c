@@ -658,6 +658,8 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 		}
 		for (size_t i = 0; i < n; i++) {
 			done[items[i].res - res] = true;
+			if (items[i].res->note[0])
+				fprintf(stderr, "raidlab run: note: %s\n", items[i].res->note);
 			if (!wl_result_ok(items[i].res)) {
 				cli_print_job_problems(stderr, items[i].res);
 				status = 1;

@@ -106,6 +106,19 @@ enum wl_verify {
 	WL_VERIFY_CRC32C,
 };
 
+/* ss=: what steady state is judged on (fio's iops, bw, lat) */
+enum wl_ss_kind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW, WL_SS_LAT };
+
+/* numa_mem_policy modes (set_mempolicy(2)) */
+enum wl_mpol {
+	WL_MPOL_NONE = 0, /* not set: the process's policy */
+	WL_MPOL_DEFAULT,
+	WL_MPOL_PREFER,
+	WL_MPOL_BIND,
+	WL_MPOL_INTERLEAVE,
+	WL_MPOL_LOCAL,
+};
+
 #define WL_BSSPLIT_MAX      16
 #define WL_NAME_MAX         64          /* including the NUL: names have 1..63 bytes */
 #define WL_BS_MIN           512u        /* block sizes are multiples of this ... */
@@ -189,6 +202,32 @@ struct wl_job {
 	uint64_t cpus;   /* cpus_allowed=: CPU mask (CPUs 0..63); 0: any */
 	bool cpus_split; /* cpus_allowed_policy=split: one CPU of the set per worker */
 	bool mem_huge;   /* mem=mmaphuge: I/O buffers in (transparent) huge pages */
+	/* flow=W: jobs of one flow_id issue in the ratio of their weights (control.h) */
+	uint32_t flow;          /* weight; 0: no flow control */
+	uint32_t flow_id;       /* flow group; default 0 */
+	uint64_t flow_sleep_ns; /* flow_sleep=: wait before retrying when ahead (us unit) */
+	/* latency_target: search the highest depth that keeps the latency (control.h) */
+	uint64_t lat_target_ns; /* 0: off */
+	uint64_t lat_window_ns; /* latency_window=: one step of the search */
+	double lat_pct;         /* latency_percentile=: share of I/Os at or below target */
+	bool lat_run;           /* latency_run=1: keep adjusting instead of settling */
+	/* ss=KIND[_slope]:LIMIT[%]: end the job at steady state (control.h) */
+	enum wl_ss_kind ss_kind; /* WL_SS_NONE: off */
+	bool ss_slope;           /* least squares slope instead of the largest deviation */
+	bool ss_pct;             /* limit is a percentage of the window's mean */
+	double ss_limit;
+	uint64_t ss_dur_ns;      /* ss_dur=: the rolling window; 0 turns detection off */
+	uint64_t ss_ramp_ns;     /* ss_ramp=: run this long before collecting */
+	uint64_t ss_interval_ns; /* ss_interval=: one sample per this; default 1 s */
+	/* numa_cpu_nodes / numa_mem_policy (numa.h) */
+	uint64_t numa_nodes;      /* CPU nodes as a mask (nodes 0..63); 0: any */
+	enum wl_mpol numa_mpol;   /* memory policy of the job's threads; WL_MPOL_NONE: as is */
+	uint64_t numa_mem_nodes;  /* its nodes (prefer: exactly one) */
+	/* dedupe_percentage: that share of written blocks repeats an earlier one (buf.h) */
+	uint32_t dedupe_pct;
+	bool dedupe_working_set;   /* dedupe_mode=working_set (default repeat) */
+	uint32_t dedupe_ws_pct;    /* dedupe_working_set_percentage: of the region; default 5 */
+	bool dedupe_global;        /* the working set is shared by all jobs with this set */
 };
 
 /**

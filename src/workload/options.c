@@ -43,6 +43,7 @@
 #define OPT_LOOPS_MAX     1000000u
 #define OPT_DEF_ZIPF      1.1
 #define OPT_DEF_PARETO    0.2
+#define OPT_SS_SAMPLES_MAX 100000u /* ss_dur / ss_interval */
 
 /* --- messages --- */
 
@@ -976,12 +977,13 @@ bad:
 	                value);
 }
 
-/* thinktime: a plain number is microseconds, as fio; units as for other times. */
-static int opt_set_thinktime(struct wl_job *job, const struct opt_def *def, const char *value,
-                             const struct opt_ctx *ctx)
+/* A duration whose plain number is microseconds (thinktime, flow_sleep, latency_*). */
+static int opt_set_usec(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
 {
 	char tmp[128];
 	uint64_t v = 0;
+	(void)job;
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
@@ -992,12 +994,77 @@ static int opt_set_thinktime(struct wl_job *job, const struct opt_def *def, cons
 	} else if (rl_parse_time(value, &v, tmp, sizeof(tmp))) {
 		goto bad;
 	}
-	job->thinktime_ns = v;
+	if (v < def->min || v > def->max)
+		goto bad;
+	*OPT_FIELD(job, def, uint64_t) = v;
 	return 0;
 bad:
 	return opt_fail(ctx, true,
-	                "expected a pause such as 2000 (a plain number is microseconds, as in "
-	                "fio), 2ms or 1s, got '%s'",
+	                "expected a time such as 2000 (a plain number is microseconds, as in "
+	                "fio), 2ms or 1s%s, got '%s'",
+	                def->min ? ", above 0" : "", value);
+}
+
+/* latency_percentile=FLOAT: (0, 100]. */
+static int opt_set_lat_pct(struct wl_job *job, const struct opt_def *def, const char *value,
+                           const struct opt_ctx *ctx)
+{
+	double v = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!opt_parse_double(value, &v) || !(v > 0 && v <= 100))
+		return opt_fail(ctx, true, "expected a percentage above 0 and at most 100, got '%s'",
+		                value);
+	job->lat_pct = v;
+	return 0;
+}
+
+/* ss=iops|iops_slope|bw|bw_slope|lat|lat_slope:LIMIT[%] */
+static int opt_set_ss(struct wl_job *job, const struct opt_def *def, const char *value,
+                      const struct opt_ctx *ctx)
+{
+	static const struct opt_choice kinds[] = {
+	    {"iops", WL_SS_IOPS}, {"bw", WL_SS_BW}, {"lat", WL_SS_LAT}, {NULL, 0}};
+	char kind[16], num[32];
+	double v = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *colon = strchr(value, ':');
+	size_t n = colon ? (size_t)(colon - value) : 0;
+	const struct opt_choice *c = NULL;
+	bool slope = false, pct = false;
+	if (colon && n < sizeof(kind)) {
+		memcpy(kind, value, n);
+		kind[n] = '\0';
+		char *sl = strstr(kind, "_slope");
+		if (sl && !sl[6]) {
+			*sl = '\0';
+			slope = true;
+		}
+		c = opt_find_choice(kinds, kind);
+	}
+	size_t len = colon ? strlen(colon + 1) : 0;
+	if (len && colon[len] == '%') {
+		pct = true;
+		len--;
+	}
+	if (!c || !len || len >= sizeof(num))
+		goto bad;
+	memcpy(num, colon + 1, len);
+	num[len] = '\0';
+	if (!opt_parse_double(num, &v))
+		goto bad;
+	job->ss_kind = (enum wl_ss_kind)c->value;
+	job->ss_slope = slope;
+	job->ss_pct = pct;
+	job->ss_limit = v;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected iops, iops_slope, bw, bw_slope, lat or lat_slope, ':' and a "
+	                "limit (a number, or a percentage of the mean such as 0.1%%), got '%s'",
 	                value);
 }
 
@@ -1073,6 +1140,13 @@ static int opt_two_words(const struct opt_def *def, const char *value, const str
 	return 0;
 }
 
+/* dedupe_mode=repeat|working_set */
+static int opt_set_dedupe_mode(struct wl_job *job, const struct opt_def *def, const char *value,
+                               const struct opt_ctx *ctx)
+{
+	return opt_two_words(def, value, ctx, "repeat", "working_set", &job->dedupe_working_set);
+}
+
 /* rate_process=linear|poisson */
 static int opt_set_rate_process(struct wl_job *job, const struct opt_def *def, const char *value,
                                 const struct opt_ctx *ctx)
@@ -1114,6 +1188,45 @@ bad:
 	                WL_PCT_MAX, value);
 }
 
+/*
+ * A list of numbers and ranges from 0 to 63 ("0-3,6"), as a mask; with
+ * @all, "all" is every one.  Returns false on anything else.
+ */
+static bool opt_parse_idlist(const char *value, bool all, uint64_t *out)
+{
+	uint64_t mask = 0;
+	if (all && !strcmp(value, "all")) {
+		*out = UINT64_MAX;
+		return true;
+	}
+	for (const char *p = value;;) {
+		char *end;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		errno = 0;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (errno || a > 63)
+			return false;
+		if (*end == '-') {
+			const char *q = end + 1;
+			if (!isdigit((unsigned char)*q))
+				return false;
+			b = strtoul(q, &end, 10);
+			if (errno || b > 63 || b < a)
+				return false;
+		}
+		for (unsigned long c = a; c <= b; c++)
+			mask |= 1ull << c;
+		if (*end == '\0')
+			break;
+		if (*end != ',')
+			return false;
+		p = end + 1;
+	}
+	*out = mask;
+	return true;
+}
+
 /* cpus_allowed=0-3,6: the CPUs the job's workers may run on (0 to 63). */
 static int opt_set_cpus(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
@@ -1122,32 +1235,70 @@ static int opt_set_cpus(struct wl_job *job, const struct opt_def *def, const cha
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
-	for (const char *p = value;;) {
-		char *end;
-		errno = 0;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-		if (end == p || errno || a > 63)
-			goto bad;
-		if (*end == '-') {
-			const char *q = end + 1;
-			b = strtoul(q, &end, 10);
-			if (end == q || errno || b > 63 || b < a)
-				goto bad;
-		}
-		for (unsigned long c = a; c <= b; c++)
-			mask |= 1ull << c;
-		if (*end == '\0')
-			break;
-		if (*end != ',')
-			goto bad;
-		p = end + 1;
-	}
+	if (!opt_parse_idlist(value, false, &mask))
+		return opt_fail(ctx, true,
+		                "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'",
+		                value);
 	job->cpus = mask;
 	return 0;
-bad:
-	return opt_fail(ctx, true,
-	                "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'",
-	                value);
+}
+
+/* numa_cpu_nodes=0-1,3 | all: run on the CPUs of these NUMA nodes. */
+static int opt_set_numa_nodes(struct wl_job *job, const struct opt_def *def, const char *value,
+                              const struct opt_ctx *ctx)
+{
+	uint64_t mask = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!opt_parse_idlist(value, true, &mask))
+		return opt_fail(ctx, true,
+		                "expected NUMA node numbers from 0 to 63, ranges such as 0-1,3, or "
+		                "all, got '%s'",
+		                value);
+	job->numa_nodes = mask;
+	return 0;
+}
+
+/* numa_mem_policy=default|local|prefer:N|bind:LIST|interleave:LIST */
+static int opt_set_numa_mpol(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	static const struct opt_choice modes[] = {
+	    {"default", WL_MPOL_DEFAULT}, {"prefer", WL_MPOL_PREFER},
+	    {"bind", WL_MPOL_BIND},       {"interleave", WL_MPOL_INTERLEAVE},
+	    {"local", WL_MPOL_LOCAL},     {NULL, 0},
+	};
+	char mode[16];
+	uint64_t mask = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *colon = strchr(value, ':');
+	size_t n = colon ? (size_t)(colon - value) : strlen(value);
+	const struct opt_choice *c = NULL;
+	if (n < sizeof(mode)) {
+		memcpy(mode, value, n);
+		mode[n] = '\0';
+		c = opt_find_choice(modes, mode);
+	}
+	if (!c)
+		return opt_fail(ctx, true,
+		                "expected default, local, prefer:NODE, bind:NODES or "
+		                "interleave:NODES, got '%s'",
+		                value);
+	bool nodes = c->value == WL_MPOL_PREFER || c->value == WL_MPOL_BIND ||
+	             c->value == WL_MPOL_INTERLEAVE;
+	if (nodes != (colon != NULL) || (colon && !opt_parse_idlist(colon + 1, true, &mask)))
+		return opt_fail(ctx, true,
+		                "%s: expected %s, got '%s'", mode,
+		                nodes ? "a node list after ':' (0, 0-1, all)" : "no node list",
+		                value);
+	if (c->value == WL_MPOL_PREFER && __builtin_popcountll(mask) != 1)
+		return opt_fail(ctx, true, "prefer takes exactly one node, got '%s'", value);
+	job->numa_mpol = (enum wl_mpol)c->value;
+	job->numa_mem_nodes = mask;
+	return 0;
 }
 
 static int opt_set_cpus_policy(struct wl_job *job, const struct opt_def *def, const char *value,
@@ -1433,7 +1584,7 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("thinktime", NULL, "str", "0",
               "Pause this long after each I/O completes before its slot issues the next "
               "(a plain number is microseconds, as in fio; or 2ms, 1s)."),
-     .set = opt_set_thinktime},
+     .set = opt_set_usec, .off = OPT_OFF(thinktime_ns, uint64_t), .max = UINT64_MAX},
     {OPT_INFO("number_ios", NULL, "int", "0",
               "Stop the job after this many I/Os (counted over all its clones' own); 0: no "
               "limit."),
@@ -1487,6 +1638,85 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("exitall", NULL, "bool", "0",
               "When this job finishes, stop the other jobs of its group (as fio)."),
      .set = opt_set_bool, .off = OPT_OFF(exitall, bool)},
+    {OPT_INFO("flow", NULL, "int", "0",
+              "Weight in flow control (0 to 1000): jobs of one flow_id that run at the same "
+              "time issue I/Os in the ratio of their weights (flow=2 against flow=1: 2:1); a "
+              "job ahead of its share waits flow_sleep and tries again.  0: off."),
+     .set = opt_set_u32, .off = OPT_OFF(flow, uint32_t), .min = 0, .max = 1000},
+    {OPT_INFO("flow_id", NULL, "int", "0",
+              "The flow group whose jobs flow= keeps in ratio; default 0 (one global flow)."),
+     .set = opt_set_u32, .off = OPT_OFF(flow_id, uint32_t), .min = 0, .max = UINT32_MAX},
+    {OPT_INFO("flow_sleep", NULL, "str", "0",
+              "How long a job ahead of its flow share waits before it tries again (a plain "
+              "number is microseconds); 0: it tries again as soon as another request of "
+              "the group completes (raidlab waits 10 us)."),
+     .set = opt_set_usec, .off = OPT_OFF(flow_sleep_ns, uint64_t), .max = 60000000000ull},
+    {OPT_INFO("latency_target", NULL, "str", "0",
+              "Search the highest queue depth (up to iodepth) at which latency_percentile "
+              "of the I/Os complete within this time (a plain number is microseconds), "
+              "trying one depth per latency_window as fio: start at 1, double while it "
+              "holds, halve towards the last good depth when it fails; once the depth "
+              "settles the statistics restart and the job ends after one more window at "
+              "it.  The depth found is reported as fio's latency_depth.  0: off."),
+     .set = opt_set_usec, .off = OPT_OFF(lat_target_ns, uint64_t), .max = 3600000000000ull},
+    {OPT_INFO("latency_window", NULL, "str", "0",
+              "With latency_target: how long each depth is tried (a plain number is "
+              "microseconds)."),
+     .set = opt_set_usec, .off = OPT_OFF(lat_window_ns, uint64_t), .max = 3600000000000ull},
+    {OPT_INFO("latency_percentile", NULL, "float", "100",
+              "With latency_target: the share of I/Os (percent) that must complete within "
+              "the target; 100: every I/O (one late I/O lowers the depth at once)."),
+     .set = opt_set_lat_pct},
+    {OPT_INFO("latency_run", NULL, "bool", "0",
+              "With latency_target: keep adjusting the depth for the whole run instead of "
+              "ending once it settles."),
+     .set = opt_set_bool, .off = OPT_OFF(lat_run, bool)},
+    {OPT_INFO("ss", "steadystate", "str", "iops_slope:0.01%",
+              "Steady state criterion: iops, bw or lat (the largest deviation from the "
+              "window's mean) or iops_slope, bw_slope, lat_slope (least squares slope), "
+              "':' and a limit, a percentage of the mean with '%'.  When it holds over "
+              "ss_dur the job ends (with group_reporting its clones are judged and ended "
+              "together) and fio's steadystate block is reported.  Needs ss_dur."),
+     .set = opt_set_ss},
+    {OPT_INFO("ss_dur", "steadystate_duration", "time", "0",
+              "The rolling window steady state is judged over (a plain number is seconds); "
+              "0: no steady state detection."),
+     .set = opt_set_time, .off = OPT_OFF(ss_dur_ns, uint64_t)},
+    {OPT_INFO("ss_ramp", "steadystate_ramp_time", "time", "0",
+              "Run this long before collecting steady state samples (a plain number is "
+              "seconds)."),
+     .set = opt_set_time, .off = OPT_OFF(ss_ramp_ns, uint64_t)},
+    {OPT_INFO("ss_interval", "steadystate_check_interval", "time", "1s",
+              "One steady state sample per this long (a plain number is seconds); ss_dur "
+              "holds ss_dur / ss_interval samples."),
+     .set = opt_set_time, .off = OPT_OFF(ss_interval_ns, uint64_t)},
+    {OPT_INFO("numa_cpu_nodes", NULL, "str", "",
+              "Run the job's worker threads on the CPUs of these NUMA nodes (0-1,3 or all; "
+              "the CPUs are read from /sys/devices/system/node).  A listed node this "
+              "machine lacks is named in a warning; none present is an error."),
+     .set = opt_set_numa_nodes},
+    {OPT_INFO("numa_mem_policy", NULL, "str", "",
+              "Memory policy of the job's worker threads, set before their buffers are "
+              "allocated (set_mempolicy): default, local, prefer:NODE, bind:NODES or "
+              "interleave:NODES."),
+     .set = opt_set_numa_mpol},
+    {OPT_INFO("dedupe_percentage", NULL, "percent", "0",
+              "This share of written blocks repeats the contents of an earlier one, so "
+              "deduplicating storage can drop them; the others are unique (refill_buffers "
+              "is implied).  Compression options shape both alike."),
+     .set = opt_set_percent, .off = OPT_OFF(dedupe_pct, uint32_t)},
+    {OPT_INFO("dedupe_mode", NULL, "enum", "repeat",
+              "repeat: a duplicate repeats one of the job's earlier unique blocks; "
+              "working_set: it repeats one of a working set of "
+              "dedupe_working_set_percentage of the region's blocks."),
+     .set = opt_set_dedupe_mode},
+    {OPT_INFO("dedupe_working_set_percentage", NULL, "percent", "5",
+              "dedupe_mode=working_set: the working set's size as a share of the region."),
+     .set = opt_set_percent, .off = OPT_OFF(dedupe_ws_pct, uint32_t)},
+    {OPT_INFO("dedupe_global", NULL, "bool", "0",
+              "dedupe_mode=working_set: every job with this set draws from one working set, "
+              "so their duplicates also match each other's blocks."),
+     .set = opt_set_bool, .off = OPT_OFF(dedupe_global, bool)},
 };
 
 /*
@@ -1824,5 +2054,39 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	if (job->zero_buffers && job->buffer_compress_percentage)
 		return opt_fail(&ctx, false,
 		                "zero_buffers and buffer_compress_percentage exclude each other");
+	if (job->zero_buffers && job->dedupe_pct)
+		return opt_fail(&ctx, false,
+		                "zero_buffers and dedupe_percentage exclude each other (zeros are "
+		                "all duplicates)");
+	if (job->dedupe_pct > 100 || job->dedupe_ws_pct > 100)
+		return opt_fail(&ctx, false, "dedupe percentages must be from 0 to 100");
+	if (job->flow > 1000)
+		return opt_fail(&ctx, false, "flow=%u is not from 0 to 1000", job->flow);
+	if (job->lat_target_ns && !(job->lat_pct > 0 && job->lat_pct <= 100))
+		return opt_fail(&ctx, false, "latency_percentile=%g is not above 0 and at most 100",
+		                job->lat_pct);
+	if (job->lat_target_ns && job->engine == WL_ENGINE_PSYNC)
+		return opt_fail(&ctx, false,
+		                "latency_target searches the queue depth, but ioengine=%s keeps one "
+		                "I/O in flight; use io_uring or libaio",
+		                job->engine_name);
+	if (job->ss_dur_ns) {
+		if ((unsigned)job->ss_kind > WL_SS_LAT || job->ss_kind == WL_SS_NONE ||
+		    !(job->ss_limit >= 0) || !isfinite(job->ss_limit))
+			return opt_fail(&ctx, false, "ss: invalid criterion");
+		if (!job->ss_interval_ns || job->ss_dur_ns < job->ss_interval_ns)
+			return opt_fail(&ctx, false,
+			                "ss_dur (%llu ms) must hold at least one ss_interval (%llu ms)",
+			                (unsigned long long)(job->ss_dur_ns / OPT_NS_PER_MS),
+			                (unsigned long long)(job->ss_interval_ns / OPT_NS_PER_MS));
+		if (job->ss_dur_ns / job->ss_interval_ns > OPT_SS_SAMPLES_MAX)
+			return opt_fail(&ctx, false,
+			                "ss_dur / ss_interval is %llu samples, at most %u are kept",
+			                (unsigned long long)(job->ss_dur_ns / job->ss_interval_ns),
+			                OPT_SS_SAMPLES_MAX);
+	}
+	if ((unsigned)job->numa_mpol > WL_MPOL_LOCAL)
+		return opt_fail(&ctx, false, "invalid numa_mem_policy value %d",
+		                (int)job->numa_mpol);
 	return 0;
 }

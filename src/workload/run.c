@@ -30,12 +30,15 @@
 
 #include "core/exec.h"
 #include "workload/buf.h"
+#include "workload/control.h"
 #include "workload/gen.h"
+#include "workload/numa.h"
 #include "workload/run.h"
 
 enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
 
 #define RUN_HUGE (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_FLOW_RETRY_NS 10000u /* flow_sleep=0: a job ahead of its share looks again after this */
 
 struct run_worker;
 
@@ -45,6 +48,7 @@ struct run_slot {
 	uint64_t t_submit;
 	uint8_t *buf;
 	bool counted;   /* submitted after ramp-up: goes into the statistics */
+	bool parked;    /* latency_target: idle while the depth is below the slot count */
 	bool verifying; /* a VERIFY read: check the block on completion */
 	bool end_sync;  /* end_fsync's FLUSH (timed, but not counted among fsync= syncs, as fio) */
 	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
@@ -79,6 +83,13 @@ struct run_worker {
 	struct wl_gen vgen;         /* replay of MAIN's sequence */
 	struct wl_rng buf_rng;      /* buffer contents: apart from gen's stream, so replays match */
 	struct wl_result *res;      /* this worker's own partial result */
+	struct wl_flow *flow;       /* flow=: the flow group, or NULL */
+	uint64_t flow_mine;         /* this worker's I/Os counted in it */
+	bool flow_left;             /* its weight and I/Os have left the group */
+	unsigned depth;             /* slots allowed in flight (latency_target lowers it) */
+	bool lat_on, lat_done;      /* latency_target: searching; the final window is over */
+	struct wl_lat_search lat;
+	struct wl_ss *ss; /* steady state record (shared by clones with group_reporting) */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -108,6 +119,8 @@ bool wl_run_stop_requested(void)
 /* --- the completion path --- */
 
 static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
+static void run_flow_leave(struct run_worker *w);
+static void run_record_error(struct run_worker *w, struct run_slot *s, int status);
 static void run_slot_done(struct rl_io *io, int status);
 
 /* A slot that waited (rate, rate_iops, thinktime) goes on. */
@@ -142,6 +155,88 @@ static inline uint64_t run_now(struct run_worker *w)
 	return rl_exec_now(w->ex);
 }
 
+/* The worker issues no more: the other jobs of its flow go on without it. */
+static void run_flow_leave(struct run_worker *w)
+{
+	if (w->flow && !w->flow_left) {
+		w->flow_left = true;
+		wl_flow_leave(w->flow, w->job->flow, w->flow_mine);
+	}
+}
+
+/* Per-interval series of the job, starting at @start. */
+static void run_series_init(struct run_worker *w, uint64_t start)
+{
+	const struct wl_job *job = w->job;
+	uint64_t expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
+
+	if (expect > 1000000)
+		expect = 1000000;
+	for (int d = 0; d < WL_DIRS; d++) {
+		st_series_init(&w->res->dir[d].series, job->log_avg_ns, start, expect);
+		if (job->lat_log)
+			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, start, expect);
+	}
+}
+
+/* latency_target settled: measure again from @now, at the depth found (as fio). */
+static void run_stats_restart(struct run_worker *w, uint64_t now)
+{
+	for (int d = 0; d < WL_DIRS; d++) {
+		struct wl_dir_result *r = &w->res->dir[d];
+		r->ios = 0;
+		r->bytes = 0;
+		st_hist_init(&r->hist);
+		st_series_free(&r->series);
+		st_series_free(&r->lat);
+	}
+	run_series_init(w, now);
+	w->t_measure = now;
+	w->t_last = now;
+	w->measuring = true;
+}
+
+/* latency_target: a completion feeds the search, which may move the depth. */
+static void run_lat_step(struct run_worker *w, struct run_slot *s, uint64_t now)
+{
+	switch (wl_lat_complete(&w->lat, s->t_submit, now - s->t_submit, now)) {
+	case WL_LAT_GO:
+		break;
+	case WL_LAT_DEPTH:
+		w->depth = w->lat.qd;
+		break;
+	case WL_LAT_FINAL:
+		w->depth = w->lat.qd;
+		run_stats_restart(w, now);
+		break;
+	case WL_LAT_DONE:
+		w->lat_done = true;
+		break;
+	case WL_LAT_FAIL:
+		run_record_error(w, s, -ETIMEDOUT);
+		if (!w->res->note[0])
+			snprintf(w->res->note, sizeof(w->res->note),
+			         "job '%s': latency_target: an I/O took %llu ns at depth 1, above "
+			         "the target of %llu ns",
+			         w->job->name, (unsigned long long)(now - s->t_submit),
+			         (unsigned long long)w->job->lat_target_ns);
+		break;
+	}
+}
+
+/* Slots the depth kept idle go on while there is room. */
+static void run_unpark(struct run_worker *w, uint64_t now)
+{
+	for (unsigned i = 0; i < w->nslots && w->inflight < w->depth && w->phase == PHASE_MAIN;
+	     i++) {
+		struct run_slot *o = &w->slots[i];
+		if (o->parked) {
+			o->parked = false;
+			run_issue(w, o, now);
+		}
+	}
+}
+
 static void run_record_error(struct run_worker *w, struct run_slot *s, int status)
 {
 	struct wl_result *r = w->res;
@@ -153,6 +248,7 @@ static void run_record_error(struct run_worker *w, struct run_slot *s, int statu
 	}
 	/* fio stops a job at its first error (continue_on_error=none): so do we. */
 	w->phase = PHASE_DONE;
+	run_flow_leave(w);
 }
 
 static void run_slot_done(struct rl_io *io, int status)
@@ -191,6 +287,8 @@ static void run_slot_done(struct rl_io *io, int status)
 		st_series_add(&d->series, now, io->len);
 		if (w->job->lat_log)
 			st_series_add(&d->lat, now, now - s->t_submit);
+		if (w->ss)
+			(void)wl_ss_add(w->ss, io->len, now - s->t_submit, now);
 		w->t_last = now;
 		atomic_store_explicit(&w->prog_bytes,
 		                      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
@@ -205,8 +303,16 @@ static void run_slot_done(struct rl_io *io, int status)
 		                      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
 		                      memory_order_relaxed);
 	}
+	if (w->lat_on && !status && !s->verifying && io->op != RL_OP_FLUSH &&
+	    w->phase == PHASE_MAIN)
+		run_lat_step(w, s, now);
 	if (w->phase == PHASE_DONE)
 		return;
+	if (w->lat_on && w->phase == PHASE_MAIN) {
+		run_issue(w, s, now);
+		run_unpark(w, now);
+		return;
+	}
 	if (w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
 	    run_pace_wait(w, s, now + w->job->thinktime_ns))
 		return;
@@ -246,6 +352,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	    atomic_load_explicit(w->group_stop, memory_order_relaxed))
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
+		return false;
+	if (w->lat_done || (w->ss && atomic_load_explicit(&w->ss->stop, memory_order_relaxed)))
 		return false;
 	if (job->number_ios && w->ios_issued >= job->number_ios)
 		return false;
@@ -369,13 +477,23 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 	for (;;) {
 		switch (w->phase) {
 		case PHASE_MAIN:
+			if (w->inflight >= w->depth) {
+				s->parked = true; /* latency_target: a completion wakes it */
+				return;
+			}
 			if (w->paced && now < w->pace_next && now < w->t_deadline &&
 			    run_pace_wait(w, s, w->pace_next))
+				return;
+			if (w->flow && !w->flow_left && now < w->t_deadline &&
+			    wl_flow_ahead(w->flow, w->job->flow, &w->flow_mine) &&
+			    run_pace_wait(w, s, now + (w->job->flow_sleep_ns ? w->job->flow_sleep_ns
+			                                                      : RUN_FLOW_RETRY_NS)))
 				return;
 			if (run_next_main(w, s, now)) {
 				run_submit(w, s, now);
 				return;
 			}
+			run_flow_leave(w);
 			if (w->job->end_fsync && w->wrote && !w->end_synced && !w->res->errors) {
 				if (w->inflight)
 					return; /* the last request back issues the FLUSH */
@@ -441,6 +559,8 @@ static int run_worker_setup(struct run_worker *w)
 	}
 	wl_rng_seed(&w->buf_rng, w->seed ^ 0xb5ad4eceda1ce2a9ull);
 	w->nslots = job->iodepth;
+	w->depth = w->nslots;
+	w->lat_on = job->lat_target_ns > 0;
 	w->slots = calloc(w->nslots, sizeof(*w->slots));
 	if (!w->slots)
 		return -ENOMEM;
@@ -482,19 +602,17 @@ static void run_worker_begin(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
 	uint64_t now = run_now(w);
-	uint64_t expect;
 
 	w->t_start = now;
 	w->t_measure = now + job->ramp_ns;
 	w->t_deadline = job->runtime_ns ? w->t_measure + job->runtime_ns : UINT64_MAX;
 	w->t_last = w->t_measure;
-	expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
-	for (int d = 0; d < WL_DIRS; d++) {
-		st_series_init(&w->res->dir[d].series, job->log_avg_ns, w->t_measure,
-		               expect > 1000000 ? 1000000 : expect);
-		if (job->lat_log)
-			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, w->t_measure,
-			               expect > 1000000 ? 1000000 : expect);
+	run_series_init(w, w->t_measure);
+	if (w->ss)
+		wl_ss_start(w->ss, now);
+	if (w->lat_on) {
+		wl_lat_init(&w->lat, job, now);
+		w->depth = w->lat.qd;
 	}
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
@@ -611,6 +729,13 @@ static void *run_thread_main(void *arg)
 		         strerror(-rc));
 		th->ws[0]->setup_error = rc;
 	}
+	/* numa_mem_policy: before the buffers are allocated, so they follow it */
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && th->ws[0]->job->numa_mpol != WL_MPOL_NONE) {
+		rc = wl_numa_mpol_apply(th->ws[0]->job, th->ws[0]->setup_msg,
+		                        sizeof(th->ws[0]->setup_msg));
+		if (rc)
+			th->ws[0]->setup_error = rc;
+	}
 	for (unsigned i = 0; i < th->n && !rc; i++) {
 		th->ws[i]->ex = ex;
 		rc = rl_target_attach(th->ws[i]->t, ex);
@@ -623,9 +748,43 @@ static void *run_thread_main(void *arg)
 				         "worker setup failed: %s", strerror(-rc));
 		}
 	}
-	/* cpus_allowed: a real worker's thread keeps to its CPUs */
+	/* numa_cpu_nodes: the thread runs on the CPUs of those nodes */
 	const struct wl_job *job0 = th->ws[0]->job;
-	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->cpus) {
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->numa_nodes) {
+		struct run_worker *w0 = th->ws[0];
+		cpu_set_t set;
+		char missing[64];
+		rc = wl_numa_cpus(job0->numa_nodes, &set, missing, sizeof(missing), w0->setup_msg,
+		                  sizeof(w0->setup_msg));
+		if (!rc && job0->cpus)
+			for (unsigned c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &set) && (c >= 64 || !(job0->cpus >> c & 1)))
+					CPU_CLR(c, &set);
+		if (!rc && CPU_COUNT(&set) == 0) {
+			snprintf(w0->setup_msg, sizeof(w0->setup_msg),
+			         "job '%s': numa_cpu_nodes and cpus_allowed have no CPU in common",
+			         job0->name);
+			rc = -EINVAL;
+		}
+		if (!rc) {
+			int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+			if (e) {
+				snprintf(w0->setup_msg, sizeof(w0->setup_msg),
+				         "job '%s': numa_cpu_nodes: cannot run on those CPUs: %s",
+				         job0->name, strerror(e));
+				rc = -e;
+			}
+		}
+		if (!rc && missing[0])
+			snprintf(w0->res->note, sizeof(w0->res->note),
+			         "job '%.40s': numa_cpu_nodes: node %s does not exist on this machine; "
+			         "the job runs on the CPUs of the others",
+			         job0->name, missing);
+		if (rc)
+			w0->setup_error = rc;
+	}
+	/* cpus_allowed: a real worker's thread keeps to its CPUs (numa_cpu_nodes did both) */
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->cpus && !job0->numa_nodes) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
 		unsigned ncpu = (unsigned)__builtin_popcountll(job0->cpus),
@@ -653,6 +812,8 @@ static void *run_thread_main(void *arg)
 			rc = th->ws[i]->setup_error;
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
+	for (unsigned i = 0; i < th->n; i++)
+		run_flow_leave(th->ws[i]);
 	th->rc = rc;
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
 		for (unsigned i = 0; i < th->n; i++)
@@ -699,6 +860,12 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 		memcpy(dst->verify_msg, src->verify_msg, sizeof(dst->verify_msg));
 	}
 	dst->verify_bad += src->verify_bad;
+	if (!dst->note[0] && src->note[0])
+		memcpy(dst->note, src->note, sizeof(dst->note));
+	if (src->lat_depth && !dst->lat_depth)
+		dst->lat_depth = src->lat_depth;
+	if (src->ss && !dst->ss)
+		dst->ss = wl_ss_report_dup(src->ss);
 }
 
 static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_opts *opts,
@@ -886,6 +1053,8 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 	pthread_t *tids = NULL;
 	pthread_barrier_t barrier;
 	atomic_bool group_stop = false;
+	struct wl_flow_set *flows = NULL;
+	struct wl_ss *sss = NULL; /* steady state: one per worker, shared with group_reporting */
 	int rc = 0;
 
 	for (size_t i = 0; i < nitems; i++) {
@@ -922,7 +1091,9 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 	ths = calloc(nthreads, sizeof(*ths));
 	tids = calloc(nthreads, sizeof(*tids));
 	wptrs = calloc(n, sizeof(*wptrs));
-	if (!ws || !parts || !ths || !tids || !wptrs) {
+	flows = calloc(1, sizeof(*flows));
+	sss = calloc(n, sizeof(*sss));
+	if (!ws || !parts || !ths || !tids || !wptrs || !flows || !sss) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -944,6 +1115,27 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 			if (job->fdatasync_n &&
 			    (!ws[w].sync_every || job->fdatasync_n < ws[w].sync_every))
 				ws[w].sync_every = job->fdatasync_n;
+			if (job->flow) {
+				ws[w].flow = wl_flow_join(flows, job->flow_id, job->flow);
+				if (!ws[w].flow) {
+					snprintf(msg, msglen,
+					         "job '%s': flow_id: more than %d flow groups run at "
+					         "the same time",
+					         job->name, WL_FLOW_MAX);
+					rc = -EINVAL;
+					goto out;
+				}
+			}
+			if (job->ss_dur_ns) {
+				if (k == 0 || !job->group_reporting) {
+					rc = wl_ss_init(&sss[w], job);
+					if (rc)
+						goto out;
+					ws[w].ss = &sss[w];
+				} else {
+					ws[w].ss = ws[w - k].ss; /* judged together */
+				}
+			}
 			wptrs[w] = &ws[w];
 		}
 	}
@@ -1015,6 +1207,10 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 				                 : 0;
 				if (r > runtime)
 					runtime = r;
+				if (ws[w].lat_on && !parts[w].lat_depth)
+					parts[w].lat_depth = ws[w].lat.qd;
+				if (ws[w].ss && (k == 0 || !res->job.group_reporting))
+					parts[w].ss = wl_ss_report(ws[w].ss);
 				run_merge(res, &parts[w]);
 			}
 			res->runtime_ns = runtime;
@@ -1047,10 +1243,15 @@ out:
 			st_series_free(&parts[i].dir[d].series);
 			st_series_free(&parts[i].dir[d].lat);
 		}
+		wl_ss_report_free(parts[i].ss);
+		if (sss)
+			wl_ss_free(&sss[i]);
 		free(ws[i].bufmem);
 		free(ws[i].slots);
 	}
 	free(wptrs);
+	free(flows);
+	free(sss);
 	free(ws);
 	free(parts);
 	free(ths);
@@ -1129,6 +1330,8 @@ void wl_result_free(struct wl_result *res)
 	if (res->target_report)
 		json_object_put(res->target_report);
 	res->target_report = NULL;
+	wl_ss_report_free(res->ss);
+	res->ss = NULL;
 }
 
 double wl_result_bw(const struct wl_result *res, enum rl_op d)

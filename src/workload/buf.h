@@ -16,6 +16,7 @@
 #ifndef RL_WORKLOAD_BUF_H
 #define RL_WORKLOAD_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,36 @@ struct wl_vhdr {
 	uint32_t gen; /* generation: which pass wrote it */
 	uint32_t len; /* block length */
 };
+
+/*
+ * dedupe_percentage: each write is a duplicate with that probability, else
+ * unique.  Contents are a function of a 64-bit key, so a duplicate is made
+ * by reusing a key: repeat reuses the last unique block's; working_set
+ * draws one of nset keys (dedupe_working_set_percentage of the region's
+ * smallest blocks), which are also the keys of the job's first unique
+ * writes, so every duplicate matches a block written before or written by
+ * another job soon.  dedupe_global: every such job uses one key set (a
+ * fixed base), and job k of count writes its keys k, k + count, ..., so the
+ * set is spread over them (as fio).
+ */
+#define WL_DEDUPE_GLOBAL_BASE 0x64656475706531ull /* "dedupe1" */
+
+struct wl_dedupe {
+	uint64_t base;     /* of the working set's keys */
+	uint64_t nset;     /* keys in the working set */
+	unsigned index;    /* this worker among the dedupe_global ones */
+	unsigned count;    /* how many share the set (1 unless dedupe_global) */
+	uint64_t uniques;  /* unique blocks so far */
+	uint64_t last;     /* the last unique block's key */
+	struct wl_rng pick; /* duplicate or not, and which */
+	struct wl_rng keys; /* keys of unique blocks past the working set */
+};
+
+void wl_dedupe_init(struct wl_dedupe *d, const struct wl_job *job, uint64_t region_len,
+                    uint64_t seed, unsigned index, unsigned count);
+
+/** Fill @buf (@len bytes) for the next write of a dedupe_percentage job. */
+void wl_dedupe_fill(const struct wl_job *job, struct wl_dedupe *d, uint8_t *buf, size_t len);
 
 /** Fill @buf for a plain write according to the job's buffer options. */
 void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len);

@@ -2054,6 +2054,10 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	if (job->zero_buffers && job->buffer_compress_percentage)
 		return opt_fail(&ctx, false,
 		                "zero_buffers and buffer_compress_percentage exclude each other");
+	if (job->verify != WL_VERIFY_NONE && job->dedupe_pct)
+		return opt_fail(&ctx, false,
+		                "verify and dedupe_percentage exclude each other (verify blocks "
+		                "are unique by design)");
 	if (job->zero_buffers && job->dedupe_pct)
 		return opt_fail(&ctx, false,
 		                "zero_buffers and dedupe_percentage exclude each other (zeros are "

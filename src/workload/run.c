@@ -90,6 +90,9 @@ struct run_worker {
 	bool lat_on, lat_done;      /* latency_target: searching; the final window is over */
 	struct wl_lat_search lat;
 	struct wl_ss *ss; /* steady state record (shared by clones with group_reporting) */
+	struct wl_dedupe dedupe;        /* dedupe_percentage: contents of the writes */
+	unsigned dedupe_index, dedupe_count; /* dedupe_global: this worker among those */
+	unsigned gindex;                     /* this worker among all of the group */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -399,6 +402,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			s->io.flags = RL_IO_FUA;
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
+		else if (job->dedupe_pct)
+			wl_dedupe_fill(job, &w->dedupe, s->buf, len);
 		else if (job->refill_buffers)
 			wl_buf_fill(job, &w->buf_rng, s->buf, len);
 	}
@@ -558,6 +563,10 @@ static int run_worker_setup(struct run_worker *w)
 		return -EINVAL;
 	}
 	wl_rng_seed(&w->buf_rng, w->seed ^ 0xb5ad4eceda1ce2a9ull);
+	if (job->dedupe_pct) /* unique blocks differ between jobs too: mix in the worker */
+		wl_dedupe_init(&w->dedupe, job, w->gen.region_len,
+		               w->seed ^ (uint64_t)w->gindex * 0xa0761d6478bd642full, w->dedupe_index,
+		               w->dedupe_count);
 	w->nslots = job->iodepth;
 	w->depth = w->nslots;
 	w->lat_on = job->lat_target_ns > 0;
@@ -1097,7 +1106,7 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 		rc = -ENOMEM;
 		goto out;
 	}
-	unsigned w = 0;
+	unsigned w = 0, ndedupe = 0;
 	for (size_t i = 0; i < nitems; i++) {
 		const struct wl_job *job = &items[i].res->job;
 		for (unsigned k = 0; k < job->numjobs; k++, w++) {
@@ -1115,6 +1124,9 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 			if (job->fdatasync_n &&
 			    (!ws[w].sync_every || job->fdatasync_n < ws[w].sync_every))
 				ws[w].sync_every = job->fdatasync_n;
+			ws[w].gindex = w;
+			if (job->dedupe_pct && job->dedupe_global)
+				ws[w].dedupe_index = ndedupe++;
 			if (job->flow) {
 				ws[w].flow = wl_flow_join(flows, job->flow_id, job->flow);
 				if (!ws[w].flow) {
@@ -1139,6 +1151,8 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 			wptrs[w] = &ws[w];
 		}
 	}
+	for (unsigned i = 0; i < n; i++)
+		ws[i].dedupe_count = ndedupe;
 	pthread_barrier_init(&barrier, NULL, nthreads + 1);
 	for (unsigned i = 0; i < nthreads; i++) {
 		ths[i].ws = virt ? wptrs : &wptrs[i];

@@ -48,12 +48,12 @@ struct wl_vhdr {
 #define WL_DEDUPE_GLOBAL_BASE 0x64656475706531ull /* "dedupe1" */
 
 struct wl_dedupe {
-	uint64_t base;     /* of the working set's keys */
-	uint64_t nset;     /* keys in the working set */
-	unsigned index;    /* this worker among the dedupe_global ones */
-	unsigned count;    /* how many share the set (1 unless dedupe_global) */
-	uint64_t uniques;  /* unique blocks so far */
-	uint64_t last;     /* the last unique block's key */
+	uint64_t base;      /* of the working set's keys */
+	uint64_t nset;      /* keys in the working set */
+	unsigned index;     /* this worker among the dedupe_global ones */
+	unsigned count;     /* how many share the set (1 unless dedupe_global) */
+	uint64_t uniques;   /* unique blocks so far */
+	uint64_t last;      /* the last unique block's key */
 	struct wl_rng pick; /* duplicate or not, and which */
 	struct wl_rng keys; /* keys of unique blocks past the working set */
 };

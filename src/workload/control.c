@@ -212,8 +212,8 @@ static bool ss_judge(struct wl_ss *ss)
 		}
 		double den = sxx - sx * sx / n;
 		ss->slope = den > 0 ? (sxy - sx * sum / n) / den : 0;
-		ss->criterion = job->ss_pct ? (mean > 0 ? 100.0 * ss->slope / mean : INFINITY)
-		                            : ss->slope;
+		ss->criterion =
+		    job->ss_pct ? (mean > 0 ? 100.0 * ss->slope / mean : INFINITY) : ss->slope;
 		return fabs(ss->criterion) < job->ss_limit;
 	}
 	ss->deviation = 0;
@@ -222,8 +222,8 @@ static bool ss_judge(struct wl_ss *ss)
 		if (d > ss->deviation)
 			ss->deviation = d;
 	}
-	ss->criterion = job->ss_pct ? (mean > 0 ? 100.0 * ss->deviation / mean : INFINITY)
-	                            : ss->deviation;
+	ss->criterion =
+	    job->ss_pct ? (mean > 0 ? 100.0 * ss->deviation / mean : INFINITY) : ss->deviation;
 	return ss->criterion < job->ss_limit;
 }
 

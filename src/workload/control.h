@@ -105,10 +105,10 @@ enum wl_lat_step wl_lat_complete(struct wl_lat_search *ls, uint64_t submitted, u
 /** What is reported (fio's "steadystate" block). */
 struct wl_ss_report {
 	bool attained;
-	double criterion; /* the last judged value (percent of the mean if ss_pct) */
-	double deviation; /* largest deviation from the mean (non-slope criteria) */
-	double slope;     /* least squares slope (slope criteria) */
-	unsigned n;       /* samples in the window */
+	double criterion;          /* the last judged value (percent of the mean if ss_pct) */
+	double deviation;          /* largest deviation from the mean (non-slope criteria) */
+	double slope;              /* least squares slope (slope criteria) */
+	unsigned n;                /* samples in the window */
 	uint64_t *iops, *bw, *lat; /* n samples each, oldest first (bytes/s, ns) */
 };
 

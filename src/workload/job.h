@@ -220,14 +220,14 @@ struct wl_job {
 	uint64_t ss_ramp_ns;     /* ss_ramp=: run this long before collecting */
 	uint64_t ss_interval_ns; /* ss_interval=: one sample per this; default 1 s */
 	/* numa_cpu_nodes / numa_mem_policy (numa.h) */
-	uint64_t numa_nodes;      /* CPU nodes as a mask (nodes 0..63); 0: any */
-	enum wl_mpol numa_mpol;   /* memory policy of the job's threads; WL_MPOL_NONE: as is */
-	uint64_t numa_mem_nodes;  /* its nodes (prefer: exactly one) */
+	uint64_t numa_nodes;     /* CPU nodes as a mask (nodes 0..63); 0: any */
+	enum wl_mpol numa_mpol;  /* memory policy of the job's threads; WL_MPOL_NONE: as is */
+	uint64_t numa_mem_nodes; /* its nodes (prefer: exactly one) */
 	/* dedupe_percentage: that share of written blocks repeats an earlier one (buf.h) */
 	uint32_t dedupe_pct;
-	bool dedupe_working_set;   /* dedupe_mode=working_set (default repeat) */
-	uint32_t dedupe_ws_pct;    /* dedupe_working_set_percentage: of the region; default 5 */
-	bool dedupe_global;        /* the working set is shared by all jobs with this set */
+	bool dedupe_working_set; /* dedupe_mode=working_set (default repeat) */
+	uint32_t dedupe_ws_pct;  /* dedupe_working_set_percentage: of the region; default 5 */
+	bool dedupe_global;      /* the working set is shared by all jobs with this set */
 };
 
 /**

@@ -71,7 +71,8 @@ int wl_numa_cpus(uint64_t nodes, cpu_set_t *set, char *note, size_t notelen, cha
 		snprintf(path, sizeof(path), NUMA_SYSFS "/node%u/cpulist", n);
 		if (!(online >> n & 1) || numa_read_list(path, set, NULL)) {
 			if (note && pos + 1 < notelen) {
-				int k = snprintf(note + pos, notelen - pos, "%s%u", pos ? "," : "", n);
+				int k =
+				    snprintf(note + pos, notelen - pos, "%s%u", pos ? "," : "", n);
 				pos += k > 0 ? (size_t)k : 0;
 				if (pos >= notelen)
 					pos = notelen - 1;

@@ -10,7 +10,6 @@
 #ifndef RL_WORKLOAD_NUMA_H
 #define RL_WORKLOAD_NUMA_H
 
-
 #include <sched.h>
 #include <stddef.h>
 #include <stdint.h>

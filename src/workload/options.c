@@ -37,12 +37,12 @@
 #include <string.h>
 #include <strings.h>
 
-#define OPT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define OPT_NS_PER_MS     1000000ull
-#define OPT_LOG_AVG_MAX   3600000ull /* log_avg_msec: at most one hour */
-#define OPT_LOOPS_MAX     1000000u
-#define OPT_DEF_ZIPF      1.1
-#define OPT_DEF_PARETO    0.2
+#define OPT_ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
+#define OPT_NS_PER_MS      1000000ull
+#define OPT_LOG_AVG_MAX    3600000ull /* log_avg_msec: at most one hour */
+#define OPT_LOOPS_MAX      1000000u
+#define OPT_DEF_ZIPF       1.1
+#define OPT_DEF_PARETO     0.2
 #define OPT_SS_SAMPLES_MAX 100000u /* ss_dur / ss_interval */
 
 /* --- messages --- */
@@ -1014,8 +1014,8 @@ static int opt_set_lat_pct(struct wl_job *job, const struct opt_def *def, const 
 	if (ret)
 		return ret;
 	if (!opt_parse_double(value, &v) || !(v > 0 && v <= 100))
-		return opt_fail(ctx, true, "expected a percentage above 0 and at most 100, got '%s'",
-		                value);
+		return opt_fail(ctx, true,
+		                "expected a percentage above 0 and at most 100, got '%s'", value);
 	job->lat_pct = v;
 	return 0;
 }
@@ -1236,9 +1236,9 @@ static int opt_set_cpus(struct wl_job *job, const struct opt_def *def, const cha
 	if (ret)
 		return ret;
 	if (!opt_parse_idlist(value, false, &mask))
-		return opt_fail(ctx, true,
-		                "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'",
-		                value);
+		return opt_fail(
+		    ctx, true,
+		    "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'", value);
 	job->cpus = mask;
 	return 0;
 }
@@ -1265,9 +1265,8 @@ static int opt_set_numa_mpol(struct wl_job *job, const struct opt_def *def, cons
                              const struct opt_ctx *ctx)
 {
 	static const struct opt_choice modes[] = {
-	    {"default", WL_MPOL_DEFAULT}, {"prefer", WL_MPOL_PREFER},
-	    {"bind", WL_MPOL_BIND},       {"interleave", WL_MPOL_INTERLEAVE},
-	    {"local", WL_MPOL_LOCAL},     {NULL, 0},
+	    {"default", WL_MPOL_DEFAULT},       {"prefer", WL_MPOL_PREFER}, {"bind", WL_MPOL_BIND},
+	    {"interleave", WL_MPOL_INTERLEAVE}, {"local", WL_MPOL_LOCAL},   {NULL, 0},
 	};
 	char mode[16];
 	uint64_t mask = 0;
@@ -1290,8 +1289,7 @@ static int opt_set_numa_mpol(struct wl_job *job, const struct opt_def *def, cons
 	bool nodes = c->value == WL_MPOL_PREFER || c->value == WL_MPOL_BIND ||
 	             c->value == WL_MPOL_INTERLEAVE;
 	if (nodes != (colon != NULL) || (colon && !opt_parse_idlist(colon + 1, true, &mask)))
-		return opt_fail(ctx, true,
-		                "%s: expected %s, got '%s'", mode,
+		return opt_fail(ctx, true, "%s: expected %s, got '%s'", mode,
 		                nodes ? "a node list after ':' (0, 0-1, all)" : "no node list",
 		                value);
 	if (c->value == WL_MPOL_PREFER && __builtin_popcountll(mask) != 1)
@@ -2070,19 +2068,21 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		return opt_fail(&ctx, false, "latency_percentile=%g is not above 0 and at most 100",
 		                job->lat_pct);
 	if (job->lat_target_ns && job->engine == WL_ENGINE_PSYNC)
-		return opt_fail(&ctx, false,
-		                "latency_target searches the queue depth, but ioengine=%s keeps one "
-		                "I/O in flight; use io_uring or libaio",
-		                job->engine_name);
+		return opt_fail(
+		    &ctx, false,
+		    "latency_target searches the queue depth, but ioengine=%s keeps one "
+		    "I/O in flight; use io_uring or libaio",
+		    job->engine_name);
 	if (job->ss_dur_ns) {
 		if ((unsigned)job->ss_kind > WL_SS_LAT || job->ss_kind == WL_SS_NONE ||
 		    !(job->ss_limit >= 0) || !isfinite(job->ss_limit))
 			return opt_fail(&ctx, false, "ss: invalid criterion");
 		if (!job->ss_interval_ns || job->ss_dur_ns < job->ss_interval_ns)
-			return opt_fail(&ctx, false,
-			                "ss_dur (%llu ms) must hold at least one ss_interval (%llu ms)",
-			                (unsigned long long)(job->ss_dur_ns / OPT_NS_PER_MS),
-			                (unsigned long long)(job->ss_interval_ns / OPT_NS_PER_MS));
+			return opt_fail(
+			    &ctx, false,
+			    "ss_dur (%llu ms) must hold at least one ss_interval (%llu ms)",
+			    (unsigned long long)(job->ss_dur_ns / OPT_NS_PER_MS),
+			    (unsigned long long)(job->ss_interval_ns / OPT_NS_PER_MS));
 		if (job->ss_dur_ns / job->ss_interval_ns > OPT_SS_SAMPLES_MAX)
 			return opt_fail(&ctx, false,
 			                "ss_dur / ss_interval is %llu samples, at most %u are kept",

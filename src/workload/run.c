@@ -37,8 +37,9 @@
 
 enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
 
-#define RUN_HUGE (2u << 20) /* huge page size: buffer regions this large are aligned to it */
-#define RUN_FLOW_RETRY_NS 10000u /* flow_sleep=0: a job ahead of its share looks again after this */
+#define RUN_HUGE          (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_FLOW_RETRY_NS 10000u /* flow_sleep=0: a job ahead of its share looks again after this  \
+	                          */
 
 struct run_worker;
 
@@ -89,8 +90,8 @@ struct run_worker {
 	unsigned depth;             /* slots allowed in flight (latency_target lowers it) */
 	bool lat_on, lat_done;      /* latency_target: searching; the final window is over */
 	struct wl_lat_search lat;
-	struct wl_ss *ss; /* steady state record (shared by clones with group_reporting) */
-	struct wl_dedupe dedupe;        /* dedupe_percentage: contents of the writes */
+	struct wl_ss *ss;        /* steady state record (shared by clones with group_reporting) */
+	struct wl_dedupe dedupe; /* dedupe_percentage: contents of the writes */
 	unsigned dedupe_index, dedupe_count; /* dedupe_global: this worker among those */
 	unsigned gindex;                     /* this worker among all of the group */
 	int setup_error;
@@ -491,8 +492,9 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				return;
 			if (w->flow && !w->flow_left && now < w->t_deadline &&
 			    wl_flow_ahead(w->flow, w->job->flow, &w->flow_mine) &&
-			    run_pace_wait(w, s, now + (w->job->flow_sleep_ns ? w->job->flow_sleep_ns
-			                                                      : RUN_FLOW_RETRY_NS)))
+			    run_pace_wait(w, s,
+			                  now + (w->job->flow_sleep_ns ? w->job->flow_sleep_ns
+			                                               : RUN_FLOW_RETRY_NS)))
 				return;
 			if (run_next_main(w, s, now)) {
 				run_submit(w, s, now);
@@ -565,8 +567,8 @@ static int run_worker_setup(struct run_worker *w)
 	wl_rng_seed(&w->buf_rng, w->seed ^ 0xb5ad4eceda1ce2a9ull);
 	if (job->dedupe_pct) /* unique blocks differ between jobs too: mix in the worker */
 		wl_dedupe_init(&w->dedupe, job, w->gen.region_len,
-		               w->seed ^ (uint64_t)w->gindex * 0xa0761d6478bd642full, w->dedupe_index,
-		               w->dedupe_count);
+		               w->seed ^ (uint64_t)w->gindex * 0xa0761d6478bd642full,
+		               w->dedupe_index, w->dedupe_count);
 	w->nslots = job->iodepth;
 	w->depth = w->nslots;
 	w->lat_on = job->lat_target_ns > 0;
@@ -785,10 +787,11 @@ static void *run_thread_main(void *arg)
 			}
 		}
 		if (!rc && missing[0])
-			snprintf(w0->res->note, sizeof(w0->res->note),
-			         "job '%.40s': numa_cpu_nodes: node %s does not exist on this machine; "
-			         "the job runs on the CPUs of the others",
-			         job0->name, missing);
+			snprintf(
+			    w0->res->note, sizeof(w0->res->note),
+			    "job '%.40s': numa_cpu_nodes: node %s does not exist on this machine; "
+			    "the job runs on the CPUs of the others",
+			    job0->name, missing);
 		if (rc)
 			w0->setup_error = rc;
 	}
@@ -1130,10 +1133,11 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 			if (job->flow) {
 				ws[w].flow = wl_flow_join(flows, job->flow_id, job->flow);
 				if (!ws[w].flow) {
-					snprintf(msg, msglen,
-					         "job '%s': flow_id: more than %d flow groups run at "
-					         "the same time",
-					         job->name, WL_FLOW_MAX);
+					snprintf(
+					    msg, msglen,
+					    "job '%s': flow_id: more than %d flow groups run at "
+					    "the same time",
+					    job->name, WL_FLOW_MAX);
 					rc = -EINVAL;
 					goto out;
 				}

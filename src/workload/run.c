@@ -37,9 +37,9 @@
 
 enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
 
-#define RUN_HUGE          (2u << 20) /* huge page size: buffer regions this large are aligned to it */
-#define RUN_FLOW_RETRY_NS 10000u /* flow_sleep=0: a job ahead of its share looks again after this  \
-	                          */
+#define RUN_HUGE (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+/* flow_sleep=0: a job ahead of its share looks again after this long */
+#define RUN_FLOW_RETRY_NS 10000u
 
 struct run_worker;
 

@@ -38,8 +38,8 @@
 enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
 
 #define RUN_HUGE (2u << 20) /* huge page size: buffer regions this large are aligned to it */
-/* flow_sleep=0: a job ahead of its share looks again after this long */
-#define RUN_FLOW_RETRY_NS 10000u
+/* flow_sleep=0 in simulated time: a job ahead of its share looks again after this long */
+#define RUN_FLOW_RETRY_VIRTUAL_NS 1000u
 
 struct run_worker;
 
@@ -157,6 +157,18 @@ static bool run_pace_wait(struct run_worker *w, struct run_slot *s, uint64_t whe
 static inline uint64_t run_now(struct run_worker *w)
 {
 	return rl_exec_now(w->ex);
+}
+
+/*
+ * How long a job ahead of its flow share waits: flow_sleep, or with 0 (as
+ * fio, which retries at once) until the next turn of its loop; simulated
+ * time must move on, so there it waits a microsecond.
+ */
+static uint64_t run_flow_sleep(const struct run_worker *w)
+{
+	if (w->job->flow_sleep_ns)
+		return w->job->flow_sleep_ns;
+	return w->ex->kind == RL_EXEC_VIRTUAL ? RUN_FLOW_RETRY_VIRTUAL_NS : 0;
 }
 
 /* The worker issues no more: the other jobs of its flow go on without it. */
@@ -492,9 +504,7 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				return;
 			if (w->flow && !w->flow_left && now < w->t_deadline &&
 			    wl_flow_ahead(w->flow, w->job->flow, &w->flow_mine) &&
-			    run_pace_wait(w, s,
-			                  now + (w->job->flow_sleep_ns ? w->job->flow_sleep_ns
-			                                               : RUN_FLOW_RETRY_NS)))
+			    run_pace_wait(w, s, now + run_flow_sleep(w)))
 				return;
 			if (run_next_main(w, s, now)) {
 				run_submit(w, s, now);

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# fio's flow, steady state, latency_target, numa_cpu_nodes and dedupe
+# options do what fio documents: each check fails if the option is ignored,
+# and where fio can run the same thing here its output is compared.
+. "$(dirname "$0")/lib.sh"
+need jq
+need md5sum
+
+# --- flow: two jobs of weights 1 and 3 issue in that ratio ---
+cat >flow.fio <<'EOF'
+[global]
+ioengine=null
+size=1g
+bs=4k
+rw=randread
+norandommap
+time_based
+runtime=500ms
+[light]
+flow=1
+[heavy]
+flow=3
+EOF
+ratio() { jq -r '.jobs[1].read.total_ios / .jobs[0].read.total_ios' "$1"; }
+$RAIDLAB run flow.fio --output-format=json >flow.json
+r=$(ratio flow.json)
+awk -v r="$r" 'BEGIN { exit !(r > 2.7 && r < 3.3) }' || fail "flow 1:3 gave a ratio of $r"
+if command -v fio >/dev/null; then
+	fio flow.fio --output-format=json >flow-fio.json
+	rf=$(ratio flow-fio.json)
+	awk -v r="$rf" 'BEGIN { exit !(r > 2.7 && r < 3.3) }' || fail "fio's own flow ratio is $rf"
+fi
+# in simulated time too (one thread, one clock)
+sed 's/^ioengine=null/target=ssd(x25v)\nsize=64m\niodepth=4/; s/^size=1g//' flow.fio >flow-sim.fio
+$RAIDLAB run flow-sim.fio --output-format=json >flow-sim.json
+r=$(ratio flow-sim.json)
+awk -v r="$r" 'BEGIN { exit !(r > 2.7 && r < 3.3) }' || fail "simulated flow 1:3 gave $r"
+
+# --- steady state: a rate-limited job is steady at once and ends early ---
+ss=(--name=ss --ioengine=null --size=1g --rw=read --bs=4k --rate_iops=2000 --time_based
+	--runtime=20 --ss=iops:20% --ss_dur=2)
+$RAIDLAB run "${ss[@]}" --output-format=json >ss.json
+jq -e '.jobs[0].steadystate.attained == 1' ss.json >/dev/null || fail "steady state not attained"
+rt=$(jqv ss.json '.jobs[0].job_runtime')
+[ "$rt" -lt 6000 ] || fail "the job ran $rt ms: steady state did not end it"
+jq -e '.jobs[0].steadystate.data.iops | length == 2 and all(. > 1800 and . < 2200)' ss.json \
+	>/dev/null || fail "steady state samples: $(jq -c .jobs[0].steadystate.data ss.json)"
+if command -v fio >/dev/null; then
+	fio "${ss[@]}" --output-format=json >ss-fio.json
+	for f in ss.json ss-fio.json; do
+		jq -c '.jobs[0].steadystate | [keys, (.data | keys), .ss, .duration, .attained,
+			(.data.iops | length)]' "$f"
+	done >ss-shape
+	[ "$(sed -n 1p ss-shape)" = "$(sed -n 2p ss-shape)" ] ||
+		{ cat ss-shape; fail "raidlab's steadystate block differs from fio's"; }
+fi
+
+# --- latency_target: on a simulated drive the depth found grows with the target ---
+lat() {
+	$RAIDLAB run --target='ssd(x25v)' --name=l --rw=randread --bs=4k --iodepth=64 \
+		--size=64m --runtime=3 --time_based --latency_target="$1" --latency_window=100ms \
+		--latency_percentile=99 --output-format=json >"lat-$1.json"
+	jqv "lat-$1.json" '.jobs[0].latency_depth'
+}
+d1=$(lat 200) d2=$(lat 1000)
+[ "$d1" -gt 1 ] && [ "$d1" -lt "$d2" ] && [ "$d2" -lt 64 ] ||
+	fail "latency_target depths: $d1 at 200us, $d2 at 1000us (iodepth 64)"
+for t in 200 1000; do
+	jq -e --argjson t "$t" '.jobs[0] | .read.clat_ns.percentile["99.000000"] <= $t * 1000 * 1.05
+		and .latency_target == $t * 1000 and .job_runtime < 3000' "lat-$t.json" >/dev/null ||
+		fail "latency_target=$t: $(jq -c '.jobs[0] | [.latency_depth, .job_runtime,
+			.read.clat_ns.percentile["99.000000"]]' "lat-$t.json")"
+done
+
+# --- numa_cpu_nodes: the worker thread runs on node 0's CPUs, wherever it started ---
+node0=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null || true)
+if command -v taskset >/dev/null && [ -n "$node0" ] && [ "$node0" != 0 ]; then
+	# started on CPU 0 only; node 0 has more, so binding to it widens the worker's set
+	taskset -c 0 $RAIDLAB run --name=n --ioengine=null --size=1g --rw=read --time_based \
+		--runtime=1500ms --numa_cpu_nodes=0 --quiet &
+	pid=$!
+	seen=
+	for _ in $(seq 1 20); do
+		sleep 0.05
+		for st in /proc/$pid/task/*/status; do
+			grep -q "^Cpus_allowed_list:[[:space:]]*$node0\$" "$st" 2>/dev/null && seen=1
+		done
+		[ -n "$seen" ] && break
+	done
+	wait $pid || fail "numa_cpu_nodes run failed"
+	[ -n "$seen" ] || fail "no thread ran on node 0's CPUs ($node0)"
+fi
+expect_fail 2 "option 'numa_cpu_nodes'" $RAIDLAB run --name=n --ioengine=null --size=1m \
+	--numa_cpu_nodes=0-x
+expect_fail 1 "numa_cpu_nodes: none of the nodes" $RAIDLAB run --name=n --ioengine=null \
+	--size=1m --numa_cpu_nodes=63
+
+# --- dedupe_percentage: half of the written blocks repeat ---
+unique_blocks() {
+	mkdir -p blk && (cd blk && split -b 4096 "../$1" b. && md5sum b.* | cut -d' ' -f1 |
+		sort -u | wc -l) && rm -rf blk
+}
+dd_opts=(--name=d --filename=dd.img --size=4m --bs=4k --rw=write --dedupe_percentage=50)
+$RAIDLAB run "${dd_opts[@]}" --keep --quiet
+u=$(unique_blocks dd.img)
+[ "$u" -gt 430 ] && [ "$u" -lt 600 ] || fail "dedupe_percentage=50: $u of 1024 blocks unique"
+$RAIDLAB run "${dd_opts[@]}" --dedupe_mode=working_set --dedupe_working_set_percentage=10 \
+	--keep --quiet --force-destroy
+u=$(unique_blocks dd.img)
+[ "$u" -gt 430 ] && [ "$u" -lt 600 ] || fail "working_set: $u of 1024 blocks unique"
+if command -v fio >/dev/null; then
+	rm -f dd.img
+	fio "${dd_opts[@]}" >/dev/null
+	uf=$(unique_blocks dd.img)
+	[ "$uf" -gt 430 ] && [ "$uf" -lt 600 ] || fail "fio's dedupe_percentage=50: $uf unique"
+fi
+
+# --- bad values name the option and the job file line ---
+printf '[global]\nioengine=null\nsize=1m\n[a]\nss=iops\n' >bad.fio
+expect_fail 2 "bad.fio:5: option 'ss'" $RAIDLAB run bad.fio
+printf '[a]\nioengine=null\nsize=1m\nflow=-1\n' >bad.fio
+expect_fail 2 "bad.fio:4: option 'flow'" $RAIDLAB run bad.fio
+printf '[a]\nioengine=null\nsize=1m\nlatency_percentile=0\n' >bad.fio
+expect_fail 2 "bad.fio:4: option 'latency_percentile'" $RAIDLAB run bad.fio
+exit 0

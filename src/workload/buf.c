@@ -172,3 +172,90 @@ int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t se
 	free(want);
 	return -EILSEQ;
 }
+
+/* --- verify=meta --- */
+
+static size_t meta_interval(const struct wl_job *job, size_t len)
+{
+	return job->verify_interval && job->verify_interval < len ? (size_t)job->verify_interval
+	                                                          : len;
+}
+
+static uint32_t meta_crc(const struct wl_mhdr *h)
+{
+	struct wl_mhdr c = *h;
+	c.crc = 0;
+	return rl_crc32c(0, &c, sizeof(c));
+}
+
+void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len,
+                  uint64_t offset, uint64_t seq, uint32_t writer)
+{
+	size_t step = meta_interval(job, len);
+
+	for (size_t at = 0; at < len; at += step) {
+		size_t n = len - at < step ? len - at : step;
+		uint8_t *p = buf + at;
+		if (job->verify_pattern_len)
+			for (size_t i = 0; i < n; i++)
+				p[i] = job->verify_pattern[i % job->verify_pattern_len];
+		else
+			buf_random(rng, p, n);
+		struct wl_mhdr h = {
+		    .magic = WL_META_MAGIC,
+		    .len = (uint32_t)n,
+		    .offset = offset + at,
+		    .seq = seq,
+		    .writer = writer,
+		};
+		h.crc = meta_crc(&h);
+		memcpy(p, &h, sizeof(h));
+	}
+}
+
+int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                  uint64_t *bad_offset, char *msg, size_t msglen)
+{
+	size_t step = meta_interval(job, len);
+
+	for (size_t at = 0; at < len; at += step) {
+		size_t n = len - at < step ? len - at : step;
+		const uint8_t *p = buf + at;
+		struct wl_mhdr h;
+		memcpy(&h, p, sizeof(h));
+		*bad_offset = offset + at;
+		if (h.magic != WL_META_MAGIC) {
+			snprintf(msg, msglen,
+			         "no verify header at offset %llu (never written, or overwritten)",
+			         (unsigned long long)(offset + at));
+			return -EILSEQ;
+		}
+		if (h.crc != meta_crc(&h)) {
+			snprintf(msg, msglen,
+			         "the verify header at offset %llu is corrupt (bad CRC)",
+			         (unsigned long long)(offset + at));
+			return -EILSEQ;
+		}
+		if (h.offset != offset + at || h.len != n) {
+			snprintf(msg, msglen,
+			         "offset %llu holds the %u-byte interval written for offset %llu "
+			         "(misplaced write)",
+			         (unsigned long long)(offset + at), h.len,
+			         (unsigned long long)h.offset);
+			return -EILSEQ;
+		}
+		for (size_t i = sizeof(h); job->verify_pattern_len && i < n; i++) {
+			uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
+			if (p[i] != want) {
+				*bad_offset = offset + at + i;
+				snprintf(msg, msglen,
+				         "pattern mismatch at offset %llu: 0x%02x, expected 0x%02x "
+				         "(write %llu of worker %u)",
+				         (unsigned long long)*bad_offset, p[i], want,
+				         (unsigned long long)h.seq, h.writer);
+				return -EILSEQ;
+			}
+		}
+	}
+	return 0;
+}

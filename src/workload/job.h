@@ -104,7 +104,10 @@ enum wl_engine {
 enum wl_verify {
 	WL_VERIFY_NONE = 0,
 	WL_VERIFY_CRC32C,
+	WL_VERIFY_META, /* fio's meta: a self-describing header per verify_interval (buf.h) */
 };
+
+#define WL_PATTERN_MAX 64 /* verify_pattern bytes */
 
 /* ss=: what steady state is judged on (fio's iops, bw, lat) */
 enum wl_ss_kind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW, WL_SS_LAT };
@@ -228,6 +231,12 @@ struct wl_job {
 	bool dedupe_working_set; /* dedupe_mode=working_set (default repeat) */
 	uint32_t dedupe_ws_pct;  /* dedupe_working_set_percentage: of the region; default 5 */
 	bool dedupe_global;      /* the working set is shared by all jobs with this set */
+	/* verify=meta (buf.h): headers every verify_interval bytes, the rest verify_pattern */
+	uint64_t verify_interval;               /* 0: the block size */
+	uint8_t verify_pattern[WL_PATTERN_MAX]; /* verify_pattern=0xHEX or "text" */
+	uint32_t verify_pattern_len;            /* 0: random data (not checked) */
+	bool do_verify;   /* 0: write the verifiable blocks, no read-back pass */
+	bool fill_device; /* ENOSPC / EDQUOT on a write ends the job, not fails it */
 };
 
 /**

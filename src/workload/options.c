@@ -190,11 +190,8 @@ static const struct opt_choice opt_engine_choices[] = {
 };
 
 static const struct opt_choice opt_verify_choices[] = {
-    {"crc32c", WL_VERIFY_CRC32C},
-    {"crc32c-intel", WL_VERIFY_CRC32C},
-    {"none", WL_VERIFY_NONE},
-    {"0", WL_VERIFY_NONE},
-    {NULL, 0},
+    {"crc32c", WL_VERIFY_CRC32C}, {"meta", WL_VERIFY_META}, {"crc32c-intel", WL_VERIFY_CRC32C},
+    {"none", WL_VERIFY_NONE},     {"0", WL_VERIFY_NONE},    {NULL, 0},
 };
 
 static const struct opt_choice *opt_find_choice(const struct opt_choice *choices, const char *text)
@@ -1140,6 +1137,49 @@ static int opt_two_words(const struct opt_def *def, const char *value, const str
 	return 0;
 }
 
+/*
+ * verify_pattern=0xHEX (bytes in the order written) or "text" / 'text':
+ * what fills verify=meta blocks after their header, checked on read.
+ */
+static int opt_set_vpattern(struct wl_job *job, const struct opt_def *def, const char *value,
+                            const struct opt_ctx *ctx)
+{
+	uint8_t pat[WL_PATTERN_MAX];
+	size_t n = 0, len;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	len = strlen(value);
+	if (len > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
+		const char *h = value + 2;
+		size_t digits = len - 2;
+		if (strspn(h, "0123456789abcdefABCDEF") != digits ||
+		    (digits + 1) / 2 > WL_PATTERN_MAX)
+			goto bad;
+		for (size_t i = 0; i < digits;) {
+			/* an odd count: the first byte has one digit */
+			size_t take = (i == 0 && digits % 2) ? 1 : 2;
+			char b[3] = {h[i], take == 2 ? h[i + 1] : '\0', '\0'};
+			pat[n++] = (uint8_t)strtoul(b, NULL, 16);
+			i += take;
+		}
+	} else if (len >= 3 && (value[0] == '"' || value[0] == '\'') &&
+	           value[len - 1] == value[0] && len - 2 <= WL_PATTERN_MAX) {
+		n = len - 2;
+		memcpy(pat, value + 1, n);
+	} else {
+		goto bad;
+	}
+	memcpy(job->verify_pattern, pat, n);
+	job->verify_pattern_len = (uint32_t)n;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected 0x and hex digits or a quoted string, at most %d bytes "
+	                "(0xaa555aa5, \"abcd\"), got '%s'",
+	                WL_PATTERN_MAX, value);
+}
+
 /* dedupe_mode=repeat|working_set */
 static int opt_set_dedupe_mode(struct wl_job *job, const struct opt_def *def, const char *value,
                                const struct opt_ctx *ctx)
@@ -1475,10 +1515,37 @@ static const struct opt_def opt_table[] = {
               "first)."),
      .set = opt_set_u32, .off = OPT_OFF(loops, uint32_t), .min = 1, .max = OPT_LOOPS_MAX},
     {OPT_INFO("verify", NULL, "enum", "none",
-              "crc32c (or crc32c-intel): write, then read back and check every block; none "
-              "or 0: off.  Needs a pattern that writes (write, randwrite, rw, randrw).  "
-              "fio's other methods (md5, sha256, ...) are not supported."),
+              "crc32c (or crc32c-intel): write, then read back and check every block (needs "
+              "a pattern that writes: write, randwrite, rw, randrw); meta: every "
+              "verify_interval of a written block starts with a header naming its offset "
+              "and length (checksummed), the rest is verify_pattern; a job that writes "
+              "reads its blocks back, a job that reads checks every block it reads.  none "
+              "or 0: off.  fio's other methods (md5, sha256, ...) are not supported."),
      .set = opt_set_verify, .choices = opt_verify_choices},
+    {OPT_INFO("verify_interval", NULL, "size", "0",
+              "verify=meta: one header per this many bytes (a multiple of 512 that divides "
+              "every block size); 0: one per block."),
+     .set = opt_set_size, .off = OPT_OFF(verify_interval, uint64_t), .align = WL_BS_MIN},
+    {OPT_INFO("verify_pattern", NULL, "str", "",
+              "verify=meta: fill blocks after their header with this pattern, repeated (0x "
+              "and hex digits in the order written, or a quoted string; at most 64 "
+              "bytes), and check it on read; empty: random data, only the headers are "
+              "checked."),
+     .set = opt_set_vpattern},
+    {OPT_INFO("do_verify", NULL, "bool", "1",
+              "With verify: 0 writes the verifiable blocks without checking them (a later "
+              "job, or run, checks them); a reading job with verify=meta checks what it "
+              "reads only when this is 1."),
+     .set = opt_set_bool, .off = OPT_OFF(do_verify, bool)},
+    {OPT_INFO("fill_device", "fill_fs", "bool", "0",
+              "A write that fails with ENOSPC or EDQUOT ends the job as done, not as an "
+              "error (the device or file system is full); with size 0 the job writes to "
+              "the end of the target."),
+     .set = opt_set_bool, .off = OPT_OFF(fill_device, bool)},
+    {OPT_INFO("create_serialize", NULL, "bool", "1",
+              "Accepted for fio job files: raidlab creates and lays out every job's files "
+              "one after another before any job starts, so creation is always serialized."),
+     .set = opt_set_bool_accepted},
     {OPT_INFO("verify_only", NULL, "bool", "0",
               "Do not write: replay the job's write sequence and check the blocks that an "
               "earlier run of the same job (same options and randseed) wrote.  Needs verify."),
@@ -1739,10 +1806,7 @@ static const char *const opt_fio_unsupported[] = {
     "percentage_random",
     "io_size",
     "io_limit",
-    "fill_device",
     "nrfiles",
-    "verify_pattern",
-    "do_verify",
     "verify_fatal",
     "invalidate",
     "hipri",
@@ -1914,7 +1978,7 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                (int)job->dist);
 	if ((unsigned)job->engine > WL_ENGINE_NULL)
 		return opt_fail(&ctx, false, "invalid ioengine value %d", (int)job->engine);
-	if ((unsigned)job->verify > WL_VERIFY_CRC32C)
+	if ((unsigned)job->verify > WL_VERIFY_META)
 		return opt_fail(&ctx, false, "invalid verify value %d", (int)job->verify);
 	if (job->nbssplit == 0 && !opt_bs_ok(job->bs))
 		return opt_fail(&ctx, false, "bs=%u is not %s", job->bs, OPT_BS_FORM);
@@ -1988,13 +2052,19 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                "random_distribution=%s applies to random patterns only, but rw=%s "
 		                "is sequential",
 		                opt_dist_name(job->dist), wl_rw_name(job->rw));
-	if (job->verify_only && job->verify == WL_VERIFY_NONE)
+	/* verify=meta on a reading job checks what it reads; otherwise the job writes */
+	const char *vname = job->verify == WL_VERIFY_META ? "verify=meta" : "verify=crc32c";
+	bool vreads =
+	    job->verify == WL_VERIFY_META && (job->rw == WL_RW_READ || job->rw == WL_RW_RANDREAD);
+	bool vwrites = job->verify != WL_VERIFY_NONE && !vreads;
+	if (job->verify_only && job->verify != WL_VERIFY_CRC32C)
 		return opt_fail(&ctx, false, "verify_only needs verify=crc32c");
-	if (job->verify != WL_VERIFY_NONE && (job->time_based || job->ramp_ns))
+	if (vwrites && job->do_verify && (job->time_based || job->ramp_ns))
 		return opt_fail(&ctx, false,
-		                "verify=crc32c checks what one run of the region wrote; it cannot "
-		                "be combined with time_based or ramp_time");
-	if (job->verify != WL_VERIFY_NONE) {
+		                "%s checks what one run of the region wrote; it cannot be combined "
+		                "with time_based or ramp_time (unless do_verify=0)",
+		                vname);
+	if (vwrites) {
 		switch (job->rw) {
 		case WL_RW_WRITE:
 		case WL_RW_RANDWRITE:
@@ -2004,30 +2074,54 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 			if (job->rwmixread == 100)
 				return opt_fail(
 				    &ctx, false,
-				    "verify=crc32c needs writes, but rwmixread=100 makes "
-				    "rw=%s read only",
-				    wl_rw_name(job->rw));
+				    "%s needs writes, but rwmixread=100 makes rw=%s read only",
+				    vname, wl_rw_name(job->rw));
 			break;
 		default:
 			return opt_fail(
 			    &ctx, false,
-			    "verify=crc32c needs a pattern that writes (write, randwrite, "
-			    "rw or randrw), got rw=%s",
+			    "%s needs a pattern that %s (write, randwrite, rw or randrw%s), "
+			    "got rw=%s",
+			    vname, job->verify == WL_VERIFY_META ? "writes or reads" : "writes",
+			    job->verify == WL_VERIFY_META ? ", read, randread" : "",
 			    wl_rw_name(job->rw));
 		}
 		if (job->numjobs > 1 && job->offset_increment &&
 		    (!job->size || job->offset_increment < job->size))
 			return opt_fail(
 			    &ctx, false,
-			    "verify=crc32c with numjobs and offset_increment needs "
-			    "offset_increment >= size, so the copies' regions do not overlap");
+			    "%s with numjobs and offset_increment needs offset_increment >= "
+			    "size, so the copies' regions do not overlap",
+			    vname);
 		if (job->nbssplit > 1 && (job->norandommap || job->dist != WL_DIST_RANDOM))
 			return opt_fail(
 			    &ctx, false,
-			    "verify=crc32c cannot be combined with bssplit and norandommap "
-			    "(or zipf/pareto): overlapping writes of different sizes cannot "
-			    "be checked");
+			    "%s cannot be combined with bssplit and norandommap (or "
+			    "zipf/pareto): overlapping writes of different sizes cannot be "
+			    "checked",
+			    vname);
 	}
+	if (job->verify != WL_VERIFY_META && (job->verify_interval || job->verify_pattern_len))
+		return opt_fail(&ctx, false, "%s applies to verify=meta (got verify=%s)",
+		                job->verify_interval ? "verify_interval" : "verify_pattern",
+		                job->verify == WL_VERIFY_CRC32C ? "crc32c" : "none");
+	if (job->verify_interval) {
+		if (job->verify_interval % WL_BS_MIN || job->verify_interval > WL_BS_MAX)
+			return opt_fail(&ctx, false,
+			                "verify_interval=%llu is not a multiple of %u up to 64m",
+			                (unsigned long long)job->verify_interval, WL_BS_MIN);
+		for (unsigned i = 0; i <= job->nbssplit; i++) {
+			uint32_t b = i < job->nbssplit ? job->bssplit[i].bs : job->bs;
+			if ((i < job->nbssplit || !job->nbssplit) && b % job->verify_interval)
+				return opt_fail(
+				    &ctx, false,
+				    "verify_interval=%llu does not divide the block size %u",
+				    (unsigned long long)job->verify_interval, b);
+		}
+	}
+	if (job->verify_pattern_len > WL_PATTERN_MAX)
+		return opt_fail(&ctx, false, "verify_pattern has more than %d bytes",
+		                WL_PATTERN_MAX);
 	if ((job->dist == WL_DIST_ZONED || job->dist == WL_DIST_ZONED_ABS) &&
 	    (job->nzones < 1 || job->nzones > WL_ZONES_MAX))
 		return opt_fail(&ctx, false,
@@ -2038,12 +2132,12 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	if (job->rw_skip && wl_rw_is_random(job->rw))
 		return opt_fail(&ctx, false, "rw=%s: a skip applies to sequential patterns only",
 		                wl_rw_name(job->rw));
-	if (job->verify != WL_VERIFY_NONE && job->rw_nr > 1)
+	if (vwrites && job->rw_nr > 1)
 		return opt_fail(
 		    &ctx, false,
-		    "verify=crc32c cannot be combined with rw=%s:%u: runs of sequential "
-		    "I/O overlap the random map's blocks",
-		    wl_rw_name(job->rw), job->rw_nr);
+		    "%s cannot be combined with rw=%s:%u: runs of sequential I/O overlap "
+		    "the random map's blocks",
+		    vname, wl_rw_name(job->rw), job->rw_nr);
 	if (job->blockalign && job->blockalign % WL_BS_MIN)
 		return opt_fail(&ctx, false, "blockalign=%llu is not a multiple of %u",
 		                (unsigned long long)job->blockalign, WL_BS_MIN);

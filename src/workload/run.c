@@ -96,6 +96,8 @@ struct run_worker {
 	struct wl_dedupe dedupe; /* dedupe_percentage: contents of the writes */
 	unsigned dedupe_index, dedupe_count; /* dedupe_global: this worker among those */
 	unsigned gindex;                     /* this worker among all of the group */
+	bool full;                           /* fill_device: a write found no space */
+	bool check_reads;                    /* verify=meta on a reading job: check every read */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -269,6 +271,35 @@ static void run_record_error(struct run_worker *w, struct run_slot *s, int statu
 	run_flow_leave(w);
 }
 
+/* Does a job read its written blocks back after writing them? */
+static bool run_reads_back(const struct wl_job *job)
+{
+	return job->do_verify && (job->verify == WL_VERIFY_CRC32C ||
+	                          (job->verify == WL_VERIFY_META && wl_job_writes(job)));
+}
+
+/* Check the block @s read: the replayed one of a VERIFY pass, or any read under meta. */
+static void run_check(struct run_worker *w, struct run_slot *s)
+{
+	struct wl_result *r = w->res;
+	uint64_t bad;
+	char msg[256];
+	int rc =
+	    w->job->verify == WL_VERIFY_META
+	        ? wl_meta_check(w->job, s->buf, s->io.len, s->io.offset, &bad, msg, sizeof(msg))
+	        : wl_verify_check(s->buf, s->io.len, s->io.offset, w->data_seed, s->gen, &bad, msg,
+	                          sizeof(msg));
+
+	r->verified = true;
+	r->verify_blocks++;
+	if (!rc)
+		return;
+	if (!r->verify_bad++ || bad < r->verify_first_bad) {
+		r->verify_first_bad = bad;
+		snprintf(r->verify_msg, sizeof(r->verify_msg), "%s", msg);
+	}
+}
+
 static void run_slot_done(struct rl_io *io, int status)
 {
 	struct run_slot *s = (struct run_slot *)io;
@@ -276,7 +307,10 @@ static void run_slot_done(struct rl_io *io, int status)
 	uint64_t now = run_now(w);
 
 	w->inflight--;
-	if (status) {
+	if (status && w->job->fill_device && io->op == RL_OP_WRITE &&
+	    (status == -ENOSPC || status == -EDQUOT)) {
+		w->full = true; /* fill_device: the device is full, the job is done */
+	} else if (status) {
 		run_record_error(w, s, status);
 	} else if (io->op == RL_OP_FLUSH) {
 		if (!s->end_sync)
@@ -284,20 +318,10 @@ static void run_slot_done(struct rl_io *io, int status)
 		if (w->measuring)
 			w->t_last = now;
 	} else if (s->verifying) {
-		uint64_t bad;
-		char msg[256];
-		w->res->verify_blocks++;
-		if (wl_verify_check(s->buf, io->len, io->offset, w->data_seed, s->gen, &bad, msg,
-		                    sizeof(msg))) {
-			if (!w->res->verify_bad++ || bad < w->res->verify_first_bad) {
-				if (w->res->verify_bad == 1 || bad < w->res->verify_first_bad) {
-					w->res->verify_first_bad = bad;
-					snprintf(w->res->verify_msg, sizeof(w->res->verify_msg),
-					         "%s", msg);
-				}
-			}
-		}
+		run_check(w, s);
 	} else if (s->counted) {
+		if (io->op == RL_OP_READ && w->check_reads)
+			run_check(w, s);
 		struct wl_dir_result *d = &w->res->dir[io->op];
 		d->ios++;
 		d->bytes += io->len;
@@ -371,7 +395,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
 		return false;
-	if (w->lat_done || (w->ss && atomic_load_explicit(&w->ss->stop, memory_order_relaxed)))
+	if (w->lat_done || w->full ||
+	    (w->ss && atomic_load_explicit(&w->ss->stop, memory_order_relaxed)))
 		return false;
 	if (job->number_ios && w->ios_issued >= job->number_ios)
 		return false;
@@ -425,6 +450,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			s->io.flags = RL_IO_FUA;
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
+		else if (job->verify == WL_VERIFY_META)
+			wl_meta_fill(job, &w->buf_rng, s->buf, len, off, w->ios_issued, w->gindex);
 		else if (job->dedupe_pct)
 			wl_dedupe_fill(job, &w->dedupe, s->buf, len);
 		else if (job->refill_buffers)
@@ -535,7 +562,7 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				run_submit(w, s, now);
 				return;
 			}
-			if (w->job->verify != WL_VERIFY_CRC32C || w->res->errors) {
+			if (!run_reads_back(w->job) || w->res->errors) {
 				w->phase = PHASE_DONE;
 				return;
 			}
@@ -591,6 +618,7 @@ static int run_worker_setup(struct run_worker *w)
 		               w->dedupe_index, w->dedupe_count);
 	w->nslots = job->iodepth;
 	w->depth = w->nslots;
+	w->check_reads = job->verify == WL_VERIFY_META && job->do_verify && !wl_job_writes(job);
 	w->lat_on = job->lat_target_ns > 0;
 	w->slots = calloc(w->nslots, sizeof(*w->slots));
 	if (!w->slots)

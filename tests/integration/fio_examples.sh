@@ -15,7 +15,6 @@ declare -A refuse=(
 	[cmdprio-percentage.fio]="unknown option 'log_prio'"
 	[cross-stripe-verify.fio]="unknown option 'verify_backlog'"
 	[enospc-pressure.fio]="unknown option 'continue_on_error'"
-	[surface-scan.fio]="verify 'meta' is not supported"
 )
 
 total=0 ran=0

@@ -115,6 +115,37 @@ if command -v fio >/dev/null; then
 	[ "$uf" -gt 430 ] && [ "$uf" -lt 600 ] || fail "fio's dedupe_percentage=50: $uf unique"
 fi
 
+# --- verify=meta: a reading job checks the headers and pattern another job wrote ---
+meta=(--bs=64k --verify=meta --verify_pattern=0xaa555aa5 --verify_interval=512)
+$RAIDLAB run --name=w --filename=m.img --size=1m --rw=write "${meta[@]}" --do_verify=0 \
+	--keep --quiet
+$RAIDLAB run --name=r --filename=m.img --size=1m --rw=randread "${meta[@]}" --json r.json \
+	--quiet
+[ "$(jqv r.json '.jobs[0].verify.blocks')" -eq 16 ] || fail "verify=meta read checked $(jqv r.json .jobs[0].verify)"
+printf '\000' | dd of=m.img bs=1 seek=300000 conv=notrunc 2>/dev/null
+expect_fail 1 "pattern mismatch at offset 300000" $RAIDLAB run --name=r --filename=m.img \
+	--size=1m --rw=read "${meta[@]}"
+printf 'XXXX' | dd of=m.img bs=1 seek=3584 conv=notrunc 2>/dev/null
+expect_fail 1 "no verify header at offset 3584" $RAIDLAB run --name=r --filename=m.img \
+	--size=1m --rw=read --bs=64k --verify=meta --verify_interval=512
+# a writing job reads its blocks back
+rm -f m.img
+$RAIDLAB run --name=w --filename=m.img --size=1m --rw=randwrite --bs=16k --verify=meta \
+	--json w.json --quiet
+[ "$(jqv w.json '.jobs[0].verify.blocks')" -eq 64 ] || fail "verify=meta write pass: $(jqv w.json .jobs[0].verify)"
+
+# --- fill_device: ENOSPC ends the job as done (a 1 MiB tmpfs under a 4 MiB file) ---
+mkdir -p small
+if mount -t tmpfs -o size=1m tmpfs small 2>/dev/null; then
+	cleanup_hooks+=("umount '$T/small'")
+	fill=(--name=f --filename=small/f --size=4m --bs=64k --rw=write --direct=0 --force-destroy)
+	truncate -s 4m small/f
+	$RAIDLAB run "${fill[@]}" --fill_device=1 --output-format=json >fill.json
+	[ "$(jqv fill.json '.jobs[0].write.io_bytes')" -eq 1048576 ] || fail "fill_device wrote $(jqv fill.json .jobs[0].write.io_bytes) bytes"
+	rm -f small/f && truncate -s 4m small/f
+	expect_fail 1 "No space left on device" $RAIDLAB run "${fill[@]}"
+fi
+
 # --- bad values name the option and the job file line ---
 printf '[global]\nioengine=null\nsize=1m\n[a]\nss=iops\n' >bad.fio
 expect_fail 2 "bad.fio:5: option 'ss'" $RAIDLAB run bad.fio
@@ -122,4 +153,8 @@ printf '[a]\nioengine=null\nsize=1m\nflow=-1\n' >bad.fio
 expect_fail 2 "bad.fio:4: option 'flow'" $RAIDLAB run bad.fio
 printf '[a]\nioengine=null\nsize=1m\nlatency_percentile=0\n' >bad.fio
 expect_fail 2 "bad.fio:4: option 'latency_percentile'" $RAIDLAB run bad.fio
+printf '[a]\nioengine=null\nsize=1m\nverify=meta\nverify_pattern=0xzz\n' >bad.fio
+expect_fail 2 "bad.fio:5: option 'verify_pattern'" $RAIDLAB run bad.fio
+printf '[a]\nioengine=null\nsize=1m\nrw=read\nverify_interval=4k\n' >bad.fio
+expect_fail 2 "bad.fio:1: job 'a': verify_interval applies to verify=meta" $RAIDLAB run bad.fio
 exit 0

@@ -1035,6 +1035,12 @@ static const char *const promised[] = {
     "dedupe_mode",
     "dedupe_working_set_percentage",
     "dedupe_global",
+    "verify_interval",
+    "verify_pattern",
+    "do_verify",
+    "fill_device",
+    "fill_fs",
+    "create_serialize",
 };
 
 static void test_option_table(void **state)
@@ -1043,7 +1049,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 14); /* fourteen of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 15); /* fifteen of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */
@@ -1092,7 +1098,8 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "directory") && strcmp(o->name, "description") &&
 			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
 			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
-			    strcmp(o->name, "cpus_allowed") && strncmp(o->name, "numa_", 5))
+			    strcmp(o->name, "cpus_allowed") && strncmp(o->name, "numa_", 5) &&
+			    strcmp(o->name, "verify_pattern"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1712,6 +1719,44 @@ static void test_control_options(void **state)
 	SET_OK(&j, "dedupe_percentage", "10");
 	SET_OK(&j, "zero_buffers", NULL);
 	VALIDATE_ERR(&j, "zero_buffers and dedupe_percentage exclude each other");
+	/* verify=meta and its companions */
+	wl_job_init(&j);
+	SET_OK(&j, "verify", "meta");
+	SET_OK(&j, "verify_pattern", "0xaa555aa5");
+	assert_int_equal(j.verify_pattern_len, 4);
+	assert_memory_equal(j.verify_pattern, "\xaa\x55\x5a\xa5", 4);
+	SET_OK(&j, "verify_pattern", "0xabc");
+	assert_int_equal(j.verify_pattern_len, 2);
+	assert_memory_equal(j.verify_pattern, "\x0a\xbc", 2);
+	SET_OK(&j, "verify_pattern", "\"disk\"");
+	assert_int_equal(j.verify_pattern_len, 4);
+	assert_memory_equal(j.verify_pattern, "disk", 4);
+	SET_OK(&j, "verify_interval", "512");
+	SET_OK(&j, "do_verify", "0");
+	SET_OK(&j, "fill_fs", NULL);
+	assert_true(j.fill_device && !j.do_verify && j.verify_interval == 512);
+	VALIDATE_OK(&j); /* rw=read: a reading job checks what it reads */
+	SET_OK(&j, "rw", "trim");
+	VALIDATE_ERR(&j, "verify=meta needs a pattern that writes or reads");
+	SET_OK(&j, "rw", "write");
+	SET_OK(&j, "time_based", NULL);
+	SET_OK(&j, "runtime", "1");
+	VALIDATE_OK(&j); /* do_verify=0: no pass to replay */
+	SET_OK(&j, "do_verify", "1");
+	VALIDATE_ERR(&j, "verify=meta checks what one run of the region wrote");
+	wl_job_init(&j);
+	SET_OK(&j, "verify", "meta");
+	SET_OK(&j, "bs", "4k");
+	SET_OK(&j, "verify_interval", "3k");
+	VALIDATE_ERR(&j, "verify_interval=3072 does not divide the block size 4096");
+	wl_job_init(&j);
+	SET_OK(&j, "verify_pattern", "0x01");
+	VALIDATE_ERR(&j, "verify_pattern applies to verify=meta (got verify=none)");
+	SET_ERR("verify_pattern", "0x", "option 'verify_pattern': expected 0x and hex digits");
+	SET_ERR("verify_pattern", "255", "got '255'");
+	SET_ERR("verify_pattern", "\"unterminated", "got '\"unterminated'");
+	SET_ERR("verify_interval", "1000", "option 'verify_interval': expected a multiple of 512");
+
 	wl_job_init(&j);
 	SET_OK(&j, "latency_target", "1ms");
 	SET_OK(&j, "ioengine", "psync");

@@ -13,12 +13,13 @@
 # nbdkit, libnbd-bin (nbdinfo/nbdcopy), nbdfuse, fuse3, qemu-utils and python3 (the NBD
 # server's peers and its malformed-input probe), gnutls-bin (certtool, for the TLS test),
 # tar, gzip and xfsprogs (the file suites: untar's extractor, compressibility checks,
-# --fs=xfs).
+# --fs=xfs), strace (shows the I/O priorities raidlab's libaio requests carry).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
       libaio-dev fio-examples gnuplot-nox libgnutls28-dev
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs
-      nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs)
+      nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs
+      strace)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

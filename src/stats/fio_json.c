@@ -134,6 +134,22 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	fio_add_d(o, "iops_mean", mean);
 	fio_add_d(o, "iops_stddev", dev);
 	fio_add_i(o, "iops_samples", (int64_t)n);
+	if (r->prio_hist && d < RL_OP_TRIM) {
+		/* fio's per-priority completion latency, one entry per priority used */
+		struct json_object *prios = json_object_new_array();
+		for (int k = 0; k < 2; k++) {
+			unsigned v = k ? wl_job_cmdprio(&res->job, d) : wl_job_ioprio(&res->job);
+			if (!r->prio_hist[k].count)
+				continue;
+			struct json_object *e = json_object_new_object();
+			fio_add_i(e, "prioclass", v >> 13);
+			fio_add_i(e, "prio", v & 7);
+			json_object_object_add(e, "clat_ns",
+			                       fio_lat(&r->prio_hist[k], &res->job, true, plus));
+			json_object_array_add(prios, e);
+		}
+		json_object_object_add(o, "prios", prios);
+	}
 	return o;
 }
 

@@ -237,6 +237,14 @@ struct wl_job {
 	uint32_t verify_pattern_len;            /* 0: random data (not checked) */
 	bool do_verify;   /* 0: write the verifiable blocks, no read-back pass */
 	bool fill_device; /* ENOSPC / EDQUOT on a write ends the job, not fails it */
+	/* I/O priorities (ioprio_set(2): class << 13 | level); see wl_job_ioprio */
+	uint32_t prio_level;       /* prio=0..7 */
+	uint32_t prio_class;       /* prioclass=0..3 (0: none) */
+	bool prio_set;             /* prio= given: without prioclass, best effort (class 2) */
+	uint32_t cmdprio_pct[2];   /* cmdprio_percentage=R[,W]: share of I/Os with cmdprio */
+	uint32_t cmdprio_class[2]; /* cmdprio_class=R[,W]; default 1 (real time) */
+	uint32_t cmdprio_level[2]; /* cmdprio=R[,W]; default 0 */
+	bool log_prio;             /* log_prio=1: lat logs show the priority value */
 };
 
 /**
@@ -266,6 +274,11 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
  * option table's default texts, so they always match the documentation.
  */
 void wl_job_init(struct wl_job *job);
+
+/** The job's own I/O priority (prio, prioclass), 0 for none. */
+uint16_t wl_job_ioprio(const struct wl_job *job);
+/** The priority cmdprio_* give direction @dir (0 read, 1 write) when set. */
+uint16_t wl_job_cmdprio(const struct wl_job *job, int dir);
 
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */
 bool wl_rw_is_random(enum wl_rw rw);

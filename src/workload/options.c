@@ -1180,6 +1180,50 @@ bad:
 	                WL_PATTERN_MAX, value);
 }
 
+/* prio=0..7: the job's priority level (best effort unless prioclass says otherwise). */
+static int opt_set_prio(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	uint64_t v = 0;
+	int ret = opt_parse_uint(def, value, 0, 7, &v, ctx);
+	if (ret)
+		return ret;
+	job->prio_level = (uint32_t)v;
+	job->prio_set = true;
+	return 0;
+}
+
+/* R[,W]: one value for reads and writes, or one each (cmdprio_*). */
+static int opt_set_pair(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	char a[32], tmp[128];
+	uint64_t v[2] = {0, 0};
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *comma = strchr(value, ',');
+	size_t n = comma ? (size_t)(comma - value) : strlen(value);
+	if (n == 0 || n >= sizeof(a) || (comma && strchr(comma + 1, ',')))
+		goto bad;
+	memcpy(a, value, n);
+	a[n] = '\0';
+	if (rl_parse_u64(a, &v[0], tmp, sizeof(tmp)) || v[0] < def->min || v[0] > def->max)
+		goto bad;
+	v[1] = v[0];
+	if (comma && (rl_parse_u64(comma + 1, &v[1], tmp, sizeof(tmp)) || v[1] < def->min ||
+	              v[1] > def->max))
+		goto bad;
+	uint32_t *f = OPT_FIELD(job, def, uint32_t);
+	f[0] = (uint32_t)v[0];
+	f[1] = (uint32_t)v[1];
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected READ[,WRITE] whole numbers from %llu to %llu, got '%s'",
+	                (unsigned long long)def->min, (unsigned long long)def->max, value);
+}
+
 /* dedupe_mode=repeat|working_set */
 static int opt_set_dedupe_mode(struct wl_job *job, const struct opt_def *def, const char *value,
                                const struct opt_ctx *ctx)
@@ -1765,6 +1809,33 @@ static const struct opt_def opt_table[] = {
               "allocated (set_mempolicy): default, local, prefer:NODE, bind:NODES or "
               "interleave:NODES."),
      .set = opt_set_numa_mpol},
+    {OPT_INFO("prio", NULL, "int", "",
+              "The job's I/O priority level, 0 (highest) to 7, on every request (and on its "
+              "threads with ioprio_set); in the best effort class unless prioclass is set."),
+     .set = opt_set_prio},
+    {OPT_INFO("prioclass", NULL, "int", "0",
+              "The job's I/O priority class: 1 real time, 2 best effort, 3 idle; 0: none "
+              "(the kernel's default).  See ionice(1)."),
+     .set = opt_set_u32, .off = OPT_OFF(prio_class, uint32_t), .min = 0, .max = 3},
+    {OPT_INFO("cmdprio_percentage", NULL, "str", "0",
+              "This share (percent, READ[,WRITE]) of the requests carry the priority of "
+              "cmdprio_class and cmdprio instead of the job's (io_uring and libaio; it "
+              "reaches file targets).  fio's per-priority latency (\"prios\") is reported."),
+     .set = opt_set_pair, .off = OPT_OFF(cmdprio_pct, uint32_t[2]), .min = 0, .max = 100},
+    {OPT_INFO("cmdprio_class", NULL, "str", "1",
+              "The priority class of cmdprio_percentage's requests, READ[,WRITE]: 1 real "
+              "time, 2 best effort, 3 idle."),
+     .set = opt_set_pair, .off = OPT_OFF(cmdprio_class, uint32_t[2]), .min = 1, .max = 3},
+    {OPT_INFO("cmdprio", NULL, "str", "0",
+              "The priority level of cmdprio_percentage's requests, READ[,WRITE], 0 "
+              "(highest) to 7."),
+     .set = opt_set_pair, .off = OPT_OFF(cmdprio_level, uint32_t[2]), .min = 0, .max = 7},
+    {OPT_INFO("log_prio", NULL, "bool", "0",
+              "The last column of write_lat_log's logs shows each sample's priority value "
+              "as fio does (0x6000: class 3, level 0) instead of 1 for the real time class "
+              "and 0 for others; samples of the two priorities of cmdprio_percentage are "
+              "logged apart."),
+     .set = opt_set_bool, .off = OPT_OFF(log_prio, bool)},
     {OPT_INFO("dedupe_percentage", NULL, "percent", "0",
               "This share of written blocks repeats the contents of an earlier one, so "
               "deduplicating storage can drop them; the others are unique (refill_buffers "
@@ -1891,6 +1962,17 @@ const struct wl_option_info *wl_options(size_t *count)
 	if (count)
 		*count = OPT_ARRAY_SIZE(opt_table);
 	return opt_infos;
+}
+
+uint16_t wl_job_ioprio(const struct wl_job *job)
+{
+	uint32_t cls = job->prio_class ? job->prio_class : job->prio_set ? 2 : 0;
+	return (uint16_t)(cls << 13 | job->prio_level);
+}
+
+uint16_t wl_job_cmdprio(const struct wl_job *job, int dir)
+{
+	return (uint16_t)(job->cmdprio_class[dir] << 13 | job->cmdprio_level[dir]);
 }
 
 bool wl_rw_is_random(enum wl_rw rw)
@@ -2183,6 +2265,18 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 			                (unsigned long long)(job->ss_dur_ns / job->ss_interval_ns),
 			                OPT_SS_SAMPLES_MAX);
 	}
+	if ((job->cmdprio_pct[0] || job->cmdprio_pct[1]) && job->engine != WL_ENGINE_IO_URING &&
+	    job->engine != WL_ENGINE_LIBAIO)
+		return opt_fail(&ctx, false,
+		                "cmdprio_percentage needs ioengine=io_uring or libaio (as in fio), "
+		                "got ioengine=%s",
+		                job->engine_name);
+	for (int d = 0; d < 2; d++)
+		if (job->cmdprio_pct[d] > 100 || job->cmdprio_class[d] < 1 ||
+		    job->cmdprio_class[d] > 3 || job->cmdprio_level[d] > 7)
+			return opt_fail(&ctx, false, "cmdprio values out of range");
+	if (job->prio_level > 7 || job->prio_class > 3)
+		return opt_fail(&ctx, false, "prio / prioclass out of range");
 	if ((unsigned)job->numa_mpol > WL_MPOL_LOCAL)
 		return opt_fail(&ctx, false, "invalid numa_mem_policy value %d",
 		                (int)job->numa_mpol);

@@ -26,7 +26,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/exec.h"
 #include "workload/buf.h"
@@ -52,6 +54,7 @@ struct run_slot {
 	uint8_t *buf;
 	bool counted;   /* submitted after ramp-up: goes into the statistics */
 	bool parked;    /* latency_target: idle while the depth is below the slot count */
+	bool cmdprio;   /* issued with cmdprio_percentage's priority */
 	bool verifying; /* a VERIFY read: check the block on completion */
 	bool end_sync;  /* end_fsync's FLUSH (timed, but not counted among fsync= syncs, as fio) */
 	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
@@ -97,6 +100,8 @@ struct run_worker {
 	unsigned dedupe_index, dedupe_count; /* dedupe_global: this worker among those */
 	unsigned gindex;                     /* this worker among all of the group */
 	bool full;                           /* fill_device: a write found no space */
+	bool cmdprio_on;                     /* cmdprio_percentage is set */
+	struct wl_rng prio_rng;              /* which requests get cmdprio's priority */
 	bool check_reads;                    /* verify=meta on a reading job: check every read */
 	int setup_error;
 	char setup_msg[256];
@@ -196,6 +201,8 @@ static void run_series_init(struct run_worker *w, uint64_t start)
 		st_series_init(&w->res->dir[d].series, job->log_avg_ns, start, expect);
 		if (job->lat_log)
 			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, start, expect);
+		if (job->lat_log && w->cmdprio_on)
+			st_series_init(&w->res->dir[d].lat_cmd, job->log_avg_ns, start, expect);
 	}
 }
 
@@ -209,6 +216,11 @@ static void run_stats_restart(struct run_worker *w, uint64_t now)
 		st_hist_init(&r->hist);
 		st_series_free(&r->series);
 		st_series_free(&r->lat);
+		st_series_free(&r->lat_cmd);
+		if (r->prio_hist) {
+			st_hist_init(&r->prio_hist[0]);
+			st_hist_init(&r->prio_hist[1]);
+		}
 	}
 	run_series_init(w, now);
 	w->t_measure = now;
@@ -328,7 +340,9 @@ static void run_slot_done(struct rl_io *io, int status)
 		st_hist_add(&d->hist, now - s->t_submit);
 		st_series_add(&d->series, now, io->len);
 		if (w->job->lat_log)
-			st_series_add(&d->lat, now, now - s->t_submit);
+			st_series_add(s->cmdprio ? &d->lat_cmd : &d->lat, now, now - s->t_submit);
+		if (d->prio_hist)
+			st_hist_add(&d->prio_hist[s->cmdprio], now - s->t_submit);
 		if (w->ss)
 			(void)wl_ss_add(w->ss, io->len, now - s->t_submit, now);
 		w->t_last = now;
@@ -408,6 +422,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		s->io.offset = 0;
 		s->io.len = 0;
 		s->io.flags = 0;
+		s->io.ioprio = 0;
+		s->cmdprio = false;
 		s->verifying = false;
 		s->counted = false;
 		return true;
@@ -421,6 +437,9 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->io.offset = off;
 	s->io.len = len;
 	s->gen = w->loop;
+	s->cmdprio = w->cmdprio_on && op < RL_OP_TRIM && w->job->cmdprio_pct[op] &&
+	             wl_rng_below(&w->prio_rng, 100) < w->job->cmdprio_pct[op];
+	s->io.ioprio = s->cmdprio ? wl_job_cmdprio(w->job, op) : wl_job_ioprio(w->job);
 	s->verifying = false;
 	s->io.flags = 0;
 	w->ios_issued++;
@@ -498,6 +517,8 @@ static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 		s->io.len = len;
 		s->io.flags = 0;
 		s->gen = (uint32_t)last_loop; /* the generation that wrote it */
+		s->io.ioprio = wl_job_ioprio(w->job);
+		s->cmdprio = false;
 		s->verifying = true;
 		s->counted = false;
 		return true;
@@ -653,6 +674,15 @@ static int run_worker_setup(struct run_worker *w)
 	w->budget = job->time_based ? 0 : w->gen.region_len * job->loops;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&w->res->dir[d].hist);
+	w->cmdprio_on = job->cmdprio_pct[0] || job->cmdprio_pct[1];
+	wl_rng_seed(&w->prio_rng, w->seed ^ 0x2545f4914f6cdd1dull);
+	for (int d = 0; w->cmdprio_on && d < RL_OP_TRIM; d++) {
+		w->res->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));
+		if (!w->res->dir[d].prio_hist)
+			return -ENOMEM;
+		st_hist_init(&w->res->dir[d].prio_hist[0]);
+		st_hist_init(&w->res->dir[d].prio_hist[1]);
+	}
 	return 0;
 }
 
@@ -807,6 +837,15 @@ static void *run_thread_main(void *arg)
 				         "worker setup failed: %s", strerror(-rc));
 		}
 	}
+	/* prio / prioclass: also the thread's own, for engines without per-request priority */
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && wl_job_ioprio(th->ws[0]->job) &&
+	    syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, wl_job_ioprio(th->ws[0]->job))) {
+		rc = -errno;
+		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
+		         "job '%s': prio/prioclass: ioprio_set failed: %s", th->ws[0]->job->name,
+		         strerror(-rc));
+		th->ws[0]->setup_error = rc;
+	}
 	/* numa_cpu_nodes: the thread runs on the CPUs of those nodes */
 	const struct wl_job *job0 = th->ws[0]->job;
 	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->numa_nodes) {
@@ -902,6 +941,24 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 				st_series_init(&dst->dir[d].lat, src->dir[d].lat.interval_ns,
 				               src->dir[d].lat.start_ns, src->dir[d].lat.n);
 			st_series_merge(&dst->dir[d].lat, &src->dir[d].lat);
+		}
+		if (src->dir[d].lat_cmd.interval_ns) {
+			if (!dst->dir[d].lat_cmd.interval_ns)
+				st_series_init(&dst->dir[d].lat_cmd,
+				               src->dir[d].lat_cmd.interval_ns,
+				               src->dir[d].lat_cmd.start_ns, src->dir[d].lat_cmd.n);
+			st_series_merge(&dst->dir[d].lat_cmd, &src->dir[d].lat_cmd);
+		}
+		if (src->dir[d].prio_hist) {
+			if (!dst->dir[d].prio_hist) {
+				dst->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));
+				if (dst->dir[d].prio_hist) {
+					st_hist_init(&dst->dir[d].prio_hist[0]);
+					st_hist_init(&dst->dir[d].prio_hist[1]);
+				}
+			}
+			for (int k = 0; dst->dir[d].prio_hist && k < 2; k++)
+				st_hist_merge(&dst->dir[d].prio_hist[k], &src->dir[d].prio_hist[k]);
 		}
 	}
 	if (src->errors && !dst->errors) {
@@ -1308,6 +1365,8 @@ out:
 		for (int d = 0; d < WL_DIRS; d++) {
 			st_series_free(&parts[i].dir[d].series);
 			st_series_free(&parts[i].dir[d].lat);
+			st_series_free(&parts[i].dir[d].lat_cmd);
+			free(parts[i].dir[d].prio_hist);
 		}
 		wl_ss_report_free(parts[i].ss);
 		if (sss)
@@ -1392,6 +1451,9 @@ void wl_result_free(struct wl_result *res)
 	for (int d = 0; d < WL_DIRS; d++) {
 		st_series_free(&res->dir[d].series);
 		st_series_free(&res->dir[d].lat);
+		st_series_free(&res->dir[d].lat_cmd);
+		free(res->dir[d].prio_hist);
+		res->dir[d].prio_hist = NULL;
 	}
 	if (res->target_report)
 		json_object_put(res->target_report);

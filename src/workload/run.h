@@ -38,6 +38,10 @@ struct wl_dir_result {
 	struct st_hist hist;     /* latency, ns */
 	struct st_series series; /* bytes and I/Os per interval */
 	struct st_series lat;    /* write_lat_log only: latency sum (ns, as "bytes") per interval */
+	/* cmdprio_percentage: [0] requests at the job's priority, [1] at cmdprio's (fio's
+	   "prios"); NULL without.  lat then holds [0]'s latencies and lat_cmd [1]'s. */
+	struct st_hist *prio_hist;
+	struct st_series lat_cmd;
 };
 
 #define WL_DIRS 3 /* read, write, trim: indexed by enum rl_op */

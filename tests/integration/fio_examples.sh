@@ -11,8 +11,7 @@ export SCRATCH=$T/scratch
 
 # file -> the option raidlab names when it refuses the file
 declare -A refuse=(
-	[cmdprio-bssplit.fio]="unknown option 'log_prio'"
-	[cmdprio-percentage.fio]="unknown option 'log_prio'"
+	[cmdprio-bssplit.fio]="option 'bssplit': per-direction bssplit"
 	[cross-stripe-verify.fio]="unknown option 'verify_backlog'"
 	[enospc-pressure.fio]="unknown option 'continue_on_error'"
 )

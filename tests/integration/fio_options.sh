@@ -146,6 +146,35 @@ if mount -t tmpfs -o size=1m tmpfs small 2>/dev/null; then
 	expect_fail 1 "No space left on device" $RAIDLAB run "${fill[@]}"
 fi
 
+# --- cmdprio_percentage, prioclass, log_prio: priorities reach the kernel and the logs ---
+prio=(--name=p --ioengine=io_uring --filename=p.img --size=2m --bs=4k --rw=randread --direct=1
+	--iodepth=4 --prioclass=3 --cmdprio_percentage=30 --cmdprio_class=1 --write_lat_log=pl)
+if command -v strace >/dev/null; then
+	strace -f -e trace=io_submit -o st.txt $RAIDLAB run "${prio[@]}" --ioengine=libaio --quiet
+	rt=$(grep -o 'aio_reqprio=IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT' st.txt | wc -l)
+	idle=$(grep -o 'aio_reqprio=IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE' st.txt | wc -l)
+	[ "$rt" -gt 0 ] && [ "$idle" -gt 0 ] &&
+		awk -v a="$rt" -v b="$idle" 'BEGIN { s = a / (a + b); exit !(s > 0.2 && s < 0.4) }' ||
+		fail "cmdprio_percentage=30: $rt real time and $idle idle requests reached io_submit"
+fi
+prio_logs() { # TOOL OUT: the log's distinct last column and column count, the JSON's classes
+	cut -d, -f5 pl_clat.1.log | tr -d ' ' | sort -u | tr '\n' ' ' >"$2"
+	awk -F, '{ print NF }' pl_clat.1.log | sort -u >>"$2"
+	jq -c '[.jobs[0].read.prios[].prioclass] | sort' "$1.json" >>"$2"
+}
+rm -f p.img
+$RAIDLAB run "${prio[@]}" --log_prio=1 --keep --output-format=json >raidlab.json
+prio_logs raidlab raidlab.prio
+grep -q '^0x2000 0x6000 5$' raidlab.prio || { cat raidlab.prio; fail "log_prio: priority column"; }
+$RAIDLAB run "${prio[@]}" --log_prio=0 --force-destroy --output-format=json >raidlab.json
+cut -d, -f5 pl_clat.1.log | tr -d ' ' | sort -u | tr '\n' ' ' | grep -q '^0 1 $' ||
+	fail "without log_prio the column is 1 for the real time class, 0 for others"
+if command -v fio >/dev/null; then
+	fio "${prio[@]}" --log_prio=1 --output-format=json >fio.json
+	prio_logs fio fio.prio
+	diff raidlab.prio fio.prio || fail "log_prio logs or prios differ from fio's"
+fi
+
 # --- bad values name the option and the job file line ---
 printf '[global]\nioengine=null\nsize=1m\n[a]\nss=iops\n' >bad.fio
 expect_fail 2 "bad.fio:5: option 'ss'" $RAIDLAB run bad.fio
@@ -153,6 +182,10 @@ printf '[a]\nioengine=null\nsize=1m\nflow=-1\n' >bad.fio
 expect_fail 2 "bad.fio:4: option 'flow'" $RAIDLAB run bad.fio
 printf '[a]\nioengine=null\nsize=1m\nlatency_percentile=0\n' >bad.fio
 expect_fail 2 "bad.fio:4: option 'latency_percentile'" $RAIDLAB run bad.fio
+printf '[a]\nioengine=psync\nsize=1m\ncmdprio_percentage=10\n' >bad.fio
+expect_fail 2 "cmdprio_percentage needs ioengine=io_uring or libaio" $RAIDLAB run bad.fio
+printf '[a]\nioengine=null\nsize=1m\ncmdprio_class=4\n' >bad.fio
+expect_fail 2 "bad.fio:4: option 'cmdprio_class'" $RAIDLAB run bad.fio
 printf '[a]\nioengine=null\nsize=1m\nverify=meta\nverify_pattern=0xzz\n' >bad.fio
 expect_fail 2 "bad.fio:5: option 'verify_pattern'" $RAIDLAB run bad.fio
 printf '[a]\nioengine=null\nsize=1m\nrw=read\nverify_interval=4k\n' >bad.fio

@@ -1041,6 +1041,12 @@ static const char *const promised[] = {
     "fill_device",
     "fill_fs",
     "create_serialize",
+    "prio",
+    "prioclass",
+    "cmdprio_percentage",
+    "cmdprio_class",
+    "cmdprio",
+    "log_prio",
 };
 
 static void test_option_table(void **state)
@@ -1099,7 +1105,7 @@ static void test_option_table(void **state)
 			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
 			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
 			    strcmp(o->name, "cpus_allowed") && strncmp(o->name, "numa_", 5) &&
-			    strcmp(o->name, "verify_pattern"))
+			    strcmp(o->name, "verify_pattern") && strcmp(o->name, "prio"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1756,6 +1762,31 @@ static void test_control_options(void **state)
 	SET_ERR("verify_pattern", "255", "got '255'");
 	SET_ERR("verify_pattern", "\"unterminated", "got '\"unterminated'");
 	SET_ERR("verify_interval", "1000", "option 'verify_interval': expected a multiple of 512");
+
+	/* priorities */
+	wl_job_init(&j);
+	assert_int_equal(wl_job_ioprio(&j), 0);
+	assert_int_equal(wl_job_cmdprio(&j, 0), 1 << 13); /* fio: the highest class */
+	SET_OK(&j, "prio", "5");
+	assert_int_equal(wl_job_ioprio(&j), 2 << 13 | 5); /* best effort unless prioclass */
+	SET_OK(&j, "prioclass", "3");
+	assert_int_equal(wl_job_ioprio(&j), 3 << 13 | 5);
+	SET_OK(&j, "cmdprio_percentage", "20,40");
+	SET_OK(&j, "cmdprio_class", "2");
+	SET_OK(&j, "cmdprio", "1,7");
+	assert_true(j.cmdprio_pct[0] == 20 && j.cmdprio_pct[1] == 40);
+	assert_int_equal(wl_job_cmdprio(&j, 0), 2 << 13 | 1);
+	assert_int_equal(wl_job_cmdprio(&j, 1), 2 << 13 | 7);
+	SET_OK(&j, "log_prio", NULL);
+	VALIDATE_OK(&j);
+	SET_OK(&j, "ioengine", "psync");
+	VALIDATE_ERR(&j, "cmdprio_percentage needs ioengine=io_uring or libaio");
+	SET_ERR("prio", "8", "option 'prio': expected a whole number from 0 to 7");
+	SET_ERR("prioclass", "4", "option 'prioclass'");
+	SET_ERR("cmdprio_percentage", "10,20,30",
+	        "expected READ[,WRITE] whole numbers from 0 to 100");
+	SET_ERR("cmdprio_class", "0", "from 1 to 3");
+	SET_ERR("cmdprio", "1,", "got '1,'");
 
 	wl_job_init(&j);
 	SET_OK(&j, "latency_target", "1ms");

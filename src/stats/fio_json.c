@@ -297,6 +297,10 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	json_object_object_add(o, "iodepth_submit", fio_depths(depth, true));
 	json_object_object_add(o, "iodepth_complete", fio_depths(depth, true));
 	fio_lat_buckets(o, res);
+	if (res->job.coe) { /* fio adds these with continue_on_error */
+		fio_add_i(o, "total_err", (int64_t)(res->errors + res->cont_errors));
+		fio_add_i(o, "first_error", res->first_error ? -res->first_error : 0);
+	}
 	if (res->job.lat_target_ns) {
 		/* fio: target in ns, window in us */
 		fio_add_i(o, "latency_depth", res->lat_depth);

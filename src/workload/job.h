@@ -109,6 +109,12 @@ enum wl_verify {
 
 #define WL_PATTERN_MAX 64 /* verify_pattern bytes */
 
+/* continue_on_error: which kinds of error a job goes past */
+#define WL_COE_READ   1u
+#define WL_COE_WRITE  2u
+#define WL_COE_VERIFY 4u
+#define WL_IGNORE_MAX 16 /* errnos per type in ignore_error */
+
 /* ss=: what steady state is judged on (fio's iops, bw, lat) */
 enum wl_ss_kind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW, WL_SS_LAT };
 
@@ -245,6 +251,11 @@ struct wl_job {
 	uint32_t cmdprio_class[2]; /* cmdprio_class=R[,W]; default 1 (real time) */
 	uint32_t cmdprio_level[2]; /* cmdprio=R[,W]; default 0 */
 	bool log_prio;             /* log_prio=1: lat logs show the priority value */
+	/* continue_on_error / ignore_error: errors a job counts and goes past (run.c) */
+	uint32_t coe;                         /* WL_COE_* bits; 0: stop at the first */
+	int32_t ignore_err[3][WL_IGNORE_MAX]; /* per type (read, write, verify): errnos */
+	uint32_t nignore[3];                  /* 0: fio's default, EIO and EILSEQ */
+	bool error_dump;                      /* print continued errors (default 1) */
 };
 
 /**
@@ -279,6 +290,13 @@ void wl_job_init(struct wl_job *job);
 uint16_t wl_job_ioprio(const struct wl_job *job);
 /** The priority cmdprio_* give direction @dir (0 read, 1 write) when set. */
 uint16_t wl_job_cmdprio(const struct wl_job *job, int dir);
+
+/**
+ * Does the job go past error @err (a positive errno) of type @type (0 read,
+ * 1 write, 2 verify)?  continue_on_error must name the type and the errno
+ * must be in ignore_error's list for it (default EIO and EILSEQ, as fio).
+ */
+bool wl_job_continues(const struct wl_job *job, int type, int err);
 
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */
 bool wl_rw_is_random(enum wl_rw rw);

@@ -1224,6 +1224,107 @@ bad:
 	                (unsigned long long)def->min, (unsigned long long)def->max, value);
 }
 
+/* continue_on_error=none|read|write|io|verify|all|0|1 */
+static int opt_set_coe(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	static const struct opt_choice kinds[] = {
+	    {"none", 0},
+	    {"0", 0},
+	    {"read", WL_COE_READ},
+	    {"write", WL_COE_WRITE},
+	    {"io", WL_COE_READ | WL_COE_WRITE},
+	    {"verify", WL_COE_VERIFY},
+	    {"all", WL_COE_READ | WL_COE_WRITE | WL_COE_VERIFY},
+	    {"1", WL_COE_READ | WL_COE_WRITE | WL_COE_VERIFY},
+	    {NULL, 0},
+	};
+	char list[128];
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const struct opt_choice *c = opt_find_choice(kinds, value);
+	if (!c)
+		return opt_fail(ctx, true, "expected one of %s, got '%s'",
+		                opt_choice_list(kinds, list, sizeof(list)), value);
+	job->coe = (uint32_t)c->value;
+	return 0;
+}
+
+/* An errno by name (ENOSPC) or number (28). */
+static int opt_errno(const char *s)
+{
+	static const struct {
+		const char *name;
+		int err;
+	} names[] = {
+	    {"EPERM", EPERM},           {"ENOENT", ENOENT},
+	    {"EINTR", EINTR},           {"EIO", EIO},
+	    {"ENXIO", ENXIO},           {"EBADF", EBADF},
+	    {"EAGAIN", EAGAIN},         {"ENOMEM", ENOMEM},
+	    {"EACCES", EACCES},         {"EBUSY", EBUSY},
+	    {"EEXIST", EEXIST},         {"ENODEV", ENODEV},
+	    {"EINVAL", EINVAL},         {"ENOTTY", ENOTTY},
+	    {"EFBIG", EFBIG},           {"ENOSPC", ENOSPC},
+	    {"EROFS", EROFS},           {"EILSEQ", EILSEQ},
+	    {"EOPNOTSUPP", EOPNOTSUPP}, {"ETIMEDOUT", ETIMEDOUT},
+	    {"EDQUOT", EDQUOT},         {"ENODATA", ENODATA},
+	    {"EBADMSG", EBADMSG},       {"ECANCELED", ECANCELED},
+	};
+	char tmp[64];
+	uint64_t v = 0;
+	for (size_t i = 0; i < OPT_ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i].name))
+			return names[i].err;
+	if (s[0] && rl_parse_u64(s, &v, tmp, sizeof(tmp)) == 0 && v >= 1 && v <= 4095)
+		return (int)v;
+	return -1;
+}
+
+/* ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each errnos separated by ':'. */
+static int opt_set_ignore_error(struct wl_job *job, const struct opt_def *def, const char *value,
+                                const struct opt_ctx *ctx)
+{
+	int32_t errs[3][WL_IGNORE_MAX];
+	uint32_t n[3] = {0, 0, 0};
+	int type = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (const char *p = value;;) {
+		size_t len = strcspn(p, ":,");
+		char e[32];
+		if (len) {
+			if (len >= sizeof(e) || n[type] == WL_IGNORE_MAX)
+				goto bad;
+			memcpy(e, p, len);
+			e[len] = '\0';
+			int err = opt_errno(e);
+			if (err < 0)
+				return opt_fail(
+				    ctx, true,
+				    "'%s' is not an errno name (EIO, ENOSPC, ...) or number "
+				    "from 1 to 4095, in '%s'",
+				    e, value);
+			errs[type][n[type]++] = err;
+		}
+		p += len;
+		if (!*p)
+			break;
+		if (*p == ',' && ++type == 3)
+			goto bad;
+		p++;
+	}
+	memcpy(job->ignore_err, errs, sizeof(errs));
+	memcpy(job->nignore, n, sizeof(n));
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected READ[,WRITE[,VERIFY]] lists of up to %d errnos separated by ':' "
+	                "(EAGAIN,ENOSPC:122), got '%s'",
+	                WL_IGNORE_MAX, value);
+}
+
 /* dedupe_mode=repeat|working_set */
 static int opt_set_dedupe_mode(struct wl_job *job, const struct opt_def *def, const char *value,
                                const struct opt_ctx *ctx)
@@ -1836,6 +1937,22 @@ static const struct opt_def opt_table[] = {
               "and 0 for others; samples of the two priorities of cmdprio_percentage are "
               "logged apart."),
      .set = opt_set_bool, .off = OPT_OFF(log_prio, bool)},
+    {OPT_INFO("continue_on_error", NULL, "enum", "none",
+              "Go on past errors of these kinds instead of stopping the job at the first: "
+              "none (0), read, write, io (both), verify, all (1).  Only the errnos of "
+              "ignore_error go past (default EIO and EILSEQ, as fio); they are counted "
+              "(fio's total_err and first_error) and do not fail the run; others stop "
+              "the job as usual.  Trims and flushes count as writes."),
+     .set = opt_set_coe},
+    {OPT_INFO("ignore_error", NULL, "str", "",
+              "The errnos continue_on_error goes past, READ[,WRITE[,VERIFY]] lists of "
+              "names or numbers separated by ':' (EAGAIN,ENOSPC:122); an empty list keeps "
+              "the default, EIO and EILSEQ."),
+     .set = opt_set_ignore_error},
+    {OPT_INFO("error_dump", NULL, "bool", "1",
+              "Print each error continue_on_error goes past (the first 10 of each worker); "
+              "0: only count them."),
+     .set = opt_set_bool, .off = OPT_OFF(error_dump, bool)},
     {OPT_INFO("dedupe_percentage", NULL, "percent", "0",
               "This share of written blocks repeats the contents of an earlier one, so "
               "deduplicating storage can drop them; the others are unique (refill_buffers "
@@ -1962,6 +2079,18 @@ const struct wl_option_info *wl_options(size_t *count)
 	if (count)
 		*count = OPT_ARRAY_SIZE(opt_table);
 	return opt_infos;
+}
+
+bool wl_job_continues(const struct wl_job *job, int type, int err)
+{
+	if (type < 0 || type > 2 || !(job->coe & (1u << type)))
+		return false;
+	if (!job->nignore[type])
+		return err == EIO || err == EILSEQ; /* fio's non-fatal errors */
+	for (uint32_t i = 0; i < job->nignore[type] && i < WL_IGNORE_MAX; i++)
+		if (job->ignore_err[type][i] == err)
+			return true;
+	return false;
 }
 
 uint16_t wl_job_ioprio(const struct wl_job *job)

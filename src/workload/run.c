@@ -39,7 +39,8 @@
 
 enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
 
-#define RUN_HUGE (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_HUGE           (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_ERROR_DUMP_MAX 10         /* error_dump: continued errors printed per worker */
 /* rate / rate_iops: how far behind its schedule a job may catch up */
 #define RUN_RATE_CATCHUP_NS 100000000ull
 /* flow_sleep=0 in simulated time: a job ahead of its share looks again after this long */
@@ -100,6 +101,7 @@ struct run_worker {
 	unsigned dedupe_index, dedupe_count; /* dedupe_global: this worker among those */
 	unsigned gindex;                     /* this worker among all of the group */
 	bool full;                           /* fill_device: a write found no space */
+	unsigned dumped;                     /* error_dump: continued errors printed */
 	bool cmdprio_on;                     /* cmdprio_percentage is set */
 	struct wl_rng prio_rng;              /* which requests get cmdprio's priority */
 	bool check_reads;                    /* verify=meta on a reading job: check every read */
@@ -273,7 +275,7 @@ static void run_record_error(struct run_worker *w, struct run_slot *s, int statu
 {
 	struct wl_result *r = w->res;
 
-	if (!r->errors++) {
+	if (!r->errors++ && !r->cont_errors) {
 		r->first_error = status;
 		r->first_error_offset = s->io.offset;
 		r->first_error_op = s->io.op;
@@ -281,6 +283,26 @@ static void run_record_error(struct run_worker *w, struct run_slot *s, int statu
 	/* fio stops a job at its first error (continue_on_error=none): so do we. */
 	w->phase = PHASE_DONE;
 	run_flow_leave(w);
+}
+
+/* continue_on_error: count the failure and go on (error_dump prints the first few). */
+static void run_error_continue(struct run_worker *w, struct run_slot *s, int status)
+{
+	struct wl_result *r = w->res;
+
+	if (!r->errors && !r->cont_errors) {
+		r->first_error = status;
+		r->first_error_offset = s->io.offset;
+		r->first_error_op = s->io.op;
+	}
+	r->cont_errors++;
+	if (w->job->error_dump && w->dumped < RUN_ERROR_DUMP_MAX) {
+		w->dumped++;
+		fprintf(stderr, "raidlab run: job '%s': %s at offset %llu: %s (continued)%s\n",
+		        w->job->name, rl_op_name((enum rl_op)s->io.op),
+		        (unsigned long long)s->io.offset, strerror(-status),
+		        w->dumped == RUN_ERROR_DUMP_MAX ? "; further errors are only counted" : "");
+	}
 }
 
 /* Does a job read its written blocks back after writing them? */
@@ -322,6 +344,8 @@ static void run_slot_done(struct rl_io *io, int status)
 	if (status && w->job->fill_device && io->op == RL_OP_WRITE &&
 	    (status == -ENOSPC || status == -EDQUOT)) {
 		w->full = true; /* fill_device: the device is full, the job is done */
+	} else if (status && wl_job_continues(w->job, io->op == RL_OP_READ ? 0 : 1, -status)) {
+		run_error_continue(w, s, status);
 	} else if (status) {
 		run_record_error(w, s, status);
 	} else if (io->op == RL_OP_FLUSH) {
@@ -961,12 +985,13 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 				st_hist_merge(&dst->dir[d].prio_hist[k], &src->dir[d].prio_hist[k]);
 		}
 	}
-	if (src->errors && !dst->errors) {
+	if ((src->errors || src->cont_errors) && !dst->errors && !dst->cont_errors) {
 		dst->first_error = src->first_error;
 		dst->first_error_offset = src->first_error_offset;
 		dst->first_error_op = src->first_error_op;
 	}
 	dst->errors += src->errors;
+	dst->cont_errors += src->cont_errors;
 	dst->flushes += src->flushes;
 	if (src->verified)
 		dst->verified = true;

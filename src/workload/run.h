@@ -51,8 +51,9 @@ struct wl_result {
 	struct wl_dir_result dir[WL_DIRS];
 	uint64_t runtime_ns;     /* measured time (ramp excluded) */
 	enum rl_exec_kind clock; /* executor kind used */
-	uint64_t errors;         /* failed requests */
-	int first_error;         /* its status (negative errno), 0 if none */
+	uint64_t errors;         /* failed requests that stopped the job (or would have) */
+	uint64_t cont_errors;    /* failed requests continue_on_error went past */
+	int first_error;         /* the first failure's status (negative errno), 0 if none */
 	uint64_t first_error_offset;
 	enum rl_op first_error_op;
 	int rate_min_missed; /* rate_min: 1 + the first direction that ran slower, 0 if none */

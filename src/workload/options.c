@@ -1516,6 +1516,15 @@ static int opt_set_bool_accepted(struct wl_job *job, const struct opt_def *def, 
 	return opt_parse_bool(value, &b, ctx);
 }
 
+/* A whole number checked against the bounds and not kept (see the table's help). */
+static int opt_set_u32_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
+                                const struct opt_ctx *ctx)
+{
+	uint64_t v = 0;
+	(void)job;
+	return opt_parse_uint(def, value, def->min, def->max, &v, ctx);
+}
+
 /* description=TEXT: shown by nothing, kept by nothing; any text is fine (as fio). */
 static int opt_set_text(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
@@ -1682,6 +1691,26 @@ static const struct opt_def opt_table[] = {
               "job, or run, checks them); a reading job with verify=meta checks what it "
               "reads only when this is 1."),
      .set = opt_set_bool, .off = OPT_OFF(do_verify, bool)},
+    {OPT_INFO("verify_backlog", NULL, "int", "0",
+              "With verify (crc32c, or meta on a writing job): after every N writes, and "
+              "at the end of each loop, wait for the writes and read back and check those "
+              "N blocks before writing on, so corruption is found while the job writes; "
+              "no pass at the end is needed.  0: check everything at the end."),
+     .set = opt_set_u32, .off = OPT_OFF(verify_backlog, uint32_t), .min = 0, .max = 1u << 20},
+    {OPT_INFO("verify_fatal", NULL, "bool", "0",
+              "Stop the job at its first verify failure (unless continue_on_error covers "
+              "verify); 0: check every block and report them all."),
+     .set = opt_set_bool, .off = OPT_OFF(verify_fatal, bool)},
+    {OPT_INFO("verify_dump", NULL, "bool", "0",
+              "Write each block that fails verification (up to 10 per worker) to "
+              "JOB.OFFSET.received in the current directory, and for crc32c what was "
+              "expected to JOB.OFFSET.expected, as fio does."),
+     .set = opt_set_bool, .off = OPT_OFF(verify_dump, bool)},
+    {OPT_INFO("verify_async", NULL, "int", "0",
+              "Accepted for fio job files (0 to 64): fio's threads that verify apart from "
+              "the submitting one.  raidlab checks a block in the completion path of its "
+              "worker, which already overlaps with the worker's other requests."),
+     .set = opt_set_u32_accepted, .min = 0, .max = 64},
     {OPT_INFO("fill_device", "fill_fs", "bool", "0",
               "A write that fails with ENOSPC or EDQUOT ends the job as done, not as an "
               "error (the device or file system is full); with size 0 the job writes to "
@@ -1995,7 +2024,6 @@ static const char *const opt_fio_unsupported[] = {
     "io_size",
     "io_limit",
     "nrfiles",
-    "verify_fatal",
     "invalidate",
     "hipri",
     "fixedbufs",

@@ -9,8 +9,13 @@
  *
  *   MAIN    the job's pattern, until its byte budget (size x loops) is issued
  *           or its deadline (ramp + runtime) passes;
- *   VERIFY  (verify=crc32c) the write sequence of MAIN is replayed from the
- *           same seed, and every written block is read back and checked;
+ *   BACKLOG (verify_backlog=N) MAIN pauses after every N writes (and at
+ *           the end of each loop): once its writes are back, those N blocks
+ *           are read and checked, then MAIN goes on; the job then needs no
+ *           VERIFY phase;
+ *   VERIFY  (verify=crc32c or meta) the write sequence of MAIN is replayed
+ *           from the same seed, and every written block is read back and
+ *           checked;
  *   DONE    no more issuing; the worker ends when its slots are all back.
  *
  * Nothing on the completion path allocates or locks; the only shared state
@@ -37,10 +42,11 @@
 #include "workload/numa.h"
 #include "workload/run.h"
 
-enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
+enum run_phase { PHASE_MAIN, PHASE_BACKLOG, PHASE_VERIFY, PHASE_DONE };
 
-#define RUN_HUGE           (2u << 20) /* huge page size: buffer regions this large are aligned to it */
-#define RUN_ERROR_DUMP_MAX 10         /* error_dump: continued errors printed per worker */
+#define RUN_HUGE            (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_ERROR_DUMP_MAX  10         /* error_dump: continued errors printed per worker */
+#define RUN_VERIFY_DUMP_MAX 10         /* verify_dump: failed blocks written per worker */
 /* rate / rate_iops: how far behind its schedule a job may catch up */
 #define RUN_RATE_CATCHUP_NS 100000000ull
 /* flow_sleep=0 in simulated time: a job ahead of its share looks again after this long */
@@ -54,7 +60,7 @@ struct run_slot {
 	uint64_t t_submit;
 	uint8_t *buf;
 	bool counted;   /* submitted after ramp-up: goes into the statistics */
-	bool parked;    /* latency_target: idle while the depth is below the slot count */
+	bool parked;    /* idle: latency_target's depth, or verify_backlog waiting for writes */
 	bool cmdprio;   /* issued with cmdprio_percentage's priority */
 	bool verifying; /* a VERIFY read: check the block on completion */
 	bool end_sync;  /* end_fsync's FLUSH (timed, but not counted among fsync= syncs, as fio) */
@@ -103,8 +109,16 @@ struct run_worker {
 	bool full;                           /* fill_device: a write found no space */
 	unsigned dumped;                     /* error_dump: continued errors printed */
 	bool cmdprio_on;                     /* cmdprio_percentage is set */
-	struct wl_rng prio_rng;              /* which requests get cmdprio's priority */
-	bool check_reads;                    /* verify=meta on a reading job: check every read */
+	unsigned nparked;                    /* slots parked (see run_slot.parked) */
+	struct run_bl {
+		uint64_t off;
+		uint32_t len, gen;
+	} * bl;                 /* verify_backlog: blocks written and not yet checked */
+	unsigned bl_n, bl_next; /* entries, and the next to check */
+	bool bl_due;            /* check them before writing on */
+	unsigned vdumped;       /* verify_dump: blocks dumped */
+	struct wl_rng prio_rng; /* which requests get cmdprio's priority */
+	bool check_reads;       /* verify=meta on a reading job: check every read */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -261,13 +275,25 @@ static void run_lat_step(struct run_worker *w, struct run_slot *s, uint64_t now)
 /* Slots the depth kept idle go on while there is room. */
 static void run_unpark(struct run_worker *w, uint64_t now)
 {
-	for (unsigned i = 0; i < w->nslots && w->inflight < w->depth && w->phase == PHASE_MAIN;
-	     i++) {
+	for (unsigned i = 0; i < w->nslots && w->nparked; i++) {
 		struct run_slot *o = &w->slots[i];
+		if ((w->phase != PHASE_MAIN && w->phase != PHASE_BACKLOG) ||
+		    (w->phase == PHASE_MAIN && w->inflight >= w->depth))
+			break;
 		if (o->parked) {
 			o->parked = false;
+			w->nparked--;
 			run_issue(w, o, now);
 		}
+	}
+}
+
+/* Keep @s idle until a completion wakes it (run_unpark). */
+static void run_park(struct run_worker *w, struct run_slot *s)
+{
+	if (!s->parked) {
+		s->parked = true;
+		w->nparked++;
 	}
 }
 
@@ -312,6 +338,20 @@ static bool run_reads_back(const struct wl_job *job)
 	                          (job->verify == WL_VERIFY_META && wl_job_writes(job)));
 }
 
+/* verify_dump: one block into JOB.OFFSET.KIND in the current directory. */
+static void run_dump(struct run_worker *w, const struct run_slot *s, const char *kind,
+                     const uint8_t *data)
+{
+	char path[WL_NAME_MAX + 64];
+	snprintf(path, sizeof(path), "%s.%llu.%s", w->job->name, (unsigned long long)s->io.offset,
+	         kind);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, s->io.len, f) != s->io.len)
+		fprintf(stderr, "raidlab run: verify_dump: cannot write %s\n", path);
+	if (f)
+		fclose(f);
+}
+
 /* Check the block @s read: the replayed one of a VERIFY pass, or any read under meta. */
 static void run_check(struct run_worker *w, struct run_slot *s)
 {
@@ -332,6 +372,18 @@ static void run_check(struct run_worker *w, struct run_slot *s)
 		r->verify_first_bad = bad;
 		snprintf(r->verify_msg, sizeof(r->verify_msg), "%s", msg);
 	}
+	if (w->job->verify_dump && w->vdumped < RUN_VERIFY_DUMP_MAX) {
+		w->vdumped++;
+		run_dump(w, s, "received", s->buf);
+		uint8_t *want = w->job->verify == WL_VERIFY_CRC32C ? malloc(s->io.len) : NULL;
+		if (want) {
+			wl_verify_fill(want, s->io.len, s->io.offset, w->data_seed, s->gen);
+			run_dump(w, s, "expected", want);
+			free(want);
+		}
+	}
+	if (w->job->verify_fatal && !wl_job_continues(w->job, 2, EILSEQ))
+		w->phase = PHASE_DONE; /* the other requests in flight still complete */
 }
 
 static void run_slot_done(struct rl_io *io, int status)
@@ -388,15 +440,11 @@ static void run_slot_done(struct rl_io *io, int status)
 		run_lat_step(w, s, now);
 	if (w->phase == PHASE_DONE)
 		return;
-	if (w->lat_on && w->phase == PHASE_MAIN) {
+	if (!(w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
+	      run_pace_wait(w, s, now + w->job->thinktime_ns)))
 		run_issue(w, s, now);
+	if (w->nparked)
 		run_unpark(w, now);
-		return;
-	}
-	if (w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
-	    run_pace_wait(w, s, now + w->job->thinktime_ns))
-		return;
-	run_issue(w, s, now);
 }
 
 /*
@@ -486,6 +534,11 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			w->pace_next = now;
 		w->pace_next += gap;
 	}
+	if (op == RL_OP_WRITE && w->bl) {
+		w->bl[w->bl_n++] = (struct run_bl){.off = off, .len = len, .gen = w->loop};
+		if (w->bl_n == w->job->verify_backlog)
+			w->bl_due = true;
+	}
 	if (op == RL_OP_WRITE) {
 		w->wrote = true;
 		w->writes_since_sync++;
@@ -507,6 +560,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		if (w->loop_bytes >= w->gen.region_len) {
 			w->loop_bytes = 0;
 			w->loop++;
+			if (w->bl_n) /* the next loop overwrites them: check them first */
+				w->bl_due = true;
 			wl_gen_rewind(&w->gen);
 		}
 	}
@@ -567,9 +622,11 @@ static void run_start_verify(struct run_worker *w, struct run_slot *except, uint
 	            w->seed);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *o = &w->slots[i];
+		o->parked = false;
 		if (o != except && run_next_verify(w, o))
 			run_submit(w, o, now);
 	}
+	w->nparked = 0;
 }
 
 static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
@@ -577,8 +634,19 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 	for (;;) {
 		switch (w->phase) {
 		case PHASE_MAIN:
+			if (w->bl_due && !w->res->errors) {
+				/* verify_backlog: the writes must be back before they are read */
+				if (w->inflight) {
+					run_park(w, s);
+					return;
+				}
+				w->bl_due = false;
+				w->bl_next = 0;
+				w->phase = PHASE_BACKLOG;
+				break;
+			}
 			if (w->inflight >= w->depth) {
-				s->parked = true; /* latency_target: a completion wakes it */
+				run_park(w, s); /* latency_target: a completion wakes it */
 				return;
 			}
 			if (w->paced && now < w->pace_next && now < w->t_deadline &&
@@ -607,13 +675,39 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				run_submit(w, s, now);
 				return;
 			}
-			if (!run_reads_back(w->job) || w->res->errors) {
+			if (w->bl_n && !w->res->errors) {
+				w->bl_due = true; /* the last blocks written */
+				break;
+			}
+			if (!run_reads_back(w->job) || w->res->errors || w->bl) {
 				w->phase = PHASE_DONE;
 				return;
 			}
 			if (w->inflight)
 				return; /* this slot idles; the last one back starts VERIFY */
 			run_start_verify(w, s, now);
+			break;
+		case PHASE_BACKLOG:
+			if (w->bl_next < w->bl_n) {
+				const struct run_bl *b = &w->bl[w->bl_next++];
+				s->io.op = RL_OP_READ;
+				s->io.offset = b->off;
+				s->io.len = b->len;
+				s->io.flags = 0;
+				s->io.ioprio = wl_job_ioprio(w->job);
+				s->gen = b->gen;
+				s->verifying = true;
+				s->counted = false;
+				s->cmdprio = false;
+				run_submit(w, s, now);
+				return;
+			}
+			if (w->inflight) {
+				run_park(w, s);
+				return;
+			}
+			w->bl_n = 0; /* all checked: write on */
+			w->phase = PHASE_MAIN;
 			break;
 		case PHASE_VERIFY:
 			if (run_next_verify(w, s))
@@ -698,6 +792,11 @@ static int run_worker_setup(struct run_worker *w)
 	w->budget = job->time_based ? 0 : w->gen.region_len * job->loops;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&w->res->dir[d].hist);
+	if (job->verify_backlog && run_reads_back(job)) {
+		w->bl = calloc(job->verify_backlog, sizeof(*w->bl));
+		if (!w->bl)
+			return -ENOMEM;
+	}
 	w->cmdprio_on = job->cmdprio_pct[0] || job->cmdprio_pct[1];
 	wl_rng_seed(&w->prio_rng, w->seed ^ 0x2545f4914f6cdd1dull);
 	for (int d = 0; w->cmdprio_on && d < RL_OP_TRIM; d++) {
@@ -1398,6 +1497,7 @@ out:
 			wl_ss_free(&sss[i]);
 		free(ws[i].bufmem);
 		free(ws[i].slots);
+		free(ws[i].bl);
 	}
 	free(wptrs);
 	free(flows);

@@ -154,6 +154,7 @@ struct wl_job {
 	uint64_t size;   /* bytes of the region each job covers; 0: target size - offset */
 	uint64_t offset; /* start of the region; default 0 */
 	uint64_t offset_increment; /* worker k's region starts at offset + k * this; default 0 */
+	uint64_t io_size;          /* io_size=: bytes each worker does per loop; 0: size */
 	uint64_t runtime_ns;       /* runtime=; 0: no limit */
 	bool time_based;           /* keep looping until runtime */
 	uint64_t ramp_ns;          /* ramp_time=: run this long before recording */

@@ -1325,6 +1325,23 @@ bad:
 	                WL_IGNORE_MAX, value);
 }
 
+/* fallocate=none|native|posix|keep|truncate|0|1: checked, see the table. */
+static int opt_set_fallocate(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	static const char *const modes[] = {"none",     "native", "posix", "keep",
+	                                    "truncate", "0",      "1"};
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < OPT_ARRAY_SIZE(modes); i++)
+		if (!strcmp(value, modes[i]))
+			return 0;
+	return opt_fail(ctx, true, "expected none, native, posix, keep, truncate, 0 or 1, got '%s'",
+	                value);
+}
+
 /* dedupe_mode=repeat|working_set */
 static int opt_set_dedupe_mode(struct wl_job *job, const struct opt_def *def, const char *value,
                                const struct opt_ctx *ctx)
@@ -1691,6 +1708,10 @@ static const struct opt_def opt_table[] = {
               "job, or run, checks them); a reading job with verify=meta checks what it "
               "reads only when this is 1."),
      .set = opt_set_bool, .off = OPT_OFF(do_verify, bool)},
+    {OPT_INFO("io_size", "io_limit", "size", "0",
+              "How many bytes each worker does per loop, within the region of size: less "
+              "ends early, more goes round the region again (as fio); 0: the region once."),
+     .set = opt_set_size, .off = OPT_OFF(io_size, uint64_t)},
     {OPT_INFO("verify_backlog", NULL, "int", "0",
               "With verify (crc32c, or meta on a writing job): after every N writes, and "
               "at the end of each loop, wait for the writes and read back and check those "
@@ -1716,6 +1737,16 @@ static const struct opt_def opt_table[] = {
               "error (the device or file system is full); with size 0 the job writes to "
               "the end of the target."),
      .set = opt_set_bool, .off = OPT_OFF(fill_device, bool)},
+    {OPT_INFO("fallocate", NULL, "enum", "native",
+              "Accepted for fio job files (none, native, posix, keep, truncate, 0, 1): "
+              "raidlab lays a new file out by writing it in full, which allocates every "
+              "block, so there is nothing left for a preallocation to change."),
+     .set = opt_set_fallocate},
+    {OPT_INFO("create_on_open", NULL, "bool", "0",
+              "Accepted for fio job files: raidlab creates a job's files before the run "
+              "starts (and removes them at its end unless --keep), whether or not fio "
+              "would have waited for the job's open()."),
+     .set = opt_set_bool_accepted},
     {OPT_INFO("create_serialize", NULL, "bool", "1",
               "Accepted for fio job files: raidlab creates and lays out every job's files "
               "one after another before any job starts, so creation is always serialized."),
@@ -2021,8 +2052,6 @@ static const char *const opt_fio_unsupported[] = {
     "iodepth_batch_complete",
     "iodepth_low",
     "percentage_random",
-    "io_size",
-    "io_limit",
     "nrfiles",
     "invalidate",
     "hipri",
@@ -2434,6 +2463,15 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 			return opt_fail(&ctx, false, "cmdprio values out of range");
 	if (job->prio_level > 7 || job->prio_class > 3)
 		return opt_fail(&ctx, false, "prio / prioclass out of range");
+	if (job->verify_backlog && !vwrites)
+		return opt_fail(
+		    &ctx, false,
+		    "verify_backlog checks written blocks: it needs verify=crc32c or meta "
+		    "on a job that writes");
+	if (job->coe > (WL_COE_READ | WL_COE_WRITE | WL_COE_VERIFY) ||
+	    job->nignore[0] > WL_IGNORE_MAX || job->nignore[1] > WL_IGNORE_MAX ||
+	    job->nignore[2] > WL_IGNORE_MAX)
+		return opt_fail(&ctx, false, "continue_on_error / ignore_error out of range");
 	if ((unsigned)job->numa_mpol > WL_MPOL_LOCAL)
 		return opt_fail(&ctx, false, "invalid numa_mem_policy value %d",
 		                (int)job->numa_mpol);

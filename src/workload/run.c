@@ -789,7 +789,9 @@ static int run_worker_setup(struct run_worker *w)
 		s->io.cb_arg = s;
 		s->io.ex = w->ex;
 	}
-	w->budget = job->time_based ? 0 : w->gen.region_len * job->loops;
+	/* io_size: that much per loop, within the region (wrapping round it if larger) */
+	w->budget =
+	    job->time_based ? 0 : (job->io_size ? job->io_size : w->gen.region_len) * job->loops;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&w->res->dir[d].hist);
 	if (job->verify_backlog && run_reads_back(job)) {

@@ -12,8 +12,7 @@ export SCRATCH=$T/scratch
 # file -> the option raidlab names when it refuses the file
 declare -A refuse=(
 	[cmdprio-bssplit.fio]="option 'bssplit': per-direction bssplit"
-	[cross-stripe-verify.fio]="unknown option 'verify_backlog'"
-	[enospc-pressure.fio]="unknown option 'continue_on_error'"
+	[cross-stripe-verify.fio]="verify=crc32c with numjobs and offset_increment needs offset_increment >= size"
 )
 
 total=0 ran=0

@@ -177,6 +177,63 @@ if command -v fio >/dev/null; then
 	diff raidlab.prio fio.prio || fail "log_prio logs or prios differ from fio's"
 fi
 
+# --- continue_on_error: a job goes past injected read errors and counts them ---
+coe=(--target='faulty(null(size=64m), rate=5, ops=read)' --name=c --rw=randread --size=4m
+	--bs=4k --output-format=json)
+$RAIDLAB run "${coe[@]}" --continue_on_error=read --error_dump=0 >coe.json 2>coe.err ||
+	{ cat coe.err; fail "continue_on_error=read failed the run"; }
+jq -e '.jobs[0] | .error == 0 and .first_error == 5 and .total_err > 20 and .total_err < 90
+	and .read.total_ios + .total_err == 1024' coe.json >/dev/null ||
+	fail "continue_on_error=read: $(jq -c '.jobs[0] | [.total_err, .read.total_ios]' coe.json)"
+grep -q "continue_on_error went past" coe.err || fail "no note of the continued errors"
+# the wrong kind, or an errno not listed, stops the job at the first error
+for o in --continue_on_error=write "--continue_on_error=read --ignore_error=ENOSPC"; do
+	rc=0
+	$RAIDLAB run "${coe[@]}" $o >coe.json 2>/dev/null || rc=$?
+	[ "$rc" -eq 1 ] && jq -e '.jobs[0] | .error == 5 and .read.total_ios < 200' coe.json \
+		>/dev/null || fail "$o: the job went on past an error it should stop at"
+done
+
+# --- verify_backlog: corruption is found while the job writes ---
+# job b zeroes the file 100 ms into a's paced write: with verify_backlog=64 and
+# verify_fatal, a finds it at its next backlog check and stops half way; without,
+# a writes everything and finds it only in the pass at the end
+cat >bl.fio <<'EOF'
+[global]
+filename=bl.img
+size=1m
+bs=4k
+rw=write
+[a]
+verify=crc32c
+verify_backlog=64
+verify_fatal=1
+rate_iops=1000
+[b]
+zero_buffers=1
+startdelay=100ms
+EOF
+rm -f bl.img
+expect_fail 1 "verify failed" $RAIDLAB run bl.fio --json bl.json
+a=$(jqv bl.json '.jobs[0].write.bytes')
+[ "$a" -lt 1048576 ] && [ "$(jqv bl.json '.jobs[0].verify.blocks')" -ge 64 ] ||
+	fail "verify_backlog: a wrote $a bytes, checked $(jqv bl.json .jobs[0].verify)"
+sed -i '/verify_backlog/d' bl.fio
+rm -f bl.img
+expect_fail 1 "verify failed" $RAIDLAB run bl.fio --json bl.json
+[ "$(jqv bl.json '.jobs[0].write.bytes')" -eq 1048576 ] || fail "without verify_backlog a stopped early"
+# a write error stops the job; what the backlog already checked is counted
+$RAIDLAB run --target='faulty(mem(size=8m), fail-after=20, ops=write)' --name=b --rw=write \
+	--size=1m --bs=4k --verify=crc32c --verify_backlog=8 --json fb.json --quiet 2>/dev/null && fail "no write error"
+[ "$(jqv fb.json '.jobs[0].verify.blocks')" -eq 8 ] || fail "verify_backlog=8 before the error: $(jqv fb.json .jobs[0].verify)"
+
+# --- io_size: more I/O than the region goes round it again, as in fio ---
+io=(--name=i --ioengine=null --size=1m --io_size=3m --rw=randread --output-format=json)
+[ "$($RAIDLAB run "${io[@]}" | jq '.jobs[0].read.io_bytes')" -eq 3145728 ] || fail "io_size=3m"
+if command -v fio >/dev/null; then
+	[ "$(fio "${io[@]}" | jq '.jobs[0].read.io_bytes')" -eq 3145728 ] || fail "fio's io_size=3m"
+fi
+
 # --- bad values name the option and the job file line ---
 printf '[global]\nioengine=null\nsize=1m\n[a]\nss=iops\n' >bad.fio
 expect_fail 2 "bad.fio:5: option 'ss'" $RAIDLAB run bad.fio
@@ -186,6 +243,10 @@ printf '[a]\nioengine=null\nsize=1m\nlatency_percentile=0\n' >bad.fio
 expect_fail 2 "bad.fio:4: option 'latency_percentile'" $RAIDLAB run bad.fio
 printf '[a]\nioengine=psync\nsize=1m\ncmdprio_percentage=10\n' >bad.fio
 expect_fail 2 "cmdprio_percentage needs ioengine=io_uring or libaio" $RAIDLAB run bad.fio
+printf '[a]\nioengine=null\nsize=1m\ncontinue_on_error=maybe\n' >bad.fio
+expect_fail 2 "bad.fio:4: option 'continue_on_error'" $RAIDLAB run bad.fio
+printf '[a]\nioengine=null\nsize=1m\nignore_error=,ENOTANERRNO\n' >bad.fio
+expect_fail 2 "bad.fio:4: option 'ignore_error': 'ENOTANERRNO' is not an errno" $RAIDLAB run bad.fio
 printf '[a]\nioengine=null\nsize=1m\ncmdprio_class=4\n' >bad.fio
 expect_fail 2 "bad.fio:4: option 'cmdprio_class'" $RAIDLAB run bad.fio
 printf '[a]\nioengine=null\nsize=1m\nverify=meta\nverify_pattern=0xzz\n' >bad.fio

@@ -638,7 +638,7 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("random_generator", "mt", "expected tausworthe, lfsr or tausworthe64");
 	SET_ERR("io_submit_mode", "async", "expected inline or offload");
 	SET_ERR("rate_process", "burst", "expected linear or poisson");
-	SET_ERR("verify_backlog", "8", "unknown option 'verify_backlog'");
+	SET_ERR("cmdprio_bssplit", "4k/50", "unknown option 'cmdprio_bssplit'");
 
 	/* Messages without a place, and a tiny buffer, are fine. */
 	struct wl_job j;
@@ -1047,6 +1047,17 @@ static const char *const promised[] = {
     "cmdprio_class",
     "cmdprio",
     "log_prio",
+    "continue_on_error",
+    "ignore_error",
+    "error_dump",
+    "verify_backlog",
+    "verify_fatal",
+    "verify_dump",
+    "verify_async",
+    "fallocate",
+    "create_on_open",
+    "io_size",
+    "io_limit",
 };
 
 static void test_option_table(void **state)
@@ -1055,7 +1066,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 15); /* fifteen of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 16); /* sixteen of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */
@@ -1105,7 +1116,8 @@ static void test_option_table(void **state)
 			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
 			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
 			    strcmp(o->name, "cpus_allowed") && strncmp(o->name, "numa_", 5) &&
-			    strcmp(o->name, "verify_pattern") && strcmp(o->name, "prio"))
+			    strcmp(o->name, "verify_pattern") && strcmp(o->name, "prio") &&
+			    strcmp(o->name, "ignore_error"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1762,6 +1774,38 @@ static void test_control_options(void **state)
 	SET_ERR("verify_pattern", "255", "got '255'");
 	SET_ERR("verify_pattern", "\"unterminated", "got '\"unterminated'");
 	SET_ERR("verify_interval", "1000", "option 'verify_interval': expected a multiple of 512");
+
+	/* continue_on_error, ignore_error */
+	wl_job_init(&j);
+	assert_false(wl_job_continues(&j, 0, EIO));
+	SET_OK(&j, "continue_on_error", "read");
+	assert_true(wl_job_continues(&j, 0, EIO) && wl_job_continues(&j, 0, EILSEQ));
+	assert_false(wl_job_continues(&j, 0, ENOSPC));
+	assert_false(wl_job_continues(&j, 1, EIO));
+	SET_OK(&j, "continue_on_error", "write");
+	SET_OK(&j, "ignore_error", ",ENOSPC:122");
+	assert_true(wl_job_continues(&j, 1, ENOSPC) && wl_job_continues(&j, 1, EDQUOT));
+	assert_false(wl_job_continues(&j, 1, EIO)); /* the list replaces the default */
+	assert_false(wl_job_continues(&j, 0, EIO));
+	SET_OK(&j, "continue_on_error", "all");
+	assert_true(wl_job_continues(&j, 0, EIO) && wl_job_continues(&j, 2, EILSEQ));
+	SET_OK(&j, "continue_on_error", "0");
+	assert_int_equal(j.coe, 0);
+	SET_OK(&j, "io_limit", "3m");
+	assert_int_equal(j.io_size, 3u << 20);
+	SET_OK(&j, "verify_backlog", "1024");
+	SET_OK(&j, "verify_fatal", NULL);
+	SET_OK(&j, "verify_dump", "1");
+	SET_OK(&j, "verify_async", "4");
+	SET_OK(&j, "fallocate", "none");
+	SET_OK(&j, "create_on_open", "1");
+	assert_true(j.verify_backlog == 1024 && j.verify_fatal && j.verify_dump);
+	SET_ERR("continue_on_error", "some", "option 'continue_on_error': expected one of none");
+	SET_ERR("ignore_error", "EIO,EIO,EIO,EIO", "option 'ignore_error': expected READ[,WRITE");
+	SET_ERR("ignore_error", "EWHAT", "'EWHAT' is not an errno name");
+	SET_ERR("ignore_error", "0", "'0' is not an errno name");
+	SET_ERR("verify_async", "65", "option 'verify_async'");
+	SET_ERR("fallocate", "maybe", "expected none, native, posix");
 
 	/* priorities */
 	wl_job_init(&j);

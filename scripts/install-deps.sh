@@ -13,7 +13,8 @@
 # nbdkit, libnbd-bin (nbdinfo/nbdcopy), nbdfuse, fuse3, qemu-utils and python3 (the NBD
 # server's peers and its malformed-input probe), gnutls-bin (certtool, for the TLS test),
 # tar, gzip and xfsprogs (the file suites: untar's extractor, compressibility checks,
-# --fs=xfs); strace (tests compare the system calls raidlab and fio make).
+# --fs=xfs); strace (tests compare the system calls raidlab and fio make: page-cache
+# drops, submission batches, I/O priorities).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
       libaio-dev fio-examples gnuplot-nox libgnutls28-dev

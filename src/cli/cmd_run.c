@@ -662,6 +662,16 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 		}
 		for (size_t i = 0; i < n; i++) {
 			done[items[i].res - res] = true;
+			if (items[i].res->note[0])
+				fprintf(stderr, "raidlab run: note: %s\n", items[i].res->note);
+			if (items[i].res->cont_errors)
+				fprintf(
+				    stderr,
+				    "raidlab run: note: job '%s': continue_on_error went past %llu "
+				    "I/O error(s); the first: %s\n",
+				    items[i].res->job.name,
+				    (unsigned long long)items[i].res->cont_errors,
+				    strerror(-items[i].res->first_error));
 			if (!wl_result_ok(items[i].res)) {
 				cli_print_job_problems(stderr, items[i].res);
 				status = 1;

@@ -30,6 +30,10 @@
 #include "core/exec.h"
 #include "core/exec_backend.h"
 
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1) /* linux/aio_abi.h: aio_reqprio holds an I/O priority */
+#endif
+
 struct aio_state {
 	io_context_t ctx;
 	struct iocb *iocbs; /* the table */
@@ -215,6 +219,10 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 	default:
 		st->free[st->nfree++] = cb;
 		return -EOPNOTSUPP;
+	}
+	if (io->ioprio && io->op != RL_OP_FLUSH) {
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+		cb->aio_reqprio = (short)io->ioprio;
 	}
 	cb->data = io;
 	ex->backend_inflight++;

@@ -61,6 +61,9 @@ struct rl_io {
 	void *buf;          /* data for READ/WRITE; may be NULL for targets without data */
 	rl_io_cb cb;        /* completion callback (required) */
 	void *cb_arg;       /* for the submitter's use */
+	uint16_t ioprio;    /* I/O priority as ioprio_set(2) takes it (class << 13 | level);
+	                       0: the submitting thread's.  File targets pass it to the
+	                       kernel; slice and link pass it down. */
 	struct rl_exec *ex; /* executor this request runs on; completions are delivered there */
 
 	/* --- composite bookkeeping (rl_io_child_* maintain these) --- */

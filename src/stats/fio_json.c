@@ -19,6 +19,7 @@
 
 #include "stats/fio_json.h"
 #include "stats/result.h"
+#include "workload/control.h"
 
 static const double fio_pcts[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
                                   80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
@@ -133,6 +134,22 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	fio_add_d(o, "iops_mean", mean);
 	fio_add_d(o, "iops_stddev", dev);
 	fio_add_i(o, "iops_samples", (int64_t)n);
+	if (r->prio_hist && d < RL_OP_TRIM) {
+		/* fio's per-priority completion latency, one entry per priority used */
+		struct json_object *prios = json_object_new_array();
+		for (int k = 0; k < 2; k++) {
+			unsigned v = k ? wl_job_cmdprio(&res->job, d) : wl_job_ioprio(&res->job);
+			if (!r->prio_hist[k].count)
+				continue;
+			struct json_object *e = json_object_new_object();
+			fio_add_i(e, "prioclass", v >> 13);
+			fio_add_i(e, "prio", v & 7);
+			json_object_object_add(e, "clat_ns",
+			                       fio_lat(&r->prio_hist[k], &res->job, true, plus));
+			json_object_array_add(prios, e);
+		}
+		json_object_object_add(o, "prios", prios);
+	}
 	return o;
 }
 
@@ -197,6 +214,50 @@ static struct json_object *fio_depths(unsigned depth, bool submit)
 	return o;
 }
 
+/* fio's "steadystate" block: the criterion, whether it held, the window's samples. */
+static struct json_object *fio_ss(const struct wl_result *res)
+{
+	const struct wl_job *j = &res->job;
+	const struct wl_ss_report *r = res->ss;
+	struct json_object *o = json_object_new_object();
+	struct json_object *data = json_object_new_object();
+	static const char *const kinds[] = {"iops", "iops", "bw", "lat"};
+	char buf[64];
+	double bw_sum = 0, iops_sum = 0, lat_sum = 0;
+
+	snprintf(buf, sizeof(buf), "%s%s:%f%s", kinds[j->ss_kind <= WL_SS_LAT ? j->ss_kind : 0],
+	         j->ss_slope ? "_slope" : "", j->ss_limit, j->ss_pct ? "%" : "");
+	json_object_object_add(o, "ss", json_object_new_string(buf));
+	fio_add_i(o, "duration", (int64_t)(j->ss_dur_ns / 1000000000ull));
+	fio_add_i(o, "attained", r->attained);
+	snprintf(buf, sizeof(buf), "%f%s", r->criterion, j->ss_pct ? "%" : "");
+	json_object_object_add(o, "criterion", json_object_new_string(buf));
+	fio_add_d(o, "max_deviation", r->deviation);
+	fio_add_d(o, "slope", r->slope);
+	struct json_object *iops = json_object_new_array(), *bw = json_object_new_array();
+	struct json_object *lat = json_object_new_array();
+	for (unsigned i = 0; i < r->n; i++) {
+		json_object_array_add(iops, json_object_new_int64((int64_t)r->iops[i]));
+		json_object_array_add(bw, json_object_new_int64((int64_t)r->bw[i]));
+		json_object_array_add(lat, json_object_new_int64((int64_t)r->lat[i]));
+		iops_sum += (double)r->iops[i];
+		bw_sum += (double)r->bw[i];
+		lat_sum += (double)r->lat[i];
+	}
+	fio_add_i(data, "bw_mean", r->n ? (int64_t)(bw_sum / r->n) : 0);
+	fio_add_i(data, "iops_mean", r->n ? (int64_t)(iops_sum / r->n) : 0);
+	if (j->ss_kind == WL_SS_LAT) {
+		fio_add_i(data, "lat_mean", r->n ? (int64_t)(lat_sum / r->n) : 0);
+		json_object_object_add(data, "lat_ns", lat);
+	} else {
+		json_object_put(lat);
+	}
+	json_object_object_add(data, "iops", iops);
+	json_object_object_add(data, "bw", bw);
+	json_object_object_add(o, "data", data);
+	return o;
+}
+
 static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 {
 	const struct wl_result *res = fj->res;
@@ -236,10 +297,26 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	json_object_object_add(o, "iodepth_submit", fio_depths(depth, true));
 	json_object_object_add(o, "iodepth_complete", fio_depths(depth, true));
 	fio_lat_buckets(o, res);
-	fio_add_i(o, "latency_depth", depth);
-	fio_add_i(o, "latency_target", 0);
-	fio_add_d(o, "latency_percentile", 100.0);
-	fio_add_i(o, "latency_window", 0);
+	if (res->job.coe) { /* fio adds these with continue_on_error */
+		fio_add_i(o, "total_err", (int64_t)(res->errors + res->cont_errors));
+		fio_add_i(o, "first_error", res->first_error ? -res->first_error : 0);
+	}
+	if (res->job.lat_target_ns) {
+		/* fio: target in ns, window in us */
+		fio_add_i(o, "latency_depth", res->lat_depth);
+		fio_add_i(o, "latency_target", (int64_t)res->job.lat_target_ns);
+		fio_add_i(o, "latency_target_ns", (int64_t)res->job.lat_target_ns);
+		fio_add_d(o, "latency_percentile", res->job.lat_pct);
+		fio_add_i(o, "latency_window", (int64_t)(res->job.lat_window_ns / 1000));
+		fio_add_i(o, "latency_window_us", (int64_t)(res->job.lat_window_ns / 1000));
+	} else {
+		fio_add_i(o, "latency_depth", depth);
+		fio_add_i(o, "latency_target", 0);
+		fio_add_d(o, "latency_percentile", 100.0);
+		fio_add_i(o, "latency_window", 0);
+	}
+	if (res->job.ss_dur_ns && res->ss)
+		json_object_object_add(o, "steadystate", fio_ss(res));
 	return o;
 }
 

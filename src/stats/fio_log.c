@@ -4,7 +4,11 @@
  * The engine keeps, per direction, bytes and I/Os per log_avg_msec interval
  * (and, for write_lat_log, the sum of latencies in the same shape), so each
  * log line is one interval of one direction.  Lines are written in time
- * order, directions of one interval together, as fio does.
+ * order, directions of one interval together, as fio does.  The last column
+ * is fio's priority field: 1 for the real time class, else 0, or with
+ * log_prio the priority value (0x6000).  Latency logs of a cmdprio job hold
+ * one line per priority for each interval (its two kinds of requests are
+ * timed apart); bandwidth and IOPS lines cover all of them, priority 0.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,27 +43,41 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 			double secs = (double)s->interval_ns / 1e9;
 			unsigned long long msec =
 			    (unsigned long long)((i + 1) * s->interval_ns / 1000000ull);
-			unsigned long long v = 0;
-			switch (kind) {
-			case FIO_LOG_BW:
-				v = (unsigned long long)((double)s->bytes[i] / 1024.0 / secs);
-				break;
-			case FIO_LOG_IOPS:
-				v = (unsigned long long)((double)s->ios[i] / secs);
-				break;
-			case FIO_LOG_LAT: {
-				const struct st_series *l = &res->dir[d].lat;
-				if (i >= l->n || !l->ios[i])
-					continue;
-				v = l->bytes[i] / l->ios[i];
-				break;
+			/* latency logs: one line per priority the interval's requests had */
+			for (int p = 0; p < 2; p++) {
+				const struct st_series *l =
+				    p ? &res->dir[d].lat_cmd : &res->dir[d].lat;
+				unsigned prio = d < 2 && p ? wl_job_cmdprio(&res->job, d)
+				                           : wl_job_ioprio(&res->job);
+				unsigned long long v = 0;
+				if (p && (kind == FIO_LOG_BW || kind == FIO_LOG_IOPS))
+					break;
+				switch (kind) {
+				case FIO_LOG_BW:
+					v = (unsigned long long)((double)s->bytes[i] / 1024.0 /
+					                         secs);
+					prio = 0; /* averaged over all priorities, as fio */
+					break;
+				case FIO_LOG_IOPS:
+					v = (unsigned long long)((double)s->ios[i] / secs);
+					prio = 0;
+					break;
+				case FIO_LOG_LAT:
+				case FIO_LOG_SLAT:
+					if (!l->interval_ns || i >= l->n || !l->ios[i])
+						continue;
+					/* submission latency is not measured apart: 0 */
+					v = kind == FIO_LOG_LAT ? l->bytes[i] / l->ios[i] : 0;
+					break;
+				}
+				/* bs 0: averaged, as fio; the last column is fio's priority field
+				 */
+				if (res->job.log_prio)
+					fprintf(f, "%llu, %llu, %d, 0, 0x%04x\n", msec, v, d, prio);
+				else
+					fprintf(f, "%llu, %llu, %d, 0, %u\n", msec, v, d,
+					        (prio >> 13) == 1); /* 1: the real time class */
 			}
-			case FIO_LOG_SLAT:
-				v = 0; /* submission latency is not measured apart */
-				break;
-			}
-			fprintf(f, "%llu, %llu, %d, 0, 0\n", msec, v,
-			        d); /* bs 0: averaged, as fio */
 		}
 	}
 	if (fclose(f)) {

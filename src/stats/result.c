@@ -241,7 +241,10 @@ struct json_object *st_result_options(const struct wl_job *job)
 	if (job->buffer_compress_percentage)
 		result_opt(o, "buffer_compress_percentage", "%u", job->buffer_compress_percentage);
 	result_opt(o, "loops", "%u", job->loops);
-	result_opt(o, "verify", "%s", job->verify == WL_VERIFY_CRC32C ? "crc32c" : "0");
+	result_opt(o, "verify", "%s",
+	           job->verify == WL_VERIFY_CRC32C ? "crc32c"
+	           : job->verify == WL_VERIFY_META ? "meta"
+	                                           : "0");
 	result_opt(o, "randseed", "%llu", (unsigned long long)job->seed);
 	if (job->norandommap)
 		result_opt(o, "norandommap", "1");
@@ -259,11 +262,14 @@ struct json_object *st_result_job(const struct wl_result *res)
 	json_object_object_add(j, "clock", json_object_new_string(rl_exec_kind_name(res->clock)));
 	json_object_object_add(j, "runtime_s", result_double(res->runtime_ns / 1e9));
 	json_object_object_add(j, "errors", json_object_new_int64((int64_t)res->errors));
+	if (res->cont_errors) /* continue_on_error went past these */
+		json_object_object_add(j, "continued_errors",
+		                       json_object_new_int64((int64_t)res->cont_errors));
 	struct json_object *cpu = json_object_new_object();
 	json_object_object_add(cpu, "user_s", result_double(res->cpu_user_s));
 	json_object_object_add(cpu, "sys_s", result_double(res->cpu_sys_s));
 	json_object_object_add(j, "cpu", cpu);
-	if (res->errors) {
+	if (res->errors || res->cont_errors) {
 		struct json_object *e = json_object_new_object();
 		json_object_object_add(e, "op",
 		                       json_object_new_string(rl_op_name(res->first_error_op)));

@@ -125,9 +125,11 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 	switch (io->op) {
 	case RL_OP_READ:
 		io_uring_prep_read(sqe, f->fd, io->buf, io->len, io->offset);
+		sqe->ioprio = io->ioprio;
 		break;
 	case RL_OP_WRITE:
 		io_uring_prep_write(sqe, f->fd, io->buf, io->len, io->offset);
+		sqe->ioprio = io->ioprio;
 		if (io->flags & RL_IO_FUA)
 			sqe->rw_flags = RWF_DSYNC;
 		break;

@@ -123,6 +123,7 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 	}
 	child->op = io->op;
 	child->flags = io->flags;
+	child->ioprio = io->ioprio;
 	child->offset = io->offset;
 	child->len = io->len;
 	child->buf = io->buf;

@@ -39,6 +39,7 @@ static void slice_issue(struct rl_io *io)
 	}
 	c->op = io->op;
 	c->flags = io->flags;
+	c->ioprio = io->ioprio;
 	c->len = io->len;
 	c->buf = io->buf;
 	c->offset = io->op == RL_OP_FLUSH ? 0 : io->offset + s->offset;

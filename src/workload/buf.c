@@ -23,6 +23,19 @@ static void buf_random(struct wl_rng *rng, uint8_t *buf, size_t len)
 	}
 }
 
+/* buffer_compress_percentage: that share of each 4 KiB segment becomes zeros. */
+static void buf_shape(const struct wl_job *job, uint8_t *buf, size_t len)
+{
+	if (!job->buffer_compress_percentage)
+		return;
+	const size_t seg = 4096;
+	for (size_t off = 0; off < len; off += seg) {
+		size_t n = len - off < seg ? len - off : seg;
+		size_t z = n * job->buffer_compress_percentage / 100;
+		memset(buf + off + (n - z), 0, z);
+	}
+}
+
 void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len)
 {
 	if (job->zero_buffers) {
@@ -30,14 +43,58 @@ void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, siz
 		return;
 	}
 	buf_random(rng, buf, len);
-	if (job->buffer_compress_percentage) {
-		const size_t seg = 4096;
-		for (size_t off = 0; off < len; off += seg) {
-			size_t n = len - off < seg ? len - off : seg;
-			size_t z = n * job->buffer_compress_percentage / 100;
-			memset(buf + off + (n - z), 0, z);
-		}
+	buf_shape(job, buf, len);
+}
+
+/* A key of the working set: keyed by its index, so every holder of @base agrees. */
+static uint64_t dedupe_set_key(const struct wl_dedupe *d, uint64_t i)
+{
+	uint64_t x = d->base ^ (i + 1) * 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+void wl_dedupe_init(struct wl_dedupe *d, const struct wl_job *job, uint64_t region_len,
+                    uint64_t seed, unsigned index, unsigned count)
+{
+	uint32_t minbs = job->bs;
+	for (unsigned i = 0; i < job->nbssplit; i++)
+		if (!i || job->bssplit[i].bs < minbs)
+			minbs = job->bssplit[i].bs;
+	memset(d, 0, sizeof(*d));
+	/* dedupe_global: one working set for every such job, so a fixed base */
+	d->base = job->dedupe_global ? WL_DEDUPE_GLOBAL_BASE : seed ^ 0x5deece66dull;
+	d->index = job->dedupe_global ? index : 0;
+	d->count = job->dedupe_global && count ? count : 1;
+	d->nset = region_len / 100 * job->dedupe_ws_pct / minbs;
+	if (d->nset < 1)
+		d->nset = 1;
+	wl_rng_seed(&d->pick, seed ^ 0xd1b54a32d192ed03ull);
+	wl_rng_seed(&d->keys, seed ^ 0x8cb92ba72f3d8dd7ull);
+}
+
+void wl_dedupe_fill(const struct wl_job *job, struct wl_dedupe *d, uint8_t *buf, size_t len)
+{
+	uint64_t key;
+	bool dup = d->uniques && wl_rng_below(&d->pick, 100) < job->dedupe_pct;
+
+	if (dup && job->dedupe_working_set) {
+		key = dedupe_set_key(d, wl_rng_below(&d->pick, d->nset));
+	} else if (dup) {
+		key = d->last; /* repeat: the previous unique block */
+	} else {
+		/* working_set: the first unique blocks are the set (spread over global jobs) */
+		uint64_t i = d->index + d->uniques * d->count;
+		key = job->dedupe_working_set && i < d->nset ? dedupe_set_key(d, i)
+		                                             : wl_rng_next(&d->keys);
+		d->uniques++;
+		d->last = key;
 	}
+	struct wl_rng r;
+	wl_rng_seed(&r, key);
+	buf_random(&r, buf, len);
+	buf_shape(job, buf, len);
 }
 
 static void verify_body(uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, uint32_t gen)
@@ -114,4 +171,91 @@ int wl_verify_check(const uint8_t *buf, size_t len, uint64_t offset, uint64_t se
 		         i < len ? buf[i] : 0, i < len ? want[i] : 0);
 	free(want);
 	return -EILSEQ;
+}
+
+/* --- verify=meta --- */
+
+static size_t meta_interval(const struct wl_job *job, size_t len)
+{
+	return job->verify_interval && job->verify_interval < len ? (size_t)job->verify_interval
+	                                                          : len;
+}
+
+static uint32_t meta_crc(const struct wl_mhdr *h)
+{
+	struct wl_mhdr c = *h;
+	c.crc = 0;
+	return rl_crc32c(0, &c, sizeof(c));
+}
+
+void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len,
+                  uint64_t offset, uint64_t seq, uint32_t writer)
+{
+	size_t step = meta_interval(job, len);
+
+	for (size_t at = 0; at < len; at += step) {
+		size_t n = len - at < step ? len - at : step;
+		uint8_t *p = buf + at;
+		if (job->verify_pattern_len)
+			for (size_t i = 0; i < n; i++)
+				p[i] = job->verify_pattern[i % job->verify_pattern_len];
+		else
+			buf_random(rng, p, n);
+		struct wl_mhdr h = {
+		    .magic = WL_META_MAGIC,
+		    .len = (uint32_t)n,
+		    .offset = offset + at,
+		    .seq = seq,
+		    .writer = writer,
+		};
+		h.crc = meta_crc(&h);
+		memcpy(p, &h, sizeof(h));
+	}
+}
+
+int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                  uint64_t *bad_offset, char *msg, size_t msglen)
+{
+	size_t step = meta_interval(job, len);
+
+	for (size_t at = 0; at < len; at += step) {
+		size_t n = len - at < step ? len - at : step;
+		const uint8_t *p = buf + at;
+		struct wl_mhdr h;
+		memcpy(&h, p, sizeof(h));
+		*bad_offset = offset + at;
+		if (h.magic != WL_META_MAGIC) {
+			snprintf(msg, msglen,
+			         "no verify header at offset %llu (never written, or overwritten)",
+			         (unsigned long long)(offset + at));
+			return -EILSEQ;
+		}
+		if (h.crc != meta_crc(&h)) {
+			snprintf(msg, msglen,
+			         "the verify header at offset %llu is corrupt (bad CRC)",
+			         (unsigned long long)(offset + at));
+			return -EILSEQ;
+		}
+		if (h.offset != offset + at || h.len != n) {
+			snprintf(msg, msglen,
+			         "offset %llu holds the %u-byte interval written for offset %llu "
+			         "(misplaced write)",
+			         (unsigned long long)(offset + at), h.len,
+			         (unsigned long long)h.offset);
+			return -EILSEQ;
+		}
+		for (size_t i = sizeof(h); job->verify_pattern_len && i < n; i++) {
+			uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
+			if (p[i] != want) {
+				*bad_offset = offset + at + i;
+				snprintf(msg, msglen,
+				         "pattern mismatch at offset %llu: 0x%02x, expected 0x%02x "
+				         "(write %llu of worker %u)",
+				         (unsigned long long)*bad_offset, p[i], want,
+				         (unsigned long long)h.seq, h.writer);
+				return -EILSEQ;
+			}
+		}
+	}
+	return 0;
 }

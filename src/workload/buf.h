@@ -16,6 +16,7 @@
 #ifndef RL_WORKLOAD_BUF_H
 #define RL_WORKLOAD_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,67 @@ struct wl_vhdr {
 	uint32_t gen; /* generation: which pass wrote it */
 	uint32_t len; /* block length */
 };
+
+/*
+ * dedupe_percentage: each write is a duplicate with that probability, else
+ * unique.  Contents are a function of a 64-bit key, so a duplicate is made
+ * by reusing a key: repeat reuses the last unique block's; working_set
+ * draws one of nset keys (dedupe_working_set_percentage of the region's
+ * smallest blocks), which are also the keys of the job's first unique
+ * writes, so every duplicate matches a block written before or written by
+ * another job soon.  dedupe_global: every such job uses one key set (a
+ * fixed base), and job k of count writes its keys k, k + count, ..., so the
+ * set is spread over them (as fio).
+ */
+#define WL_DEDUPE_GLOBAL_BASE 0x64656475706531ull /* "dedupe1" */
+
+struct wl_dedupe {
+	uint64_t base;      /* of the working set's keys */
+	uint64_t nset;      /* keys in the working set */
+	unsigned index;     /* this worker among the dedupe_global ones */
+	unsigned count;     /* how many share the set (1 unless dedupe_global) */
+	uint64_t uniques;   /* unique blocks so far */
+	uint64_t last;      /* the last unique block's key */
+	struct wl_rng pick; /* duplicate or not, and which */
+	struct wl_rng keys; /* keys of unique blocks past the working set */
+};
+
+void wl_dedupe_init(struct wl_dedupe *d, const struct wl_job *job, uint64_t region_len,
+                    uint64_t seed, unsigned index, unsigned count);
+
+/** Fill @buf (@len bytes) for the next write of a dedupe_percentage job. */
+void wl_dedupe_fill(const struct wl_job *job, struct wl_dedupe *d, uint8_t *buf, size_t len);
+
+/*
+ * verify=meta: every interval (verify_interval, or the whole block) of a
+ * written block starts with this header, CRC-32C over the header; the rest
+ * holds verify_pattern repeated from the interval's start (or random bytes
+ * when there is none).  A block checks itself: the header must be intact
+ * and name the offset it was read from and the interval's length, and the
+ * pattern (if any) must follow, so a read job can check what an earlier
+ * job or run wrote without knowing how it was written.
+ */
+#define WL_META_MAGIC 0x726c6d68u /* "rlmh" */
+
+struct wl_mhdr {
+	uint32_t magic;
+	uint32_t len;    /* the interval's length */
+	uint64_t offset; /* absolute target offset of the interval */
+	uint64_t seq;    /* the writer's write number (for the reader's messages) */
+	uint32_t writer; /* which worker wrote it */
+	uint32_t crc;    /* CRC-32C of the header with this field zero */
+};
+
+/** Fill @buf (@len bytes at target @offset) with meta intervals. */
+void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len,
+                  uint64_t offset, uint64_t seq, uint32_t writer);
+
+/**
+ * Check a block read from @offset: 0, or -EILSEQ with the absolute offset
+ * of the first bad byte in *@bad_offset and a description in @msg.
+ */
+int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                  uint64_t *bad_offset, char *msg, size_t msglen);
 
 /** Fill @buf for a plain write according to the job's buffer options. */
 void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len);

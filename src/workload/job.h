@@ -104,6 +104,28 @@ enum wl_engine {
 enum wl_verify {
 	WL_VERIFY_NONE = 0,
 	WL_VERIFY_CRC32C,
+	WL_VERIFY_META, /* fio's meta: a self-describing header per verify_interval (buf.h) */
+};
+
+#define WL_PATTERN_MAX 64 /* verify_pattern bytes */
+
+/* continue_on_error: which kinds of error a job goes past */
+#define WL_COE_READ   1u
+#define WL_COE_WRITE  2u
+#define WL_COE_VERIFY 4u
+#define WL_IGNORE_MAX 16 /* errnos per type in ignore_error */
+
+/* ss=: what steady state is judged on (fio's iops, bw, lat) */
+enum wl_ss_kind { WL_SS_NONE = 0, WL_SS_IOPS, WL_SS_BW, WL_SS_LAT };
+
+/* numa_mem_policy modes (set_mempolicy(2)) */
+enum wl_mpol {
+	WL_MPOL_NONE = 0, /* not set: the process's policy */
+	WL_MPOL_DEFAULT,
+	WL_MPOL_PREFER,
+	WL_MPOL_BIND,
+	WL_MPOL_INTERLEAVE,
+	WL_MPOL_LOCAL,
 };
 
 #define WL_BSSPLIT_MAX      16
@@ -134,6 +156,7 @@ struct wl_job {
 	uint64_t size;          /* bytes of the region each job covers; 0: target size - offset */
 	uint64_t offset;        /* start of the region; default 0 */
 	uint64_t offset_increment; /* worker k's region starts at offset + k * this; default 0 */
+	uint64_t io_size;          /* io_size=: bytes each worker does per loop; 0: size */
 	uint64_t runtime_ns;       /* runtime=; 0: no limit */
 	bool time_based;           /* keep looping until runtime */
 	uint64_t ramp_ns;          /* ramp_time=: run this long before recording */
@@ -193,6 +216,54 @@ struct wl_job {
 	uint64_t cpus;   /* cpus_allowed=: CPU mask (CPUs 0..63); 0: any */
 	bool cpus_split; /* cpus_allowed_policy=split: one CPU of the set per worker */
 	bool mem_huge;   /* mem=mmaphuge: I/O buffers in (transparent) huge pages */
+	/* flow=W: jobs of one flow_id issue in the ratio of their weights (control.h) */
+	uint32_t flow;          /* weight; 0: no flow control */
+	uint32_t flow_id;       /* flow group; default 0 */
+	uint64_t flow_sleep_ns; /* flow_sleep=: wait before retrying when ahead (us unit) */
+	/* latency_target: search the highest depth that keeps the latency (control.h) */
+	uint64_t lat_target_ns; /* 0: off */
+	uint64_t lat_window_ns; /* latency_window=: one step of the search */
+	double lat_pct;         /* latency_percentile=: share of I/Os at or below target */
+	bool lat_run;           /* latency_run=1: keep adjusting instead of settling */
+	/* ss=KIND[_slope]:LIMIT[%]: end the job at steady state (control.h) */
+	enum wl_ss_kind ss_kind; /* WL_SS_NONE: off */
+	bool ss_slope;           /* least squares slope instead of the largest deviation */
+	bool ss_pct;             /* limit is a percentage of the window's mean */
+	double ss_limit;
+	uint64_t ss_dur_ns;      /* ss_dur=: the rolling window; 0 turns detection off */
+	uint64_t ss_ramp_ns;     /* ss_ramp=: run this long before collecting */
+	uint64_t ss_interval_ns; /* ss_interval=: one sample per this; default 1 s */
+	/* numa_cpu_nodes / numa_mem_policy (numa.h) */
+	uint64_t numa_nodes;     /* CPU nodes as a mask (nodes 0..63); 0: any */
+	enum wl_mpol numa_mpol;  /* memory policy of the job's threads; WL_MPOL_NONE: as is */
+	uint64_t numa_mem_nodes; /* its nodes (prefer: exactly one) */
+	/* dedupe_percentage: that share of written blocks repeats an earlier one (buf.h) */
+	uint32_t dedupe_pct;
+	bool dedupe_working_set; /* dedupe_mode=working_set (default repeat) */
+	uint32_t dedupe_ws_pct;  /* dedupe_working_set_percentage: of the region; default 5 */
+	bool dedupe_global;      /* the working set is shared by all jobs with this set */
+	/* verify=meta (buf.h): headers every verify_interval bytes, the rest verify_pattern */
+	uint64_t verify_interval;               /* 0: the block size */
+	uint8_t verify_pattern[WL_PATTERN_MAX]; /* verify_pattern=0xHEX or "text" */
+	uint32_t verify_pattern_len;            /* 0: random data (not checked) */
+	bool do_verify;          /* 0: write the verifiable blocks, no read-back pass */
+	bool fill_device;        /* ENOSPC / EDQUOT on a write ends the job, not fails it */
+	uint32_t verify_backlog; /* check the blocks after every N writes, not at the end */
+	bool verify_fatal;       /* stop the job at its first verify failure */
+	bool verify_dump;        /* write failed blocks (and the expected data) to files */
+	/* I/O priorities (ioprio_set(2): class << 13 | level); see wl_job_ioprio */
+	uint32_t prio_level;       /* prio=0..7 */
+	uint32_t prio_class;       /* prioclass=0..3 (0: none) */
+	bool prio_set;             /* prio= given: without prioclass, best effort (class 2) */
+	uint32_t cmdprio_pct[2];   /* cmdprio_percentage=R[,W]: share of I/Os with cmdprio */
+	uint32_t cmdprio_class[2]; /* cmdprio_class=R[,W]; default 1 (real time) */
+	uint32_t cmdprio_level[2]; /* cmdprio=R[,W]; default 0 */
+	bool log_prio;             /* log_prio=1: lat logs show the priority value */
+	/* continue_on_error / ignore_error: errors a job counts and goes past (run.c) */
+	uint32_t coe;                         /* WL_COE_* bits; 0: stop at the first */
+	int32_t ignore_err[3][WL_IGNORE_MAX]; /* per type (read, write, verify): errnos */
+	uint32_t nignore[3];                  /* 0: fio's default, EIO and EILSEQ */
+	bool error_dump;                      /* print continued errors (default 1) */
 };
 
 /**
@@ -230,6 +301,18 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
  */
 void wl_job_apply_fio_defaults(struct wl_job *job);
 void wl_job_init(struct wl_job *job);
+
+/** The job's own I/O priority (prio, prioclass), 0 for none. */
+uint16_t wl_job_ioprio(const struct wl_job *job);
+/** The priority cmdprio_* give direction @dir (0 read, 1 write) when set. */
+uint16_t wl_job_cmdprio(const struct wl_job *job, int dir);
+
+/**
+ * Does the job go past error @err (a positive errno) of type @type (0 read,
+ * 1 write, 2 verify)?  continue_on_error must name the type and the errno
+ * must be in ignore_error's list for it (default EIO and EILSEQ, as fio).
+ */
+bool wl_job_continues(const struct wl_job *job, int type, int err);
 
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */
 bool wl_rw_is_random(enum wl_rw rw);

@@ -37,12 +37,13 @@
 #include <string.h>
 #include <strings.h>
 
-#define OPT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define OPT_NS_PER_MS     1000000ull
-#define OPT_LOG_AVG_MAX   3600000ull /* log_avg_msec: at most one hour */
-#define OPT_LOOPS_MAX     1000000u
-#define OPT_DEF_ZIPF      1.1
-#define OPT_DEF_PARETO    0.2
+#define OPT_ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
+#define OPT_NS_PER_MS      1000000ull
+#define OPT_LOG_AVG_MAX    3600000ull /* log_avg_msec: at most one hour */
+#define OPT_LOOPS_MAX      1000000u
+#define OPT_DEF_ZIPF       1.1
+#define OPT_DEF_PARETO     0.2
+#define OPT_SS_SAMPLES_MAX 100000u /* ss_dur / ss_interval */
 
 /* --- messages --- */
 
@@ -189,11 +190,8 @@ static const struct opt_choice opt_engine_choices[] = {
 };
 
 static const struct opt_choice opt_verify_choices[] = {
-    {"crc32c", WL_VERIFY_CRC32C},
-    {"crc32c-intel", WL_VERIFY_CRC32C},
-    {"none", WL_VERIFY_NONE},
-    {"0", WL_VERIFY_NONE},
-    {NULL, 0},
+    {"crc32c", WL_VERIFY_CRC32C}, {"meta", WL_VERIFY_META}, {"crc32c-intel", WL_VERIFY_CRC32C},
+    {"none", WL_VERIFY_NONE},     {"0", WL_VERIFY_NONE},    {NULL, 0},
 };
 
 static const struct opt_choice *opt_find_choice(const struct opt_choice *choices, const char *text)
@@ -986,12 +984,13 @@ bad:
 	                value);
 }
 
-/* thinktime: a plain number is microseconds, as fio; units as for other times. */
-static int opt_set_thinktime(struct wl_job *job, const struct opt_def *def, const char *value,
-                             const struct opt_ctx *ctx)
+/* A duration whose plain number is microseconds (thinktime, flow_sleep, latency_*). */
+static int opt_set_usec(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
 {
 	char tmp[128];
 	uint64_t v = 0;
+	(void)job;
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
@@ -1002,12 +1001,77 @@ static int opt_set_thinktime(struct wl_job *job, const struct opt_def *def, cons
 	} else if (rl_parse_time(value, &v, tmp, sizeof(tmp))) {
 		goto bad;
 	}
-	job->thinktime_ns = v;
+	if (v < def->min || v > def->max)
+		goto bad;
+	*OPT_FIELD(job, def, uint64_t) = v;
 	return 0;
 bad:
 	return opt_fail(ctx, true,
-	                "expected a pause such as 2000 (a plain number is microseconds, as in "
-	                "fio), 2ms or 1s, got '%s'",
+	                "expected a time such as 2000 (a plain number is microseconds, as in "
+	                "fio), 2ms or 1s%s, got '%s'",
+	                def->min ? ", above 0" : "", value);
+}
+
+/* latency_percentile=FLOAT: (0, 100]. */
+static int opt_set_lat_pct(struct wl_job *job, const struct opt_def *def, const char *value,
+                           const struct opt_ctx *ctx)
+{
+	double v = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!opt_parse_double(value, &v) || !(v > 0 && v <= 100))
+		return opt_fail(ctx, true,
+		                "expected a percentage above 0 and at most 100, got '%s'", value);
+	job->lat_pct = v;
+	return 0;
+}
+
+/* ss=iops|iops_slope|bw|bw_slope|lat|lat_slope:LIMIT[%] */
+static int opt_set_ss(struct wl_job *job, const struct opt_def *def, const char *value,
+                      const struct opt_ctx *ctx)
+{
+	static const struct opt_choice kinds[] = {
+	    {"iops", WL_SS_IOPS}, {"bw", WL_SS_BW}, {"lat", WL_SS_LAT}, {NULL, 0}};
+	char kind[16], num[32];
+	double v = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *colon = strchr(value, ':');
+	size_t n = colon ? (size_t)(colon - value) : 0;
+	const struct opt_choice *c = NULL;
+	bool slope = false, pct = false;
+	if (colon && n < sizeof(kind)) {
+		memcpy(kind, value, n);
+		kind[n] = '\0';
+		char *sl = strstr(kind, "_slope");
+		if (sl && !sl[6]) {
+			*sl = '\0';
+			slope = true;
+		}
+		c = opt_find_choice(kinds, kind);
+	}
+	size_t len = colon ? strlen(colon + 1) : 0;
+	if (len && colon[len] == '%') {
+		pct = true;
+		len--;
+	}
+	if (!c || !len || len >= sizeof(num))
+		goto bad;
+	memcpy(num, colon + 1, len);
+	num[len] = '\0';
+	if (!opt_parse_double(num, &v))
+		goto bad;
+	job->ss_kind = (enum wl_ss_kind)c->value;
+	job->ss_slope = slope;
+	job->ss_pct = pct;
+	job->ss_limit = v;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected iops, iops_slope, bw, bw_slope, lat or lat_slope, ':' and a "
+	                "limit (a number, or a percentage of the mean such as 0.1%%), got '%s'",
 	                value);
 }
 
@@ -1083,6 +1147,218 @@ static int opt_two_words(const struct opt_def *def, const char *value, const str
 	return 0;
 }
 
+/*
+ * verify_pattern=0xHEX (bytes in the order written) or "text" / 'text':
+ * what fills verify=meta blocks after their header, checked on read.
+ */
+static int opt_set_vpattern(struct wl_job *job, const struct opt_def *def, const char *value,
+                            const struct opt_ctx *ctx)
+{
+	uint8_t pat[WL_PATTERN_MAX];
+	size_t n = 0, len;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	len = strlen(value);
+	if (len > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
+		const char *h = value + 2;
+		size_t digits = len - 2;
+		if (strspn(h, "0123456789abcdefABCDEF") != digits ||
+		    (digits + 1) / 2 > WL_PATTERN_MAX)
+			goto bad;
+		for (size_t i = 0; i < digits;) {
+			/* an odd count: the first byte has one digit */
+			size_t take = (i == 0 && digits % 2) ? 1 : 2;
+			char b[3] = {h[i], take == 2 ? h[i + 1] : '\0', '\0'};
+			pat[n++] = (uint8_t)strtoul(b, NULL, 16);
+			i += take;
+		}
+	} else if (len >= 3 && (value[0] == '"' || value[0] == '\'') &&
+	           value[len - 1] == value[0] && len - 2 <= WL_PATTERN_MAX) {
+		n = len - 2;
+		memcpy(pat, value + 1, n);
+	} else {
+		goto bad;
+	}
+	memcpy(job->verify_pattern, pat, n);
+	job->verify_pattern_len = (uint32_t)n;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected 0x and hex digits or a quoted string, at most %d bytes "
+	                "(0xaa555aa5, \"abcd\"), got '%s'",
+	                WL_PATTERN_MAX, value);
+}
+
+/* prio=0..7: the job's priority level (best effort unless prioclass says otherwise). */
+static int opt_set_prio(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	uint64_t v = 0;
+	int ret = opt_parse_uint(def, value, 0, 7, &v, ctx);
+	if (ret)
+		return ret;
+	job->prio_level = (uint32_t)v;
+	job->prio_set = true;
+	return 0;
+}
+
+/* R[,W]: one value for reads and writes, or one each (cmdprio_*). */
+static int opt_set_pair(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	char a[32], tmp[128];
+	uint64_t v[2] = {0, 0};
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *comma = strchr(value, ',');
+	size_t n = comma ? (size_t)(comma - value) : strlen(value);
+	if (n == 0 || n >= sizeof(a) || (comma && strchr(comma + 1, ',')))
+		goto bad;
+	memcpy(a, value, n);
+	a[n] = '\0';
+	if (rl_parse_u64(a, &v[0], tmp, sizeof(tmp)) || v[0] < def->min || v[0] > def->max)
+		goto bad;
+	v[1] = v[0];
+	if (comma && (rl_parse_u64(comma + 1, &v[1], tmp, sizeof(tmp)) || v[1] < def->min ||
+	              v[1] > def->max))
+		goto bad;
+	uint32_t *f = OPT_FIELD(job, def, uint32_t);
+	f[0] = (uint32_t)v[0];
+	f[1] = (uint32_t)v[1];
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected READ[,WRITE] whole numbers from %llu to %llu, got '%s'",
+	                (unsigned long long)def->min, (unsigned long long)def->max, value);
+}
+
+/* continue_on_error=none|read|write|io|verify|all|0|1 */
+static int opt_set_coe(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	static const struct opt_choice kinds[] = {
+	    {"none", 0},
+	    {"0", 0},
+	    {"read", WL_COE_READ},
+	    {"write", WL_COE_WRITE},
+	    {"io", WL_COE_READ | WL_COE_WRITE},
+	    {"verify", WL_COE_VERIFY},
+	    {"all", WL_COE_READ | WL_COE_WRITE | WL_COE_VERIFY},
+	    {"1", WL_COE_READ | WL_COE_WRITE | WL_COE_VERIFY},
+	    {NULL, 0},
+	};
+	char list[128];
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const struct opt_choice *c = opt_find_choice(kinds, value);
+	if (!c)
+		return opt_fail(ctx, true, "expected one of %s, got '%s'",
+		                opt_choice_list(kinds, list, sizeof(list)), value);
+	job->coe = (uint32_t)c->value;
+	return 0;
+}
+
+/* An errno by name (ENOSPC) or number (28). */
+static int opt_errno(const char *s)
+{
+	static const struct {
+		const char *name;
+		int err;
+	} names[] = {
+	    {"EPERM", EPERM},           {"ENOENT", ENOENT},
+	    {"EINTR", EINTR},           {"EIO", EIO},
+	    {"ENXIO", ENXIO},           {"EBADF", EBADF},
+	    {"EAGAIN", EAGAIN},         {"ENOMEM", ENOMEM},
+	    {"EACCES", EACCES},         {"EBUSY", EBUSY},
+	    {"EEXIST", EEXIST},         {"ENODEV", ENODEV},
+	    {"EINVAL", EINVAL},         {"ENOTTY", ENOTTY},
+	    {"EFBIG", EFBIG},           {"ENOSPC", ENOSPC},
+	    {"EROFS", EROFS},           {"EILSEQ", EILSEQ},
+	    {"EOPNOTSUPP", EOPNOTSUPP}, {"ETIMEDOUT", ETIMEDOUT},
+	    {"EDQUOT", EDQUOT},         {"ENODATA", ENODATA},
+	    {"EBADMSG", EBADMSG},       {"ECANCELED", ECANCELED},
+	};
+	char tmp[64];
+	uint64_t v = 0;
+	for (size_t i = 0; i < OPT_ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i].name))
+			return names[i].err;
+	if (s[0] && rl_parse_u64(s, &v, tmp, sizeof(tmp)) == 0 && v >= 1 && v <= 4095)
+		return (int)v;
+	return -1;
+}
+
+/* ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each errnos separated by ':'. */
+static int opt_set_ignore_error(struct wl_job *job, const struct opt_def *def, const char *value,
+                                const struct opt_ctx *ctx)
+{
+	int32_t errs[3][WL_IGNORE_MAX];
+	uint32_t n[3] = {0, 0, 0};
+	int type = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (const char *p = value;;) {
+		size_t len = strcspn(p, ":,");
+		char e[32];
+		if (len) {
+			if (len >= sizeof(e) || n[type] == WL_IGNORE_MAX)
+				goto bad;
+			memcpy(e, p, len);
+			e[len] = '\0';
+			int err = opt_errno(e);
+			if (err < 0)
+				return opt_fail(
+				    ctx, true,
+				    "'%s' is not an errno name (EIO, ENOSPC, ...) or number "
+				    "from 1 to 4095, in '%s'",
+				    e, value);
+			errs[type][n[type]++] = err;
+		}
+		p += len;
+		if (!*p)
+			break;
+		if (*p == ',' && ++type == 3)
+			goto bad;
+		p++;
+	}
+	memcpy(job->ignore_err, errs, sizeof(errs));
+	memcpy(job->nignore, n, sizeof(n));
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected READ[,WRITE[,VERIFY]] lists of up to %d errnos separated by ':' "
+	                "(EAGAIN,ENOSPC:122), got '%s'",
+	                WL_IGNORE_MAX, value);
+}
+
+/* fallocate=none|native|posix|keep|truncate|0|1: checked, see the table. */
+static int opt_set_fallocate(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	static const char *const modes[] = {"none",     "native", "posix", "keep",
+	                                    "truncate", "0",      "1"};
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < OPT_ARRAY_SIZE(modes); i++)
+		if (!strcmp(value, modes[i]))
+			return 0;
+	return opt_fail(ctx, true, "expected none, native, posix, keep, truncate, 0 or 1, got '%s'",
+	                value);
+}
+
+/* dedupe_mode=repeat|working_set */
+static int opt_set_dedupe_mode(struct wl_job *job, const struct opt_def *def, const char *value,
+                               const struct opt_ctx *ctx)
+{
+	return opt_two_words(def, value, ctx, "repeat", "working_set", &job->dedupe_working_set);
+}
+
 /* rate_process=linear|poisson */
 static int opt_set_rate_process(struct wl_job *job, const struct opt_def *def, const char *value,
                                 const struct opt_ctx *ctx)
@@ -1124,6 +1400,45 @@ bad:
 	                WL_PCT_MAX, value);
 }
 
+/*
+ * A list of numbers and ranges from 0 to 63 ("0-3,6"), as a mask; with
+ * @all, "all" is every one.  Returns false on anything else.
+ */
+static bool opt_parse_idlist(const char *value, bool all, uint64_t *out)
+{
+	uint64_t mask = 0;
+	if (all && !strcmp(value, "all")) {
+		*out = UINT64_MAX;
+		return true;
+	}
+	for (const char *p = value;;) {
+		char *end;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		errno = 0;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (errno || a > 63)
+			return false;
+		if (*end == '-') {
+			const char *q = end + 1;
+			if (!isdigit((unsigned char)*q))
+				return false;
+			b = strtoul(q, &end, 10);
+			if (errno || b > 63 || b < a)
+				return false;
+		}
+		for (unsigned long c = a; c <= b; c++)
+			mask |= 1ull << c;
+		if (*end == '\0')
+			break;
+		if (*end != ',')
+			return false;
+		p = end + 1;
+	}
+	*out = mask;
+	return true;
+}
+
 /* cpus_allowed=0-3,6: the CPUs the job's workers may run on (0 to 63). */
 static int opt_set_cpus(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
@@ -1132,32 +1447,68 @@ static int opt_set_cpus(struct wl_job *job, const struct opt_def *def, const cha
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
-	for (const char *p = value;;) {
-		char *end;
-		errno = 0;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-		if (end == p || errno || a > 63)
-			goto bad;
-		if (*end == '-') {
-			const char *q = end + 1;
-			b = strtoul(q, &end, 10);
-			if (end == q || errno || b > 63 || b < a)
-				goto bad;
-		}
-		for (unsigned long c = a; c <= b; c++)
-			mask |= 1ull << c;
-		if (*end == '\0')
-			break;
-		if (*end != ',')
-			goto bad;
-		p = end + 1;
-	}
+	if (!opt_parse_idlist(value, false, &mask))
+		return opt_fail(
+		    ctx, true,
+		    "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'", value);
 	job->cpus = mask;
 	return 0;
-bad:
-	return opt_fail(ctx, true,
-	                "expected CPU numbers from 0 to 63 and ranges such as 0-3,6, got '%s'",
-	                value);
+}
+
+/* numa_cpu_nodes=0-1,3 | all: run on the CPUs of these NUMA nodes. */
+static int opt_set_numa_nodes(struct wl_job *job, const struct opt_def *def, const char *value,
+                              const struct opt_ctx *ctx)
+{
+	uint64_t mask = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!opt_parse_idlist(value, true, &mask))
+		return opt_fail(ctx, true,
+		                "expected NUMA node numbers from 0 to 63, ranges such as 0-1,3, or "
+		                "all, got '%s'",
+		                value);
+	job->numa_nodes = mask;
+	return 0;
+}
+
+/* numa_mem_policy=default|local|prefer:N|bind:LIST|interleave:LIST */
+static int opt_set_numa_mpol(struct wl_job *job, const struct opt_def *def, const char *value,
+                             const struct opt_ctx *ctx)
+{
+	static const struct opt_choice modes[] = {
+	    {"default", WL_MPOL_DEFAULT},       {"prefer", WL_MPOL_PREFER}, {"bind", WL_MPOL_BIND},
+	    {"interleave", WL_MPOL_INTERLEAVE}, {"local", WL_MPOL_LOCAL},   {NULL, 0},
+	};
+	char mode[16];
+	uint64_t mask = 0;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const char *colon = strchr(value, ':');
+	size_t n = colon ? (size_t)(colon - value) : strlen(value);
+	const struct opt_choice *c = NULL;
+	if (n < sizeof(mode)) {
+		memcpy(mode, value, n);
+		mode[n] = '\0';
+		c = opt_find_choice(modes, mode);
+	}
+	if (!c)
+		return opt_fail(ctx, true,
+		                "expected default, local, prefer:NODE, bind:NODES or "
+		                "interleave:NODES, got '%s'",
+		                value);
+	bool nodes = c->value == WL_MPOL_PREFER || c->value == WL_MPOL_BIND ||
+	             c->value == WL_MPOL_INTERLEAVE;
+	if (nodes != (colon != NULL) || (colon && !opt_parse_idlist(colon + 1, true, &mask)))
+		return opt_fail(ctx, true, "%s: expected %s, got '%s'", mode,
+		                nodes ? "a node list after ':' (0, 0-1, all)" : "no node list",
+		                value);
+	if (c->value == WL_MPOL_PREFER && __builtin_popcountll(mask) != 1)
+		return opt_fail(ctx, true, "prefer takes exactly one node, got '%s'", value);
+	job->numa_mpol = (enum wl_mpol)c->value;
+	job->numa_mem_nodes = mask;
+	return 0;
 }
 
 static int opt_set_cpus_policy(struct wl_job *job, const struct opt_def *def, const char *value,
@@ -1190,6 +1541,15 @@ static int opt_set_bool_accepted(struct wl_job *job, const struct opt_def *def, 
 	(void)job;
 	(void)def;
 	return opt_parse_bool(value, &b, ctx);
+}
+
+/* A whole number checked against the bounds and not kept (see the table's help). */
+static int opt_set_u32_accepted(struct wl_job *job, const struct opt_def *def, const char *value,
+                                const struct opt_ctx *ctx)
+{
+	uint64_t v = 0;
+	(void)job;
+	return opt_parse_uint(def, value, def->min, def->max, &v, ctx);
 }
 
 /* description=TEXT: shown by nothing, kept by nothing; any text is fine (as fio). */
@@ -1344,10 +1704,71 @@ static const struct opt_def opt_table[] = {
               "first)."),
      .set = opt_set_u32, .off = OPT_OFF(loops, uint32_t), .min = 1, .max = OPT_LOOPS_MAX},
     {OPT_INFO("verify", NULL, "enum", "none",
-              "crc32c (or crc32c-intel): write, then read back and check every block; none "
-              "or 0: off.  Needs a pattern that writes (write, randwrite, rw, randrw).  "
-              "fio's other methods (md5, sha256, ...) are not supported."),
+              "crc32c (or crc32c-intel): write, then read back and check every block (needs "
+              "a pattern that writes: write, randwrite, rw, randrw); meta: every "
+              "verify_interval of a written block starts with a header naming its offset "
+              "and length (checksummed), the rest is verify_pattern; a job that writes "
+              "reads its blocks back, a job that reads checks every block it reads.  none "
+              "or 0: off.  fio's other methods (md5, sha256, ...) are not supported."),
      .set = opt_set_verify, .choices = opt_verify_choices},
+    {OPT_INFO("verify_interval", NULL, "size", "0",
+              "verify=meta: one header per this many bytes (a multiple of 512 that divides "
+              "every block size); 0: one per block."),
+     .set = opt_set_size, .off = OPT_OFF(verify_interval, uint64_t), .align = WL_BS_MIN},
+    {OPT_INFO("verify_pattern", NULL, "str", "",
+              "verify=meta: fill blocks after their header with this pattern, repeated (0x "
+              "and hex digits in the order written, or a quoted string; at most 64 "
+              "bytes), and check it on read; empty: random data, only the headers are "
+              "checked."),
+     .set = opt_set_vpattern},
+    {OPT_INFO("do_verify", NULL, "bool", "1",
+              "With verify: 0 writes the verifiable blocks without checking them (a later "
+              "job, or run, checks them); a reading job with verify=meta checks what it "
+              "reads only when this is 1."),
+     .set = opt_set_bool, .off = OPT_OFF(do_verify, bool)},
+    {OPT_INFO("io_size", "io_limit", "size", "0",
+              "How many bytes each worker does per loop, within the region of size: less "
+              "ends early, more goes round the region again (as fio); 0: the region once."),
+     .set = opt_set_size, .off = OPT_OFF(io_size, uint64_t)},
+    {OPT_INFO("verify_backlog", NULL, "int", "0",
+              "With verify (crc32c, or meta on a writing job): after every N writes, and "
+              "at the end of each loop, wait for the writes and read back and check those "
+              "N blocks before writing on, so corruption is found while the job writes; "
+              "no pass at the end is needed.  0: check everything at the end."),
+     .set = opt_set_u32, .off = OPT_OFF(verify_backlog, uint32_t), .min = 0, .max = 1u << 20},
+    {OPT_INFO("verify_fatal", NULL, "bool", "0",
+              "Stop the job at its first verify failure (unless continue_on_error covers "
+              "verify); 0: check every block and report them all."),
+     .set = opt_set_bool, .off = OPT_OFF(verify_fatal, bool)},
+    {OPT_INFO("verify_dump", NULL, "bool", "0",
+              "Write each block that fails verification (up to 10 per worker) to "
+              "JOB.OFFSET.received in the current directory, and for crc32c what was "
+              "expected to JOB.OFFSET.expected, as fio does."),
+     .set = opt_set_bool, .off = OPT_OFF(verify_dump, bool)},
+    {OPT_INFO("verify_async", NULL, "int", "0",
+              "Accepted for fio job files (0 to 64): fio's threads that verify apart from "
+              "the submitting one.  raidlab checks a block in the completion path of its "
+              "worker, which already overlaps with the worker's other requests."),
+     .set = opt_set_u32_accepted, .min = 0, .max = 64},
+    {OPT_INFO("fill_device", "fill_fs", "bool", "0",
+              "A write that fails with ENOSPC or EDQUOT ends the job as done, not as an "
+              "error (the device or file system is full); with size 0 the job writes to "
+              "the end of the target."),
+     .set = opt_set_bool, .off = OPT_OFF(fill_device, bool)},
+    {OPT_INFO("fallocate", NULL, "enum", "native",
+              "Accepted for fio job files (none, native, posix, keep, truncate, 0, 1): "
+              "raidlab lays a new file out by writing it in full, which allocates every "
+              "block, so there is nothing left for a preallocation to change."),
+     .set = opt_set_fallocate},
+    {OPT_INFO("create_on_open", NULL, "bool", "0",
+              "Accepted for fio job files: raidlab creates a job's files before the run "
+              "starts (and removes them at its end unless --keep), whether or not fio "
+              "would have waited for the job's open()."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("create_serialize", NULL, "bool", "1",
+              "Accepted for fio job files: raidlab creates and lays out every job's files "
+              "one after another before any job starts, so creation is always serialized."),
+     .set = opt_set_bool_accepted},
     {OPT_INFO("verify_only", NULL, "bool", "0",
               "Do not write: replay the job's write sequence and check the blocks that an "
               "earlier run of the same job (same options and randseed) wrote.  Needs verify."),
@@ -1451,7 +1872,7 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("thinktime", NULL, "str", "0",
               "Pause this long after each I/O completes before its slot issues the next "
               "(a plain number is microseconds, as in fio; or 2ms, 1s)."),
-     .set = opt_set_thinktime},
+     .set = opt_set_usec, .off = OPT_OFF(thinktime_ns, uint64_t), .max = UINT64_MAX},
     {OPT_INFO("number_ios", NULL, "int", "0",
               "Stop the job after this many I/Os (counted over all its clones' own); 0: no "
               "limit."),
@@ -1510,6 +1931,128 @@ static const struct opt_def opt_table[] = {
               "over the region (fio reopens its files each pass, invalidating them), so "
               "reads come from the device; dirty pages are queued for writeback first."),
      .set = opt_set_bool, .off = OPT_OFF(invalidate, bool)},
+    {OPT_INFO("flow", NULL, "int", "0",
+              "Weight in flow control (0 to 1000): jobs of one flow_id that run at the same "
+              "time issue I/Os in the ratio of their weights (flow=2 against flow=1: 2:1); a "
+              "job ahead of its share waits flow_sleep and tries again.  0: off."),
+     .set = opt_set_u32, .off = OPT_OFF(flow, uint32_t), .min = 0, .max = 1000},
+    {OPT_INFO("flow_id", NULL, "int", "0",
+              "The flow group whose jobs flow= keeps in ratio; default 0 (one global flow)."),
+     .set = opt_set_u32, .off = OPT_OFF(flow_id, uint32_t), .min = 0, .max = UINT32_MAX},
+    {OPT_INFO("flow_sleep", NULL, "str", "0",
+              "How long a job ahead of its flow share waits before it tries again (a plain "
+              "number is microseconds); 0: it tries again as soon as another request of "
+              "the group completes (raidlab waits 10 us)."),
+     .set = opt_set_usec, .off = OPT_OFF(flow_sleep_ns, uint64_t), .max = 60000000000ull},
+    {OPT_INFO("latency_target", NULL, "str", "0",
+              "Search the highest queue depth (up to iodepth) at which latency_percentile "
+              "of the I/Os complete within this time (a plain number is microseconds), "
+              "trying one depth per latency_window as fio: start at 1, double while it "
+              "holds, halve towards the last good depth when it fails; once the depth "
+              "settles the statistics restart and the job ends after one more window at "
+              "it.  The depth found is reported as fio's latency_depth.  0: off."),
+     .set = opt_set_usec, .off = OPT_OFF(lat_target_ns, uint64_t), .max = 3600000000000ull},
+    {OPT_INFO("latency_window", NULL, "str", "0",
+              "With latency_target: how long each depth is tried (a plain number is "
+              "microseconds)."),
+     .set = opt_set_usec, .off = OPT_OFF(lat_window_ns, uint64_t), .max = 3600000000000ull},
+    {OPT_INFO("latency_percentile", NULL, "float", "100",
+              "With latency_target: the share of I/Os (percent) that must complete within "
+              "the target; 100: every I/O (one late I/O lowers the depth at once)."),
+     .set = opt_set_lat_pct},
+    {OPT_INFO("latency_run", NULL, "bool", "0",
+              "With latency_target: keep adjusting the depth for the whole run instead of "
+              "ending once it settles."),
+     .set = opt_set_bool, .off = OPT_OFF(lat_run, bool)},
+    {OPT_INFO("ss", "steadystate", "str", "iops_slope:0.01%",
+              "Steady state criterion: iops, bw or lat (the largest deviation from the "
+              "window's mean) or iops_slope, bw_slope, lat_slope (least squares slope), "
+              "':' and a limit, a percentage of the mean with '%'.  When it holds over "
+              "ss_dur the job ends (with group_reporting its clones are judged and ended "
+              "together) and fio's steadystate block is reported.  Needs ss_dur."),
+     .set = opt_set_ss},
+    {OPT_INFO("ss_dur", "steadystate_duration", "time", "0",
+              "The rolling window steady state is judged over (a plain number is seconds); "
+              "0: no steady state detection."),
+     .set = opt_set_time, .off = OPT_OFF(ss_dur_ns, uint64_t)},
+    {OPT_INFO("ss_ramp", "steadystate_ramp_time", "time", "0",
+              "Run this long before collecting steady state samples (a plain number is "
+              "seconds)."),
+     .set = opt_set_time, .off = OPT_OFF(ss_ramp_ns, uint64_t)},
+    {OPT_INFO("ss_interval", "steadystate_check_interval", "time", "1s",
+              "One steady state sample per this long (a plain number is seconds); ss_dur "
+              "holds ss_dur / ss_interval samples."),
+     .set = opt_set_time, .off = OPT_OFF(ss_interval_ns, uint64_t)},
+    {OPT_INFO("numa_cpu_nodes", NULL, "str", "",
+              "Run the job's worker threads on the CPUs of these NUMA nodes (0-1,3 or all; "
+              "the CPUs are read from /sys/devices/system/node).  A listed node this "
+              "machine lacks is named in a warning; none present is an error."),
+     .set = opt_set_numa_nodes},
+    {OPT_INFO("numa_mem_policy", NULL, "str", "",
+              "Memory policy of the job's worker threads, set before their buffers are "
+              "allocated (set_mempolicy): default, local, prefer:NODE, bind:NODES or "
+              "interleave:NODES."),
+     .set = opt_set_numa_mpol},
+    {OPT_INFO("prio", NULL, "int", "",
+              "The job's I/O priority level, 0 (highest) to 7, on every request (and on its "
+              "threads with ioprio_set); in the best effort class unless prioclass is set."),
+     .set = opt_set_prio},
+    {OPT_INFO("prioclass", NULL, "int", "0",
+              "The job's I/O priority class: 1 real time, 2 best effort, 3 idle; 0: none "
+              "(the kernel's default).  See ionice(1)."),
+     .set = opt_set_u32, .off = OPT_OFF(prio_class, uint32_t), .min = 0, .max = 3},
+    {OPT_INFO("cmdprio_percentage", NULL, "str", "0",
+              "This share (percent, READ[,WRITE]) of the requests carry the priority of "
+              "cmdprio_class and cmdprio instead of the job's (io_uring and libaio; it "
+              "reaches file targets).  fio's per-priority latency (\"prios\") is reported."),
+     .set = opt_set_pair, .off = OPT_OFF(cmdprio_pct, uint32_t[2]), .min = 0, .max = 100},
+    {OPT_INFO("cmdprio_class", NULL, "str", "1",
+              "The priority class of cmdprio_percentage's requests, READ[,WRITE]: 1 real "
+              "time, 2 best effort, 3 idle."),
+     .set = opt_set_pair, .off = OPT_OFF(cmdprio_class, uint32_t[2]), .min = 1, .max = 3},
+    {OPT_INFO("cmdprio", NULL, "str", "0",
+              "The priority level of cmdprio_percentage's requests, READ[,WRITE], 0 "
+              "(highest) to 7."),
+     .set = opt_set_pair, .off = OPT_OFF(cmdprio_level, uint32_t[2]), .min = 0, .max = 7},
+    {OPT_INFO("log_prio", NULL, "bool", "0",
+              "The last column of write_lat_log's logs shows each sample's priority value "
+              "as fio does (0x6000: class 3, level 0) instead of 1 for the real time class "
+              "and 0 for others; samples of the two priorities of cmdprio_percentage are "
+              "logged apart."),
+     .set = opt_set_bool, .off = OPT_OFF(log_prio, bool)},
+    {OPT_INFO("continue_on_error", NULL, "enum", "none",
+              "Go on past errors of these kinds instead of stopping the job at the first: "
+              "none (0), read, write, io (both), verify, all (1).  Only the errnos of "
+              "ignore_error go past (default EIO and EILSEQ, as fio); they are counted "
+              "(fio's total_err and first_error) and do not fail the run; others stop "
+              "the job as usual.  Trims and flushes count as writes."),
+     .set = opt_set_coe},
+    {OPT_INFO("ignore_error", NULL, "str", "",
+              "The errnos continue_on_error goes past, READ[,WRITE[,VERIFY]] lists of "
+              "names or numbers separated by ':' (EAGAIN,ENOSPC:122); an empty list keeps "
+              "the default, EIO and EILSEQ."),
+     .set = opt_set_ignore_error},
+    {OPT_INFO("error_dump", NULL, "bool", "1",
+              "Print each error continue_on_error goes past (the first 10 of each worker); "
+              "0: only count them."),
+     .set = opt_set_bool, .off = OPT_OFF(error_dump, bool)},
+    {OPT_INFO("dedupe_percentage", NULL, "percent", "0",
+              "This share of written blocks repeats the contents of an earlier one, so "
+              "deduplicating storage can drop them; the others are unique (refill_buffers "
+              "is implied).  Compression options shape both alike."),
+     .set = opt_set_percent, .off = OPT_OFF(dedupe_pct, uint32_t)},
+    {OPT_INFO("dedupe_mode", NULL, "enum", "repeat",
+              "repeat: a duplicate repeats one of the job's earlier unique blocks; "
+              "working_set: it repeats one of a working set of "
+              "dedupe_working_set_percentage of the region's blocks."),
+     .set = opt_set_dedupe_mode},
+    {OPT_INFO("dedupe_working_set_percentage", NULL, "percent", "5",
+              "dedupe_mode=working_set: the working set's size as a share of the region."),
+     .set = opt_set_percent, .off = OPT_OFF(dedupe_ws_pct, uint32_t)},
+    {OPT_INFO("dedupe_global", NULL, "bool", "0",
+              "dedupe_mode=working_set: every job with this set draws from one working set, "
+              "so their duplicates also match each other's blocks."),
+     .set = opt_set_bool, .off = OPT_OFF(dedupe_global, bool)},
 };
 
 /*
@@ -1526,13 +2069,10 @@ static const struct {
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-    "bs_unaligned",   "iodepth_batch_complete",
-    "iodepth_low",    "percentage_random",
-    "io_size",        "io_limit",
-    "fill_device",    "nrfiles",
-    "verify_pattern", "do_verify",
-    "verify_fatal",   "hipri",
-    "fixedbufs",      "registerfiles",
+    "bs_unaligned",  "iodepth_batch_complete",
+    "iodepth_low",   "percentage_random",
+    "nrfiles",       "hipri",
+    "fixedbufs",     "registerfiles",
     "sqthread_poll",
 };
 
@@ -1622,6 +2162,29 @@ const struct wl_option_info *wl_options(size_t *count)
 	return opt_infos;
 }
 
+bool wl_job_continues(const struct wl_job *job, int type, int err)
+{
+	if (type < 0 || type > 2 || !(job->coe & (1u << type)))
+		return false;
+	if (!job->nignore[type])
+		return err == EIO || err == EILSEQ; /* fio's non-fatal errors */
+	for (uint32_t i = 0; i < job->nignore[type] && i < WL_IGNORE_MAX; i++)
+		if (job->ignore_err[type][i] == err)
+			return true;
+	return false;
+}
+
+uint16_t wl_job_ioprio(const struct wl_job *job)
+{
+	uint32_t cls = job->prio_class ? job->prio_class : job->prio_set ? 2 : 0;
+	return (uint16_t)(cls << 13 | job->prio_level);
+}
+
+uint16_t wl_job_cmdprio(const struct wl_job *job, int dir)
+{
+	return (uint16_t)(job->cmdprio_class[dir] << 13 | job->cmdprio_level[dir]);
+}
+
 bool wl_rw_is_random(enum wl_rw rw)
 {
 	return rw == WL_RW_RANDREAD || rw == WL_RW_RANDWRITE || rw == WL_RW_RANDRW ||
@@ -1707,7 +2270,7 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                (int)job->dist);
 	if ((unsigned)job->engine > WL_ENGINE_NULL)
 		return opt_fail(&ctx, false, "invalid ioengine value %d", (int)job->engine);
-	if ((unsigned)job->verify > WL_VERIFY_CRC32C)
+	if ((unsigned)job->verify > WL_VERIFY_META)
 		return opt_fail(&ctx, false, "invalid verify value %d", (int)job->verify);
 	if (job->nbssplit == 0 && !opt_bs_ok(job->bs))
 		return opt_fail(&ctx, false, "bs=%u is not %s", job->bs, OPT_BS_FORM);
@@ -1781,13 +2344,19 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 		                "random_distribution=%s applies to random patterns only, but rw=%s "
 		                "is sequential",
 		                opt_dist_name(job->dist), wl_rw_name(job->rw));
-	if (job->verify_only && job->verify == WL_VERIFY_NONE)
+	/* verify=meta on a reading job checks what it reads; otherwise the job writes */
+	const char *vname = job->verify == WL_VERIFY_META ? "verify=meta" : "verify=crc32c";
+	bool vreads =
+	    job->verify == WL_VERIFY_META && (job->rw == WL_RW_READ || job->rw == WL_RW_RANDREAD);
+	bool vwrites = job->verify != WL_VERIFY_NONE && !vreads;
+	if (job->verify_only && job->verify != WL_VERIFY_CRC32C)
 		return opt_fail(&ctx, false, "verify_only needs verify=crc32c");
-	if (job->verify != WL_VERIFY_NONE && (job->time_based || job->ramp_ns))
+	if (vwrites && job->do_verify && (job->time_based || job->ramp_ns))
 		return opt_fail(&ctx, false,
-		                "verify=crc32c checks what one run of the region wrote; it cannot "
-		                "be combined with time_based or ramp_time");
-	if (job->verify != WL_VERIFY_NONE) {
+		                "%s checks what one run of the region wrote; it cannot be combined "
+		                "with time_based or ramp_time (unless do_verify=0)",
+		                vname);
+	if (vwrites) {
 		switch (job->rw) {
 		case WL_RW_WRITE:
 		case WL_RW_RANDWRITE:
@@ -1797,30 +2366,54 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 			if (job->rwmixread == 100)
 				return opt_fail(
 				    &ctx, false,
-				    "verify=crc32c needs writes, but rwmixread=100 makes "
-				    "rw=%s read only",
-				    wl_rw_name(job->rw));
+				    "%s needs writes, but rwmixread=100 makes rw=%s read only",
+				    vname, wl_rw_name(job->rw));
 			break;
 		default:
 			return opt_fail(
 			    &ctx, false,
-			    "verify=crc32c needs a pattern that writes (write, randwrite, "
-			    "rw or randrw), got rw=%s",
+			    "%s needs a pattern that %s (write, randwrite, rw or randrw%s), "
+			    "got rw=%s",
+			    vname, job->verify == WL_VERIFY_META ? "writes or reads" : "writes",
+			    job->verify == WL_VERIFY_META ? ", read, randread" : "",
 			    wl_rw_name(job->rw));
 		}
 		if (job->numjobs > 1 && job->offset_increment &&
 		    (!job->size || job->offset_increment < job->size))
 			return opt_fail(
 			    &ctx, false,
-			    "verify=crc32c with numjobs and offset_increment needs "
-			    "offset_increment >= size, so the copies' regions do not overlap");
+			    "%s with numjobs and offset_increment needs offset_increment >= "
+			    "size, so the copies' regions do not overlap",
+			    vname);
 		if (job->nbssplit > 1 && (job->norandommap || job->dist != WL_DIST_RANDOM))
 			return opt_fail(
 			    &ctx, false,
-			    "verify=crc32c cannot be combined with bssplit and norandommap "
-			    "(or zipf/pareto): overlapping writes of different sizes cannot "
-			    "be checked");
+			    "%s cannot be combined with bssplit and norandommap (or "
+			    "zipf/pareto): overlapping writes of different sizes cannot be "
+			    "checked",
+			    vname);
 	}
+	if (job->verify != WL_VERIFY_META && (job->verify_interval || job->verify_pattern_len))
+		return opt_fail(&ctx, false, "%s applies to verify=meta (got verify=%s)",
+		                job->verify_interval ? "verify_interval" : "verify_pattern",
+		                job->verify == WL_VERIFY_CRC32C ? "crc32c" : "none");
+	if (job->verify_interval) {
+		if (job->verify_interval % WL_BS_MIN || job->verify_interval > WL_BS_MAX)
+			return opt_fail(&ctx, false,
+			                "verify_interval=%llu is not a multiple of %u up to 64m",
+			                (unsigned long long)job->verify_interval, WL_BS_MIN);
+		for (unsigned i = 0; i <= job->nbssplit; i++) {
+			uint32_t b = i < job->nbssplit ? job->bssplit[i].bs : job->bs;
+			if ((i < job->nbssplit || !job->nbssplit) && b % job->verify_interval)
+				return opt_fail(
+				    &ctx, false,
+				    "verify_interval=%llu does not divide the block size %u",
+				    (unsigned long long)job->verify_interval, b);
+		}
+	}
+	if (job->verify_pattern_len > WL_PATTERN_MAX)
+		return opt_fail(&ctx, false, "verify_pattern has more than %d bytes",
+		                WL_PATTERN_MAX);
 	if ((job->dist == WL_DIST_ZONED || job->dist == WL_DIST_ZONED_ABS) &&
 	    (job->nzones < 1 || job->nzones > WL_ZONES_MAX))
 		return opt_fail(&ctx, false,
@@ -1831,12 +2424,12 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	if (job->rw_skip && wl_rw_is_random(job->rw))
 		return opt_fail(&ctx, false, "rw=%s: a skip applies to sequential patterns only",
 		                wl_rw_name(job->rw));
-	if (job->verify != WL_VERIFY_NONE && job->rw_nr > 1)
+	if (vwrites && job->rw_nr > 1)
 		return opt_fail(
 		    &ctx, false,
-		    "verify=crc32c cannot be combined with rw=%s:%u: runs of sequential "
-		    "I/O overlap the random map's blocks",
-		    wl_rw_name(job->rw), job->rw_nr);
+		    "%s cannot be combined with rw=%s:%u: runs of sequential I/O overlap "
+		    "the random map's blocks",
+		    vname, wl_rw_name(job->rw), job->rw_nr);
 	if (job->blockalign && job->blockalign % WL_BS_MIN)
 		return opt_fail(&ctx, false, "blockalign=%llu is not a multiple of %u",
 		                (unsigned long long)job->blockalign, WL_BS_MIN);
@@ -1845,5 +2438,66 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	if (job->zero_buffers && job->buffer_compress_percentage)
 		return opt_fail(&ctx, false,
 		                "zero_buffers and buffer_compress_percentage exclude each other");
+	if (job->verify != WL_VERIFY_NONE && job->dedupe_pct)
+		return opt_fail(&ctx, false,
+		                "verify and dedupe_percentage exclude each other (verify blocks "
+		                "are unique by design)");
+	if (job->zero_buffers && job->dedupe_pct)
+		return opt_fail(&ctx, false,
+		                "zero_buffers and dedupe_percentage exclude each other (zeros are "
+		                "all duplicates)");
+	if (job->dedupe_pct > 100 || job->dedupe_ws_pct > 100)
+		return opt_fail(&ctx, false, "dedupe percentages must be from 0 to 100");
+	if (job->flow > 1000)
+		return opt_fail(&ctx, false, "flow=%u is not from 0 to 1000", job->flow);
+	if (job->lat_target_ns && !(job->lat_pct > 0 && job->lat_pct <= 100))
+		return opt_fail(&ctx, false, "latency_percentile=%g is not above 0 and at most 100",
+		                job->lat_pct);
+	if (job->lat_target_ns && job->engine == WL_ENGINE_PSYNC)
+		return opt_fail(
+		    &ctx, false,
+		    "latency_target searches the queue depth, but ioengine=%s keeps one "
+		    "I/O in flight; use io_uring or libaio",
+		    job->engine_name);
+	if (job->ss_dur_ns) {
+		if ((unsigned)job->ss_kind > WL_SS_LAT || job->ss_kind == WL_SS_NONE ||
+		    !(job->ss_limit >= 0) || !isfinite(job->ss_limit))
+			return opt_fail(&ctx, false, "ss: invalid criterion");
+		if (!job->ss_interval_ns || job->ss_dur_ns < job->ss_interval_ns)
+			return opt_fail(
+			    &ctx, false,
+			    "ss_dur (%llu ms) must hold at least one ss_interval (%llu ms)",
+			    (unsigned long long)(job->ss_dur_ns / OPT_NS_PER_MS),
+			    (unsigned long long)(job->ss_interval_ns / OPT_NS_PER_MS));
+		if (job->ss_dur_ns / job->ss_interval_ns > OPT_SS_SAMPLES_MAX)
+			return opt_fail(&ctx, false,
+			                "ss_dur / ss_interval is %llu samples, at most %u are kept",
+			                (unsigned long long)(job->ss_dur_ns / job->ss_interval_ns),
+			                OPT_SS_SAMPLES_MAX);
+	}
+	if ((job->cmdprio_pct[0] || job->cmdprio_pct[1]) && job->engine != WL_ENGINE_IO_URING &&
+	    job->engine != WL_ENGINE_LIBAIO)
+		return opt_fail(&ctx, false,
+		                "cmdprio_percentage needs ioengine=io_uring or libaio (as in fio), "
+		                "got ioengine=%s",
+		                job->engine_name);
+	for (int d = 0; d < 2; d++)
+		if (job->cmdprio_pct[d] > 100 || job->cmdprio_class[d] < 1 ||
+		    job->cmdprio_class[d] > 3 || job->cmdprio_level[d] > 7)
+			return opt_fail(&ctx, false, "cmdprio values out of range");
+	if (job->prio_level > 7 || job->prio_class > 3)
+		return opt_fail(&ctx, false, "prio / prioclass out of range");
+	if (job->verify_backlog && !vwrites)
+		return opt_fail(
+		    &ctx, false,
+		    "verify_backlog checks written blocks: it needs verify=crc32c or meta "
+		    "on a job that writes");
+	if (job->coe > (WL_COE_READ | WL_COE_WRITE | WL_COE_VERIFY) ||
+	    job->nignore[0] > WL_IGNORE_MAX || job->nignore[1] > WL_IGNORE_MAX ||
+	    job->nignore[2] > WL_IGNORE_MAX)
+		return opt_fail(&ctx, false, "continue_on_error / ignore_error out of range");
+	if ((unsigned)job->numa_mpol > WL_MPOL_LOCAL)
+		return opt_fail(&ctx, false, "invalid numa_mem_policy value %d",
+		                (int)job->numa_mpol);
 	return 0;
 }

@@ -9,8 +9,13 @@
  *
  *   MAIN    the job's pattern, until its byte budget (size x loops) is issued
  *           or its deadline (ramp + runtime) passes;
- *   VERIFY  (verify=crc32c) the write sequence of MAIN is replayed from the
- *           same seed, and every written block is read back and checked;
+ *   BACKLOG (verify_backlog=N) MAIN pauses after every N writes (and at
+ *           the end of each loop): once its writes are back, those N blocks
+ *           are read and checked, then MAIN goes on; the job then needs no
+ *           VERIFY phase;
+ *   VERIFY  (verify=crc32c or meta) the write sequence of MAIN is replayed
+ *           from the same seed, and every written block is read back and
+ *           checked;
  *   DONE    no more issuing; the worker ends when its slots are all back.
  *
  * Nothing on the completion path allocates or locks; the only shared state
@@ -26,16 +31,26 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/exec.h"
 #include "workload/buf.h"
+#include "workload/control.h"
 #include "workload/gen.h"
+#include "workload/numa.h"
 #include "workload/run.h"
 
-enum run_phase { PHASE_MAIN, PHASE_VERIFY, PHASE_DONE };
+enum run_phase { PHASE_MAIN, PHASE_BACKLOG, PHASE_VERIFY, PHASE_DONE };
 
-#define RUN_HUGE (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_HUGE            (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_ERROR_DUMP_MAX  10         /* error_dump: continued errors printed per worker */
+#define RUN_VERIFY_DUMP_MAX 10         /* verify_dump: failed blocks written per worker */
+/* rate / rate_iops: how far behind its schedule a job may catch up */
+#define RUN_RATE_CATCHUP_NS 100000000ull
+/* flow_sleep=0 in simulated time: a job ahead of its share looks again after this long */
+#define RUN_FLOW_RETRY_VIRTUAL_NS 1000u
 
 struct run_worker;
 
@@ -45,6 +60,8 @@ struct run_slot {
 	uint64_t t_submit;
 	uint8_t *buf;
 	bool counted;   /* submitted after ramp-up: goes into the statistics */
+	bool parked;    /* idle: latency_target's depth, or verify_backlog waiting for writes */
+	bool cmdprio;   /* issued with cmdprio_percentage's priority */
 	bool verifying; /* a VERIFY read: check the block on completion */
 	bool end_sync;  /* end_fsync's FLUSH (timed, but not counted among fsync= syncs, as fio) */
 	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
@@ -80,6 +97,29 @@ struct run_worker {
 	struct wl_gen vgen;         /* replay of MAIN's sequence */
 	struct wl_rng buf_rng;      /* buffer contents: apart from gen's stream, so replays match */
 	struct wl_result *res;      /* this worker's own partial result */
+	struct wl_flow *flow;       /* flow=: the flow group, or NULL */
+	uint64_t flow_mine;         /* this worker's I/Os counted in it */
+	bool flow_left;             /* its weight and I/Os have left the group */
+	unsigned depth;             /* slots allowed in flight (latency_target lowers it) */
+	bool lat_on, lat_done;      /* latency_target: searching; the final window is over */
+	struct wl_lat_search lat;
+	struct wl_ss *ss;        /* steady state record (shared by clones with group_reporting) */
+	struct wl_dedupe dedupe; /* dedupe_percentage: contents of the writes */
+	unsigned dedupe_index, dedupe_count; /* dedupe_global: this worker among those */
+	unsigned gindex;                     /* this worker among all of the group */
+	bool full;                           /* fill_device: a write found no space */
+	unsigned dumped;                     /* error_dump: continued errors printed */
+	bool cmdprio_on;                     /* cmdprio_percentage is set */
+	unsigned nparked;                    /* slots parked (see run_slot.parked) */
+	struct run_bl {
+		uint64_t off;
+		uint32_t len, gen;
+	} * bl;                 /* verify_backlog: blocks written and not yet checked */
+	unsigned bl_n, bl_next; /* entries, and the next to check */
+	bool bl_due;            /* check them before writing on */
+	unsigned vdumped;       /* verify_dump: blocks dumped */
+	struct wl_rng prio_rng; /* which requests get cmdprio's priority */
+	bool check_reads;       /* verify=meta on a reading job: check every read */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -109,6 +149,8 @@ bool wl_run_stop_requested(void)
 /* --- the completion path --- */
 
 static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
+static void run_flow_leave(struct run_worker *w);
+static void run_record_error(struct run_worker *w, struct run_slot *s, int status);
 static void run_slot_done(struct rl_io *io, int status);
 
 /* A slot that waited (rate, rate_iops, thinktime) goes on. */
@@ -143,17 +185,206 @@ static inline uint64_t run_now(struct run_worker *w)
 	return rl_exec_now(w->ex);
 }
 
+/*
+ * How long a job ahead of its flow share waits: flow_sleep, or with 0 (as
+ * fio, which retries at once) until the next turn of its loop; simulated
+ * time must move on, so there it waits a microsecond.
+ */
+static uint64_t run_flow_sleep(const struct run_worker *w)
+{
+	if (w->job->flow_sleep_ns)
+		return w->job->flow_sleep_ns;
+	return w->ex->kind == RL_EXEC_VIRTUAL ? RUN_FLOW_RETRY_VIRTUAL_NS : 0;
+}
+
+/* The worker issues no more: the other jobs of its flow go on without it. */
+static void run_flow_leave(struct run_worker *w)
+{
+	if (w->flow && !w->flow_left) {
+		w->flow_left = true;
+		wl_flow_leave(w->flow, w->job->flow, w->flow_mine);
+	}
+}
+
+/* Per-interval series of the job, starting at @start. */
+static void run_series_init(struct run_worker *w, uint64_t start)
+{
+	const struct wl_job *job = w->job;
+	uint64_t expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
+
+	if (expect > 1000000)
+		expect = 1000000;
+	for (int d = 0; d < WL_DIRS; d++) {
+		st_series_init(&w->res->dir[d].series, job->log_avg_ns, start, expect);
+		if (job->lat_log)
+			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, start, expect);
+		if (job->lat_log && w->cmdprio_on)
+			st_series_init(&w->res->dir[d].lat_cmd, job->log_avg_ns, start, expect);
+	}
+}
+
+/* latency_target settled: measure again from @now, at the depth found (as fio). */
+static void run_stats_restart(struct run_worker *w, uint64_t now)
+{
+	for (int d = 0; d < WL_DIRS; d++) {
+		struct wl_dir_result *r = &w->res->dir[d];
+		r->ios = 0;
+		r->bytes = 0;
+		st_hist_init(&r->hist);
+		st_series_free(&r->series);
+		st_series_free(&r->lat);
+		st_series_free(&r->lat_cmd);
+		if (r->prio_hist) {
+			st_hist_init(&r->prio_hist[0]);
+			st_hist_init(&r->prio_hist[1]);
+		}
+	}
+	run_series_init(w, now);
+	w->t_measure = now;
+	w->t_last = now;
+	w->measuring = true;
+}
+
+/* latency_target: a completion feeds the search, which may move the depth. */
+static void run_lat_step(struct run_worker *w, struct run_slot *s, uint64_t now)
+{
+	switch (wl_lat_complete(&w->lat, s->t_submit, now - s->t_submit, now)) {
+	case WL_LAT_GO:
+		break;
+	case WL_LAT_DEPTH:
+		w->depth = w->lat.qd;
+		break;
+	case WL_LAT_FINAL:
+		w->depth = w->lat.qd;
+		run_stats_restart(w, now);
+		break;
+	case WL_LAT_DONE:
+		w->lat_done = true;
+		break;
+	case WL_LAT_FAIL:
+		run_record_error(w, s, -ETIMEDOUT);
+		if (!w->res->note[0])
+			snprintf(w->res->note, sizeof(w->res->note),
+			         "job '%s': latency_target: an I/O took %llu ns at depth 1, above "
+			         "the target of %llu ns",
+			         w->job->name, (unsigned long long)(now - s->t_submit),
+			         (unsigned long long)w->job->lat_target_ns);
+		break;
+	}
+}
+
+/* Slots the depth kept idle go on while there is room. */
+static void run_unpark(struct run_worker *w, uint64_t now)
+{
+	for (unsigned i = 0; i < w->nslots && w->nparked; i++) {
+		struct run_slot *o = &w->slots[i];
+		if ((w->phase != PHASE_MAIN && w->phase != PHASE_BACKLOG) ||
+		    (w->phase == PHASE_MAIN && w->inflight >= w->depth))
+			break;
+		if (o->parked) {
+			o->parked = false;
+			w->nparked--;
+			run_issue(w, o, now);
+		}
+	}
+}
+
+/* Keep @s idle until a completion wakes it (run_unpark). */
+static void run_park(struct run_worker *w, struct run_slot *s)
+{
+	if (!s->parked) {
+		s->parked = true;
+		w->nparked++;
+	}
+}
+
 static void run_record_error(struct run_worker *w, struct run_slot *s, int status)
 {
 	struct wl_result *r = w->res;
 
-	if (!r->errors++) {
+	if (!r->errors++ && !r->cont_errors) {
 		r->first_error = status;
 		r->first_error_offset = s->io.offset;
 		r->first_error_op = s->io.op;
 	}
 	/* fio stops a job at its first error (continue_on_error=none): so do we. */
 	w->phase = PHASE_DONE;
+	run_flow_leave(w);
+}
+
+/* continue_on_error: count the failure and go on (error_dump prints the first few). */
+static void run_error_continue(struct run_worker *w, struct run_slot *s, int status)
+{
+	struct wl_result *r = w->res;
+
+	if (!r->errors && !r->cont_errors) {
+		r->first_error = status;
+		r->first_error_offset = s->io.offset;
+		r->first_error_op = s->io.op;
+	}
+	r->cont_errors++;
+	if (w->job->error_dump && w->dumped < RUN_ERROR_DUMP_MAX) {
+		w->dumped++;
+		fprintf(stderr, "raidlab run: job '%s': %s at offset %llu: %s (continued)%s\n",
+		        w->job->name, rl_op_name((enum rl_op)s->io.op),
+		        (unsigned long long)s->io.offset, strerror(-status),
+		        w->dumped == RUN_ERROR_DUMP_MAX ? "; further errors are only counted" : "");
+	}
+}
+
+/* Does a job read its written blocks back after writing them? */
+static bool run_reads_back(const struct wl_job *job)
+{
+	return job->do_verify && (job->verify == WL_VERIFY_CRC32C ||
+	                          (job->verify == WL_VERIFY_META && wl_job_writes(job)));
+}
+
+/* verify_dump: one block into JOB.OFFSET.KIND in the current directory. */
+static void run_dump(struct run_worker *w, const struct run_slot *s, const char *kind,
+                     const uint8_t *data)
+{
+	char path[WL_NAME_MAX + 64];
+	snprintf(path, sizeof(path), "%s.%llu.%s", w->job->name, (unsigned long long)s->io.offset,
+	         kind);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, s->io.len, f) != s->io.len)
+		fprintf(stderr, "raidlab run: verify_dump: cannot write %s\n", path);
+	if (f)
+		fclose(f);
+}
+
+/* Check the block @s read: the replayed one of a VERIFY pass, or any read under meta. */
+static void run_check(struct run_worker *w, struct run_slot *s)
+{
+	struct wl_result *r = w->res;
+	uint64_t bad;
+	char msg[256];
+	int rc =
+	    w->job->verify == WL_VERIFY_META
+	        ? wl_meta_check(w->job, s->buf, s->io.len, s->io.offset, &bad, msg, sizeof(msg))
+	        : wl_verify_check(s->buf, s->io.len, s->io.offset, w->data_seed, s->gen, &bad, msg,
+	                          sizeof(msg));
+
+	r->verified = true;
+	r->verify_blocks++;
+	if (!rc)
+		return;
+	if (!r->verify_bad++ || bad < r->verify_first_bad) {
+		r->verify_first_bad = bad;
+		snprintf(r->verify_msg, sizeof(r->verify_msg), "%s", msg);
+	}
+	if (w->job->verify_dump && w->vdumped < RUN_VERIFY_DUMP_MAX) {
+		w->vdumped++;
+		run_dump(w, s, "received", s->buf);
+		uint8_t *want = w->job->verify == WL_VERIFY_CRC32C ? malloc(s->io.len) : NULL;
+		if (want) {
+			wl_verify_fill(want, s->io.len, s->io.offset, w->data_seed, s->gen);
+			run_dump(w, s, "expected", want);
+			free(want);
+		}
+	}
+	if (w->job->verify_fatal && !wl_job_continues(w->job, 2, EILSEQ))
+		w->phase = PHASE_DONE; /* the other requests in flight still complete */
 }
 
 static void run_slot_done(struct rl_io *io, int status)
@@ -163,7 +394,12 @@ static void run_slot_done(struct rl_io *io, int status)
 	uint64_t now = run_now(w);
 
 	w->inflight--;
-	if (status) {
+	if (status && w->job->fill_device && io->op == RL_OP_WRITE &&
+	    (status == -ENOSPC || status == -EDQUOT)) {
+		w->full = true; /* fill_device: the device is full, the job is done */
+	} else if (status && wl_job_continues(w->job, io->op == RL_OP_READ ? 0 : 1, -status)) {
+		run_error_continue(w, s, status);
+	} else if (status) {
 		run_record_error(w, s, status);
 	} else if (io->op == RL_OP_FLUSH) {
 		if (!s->end_sync)
@@ -171,27 +407,21 @@ static void run_slot_done(struct rl_io *io, int status)
 		if (w->measuring)
 			w->t_last = now;
 	} else if (s->verifying) {
-		uint64_t bad;
-		char msg[256];
-		w->res->verify_blocks++;
-		if (wl_verify_check(s->buf, io->len, io->offset, w->data_seed, s->gen, &bad, msg,
-		                    sizeof(msg))) {
-			if (!w->res->verify_bad++ || bad < w->res->verify_first_bad) {
-				if (w->res->verify_bad == 1 || bad < w->res->verify_first_bad) {
-					w->res->verify_first_bad = bad;
-					snprintf(w->res->verify_msg, sizeof(w->res->verify_msg),
-					         "%s", msg);
-				}
-			}
-		}
+		run_check(w, s);
 	} else if (s->counted) {
+		if (io->op == RL_OP_READ && w->check_reads)
+			run_check(w, s);
 		struct wl_dir_result *d = &w->res->dir[io->op];
 		d->ios++;
 		d->bytes += io->len;
 		st_hist_add(&d->hist, now - s->t_submit);
 		st_series_add(&d->series, now, io->len);
 		if (w->job->lat_log)
-			st_series_add(&d->lat, now, now - s->t_submit);
+			st_series_add(s->cmdprio ? &d->lat_cmd : &d->lat, now, now - s->t_submit);
+		if (d->prio_hist)
+			st_hist_add(&d->prio_hist[s->cmdprio], now - s->t_submit);
+		if (w->ss)
+			(void)wl_ss_add(w->ss, io->len, now - s->t_submit, now);
 		w->t_last = now;
 		atomic_store_explicit(&w->prog_bytes,
 		                      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
@@ -206,12 +436,16 @@ static void run_slot_done(struct rl_io *io, int status)
 		                      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
 		                      memory_order_relaxed);
 	}
+	if (w->lat_on && !status && !s->verifying && io->op != RL_OP_FLUSH &&
+	    w->phase == PHASE_MAIN)
+		run_lat_step(w, s, now);
 	if (w->phase == PHASE_DONE)
 		return;
-	if (w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
-	    run_pace_wait(w, s, now + w->job->thinktime_ns))
-		return;
-	run_issue(w, s, now);
+	if (!(w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
+	      run_pace_wait(w, s, now + w->job->thinktime_ns)))
+		run_issue(w, s, now);
+	if (w->nparked)
+		run_unpark(w, now);
 }
 
 /*
@@ -248,6 +482,9 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		return false;
 	if (w->measuring && w->budget && w->issued >= w->budget)
 		return false;
+	if (w->lat_done || w->full ||
+	    (w->ss && atomic_load_explicit(&w->ss->stop, memory_order_relaxed)))
+		return false;
 	if (job->number_ios && w->ios_issued >= job->number_ios)
 		return false;
 	s->end_sync = false;
@@ -258,6 +495,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		s->io.offset = 0;
 		s->io.len = 0;
 		s->io.flags = 0;
+		s->io.ioprio = 0;
+		s->cmdprio = false;
 		s->verifying = false;
 		s->counted = false;
 		return true;
@@ -271,6 +510,9 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->io.offset = off;
 	s->io.len = len;
 	s->gen = w->loop;
+	s->cmdprio = w->cmdprio_on && op < RL_OP_TRIM && w->job->cmdprio_pct[op] &&
+	             wl_rng_below(&w->prio_rng, 100) < w->job->cmdprio_pct[op];
+	s->io.ioprio = s->cmdprio ? wl_job_cmdprio(w->job, op) : wl_job_ioprio(w->job);
 	s->verifying = false;
 	s->io.flags = 0;
 	w->ios_issued++;
@@ -283,7 +525,20 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		uint64_t gap = cost > c2 ? cost : c2;
 		if (job->rate_poisson && gap) /* exponential gaps with the same mean */
 			gap = (uint64_t)((double)gap * -log1p(-wl_rng_unit(&w->buf_rng)));
-		w->pace_next = (w->pace_next > now ? w->pace_next : now) + gap;
+		/*
+		 * The schedule runs from the last slot time, not from when the
+		 * timer fired, so timer lateness does not add up (rate_iops=2000
+		 * gave 1710); after a stall longer than RUN_RATE_CATCHUP_NS it
+		 * starts from now instead of bursting to catch up.
+		 */
+		if (w->pace_next + RUN_RATE_CATCHUP_NS < now)
+			w->pace_next = now;
+		w->pace_next += gap;
+	}
+	if (op == RL_OP_WRITE && w->bl) {
+		w->bl[w->bl_n++] = (struct run_bl){.off = off, .len = len, .gen = w->loop};
+		if (w->bl_n == w->job->verify_backlog)
+			w->bl_due = true;
 	}
 	if (op == RL_OP_WRITE) {
 		w->wrote = true;
@@ -292,6 +547,10 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			s->io.flags = RL_IO_FUA;
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
+		else if (job->verify == WL_VERIFY_META)
+			wl_meta_fill(job, &w->buf_rng, s->buf, len, off, w->ios_issued, w->gindex);
+		else if (job->dedupe_pct)
+			wl_dedupe_fill(job, &w->dedupe, s->buf, len);
 		else if (job->refill_buffers)
 			wl_buf_fill(job, &w->buf_rng, s->buf, len);
 	}
@@ -310,6 +569,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		if (w->loop_bytes >= w->gen.region_len) {
 			w->loop_bytes = 0;
 			w->loop++;
+			if (w->bl_n) /* the next loop overwrites them: check them first */
+				w->bl_due = true;
 			wl_gen_rewind(&w->gen);
 		}
 	}
@@ -344,6 +605,8 @@ static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 		s->io.len = len;
 		s->io.flags = 0;
 		s->gen = (uint32_t)last_loop; /* the generation that wrote it */
+		s->io.ioprio = wl_job_ioprio(w->job);
+		s->cmdprio = false;
 		s->verifying = true;
 		s->counted = false;
 		return true;
@@ -368,9 +631,11 @@ static void run_start_verify(struct run_worker *w, struct run_slot *except, uint
 	            w->seed);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *o = &w->slots[i];
+		o->parked = false;
 		if (o != except && run_next_verify(w, o))
 			run_submit(w, o, now);
 	}
+	w->nparked = 0;
 }
 
 static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
@@ -378,13 +643,33 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 	for (;;) {
 		switch (w->phase) {
 		case PHASE_MAIN:
+			if (w->bl_due && !w->res->errors) {
+				/* verify_backlog: the writes must be back before they are read */
+				if (w->inflight) {
+					run_park(w, s);
+					return;
+				}
+				w->bl_due = false;
+				w->bl_next = 0;
+				w->phase = PHASE_BACKLOG;
+				break;
+			}
+			if (w->inflight >= w->depth) {
+				run_park(w, s); /* latency_target: a completion wakes it */
+				return;
+			}
 			if (w->paced && now < w->pace_next && now < w->t_deadline &&
 			    run_pace_wait(w, s, w->pace_next))
+				return;
+			if (w->flow && !w->flow_left && now < w->t_deadline &&
+			    wl_flow_ahead(w->flow, w->job->flow, &w->flow_mine) &&
+			    run_pace_wait(w, s, now + run_flow_sleep(w)))
 				return;
 			if (run_next_main(w, s, now)) {
 				run_submit(w, s, now);
 				return;
 			}
+			run_flow_leave(w);
 			if (w->job->end_fsync && w->wrote && !w->end_synced && !w->res->errors) {
 				if (w->inflight)
 					return; /* the last request back issues the FLUSH */
@@ -399,13 +684,39 @@ static void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				run_submit(w, s, now);
 				return;
 			}
-			if (w->job->verify != WL_VERIFY_CRC32C || w->res->errors) {
+			if (w->bl_n && !w->res->errors) {
+				w->bl_due = true; /* the last blocks written */
+				break;
+			}
+			if (!run_reads_back(w->job) || w->res->errors || w->bl) {
 				w->phase = PHASE_DONE;
 				return;
 			}
 			if (w->inflight)
 				return; /* this slot idles; the last one back starts VERIFY */
 			run_start_verify(w, s, now);
+			break;
+		case PHASE_BACKLOG:
+			if (w->bl_next < w->bl_n) {
+				const struct run_bl *b = &w->bl[w->bl_next++];
+				s->io.op = RL_OP_READ;
+				s->io.offset = b->off;
+				s->io.len = b->len;
+				s->io.flags = 0;
+				s->io.ioprio = wl_job_ioprio(w->job);
+				s->gen = b->gen;
+				s->verifying = true;
+				s->counted = false;
+				s->cmdprio = false;
+				run_submit(w, s, now);
+				return;
+			}
+			if (w->inflight) {
+				run_park(w, s);
+				return;
+			}
+			w->bl_n = 0; /* all checked: write on */
+			w->phase = PHASE_MAIN;
 			break;
 		case PHASE_VERIFY:
 			if (run_next_verify(w, s))
@@ -449,7 +760,14 @@ static int run_worker_setup(struct run_worker *w)
 		return -EINVAL;
 	}
 	wl_rng_seed(&w->buf_rng, w->seed ^ 0xb5ad4eceda1ce2a9ull);
+	if (job->dedupe_pct) /* unique blocks differ between jobs too: mix in the worker */
+		wl_dedupe_init(&w->dedupe, job, w->gen.region_len,
+		               w->seed ^ (uint64_t)w->gindex * 0xa0761d6478bd642full,
+		               w->dedupe_index, w->dedupe_count);
 	w->nslots = job->iodepth;
+	w->depth = w->nslots;
+	w->check_reads = job->verify == WL_VERIFY_META && job->do_verify && !wl_job_writes(job);
+	w->lat_on = job->lat_target_ns > 0;
 	w->slots = calloc(w->nslots, sizeof(*w->slots));
 	if (!w->slots)
 		return -ENOMEM;
@@ -480,9 +798,25 @@ static int run_worker_setup(struct run_worker *w)
 		s->io.cb_arg = s;
 		s->io.ex = w->ex;
 	}
-	w->budget = job->time_based ? 0 : w->gen.region_len * job->loops;
+	/* io_size: that much per loop, within the region (wrapping round it if larger) */
+	w->budget =
+	    job->time_based ? 0 : (job->io_size ? job->io_size : w->gen.region_len) * job->loops;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&w->res->dir[d].hist);
+	if (job->verify_backlog && run_reads_back(job)) {
+		w->bl = calloc(job->verify_backlog, sizeof(*w->bl));
+		if (!w->bl)
+			return -ENOMEM;
+	}
+	w->cmdprio_on = job->cmdprio_pct[0] || job->cmdprio_pct[1];
+	wl_rng_seed(&w->prio_rng, w->seed ^ 0x2545f4914f6cdd1dull);
+	for (int d = 0; w->cmdprio_on && d < RL_OP_TRIM; d++) {
+		w->res->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));
+		if (!w->res->dir[d].prio_hist)
+			return -ENOMEM;
+		st_hist_init(&w->res->dir[d].prio_hist[0]);
+		st_hist_init(&w->res->dir[d].prio_hist[1]);
+	}
 	return 0;
 }
 
@@ -491,19 +825,17 @@ static void run_worker_begin(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
 	uint64_t now = run_now(w);
-	uint64_t expect;
 
 	w->t_start = now;
 	w->t_measure = now + job->ramp_ns;
 	w->t_deadline = job->runtime_ns ? w->t_measure + job->runtime_ns : UINT64_MAX;
 	w->t_last = w->t_measure;
-	expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
-	for (int d = 0; d < WL_DIRS; d++) {
-		st_series_init(&w->res->dir[d].series, job->log_avg_ns, w->t_measure,
-		               expect > 1000000 ? 1000000 : expect);
-		if (job->lat_log)
-			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, w->t_measure,
-			               expect > 1000000 ? 1000000 : expect);
+	run_series_init(w, w->t_measure);
+	if (w->ss)
+		wl_ss_start(w->ss, now);
+	if (w->lat_on) {
+		wl_lat_init(&w->lat, job, now);
+		w->depth = w->lat.qd;
 	}
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
@@ -631,6 +963,13 @@ static void *run_thread_main(void *arg)
 		         strerror(-rc));
 		th->ws[0]->setup_error = rc;
 	}
+	/* numa_mem_policy: before the buffers are allocated, so they follow it */
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && th->ws[0]->job->numa_mpol != WL_MPOL_NONE) {
+		rc = wl_numa_mpol_apply(th->ws[0]->job, th->ws[0]->setup_msg,
+		                        sizeof(th->ws[0]->setup_msg));
+		if (rc)
+			th->ws[0]->setup_error = rc;
+	}
 	for (unsigned i = 0; i < th->n && !rc; i++) {
 		th->ws[i]->ex = ex;
 		rc = rl_target_attach(th->ws[i]->t, ex);
@@ -643,9 +982,53 @@ static void *run_thread_main(void *arg)
 				         "worker setup failed: %s", strerror(-rc));
 		}
 	}
-	/* cpus_allowed: a real worker's thread keeps to its CPUs */
+	/* prio / prioclass: also the thread's own, for engines without per-request priority */
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && wl_job_ioprio(th->ws[0]->job) &&
+	    syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, wl_job_ioprio(th->ws[0]->job))) {
+		rc = -errno;
+		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),
+		         "job '%s': prio/prioclass: ioprio_set failed: %s", th->ws[0]->job->name,
+		         strerror(-rc));
+		th->ws[0]->setup_error = rc;
+	}
+	/* numa_cpu_nodes: the thread runs on the CPUs of those nodes */
 	const struct wl_job *job0 = th->ws[0]->job;
-	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->cpus) {
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->numa_nodes) {
+		struct run_worker *w0 = th->ws[0];
+		cpu_set_t set;
+		char missing[64];
+		rc = wl_numa_cpus(job0->numa_nodes, &set, missing, sizeof(missing), w0->setup_msg,
+		                  sizeof(w0->setup_msg));
+		if (!rc && job0->cpus)
+			for (unsigned c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &set) && (c >= 64 || !(job0->cpus >> c & 1)))
+					CPU_CLR(c, &set);
+		if (!rc && CPU_COUNT(&set) == 0) {
+			snprintf(w0->setup_msg, sizeof(w0->setup_msg),
+			         "job '%s': numa_cpu_nodes and cpus_allowed have no CPU in common",
+			         job0->name);
+			rc = -EINVAL;
+		}
+		if (!rc) {
+			int e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+			if (e) {
+				snprintf(w0->setup_msg, sizeof(w0->setup_msg),
+				         "job '%s': numa_cpu_nodes: cannot run on those CPUs: %s",
+				         job0->name, strerror(e));
+				rc = -e;
+			}
+		}
+		if (!rc && missing[0])
+			snprintf(
+			    w0->res->note, sizeof(w0->res->note),
+			    "job '%.40s': numa_cpu_nodes: node %s does not exist on this machine; "
+			    "the job runs on the CPUs of the others",
+			    job0->name, missing);
+		if (rc)
+			w0->setup_error = rc;
+	}
+	/* cpus_allowed: a real worker's thread keeps to its CPUs (numa_cpu_nodes did both) */
+	if (!rc && th->kind != RL_EXEC_VIRTUAL && job0->cpus && !job0->numa_nodes) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
 		unsigned ncpu = (unsigned)__builtin_popcountll(job0->cpus),
@@ -673,6 +1056,8 @@ static void *run_thread_main(void *arg)
 			rc = th->ws[i]->setup_error;
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
+	for (unsigned i = 0; i < th->n; i++)
+		run_flow_leave(th->ws[i]);
 	th->rc = rc;
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
 		for (unsigned i = 0; i < th->n; i++)
@@ -702,13 +1087,32 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 				               src->dir[d].lat.start_ns, src->dir[d].lat.n);
 			st_series_merge(&dst->dir[d].lat, &src->dir[d].lat);
 		}
+		if (src->dir[d].lat_cmd.interval_ns) {
+			if (!dst->dir[d].lat_cmd.interval_ns)
+				st_series_init(&dst->dir[d].lat_cmd,
+				               src->dir[d].lat_cmd.interval_ns,
+				               src->dir[d].lat_cmd.start_ns, src->dir[d].lat_cmd.n);
+			st_series_merge(&dst->dir[d].lat_cmd, &src->dir[d].lat_cmd);
+		}
+		if (src->dir[d].prio_hist) {
+			if (!dst->dir[d].prio_hist) {
+				dst->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));
+				if (dst->dir[d].prio_hist) {
+					st_hist_init(&dst->dir[d].prio_hist[0]);
+					st_hist_init(&dst->dir[d].prio_hist[1]);
+				}
+			}
+			for (int k = 0; dst->dir[d].prio_hist && k < 2; k++)
+				st_hist_merge(&dst->dir[d].prio_hist[k], &src->dir[d].prio_hist[k]);
+		}
 	}
-	if (src->errors && !dst->errors) {
+	if ((src->errors || src->cont_errors) && !dst->errors && !dst->cont_errors) {
 		dst->first_error = src->first_error;
 		dst->first_error_offset = src->first_error_offset;
 		dst->first_error_op = src->first_error_op;
 	}
 	dst->errors += src->errors;
+	dst->cont_errors += src->cont_errors;
 	dst->flushes += src->flushes;
 	if (src->verified)
 		dst->verified = true;
@@ -719,6 +1123,12 @@ static void run_merge(struct wl_result *dst, const struct wl_result *src)
 		memcpy(dst->verify_msg, src->verify_msg, sizeof(dst->verify_msg));
 	}
 	dst->verify_bad += src->verify_bad;
+	if (!dst->note[0] && src->note[0])
+		memcpy(dst->note, src->note, sizeof(dst->note));
+	if (src->lat_depth && !dst->lat_depth)
+		dst->lat_depth = src->lat_depth;
+	if (src->ss && !dst->ss)
+		dst->ss = wl_ss_report_dup(src->ss);
 }
 
 static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_opts *opts,
@@ -906,6 +1316,8 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 	pthread_t *tids = NULL;
 	pthread_barrier_t barrier;
 	atomic_bool group_stop = false;
+	struct wl_flow_set *flows = NULL;
+	struct wl_ss *sss = NULL; /* steady state: one per worker, shared with group_reporting */
 	int rc = 0;
 
 	for (size_t i = 0; i < nitems; i++) {
@@ -942,11 +1354,13 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 	ths = calloc(nthreads, sizeof(*ths));
 	tids = calloc(nthreads, sizeof(*tids));
 	wptrs = calloc(n, sizeof(*wptrs));
-	if (!ws || !parts || !ths || !tids || !wptrs) {
+	flows = calloc(1, sizeof(*flows));
+	sss = calloc(n, sizeof(*sss));
+	if (!ws || !parts || !ths || !tids || !wptrs || !flows || !sss) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	unsigned w = 0;
+	unsigned w = 0, ndedupe = 0;
 	for (size_t i = 0; i < nitems; i++) {
 		const struct wl_job *job = &items[i].res->job;
 		for (unsigned k = 0; k < job->numjobs; k++, w++) {
@@ -964,9 +1378,36 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 			if (job->fdatasync_n &&
 			    (!ws[w].sync_every || job->fdatasync_n < ws[w].sync_every))
 				ws[w].sync_every = job->fdatasync_n;
+			ws[w].gindex = w;
+			if (job->dedupe_pct && job->dedupe_global)
+				ws[w].dedupe_index = ndedupe++;
+			if (job->flow) {
+				ws[w].flow = wl_flow_join(flows, job->flow_id, job->flow);
+				if (!ws[w].flow) {
+					snprintf(
+					    msg, msglen,
+					    "job '%s': flow_id: more than %d flow groups run at "
+					    "the same time",
+					    job->name, WL_FLOW_MAX);
+					rc = -EINVAL;
+					goto out;
+				}
+			}
+			if (job->ss_dur_ns) {
+				if (k == 0 || !job->group_reporting) {
+					rc = wl_ss_init(&sss[w], job);
+					if (rc)
+						goto out;
+					ws[w].ss = &sss[w];
+				} else {
+					ws[w].ss = ws[w - k].ss; /* judged together */
+				}
+			}
 			wptrs[w] = &ws[w];
 		}
 	}
+	for (unsigned i = 0; i < n; i++)
+		ws[i].dedupe_count = ndedupe;
 	pthread_barrier_init(&barrier, NULL, nthreads + 1);
 	for (unsigned i = 0; i < nthreads; i++) {
 		ths[i].ws = virt ? wptrs : &wptrs[i];
@@ -1035,6 +1476,10 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 				                 : 0;
 				if (r > runtime)
 					runtime = r;
+				if (ws[w].lat_on && !parts[w].lat_depth)
+					parts[w].lat_depth = ws[w].lat.qd;
+				if (ws[w].ss && (k == 0 || !res->job.group_reporting))
+					parts[w].ss = wl_ss_report(ws[w].ss);
 				run_merge(res, &parts[w]);
 			}
 			res->runtime_ns = runtime;
@@ -1066,11 +1511,19 @@ out:
 		for (int d = 0; d < WL_DIRS; d++) {
 			st_series_free(&parts[i].dir[d].series);
 			st_series_free(&parts[i].dir[d].lat);
+			st_series_free(&parts[i].dir[d].lat_cmd);
+			free(parts[i].dir[d].prio_hist);
 		}
+		wl_ss_report_free(parts[i].ss);
+		if (sss)
+			wl_ss_free(&sss[i]);
 		free(ws[i].bufmem);
 		free(ws[i].slots);
+		free(ws[i].bl);
 	}
 	free(wptrs);
+	free(flows);
+	free(sss);
 	free(ws);
 	free(parts);
 	free(ths);
@@ -1145,10 +1598,15 @@ void wl_result_free(struct wl_result *res)
 	for (int d = 0; d < WL_DIRS; d++) {
 		st_series_free(&res->dir[d].series);
 		st_series_free(&res->dir[d].lat);
+		st_series_free(&res->dir[d].lat_cmd);
+		free(res->dir[d].prio_hist);
+		res->dir[d].prio_hist = NULL;
 	}
 	if (res->target_report)
 		json_object_put(res->target_report);
 	res->target_report = NULL;
+	wl_ss_report_free(res->ss);
+	res->ss = NULL;
 }
 
 double wl_result_bw(const struct wl_result *res, enum rl_op d)

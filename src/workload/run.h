@@ -38,6 +38,10 @@ struct wl_dir_result {
 	struct st_hist hist;     /* latency, ns */
 	struct st_series series; /* bytes and I/Os per interval */
 	struct st_series lat;    /* write_lat_log only: latency sum (ns, as "bytes") per interval */
+	/* cmdprio_percentage: [0] requests at the job's priority, [1] at cmdprio's (fio's
+	   "prios"); NULL without.  lat then holds [0]'s latencies and lat_cmd [1]'s. */
+	struct st_hist *prio_hist;
+	struct st_series lat_cmd;
 };
 
 #define WL_DIRS 3 /* read, write, trim: indexed by enum rl_op */
@@ -47,8 +51,9 @@ struct wl_result {
 	struct wl_dir_result dir[WL_DIRS];
 	uint64_t runtime_ns;     /* measured time (ramp excluded) */
 	enum rl_exec_kind clock; /* executor kind used */
-	uint64_t errors;         /* failed requests */
-	int first_error;         /* its status (negative errno), 0 if none */
+	uint64_t errors;         /* failed requests that stopped the job (or would have) */
+	uint64_t cont_errors;    /* failed requests continue_on_error went past */
+	int first_error;         /* the first failure's status (negative errno), 0 if none */
 	uint64_t first_error_offset;
 	enum rl_op first_error_op;
 	int rate_min_missed; /* rate_min: 1 + the first direction that ran slower, 0 if none */
@@ -62,6 +67,9 @@ struct wl_result {
 	char verify_msg[256];              /* description of the first failure */
 	struct json_object *target_report; /* rl_target_report() after the job, or NULL */
 	double cpu_user_s, cpu_sys_s;      /* CPU time of the whole process during the job */
+	unsigned lat_depth;                /* latency_target: the depth the search settled on */
+	struct wl_ss_report *ss;           /* ss_dur: the steady state window, or NULL */
+	char note[256];                    /* something the user should hear of, or "" */
 };
 
 /** Live figures for a progress line. */

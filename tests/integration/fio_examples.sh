@@ -11,17 +11,8 @@ export SCRATCH=$T/scratch
 
 # file -> the option raidlab names when it refuses the file
 declare -A refuse=(
-	[butterfly.fio]="unknown option 'flow'"
-	[cmdprio-bssplit.fio]="unknown option 'log_prio'"
-	[cmdprio-percentage.fio]="unknown option 'log_prio'"
-	[cross-stripe-verify.fio]="unknown option 'verify_backlog'"
-	[dedupe-global.fio]="unknown option 'dedupe_mode'"
-	[enospc-pressure.fio]="unknown option 'continue_on_error'"
-	[flow.fio]="unknown option 'flow_sleep'"
-	[latency-profile.fio]="unknown option 'latency_target'"
-	[numa.fio]="unknown option 'numa_cpu_nodes'"
-	[steadystate.fio]="unknown option 'ss'"
-	[surface-scan.fio]="verify 'meta' is not supported"
+	[cmdprio-bssplit.fio]="option 'bssplit': per-direction bssplit"
+	[cross-stripe-verify.fio]="verify=crc32c with numjobs and offset_increment needs offset_increment >= size"
 )
 
 total=0 ran=0

@@ -633,12 +633,12 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("percentile_list", "101", "got '101'");
 	SET_ERR("rate", "10m,x", "option 'rate': expected READ[,WRITE[,TRIM]] bytes per second");
 	SET_ERR("rate_iops", "1,2,3,4", "option 'rate_iops': expected READ[,WRITE[,TRIM]] I/Os");
-	SET_ERR("thinktime", "abc", "option 'thinktime': expected a pause such as 2000");
+	SET_ERR("thinktime", "abc", "option 'thinktime': expected a time such as 2000");
 	SET_ERR("exit_what", "some", "option 'exit_what': expected group, stonewall or all");
 	SET_ERR("random_generator", "mt", "expected tausworthe, lfsr or tausworthe64");
 	SET_ERR("io_submit_mode", "async", "expected inline or offload");
 	SET_ERR("rate_process", "burst", "expected linear or poisson");
-	SET_ERR("verify_backlog", "8", "unknown option 'verify_backlog'");
+	SET_ERR("cmdprio_bssplit", "4k/50", "unknown option 'cmdprio_bssplit'");
 
 	/* Messages without a place, and a tiny buffer, are fine. */
 	struct wl_job j;
@@ -1017,6 +1017,50 @@ static const char *const promised[] = {
     "invalidate",
     "iodepth_batch",
     "iodepth_batch_submit",
+    "flow",
+    "flow_id",
+    "flow_sleep",
+    "latency_target",
+    "latency_window",
+    "latency_percentile",
+    "latency_run",
+    "ss",
+    "steadystate",
+    "ss_dur",
+    "steadystate_duration",
+    "ss_ramp",
+    "steadystate_ramp_time",
+    "ss_interval",
+    "steadystate_check_interval",
+    "numa_cpu_nodes",
+    "numa_mem_policy",
+    "dedupe_percentage",
+    "dedupe_mode",
+    "dedupe_working_set_percentage",
+    "dedupe_global",
+    "verify_interval",
+    "verify_pattern",
+    "do_verify",
+    "fill_device",
+    "fill_fs",
+    "create_serialize",
+    "prio",
+    "prioclass",
+    "cmdprio_percentage",
+    "cmdprio_class",
+    "cmdprio",
+    "log_prio",
+    "continue_on_error",
+    "ignore_error",
+    "error_dump",
+    "verify_backlog",
+    "verify_fatal",
+    "verify_dump",
+    "verify_async",
+    "fallocate",
+    "create_on_open",
+    "io_size",
+    "io_limit",
 };
 
 /* fio's default direct=0 applies to jobs that name paths and did not say direct= */
@@ -1062,7 +1106,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 11); /* eleven of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 17); /* seventeen of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */
@@ -1076,8 +1120,8 @@ static void test_option_table(void **state)
 			fail_msg("option '%s' missing from wl_options()", promised[p]);
 	}
 
-	static const char *const types[] = {"size", "int",     "bool",    "time", "enum",
-	                                    "str",  "percent", "bssplit", "dist", "msec"};
+	static const char *const types[] = {"size",    "int",     "bool", "time", "enum", "str",
+	                                    "percent", "bssplit", "dist", "msec", "float"};
 	for (size_t i = 0; i < n; i++) {
 		const struct wl_option_info *o = &opts[i];
 		assert_non_null(o->name);
@@ -1112,7 +1156,9 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "directory") && strcmp(o->name, "description") &&
 			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
 			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
-			    strcmp(o->name, "cpus_allowed"))
+			    strcmp(o->name, "cpus_allowed") && strncmp(o->name, "numa_", 5) &&
+			    strcmp(o->name, "verify_pattern") && strcmp(o->name, "prio") &&
+			    strcmp(o->name, "ignore_error"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1640,12 +1686,205 @@ static void test_jobfile_substitution(void **state)
 	wl_jobfile_free(&jf);
 }
 
+/* flow, latency_target, ss, numa_*, dedupe_*: values, errors and cross checks. */
+static void test_control_options(void **state)
+{
+	(void)state;
+	struct wl_job j;
+
+	wl_job_init(&j);
+	assert_int_equal(j.flow, 0);
+	assert_int_equal(j.ss_dur_ns, 0);
+	assert_int_equal(j.ss_kind, WL_SS_IOPS); /* fio's default iops_slope:0.01% */
+	assert_true(j.ss_slope && j.ss_pct);
+	assert_true(fabs(j.ss_limit - 0.01) < 1e-12);
+	assert_int_equal(j.ss_interval_ns, 1000000000ull);
+	assert_true(j.lat_pct == 100.0);
+	assert_int_equal(j.dedupe_ws_pct, 5);
+
+	SET_OK(&j, "flow", "8");
+	SET_OK(&j, "flow_id", "3");
+	SET_OK(&j, "flow_sleep", "1000"); /* microseconds */
+	assert_int_equal(j.flow, 8);
+	assert_int_equal(j.flow_id, 3);
+	assert_int_equal(j.flow_sleep_ns, 1000000ull);
+	SET_OK(&j, "latency_target", "500000");
+	SET_OK(&j, "latency_window", "5s");
+	SET_OK(&j, "latency_percentile", "99.9");
+	assert_int_equal(j.lat_target_ns, 500000000ull);
+	assert_int_equal(j.lat_window_ns, 5000000000ull);
+	assert_true(fabs(j.lat_pct - 99.9) < 1e-9);
+	SET_OK(&j, "ss", "bw_slope:1%");
+	assert_int_equal(j.ss_kind, WL_SS_BW);
+	assert_true(j.ss_slope && j.ss_pct);
+	SET_OK(&j, "steadystate", "lat:250");
+	assert_int_equal(j.ss_kind, WL_SS_LAT);
+	assert_true(!j.ss_slope && !j.ss_pct && j.ss_limit == 250);
+	SET_OK(&j, "ss_dur", "30s");
+	SET_OK(&j, "ss_ramp", "10");
+	assert_int_equal(j.ss_dur_ns, 30000000000ull);
+	assert_int_equal(j.ss_ramp_ns, 10000000000ull);
+	SET_OK(&j, "numa_cpu_nodes", "0-1,3");
+	assert_int_equal(j.numa_nodes, 0xbull);
+	SET_OK(&j, "numa_cpu_nodes", "all");
+	assert_int_equal(j.numa_nodes, UINT64_MAX);
+	SET_OK(&j, "numa_mem_policy", "interleave:0-1");
+	assert_int_equal(j.numa_mpol, WL_MPOL_INTERLEAVE);
+	assert_int_equal(j.numa_mem_nodes, 3);
+	SET_OK(&j, "numa_mem_policy", "local");
+	assert_int_equal(j.numa_mpol, WL_MPOL_LOCAL);
+	SET_OK(&j, "dedupe_percentage", "50");
+	SET_OK(&j, "dedupe_mode", "working_set");
+	SET_OK(&j, "dedupe_working_set_percentage", "20");
+	SET_OK(&j, "dedupe_global", NULL);
+	assert_true(j.dedupe_pct == 50 && j.dedupe_working_set && j.dedupe_ws_pct == 20 &&
+	            j.dedupe_global);
+	VALIDATE_OK(&j);
+
+	SET_ERR("flow", "1001", "option 'flow': expected a whole number from 0 to 1000");
+	SET_ERR("flow_sleep", "soon", "option 'flow_sleep': expected a time");
+	SET_ERR("latency_target", "-5", "option 'latency_target': expected a time");
+	SET_ERR("latency_percentile", "0", "option 'latency_percentile': expected a percentage");
+	SET_ERR("latency_percentile", "100.5", "got '100.5'");
+	SET_ERR("ss", "iops", "option 'ss': expected iops, iops_slope");
+	SET_ERR("ss", "speed:5%", "got 'speed:5%'");
+	SET_ERR("ss", "iops_slope:", "got 'iops_slope:'");
+	SET_ERR("ss", "bw:x%", "got 'bw:x%'");
+	SET_ERR("ss_dur", "forever", "option 'ss_dur': expected a duration");
+	SET_ERR("numa_cpu_nodes", "64", "option 'numa_cpu_nodes': expected NUMA node numbers");
+	SET_ERR("numa_cpu_nodes", "1-0", "got '1-0'");
+	SET_ERR("numa_cpu_nodes", "0,", "got '0,'");
+	SET_ERR("numa_mem_policy", "bind", "bind: expected a node list");
+	SET_ERR("numa_mem_policy", "local:0", "local: expected no node list");
+	SET_ERR("numa_mem_policy", "prefer:0-1", "prefer takes exactly one node");
+	SET_ERR("numa_mem_policy", "spread:0", "expected default, local, prefer:NODE");
+	SET_ERR("dedupe_percentage", "101", "option 'dedupe_percentage'");
+	SET_ERR("dedupe_mode", "random", "expected repeat or working_set");
+
+	wl_job_init(&j);
+	SET_OK(&j, "ss_dur", "500ms");
+	SET_OK(&j, "ss_interval", "1s");
+	VALIDATE_ERR(&j, "ss_dur (500 ms) must hold at least one ss_interval (1000 ms)");
+	wl_job_init(&j);
+	SET_OK(&j, "ss_dur", "200000s");
+	VALIDATE_ERR(&j, "at most 100000 are kept");
+	wl_job_init(&j);
+	SET_OK(&j, "rw", "write");
+	SET_OK(&j, "dedupe_percentage", "10");
+	SET_OK(&j, "verify", "crc32c");
+	VALIDATE_ERR(&j, "verify and dedupe_percentage exclude each other");
+	wl_job_init(&j);
+	SET_OK(&j, "dedupe_percentage", "10");
+	SET_OK(&j, "zero_buffers", NULL);
+	VALIDATE_ERR(&j, "zero_buffers and dedupe_percentage exclude each other");
+	/* verify=meta and its companions */
+	wl_job_init(&j);
+	SET_OK(&j, "verify", "meta");
+	SET_OK(&j, "verify_pattern", "0xaa555aa5");
+	assert_int_equal(j.verify_pattern_len, 4);
+	assert_memory_equal(j.verify_pattern, "\xaa\x55\x5a\xa5", 4);
+	SET_OK(&j, "verify_pattern", "0xabc");
+	assert_int_equal(j.verify_pattern_len, 2);
+	assert_memory_equal(j.verify_pattern, "\x0a\xbc", 2);
+	SET_OK(&j, "verify_pattern", "\"disk\"");
+	assert_int_equal(j.verify_pattern_len, 4);
+	assert_memory_equal(j.verify_pattern, "disk", 4);
+	SET_OK(&j, "verify_interval", "512");
+	SET_OK(&j, "do_verify", "0");
+	SET_OK(&j, "fill_fs", NULL);
+	assert_true(j.fill_device && !j.do_verify && j.verify_interval == 512);
+	VALIDATE_OK(&j); /* rw=read: a reading job checks what it reads */
+	SET_OK(&j, "rw", "trim");
+	VALIDATE_ERR(&j, "verify=meta needs a pattern that writes or reads");
+	SET_OK(&j, "rw", "write");
+	SET_OK(&j, "time_based", NULL);
+	SET_OK(&j, "runtime", "1");
+	VALIDATE_OK(&j); /* do_verify=0: no pass to replay */
+	SET_OK(&j, "do_verify", "1");
+	VALIDATE_ERR(&j, "verify=meta checks what one run of the region wrote");
+	wl_job_init(&j);
+	SET_OK(&j, "verify", "meta");
+	SET_OK(&j, "bs", "4k");
+	SET_OK(&j, "verify_interval", "3k");
+	VALIDATE_ERR(&j, "verify_interval=3072 does not divide the block size 4096");
+	wl_job_init(&j);
+	SET_OK(&j, "verify_pattern", "0x01");
+	VALIDATE_ERR(&j, "verify_pattern applies to verify=meta (got verify=none)");
+	SET_ERR("verify_pattern", "0x", "option 'verify_pattern': expected 0x and hex digits");
+	SET_ERR("verify_pattern", "255", "got '255'");
+	SET_ERR("verify_pattern", "\"unterminated", "got '\"unterminated'");
+	SET_ERR("verify_interval", "1000", "option 'verify_interval': expected a multiple of 512");
+
+	/* continue_on_error, ignore_error */
+	wl_job_init(&j);
+	assert_false(wl_job_continues(&j, 0, EIO));
+	SET_OK(&j, "continue_on_error", "read");
+	assert_true(wl_job_continues(&j, 0, EIO) && wl_job_continues(&j, 0, EILSEQ));
+	assert_false(wl_job_continues(&j, 0, ENOSPC));
+	assert_false(wl_job_continues(&j, 1, EIO));
+	SET_OK(&j, "continue_on_error", "write");
+	SET_OK(&j, "ignore_error", ",ENOSPC:122");
+	assert_true(wl_job_continues(&j, 1, ENOSPC) && wl_job_continues(&j, 1, EDQUOT));
+	assert_false(wl_job_continues(&j, 1, EIO)); /* the list replaces the default */
+	assert_false(wl_job_continues(&j, 0, EIO));
+	SET_OK(&j, "continue_on_error", "all");
+	assert_true(wl_job_continues(&j, 0, EIO) && wl_job_continues(&j, 2, EILSEQ));
+	SET_OK(&j, "continue_on_error", "0");
+	assert_int_equal(j.coe, 0);
+	SET_OK(&j, "io_limit", "3m");
+	assert_int_equal(j.io_size, 3u << 20);
+	SET_OK(&j, "verify_backlog", "1024");
+	SET_OK(&j, "verify_fatal", NULL);
+	SET_OK(&j, "verify_dump", "1");
+	SET_OK(&j, "verify_async", "4");
+	SET_OK(&j, "fallocate", "none");
+	SET_OK(&j, "create_on_open", "1");
+	assert_true(j.verify_backlog == 1024 && j.verify_fatal && j.verify_dump);
+	SET_ERR("continue_on_error", "some", "option 'continue_on_error': expected one of none");
+	SET_ERR("ignore_error", "EIO,EIO,EIO,EIO", "option 'ignore_error': expected READ[,WRITE");
+	SET_ERR("ignore_error", "EWHAT", "'EWHAT' is not an errno name");
+	SET_ERR("ignore_error", "0", "'0' is not an errno name");
+	SET_ERR("verify_async", "65", "option 'verify_async'");
+	SET_ERR("fallocate", "maybe", "expected none, native, posix");
+
+	/* priorities */
+	wl_job_init(&j);
+	assert_int_equal(wl_job_ioprio(&j), 0);
+	assert_int_equal(wl_job_cmdprio(&j, 0), 1 << 13); /* fio: the highest class */
+	SET_OK(&j, "prio", "5");
+	assert_int_equal(wl_job_ioprio(&j), 2 << 13 | 5); /* best effort unless prioclass */
+	SET_OK(&j, "prioclass", "3");
+	assert_int_equal(wl_job_ioprio(&j), 3 << 13 | 5);
+	SET_OK(&j, "cmdprio_percentage", "20,40");
+	SET_OK(&j, "cmdprio_class", "2");
+	SET_OK(&j, "cmdprio", "1,7");
+	assert_true(j.cmdprio_pct[0] == 20 && j.cmdprio_pct[1] == 40);
+	assert_int_equal(wl_job_cmdprio(&j, 0), 2 << 13 | 1);
+	assert_int_equal(wl_job_cmdprio(&j, 1), 2 << 13 | 7);
+	SET_OK(&j, "log_prio", NULL);
+	VALIDATE_OK(&j);
+	SET_OK(&j, "ioengine", "psync");
+	VALIDATE_ERR(&j, "cmdprio_percentage needs ioengine=io_uring or libaio");
+	SET_ERR("prio", "8", "option 'prio': expected a whole number from 0 to 7");
+	SET_ERR("prioclass", "4", "option 'prioclass'");
+	SET_ERR("cmdprio_percentage", "10,20,30",
+	        "expected READ[,WRITE] whole numbers from 0 to 100");
+	SET_ERR("cmdprio_class", "0", "from 1 to 3");
+	SET_ERR("cmdprio", "1,", "got '1,'");
+
+	wl_job_init(&j);
+	SET_OK(&j, "latency_target", "1ms");
+	SET_OK(&j, "ioengine", "psync");
+	VALIDATE_ERR(&j, "latency_target searches the queue depth, but ioengine=psync");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_rw_helpers),
 	    cmocka_unit_test(test_valid_values),
+	    cmocka_unit_test(test_control_options),
 	    cmocka_unit_test(test_bool_words),
 	    cmocka_unit_test(test_invalid_values),
 	    cmocka_unit_test(test_unknown_and_rejected),

@@ -405,6 +405,7 @@ struct run_target {
 	struct rl_build_ctx ctx;
 	const char *first_job; /* for messages */
 	bool finished;         /* its run ended (cli_target_end) */
+	bool direct_given;     /* a job on it said direct= / buffered= */
 };
 
 struct run_plan {
@@ -456,8 +457,18 @@ static int run_plan_add(struct run_plan *p, const struct run_args *a, const stru
 		tg[i].ctx.direct = j->direct;
 		tg[i].ctx.quiet = a->quiet;
 		tg[i].first_job = j->name;
+		tg[i].direct_given = j->direct_given;
 		p->ntg++;
-	} else if (p->tg[i].ctx.direct != j->direct) {
+	} else if (p->tg[i].ctx.direct == j->direct) {
+		p->tg[i].direct_given |= j->direct_given;
+	} else if (!j->direct_given) {
+		/* this job only has a default: the target is opened as the others say */
+	} else if (!p->tg[i].direct_given) {
+		/* the jobs before only had a default: this one says */
+		p->tg[i].ctx.direct = j->direct;
+		p->tg[i].direct_given = true;
+		p->tg[i].first_job = j->name;
+	} else {
 		cli_error("run",
 		          "jobs '%s' and '%s' disagree on direct= for the same target %s; it is "
 		          "opened once for both",

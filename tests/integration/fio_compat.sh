@@ -31,6 +31,14 @@ jq -e '(.jobs[0].read.bw_bytes / 1024 | floor) == .jobs[0].read.bw' rl.json >/de
 jq -e '.jobs[0]."job options".direct == "0"' rl.json >/dev/null ||
 	fail "the plain fio command line ran with direct=$(jq -r '.jobs[0]."job options".direct' rl.json), fio's default is 0"
 
+# Jobs sharing a file share one opened target: a job that only has fio's
+# default (buffered) goes along with one that says direct=1; two that say
+# different things are refused, naming both.
+printf '[global]\nfilename=%s\nsize=1m\n[a]\nrw=write\ndirect=1\n[b]\nrw=read\n' "$T/sh" >share.fio
+$RAIDLAB run share.fio --quiet || fail "a defaulted job beside a direct=1 one"
+printf '[global]\nfilename=%s\nsize=1m\n[a]\nrw=write\ndirect=1\n[b]\nrw=read\ndirect=0\n' "$T/sh" >share2.fio
+expect_fail 2 "jobs 'a' and 'b' disagree on direct=" $RAIDLAB run share2.fio --quiet
+
 # fsync=N and end_fsync count syncs as fio does (end_fsync's is not counted).
 fio --name=t --filename="$T/fs" --size=1m --rw=write --bs=4k --fsync=4 --end_fsync=1 \
 	--output-format=json 2>/dev/null >fio_s.json || fail "fio fsync"

@@ -8,13 +8,7 @@
 # The emulation must keep up (slow motion is for that) and say so.
 . "$(dirname "$0")/lib.sh"
 need jq
-need nbdfuse
-need fusermount3
-need losetup
-need mkfs.ext4
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-[ "$(id -u)" = 0 ] || skip "needs root for loop devices and mount"
-[ -e /dev/loop-control ] || skip "no loop devices"
+need_mount_chain
 export TMPDIR=$T
 SINGLE='ssd(sm951, data=on, blocks=64, capacity=2g)'
 RAID0='raid0(ssd(sm951, data=on, blocks=64, capacity=1g) x2)'

@@ -6,13 +6,7 @@
 # the middle of a suite.
 . "$(dirname "$0")/lib.sh"
 need jq
-need nbdfuse
-need fusermount3
-need losetup
-need mkfs.ext4
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-[ "$(id -u)" = 0 ] || skip "needs root for loop devices and mount"
-[ -e /dev/loop-control ] || skip "no loop devices"
+need_mount_chain
 export TMPDIR=$T # the runtime directory (socket, FUSE dir, mount point) goes here
 SPEC="raid0(file($T/a.img, size=96m), file($T/b.img, size=96m))"
 

@@ -17,6 +17,16 @@ cd "$T"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
+# need_mount_chain: what serve + nbdfuse + loop + mkfs.ext4 + mount takes (root, FUSE, loop devices).
+need_mount_chain() {
+	need nbdfuse
+	need fusermount3
+	need losetup
+	need mkfs.ext4
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	[ "$(id -u)" = 0 ] || skip "needs root for loop devices and mount"
+	[ -e /dev/loop-control ] || skip "no loop devices"
+}
 
 # expect_fail CODE PATTERN CMD...: CMD must exit with CODE and print PATTERN on stderr.
 expect_fail() {

@@ -5,12 +5,7 @@
 # mount again and read it back, fsck clean; after the server stops the two
 # mirror halves are identical.  (The nbd kernel module is not needed.)
 . "$(dirname "$0")/lib.sh"
-need nbdfuse
-need losetup
-need mkfs.ext4
-need fusermount3
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-[ "$(id -u)" = 0 ] || skip "needs root for losetup and mount"
+need_mount_chain
 
 "$RAIDLAB" serve 'raid1(file(a.img, size=96m), file(b.img, size=96m))' --socket s.sock \
 	--no-status --ready-file ready >serve.out 2>serve.err &

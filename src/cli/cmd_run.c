@@ -406,6 +406,7 @@ struct run_target {
 	const char *first_job; /* for messages */
 	bool finished;         /* its run ended (cli_target_end) */
 	bool direct_given;     /* a job on it said direct= / buffered= */
+	bool read;             /* a job on it reads (or verifies) */
 };
 
 struct run_plan {
@@ -477,6 +478,11 @@ static int run_plan_add(struct run_plan *p, const struct run_args *a, const stru
 	}
 	if (wl_job_writes(j))
 		p->tg[i].ctx.write_intent = true;
+	if (j->verify != WL_VERIFY_NONE || j->verify_only ||
+	    !(j->rw == WL_RW_WRITE || j->rw == WL_RW_RANDWRITE || j->rw == WL_RW_TRIM ||
+	      j->rw == WL_RW_RANDTRIM))
+		p->tg[i].read = true;
+	p->tg[i].ctx.write_only = p->tg[i].ctx.write_intent && !p->tg[i].read;
 	/* fio's fadvise_hint: random if any job on the file is random */
 	if (wl_rw_is_random(j->rw))
 		p->tg[i].ctx.access_hint = POSIX_FADV_RANDOM;

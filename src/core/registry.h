@@ -23,6 +23,8 @@
 /** Settings that apply to the whole stack being opened. */
 struct rl_build_ctx {
 	bool write_intent;          /* the run will write or trim: safety checks apply */
+	bool write_only;            /* nothing reads it: a new file is allocated, not filled
+	                               with data (fio's fallocate=native for write-only jobs) */
 	bool force_destroy;         /* allow writing over data found on devices/files */
 	bool keep;                  /* keep test files raidlab created */
 	bool direct;                /* O_DIRECT for files and devices (default true) */

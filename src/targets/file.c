@@ -291,7 +291,19 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 		}
 		f->created = true;
 		rl_safety_mark_file(cfd);
-		rc = file_layout(cfd, want_size);
+		if (ctx->write_only) {
+			/*
+			 * Nothing will read it: allocate the blocks without writing
+			 * them, as fio does for write-only jobs (fallocate=native);
+			 * where the filesystem cannot, the file is sparse.
+			 */
+			rc = posix_fallocate(cfd, 0, (off_t)want_size);
+			if (rc == EOPNOTSUPP || rc == EINVAL)
+				rc = ftruncate(cfd, (off_t)want_size) ? errno : 0;
+			rc = -rc;
+		} else {
+			rc = file_layout(cfd, want_size);
+		}
 		close(cfd);
 		if (rc) {
 			rl_err_set(err, pos, "cannot lay out %s: %s", f->path, strerror(-rc));

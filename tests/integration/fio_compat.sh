@@ -197,5 +197,21 @@ if command -v strace >/dev/null; then
 	echo "largest io_submit, iodepth=8: raidlab $b1 (iodepth_batch=0: $b0), fio $fb"
 	[ "$b1" = 1 ] && [ "$fb" = 1 ] || fail "default batch: raidlab $b1, fio $fb iocbs at once"
 	[ "$b0" = 8 ] || fail "iodepth_batch=0: at most $b0 iocbs at once, expected 8"
+
+	# A new file for write-only jobs is allocated, not filled (fio's
+	# fallocate=native); one a job reads is laid out with data.
+	falloc() { # RW TOOL-ARGS...: fallocate() calls while the file is made
+		local rw=$1; shift
+		rm -f "$T/fa"
+		strace -f -e trace=fallocate -o "$T/fa.st" "$@" --name=f --filename="$T/fa" --size=2m \
+			--bs=64k --rw="$rw" >/dev/null 2>&1 || fail "$*: failed"
+		grep -c "fallocate(.*, 0, 0, 2097152)" "$T/fa.st" || true
+	}
+	w_rl=$(falloc write $RAIDLAB run)
+	w_fio=$(falloc write fio)
+	r_rl=$(falloc read $RAIDLAB run)
+	echo "fallocate on a new file: write-only raidlab $w_rl, fio $w_fio; read job raidlab $r_rl"
+	[ "$w_rl" = 1 ] && [ "$w_fio" = 1 ] || fail "write-only: raidlab $w_rl, fio $w_fio fallocate calls"
+	[ "$r_rl" = 0 ] || fail "a read job's file was allocated instead of laid out"
 fi
 exit 0

@@ -1757,8 +1757,9 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_bool, .off = OPT_OFF(fill_device, bool)},
     {OPT_INFO("fallocate", NULL, "enum", "native",
               "Accepted for fio job files (none, native, posix, keep, truncate, 0, 1): "
-              "raidlab lays a new file out by writing it in full, which allocates every "
-              "block, so there is nothing left for a preallocation to change."),
+              "raidlab writes a new file in full when a job reads it and allocates it "
+              "(as native) when the jobs only write; the other modes are not told "
+              "apart."),
      .set = opt_set_fallocate},
     {OPT_INFO("create_on_open", NULL, "bool", "0",
               "Accepted for fio job files: raidlab creates a job's files before the run "

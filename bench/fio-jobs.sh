@@ -10,6 +10,13 @@
 # random read, write and mixed, O_DIRECT, libaio), with their runtime set to
 # SECONDS and their size to 256m.  Goal: throughput within +-10 % of fio,
 # the same jobs, groups and directions.
+#
+# The buffered sequential writes (fio-seq-write, fio-seq-RW) are CPU-bound
+# on the submitting thread: buffered libaio copies into the page cache
+# inside io_submit, so each tool's own cost per I/O shows in the result.
+# fio reaps one event per submitted I/O, raidlab one batch per poll, and
+# raidlab comes out about 1.2-1.3x faster there; single runs of either tool
+# vary by +-25 %.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 RAIDLAB=${RAIDLAB:-$top/build/raidlab}

@@ -22,7 +22,8 @@ done
 jq -e '.jobs | length == 1' rl.json >/dev/null || fail "one job"
 jq -e '.jobs[0].jobname == "t" and .jobs[0].read.io_bytes > 0 and .jobs[0].write.io_bytes == 0' \
 	rl.json >/dev/null || fail "job name and directions"
-jq -e '.jobs[0].read.runtime >= 950 and .jobs[0].read.runtime <= 1100' rl.json >/dev/null ||
+# (ms, not s or us; an I/O stalled by a busy shared disk may end the run late)
+jq -e '.jobs[0].read.runtime >= 950 and .jobs[0].read.runtime <= 2000' rl.json >/dev/null ||
 	fail "runtime is in ms: $(jq .jobs[0].read.runtime rl.json)"
 jq -e '(.jobs[0].read.bw_bytes / 1024 | floor) == .jobs[0].read.bw' rl.json >/dev/null ||
 	fail "bw is KiB/s, bw_bytes bytes/s"

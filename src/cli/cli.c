@@ -1,6 +1,7 @@
 /*
  * cli.c - the command registry and the error printers every command uses.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,19 @@ void cli_error(const char *cmd, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int cli_parse_slow(const char *cmd, const char *val, uint32_t *out)
+{
+	char why[128];
+	uint64_t v;
+
+	if (rl_parse_u64(val, &v, why, sizeof(why)) || v < 1 || v > 1000) {
+		cli_error(cmd, "--slow: expected a whole factor 1..1000, got '%s'", val);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
 }
 
 void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err)

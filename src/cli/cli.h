@@ -11,6 +11,7 @@
 #define RL_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct cli_command {
 	const char *name;    /* "run" */
@@ -51,6 +52,12 @@ void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err)
 struct rl_target;
 struct json_object;
 unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc);
+
+/**
+ * --slow N (serve and file suites on simulated stacks): a whole factor
+ * 1..1000 into *out.  0, or -EINVAL after printing the reason.
+ */
+int cli_parse_slow(const char *cmd, const char *val, uint32_t *out);
 
 /**
  * Can @path (given with option @opt, e.g. "--json") be written?  Checked

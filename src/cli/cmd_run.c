@@ -478,9 +478,7 @@ static int run_plan_add(struct run_plan *p, const struct run_args *a, const stru
 	}
 	if (wl_job_writes(j))
 		p->tg[i].ctx.write_intent = true;
-	if (j->verify != WL_VERIFY_NONE || j->verify_only ||
-	    !(j->rw == WL_RW_WRITE || j->rw == WL_RW_RANDWRITE || j->rw == WL_RW_TRIM ||
-	      j->rw == WL_RW_RANDTRIM))
+	if (wl_job_reads(j))
 		p->tg[i].read = true;
 	p->tg[i].ctx.write_only = p->tg[i].ctx.write_intent && !p->tg[i].read;
 	/* fio's fadvise_hint: random if any job on the file is random */

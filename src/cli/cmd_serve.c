@@ -175,13 +175,8 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 			a->quiet = true;
 			break;
 		case 'w':
-			if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v < 1 || v > 1000) {
-				cli_error("serve",
-				          "--slow: expected a whole factor 1..1000, got '%s'",
-				          optarg);
+			if (cli_parse_slow("serve", optarg, &a->slow))
 				return 2;
-			}
-			a->slow = (uint32_t)v;
 			break;
 		case 'h':
 			fputs(serve_usage, stdout);

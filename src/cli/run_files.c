@@ -40,7 +40,7 @@ struct rf_args {
 	double scale;
 	unsigned long long seed;
 	unsigned compress;
-	unsigned slow; /* simulated stacks: serve in slow motion, divide wall time by it */
+	uint32_t slow; /* simulated stacks: serve in slow motion (files_clock_ns) */
 	bool drop, keep, force_destroy, quiet;
 };
 
@@ -169,13 +169,8 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 			}
 			a->compress = (unsigned)c;
 		} else if (!strcmp(name, "slow")) {
-			long v = strtol(val, &end, 10);
-			if (!end || *end || !*val || v < 1 || v > 1000) {
-				cli_error("run",
-				          "--slow: expected a whole factor 1..1000, got '%s'", val);
+			if (cli_parse_slow("run", val, &a->slow))
 				return -EINVAL;
-			}
-			a->slow = (unsigned)v;
 		} else if (!strcmp(name, "no-drop-caches") && !val) {
 			a->drop = false;
 		} else if (!strcmp(name, "keep") && !val) {

@@ -54,14 +54,20 @@ static uint64_t aio_now(struct rl_exec *ex)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int aio_flush_queue(struct rl_exec *ex)
+/*
+ * Hand the queued iocbs to the kernel.  A request the kernel refuses is
+ * failed on the completion path when @fail_refused (the poll); from a
+ * target's submit it stays queued for the next poll instead, so no request
+ * completes before its submit returns.
+ */
+static int aio_flush_queue(struct rl_exec *ex, bool fail_refused)
 {
 	struct aio_state *st = ex->backend_priv;
 	unsigned done = 0;
 
 	while (done < st->nqueued) {
 		int rc = io_submit(st->ctx, (long)(st->nqueued - done), st->queued + done);
-		if (rc == -EAGAIN || rc == -EINTR)
+		if (rc == -EAGAIN || rc == -EINTR || (rc < 0 && !fail_refused))
 			break; /* the kernel is full: retry at the next poll */
 		if (rc < 0) {
 			/* The first queued request is refused: fail it, keep the rest. */
@@ -109,7 +115,7 @@ static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts)
 static int aio_poll(struct rl_exec *ex, uint64_t block_until)
 {
 	struct timespec zero = {0, 0};
-	int rc = aio_flush_queue(ex);
+	int rc = aio_flush_queue(ex, true);
 
 	if (rc < 0)
 		return rc;
@@ -240,18 +246,7 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 		return rc;
 	}
 	st->queued[st->nqueued++] = cb;
-	if (ex->submit_batch && st->nqueued >= ex->submit_batch) {
-		/*
-		 * Hand them over now (fio's iodepth_batch_submit).  Only what the
-		 * kernel takes leaves the queue; a refusal is left for the next
-		 * poll, which fails the request on the completion path.
-		 */
-		int rc = io_submit(st->ctx, (long)st->nqueued, st->queued);
-		if (rc > 0) {
-			for (unsigned i = (unsigned)rc; i < st->nqueued; i++)
-				st->queued[i - (unsigned)rc] = st->queued[i];
-			st->nqueued -= (unsigned)rc;
-		}
-	}
+	if (ex->submit_batch && st->nqueued >= ex->submit_batch)
+		aio_flush_queue(ex, false); /* fio's iodepth_batch_submit: hand them over now */
 	return 0;
 }

@@ -323,6 +323,11 @@ const char *wl_rw_name(enum wl_rw rw);
  * trim, randtrim, and rw / randrw unless rwmixread is 100.
  */
 bool wl_job_writes(const struct wl_job *job);
+/**
+ * True if the job reads what is on the target: read, randread, rw / randrw
+ * unless rwmixread is 0, and any job that verifies.
+ */
+bool wl_job_reads(const struct wl_job *job);
 
 /**
  * Set one option by name.  @where names the source for messages

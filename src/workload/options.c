@@ -2235,6 +2235,26 @@ bool wl_job_writes(const struct wl_job *job)
 	return false;
 }
 
+bool wl_job_reads(const struct wl_job *job)
+{
+	if (job->verify != WL_VERIFY_NONE || job->verify_only)
+		return true;
+	switch (job->rw) {
+	case WL_RW_WRITE:
+	case WL_RW_RANDWRITE:
+	case WL_RW_TRIM:
+	case WL_RW_RANDTRIM:
+		return false;
+	case WL_RW_RW:
+	case WL_RW_RANDRW:
+		return job->rwmixread > 0;
+	case WL_RW_READ:
+	case WL_RW_RANDREAD:
+		break;
+	}
+	return true;
+}
+
 static const char *opt_dist_name(enum wl_dist dist)
 {
 	switch (dist) {

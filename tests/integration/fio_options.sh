@@ -235,22 +235,21 @@ if command -v fio >/dev/null; then
 fi
 
 # --- bad values name the option and the job file line ---
-printf '[global]\nioengine=null\nsize=1m\n[a]\nss=iops\n' >bad.fio
-expect_fail 2 "bad.fio:5: option 'ss'" $RAIDLAB run bad.fio
-printf '[a]\nioengine=null\nsize=1m\nflow=-1\n' >bad.fio
-expect_fail 2 "bad.fio:4: option 'flow'" $RAIDLAB run bad.fio
-printf '[a]\nioengine=null\nsize=1m\nlatency_percentile=0\n' >bad.fio
-expect_fail 2 "bad.fio:4: option 'latency_percentile'" $RAIDLAB run bad.fio
-printf '[a]\nioengine=psync\nsize=1m\ncmdprio_percentage=10\n' >bad.fio
-expect_fail 2 "cmdprio_percentage needs ioengine=io_uring or libaio" $RAIDLAB run bad.fio
-printf '[a]\nioengine=null\nsize=1m\ncontinue_on_error=maybe\n' >bad.fio
-expect_fail 2 "bad.fio:4: option 'continue_on_error'" $RAIDLAB run bad.fio
-printf '[a]\nioengine=null\nsize=1m\nignore_error=,ENOTANERRNO\n' >bad.fio
-expect_fail 2 "bad.fio:4: option 'ignore_error': 'ENOTANERRNO' is not an errno" $RAIDLAB run bad.fio
-printf '[a]\nioengine=null\nsize=1m\ncmdprio_class=4\n' >bad.fio
-expect_fail 2 "bad.fio:4: option 'cmdprio_class'" $RAIDLAB run bad.fio
-printf '[a]\nioengine=null\nsize=1m\nverify=meta\nverify_pattern=0xzz\n' >bad.fio
-expect_fail 2 "bad.fio:5: option 'verify_pattern'" $RAIDLAB run bad.fio
-printf '[a]\nioengine=null\nsize=1m\nrw=read\nverify_interval=4k\n' >bad.fio
-expect_fail 2 "bad.fio:1: job 'a': verify_interval applies to verify=meta" $RAIDLAB run bad.fio
+# job file body (printf format) | the message raidlab must give
+bad=(
+	"[global]\nioengine=null\nsize=1m\n[a]\nss=iops\n|bad.fio:5: option 'ss'"
+	"[a]\nioengine=null\nsize=1m\nflow=-1\n|bad.fio:4: option 'flow'"
+	"[a]\nioengine=null\nsize=1m\nlatency_percentile=0\n|bad.fio:4: option 'latency_percentile'"
+	"[a]\nioengine=psync\nsize=1m\ncmdprio_percentage=10\n|cmdprio_percentage needs ioengine=io_uring or libaio"
+	"[a]\nioengine=null\nsize=1m\ncontinue_on_error=maybe\n|bad.fio:4: option 'continue_on_error'"
+	"[a]\nioengine=null\nsize=1m\nignore_error=,ENOTANERRNO\n|bad.fio:4: option 'ignore_error': 'ENOTANERRNO' is not an errno"
+	"[a]\nioengine=null\nsize=1m\ncmdprio_class=4\n|bad.fio:4: option 'cmdprio_class'"
+	"[a]\nioengine=null\nsize=1m\nverify=meta\nverify_pattern=0xzz\n|bad.fio:5: option 'verify_pattern'"
+	"[a]\nioengine=null\nsize=1m\nrw=read\nverify_interval=4k\n|bad.fio:1: job 'a': verify_interval applies to verify=meta"
+)
+for case in "${bad[@]}"; do
+	# shellcheck disable=SC2059
+	printf "${case%%|*}" >bad.fio
+	expect_fail 2 "${case#*|}" $RAIDLAB run bad.fio
+done
 exit 0

@@ -40,14 +40,13 @@
 struct paced_clock {
 	uint64_t wall0; /* wall clock at creation, ns */
 	uint64_t v0;    /* simulated time at creation, ns */
-	uint32_t slow;  /* wall ns per simulated ns (>= 1) */
 };
 
 static uint64_t paced_now(struct rl_exec *ex)
 {
 	const struct paced_clock *pc = ex->backend_priv;
 
-	return pc->v0 + (rl_exec_wall_now() - pc->wall0) / pc->slow;
+	return pc->v0 + (rl_exec_wall_now() - pc->wall0) / ex->pace_slow;
 }
 
 static void paced_destroy(struct rl_exec *ex)
@@ -83,8 +82,7 @@ int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart,
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	pc->wall0 = rl_exec_wall_now();
 	pc->v0 = vstart;
-	pc->slow = slow;
-	ex->pace_slow = slow;
+	ex->pace_slow = slow; /* wall ns per simulated ns; rl_exec_wall_span() reads it too */
 	ex->kind = RL_EXEC_VIRTUAL;
 	ex->backend_priv = pc;
 	ex->backend = &paced_backend;

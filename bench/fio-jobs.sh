@@ -11,12 +11,13 @@
 # SECONDS and their size to 256m.  Goal: throughput within +-10 % of fio,
 # the same jobs, groups and directions.
 #
-# The buffered sequential writes (fio-seq-write, fio-seq-RW) are CPU-bound
-# on the submitting thread: buffered libaio copies into the page cache
-# inside io_submit, so each tool's own cost per I/O shows in the result.
-# fio reaps one event per submitted I/O, raidlab one batch per poll, and
-# raidlab comes out about 1.2-1.3x faster there; single runs of either tool
-# vary by +-25 %.
+# The buffered sequential jobs (fio-seq-write, fio-seq-RW) are CPU-bound:
+# each request is copied to the page cache inside io_submit, and that copy
+# is slower from a buffer off a page boundary, where fio's buffered jobs
+# keep theirs (malloc's address).  raidlab places them the same way
+# (docs/options.md, "Where the buffers sit"); with page-aligned buffers it
+# came out 1.2-1.3x faster than fio there.  Single runs of either tool vary
+# by +-25 %, hence the median.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 RAIDLAB=${RAIDLAB:-$top/build/raidlab}

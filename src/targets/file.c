@@ -360,6 +360,8 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 		t->block_size = f->direct ? file_dio_align(f->fd) : 512;
 		t->caps |= RL_CAP_TRIM;
 	}
+	if (f->direct)
+		t->caps |= RL_CAP_DIRECT;
 	if (want_size) {
 		if (want_size > t->size)
 			return rl_err_set(

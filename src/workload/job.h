@@ -57,8 +57,8 @@
  *   - rw_skip / rw_nr (rw=read:8k, rw=randread:8) and zones (zoned,
  *     zoned_abs) are the generator's (gen.h); blockalign sets its random
  *     unit.
- *   - cpus / cpus_split pin real workers' threads; mem_huge puts the slot
- *     buffers in transparent huge pages.
+ *   - cpus / cpus_split pin real workers' threads; mem and mem_align place
+ *     the slot buffers (run.c: worker setup says where, and why it matters).
  */
 #ifndef RL_WORKLOAD_JOB_H
 #define RL_WORKLOAD_JOB_H
@@ -66,6 +66,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* mem=: where a worker's slot buffers live */
+enum wl_mem {
+	WL_MEM_MALLOC, /* the allocator's alignment when nothing needs more (fio's default) */
+	WL_MEM_MMAP,   /* their own pages */
+	WL_MEM_HUGE,   /* mmaphuge: transparent huge pages */
+};
 
 enum wl_rw {
 	WL_RW_READ = 0,
@@ -213,9 +220,10 @@ struct wl_job {
 	uint64_t blockalign;        /* blockalign=: random offsets aligned to this; 0 smallest bs */
 	double pct_list[WL_PCT_MAX]; /* percentile_list=: reported percentiles; npct 0: fio's */
 	unsigned npct;
-	uint64_t cpus;   /* cpus_allowed=: CPU mask (CPUs 0..63); 0: any */
-	bool cpus_split; /* cpus_allowed_policy=split: one CPU of the set per worker */
-	bool mem_huge;   /* mem=mmaphuge: I/O buffers in (transparent) huge pages */
+	uint64_t cpus;      /* cpus_allowed=: CPU mask (CPUs 0..63); 0: any */
+	bool cpus_split;    /* cpus_allowed_policy=split: one CPU of the set per worker */
+	uint8_t mem;        /* mem=: WL_MEM_* (where the I/O buffers live) */
+	uint32_t mem_align; /* mem_align=: buffers start this many bytes past a page boundary */
 	/* flow=W: jobs of one flow_id issue in the ratio of their weights (control.h) */
 	uint32_t flow;          /* weight; 0: no flow control */
 	uint32_t flow_id;       /* flow group; default 0 */

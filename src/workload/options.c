@@ -1524,10 +1524,12 @@ static int opt_set_mem(struct wl_job *job, const struct opt_def *def, const char
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
-	if (!strcmp(value, "malloc") || !strcmp(value, "mmap"))
-		job->mem_huge = false;
+	if (!strcmp(value, "malloc"))
+		job->mem = WL_MEM_MALLOC;
+	else if (!strcmp(value, "mmap"))
+		job->mem = WL_MEM_MMAP;
 	else if (!strcmp(value, "mmaphuge"))
-		job->mem_huge = true;
+		job->mem = WL_MEM_HUGE;
 	else
 		return opt_fail(ctx, true, "expected malloc, mmap or mmaphuge, got '%s'", value);
 	return 0;
@@ -1914,8 +1916,16 @@ static const struct opt_def opt_table[] = {
               "Where the I/O buffers live: malloc or mmap (ordinary pages, as fio's "
               "default), or mmaphuge (transparent huge pages: a 1 MiB buffer is one "
               "physically contiguous segment, so large requests are not split at the "
-              "device's segment limit)."),
+              "device's segment limit).  With malloc, a job whose I/O reaches no O_DIRECT "
+              "descriptor gets the allocator's alignment, as in fio (16 bytes past a page "
+              "boundary for large regions), which makes copies to and from the page cache "
+              "slower; see mem_align."),
      .set = opt_set_mem},
+    {OPT_INFO("mem_align", "iomem_align", "int", "0",
+              "Start the I/O buffers this many bytes past a page boundary (0 with O_DIRECT: "
+              "page aligned).  Setting it page-aligns buffered jobs' buffers too.  With "
+              "O_DIRECT it must be a multiple of the target's block alignment."),
+     .set = opt_set_u32, .off = OPT_OFF(mem_align, uint32_t), .min = 0, .max = 1u << 20},
     {OPT_INFO("gtod_reduce", NULL, "bool", "0",
               "Accepted for fio job files: fio's way of reading the clock less often.  "
               "raidlab reads it once per I/O anyway, so there is nothing to reduce."),

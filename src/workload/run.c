@@ -75,7 +75,8 @@ struct run_worker {
 	unsigned index;
 	struct wl_gen gen;
 	struct run_slot *slots;
-	uint8_t *bufmem; /* every slot's buffer, in one region */
+	uint8_t *bufmem; /* every slot's buffer, in one region (what was allocated) */
+	uint8_t *bufs;   /* the first slot's buffer in it (mem_align past its start) */
 	unsigned nslots, inflight;
 	enum run_phase phase;
 	uint64_t seed;       /* this worker's offset stream */
@@ -772,25 +773,52 @@ static int run_worker_setup(struct run_worker *w)
 	if (!w->slots)
 		return -ENOMEM;
 	/*
-	 * One region for every slot's buffer, as fio allocates them.  With
-	 * mem=mmaphuge a large region is aligned to and backed by transparent
-	 * huge pages: a 1 MiB O_DIRECT request in 4 KiB pages needs up to 256
-	 * segments, more than many devices take in one request (virtio-blk:
-	 * 254), so unless its pages happen to be physically contiguous it
-	 * reaches the device split; in a huge page it is one segment, and
-	 * sequential requests merge up to the device's largest request.
+	 * One region for every slot's buffer, placed as fio places it.  Where
+	 * the buffers start matters even when nothing requires alignment: the
+	 * kernel copies to and from the page cache measurably slower from a
+	 * buffer 16 bytes past a page boundary, which is where malloc puts a
+	 * large block and so where fio's buffered jobs have theirs.  So a job
+	 * whose I/O reaches no O_DIRECT descriptor, with mem=malloc and no
+	 * mem_align, takes malloc's address as fio does; otherwise the region
+	 * is page aligned (plus mem_align).  With mem=mmaphuge a large region
+	 * is aligned to and backed by transparent huge pages: a 1 MiB O_DIRECT
+	 * request in 4 KiB pages needs up to 256 segments, more than many
+	 * devices take in one request (virtio-blk: 254), so unless its pages
+	 * happen to be physically contiguous it reaches the device split; in
+	 * a huge page it is one segment, and sequential requests merge up to
+	 * the device's largest request.
 	 */
-	size_t each = ((size_t)maxbs + 4095) & ~(size_t)4095;
-	size_t total = each * w->nslots;
-	size_t align = total >= RUN_HUGE ? RUN_HUGE : 4096;
-	total = (total + align - 1) & ~(align - 1);
-	if (posix_memalign((void **)&w->bufmem, align, total))
+	bool dio = (rl_target_leaf_caps(w->t) & RL_CAP_DIRECT) != 0;
+	if (dio && job->mem_align % w->t->block_size) {
+		snprintf(w->setup_msg, sizeof(w->setup_msg),
+		         "job '%s': mem_align=%u is not a multiple of %u, the O_DIRECT alignment "
+		         "of its target",
+		         job->name, job->mem_align, w->t->block_size);
+		return -EINVAL;
+	}
+	size_t each, total;
+	if (!dio && job->mem == WL_MEM_MALLOC && !job->mem_align) {
+		each = maxbs;
+		total = each * w->nslots;
+		w->bufmem = malloc(total);
+		w->bufs = w->bufmem;
+	} else {
+		size_t align;
+		each = ((size_t)maxbs + 4095) & ~(size_t)4095;
+		total = each * w->nslots + job->mem_align;
+		align = total >= RUN_HUGE ? RUN_HUGE : 4096;
+		total = (total + align - 1) & ~(align - 1);
+		if (posix_memalign((void **)&w->bufmem, align, total))
+			w->bufmem = NULL;
+		else if (align == RUN_HUGE && job->mem == WL_MEM_HUGE)
+			(void)madvise(w->bufmem, total, MADV_HUGEPAGE);
+		w->bufs = w->bufmem ? w->bufmem + job->mem_align : NULL;
+	}
+	if (!w->bufmem)
 		return -ENOMEM;
-	if (align == RUN_HUGE && job->mem_huge)
-		(void)madvise(w->bufmem, total, MADV_HUGEPAGE);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *s = &w->slots[i];
-		s->buf = w->bufmem + i * each;
+		s->buf = w->bufs + i * each;
 		wl_buf_fill(job, &w->buf_rng, s->buf, maxbs);
 		s->w = w;
 		s->io.buf = s->buf;

@@ -214,5 +214,28 @@ if command -v strace >/dev/null; then
 	echo "fallocate on a new file: write-only raidlab $w_rl, fio $w_fio; read job raidlab $r_rl"
 	[ "$w_rl" = 1 ] && [ "$w_fio" = 1 ] || fail "write-only: raidlab $w_rl, fio $w_fio fallocate calls"
 	[ "$r_rl" = 0 ] || fail "a read job's file was allocated instead of laid out"
+
+	# Where the I/O buffers start: a buffered job's sit where malloc put
+	# them, as fio's do (the page cache copies slower from there, so this
+	# shows in buffered throughput); O_DIRECT or mem_align page-align them.
+	# pwrite's buffer address, read with strace, modulo a page.
+	bufoff() { # TOOL-ARGS...: distinct buffer offsets within a page
+		rm -f "$T/al"
+		strace -f -e trace=pwrite64 -e raw=pwrite64 -o "$T/al.st" "$@" --name=a \
+			--filename="$T/al" --size=4m --bs=1m --rw=write --ioengine=psync \
+			>/dev/null 2>&1 || fail "$*: failed"
+		sed -n 's/.*pwrite64(0x[0-9a-f]*, \(0x[0-9a-f]*\),.*/\1/p' "$T/al.st" |
+			while read -r a; do echo $((a % 4096)); done | sort -un | tr '\n' ' '
+	}
+	for args in "--direct=0" "--direct=1" "--direct=0 --mem_align=4096" "--direct=1 --mem_align=512"; do
+		# shellcheck disable=SC2086
+		o_rl=$(bufoff $RAIDLAB run $args)
+		# shellcheck disable=SC2086
+		o_fio=$(bufoff fio $args)
+		echo "buffer offsets in a page, $args: raidlab '$o_rl', fio '$o_fio'"
+		[ -n "$o_rl" ] && [ "$o_rl" = "$o_fio" ] || fail "$args: buffers at '$o_rl', fio's at '$o_fio'"
+	done
 fi
+expect_fail 1 "mem_align=100 is not a multiple of" $RAIDLAB run --name=a --filename="$T/al" \
+	--size=1m --direct=1 --mem_align=100
 exit 0

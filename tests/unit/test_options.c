@@ -401,9 +401,13 @@ static void test_valid_values(void **state)
 	assert_int_equal(j.cpus, 0x27);
 	SET_OK(&j, "cpus_allowed_policy", "split");
 	SET_OK(&j, "mem", "mmaphuge");
-	assert_true(j.mem_huge);
+	assert_int_equal(j.mem, WL_MEM_HUGE);
+	SET_OK(&j, "iomem", "mmap");
+	assert_int_equal(j.mem, WL_MEM_MMAP);
 	SET_OK(&j, "iomem", "malloc");
-	assert_false(j.mem_huge);
+	assert_int_equal(j.mem, WL_MEM_MALLOC);
+	SET_OK(&j, "iomem_align", "4096");
+	assert_int_equal(j.mem_align, 4096);
 	assert_true(j.cpus_split);
 	assert_int_equal(j.blockalign, 4096);
 
@@ -629,6 +633,8 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("cpus_allowed", "3-1", "got '3-1'");
 	SET_ERR("cpus_allowed_policy", "one", "expected shared or split");
 	SET_ERR("mem", "cudamalloc", "option 'mem': expected malloc, mmap or mmaphuge");
+	SET_ERR("mem_align", "-16", "option 'mem_align'");
+	SET_ERR("iomem_align", "2m", "option 'iomem_align': expected a whole number from 0");
 	SET_ERR("percentile_list", "99:0", "option 'percentile_list': expected up to 20");
 	SET_ERR("percentile_list", "101", "got '101'");
 	SET_ERR("rate", "10m,x", "option 'rate': expected READ[,WRITE[,TRIM]] bytes per second");
@@ -1014,6 +1020,8 @@ static const char *const promised[] = {
     "cpus_allowed_policy",
     "mem",
     "iomem",
+    "mem_align",
+    "iomem_align",
     "invalidate",
     "iodepth_batch",
     "iodepth_batch_submit",
@@ -1106,7 +1114,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 17); /* seventeen of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 18); /* eighteen of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */

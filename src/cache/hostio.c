@@ -61,6 +61,12 @@ static uint64_t cache_direct_run(struct cache *c, const struct rl_io *io, uint64
  * a host write goes down as one request whatever the reads left cached.
  * Lock held.
  */
+/* A line holding only clean data that nothing is using: a write may drop its copy. */
+static bool cache_line_idle_clean(const struct cache_line *l)
+{
+	return !l->ndirty && !l->refs && !l->wt && l->busy == CACHE_BUSY_NONE && !l->waiters;
+}
+
 static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, uint64_t rel)
 {
 	uint64_t run = 0;
@@ -70,8 +76,7 @@ static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, 
 	while (rel + run < io->len) {
 		struct cache_piece pc = cache_piece_at(c, io, rel + run);
 		struct cache_line *l = cache_find(c, pc.tag);
-		if (l &&
-		    (l->ndirty || l->refs || l->wt || l->busy != CACHE_BUSY_NONE || l->waiters))
+		if (l && !cache_line_idle_clean(l))
 			break;
 		run += pc.len;
 	}
@@ -312,6 +317,16 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 			return;
 		}
 		clearable = false;
+	}
+	if (l && c->io_direct && clearable && cache_line_idle_clean(l)) {
+		/*
+		 * Direct I/O: write-through data takes no line, whatever the
+		 * request's size (a multi-line run drops its lines' copies the
+		 * same way); only a line in use keeps the blocks up to date.
+		 */
+		cache_forget(c, l, pc.b0, pc.n);
+		l->wseq = ++c->wseq;
+		l = NULL;
 	}
 	if (!l && !c->io_direct) /* direct I/O: write-through data takes no line */
 		l = cache_alloc(c, pc.tag);

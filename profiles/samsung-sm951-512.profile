@@ -1,10 +1,13 @@
-# Samsung SM951 512 GB (NVMe variant) - PCIe 3.0 x4, 16 nm planar MLC, no SLC cache.
+# Samsung SM951 512 GB - PCIe 3.0 x4, 16 nm planar MLC, no SLC cache.
 # Format and keys: docs/simulator.md.  [src] cited, [calc] derived, [est] estimate.
-# The first SM951 was AHCI; iface=ahci models that variant (one queue of 32).
+# The ratings below are the launch figures of the first SM951, an AHCI drive; iface=ahci models
+# it (one queue of 32).  The later SM951-NVMe was rated 300k/100k IOPS: this profile does not
+# model that variant's command path.
 name = samsung-sm951-512
 aliases = sm951 samsung-sm951
-description = Samsung SM951 512 GB: NVMe PCIe 3.0 x4, UBX controller 8 ch, 16 nm MLC
-source = Samsung SM951 product brief: 2150/1550 MB/s, up to 130k/85k IOPS (512 GB)
+description = Samsung SM951 512 GB: PCIe 3.0 x4 (iface=ahci: the AHCI drive the ratings are for), UBX controller 8 ch, 16 nm MLC
+source = Samsung SM951 product brief: 2150/1550 MB/s, up to 130k/85k IOPS (512 GB, AHCI; 6donline launch report)
+source = custompcreview SM951-NVMe review: the NVMe variant rated 2150/1550 MB/s, 300k/100k IOPS
 source = techgage, 6donline, AnandTech 8979, Tom's Hardware SM951 reviews: PCIe 3.0 x4, limited to 1600/1350 MB/s on PCIe 2.0 x4, DRAM caches the page table
 source = AnandTech "Understanding TLC NAND": MLC read 50 us, erase 2-3 ms
 source = shared/research/ssdsim.md sections 4-6

@@ -14,8 +14,8 @@
  * the simulated DRAM time (virtual executors only: lat + bytes/bw on one
  * shared DRAM channel) is added there, a powered-off cache turns the status
  * into -EIO there, and acknowledged writes are counted there (power-loss
- * trigger).  The request's own callback is parked in priv[CACHE_P_CB] while
- * we hold it, as delay.c does.
+ * trigger).  The request's own callback is parked in its struct cache_req
+ * (cache.h) while we hold it, as delay.c does.
  *
  * Timing: on a virtual executor a hit or a write-back acknowledgement costs
  * dram-lat plus its bytes at dram-bw; on a real executor the copy is real
@@ -60,12 +60,12 @@ void cache_host_final(struct rl_io *io, int status)
 		status = -EIO;
 	else if (io->op == RL_OP_WRITE && !status) {
 		/* Drive-cache tracking counts acknowledged data only. */
-		if (io->priv[CACHE_P_AUX] & CACHE_A_THROUGH)
+		if (cache_req(io)->u.rw.flags & CACHE_R_THROUGH)
 			cache_pl_member_write(c, io->offset, io->len, io->flags & RL_IO_FUA);
 		cache_pl_acked(c);
 	}
 	if (io->op == RL_OP_READ && !status) {
-		if (io->priv[CACHE_P_AUX] & CACHE_A_MEMBER)
+		if (cache_req(io)->u.rw.flags & CACHE_R_MEMBER)
 			c->n.read_misses++;
 		else
 			c->n.read_hits++;
@@ -74,21 +74,21 @@ void cache_host_final(struct rl_io *io, int status)
 	if (io->ex->kind == RL_EXEC_VIRTUAL && rl_exec_now(io->ex) > c->vseen)
 		c->vseen = rl_exec_now(io->ex);
 	pthread_mutex_unlock(&c->lock);
-	io->cb = (rl_io_cb)(uintptr_t)io->priv[CACHE_P_CB];
+	io->cb = cache_req(io)->cb;
 	rl_io_complete(io, status);
 }
 
 void cache_host_done(struct rl_io *io, int status)
 {
 	struct cache *c = cache_of(io);
-	uint64_t aux = io->priv[CACHE_P_AUX];
+	struct cache_req *r = cache_req(io);
 
-	if (io->op == RL_OP_READ && (aux & CACHE_A_BYTES) && !(aux & CACHE_A_DELAYED) &&
+	if (io->op == RL_OP_READ && r->u.rw.hit_bytes && !(r->u.rw.flags & CACHE_R_DELAYED) &&
 	    io->ex->kind == RL_EXEC_VIRTUAL) {
 		uint64_t when;
-		io->priv[CACHE_P_AUX] |= CACHE_A_DELAYED;
+		r->u.rw.flags |= CACHE_R_DELAYED;
 		pthread_mutex_lock(&c->lock);
-		when = cache_dram(c, rl_exec_now(io->ex), aux & CACHE_A_BYTES);
+		when = cache_dram(c, rl_exec_now(io->ex), r->u.rw.hit_bytes);
 		pthread_mutex_unlock(&c->lock);
 		if (!rl_exec_at(io->ex, io, when, status))
 			return;
@@ -182,10 +182,9 @@ static void cache_submit(struct rl_target *t, struct rl_io *io)
 	if (io->ex->kind == RL_EXEC_VIRTUAL)
 		when = cache_fw_when(c, io, c->last_io);
 	pthread_mutex_unlock(&c->lock);
-	io->priv[CACHE_P_CB] = (uint64_t)(uintptr_t)io->cb;
-	io->priv[CACHE_P_T] = (uint64_t)(uintptr_t)t;
-	io->priv[CACHE_P_CUR] = 0;
-	io->priv[CACHE_P_AUX] = 0;
+	memset(io->priv, 0, sizeof(io->priv));
+	cache_req(io)->cb = io->cb;
+	cache_req(io)->t = t;
 	if (when) {
 		io->cb = cache_fw_done;
 		if (!rl_exec_at(io->ex, io, when, 0))

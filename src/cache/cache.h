@@ -233,20 +233,52 @@ struct cache {
 
 /* --- host requests: cache.c (the way out), hostio.c, flush.c --- */
 
-/* Host request scratch (priv[]) while the cache holds the request. */
-enum { CACHE_P_CB = 0, CACHE_P_T = 1, CACHE_P_CUR = 2, CACHE_P_AUX = 3 };
+/*
+ * A host request's state while the cache holds it, in the request's priv[]
+ * (the words a target owns on the requests it receives).  cache_req() is
+ * the only way to it.
+ */
+struct cache_req {
+	rl_io_cb cb;         /* the submitter's callback, put back by cache_host_final */
+	struct rl_target *t; /* this cache's target */
+	union {
+		struct {              /* reads, writes and trims (hostio.c) */
+			uint32_t cur; /* bytes issued so far (a parked request resumes here) */
+			uint32_t
+			    hit_bytes;  /* bytes copied out of lines: their DRAM time, at the end */
+			uint32_t epoch; /* reads: c->nc_epoch when the first miss went down */
+			uint16_t flags; /* CACHE_R_* */
+		} rw;
+		struct {                /* flushes (flush.c) */
+			uint64_t seq;   /* c->wseq at arrival; then the drive-cache flush token */
+			uint32_t line;  /* the pass's cursor: this line */
+			uint16_t blk;   /* and this block in it */
+			uint16_t flags; /* CACHE_F_* (flush.c) */
+		} fl;
+	} u;
+};
+_Static_assert(sizeof(struct cache_req) <= sizeof(((struct rl_io *)0)->priv),
+               "a host request's cache state must fit in its priv words");
 
-/* CACHE_P_AUX of a read or write: hit bytes (low 48 bits) and flags. */
-#define CACHE_A_BYTES   ((1ull << 48) - 1)
-#define CACHE_A_DELAYED (1ull << 63) /* the DRAM time was added */
-#define CACHE_A_MEMBER  (1ull << 62) /* some piece was read from the member */
-#define CACHE_A_THROUGH (1ull << 61) /* a write that went to the members */
+#define CACHE_R_DELAYED 0x01u /* the DRAM time was added */
+#define CACHE_R_MEMBER  0x02u /* some piece was read from the member */
+#define CACHE_R_THROUGH 0x04u /* a write that went to the members */
+#define CACHE_R_EPOCH   0x08u /* a read's epoch is set (its first miss went down) */
+#define CACHE_R_NOFILL  0x10u /* a read's misses may not fill lines (see hostio.c) */
+#define CACHE_R_UNCLEAN                                                                            \
+	0x20u /* a write-through piece started while its line was                                  \
+	         being destaged elsewhere: its blocks stay dirty */
 
 #define CACHE_POLL_NS 20000 /* re-check of a line busy on another thread's executor */
 
+static inline struct cache_req *cache_req(const struct rl_io *io)
+{
+	return (struct cache_req *)(uintptr_t)io->priv;
+}
+
 static inline struct cache *cache_of(const struct rl_io *io)
 {
-	return ((struct rl_target *)(uintptr_t)io->priv[CACHE_P_T])->priv;
+	return cache_req(io)->t->priv;
 }
 
 /* One line's part of [io->offset + rel, io->offset + io->len). */

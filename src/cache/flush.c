@@ -16,8 +16,8 @@
  * everything back (and, after a power cut, replays a protected cache with
  * FUA: c->replaying).
  *
- * Progress lives in priv[CACHE_P_CUR] (line, block within the line, flags),
- * so a flush parked for want of child requests resumes exactly where it
+ * Progress lives in the request's struct cache_req (u.fl: line, block
+ * within the line, flags), so a flush parked for want of child requests resumes exactly where it
  * stopped; a line whose destage it has begun stays busy meanwhile.
  */
 #include <errno.h>
@@ -25,16 +25,12 @@
 
 #include "cache/cache.h"
 
-/* CACHE_P_CUR of a flush: line index, block in line, flags. */
-#define CACHE_F_LINE(v) ((uint32_t)(v))
-#define CACHE_F_BLK(v)  ((uint32_t)((v) >> 32) & 0xffff)
-#define CACHE_F_INPASS  (1ull << 48)
-#define CACHE_F_ISSUED  (1ull << 49)
-#define CACHE_F_BUSY    (1ull << 50)
-#define CACHE_F_MEMBER  (1ull << 51)
-#define CACHE_F_BEGUN   (1ull << 52) /* the current line's destage is begun */
-#define CACHE_F_FLAGS                                                                              \
-	(CACHE_F_INPASS | CACHE_F_ISSUED | CACHE_F_BUSY | CACHE_F_MEMBER | CACHE_F_BEGUN)
+/* u.fl.flags of a flush */
+#define CACHE_F_INPASS 0x01u /* a pass is under way (its children counted) */
+#define CACHE_F_ISSUED 0x02u /* this pass issued a destage */
+#define CACHE_F_BUSY   0x04u /* this pass skipped a needed line someone else is destaging */
+#define CACHE_F_MEMBER 0x08u /* the members' FLUSH step has begun */
+#define CACHE_F_BEGUN  0x10u /* the current line's destage is begun */
 
 static void cache_flush_pass(struct rl_io *io);
 
@@ -54,7 +50,7 @@ static void cache_flush_destage_done(struct rl_io *child, int status)
 	struct rl_io *w;
 
 	pthread_mutex_lock(&c->lock);
-	w = cache_destage_end(c, (uint32_t)(uintptr_t)child->cb_arg,
+	w = cache_destage_end(c, cache_idx(c, child->cb_arg),
 	                      (uint32_t)(child->offset % c->line / c->bs), child->len / c->bs,
 	                      child->flags & RL_IO_FUA, status);
 	pthread_mutex_unlock(&c->lock);
@@ -69,7 +65,7 @@ static void cache_flush_member_done(struct rl_io *child, int status)
 
 	pthread_mutex_lock(&c->lock);
 	if (!status)
-		cache_pl_flush_done(c, (uint32_t)p->priv[CACHE_P_AUX]);
+		cache_pl_flush_done(c, (uint32_t)cache_req(p)->u.fl.seq);
 	pthread_mutex_unlock(&c->lock);
 	rl_io_child_end(child, status);
 }
@@ -84,8 +80,8 @@ static void cache_flush_members(struct rl_io *io)
 		cache_host_final(io, 0);
 		return;
 	}
-	if (!(io->priv[CACHE_P_CUR] & CACHE_F_MEMBER)) {
-		io->priv[CACHE_P_CUR] |= CACHE_F_MEMBER;
+	if (!(cache_req(io)->u.fl.flags & CACHE_F_MEMBER)) {
+		cache_req(io)->u.fl.flags |= CACHE_F_MEMBER;
 		io->cb = cache_host_done;
 		rl_io_children_begin(io);
 	}
@@ -96,7 +92,7 @@ static void cache_flush_members(struct rl_io *io)
 		return;
 	}
 	pthread_mutex_lock(&c->lock);
-	io->priv[CACHE_P_AUX] = cache_pl_flush_begin(c);
+	cache_req(io)->u.fl.seq = cache_pl_flush_begin(c);
 	c->n.member_flushes++;
 	pthread_mutex_unlock(&c->lock);
 	child->op = RL_OP_FLUSH;
@@ -115,19 +111,22 @@ static void cache_flush_poll(struct rl_io *io, int status)
 static void cache_flush_pass_done(struct rl_io *io, int status)
 {
 	struct cache *c = cache_of(io);
-	uint64_t cur = io->priv[CACHE_P_CUR];
+	struct cache_req *r = cache_req(io);
+	uint16_t flags = r->u.fl.flags;
 	struct cache_line *wait = NULL;
 
-	io->priv[CACHE_P_CUR] = 0;
+	r->u.fl.line = 0;
+	r->u.fl.blk = 0;
+	r->u.fl.flags = 0;
 	if (status) {
 		cache_host_final(io, status);
 		return;
 	}
-	if (cur & CACHE_F_ISSUED) {
+	if (flags & CACHE_F_ISSUED) {
 		cache_flush_pass(io); /* again, for the lines that were busy */
 		return;
 	}
-	if (!(cur & CACHE_F_BUSY)) {
+	if (!(flags & CACHE_F_BUSY)) {
 		cache_flush_members(io);
 		return;
 	}
@@ -135,7 +134,7 @@ static void cache_flush_pass_done(struct rl_io *io, int status)
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < c->nlines && !wait; i++) {
 		struct cache_line *l = &c->lines[i];
-		if (l->busy != CACHE_BUSY_NONE && cache_flush_needs(c, l, io->priv[CACHE_P_AUX]))
+		if (l->busy != CACHE_BUSY_NONE && cache_flush_needs(c, l, r->u.fl.seq))
 			wait = l;
 	}
 	if (wait && wait->busy_ex == io->ex) {
@@ -170,32 +169,37 @@ static void cache_submit_list(struct cache *c, struct rl_io *go)
 	}
 }
 
-static void cache_cur_set(struct rl_io *io, uint32_t idx, uint32_t blk, uint64_t flags)
+static void cache_cur_set(struct rl_io *io, uint32_t idx, uint32_t blk, unsigned flags)
 {
-	io->priv[CACHE_P_CUR] = (uint64_t)idx | (uint64_t)blk << 32 | (flags & CACHE_F_FLAGS);
+	struct cache_req *r = cache_req(io);
+
+	r->u.fl.line = idx;
+	r->u.fl.blk = (uint16_t)blk;
+	r->u.fl.flags = (uint16_t)flags;
 }
 
 /*
  * One pass over the lines: destage every line the flush needs that nobody
  * else is destaging.  Resumable: the cursor (line, block, whether the
- * line's destage was begun) and the pass's flags live in priv[CACHE_P_CUR];
+ * line's destage was begun) and the pass's flags live in u.fl;
  * a line whose destage is begun stays busy (its guard held) while the
  * flush waits for the pool, and the pass resumes at the block it stopped.
  */
 static void cache_flush_pass(struct rl_io *io)
 {
 	struct cache *c = cache_of(io);
-	uint64_t a = io->priv[CACHE_P_AUX];
+	struct cache_req *r = cache_req(io);
+	uint64_t a = r->u.fl.seq;
 	uint8_t fua = c->disk_cache && !c->replaying ? 0 : RL_IO_FUA;
 
-	if (!(io->priv[CACHE_P_CUR] & CACHE_F_INPASS)) {
-		io->priv[CACHE_P_CUR] |= CACHE_F_INPASS;
+	if (!(r->u.fl.flags & CACHE_F_INPASS)) {
+		r->u.fl.flags |= CACHE_F_INPASS;
 		io->cb = cache_flush_pass_done;
 		rl_io_children_begin(io);
 	}
 	for (;;) {
-		uint64_t cur = io->priv[CACHE_P_CUR], flags = cur & CACHE_F_FLAGS;
-		uint32_t idx = CACHE_F_LINE(cur), blk = CACHE_F_BLK(cur), len;
+		unsigned flags = r->u.fl.flags;
+		uint32_t idx = r->u.fl.line, blk = r->u.fl.blk, len;
 		struct rl_io *go = NULL, **tail = &go, *w;
 		struct cache_line *l;
 
@@ -241,7 +245,7 @@ static void cache_flush_pass(struct rl_io *io)
 			child->len = len * c->bs;
 			child->buf = cache_buf(c, l, s);
 			child->cb = cache_flush_destage_done;
-			child->cb_arg = (void *)(uintptr_t)idx;
+			child->cb_arg = l;
 			*tail = child;
 			tail = &child->next;
 			blk = s + len;
@@ -272,8 +276,8 @@ void cache_flush_start(struct cache *c, struct rl_io *io)
 			rl_io_complete_later(io, 0);
 		return;
 	}
-	io->priv[CACHE_P_AUX] = c->wseq;
+	cache_req(io)->u.fl.seq = c->wseq;
 	pthread_mutex_unlock(&c->lock);
-	io->priv[CACHE_P_CUR] = 0;
+	cache_cur_set(io, 0, 0, 0);
 	cache_flush_pass(io);
 }

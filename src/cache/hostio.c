@@ -23,7 +23,7 @@
  *
  * A piece is one line's part of a request; a request becomes one child
  * request per piece that goes to the target below.  Progress (bytes
- * issued) lives in priv[CACHE_P_CUR], so a request parked for want of
+ * issued) lives in its struct cache_req (u.rw.cur), so a request parked for want of
  * child requests resumes where it stopped.
  */
 #include <errno.h>
@@ -120,29 +120,43 @@ static void cache_hit(struct cache *c, struct cache_line *l, const struct cache_
 	if (l->list == CACHE_L_CLEAN)
 		cache_list_move(c, l, CACHE_L_CLEAN);
 	c->n.read_hit_bytes += p->len;
-	parent->priv[CACHE_P_AUX] += p->len;
+	cache_req(parent)->u.rw.hit_bytes += p->len;
 }
 
-/* cb_arg of a member read: line index, populate allowed, uncached-write epoch. */
-static void *cache_miss_tag(uint32_t idx, bool ok, uint64_t epoch)
+/*
+ * A miss may fill its line with what it read only if no write that took no
+ * line (an uncached write) was in flight when it went down or began since:
+ * such a write may land after the member read and make its data stale.
+ * The read's first miss records c->nc_epoch (bumped by each uncached
+ * write) and every miss checks it, so the request as a whole fills only if
+ * the epoch is unchanged when its pieces come back.  Lock held.
+ */
+static void cache_miss_note(struct cache *c, struct cache_req *r)
 {
-	return (void *)(uintptr_t)((uint64_t)idx | (uint64_t)ok << 32 |
-	                           (epoch & 0x7fffffffull) << 33);
+	if (c->nc_inflight || c->io_direct) /* direct I/O: a miss populates nothing */
+		r->u.rw.flags |= CACHE_R_NOFILL;
+	if (!(r->u.rw.flags & CACHE_R_EPOCH)) {
+		r->u.rw.epoch = (uint32_t)c->nc_epoch;
+		r->u.rw.flags |= CACHE_R_EPOCH;
+	} else if (r->u.rw.epoch != (uint32_t)c->nc_epoch) {
+		r->u.rw.flags |= CACHE_R_NOFILL;
+	}
 }
 
+/* A member read ended; child->cb_arg is the line it pinned, or NULL. */
 static void cache_read_piece_done(struct rl_io *child, int status)
 {
 	struct rl_io *p = child->parent;
 	struct cache *c = cache_of(p);
-	uint64_t v = (uint64_t)(uintptr_t)child->cb_arg;
-	uint32_t idx = (uint32_t)v;
+	struct cache_line *l = child->cb_arg;
 
-	if (idx != CACHE_NONE) {
-		struct cache_line *l = &c->lines[idx];
+	if (l) {
+		const struct cache_req *r = cache_req(p);
 		uint32_t b0 = (uint32_t)(child->offset % c->line / c->bs);
 		pthread_mutex_lock(&c->lock);
 		if (!status && (!c->off || c->replaying)) {
-			bool ok = (v >> 32 & 1) && (c->nc_epoch & 0x7fffffffull) == v >> 33;
+			bool ok = !(r->u.rw.flags & CACHE_R_NOFILL) &&
+			          r->u.rw.epoch == (uint32_t)c->nc_epoch;
 			cache_merge_read(c, l, b0, child->len / c->bs, child->buf, ok, false);
 		}
 		l->refs--;
@@ -157,14 +171,12 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	struct rl_io *p = child->parent;
 	struct cache_piece pc = cache_piece_at(c, child, 0);
 	struct cache_line *l;
-	uint32_t idx = CACHE_NONE;
-	bool ok;
 
 	pthread_mutex_lock(&c->lock);
 	if (child->len > pc.len) { /* a direct run (cache_direct_run): straight to the member */
-		child->cb_arg = cache_miss_tag(CACHE_NONE, false, 0);
+		child->cb_arg = NULL;
 		c->n.read_miss_bytes += child->len;
-		p->priv[CACHE_P_AUX] |= CACHE_A_MEMBER;
+		cache_req(p)->u.rw.flags |= CACHE_R_MEMBER;
 		pthread_mutex_unlock(&c->lock);
 		child->cb = cache_read_piece_done;
 		rl_target_submit(c->below, child);
@@ -186,14 +198,12 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	}
 	if (!l && !c->io_direct) /* direct I/O: a miss takes no line */
 		l = cache_alloc(c, pc.tag);
-	if (l) {
+	if (l)
 		l->refs++;
-		idx = cache_idx(c, l);
-	}
-	ok = c->nc_inflight == 0 && !c->io_direct; /* direct I/O: a miss populates nothing */
-	child->cb_arg = cache_miss_tag(idx, ok, c->nc_epoch);
+	cache_miss_note(c, cache_req(p));
+	child->cb_arg = l;
 	c->n.read_miss_bytes += pc.len;
-	p->priv[CACHE_P_AUX] |= CACHE_A_MEMBER;
+	cache_req(p)->u.rw.flags |= CACHE_R_MEMBER;
 	pthread_mutex_unlock(&c->lock);
 	child->cb = cache_read_piece_done;
 	rl_target_submit(c->below, child);
@@ -208,8 +218,10 @@ static void cache_read_issue(struct rl_io *io)
 {
 	struct cache *c = cache_of(io);
 
-	while (io->priv[CACHE_P_CUR] < io->len) {
-		uint64_t rel = io->priv[CACHE_P_CUR];
+	struct cache_req *r = cache_req(io);
+
+	while (r->u.rw.cur < io->len) {
+		uint64_t rel = r->u.rw.cur;
 		struct cache_piece pc = cache_piece_at(c, io, rel);
 		struct cache_line *l;
 		struct rl_io *child;
@@ -220,7 +232,7 @@ static void cache_read_issue(struct rl_io *io)
 		if (l && cache_bits_all(cache_bits(c, c->valid, l), pc.b0, pc.n)) {
 			cache_hit(c, l, &pc, cache_host_buf(io, rel), io);
 			pthread_mutex_unlock(&c->lock);
-			io->priv[CACHE_P_CUR] = rel + pc.len;
+			r->u.rw.cur = (uint32_t)(rel + pc.len);
 			continue;
 		}
 		run = cache_direct_run(c, io, rel);
@@ -237,7 +249,7 @@ static void cache_read_issue(struct rl_io *io)
 		child->offset = pc.off;
 		child->len = pc.len;
 		child->buf = cache_host_buf(io, rel);
-		io->priv[CACHE_P_CUR] = rel + pc.len;
+		r->u.rw.cur = (uint32_t)(rel + pc.len);
 		cache_read_piece(c, child);
 	}
 	cache_seal(io);
@@ -255,21 +267,21 @@ void cache_read_start(struct cache *c, struct rl_io *io)
 
 /* --- writes --- */
 
+/* A member write-through write ended; child->cb_arg is the line it holds, or NULL. */
 static void cache_wt_done(struct rl_io *child, int status)
 {
 	struct rl_io *p = child->parent;
 	struct cache *c = cache_of(p);
-	uint64_t v = (uint64_t)(uintptr_t)child->cb_arg;
-	uint32_t idx = (uint32_t)v;
+	struct cache_line *l = child->cb_arg;
 
 	pthread_mutex_lock(&c->lock);
-	if (idx != CACHE_NONE) {
-		struct cache_line *l = &c->lines[idx];
+	if (l) {
 		uint32_t b0 = (uint32_t)(child->offset % c->line / c->bs), n = child->len / c->bs;
 		const uint64_t *tb = cache_bits(c, c->wtouch, l);
 		if (status) { /* the write failed: what the cache holds of it is no truth */
 			cache_forget(c, l, b0, n);
-		} else if ((v >> 63) && (!c->off || c->replaying)) {
+		} else if (!(cache_req(p)->u.rw.flags & CACHE_R_UNCLEAN) &&
+		           (!c->off || c->replaying)) {
 			/* the newest data of the blocks no later copy touched is below */
 			for (uint32_t b = b0; b < b0 + n; b++)
 				if (!cache_bit(tb, b))
@@ -299,7 +311,6 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 {
 	struct cache_piece pc = cache_piece_at(c, child, 0);
 	struct cache_line *l;
-	uint64_t tag = CACHE_NONE;
 	bool clearable = true;
 
 	pthread_mutex_lock(&c->lock);
@@ -316,7 +327,9 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 			pthread_mutex_unlock(&c->lock);
 			return;
 		}
+		/* no timer: write now, racing the destage, and keep the blocks dirty */
 		clearable = false;
+		cache_req(child->parent)->u.rw.flags |= CACHE_R_UNCLEAN;
 	}
 	if (l && c->io_direct && clearable && cache_line_idle_clean(l)) {
 		/*
@@ -336,7 +349,6 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 		cache_bits_set(cache_bits(c, c->wtb, l), pc.b0, pc.n);
 		l->refs++;
 		l->wt++;
-		tag = cache_idx(c, l) | (uint64_t)clearable << 63;
 	} else {
 		/* Not cached: reads that start now must not keep what they find. */
 		c->nc_inflight++;
@@ -344,7 +356,7 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 	}
 	pthread_mutex_unlock(&c->lock);
 	child->cb = cache_wt_done;
-	child->cb_arg = (void *)(uintptr_t)tag;
+	child->cb_arg = l;
 	rl_target_submit(c->below, child);
 }
 
@@ -360,8 +372,10 @@ static void cache_wt_issue(struct rl_io *io)
 	uint8_t flags =
 	    (io->flags & RL_IO_FUA) || !c->disk_cache || (c->wt_fua && !c->wb) ? RL_IO_FUA : 0;
 
-	while (io->priv[CACHE_P_CUR] < io->len) {
-		uint64_t rel = io->priv[CACHE_P_CUR];
+	struct cache_req *r = cache_req(io);
+
+	while (r->u.rw.cur < io->len) {
+		uint64_t rel = r->u.rw.cur;
 		struct cache_piece pc = cache_piece_at(c, io, rel);
 		struct rl_io *child = rl_io_child_get(io);
 		uint64_t run;
@@ -381,7 +395,7 @@ static void cache_wt_issue(struct rl_io *io)
 		child->offset = pc.off;
 		child->len = pc.len;
 		child->buf = cache_host_buf(io, rel);
-		io->priv[CACHE_P_CUR] = rel + pc.len;
+		r->u.rw.cur = (uint32_t)(rel + pc.len);
 		cache_wt_piece(c, child);
 	}
 	cache_seal(io);
@@ -498,7 +512,7 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 	pthread_mutex_unlock(&c->lock);
 	if (full)
 		cache_destage_kick(c, io->ex);
-	io->priv[CACHE_P_AUX] |= CACHE_A_THROUGH;
+	cache_req(io)->u.rw.flags |= CACHE_R_THROUGH;
 	rl_io_children_begin(io);
 	cache_wt_issue(io);
 }

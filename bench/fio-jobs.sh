@@ -17,12 +17,14 @@
 # keep theirs (malloc's address).  raidlab places them the same way
 # (docs/options.md, "Where the buffers sit"); with page-aligned buffers it
 # came out 1.2-1.3x faster than fio there.  Single runs of either tool vary
-# by +-25 %, hence the median.
+# by +-25 % on a shared disk (page-cache writeback competes), hence the
+# median of 5 by default: with 3, one bench run in four here put a buffered
+# job outside +-10 % that the next run put back inside.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 RAIDLAB=${RAIDLAB:-$top/build/raidlab}
 secs=${1:-3}
-rounds=${2:-3}
+rounds=${2:-5}
 work=$(mktemp -d /var/tmp/raidlab-fiojobs.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 command -v fio >/dev/null || { echo "fio is not installed (scripts/install-deps.sh)"; exit 1; }

@@ -244,8 +244,8 @@ struct cache_req {
 	union {
 		struct {              /* reads, writes and trims (hostio.c) */
 			uint32_t cur; /* bytes issued so far (a parked request resumes here) */
-			uint32_t
-			    hit_bytes;  /* bytes copied out of lines: their DRAM time, at the end */
+			/* bytes copied out of lines (their DRAM time is added at the end) */
+			uint32_t hit_bytes;
 			uint32_t epoch; /* reads: c->nc_epoch when the first miss went down */
 			uint16_t flags; /* CACHE_R_* */
 		} rw;
@@ -265,9 +265,7 @@ _Static_assert(sizeof(struct cache_req) <= sizeof(((struct rl_io *)0)->priv),
 #define CACHE_R_THROUGH 0x04u /* a write that went to the members */
 #define CACHE_R_EPOCH   0x08u /* a read's epoch is set (its first miss went down) */
 #define CACHE_R_NOFILL  0x10u /* a read's misses may not fill lines (see hostio.c) */
-#define CACHE_R_UNCLEAN                                                                            \
-	0x20u /* a write-through piece started while its line was                                  \
-	         being destaged elsewhere: its blocks stay dirty */
+#define CACHE_R_UNCLEAN 0x20u /* a write-through piece raced a destage: its blocks stay dirty */
 
 #define CACHE_POLL_NS 20000 /* re-check of a line busy on another thread's executor */
 

@@ -17,8 +17,9 @@
  * FUA: c->replaying).
  *
  * Progress lives in the request's struct cache_req (u.fl: line, block
- * within the line, flags), so a flush parked for want of child requests resumes exactly where it
- * stopped; a line whose destage it has begun stays busy meanwhile.
+ * within the line, flags), so a flush parked for want of child requests
+ * resumes exactly where it stopped; a line whose destage it has begun stays
+ * busy meanwhile.
  */
 #include <errno.h>
 #include <string.h>
@@ -33,6 +34,16 @@
 #define CACHE_F_BEGUN  0x10u /* the current line's destage is begun */
 
 static void cache_flush_pass(struct rl_io *io);
+
+/* The pass's cursor: line @idx, block @blk, CACHE_F_* @flags. */
+static void cache_cur_set(struct rl_io *io, uint32_t idx, uint32_t blk, unsigned flags)
+{
+	struct cache_req *r = cache_req(io);
+
+	r->u.fl.line = idx;
+	r->u.fl.blk = (uint16_t)blk;
+	r->u.fl.flags = (uint16_t)flags;
+}
 
 /* Does the flush that arrived at write sequence @a need line @l destaged?  Lock held. */
 static bool cache_flush_needs(const struct cache *c, const struct cache_line *l, uint64_t a)
@@ -115,9 +126,7 @@ static void cache_flush_pass_done(struct rl_io *io, int status)
 	uint16_t flags = r->u.fl.flags;
 	struct cache_line *wait = NULL;
 
-	r->u.fl.line = 0;
-	r->u.fl.blk = 0;
-	r->u.fl.flags = 0;
+	cache_cur_set(io, 0, 0, 0);
 	if (status) {
 		cache_host_final(io, status);
 		return;
@@ -167,15 +176,6 @@ static void cache_submit_list(struct cache *c, struct rl_io *go)
 		g->next = NULL;
 		rl_target_submit(c->below, g);
 	}
-}
-
-static void cache_cur_set(struct rl_io *io, uint32_t idx, uint32_t blk, unsigned flags)
-{
-	struct cache_req *r = cache_req(io);
-
-	r->u.fl.line = idx;
-	r->u.fl.blk = (uint16_t)blk;
-	r->u.fl.flags = (uint16_t)flags;
 }
 
 /*

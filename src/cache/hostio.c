@@ -23,8 +23,8 @@
  *
  * A piece is one line's part of a request; a request becomes one child
  * request per piece that goes to the target below.  Progress (bytes
- * issued) lives in its struct cache_req (u.rw.cur), so a request parked for want of
- * child requests resumes where it stopped.
+ * issued) lives in its struct cache_req (u.rw.cur), so a request parked
+ * for want of child requests resumes where it stopped.
  */
 #include <errno.h>
 #include <string.h>
@@ -54,6 +54,12 @@ static uint64_t cache_direct_run(struct cache *c, const struct rl_io *io, uint64
 	return run;
 }
 
+/* A line holding only clean data that nothing is using: a write may drop its copy. */
+static bool cache_line_idle_clean(const struct cache_line *l)
+{
+	return !l->ndirty && !l->refs && !l->wt && l->busy == CACHE_BUSY_NONE && !l->waiters;
+}
+
 /*
  * The same for a write-through write: lines holding only clean data that
  * no request or background operation is using do not stop the run - their
@@ -61,12 +67,6 @@ static uint64_t cache_direct_run(struct cache *c, const struct rl_io *io, uint64
  * a host write goes down as one request whatever the reads left cached.
  * Lock held.
  */
-/* A line holding only clean data that nothing is using: a write may drop its copy. */
-static bool cache_line_idle_clean(const struct cache_line *l)
-{
-	return !l->ndirty && !l->refs && !l->wt && l->busy == CACHE_BUSY_NONE && !l->waiters;
-}
-
 static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, uint64_t rel)
 {
 	uint64_t run = 0;
@@ -217,7 +217,6 @@ void cache_read_piece_resume(struct rl_io *child)
 static void cache_read_issue(struct rl_io *io)
 {
 	struct cache *c = cache_of(io);
-
 	struct cache_req *r = cache_req(io);
 
 	while (r->u.rw.cur < io->len) {
@@ -371,7 +370,6 @@ static void cache_wt_issue(struct rl_io *io)
 	struct cache *c = cache_of(io);
 	uint8_t flags =
 	    (io->flags & RL_IO_FUA) || !c->disk_cache || (c->wt_fua && !c->wb) ? RL_IO_FUA : 0;
-
 	struct cache_req *r = cache_req(io);
 
 	while (r->u.rw.cur < io->len) {

@@ -75,8 +75,8 @@ struct run_worker {
 	unsigned index;
 	struct wl_gen gen;
 	struct run_slot *slots;
-	uint8_t *bufmem; /* every slot's buffer, in one region (what was allocated) */
-	uint8_t *bufs;   /* the first slot's buffer in it (mem_align past its start) */
+	uint8_t
+	    *bufmem; /* every slot's buffer, in one region (the first mem_align past its start) */
 	unsigned nslots, inflight;
 	enum run_phase phase;
 	uint64_t seed;       /* this worker's offset stream */
@@ -801,7 +801,6 @@ static int run_worker_setup(struct run_worker *w)
 		each = maxbs;
 		total = each * w->nslots;
 		w->bufmem = malloc(total);
-		w->bufs = w->bufmem;
 	} else {
 		size_t align;
 		each = ((size_t)maxbs + 4095) & ~(size_t)4095;
@@ -812,13 +811,12 @@ static int run_worker_setup(struct run_worker *w)
 			w->bufmem = NULL;
 		else if (align == RUN_HUGE && job->mem == WL_MEM_HUGE)
 			(void)madvise(w->bufmem, total, MADV_HUGEPAGE);
-		w->bufs = w->bufmem ? w->bufmem + job->mem_align : NULL;
 	}
 	if (!w->bufmem)
 		return -ENOMEM;
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *s = &w->slots[i];
-		s->buf = w->bufs + i * each;
+		s->buf = w->bufmem + job->mem_align + i * each;
 		wl_buf_fill(job, &w->buf_rng, s->buf, maxbs);
 		s->w = w;
 		s->io.buf = s->buf;

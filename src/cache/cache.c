@@ -6,16 +6,10 @@
  *   cache(raid1(a.img, b.img), write=through, disk-cache=off)
  *   cache(mem(size=64m), write=force-back, battery=none, powerloss-after=1000)
  *
- * Host requests take one path each: reads, writes and trims in hostio.c,
- * flushes in flush.c (each file says what it does); background work lives
- * in destage.c and readahead.c, the power cut in powerloss.c.
- *
- * Every host request leaves through cache_host_done() / cache_host_final():
- * the simulated DRAM time (virtual executors only: lat + bytes/bw on one
- * shared DRAM channel) is added there, a powered-off cache turns the status
- * into -EIO there, and acknowledged writes are counted there (power-loss
- * trigger).  The request's own callback is parked in its struct cache_req
- * (cache.h) while we hold it, as delay.c does.
+ * Host requests take one path each after the firmware's time: reads,
+ * writes and trims in hostio.c, flushes in flush.c; all of them leave
+ * through request.c.  Background work lives in destage.c and readahead.c,
+ * the power cut in powerloss.c (cache.h draws the layers).
  *
  * Timing: on a virtual executor a hit or a write-back acknowledgement costs
  * dram-lat plus its bytes at dram-bw; on a real executor the copy is real
@@ -40,82 +34,6 @@
 static const char *const cache_read_names[] = {"none", "ahead", "adaptive", NULL};
 static const char *const cache_write_names[] = {"through", "back", "force-back", NULL};
 static const char *const cache_battery_names[] = {"ok", "bad", "none", NULL};
-
-uint64_t cache_dram(struct cache *c, uint64_t now, uint64_t bytes)
-{
-	uint64_t start = c->dram_free > now ? c->dram_free : now;
-
-	c->dram_free = start + (c->dram_bw ? bytes * 1000000000ull / c->dram_bw : 0);
-	return c->dram_free + c->dram_lat;
-}
-
-/* --- the one way out --- */
-
-void cache_host_final(struct rl_io *io, int status)
-{
-	struct cache *c = cache_of(io);
-
-	pthread_mutex_lock(&c->lock);
-	if (c->off && !c->replaying)
-		status = -EIO;
-	else if (io->op == RL_OP_WRITE && !status) {
-		/* Drive-cache tracking counts acknowledged data only. */
-		if (cache_req(io)->u.rw.flags & CACHE_R_THROUGH)
-			cache_pl_member_write(c, io->offset, io->len, io->flags & RL_IO_FUA);
-		cache_pl_acked(c);
-	}
-	if (io->op == RL_OP_READ && !status) {
-		if (cache_req(io)->u.rw.flags & CACHE_R_MEMBER)
-			c->n.read_misses++;
-		else
-			c->n.read_hits++;
-	}
-	c->host_inflight--;
-	if (io->ex->kind == RL_EXEC_VIRTUAL && rl_exec_now(io->ex) > c->vseen)
-		c->vseen = rl_exec_now(io->ex);
-	pthread_mutex_unlock(&c->lock);
-	io->cb = cache_req(io)->cb;
-	rl_io_complete(io, status);
-}
-
-void cache_host_done(struct rl_io *io, int status)
-{
-	struct cache *c = cache_of(io);
-	struct cache_req *r = cache_req(io);
-
-	if (io->op == RL_OP_READ && r->u.rw.hit_bytes && !(r->u.rw.flags & CACHE_R_DELAYED) &&
-	    io->ex->kind == RL_EXEC_VIRTUAL) {
-		uint64_t when;
-		r->u.rw.flags |= CACHE_R_DELAYED;
-		pthread_mutex_lock(&c->lock);
-		when = cache_dram(c, rl_exec_now(io->ex), r->u.rw.hit_bytes);
-		pthread_mutex_unlock(&c->lock);
-		if (!rl_exec_at(io->ex, io, when, status))
-			return;
-	}
-	cache_host_final(io, status);
-}
-
-/* Never complete inside submit: with no child in flight, complete from the loop. */
-void cache_seal(struct rl_io *io)
-{
-	if (io->pending == 1) {
-		io->pending = 0;
-		rl_io_complete_later(io, io->status);
-	} else {
-		rl_io_children_sealed(io);
-	}
-}
-
-bool cache_wait_pool(struct rl_io *io, rl_exec_resume_fn resume)
-{
-	if (!io->ex->pool_size) {
-		rl_io_note_error(io, -ENOMEM);
-		return false;
-	}
-	rl_exec_wait(io->ex, io, resume);
-	return true;
-}
 
 /* --- the target --- */
 
@@ -153,16 +71,16 @@ static void cache_fw_done(struct rl_io *io, int status)
  */
 static uint64_t cache_fw_when(struct cache *c, const struct rl_io *io, uint64_t now)
 {
-	uint64_t cmd = c->fastpath_on ? c->fp_cmd : c->fw_cmd;
-	uint64_t lat = c->fastpath_on ? c->fp_lat : c->fw_lat, start;
+	uint64_t cmd = c->cfg.fastpath_on ? c->cfg.fp_cmd : c->cfg.fw_cmd;
+	uint64_t lat = c->cfg.fastpath_on ? c->cfg.fp_lat : c->cfg.fw_lat, start;
 
-	if (!c->fastpath_on && c->fw_line && io->len) /* the lines the request touches */
-		lat +=
-		    c->fw_line * ((io->offset + io->len - 1) / c->line - io->offset / c->line + 1);
+	if (!c->cfg.fastpath_on && c->cfg.fw_line && io->len) /* the lines the request touches */
+		lat += c->cfg.fw_line *
+		       ((io->offset + io->len - 1) / c->tab.line - io->offset / c->tab.line + 1);
 	if (!cmd && !lat)
 		return 0;
-	start = c->fw_free > now ? c->fw_free : now;
-	c->fw_free = start + cmd;
+	start = c->host.fw_free > now ? c->host.fw_free : now;
+	c->host.fw_free = start + cmd;
 	return start + cmd + lat;
 }
 
@@ -172,15 +90,15 @@ static void cache_submit(struct rl_target *t, struct rl_io *io)
 	uint64_t when = 0;
 
 	pthread_mutex_lock(&c->lock);
-	if (c->off && !c->replaying) {
+	if (c->pw.off && !c->replaying) {
 		pthread_mutex_unlock(&c->lock);
 		rl_io_complete_later(io, -EIO);
 		return;
 	}
-	c->host_inflight++;
-	c->last_io = rl_exec_now(io->ex);
+	c->host.inflight++;
+	cache_destage_host_io(c, rl_exec_now(io->ex));
 	if (io->ex->kind == RL_EXEC_VIRTUAL)
-		when = cache_fw_when(c, io, c->last_io);
+		when = cache_fw_when(c, io, rl_exec_now(io->ex));
 	pthread_mutex_unlock(&c->lock);
 	memset(io->priv, 0, sizeof(io->priv));
 	cache_req(io)->cb = io->cb;
@@ -204,11 +122,11 @@ static int cache_attach(struct rl_target *t, struct rl_exec *ex)
 	 * background work before is gone (their background requests will never
 	 * complete).  The new clock may differ from the old one.
 	 */
-	if (!c->host_inflight) {
-		cache_settle_orphans(c);
-		c->dram_free = 0;
-		c->fw_free = 0;
-		c->last_io = 0;
+	if (!c->host.inflight) {
+		cache_destage_settle(c, true);
+		cache_ra_settle(c);
+		c->host.dram_free = 0;
+		c->host.fw_free = 0;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return 0;
@@ -225,8 +143,8 @@ static int cache_flush_private(struct rl_target *t)
 	if (rc)
 		return rc;
 	if (kind == RL_EXEC_VIRTUAL) /* simulated time goes on (see exec_virtual.c) */
-		ex->vnow = ((struct cache *)t->priv)->vseen > t->vtime
-		               ? ((struct cache *)t->priv)->vseen
+		ex->vnow = ((struct cache *)t->priv)->host.vseen > t->vtime
+		               ? ((struct cache *)t->priv)->host.vseen
 		               : t->vtime;
 	rc = rl_target_attach(t, ex);
 	if (!rc)
@@ -250,13 +168,15 @@ static void cache_finish(struct rl_target *t)
 	bool dirty, off;
 
 	pthread_mutex_lock(&c->lock);
-	if (!c->host_inflight)
-		cache_settle_orphans(c);
-	dirty = c->count[CACHE_L_DIRTY] > 0;
-	off = c->off;
+	if (!c->host.inflight) {
+		cache_destage_settle(c, false);
+		cache_ra_settle(c);
+	}
+	dirty = c->tab.count[CACHE_L_DIRTY] > 0;
+	off = c->pw.off;
 	pthread_mutex_unlock(&c->lock);
 	if (!off) {
-		if (dirty || c->disk_cache) {
+		if (dirty || c->cfg.disk_cache) {
 			c->draining = true;
 			cache_flush_private(t);
 			c->draining = false;
@@ -273,7 +193,7 @@ static void cache_finish(struct rl_target *t)
 			c->replaying = false;
 		}
 		pthread_mutex_lock(&c->lock);
-		cache_drop_all(c);
+		cache_drop_all(&c->tab);
 		c->replayed = true;
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -282,10 +202,10 @@ static void cache_finish(struct rl_target *t)
 
 static const char *cache_effective_write(const struct cache *c)
 {
-	if (c->write == CACHE_WRITE_FORCE)
+	if (c->cfg.write == CACHE_WRITE_FORCE)
 		return "force-back";
-	if (c->write == CACHE_WRITE_BACK)
-		return c->wb ? "back" : "through (write-back fallback: no good battery)";
+	if (c->cfg.write == CACHE_WRITE_BACK)
+		return c->cfg.wb ? "back" : "through (write-back fallback: no good battery)";
 	return "through";
 }
 
@@ -295,44 +215,44 @@ static int cache_describe(struct rl_target *t, struct json_object *o)
 
 #define J_I(v) json_object_new_int64((int64_t)(v))
 #define J_S(v) json_object_new_string(v)
-	if (c->profile[0])
-		json_object_object_add(o, "profile", J_S(c->profile));
-	json_object_object_add(o, "read", J_S(cache_read_names[c->read]));
-	json_object_object_add(o, "io", J_S(c->io_direct ? "direct" : "cached"));
-	json_object_object_add(o, "fastpath", json_object_new_boolean(c->fastpath_on));
-	json_object_object_add(o, "wt_fua", json_object_new_boolean(c->wt_fua));
-	json_object_object_add(o, "protected_sync", J_S(c->sync_dram ? "dram" : "members"));
-	json_object_object_add(o, "fw_cmd_ns", J_I(c->fw_cmd));
-	json_object_object_add(o, "fw_lat_ns", J_I(c->fw_lat));
-	json_object_object_add(o, "fw_line_ns", J_I(c->fw_line));
-	json_object_object_add(o, "ra_detect", json_object_new_boolean(c->ra_detect));
-	json_object_object_add(o, "ra_stripe", json_object_new_boolean(c->ra_stripe));
-	json_object_object_add(o, "dirty_max_lines", J_I(c->dirty_max));
-	json_object_object_add(o, "full", J_S(c->full_wait ? "wait" : "through"));
-	if (c->fastpath_on) {
-		json_object_object_add(o, "fp_cmd_ns", J_I(c->fp_cmd));
-		json_object_object_add(o, "fp_lat_ns", J_I(c->fp_lat));
+	if (c->cfg.profile[0])
+		json_object_object_add(o, "profile", J_S(c->cfg.profile));
+	json_object_object_add(o, "read", J_S(cache_read_names[c->cfg.read]));
+	json_object_object_add(o, "io", J_S(c->cfg.io_direct ? "direct" : "cached"));
+	json_object_object_add(o, "fastpath", json_object_new_boolean(c->cfg.fastpath_on));
+	json_object_object_add(o, "wt_fua", json_object_new_boolean(c->cfg.wt_fua));
+	json_object_object_add(o, "protected_sync", J_S(c->cfg.sync_dram ? "dram" : "members"));
+	json_object_object_add(o, "fw_cmd_ns", J_I(c->cfg.fw_cmd));
+	json_object_object_add(o, "fw_lat_ns", J_I(c->cfg.fw_lat));
+	json_object_object_add(o, "fw_line_ns", J_I(c->cfg.fw_line));
+	json_object_object_add(o, "ra_detect", json_object_new_boolean(c->cfg.ra_detect));
+	json_object_object_add(o, "ra_stripe", json_object_new_boolean(c->cfg.ra_stripe));
+	json_object_object_add(o, "dirty_max_lines", J_I(c->cfg.dirty_max));
+	json_object_object_add(o, "full", J_S(c->cfg.full_wait ? "wait" : "through"));
+	if (c->cfg.fastpath_on) {
+		json_object_object_add(o, "fp_cmd_ns", J_I(c->cfg.fp_cmd));
+		json_object_object_add(o, "fp_lat_ns", J_I(c->cfg.fp_lat));
 	}
-	json_object_object_add(o, "write", J_S(cache_write_names[c->write]));
+	json_object_object_add(o, "write", J_S(cache_write_names[c->cfg.write]));
 	json_object_object_add(o, "write_effective", J_S(cache_effective_write(c)));
-	json_object_object_add(o, "battery", J_S(cache_battery_names[c->battery]));
-	json_object_object_add(o, "nv", json_object_new_boolean(c->nv));
+	json_object_object_add(o, "battery", J_S(cache_battery_names[c->cfg.battery]));
+	json_object_object_add(o, "nv", json_object_new_boolean(c->cfg.nv));
 	json_object_object_add(o, "protected", json_object_new_boolean(cache_protected(c)));
-	json_object_object_add(o, "disk_cache", J_S(c->disk_cache ? "on" : "off"));
-	json_object_object_add(o, "cache_bytes", J_I(c->size));
-	json_object_object_add(o, "line_bytes", J_I(c->line));
-	json_object_object_add(o, "lines", J_I(c->nlines));
-	json_object_object_add(o, "holds_data", json_object_new_boolean(c->data != NULL));
-	json_object_object_add(o, "dirty_high_pct", json_object_new_double(c->high_pct));
-	json_object_object_add(o, "dirty_low_pct", json_object_new_double(c->low_pct));
-	json_object_object_add(o, "idle_flush_ns", J_I(c->idle_ns));
-	json_object_object_add(o, "destage_qd", J_I(c->destage_qd));
-	json_object_object_add(o, "ra_bytes", J_I(c->ra_bytes));
-	json_object_object_add(o, "ra_qd", J_I(c->ra_qd));
-	json_object_object_add(o, "dram_lat_ns", J_I(c->dram_lat));
-	json_object_object_add(o, "dram_bytes_per_s", J_I(c->dram_bw));
-	if (c->powerloss_after)
-		json_object_object_add(o, "powerloss_after", J_I(c->powerloss_after));
+	json_object_object_add(o, "disk_cache", J_S(c->cfg.disk_cache ? "on" : "off"));
+	json_object_object_add(o, "cache_bytes", J_I(c->cfg.size));
+	json_object_object_add(o, "line_bytes", J_I(c->tab.line));
+	json_object_object_add(o, "lines", J_I(c->tab.nlines));
+	json_object_object_add(o, "holds_data", json_object_new_boolean(c->tab.data != NULL));
+	json_object_object_add(o, "dirty_high_pct", json_object_new_double(c->cfg.high_pct));
+	json_object_object_add(o, "dirty_low_pct", json_object_new_double(c->cfg.low_pct));
+	json_object_object_add(o, "idle_flush_ns", J_I(c->cfg.idle_ns));
+	json_object_object_add(o, "destage_qd", J_I(c->cfg.destage_qd));
+	json_object_object_add(o, "ra_bytes", J_I(c->cfg.ra_bytes));
+	json_object_object_add(o, "ra_qd", J_I(c->cfg.ra_qd));
+	json_object_object_add(o, "dram_lat_ns", J_I(c->cfg.dram_lat));
+	json_object_object_add(o, "dram_bytes_per_s", J_I(c->cfg.dram_bw));
+	if (c->cfg.powerloss_after)
+		json_object_object_add(o, "powerloss_after", J_I(c->cfg.powerloss_after));
 	return 0;
 }
 
@@ -342,40 +262,36 @@ static int cache_report(struct rl_target *t, struct json_object *o)
 	uint64_t ra_pending = 0;
 
 	pthread_mutex_lock(&c->lock);
-	for (uint64_t i = 0; i < (uint64_t)c->nlines * c->words; i++)
-		ra_pending += (uint64_t)__builtin_popcountll(c->rabits[i]);
-	json_object_object_add(o, "reads", J_I(c->n.reads));
-	json_object_object_add(o, "read_hits", J_I(c->n.read_hits));
-	json_object_object_add(o, "read_misses", J_I(c->n.read_misses));
-	json_object_object_add(o, "read_hit_bytes", J_I(c->n.read_hit_bytes));
-	json_object_object_add(o, "read_miss_bytes", J_I(c->n.read_miss_bytes));
-	json_object_object_add(o, "read_waits", J_I(c->n.read_waits));
-	json_object_object_add(o, "writes", J_I(c->n.writes));
-	json_object_object_add(o, "write_bytes", J_I(c->n.write_bytes));
-	json_object_object_add(o, "writes_back", J_I(c->n.writes_back));
-	json_object_object_add(o, "writes_through", J_I(c->n.writes_through));
-	json_object_object_add(o, "writes_cache_full", J_I(c->n.writes_full));
-	json_object_object_add(o, "writes_waited", J_I(c->n.writes_waited));
-	json_object_object_add(o, "writes_fua", J_I(c->n.writes_fua));
-	json_object_object_add(o, "trims", J_I(c->n.trims));
-	json_object_object_add(o, "flushes", J_I(c->n.flushes));
-	json_object_object_add(o, "member_flushes", J_I(c->n.member_flushes));
-	json_object_object_add(o, "ra_requests", J_I(c->n.ra_requests));
-	json_object_object_add(o, "ra_issued_bytes", J_I(c->n.ra_issued_bytes));
-	json_object_object_add(o, "ra_used_bytes", J_I(c->n.ra_used_bytes));
-	json_object_object_add(o, "ra_wasted_bytes", J_I(c->n.ra_wasted_bytes));
-	json_object_object_add(o, "ra_unused_bytes", J_I(ra_pending * c->bs));
-	json_object_object_add(o, "destage_ios", J_I(c->n.destage_ios));
-	json_object_object_add(o, "destage_bytes", J_I(c->n.destage_bytes));
-	json_object_object_add(o, "destage_errors", J_I(c->n.destage_errors));
+	for (uint64_t i = 0; i < (uint64_t)c->tab.nlines * c->tab.words; i++)
+		ra_pending += (uint64_t)__builtin_popcountll(c->tab.rabits[i]);
+	json_object_object_add(o, "reads", J_I(c->host.n.reads));
+	json_object_object_add(o, "read_hits", J_I(c->host.n.read_hits));
+	json_object_object_add(o, "read_misses", J_I(c->host.n.read_misses));
+	json_object_object_add(o, "read_hit_bytes", J_I(c->host.n.read_hit_bytes));
+	json_object_object_add(o, "read_miss_bytes", J_I(c->host.n.read_miss_bytes));
+	json_object_object_add(o, "read_waits", J_I(c->host.n.read_waits));
+	json_object_object_add(o, "writes", J_I(c->host.n.writes));
+	json_object_object_add(o, "write_bytes", J_I(c->host.n.write_bytes));
+	json_object_object_add(o, "writes_back", J_I(c->host.n.writes_back));
+	json_object_object_add(o, "writes_through", J_I(c->host.n.writes_through));
+	json_object_object_add(o, "writes_cache_full", J_I(c->host.n.writes_full));
+	json_object_object_add(o, "writes_waited", J_I(c->host.n.writes_waited));
+	json_object_object_add(o, "writes_fua", J_I(c->host.n.writes_fua));
+	json_object_object_add(o, "trims", J_I(c->host.n.trims));
+	json_object_object_add(o, "flushes", J_I(c->host.n.flushes));
+	json_object_object_add(o, "member_flushes", J_I(c->host.n.member_flushes));
+	json_object_object_add(o, "ra_requests", J_I(c->ra.requests));
+	json_object_object_add(o, "ra_issued_bytes", J_I(c->ra.issued_bytes));
+	json_object_object_add(o, "ra_used_bytes", J_I(c->host.n.ra_used_bytes));
+	json_object_object_add(o, "ra_wasted_bytes", J_I(c->tab.ra_wasted_bytes));
+	json_object_object_add(o, "ra_unused_bytes", J_I(ra_pending * c->tab.bs));
 	cache_destage_report(c, o);
-	json_object_object_add(o, "idle_flushes", J_I(c->n.idle_flushes));
-	json_object_object_add(o, "dirty_bytes", J_I(c->n.dirty_blocks * c->bs));
-	json_object_object_add(o, "dirty_peak_bytes", J_I(c->n.dirty_peak_blocks * c->bs));
-	json_object_object_add(o, "dirty_lines", J_I(c->count[CACHE_L_DIRTY]));
-	json_object_object_add(o, "evictions", J_I(c->n.evictions));
-	json_object_object_add(o, "orphans_settled", J_I(c->n.orphans));
-	cache_pl_report(c, o);
+	json_object_object_add(o, "dirty_bytes", J_I(c->tab.dirty_blocks * c->tab.bs));
+	json_object_object_add(o, "dirty_peak_bytes", J_I(c->tab.dirty_peak_blocks * c->tab.bs));
+	json_object_object_add(o, "dirty_lines", J_I(c->tab.count[CACHE_L_DIRTY]));
+	json_object_object_add(o, "evictions", J_I(c->tab.evictions));
+	json_object_object_add(o, "orphans_settled", J_I(c->ds.orphans + c->ra.orphans));
+	cache_pl_report(c, o, c->ds.replayed_bytes);
 	pthread_mutex_unlock(&c->lock);
 	return 0;
 #undef J_I
@@ -388,9 +304,10 @@ static void cache_destroy(struct rl_target *t)
 
 	if (!c)
 		return;
-	cache_bg_free(c);
+	cache_ra_free(c);
+	cache_destage_free(c);
 	cache_pl_free(c);
-	cache_lines_free(c);
+	cache_lines_free(&c->tab);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	t->priv = NULL;
@@ -426,76 +343,78 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	uint64_t qd, raqd;
 	int rc, io = 1;
 
-	if ((rc = rl_spec_get_size(node, "size", 1ull << 30, &c->size, err)) ||
-	    (rc = rl_spec_get_size(node, "line", 64 << 10, &c->line, err)) ||
-	    (rc = rl_spec_get_enum(node, "read", cache_read_names, CACHE_READ_AHEAD, &c->read,
+	if ((rc = rl_spec_get_size(node, "size", 1ull << 30, &c->cfg.size, err)) ||
+	    (rc = rl_spec_get_size(node, "line", 64 << 10, &c->tab.line, err)) ||
+	    (rc = rl_spec_get_enum(node, "read", cache_read_names, CACHE_READ_AHEAD, &c->cfg.read,
 	                           err)) ||
-	    (rc = rl_spec_get_enum(node, "write", cache_write_names, CACHE_WRITE_BACK, &c->write,
-	                           err)) ||
-	    (rc = rl_spec_get_enum(node, "battery", cache_battery_names, CACHE_BAT_OK, &c->battery,
-	                           err)) ||
-	    (rc = rl_spec_get_bool(node, "nv", false, &c->nv, err)) ||
-	    (rc = rl_spec_get_bool(node, "disk-cache", true, &c->disk_cache, err)) ||
-	    (rc = rl_spec_get_percent(node, "dirty-high", 75, 1, 100, &c->high_pct, err)) ||
-	    (rc = rl_spec_get_percent(node, "dirty-low", 50, 0, 100, &c->low_pct, err)) ||
-	    (rc = rl_spec_get_time(node, "idle-flush", 100000000ull, &c->idle_ns, err)) ||
+	    (rc = rl_spec_get_enum(node, "write", cache_write_names, CACHE_WRITE_BACK,
+	                           &c->cfg.write, err)) ||
+	    (rc = rl_spec_get_enum(node, "battery", cache_battery_names, CACHE_BAT_OK,
+	                           &c->cfg.battery, err)) ||
+	    (rc = rl_spec_get_bool(node, "nv", false, &c->cfg.nv, err)) ||
+	    (rc = rl_spec_get_bool(node, "disk-cache", true, &c->cfg.disk_cache, err)) ||
+	    (rc = rl_spec_get_percent(node, "dirty-high", 75, 1, 100, &c->cfg.high_pct, err)) ||
+	    (rc = rl_spec_get_percent(node, "dirty-low", 50, 0, 100, &c->cfg.low_pct, err)) ||
+	    (rc = rl_spec_get_time(node, "idle-flush", 100000000ull, &c->cfg.idle_ns, err)) ||
 	    (rc = rl_spec_get_u64(node, "destage-qd", 32, 1, 1024, &qd, err)) ||
-	    (rc = rl_spec_get_size(node, "ra", 0, &c->ra_bytes, err)) ||
+	    (rc = rl_spec_get_size(node, "ra", 0, &c->cfg.ra_bytes, err)) ||
 	    (rc = rl_spec_get_u64(node, "ra-qd", 32, 1, 1024, &raqd, err)) ||
-	    (rc = rl_spec_get_time(node, "dram-lat", 5000, &c->dram_lat, err)) ||
-	    (rc = rl_spec_get_rate(node, "dram-bw", 6000000000ull, &c->dram_bw, err)) ||
-	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 1, UINT64_MAX, &c->powerloss_after,
-	                          err)) ||
+	    (rc = rl_spec_get_time(node, "dram-lat", 5000, &c->cfg.dram_lat, err)) ||
+	    (rc = rl_spec_get_rate(node, "dram-bw", 6000000000ull, &c->cfg.dram_bw, err)) ||
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 1, UINT64_MAX,
+	                          &c->cfg.powerloss_after, err)) ||
 	    (rc = rl_spec_get_enum(node, "io", io_names, 1, &io, err)) ||
-	    (rc = rl_spec_get_time(node, "fw-cmd", 0, &c->fw_cmd, err)) ||
-	    (rc = rl_spec_get_time(node, "fw-lat", 0, &c->fw_lat, err)) ||
-	    (rc = rl_spec_get_bool(node, "fastpath", false, &c->fastpath, err)) ||
-	    (rc = rl_spec_get_time(node, "fp-cmd", 0, &c->fp_cmd, err)) ||
-	    (rc = rl_spec_get_time(node, "fp-lat", 0, &c->fp_lat, err)) ||
-	    (rc = rl_spec_get_bool(node, "wt-fua", false, &c->wt_fua, err)) ||
+	    (rc = rl_spec_get_time(node, "fw-cmd", 0, &c->cfg.fw_cmd, err)) ||
+	    (rc = rl_spec_get_time(node, "fw-lat", 0, &c->cfg.fw_lat, err)) ||
+	    (rc = rl_spec_get_bool(node, "fastpath", false, &c->cfg.fastpath, err)) ||
+	    (rc = rl_spec_get_time(node, "fp-cmd", 0, &c->cfg.fp_cmd, err)) ||
+	    (rc = rl_spec_get_time(node, "fp-lat", 0, &c->cfg.fp_lat, err)) ||
+	    (rc = rl_spec_get_bool(node, "wt-fua", false, &c->cfg.wt_fua, err)) ||
 	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
 	    (rc = rl_spec_get_enum(node, "protected-sync", sync_names, 0, &sync, err)) ||
-	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->ra_detect, err)) ||
-	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->fw_line, err)) ||
-	    (rc = rl_spec_get_bool(node, "ra-stripe", false, &c->ra_stripe, err)) ||
-	    (rc = rl_spec_get_percent(node, "dirty-max", 100, 1, 100, &c->dirty_max_pct, err)) ||
+	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->cfg.ra_detect, err)) ||
+	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->cfg.fw_line, err)) ||
+	    (rc = rl_spec_get_bool(node, "ra-stripe", false, &c->cfg.ra_stripe, err)) ||
+	    (rc =
+	         rl_spec_get_percent(node, "dirty-max", 100, 1, 100, &c->cfg.dirty_max_pct, err)) ||
 	    (rc = rl_spec_get_enum(node, "full", full_names, 0, &full, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;
-	c->io_direct = io == 1;
-	c->full_wait = full == 1;
-	c->wb_wait_tail = &c->wb_wait;
-	c->sync_dram = sync == 1;
-	snprintf(c->profile, sizeof(c->profile), "%s", profile);
-	c->destage_qd = (uint32_t)qd;
-	c->ra_qd = (uint32_t)raqd;
-	if (c->line < c->bs || c->line > (4u << 20) || (c->line & (c->line - 1)) || c->line % c->bs)
+	c->cfg.io_direct = io == 1;
+	c->cfg.full_wait = full == 1;
+	c->cfg.sync_dram = sync == 1;
+	snprintf(c->cfg.profile, sizeof(c->cfg.profile), "%s", profile);
+	c->cfg.destage_qd = (uint32_t)qd;
+	c->cfg.ra_qd = (uint32_t)raqd;
+	if (c->tab.line < c->tab.bs || c->tab.line > (4u << 20) ||
+	    (c->tab.line & (c->tab.line - 1)) || c->tab.line % c->tab.bs)
 		return rl_err_set(err, node->pos,
 		                  "cache: line must be a power of two from the block size (%u) "
 		                  "to 4m",
-		                  c->bs);
-	if (c->size < c->line || c->size / c->line > (1u << 30))
+		                  c->tab.bs);
+	if (c->cfg.size < c->tab.line || c->cfg.size / c->tab.line > (1u << 30))
 		return rl_err_set(err, node->pos,
 		                  "cache: size must hold at least one line and at most 2^30 lines");
-	if (c->low_pct > c->high_pct)
+	if (c->cfg.low_pct > c->cfg.high_pct)
 		return rl_err_set(err, node->pos, "cache: dirty-low must not exceed dirty-high");
-	if (!c->ra_bytes)
-		c->ra_bytes = c->line;
-	c->nlines = (uint32_t)(c->size / c->line);
-	c->bpl = (uint32_t)(c->line / c->bs);
-	c->words = (c->bpl + 63) / 64;
-	c->size = (uint64_t)c->nlines * c->line;
-	c->dirty_max = (uint32_t)(c->nlines * c->dirty_max_pct / 100);
-	if (!c->dirty_max)
-		c->dirty_max = 1;
-	c->high_lines = (uint32_t)((c->dirty_max * c->high_pct + 99.999) / 100);
-	if (!c->high_lines)
-		c->high_lines = 1;
-	c->low_lines = (uint32_t)(c->dirty_max * c->low_pct / 100);
-	c->wb =
-	    c->write == CACHE_WRITE_FORCE || (c->write == CACHE_WRITE_BACK && cache_protected(c));
+	if (!c->cfg.ra_bytes)
+		c->cfg.ra_bytes = c->tab.line;
+	c->tab.nlines = (uint32_t)(c->cfg.size / c->tab.line);
+	c->tab.bpl = (uint32_t)(c->tab.line / c->tab.bs);
+	c->tab.words = (c->tab.bpl + 63) / 64;
+	c->cfg.size = (uint64_t)c->tab.nlines * c->tab.line;
+	c->cfg.dirty_max = (uint32_t)(c->tab.nlines * c->cfg.dirty_max_pct / 100);
+	if (!c->cfg.dirty_max)
+		c->cfg.dirty_max = 1;
+	c->cfg.high_lines = (uint32_t)((c->cfg.dirty_max * c->cfg.high_pct + 99.999) / 100);
+	if (!c->cfg.high_lines)
+		c->cfg.high_lines = 1;
+	c->cfg.low_lines = (uint32_t)(c->cfg.dirty_max * c->cfg.low_pct / 100);
+	c->cfg.wb = c->cfg.write == CACHE_WRITE_FORCE ||
+	            (c->cfg.write == CACHE_WRITE_BACK && cache_protected(c));
 	/* LSI FastPath: write-through, no read-ahead, direct I/O */
-	c->fastpath_on = c->fastpath && !c->wb && c->read == CACHE_READ_NONE && c->io_direct;
+	c->cfg.fastpath_on =
+	    c->cfg.fastpath && !c->cfg.wb && c->cfg.read == CACHE_READ_NONE && c->cfg.io_direct;
 	return 0;
 }
 
@@ -529,13 +448,15 @@ static int cache_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	t->caps = (below->caps & (RL_CAP_TRIM | RL_CAP_DATA)) | RL_CAP_FLUSH;
 	c->t = t;
 	c->below = below;
-	c->bs = below->block_size;
-	c->quiet = ctx->quiet;
+	c->tab.bs = below->block_size;
+	c->host.wb_wait_tail = &c->host.wb_wait;
+	c->cfg.quiet = ctx->quiet;
 	rc = cache_parse(c, node, err);
-	if (!rc &&
-	    ((rc = cache_lines_init(c)) || (rc = cache_bg_init(c)) || (rc = cache_pl_init(c))))
+	if (!rc && ((rc = cache_lines_init(&c->tab, below->caps & RL_CAP_DATA)) ||
+	            (rc = cache_destage_init(c, cache_wb_wake)) || (rc = cache_ra_init(c)) ||
+	            (rc = cache_pl_init(c))))
 		rl_err_set(err, node->pos, "cache: cannot reserve %llu bytes of cache memory",
-		           (unsigned long long)c->size);
+		           (unsigned long long)c->cfg.size);
 	if (rc) {
 		rl_target_close(t);
 		return rc;

@@ -9,7 +9,7 @@
  *     (a timer on the executor re-checks the idle time);
  *   - at most destage-qd member writes are in flight (the background
  *     requests are owned by the cache, reserved at creation).
- * A host FLUSH destages by itself (cache.c) with the same line operation:
+ * A host FLUSH destages by itself (flush.c) with the same line operation:
  * cache_destage_begin() marks the line busy and pins it, one member write
  * per dirty run is issued (a run starts and ends at a dirty block and
  * spans valid blocks only, so the write carries only data the line holds),
@@ -32,7 +32,7 @@
  * Background work runs on the executor of the request that triggered it.
  * A run's executors are destroyed when its job ends, possibly with
  * background requests still in flight whose completions will never come.
- * cache_settle_orphans() forgets those (a destage that never reported
+ * cache_destage_settle() forgets those (a destage that never reported
  * leaves its line dirty, to be written again: harmless, since the line
  * holds the newest data) when the next job attaches with no host request
  * in flight, and when the run finishes.
@@ -46,77 +46,82 @@
 #include <sys/mman.h>
 
 #include "cache/cache.h"
+#include "cache/destage.h"
 
 #define CACHE_DIRTY_SCAN 256 /* busy dirty lines skipped before a kick gives up */
 
-int cache_bg_init(struct cache *c)
+int cache_destage_init(struct cache *c, void (*room)(struct cache *c))
 {
-	uint32_t nfill = c->read == CACHE_READ_NONE ? 0 : c->ra_qd;
-	uint8_t *stage = NULL;
+	struct cache_destager *ds = &c->ds;
 
-	c->nbg = c->destage_qd + nfill + 1;
-	c->bg = calloc(c->nbg, sizeof(*c->bg));
-	if (!c->bg)
+	ds->room = room;
+	ds->nreqs = c->cfg.destage_qd + 1;
+	ds->reqs = calloc(ds->nreqs, sizeof(*ds->reqs));
+	if (!ds->reqs)
 		return -ENOMEM;
-	if (c->data && nfill) {
-		stage = mmap(NULL, (size_t)nfill * c->line, PROT_READ | PROT_WRITE,
-		             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (stage == MAP_FAILED)
-			return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < c->nbg; i++) {
-		struct cache_bg *g = &c->bg[i];
+	for (uint32_t i = 0; i < ds->nreqs; i++) {
+		struct cache_dreq *g = &ds->reqs[i];
 		g->c = c;
 		g->io.cb_arg = g;
-		if (i < c->destage_qd) {
-			g->kind = CACHE_BG_DESTAGE;
-			g->next_free = c->free_destage;
-			c->free_destage = g;
-		} else if (i < c->destage_qd + nfill) {
-			g->kind = CACHE_BG_FILL;
-			g->staging = stage ? stage + (size_t)(i - c->destage_qd) * c->line : NULL;
-			g->next_free = c->free_fill;
-			c->free_fill = g;
+		if (i < c->cfg.destage_qd) {
+			g->next_free = ds->free;
+			ds->free = g;
 		} else {
-			g->kind = CACHE_BG_TIMER;
-			c->timer = g;
+			g->timer = true;
+			ds->timer = g;
 		}
 	}
 	return 0;
 }
 
-void cache_bg_free(struct cache *c)
+void cache_destage_free(struct cache *c)
 {
-	if (!c->bg)
-		return;
-	for (uint32_t i = 0; i < c->nbg; i++) {
-		if (c->bg[i].kind == CACHE_BG_FILL && c->bg[i].staging) {
-			munmap(c->bg[i].staging, (size_t)c->ra_qd * c->line);
-			break;
-		}
-	}
-	free(c->bg);
-	c->bg = NULL;
+	free(c->ds.reqs);
+	c->ds.reqs = NULL;
 }
+
+/* --- what the host paths tell us --- */
+
+void cache_destage_host_io(struct cache *c, uint64_t now)
+{
+	c->ds.last_io = now;
+}
+
+void cache_destage_host_write(struct cache *c)
+{
+	c->ds.idle_mode = false;
+}
+
+void cache_destage_press(struct cache *c)
+{
+	c->ds.on = true;
+}
+
+bool cache_destage_due(const struct cache *c)
+{
+	return c->ds.on || c->tab.count[CACHE_L_DIRTY] >= c->cfg.high_lines;
+}
+
+/* --- one line's destage --- */
 
 uint32_t cache_dirty_run(const struct cache *c, const struct cache_line *l, uint32_t from,
                          uint32_t *len)
 {
-	const uint64_t *d = c->dirty + (uint64_t)cache_idx(c, l) * c->words;
-	const uint64_t *v = c->valid + (uint64_t)cache_idx(c, l) * c->words;
+	const uint64_t *d = c->tab.dirty + (uint64_t)cache_idx(&c->tab, l) * c->tab.words;
+	const uint64_t *v = c->tab.valid + (uint64_t)cache_idx(&c->tab, l) * c->tab.words;
 	uint32_t s = from, e, last;
 
-	while (s < c->bpl && !cache_bit(d, s)) {
+	while (s < c->tab.bpl && !cache_bit(d, s)) {
 		if ((s & 63) == 0 && !d[s >> 6]) {
 			s += 64;
 			continue;
 		}
 		s++;
 	}
-	if (s >= c->bpl)
-		return c->bpl;
+	if (s >= c->tab.bpl)
+		return c->tab.bpl;
 	last = s;
-	for (e = s + 1; e < c->bpl && cache_bit(v, e); e++)
+	for (e = s + 1; e < c->tab.bpl && cache_bit(v, e); e++)
 		if (cache_bit(d, e))
 			last = e;
 	*len = last - s + 1;
@@ -128,11 +133,12 @@ void cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *
 	l->busy = CACHE_BUSY_DESTAGE;
 	l->busy_ex = ex;
 	l->busy_n = 1; /* the issuing guard */
-	l->dseq = c->wseq;
+	l->dseq = c->tab.wseq;
 	l->dfail = 0;
 	l->refs++;
-	memcpy(cache_bits(c, c->dtouch, l), cache_bits(c, c->wtb, l), c->words * sizeof(uint64_t));
-	c->lines_destaging++;
+	memcpy(cache_bits(&c->tab, c->tab.dtouch, l), cache_bits(&c->tab, c->tab.wtb, l),
+	       c->tab.words * sizeof(uint64_t));
+	c->ds.lines_busy++;
 }
 
 /* The last request of a line's destage ended. */
@@ -149,7 +155,7 @@ static struct rl_io *cache_destage_finish(struct cache *c, struct cache_line *l)
 	l->dfail = 0;
 	l->waiters = NULL;
 	l->refs--;
-	c->lines_destaging--;
+	c->ds.lines_busy--;
 	return w;
 }
 
@@ -161,16 +167,16 @@ struct rl_io *cache_destage_unguard(struct cache *c, struct cache_line *l)
 struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint32_t n, bool fua,
                                 int status)
 {
-	struct cache_line *l = &c->lines[idx];
+	struct cache_line *l = &c->tab.lines[idx];
 
 	if (status) {
 		l->dfail = 1;
 		l->derr = 1;
-		c->n.destage_errors++;
-	} else if (!c->off || c->replaying) {
+		c->ds.errors++;
+	} else if (!c->pw.off || c->replaying) {
 		/* After a cut (and before the replay) the cache is frozen as it was. */
-		const uint64_t *d = cache_bits(c, c->dirty, l);
-		uint64_t base = l->tag * c->line;
+		const uint64_t *d = cache_bits(&c->tab, c->tab.dirty, l);
+		uint64_t base = l->tag * c->tab.line;
 		/*
 		 * Drive-cache tracking: only the dirty blocks of the run carried
 		 * new data; the clean ones between them rewrote what the member
@@ -181,56 +187,40 @@ struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint
 			while (e < b0 + n && cache_bit(d, e))
 				e++;
 			if (e > b)
-				cache_pl_member_write(c, base + (uint64_t)b * c->bs,
-				                      (uint64_t)(e - b) * c->bs, fua);
+				cache_pl_member_write(c, base + (uint64_t)b * c->tab.bs,
+				                      (uint64_t)(e - b) * c->tab.bs, fua);
 			b = e > b ? e : b + 1;
 		}
-		const uint64_t *t = cache_bits(c, c->dtouch, l);
+		const uint64_t *t = cache_bits(&c->tab, c->tab.dtouch, l);
 		for (uint32_t b = b0; b < b0 + n; b++)
 			if (!cache_bit(t, b))
-				cache_clean(c, l, b, 1);
-		c->n.destage_ios++;
-		c->n.destage_bytes += (uint64_t)n * c->bs;
+				cache_clean(&c->tab, l, b, 1);
+		c->ds.ios++;
+		c->ds.bytes += (uint64_t)n * c->tab.bs;
 		if (c->replaying)
-			c->replayed_bytes += (uint64_t)n * c->bs;
+			c->ds.replayed_bytes += (uint64_t)n * c->tab.bs;
 	}
 	return --l->busy_n ? NULL : cache_destage_finish(c, l);
 }
 
-void cache_wake(struct cache *c, struct rl_io *list)
-{
-	(void)c;
-	while (list) {
-		struct rl_io *io = list;
-		list = io->next;
-		io->next = NULL;
-		if (io->op == RL_OP_FLUSH)
-			cache_flush_resume(io);
-		else if (io->op == RL_OP_WRITE)
-			cache_wt_piece_resume(io);
-		else
-			cache_read_piece_resume(io);
-	}
-}
-
 /* --- background destage --- */
 
-static void cache_bg_destage_done(struct rl_io *io, int status)
+static void cache_destage_done(struct rl_io *io, int status)
 {
-	struct cache_bg *g = io->cb_arg;
+	struct cache_dreq *g = io->cb_arg;
 	struct cache *c = g->c;
 	struct rl_io *w;
 
 	pthread_mutex_lock(&c->lock);
-	w = cache_destage_end(c, g->line, (uint32_t)(io->offset % c->line / c->bs), io->len / c->bs,
-	                      io->flags & RL_IO_FUA, status);
+	w = cache_destage_end(c, g->line, (uint32_t)(io->offset % c->tab.line / c->tab.bs),
+	                      io->len / c->tab.bs, io->flags & RL_IO_FUA, status);
 	g->busy = false;
-	g->next_free = c->free_destage;
-	c->free_destage = g;
-	c->destage_busy--;
+	g->next_free = c->ds.free;
+	c->ds.free = g;
+	c->ds.busy--;
 	pthread_mutex_unlock(&c->lock);
-	cache_wake(c, w);
-	cache_wb_wake(c);
+	cache_waiters_wake(w);
+	c->ds.room(c);
 	cache_destage_kick(c, io->ex);
 }
 
@@ -239,9 +229,9 @@ static struct cache_line *cache_destage_pick(struct cache *c)
 {
 	uint32_t scanned = 0;
 
-	for (uint32_t i = c->head[CACHE_L_DIRTY]; i != CACHE_NONE && scanned < CACHE_DIRTY_SCAN;
-	     i = c->lines[i].next, scanned++) {
-		struct cache_line *l = &c->lines[i];
+	for (uint32_t i = c->tab.head[CACHE_L_DIRTY]; i != CACHE_NONE && scanned < CACHE_DIRTY_SCAN;
+	     i = c->tab.lines[i].next, scanned++) {
+		struct cache_line *l = &c->tab.lines[i];
 		if (l->busy == CACHE_BUSY_NONE && !l->wt && !l->derr)
 			return l;
 	}
@@ -251,31 +241,31 @@ static struct cache_line *cache_destage_pick(struct cache *c)
 /* Should the background destage take another line?  Updates the watermark state. */
 static bool cache_destage_wanted(struct cache *c)
 {
-	uint32_t dirty = c->count[CACHE_L_DIRTY];
-	uint32_t waiting = dirty > c->lines_destaging ? dirty - c->lines_destaging : 0;
+	uint32_t dirty = c->tab.count[CACHE_L_DIRTY];
+	uint32_t waiting = dirty > c->ds.lines_busy ? dirty - c->ds.lines_busy : 0;
 
-	if (c->off)
+	if (c->pw.off)
 		return false;
-	if (dirty >= c->high_lines)
-		c->destage_on = true;
-	if (c->idle_mode) {
+	if (dirty >= c->cfg.high_lines)
+		c->ds.on = true;
+	if (c->ds.idle_mode) {
 		if (!dirty) {
-			c->idle_mode = false;
+			c->ds.idle_mode = false;
 			return false;
 		}
 		return waiting > 0;
 	}
-	if (waiting <= c->low_lines)
-		c->destage_on = false;
-	return c->destage_on;
+	if (waiting <= c->cfg.low_lines)
+		c->ds.on = false;
+	return c->ds.on;
 }
 
 void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 {
-	struct cache_bg *go = NULL, **tail = &go;
+	struct cache_dreq *go = NULL, **tail = &go;
 
 	pthread_mutex_lock(&c->lock);
-	while (c->free_destage && cache_destage_wanted(c)) {
+	while (c->ds.free && cache_destage_wanted(c)) {
 		struct cache_line *l = cache_destage_pick(c);
 		struct rl_io *w;
 		uint32_t b = 0, len;
@@ -285,25 +275,25 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 		cache_destage_begin(c, l, ex);
 		for (;;) {
 			uint32_t s = cache_dirty_run(c, l, b, &len);
-			struct cache_bg *g = c->free_destage;
-			if (s >= c->bpl)
+			struct cache_dreq *g = c->ds.free;
+			if (s >= c->tab.bpl)
 				break;
 			if (!g) {
 				l->dfail = 1; /* partial: not covered, the rest waits */
 				break;
 			}
-			c->free_destage = g->next_free;
-			c->destage_busy++;
+			c->ds.free = g->next_free;
+			c->ds.busy++;
 			g->busy = true;
-			g->line = cache_idx(c, l);
+			g->line = cache_idx(&c->tab, l);
 			l->busy_n++;
 			memset(&g->io, 0, offsetof(struct rl_io, priv));
 			g->io.op = RL_OP_WRITE;
-			g->io.flags = c->disk_cache ? 0 : RL_IO_FUA;
-			g->io.offset = l->tag * c->line + (uint64_t)s * c->bs;
-			g->io.len = len * c->bs;
-			g->io.buf = cache_buf(c, l, s);
-			g->io.cb = cache_bg_destage_done;
+			g->io.flags = c->cfg.disk_cache ? 0 : RL_IO_FUA;
+			g->io.offset = l->tag * c->tab.line + (uint64_t)s * c->tab.bs;
+			g->io.len = len * c->tab.bs;
+			g->io.buf = cache_buf(&c->tab, l, s);
+			g->io.cb = cache_destage_done;
 			g->io.cb_arg = g;
 			g->io.ex = ex;
 			g->next_free = NULL;
@@ -316,7 +306,7 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 	}
 	pthread_mutex_unlock(&c->lock);
 	while (go) {
-		struct cache_bg *g = go;
+		struct cache_dreq *g = go;
 		go = g->next_free;
 		g->next_free = NULL;
 		rl_target_submit(c->below, &g->io);
@@ -327,21 +317,21 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 
 static void cache_idle_fire(struct rl_io *io, int status)
 {
-	struct cache_bg *g = io->cb_arg;
+	struct cache_dreq *g = io->cb_arg;
 	struct cache *c = g->c;
 	uint64_t now = rl_exec_now(io->ex);
 	bool go = false;
 
 	(void)status;
 	pthread_mutex_lock(&c->lock);
-	c->idle_armed = false;
+	c->ds.idle_armed = false;
 	g->busy = false;
-	if (!c->off && c->count[CACHE_L_DIRTY]) {
-		if (now >= c->last_io + c->idle_ns) {
-			c->idle_mode = go = true;
-			c->n.idle_flushes++;
+	if (!c->pw.off && c->tab.count[CACHE_L_DIRTY]) {
+		if (now >= c->ds.last_io + c->cfg.idle_ns) {
+			c->ds.idle_mode = go = true;
+			c->ds.idle_flushes++;
 		} else {
-			cache_idle_arm(c, io->ex, c->last_io);
+			cache_idle_arm(c, io->ex, c->ds.last_io);
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -351,109 +341,97 @@ static void cache_idle_fire(struct rl_io *io, int status)
 
 void cache_idle_arm(struct cache *c, struct rl_exec *ex, uint64_t now)
 {
-	struct cache_bg *g = c->timer;
+	struct cache_dreq *g = c->ds.timer;
 
-	if (!c->idle_ns || c->idle_armed || c->off || !c->count[CACHE_L_DIRTY] || g->busy)
+	if (!c->cfg.idle_ns || c->ds.idle_armed || c->pw.off || !c->tab.count[CACHE_L_DIRTY] ||
+	    g->busy)
 		return;
 	memset(&g->io, 0, offsetof(struct rl_io, priv));
 	g->io.cb = cache_idle_fire;
 	g->io.cb_arg = g;
 	g->io.ex = ex;
-	if (rl_exec_at(ex, &g->io, now + c->idle_ns, 0) == 0)
-		c->idle_armed = g->busy = true;
+	if (rl_exec_at(ex, &g->io, now + c->cfg.idle_ns, 0) == 0)
+		c->ds.idle_armed = g->busy = true;
 }
 
 /* --- requests stranded on executors that are gone --- */
 
-void cache_settle_orphans(struct cache *c)
+void cache_destage_settle(struct cache *c, bool new_clock)
 {
-	for (uint32_t i = 0; i < c->nbg; i++) {
-		struct cache_bg *g = &c->bg[i];
+	for (uint32_t i = 0; i < c->ds.nreqs; i++) {
+		struct cache_dreq *g = &c->ds.reqs[i];
 		struct cache_line *l;
 
 		if (!g->busy)
 			continue;
 		g->busy = false;
-		c->n.orphans++;
-		switch (g->kind) {
-		case CACHE_BG_DESTAGE:
-			l = &c->lines[g->line];
-			l->dfail = 1;
-			if (!--l->busy_n)
-				cache_destage_finish(c, l);
-			g->next_free = c->free_destage;
-			c->free_destage = g;
-			c->destage_busy--;
-			break;
-		case CACHE_BG_FILL:
-			l = &c->lines[g->line];
-			l->busy = CACHE_BUSY_NONE;
-			l->busy_ex = NULL;
-			l->busy_n = 0;
-			l->waiters = NULL;
-			l->refs--;
-			g->next_free = c->free_fill;
-			c->free_fill = g;
-			c->fill_busy--;
-			break;
-		default:
-			c->idle_armed = false;
-			c->n.orphans--; /* an idle timer is not work */
-			break;
+		if (g->timer) { /* an idle timer is not work */
+			c->ds.idle_armed = false;
+			continue;
 		}
+		c->ds.orphans++;
+		l = &c->tab.lines[g->line];
+		l->dfail = 1;
+		if (!--l->busy_n)
+			cache_destage_finish(c, l);
+		g->next_free = c->ds.free;
+		c->ds.free = g;
+		c->ds.busy--;
 	}
-	c->idle_mode = false;
+	c->ds.idle_mode = false;
+	if (new_clock)
+		c->ds.last_io = 0;
 }
 
 /* --- data the members never received --- */
 
 void cache_destage_account_lost(struct cache *c)
 {
-	c->unwritten_bytes = 0;
-	c->nunwritten = 0;
-	c->unwritten_truncated = false;
-	for (uint32_t i = 0; i < c->nlines; i++) {
-		const struct cache_line *l = &c->lines[i];
-		const uint64_t *d = c->dirty + (uint64_t)i * c->words;
+	c->ds.unwritten_bytes = 0;
+	c->ds.nunwritten = 0;
+	c->ds.unwritten_truncated = false;
+	for (uint32_t i = 0; i < c->tab.nlines; i++) {
+		const struct cache_line *l = &c->tab.lines[i];
+		const uint64_t *d = c->tab.dirty + (uint64_t)i * c->tab.words;
 
 		if (l->list != CACHE_L_DIRTY)
 			continue;
-		for (uint32_t b = 0; b < c->bpl;) {
+		for (uint32_t b = 0; b < c->tab.bpl;) {
 			uint32_t e = b;
 			uint64_t off, len;
 			if (!cache_bit(d, b)) {
 				b++;
 				continue;
 			}
-			while (e < c->bpl && cache_bit(d, e))
+			while (e < c->tab.bpl && cache_bit(d, e))
 				e++;
-			off = l->tag * c->line + (uint64_t)b * c->bs;
-			len = (uint64_t)(e - b) * c->bs;
-			c->unwritten_bytes += len;
-			if (c->nunwritten && c->unwritten[c->nunwritten - 1].off +
-			                             c->unwritten[c->nunwritten - 1].len ==
-			                         off)
-				c->unwritten[c->nunwritten - 1].len += len;
-			else if (c->nunwritten < CACHE_UNWRITTEN_MAX) {
-				c->unwritten[c->nunwritten].off = off;
-				c->unwritten[c->nunwritten++].len = len;
+			off = l->tag * c->tab.line + (uint64_t)b * c->tab.bs;
+			len = (uint64_t)(e - b) * c->tab.bs;
+			c->ds.unwritten_bytes += len;
+			if (c->ds.nunwritten && c->ds.unwritten[c->ds.nunwritten - 1].off +
+			                                c->ds.unwritten[c->ds.nunwritten - 1].len ==
+			                            off)
+				c->ds.unwritten[c->ds.nunwritten - 1].len += len;
+			else if (c->ds.nunwritten < CACHE_UNWRITTEN_MAX) {
+				c->ds.unwritten[c->ds.nunwritten].off = off;
+				c->ds.unwritten[c->ds.nunwritten++].len = len;
 			} else
-				c->unwritten_truncated = true;
+				c->ds.unwritten_truncated = true;
 			b = e;
 		}
 	}
-	if (!c->unwritten_bytes)
+	if (!c->ds.unwritten_bytes)
 		return;
 	/* Data loss is never hidden: printed whatever --quiet says. */
 	fprintf(stderr,
 	        "raidlab: cache: %llu bytes of acknowledged data were never written to the "
 	        "member (%llu destage errors); the volume is failed\n",
-	        (unsigned long long)c->unwritten_bytes, (unsigned long long)c->n.destage_errors);
-	for (uint32_t i = 0; i < c->nunwritten && i < 8; i++)
+	        (unsigned long long)c->ds.unwritten_bytes, (unsigned long long)c->ds.errors);
+	for (uint32_t i = 0; i < c->ds.nunwritten && i < 8; i++)
 		fprintf(stderr, "raidlab: cache:   lost offset %llu length %llu (destage error)\n",
-		        (unsigned long long)c->unwritten[i].off,
-		        (unsigned long long)c->unwritten[i].len);
-	if (c->nunwritten > 8 || c->unwritten_truncated)
+		        (unsigned long long)c->ds.unwritten[i].off,
+		        (unsigned long long)c->ds.unwritten[i].len);
+	if (c->ds.nunwritten > 8 || c->ds.unwritten_truncated)
 		fprintf(stderr, "raidlab: cache:   ... more in the JSON result\n");
 }
 
@@ -461,21 +439,26 @@ void cache_destage_report(const struct cache *c, struct json_object *o)
 {
 	struct json_object *ranges = json_object_new_array();
 
+	json_object_object_add(o, "destage_ios", json_object_new_int64((int64_t)c->ds.ios));
+	json_object_object_add(o, "destage_bytes", json_object_new_int64((int64_t)c->ds.bytes));
+	json_object_object_add(o, "destage_errors", json_object_new_int64((int64_t)c->ds.errors));
 	json_object_object_add(o, "state",
-	                       json_object_new_string(c->unwritten_bytes    ? "failed"
-	                                              : c->n.destage_errors ? "degraded"
+	                       json_object_new_string(c->ds.unwritten_bytes ? "failed"
+	                                              : c->ds.errors        ? "degraded"
 	                                                                    : "optimal"));
 	json_object_object_add(o, "lost_acknowledged_bytes",
-	                       json_object_new_int64((int64_t)c->unwritten_bytes));
-	for (uint32_t i = 0; i < c->nunwritten; i++) {
+	                       json_object_new_int64((int64_t)c->ds.unwritten_bytes));
+	for (uint32_t i = 0; i < c->ds.nunwritten; i++) {
 		struct json_object *r = json_object_new_object();
 		json_object_object_add(r, "offset",
-		                       json_object_new_int64((int64_t)c->unwritten[i].off));
+		                       json_object_new_int64((int64_t)c->ds.unwritten[i].off));
 		json_object_object_add(r, "length",
-		                       json_object_new_int64((int64_t)c->unwritten[i].len));
+		                       json_object_new_int64((int64_t)c->ds.unwritten[i].len));
 		json_object_array_add(ranges, r);
 	}
 	json_object_object_add(o, "lost_acknowledged_ranges", ranges);
 	json_object_object_add(o, "lost_acknowledged_ranges_truncated",
-	                       json_object_new_boolean(c->unwritten_truncated));
+	                       json_object_new_boolean(c->ds.unwritten_truncated));
+	json_object_object_add(o, "idle_flushes",
+	                       json_object_new_int64((int64_t)c->ds.idle_flushes));
 }

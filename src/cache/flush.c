@@ -61,12 +61,12 @@ static void cache_flush_destage_done(struct rl_io *child, int status)
 	struct rl_io *w;
 
 	pthread_mutex_lock(&c->lock);
-	w = cache_destage_end(c, cache_idx(c, child->cb_arg),
-	                      (uint32_t)(child->offset % c->line / c->bs), child->len / c->bs,
-	                      child->flags & RL_IO_FUA, status);
+	w = cache_destage_end(c, cache_idx(&c->tab, child->cb_arg),
+	                      (uint32_t)(child->offset % c->tab.line / c->tab.bs),
+	                      child->len / c->tab.bs, child->flags & RL_IO_FUA, status);
 	pthread_mutex_unlock(&c->lock);
 	rl_io_child_end(child, status);
-	cache_wake(c, w);
+	cache_waiters_wake(w);
 }
 
 static void cache_flush_member_done(struct rl_io *child, int status)
@@ -87,7 +87,7 @@ static void cache_flush_members(struct rl_io *io)
 	struct cache *c = cache_of(io);
 	struct rl_io *child;
 
-	if (!c->disk_cache) {
+	if (!c->cfg.disk_cache) {
 		cache_host_final(io, 0);
 		return;
 	}
@@ -104,7 +104,7 @@ static void cache_flush_members(struct rl_io *io)
 	}
 	pthread_mutex_lock(&c->lock);
 	cache_req(io)->u.fl.seq = cache_pl_flush_begin(c);
-	c->n.member_flushes++;
+	c->host.n.member_flushes++;
 	pthread_mutex_unlock(&c->lock);
 	child->op = RL_OP_FLUSH;
 	child->cb = cache_flush_member_done;
@@ -141,14 +141,13 @@ static void cache_flush_pass_done(struct rl_io *io, int status)
 	}
 	/* Only busy lines are left: wait on one of ours, or poll other threads'. */
 	pthread_mutex_lock(&c->lock);
-	for (uint32_t i = 0; i < c->nlines && !wait; i++) {
-		struct cache_line *l = &c->lines[i];
+	for (uint32_t i = 0; i < c->tab.nlines && !wait; i++) {
+		struct cache_line *l = &c->tab.lines[i];
 		if (l->busy != CACHE_BUSY_NONE && cache_flush_needs(c, l, r->u.fl.seq))
 			wait = l;
 	}
 	if (wait && wait->busy_ex == io->ex) {
-		io->next = wait->waiters;
-		wait->waiters = io;
+		cache_waiter_add(wait, io, cache_flush_pass);
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
@@ -159,11 +158,6 @@ static void cache_flush_pass_done(struct rl_io *io, int status)
 			return;
 		io->cb = cache_flush_pass_done;
 	}
-	cache_flush_pass(io);
-}
-
-void cache_flush_resume(struct rl_io *io)
-{
 	cache_flush_pass(io);
 }
 
@@ -190,7 +184,7 @@ static void cache_flush_pass(struct rl_io *io)
 	struct cache *c = cache_of(io);
 	struct cache_req *r = cache_req(io);
 	uint64_t a = r->u.fl.seq;
-	uint8_t fua = c->disk_cache && !c->replaying ? 0 : RL_IO_FUA;
+	uint8_t fua = c->cfg.disk_cache && !c->replaying ? 0 : RL_IO_FUA;
 
 	if (!(r->u.fl.flags & CACHE_F_INPASS)) {
 		r->u.fl.flags |= CACHE_F_INPASS;
@@ -203,9 +197,9 @@ static void cache_flush_pass(struct rl_io *io)
 		struct rl_io *go = NULL, **tail = &go, *w;
 		struct cache_line *l;
 
-		if (idx >= c->nlines)
+		if (idx >= c->tab.nlines)
 			break;
-		l = &c->lines[idx];
+		l = &c->tab.lines[idx];
 		pthread_mutex_lock(&c->lock);
 		if (!(flags & CACHE_F_BEGUN)) {
 			if (!cache_flush_needs(c, l, a) || l->busy != CACHE_BUSY_NONE) {
@@ -221,7 +215,7 @@ static void cache_flush_pass(struct rl_io *io)
 		for (;;) {
 			uint32_t s = cache_dirty_run(c, l, blk, &len);
 			struct rl_io *child;
-			if (s >= c->bpl)
+			if (s >= c->tab.bpl)
 				break;
 			child = rl_io_child_get(io);
 			if (!child) {
@@ -234,16 +228,16 @@ static void cache_flush_pass(struct rl_io *io)
 				l->dfail = 1;
 				w = cache_destage_unguard(c, l);
 				pthread_mutex_unlock(&c->lock);
-				cache_wake(c, w);
-				cache_cur_set(io, c->nlines, 0, flags & ~CACHE_F_BEGUN);
+				cache_waiters_wake(w);
+				cache_cur_set(io, c->tab.nlines, 0, flags & ~CACHE_F_BEGUN);
 				goto out;
 			}
 			l->busy_n++;
 			child->op = RL_OP_WRITE;
 			child->flags = fua;
-			child->offset = l->tag * c->line + (uint64_t)s * c->bs;
-			child->len = len * c->bs;
-			child->buf = cache_buf(c, l, s);
+			child->offset = l->tag * c->tab.line + (uint64_t)s * c->tab.bs;
+			child->len = len * c->tab.bs;
+			child->buf = cache_buf(&c->tab, l, s);
 			child->cb = cache_flush_destage_done;
 			child->cb_arg = l;
 			*tail = child;
@@ -254,7 +248,7 @@ static void cache_flush_pass(struct rl_io *io)
 		pthread_mutex_unlock(&c->lock);
 		cache_cur_set(io, idx + 1, 0, (flags & ~CACHE_F_BEGUN) | CACHE_F_ISSUED);
 		cache_submit_list(c, go);
-		cache_wake(c, w);
+		cache_waiters_wake(w);
 	}
 out:
 	cache_seal(io);
@@ -263,7 +257,7 @@ out:
 void cache_flush_start(struct cache *c, struct rl_io *io)
 {
 	pthread_mutex_lock(&c->lock);
-	c->n.flushes++;
+	c->host.n.flushes++;
 	if (cache_sync_in_dram(c)) {
 		/*
 		 * A protected write-back cache is durable: the firmware completes
@@ -276,7 +270,7 @@ void cache_flush_start(struct cache *c, struct rl_io *io)
 			rl_io_complete_later(io, 0);
 		return;
 	}
-	cache_req(io)->u.fl.seq = c->wseq;
+	cache_req(io)->u.fl.seq = c->tab.wseq;
 	pthread_mutex_unlock(&c->lock);
 	cache_cur_set(io, 0, 0, 0);
 	cache_flush_pass(io);

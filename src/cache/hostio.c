@@ -31,6 +31,9 @@
 
 #include "cache/cache.h"
 
+static void cache_read_piece_resume(struct rl_io *child);
+static void cache_wt_piece_resume(struct rl_io *child);
+
 /*
  * Direct I/O passes the host request through: the run of pieces from @rel
  * on whose lines the cache does not hold at all goes down as one member
@@ -43,11 +46,11 @@ static uint64_t cache_direct_run(struct cache *c, const struct rl_io *io, uint64
 {
 	uint64_t run = 0;
 
-	if (!c->io_direct)
+	if (!c->cfg.io_direct)
 		return 0;
 	while (rel + run < io->len) {
 		struct cache_piece pc = cache_piece_at(c, io, rel + run);
-		if (cache_find(c, pc.tag))
+		if (cache_find(&c->tab, pc.tag))
 			break;
 		run += pc.len;
 	}
@@ -71,11 +74,11 @@ static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, 
 {
 	uint64_t run = 0;
 
-	if (!c->io_direct)
+	if (!c->cfg.io_direct)
 		return 0;
 	while (rel + run < io->len) {
 		struct cache_piece pc = cache_piece_at(c, io, rel + run);
-		struct cache_line *l = cache_find(c, pc.tag);
+		struct cache_line *l = cache_find(&c->tab, pc.tag);
 		if (l && !cache_line_idle_clean(l))
 			break;
 		run += pc.len;
@@ -84,10 +87,10 @@ static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, 
 		return 0; /* one piece: the line path handles it */
 	for (uint64_t r = 0; r < run;) {
 		struct cache_piece pc = cache_piece_at(c, io, rel + r);
-		struct cache_line *l = cache_find(c, pc.tag);
+		struct cache_line *l = cache_find(&c->tab, pc.tag);
 		if (l) {
-			cache_forget(c, l, pc.b0, pc.n);
-			l->wseq = ++c->wseq;
+			cache_forget(&c->tab, l, pc.b0, pc.n);
+			l->wseq = ++c->tab.wseq;
 		}
 		r += pc.len;
 	}
@@ -100,26 +103,26 @@ static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, 
 static void cache_hit(struct cache *c, struct cache_line *l, const struct cache_piece *p,
                       uint8_t *buf, struct rl_io *parent)
 {
-	uint64_t *ra = cache_bits(c, c->rabits, l);
+	uint64_t *ra = cache_bits(&c->tab, c->tab.rabits, l);
 	uint32_t used = cache_bits_count(ra, p->b0, p->n);
 
-	if (c->data && buf)
-		memcpy(buf, cache_buf(c, l, p->b0), p->len);
+	if (c->tab.data && buf)
+		memcpy(buf, cache_buf(&c->tab, l, p->b0), p->len);
 	if (used) {
-		c->n.ra_used_bytes += (uint64_t)used * c->bs;
-		if (c->io_direct) {
+		c->host.n.ra_used_bytes += (uint64_t)used * c->tab.bs;
+		if (c->cfg.io_direct) {
 			/* direct I/O: prefetched data goes to the host once, then the line is free
 			 */
-			const uint64_t *dm = cache_bits(c, c->dirty, l);
+			const uint64_t *dm = cache_bits(&c->tab, c->tab.dirty, l);
 			for (uint32_t b = p->b0; b < p->b0 + p->n; b++)
 				if (cache_bit(ra, b) && !cache_bit(dm, b))
-					cache_forget(c, l, b, 1);
+					cache_forget(&c->tab, l, b, 1);
 		}
 		cache_bits_clear(ra, p->b0, p->n);
 	}
 	if (l->list == CACHE_L_CLEAN)
-		cache_list_move(c, l, CACHE_L_CLEAN);
-	c->n.read_hit_bytes += p->len;
+		cache_list_move(&c->tab, l, CACHE_L_CLEAN);
+	c->host.n.read_hit_bytes += p->len;
 	cache_req(parent)->u.rw.hit_bytes += p->len;
 }
 
@@ -127,18 +130,18 @@ static void cache_hit(struct cache *c, struct cache_line *l, const struct cache_
  * A miss may fill its line with what it read only if no write that took no
  * line (an uncached write) was in flight when it went down or began since:
  * such a write may land after the member read and make its data stale.
- * The read's first miss records c->nc_epoch (bumped by each uncached
+ * The read's first miss records the table's nc_epoch (bumped by each uncached
  * write) and every miss checks it, so the request as a whole fills only if
  * the epoch is unchanged when its pieces come back.  Lock held.
  */
 static void cache_miss_note(struct cache *c, struct cache_req *r)
 {
-	if (c->nc_inflight || c->io_direct) /* direct I/O: a miss populates nothing */
+	if (c->tab.nc_inflight || c->cfg.io_direct) /* direct I/O: a miss populates nothing */
 		r->u.rw.flags |= CACHE_R_NOFILL;
 	if (!(r->u.rw.flags & CACHE_R_EPOCH)) {
-		r->u.rw.epoch = (uint32_t)c->nc_epoch;
+		r->u.rw.epoch = (uint32_t)c->tab.nc_epoch;
 		r->u.rw.flags |= CACHE_R_EPOCH;
-	} else if (r->u.rw.epoch != (uint32_t)c->nc_epoch) {
+	} else if (r->u.rw.epoch != (uint32_t)c->tab.nc_epoch) {
 		r->u.rw.flags |= CACHE_R_NOFILL;
 	}
 }
@@ -152,12 +155,13 @@ static void cache_read_piece_done(struct rl_io *child, int status)
 
 	if (l) {
 		const struct cache_req *r = cache_req(p);
-		uint32_t b0 = (uint32_t)(child->offset % c->line / c->bs);
+		uint32_t b0 = (uint32_t)(child->offset % c->tab.line / c->tab.bs);
 		pthread_mutex_lock(&c->lock);
-		if (!status && (!c->off || c->replaying)) {
+		if (!status && (!c->pw.off || c->replaying)) {
 			bool ok = !(r->u.rw.flags & CACHE_R_NOFILL) &&
-			          r->u.rw.epoch == (uint32_t)c->nc_epoch;
-			cache_merge_read(c, l, b0, child->len / c->bs, child->buf, ok, false);
+			          r->u.rw.epoch == (uint32_t)c->tab.nc_epoch;
+			cache_merge_read(&c->tab, l, b0, child->len / c->tab.bs, child->buf, ok,
+			                 false);
 		}
 		l->refs--;
 		pthread_mutex_unlock(&c->lock);
@@ -175,41 +179,40 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	pthread_mutex_lock(&c->lock);
 	if (child->len > pc.len) { /* a direct run (cache_direct_run): straight to the member */
 		child->cb_arg = NULL;
-		c->n.read_miss_bytes += child->len;
+		c->host.n.read_miss_bytes += child->len;
 		cache_req(p)->u.rw.flags |= CACHE_R_MEMBER;
 		pthread_mutex_unlock(&c->lock);
 		child->cb = cache_read_piece_done;
 		rl_target_submit(c->below, child);
 		return;
 	}
-	l = cache_find(c, pc.tag);
-	if (l && cache_bits_all(cache_bits(c, c->valid, l), pc.b0, pc.n)) {
+	l = cache_find(&c->tab, pc.tag);
+	if (l && cache_bits_all(cache_bits(&c->tab, c->tab.valid, l), pc.b0, pc.n)) {
 		cache_hit(c, l, &pc, child->buf, p);
 		pthread_mutex_unlock(&c->lock);
 		rl_io_child_end(child, 0);
 		return;
 	}
 	if (l && l->busy == CACHE_BUSY_FILL && l->busy_ex == child->ex) {
-		child->next = l->waiters;
-		l->waiters = child;
-		c->n.read_waits++;
+		cache_waiter_add(l, child, cache_read_piece_resume);
+		c->host.n.read_waits++;
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
-	if (!l && !c->io_direct) /* direct I/O: a miss takes no line */
-		l = cache_alloc(c, pc.tag);
+	if (!l && !c->cfg.io_direct) /* direct I/O: a miss takes no line */
+		l = cache_alloc(&c->tab, pc.tag);
 	if (l)
 		l->refs++;
 	cache_miss_note(c, cache_req(p));
 	child->cb_arg = l;
-	c->n.read_miss_bytes += pc.len;
+	c->host.n.read_miss_bytes += pc.len;
 	cache_req(p)->u.rw.flags |= CACHE_R_MEMBER;
 	pthread_mutex_unlock(&c->lock);
 	child->cb = cache_read_piece_done;
 	rl_target_submit(c->below, child);
 }
 
-void cache_read_piece_resume(struct rl_io *child)
+static void cache_read_piece_resume(struct rl_io *child)
 {
 	cache_read_piece(cache_of(child->parent), child);
 }
@@ -227,8 +230,8 @@ static void cache_read_issue(struct rl_io *io)
 		uint64_t run;
 
 		pthread_mutex_lock(&c->lock);
-		l = cache_find(c, pc.tag);
-		if (l && cache_bits_all(cache_bits(c, c->valid, l), pc.b0, pc.n)) {
+		l = cache_find(&c->tab, pc.tag);
+		if (l && cache_bits_all(cache_bits(&c->tab, c->tab.valid, l), pc.b0, pc.n)) {
 			cache_hit(c, l, &pc, cache_host_buf(io, rel), io);
 			pthread_mutex_unlock(&c->lock);
 			r->u.rw.cur = (uint32_t)(rel + pc.len);
@@ -257,7 +260,7 @@ static void cache_read_issue(struct rl_io *io)
 void cache_read_start(struct cache *c, struct rl_io *io)
 {
 	pthread_mutex_lock(&c->lock);
-	c->n.reads++;
+	c->host.n.reads++;
 	pthread_mutex_unlock(&c->lock);
 	rl_io_children_begin(io);
 	cache_read_issue(io);
@@ -275,22 +278,23 @@ static void cache_wt_done(struct rl_io *child, int status)
 
 	pthread_mutex_lock(&c->lock);
 	if (l) {
-		uint32_t b0 = (uint32_t)(child->offset % c->line / c->bs), n = child->len / c->bs;
-		const uint64_t *tb = cache_bits(c, c->wtouch, l);
+		uint32_t b0 = (uint32_t)(child->offset % c->tab.line / c->tab.bs),
+		         n = child->len / c->tab.bs;
+		const uint64_t *tb = cache_bits(&c->tab, c->tab.wtouch, l);
 		if (status) { /* the write failed: what the cache holds of it is no truth */
-			cache_forget(c, l, b0, n);
+			cache_forget(&c->tab, l, b0, n);
 		} else if (!(cache_req(p)->u.rw.flags & CACHE_R_UNCLEAN) &&
-		           (!c->off || c->replaying)) {
+		           (!c->pw.off || c->replaying)) {
 			/* the newest data of the blocks no later copy touched is below */
 			for (uint32_t b = b0; b < b0 + n; b++)
 				if (!cache_bit(tb, b))
-					cache_clean(c, l, b, 1);
+					cache_clean(&c->tab, l, b, 1);
 		}
-		cache_bits_clear(cache_bits(c, c->wtb, l), b0, n);
+		cache_bits_clear(cache_bits(&c->tab, c->tab.wtb, l), b0, n);
 		l->wt--;
 		l->refs--;
 	} else {
-		c->nc_inflight--;
+		cache_uncached_end(&c->tab);
 	}
 	pthread_mutex_unlock(&c->lock);
 	rl_io_child_end(child, status);
@@ -313,11 +317,11 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 	bool clearable = true;
 
 	pthread_mutex_lock(&c->lock);
-	l = child->len > pc.len ? NULL : cache_find(c, pc.tag); /* a direct run holds no line */
+	l = child->len > pc.len ? NULL
+	                        : cache_find(&c->tab, pc.tag); /* a direct run holds no line */
 	if (l && l->busy == CACHE_BUSY_DESTAGE) {
 		if (l->busy_ex == child->ex) {
-			child->next = l->waiters;
-			l->waiters = child;
+			cache_waiter_add(l, child, cache_wt_piece_resume);
 			pthread_mutex_unlock(&c->lock);
 			return;
 		}
@@ -330,28 +334,27 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 		clearable = false;
 		cache_req(child->parent)->u.rw.flags |= CACHE_R_UNCLEAN;
 	}
-	if (l && c->io_direct && clearable && cache_line_idle_clean(l)) {
+	if (l && c->cfg.io_direct && clearable && cache_line_idle_clean(l)) {
 		/*
 		 * Direct I/O: write-through data takes no line, whatever the
 		 * request's size (a multi-line run drops its lines' copies the
 		 * same way); only a line in use keeps the blocks up to date.
 		 */
-		cache_forget(c, l, pc.b0, pc.n);
-		l->wseq = ++c->wseq;
+		cache_forget(&c->tab, l, pc.b0, pc.n);
+		l->wseq = ++c->tab.wseq;
 		l = NULL;
 	}
-	if (!l && !c->io_direct) /* direct I/O: write-through data takes no line */
-		l = cache_alloc(c, pc.tag);
+	if (!l && !c->cfg.io_direct) /* direct I/O: write-through data takes no line */
+		l = cache_alloc(&c->tab, pc.tag);
 	if (l) {
-		cache_copy_in(c, l, pc.b0, pc.n, child->buf, false, ++c->wseq);
-		cache_bits_clear(cache_bits(c, c->wtouch, l), pc.b0, pc.n);
-		cache_bits_set(cache_bits(c, c->wtb, l), pc.b0, pc.n);
+		cache_copy_in(&c->tab, l, pc.b0, pc.n, child->buf, false, ++c->tab.wseq);
+		cache_bits_clear(cache_bits(&c->tab, c->tab.wtouch, l), pc.b0, pc.n);
+		cache_bits_set(cache_bits(&c->tab, c->tab.wtb, l), pc.b0, pc.n);
 		l->refs++;
 		l->wt++;
 	} else {
 		/* Not cached: reads that start now must not keep what they find. */
-		c->nc_inflight++;
-		c->nc_epoch++;
+		cache_uncached_begin(&c->tab);
 	}
 	pthread_mutex_unlock(&c->lock);
 	child->cb = cache_wt_done;
@@ -359,7 +362,7 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 	rl_target_submit(c->below, child);
 }
 
-void cache_wt_piece_resume(struct rl_io *child)
+static void cache_wt_piece_resume(struct rl_io *child)
 {
 	cache_wt_piece(cache_of(child->parent), child);
 }
@@ -369,7 +372,9 @@ static void cache_wt_issue(struct rl_io *io)
 {
 	struct cache *c = cache_of(io);
 	uint8_t flags =
-	    (io->flags & RL_IO_FUA) || !c->disk_cache || (c->wt_fua && !c->wb) ? RL_IO_FUA : 0;
+	    (io->flags & RL_IO_FUA) || !c->cfg.disk_cache || (c->cfg.wt_fua && !c->cfg.wb)
+	        ? RL_IO_FUA
+	        : 0;
 	struct cache_req *r = cache_req(io);
 
 	while (r->u.rw.cur < io->len) {
@@ -409,14 +414,15 @@ static void cache_wb_ack(struct rl_io *io, int status)
 	pthread_mutex_lock(&c->lock);
 	for (uint64_t rel = 0; rel < io->len;) {
 		struct cache_piece pc = cache_piece_at(c, io, rel);
-		struct cache_line *l = cache_find(c, pc.tag); /* pinned at submit */
-		if (!c->off)
-			cache_copy_in(c, l, pc.b0, pc.n, cache_host_buf(io, rel), true, ++c->wseq);
+		struct cache_line *l = cache_find(&c->tab, pc.tag); /* pinned at submit */
+		if (!c->pw.off)
+			cache_copy_in(&c->tab, l, pc.b0, pc.n, cache_host_buf(io, rel), true,
+			              ++c->tab.wseq);
 		l->refs--;
 		rel += pc.len;
 	}
 	cache_idle_arm(c, io->ex, rl_exec_now(io->ex));
-	kick = c->destage_on || c->count[CACHE_L_DIRTY] >= c->high_lines;
+	kick = cache_destage_due(c);
 	pthread_mutex_unlock(&c->lock);
 	if (kick)
 		cache_destage_kick(c, io->ex);
@@ -431,11 +437,12 @@ static bool cache_wb_pin(struct cache *c, struct rl_io *io)
 
 	for (rel = 0; rel < io->len;) {
 		struct cache_piece pc = cache_piece_at(c, io, rel);
-		struct cache_line *l = cache_find(c, pc.tag);
-		if (!l && !(l = cache_alloc(c, pc.tag)))
+		struct cache_line *l = cache_find(&c->tab, pc.tag);
+		if (!l && !(l = cache_alloc(&c->tab, pc.tag)))
 			break;
 		/* a line that is not dirty yet needs room for dirty data */
-		if (l->list != CACHE_L_DIRTY && c->count[CACHE_L_DIRTY] + ++fresh > c->dirty_max)
+		if (l->list != CACHE_L_DIRTY &&
+		    c->tab.count[CACHE_L_DIRTY] + ++fresh > c->cfg.dirty_max)
 			break;
 		l->refs++;
 		rel += pc.len;
@@ -444,7 +451,7 @@ static bool cache_wb_pin(struct cache *c, struct rl_io *io)
 		return true;
 	for (uint64_t r = 0; r < rel;) {
 		struct cache_piece pc = cache_piece_at(c, io, r);
-		cache_find(c, pc.tag)->refs--;
+		cache_find(&c->tab, pc.tag)->refs--;
 		r += pc.len;
 	}
 	return false;
@@ -457,40 +464,40 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 
 	pthread_mutex_lock(&c->lock);
 	if (!counted) {
-		c->n.writes++;
-		c->n.write_bytes += io->len;
+		c->host.n.writes++;
+		c->host.n.write_bytes += io->len;
 	}
-	c->idle_mode = false;
-	if (c->wb && !fua && c->full_wait && io->ex->kind == RL_EXEC_VIRTUAL &&
-	    (c->wb_wait || !cache_wb_pin(c, io))) {
+	cache_destage_host_write(c);
+	if (c->cfg.wb && !fua && c->cfg.full_wait && io->ex->kind == RL_EXEC_VIRTUAL &&
+	    (c->host.wb_wait || !cache_wb_pin(c, io))) {
 		/*
 		 * full=wait: no room for dirty data, so the write waits for the
 		 * destage to make some, as a controller's cache full of dirty
 		 * data makes the host wait (behind earlier waiters: in order).
 		 */
 		io->next = NULL;
-		*c->wb_wait_tail = io;
-		c->wb_wait_tail = &io->next;
-		c->n.writes_waited += !counted;
-		c->destage_on = true;
+		*c->host.wb_wait_tail = io;
+		c->host.wb_wait_tail = &io->next;
+		c->host.n.writes_waited += !counted;
+		cache_destage_press(c);
 		pthread_mutex_unlock(&c->lock);
 		cache_destage_kick(c, io->ex);
 		return;
 	}
-	if (c->wb && !fua && c->full_wait && io->ex->kind == RL_EXEC_VIRTUAL) {
+	if (c->cfg.wb && !fua && c->cfg.full_wait && io->ex->kind == RL_EXEC_VIRTUAL) {
 		/* pinned above */
 		uint64_t when = cache_dram(c, rl_exec_now(io->ex), io->len);
-		c->n.writes_back++;
+		c->host.n.writes_back++;
 		pthread_mutex_unlock(&c->lock);
 		io->cb = cache_wb_ack;
 		if (rl_exec_at(io->ex, io, when, 0))
 			rl_io_complete_later(io, 0);
 		return;
 	}
-	if (c->wb && !fua) {
+	if (c->cfg.wb && !fua) {
 		if (cache_wb_pin(c, io)) {
 			uint64_t when = 0;
-			c->n.writes_back++;
+			c->host.n.writes_back++;
 			if (io->ex->kind == RL_EXEC_VIRTUAL)
 				when = cache_dram(c, rl_exec_now(io->ex), io->len);
 			pthread_mutex_unlock(&c->lock);
@@ -500,13 +507,13 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 			return;
 		}
 		full = true;
-		c->n.writes_full++;
-		c->destage_on = true;
+		c->host.n.writes_full++;
+		cache_destage_press(c);
 	}
 	if (fua)
-		c->n.writes_fua++;
+		c->host.n.writes_fua++;
 	else
-		c->n.writes_through++;
+		c->host.n.writes_through++;
 	pthread_mutex_unlock(&c->lock);
 	if (full)
 		cache_destage_kick(c, io->ex);
@@ -525,13 +532,13 @@ void cache_wb_wake(struct cache *c)
 	struct rl_io *list;
 
 	pthread_mutex_lock(&c->lock);
-	if (!c->wb_wait || c->count[CACHE_L_DIRTY] >= c->dirty_max) {
+	if (!c->host.wb_wait || c->tab.count[CACHE_L_DIRTY] >= c->cfg.dirty_max) {
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
-	list = c->wb_wait;
-	c->wb_wait = NULL;
-	c->wb_wait_tail = &c->wb_wait;
+	list = c->host.wb_wait;
+	c->host.wb_wait = NULL;
+	c->host.wb_wait_tail = &c->host.wb_wait;
 	pthread_mutex_unlock(&c->lock);
 	while (list) {
 		struct rl_io *io = list;
@@ -575,13 +582,13 @@ static void cache_trim_issue(struct rl_io *io)
 void cache_trim_start(struct cache *c, struct rl_io *io)
 {
 	pthread_mutex_lock(&c->lock);
-	c->n.trims++;
+	c->host.n.trims++;
 	for (uint64_t rel = 0; rel < io->len;) {
 		struct cache_piece pc = cache_piece_at(c, io, rel);
-		struct cache_line *l = cache_find(c, pc.tag);
+		struct cache_line *l = cache_find(&c->tab, pc.tag);
 		if (l) {
-			cache_forget(c, l, pc.b0, pc.n);
-			l->wseq = ++c->wseq;
+			cache_forget(&c->tab, l, pc.b0, pc.n);
+			l->wseq = ++c->tab.wseq;
 		}
 		rel += pc.len;
 	}

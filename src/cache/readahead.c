@@ -30,22 +30,85 @@
  * uses one counts as read-ahead used, an eviction that drops one counts as
  * read-ahead wasted.  At most ra-qd prefetches are in flight.
  */
+#include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cache/cache.h"
+#include "cache/readahead.h"
+
+int cache_ra_init(struct cache *c)
+{
+	struct cache_ra *ra = &c->ra;
+
+	if (c->cfg.read == CACHE_READ_NONE)
+		return 0;
+	ra->nfills = c->cfg.ra_qd;
+	ra->fills = calloc(ra->nfills, sizeof(*ra->fills));
+	if (!ra->fills)
+		return -ENOMEM;
+	if (c->tab.data) {
+		ra->stage = mmap(NULL, (size_t)ra->nfills * c->tab.line, PROT_READ | PROT_WRITE,
+		                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (ra->stage == MAP_FAILED) {
+			ra->stage = NULL;
+			return -ENOMEM;
+		}
+	}
+	for (uint32_t i = 0; i < ra->nfills; i++) {
+		struct cache_fill *g = &ra->fills[i];
+		g->c = c;
+		g->io.cb_arg = g;
+		g->staging = ra->stage ? ra->stage + (size_t)i * c->tab.line : NULL;
+		g->next_free = ra->free;
+		ra->free = g;
+	}
+	return 0;
+}
+
+void cache_ra_free(struct cache *c)
+{
+	if (c->ra.stage)
+		munmap(c->ra.stage, (size_t)c->ra.nfills * c->tab.line);
+	free(c->ra.fills);
+	c->ra.fills = NULL;
+}
+
+void cache_ra_settle(struct cache *c)
+{
+	for (uint32_t i = 0; i < c->ra.nfills; i++) {
+		struct cache_fill *g = &c->ra.fills[i];
+		struct cache_line *l;
+
+		if (!g->busy)
+			continue;
+		g->busy = false;
+		c->ra.orphans++;
+		l = &c->tab.lines[g->line];
+		l->busy = CACHE_BUSY_NONE;
+		l->busy_ex = NULL;
+		l->busy_n = 0;
+		l->waiters = NULL;
+		l->refs--;
+		g->next_free = c->ra.free;
+		c->ra.free = g;
+		c->ra.busy--;
+	}
+}
 
 static void cache_fill_done(struct rl_io *io, int status)
 {
-	struct cache_bg *g = io->cb_arg;
+	struct cache_fill *g = io->cb_arg;
 	struct cache *c = g->c;
-	struct cache_line *l = &c->lines[g->line];
+	struct cache_line *l = &c->tab.lines[g->line];
 	struct rl_io *w;
 
 	pthread_mutex_lock(&c->lock);
-	if (!status && !c->off && g->populate_ok && c->nc_epoch == g->epoch)
-		cache_merge_read(c, l, (uint32_t)(io->offset % c->line / c->bs), io->len / c->bs,
-		                 g->staging, true, true);
+	if (!status && !c->pw.off && g->populate_ok && c->tab.nc_epoch == g->epoch)
+		cache_merge_read(&c->tab, l, (uint32_t)(io->offset % c->tab.line / c->tab.bs),
+		                 io->len / c->tab.bs, g->staging, true, true);
 	w = l->waiters;
 	l->waiters = NULL;
 	l->busy = CACHE_BUSY_NONE;
@@ -53,20 +116,20 @@ static void cache_fill_done(struct rl_io *io, int status)
 	l->busy_n = 0;
 	l->refs--;
 	g->busy = false;
-	g->next_free = c->free_fill;
-	c->free_fill = g;
-	c->fill_busy--;
+	g->next_free = c->ra.free;
+	c->ra.free = g;
+	c->ra.busy--;
 	pthread_mutex_unlock(&c->lock);
-	cache_wake(c, w);
+	cache_waiters_wake(w);
 }
 
 /* The stream @off continues, or a new one (replacing the least recently used). */
 static struct cache_stream *cache_stream_get(struct cache *c, uint64_t off, bool *seq)
 {
-	struct cache_stream *s = NULL, *old = &c->streams[0];
+	struct cache_stream *s = NULL, *old = &c->ra.streams[0];
 
 	for (int i = 0; i < CACHE_STREAMS; i++) {
-		struct cache_stream *k = &c->streams[i];
+		struct cache_stream *k = &c->ra.streams[i];
 		if (k->used && k->next == off) {
 			s = k;
 			break;
@@ -82,56 +145,58 @@ static struct cache_stream *cache_stream_get(struct cache *c, uint64_t off, bool
 	} else {
 		s->count++;
 	}
-	s->used = ++c->stream_clock;
+	s->used = ++c->ra.stream_clock;
 	return s;
 }
 
 void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t len)
 {
-	struct cache_bg *go = NULL, **tail = &go;
+	struct cache_fill *go = NULL, **tail = &go;
 	struct cache_stream *s;
 	uint64_t end = off + len, window, from, to;
 	bool seq;
 
-	if (c->read == CACHE_READ_NONE)
+	if (c->cfg.read == CACHE_READ_NONE)
 		return;
 	pthread_mutex_lock(&c->lock);
 	s = cache_stream_get(c, off, &seq);
 	s->next = end;
-	if (c->off || ((c->read == CACHE_READ_ADAPTIVE || c->ra_detect) && s->count < 1)) {
+	if (c->pw.off ||
+	    ((c->cfg.read == CACHE_READ_ADAPTIVE || c->cfg.ra_detect) && s->count < 1)) {
 		pthread_mutex_unlock(&c->lock);
 		return;
 	}
-	window = c->ra_bytes > len ? c->ra_bytes : len;
+	window = c->cfg.ra_bytes > len ? c->cfg.ra_bytes : len;
 	to = end + window < c->t->size ? end + window : c->t->size;
-	if (c->ra_stripe && c->below->stripe) { /* only the rest of the current stripe row */
+	if (c->cfg.ra_stripe && c->below->stripe) { /* only the rest of the current stripe row */
 		uint64_t row_end =
 		    (end + c->below->stripe - 1) / c->below->stripe * c->below->stripe;
 		if (row_end < to)
 			to = row_end;
 	}
 	from = s->ra_end > end ? s->ra_end : end;
-	while (from < to && c->free_fill) {
-		uint64_t tag = cache_tag(c, from), ls = tag * c->line;
-		uint64_t le = ls + c->line < c->t->size ? ls + c->line : c->t->size;
-		uint32_t b0 = (uint32_t)((from - ls) / c->bs), n = (uint32_t)((le - from) / c->bs);
-		struct cache_line *l = cache_find(c, tag);
-		struct cache_bg *g;
+	while (from < to && c->ra.free) {
+		uint64_t tag = cache_tag(&c->tab, from), ls = tag * c->tab.line;
+		uint64_t le = ls + c->tab.line < c->t->size ? ls + c->tab.line : c->t->size;
+		uint32_t b0 = (uint32_t)((from - ls) / c->tab.bs),
+		         n = (uint32_t)((le - from) / c->tab.bs);
+		struct cache_line *l = cache_find(&c->tab, tag);
+		struct cache_fill *g;
 
 		if (l && (l->busy != CACHE_BUSY_NONE ||
-		          cache_bits_all(cache_bits(c, c->valid, l), b0, n))) {
+		          cache_bits_all(cache_bits(&c->tab, c->tab.valid, l), b0, n))) {
 			from = le;
 			continue;
 		}
-		if (!l && !(l = cache_alloc(c, tag)))
+		if (!l && !(l = cache_alloc(&c->tab, tag)))
 			break;
-		g = c->free_fill;
-		c->free_fill = g->next_free;
-		c->fill_busy++;
+		g = c->ra.free;
+		c->ra.free = g->next_free;
+		c->ra.busy++;
 		g->busy = true;
-		g->line = cache_idx(c, l);
-		g->populate_ok = c->nc_inflight == 0;
-		g->epoch = c->nc_epoch;
+		g->line = cache_idx(&c->tab, l);
+		g->populate_ok = c->tab.nc_inflight == 0;
+		g->epoch = c->tab.nc_epoch;
 		l->busy = CACHE_BUSY_FILL;
 		l->busy_ex = ex;
 		l->busy_n = 1;
@@ -147,15 +212,15 @@ void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t
 		g->next_free = NULL;
 		*tail = g;
 		tail = &g->next_free;
-		c->n.ra_issued_bytes += le - from;
-		c->n.ra_requests++;
+		c->ra.issued_bytes += le - from;
+		c->ra.requests++;
 		from = le;
 	}
 	if (from > s->ra_end)
 		s->ra_end = from;
 	pthread_mutex_unlock(&c->lock);
 	while (go) {
-		struct cache_bg *g = go;
+		struct cache_fill *g = go;
 		go = g->next_free;
 		g->next_free = NULL;
 		rl_target_submit(c->below, &g->io);

@@ -3,13 +3,13 @@
  *
  * Two users share the line operation (cache_destage_begin / _end /
  * _unguard, cache_dirty_run): the background destage of this file and a
- * host FLUSH (flush.c).  The host paths otherwise talk to the destager
- * through four calls: a request arrived (idle time starts over), a write
- * arrived (an idle flush stops), a write wants room (destage now), and
- * whether a write-back write should kick it.  When a background destage
- * ends the destager calls the room() hook it was given at creation, so a
- * write waiting for room is retried without this file knowing the write
- * path.
+ * host FLUSH (flush.c).  The host paths otherwise only tell the destager
+ * what happened (a request arrived: idle time starts over; a write
+ * arrived: an idle flush stops; a write found no room: destage now), ask
+ * whether a write-back write should kick it, and kick it or arm its idle
+ * timer.  When a background destage ends the destager calls the room()
+ * hook it was given at creation, so a write waiting for room is retried
+ * without this file knowing the write path.
  */
 #ifndef RL_CACHE_DESTAGE_H
 #define RL_CACHE_DESTAGE_H

@@ -5,7 +5,8 @@
  * the stripe cache, the write path, degraded operation, read-error
  * correction, rebuild and check/repair - is this engine, written once for
  * one or two parity blocks (as SPDK's raid module keeps one engine and one
- * file per level).  See parity.c for the data path.
+ * file per level).  See parity.c for the data path and parity_build.c for
+ * building, reporting and power restore.
  *
  * Spec parameters every parity level takes:
  *   layout=NAME          md algorithm (parity_layout.h), default left-symmetric

@@ -1,0 +1,546 @@
+/*
+ * parity_build.c - building a raid5/raid6 array and everything around its
+ * data path: spec parsing and checks, the stripe cache's memory, the
+ * description and report, attach/finish/destroy, power-loss injection and
+ * power restore (journal and partial parity log replay), and loading an
+ * md write-intent bitmap at open.  The data path is parity.c.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/exec.h"
+#include "core/sync.h"
+#include "raid/parity_priv.h"
+/* --- building --- */
+
+struct parity_array *parity_array_of(struct rl_target *t)
+{
+	return t && t->ops->submit == parity_submit ? t->priv : NULL;
+}
+
+static void parity_describe_level(const struct raid_array *a, struct json_object *obj)
+{
+	const struct parity_array *pa = (const struct parity_array *)a;
+
+	json_object_object_add(obj, "layout",
+	                       json_object_new_string(parity_layout_name(pa->g.algorithm)));
+	json_object_object_add(obj, "algorithm", json_object_new_int((int)pa->g.algorithm));
+	json_object_object_add(obj, "parity", json_object_new_int((int)pa->nparity));
+	json_object_object_add(obj, "stripe_cache", json_object_new_int((int)pa->nslots));
+	json_object_object_add(obj, "stripe_size_bytes",
+	                       json_object_new_int64((int64_t)pa->height));
+	json_object_object_add(obj, "max_read_errors",
+	                       json_object_new_int64((int64_t)pa->max_read_errors));
+	json_object_object_add(obj, "write_hole_remedy",
+	                       json_object_new_string(pa->log == PARITY_LOG_JOURNAL ? "journal"
+	                                              : pa->log == PARITY_LOG_PPL   ? "ppl"
+	                                                                            : "none"));
+}
+
+static void parity_report_level(const struct raid_array *a, struct json_object *obj)
+{
+	const struct parity_array *pa = (const struct parity_array *)a;
+	struct {
+		const char *key;
+		const _Atomic uint64_t *v;
+	} c[] = {
+	    {"rmw_windows", &pa->rmw},
+	    {"rcw_windows", &pa->rcw},
+	    {"full_stripe_windows", &pa->full_stripe},
+	    {"reconstruct_writes", &pa->reconstruct_writes},
+	    {"reconstruct_reads", &pa->reconstruct_reads},
+	    {"corrected_read_errors", &pa->corrected},
+	    {"stripe_lock_waits", &pa->lock_waits},
+	    {"log_writes", &pa->log_writes},
+	    {"bitmap_writes", &pa->bm_writes},
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		json_object_object_add(
+		    obj, c[i].key,
+		    json_object_new_int64((int64_t)atomic_load_explicit(c[i].v, RELAXED)));
+}
+
+static unsigned parity_locate_unused(const struct raid_array *a, uint64_t off, uint64_t max,
+                                     uint64_t *len, struct raid_loc *locs)
+{
+	const struct parity_array *pa = (const struct parity_array *)a;
+	uint64_t left = pa->g.chunk - off % pa->g.chunk;
+
+	*len = max < left ? max : left;
+	parity_geom_map(&pa->g, off, &locs[0]);
+	return 1;
+}
+
+static const struct raid_level parity_levels[2] = {
+    {.name = "raid5",
+     .locate = parity_locate_unused,
+     .intact = parity_intact,
+     .describe = parity_describe_level,
+     .report = parity_report_level},
+    {.name = "raid6",
+     .locate = parity_locate_unused,
+     .intact = parity_intact,
+     .describe = parity_describe_level,
+     .report = parity_report_level},
+};
+
+static int parity_alloc_slots(struct parity_array *pa)
+{
+	unsigned n = pa->g.n, per = 2 * n + 4;
+	size_t area = (size_t)per * pa->height + (pa->log ? pa->recsize : 0);
+	size_t bytes = pa->data ? (size_t)pa->nslots * area + pa->height : 0;
+
+	if (pthread_mutex_init(&pa->lock, NULL))
+		return -ENOMEM;
+	pa->slots = calloc(pa->nslots, sizeof(*pa->slots));
+	if (!pa->slots)
+		return -ENOMEM;
+	if (!bytes)
+		return 0;
+	/* Pages are touched only where rows are used: most of this stays unmapped. */
+	pa->arena = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); /* O_DIRECT members */
+	if (!pa->arena)
+		return -ENOMEM;
+	pa->zero = pa->arena;
+	memset(pa->zero, 0, pa->height);
+	for (unsigned i = 0; i < pa->nslots; i++) {
+		uint8_t *p = pa->arena + pa->height + (size_t)i * area;
+		struct parity_slot *s = &pa->slots[i];
+		for (unsigned m = 0; m < n; m++) {
+			s->old[m] = p + (size_t)m * pa->height;
+			s->nw[m] = p + (size_t)(n + m) * pa->height;
+		}
+		for (unsigned j = 0; j < 4; j++)
+			s->scratch[j] = p + (size_t)(2 * n + j) * pa->height;
+		if (pa->log)
+			s->logbuf = p + (size_t)per * pa->height;
+	}
+	return 0;
+}
+
+int parity_attach(struct rl_target *t, struct rl_exec *ex)
+{
+	struct parity_array *pa = t->priv;
+
+	return pa->journal ? rl_target_attach(pa->journal, ex) : 0;
+}
+
+void parity_target_finish(struct rl_target *t)
+{
+	struct parity_array *pa = t->priv;
+
+	if (pa->journal)
+		rl_target_finish(pa->journal);
+}
+
+void parity_destroy(struct rl_target *t)
+{
+	struct parity_array *pa = t->priv;
+
+	if (pa) {
+		if (pa->slots)
+			pthread_mutex_destroy(&pa->lock);
+		free(pa->slots);
+		free(pa->arena);
+		free((void *)pa->bm_set);
+		free((void *)pa->bm_inflight);
+		free((void *)pa->bm_last);
+		free(pa->bm_block);
+		rl_target_close(pa->journal);
+	}
+	raid_destroy(t);
+}
+
+/* --- power loss and log replay --- */
+
+void parity_powerloss_arm(struct parity_array *pa, uint64_t writes)
+{
+	atomic_store_explicit(&pa->powered_writes, 0, RELAXED);
+	pa->powerloss_after = writes;
+}
+
+bool parity_power_failed(const struct parity_array *pa)
+{
+	return atomic_load_explicit(&pa->off, RELAXED);
+}
+
+/* Journal: rewrite every member write of every valid record. */
+static int parity_replay_journal(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
+                                 uint64_t *records)
+{
+	struct parity_log_hdr h;
+	int rc;
+
+	for (unsigned i = 0; i < pa->nslots; i++) {
+		uint64_t at = PARITY_LOG_HDR;
+		rc = rl_io_sync(pa->journal, ex, RL_OP_READ, i * pa->recsize, (uint32_t)pa->recsize,
+		                buf, 0);
+		if (rc)
+			return rc;
+		if (parity_log_decode(buf, buf + PARITY_LOG_HDR, pa->recsize - PARITY_LOG_HDR,
+		                      &h) ||
+		    h.kind != PARITY_LOG_JOURNAL)
+			continue;
+		for (uint32_t e = 0; e < h.nentries; e++) {
+			unsigned m = h.e[e].member;
+			if (m < pa->a.n && raid_member_writable(&pa->a, m) &&
+			    rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE, h.e[e].offset,
+			               h.e[e].len, buf + at, 0))
+				raid_member_error(&pa->a, m, -EIO);
+			at += h.e[e].len;
+		}
+		(*records)++;
+	}
+	return 0;
+}
+
+/* PPL: parity = partial parity + the modified chunks as they are now. */
+static int parity_replay_ppl(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
+                             uint8_t *rows, uint64_t *records)
+{
+	struct parity_log_hdr h;
+	int rc;
+
+	for (unsigned m = 0; m < pa->a.n; m++) {
+		if (!raid_member_readable(&pa->a, m))
+			continue;
+		for (unsigned i = 0; i < pa->nslots; i++) {
+			struct parity_stripe ps;
+			bool ok = true;
+			uint64_t len;
+			/* A member that cannot be read or written here is failed, as md
+			 * would; its records are of no use then. */
+			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ,
+			                pa->log_base + i * pa->recsize, (uint32_t)pa->recsize, buf,
+			                0);
+			if (rc) {
+				raid_member_error(&pa->a, m, rc);
+				break;
+			}
+			if (parity_log_decode(buf, buf + PARITY_LOG_HDR,
+			                      pa->recsize - PARITY_LOG_HDR, &h) ||
+			    h.kind != PARITY_LOG_PPL || h.stripe >= pa->g.stripes ||
+			    h.hi > pa->g.chunk)
+				continue;
+			parity_geom_stripe(&pa->g, h.stripe, &ps);
+			if (ps.pd != m)
+				continue;
+			len = h.hi - h.lo;
+			for (uint32_t e = 0; e < h.nentries && ok; e++) {
+				const struct parity_log_entry *x = &h.e[e];
+				uint64_t n = x->end - x->offset;
+				if (x->member >= pa->a.n || x->offset < h.lo || x->end > h.hi ||
+				    x->end <= x->offset ||
+				    !raid_member_readable(&pa->a, x->member)) {
+					ok = false;
+					break;
+				}
+				memset(rows, 0, len);
+				rc = rl_io_sync(pa->a.t->children[x->member], ex, RL_OP_READ,
+				                pa->doff + h.stripe * pa->g.chunk + x->offset,
+				                (uint32_t)n, rows + (x->offset - h.lo), 0);
+				if (rc) {
+					raid_member_error(&pa->a, x->member, rc);
+					ok = false;
+					break;
+				}
+				parity_xor_into(buf + PARITY_LOG_HDR, rows, rows + pa->height, len);
+			}
+			if (!ok)
+				continue;
+			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE,
+			                pa->doff + h.stripe * pa->g.chunk + h.lo, (uint32_t)len,
+			                buf + PARITY_LOG_HDR, 0);
+			if (rc) {
+				raid_member_error(&pa->a, m, rc);
+				break;
+			}
+			(*records)++;
+		}
+	}
+	return 0;
+}
+
+int parity_power_restore(struct parity_array *pa, struct rl_exec *ex, uint64_t *records, char *msg,
+                         size_t msglen)
+{
+	uint8_t *buf = NULL, *rows = NULL;
+	uint64_t n = 0;
+	int rc = 0;
+
+	atomic_store_explicit(&pa->off, false, RELAXED);
+	pa->powerloss_after = 0;
+	if (pa->log && pa->data) {
+		buf = aligned_alloc(4096, pa->recsize);
+		rows = aligned_alloc(4096, 2 * pa->height);
+		if (!buf || !rows) {
+			rc = -ENOMEM;
+		} else {
+			rc = pa->log == PARITY_LOG_JOURNAL
+			         ? parity_replay_journal(pa, ex, buf, &n)
+			         : parity_replay_ppl(pa, ex, buf, rows, &n);
+			if (rc)
+				snprintf(msg, msglen, "replaying the %s failed: %s",
+				         pa->log == PARITY_LOG_JOURNAL ? "journal"
+				                                       : "partial parity log",
+				         strerror(-rc));
+		}
+	}
+	free(buf);
+	free(rows);
+	if (records)
+		*records = n;
+	return rc;
+}
+
+/* An md bitmap: start from its block as it is (header and bits) and keep it. */
+static int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen)
+{
+	struct rl_exec *ex = NULL;
+	int rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+
+	if (rc)
+		return rc;
+	rc = rl_target_attach(pa->a.t, ex);
+	for (unsigned m = 0; !rc && m < pa->a.n; m++) {
+		if (!raid_member_readable(&pa->a, m))
+			continue;
+		rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ, pa->bm_base, PARITY_BM_BLOCK,
+		                pa->bm_block, 0);
+		if (rc)
+			snprintf(msg, msglen, "reading the bitmap of member %u failed: %s", m,
+			         strerror(-rc));
+		break;
+	}
+	rl_exec_destroy(ex);
+	if (rc)
+		return rc;
+	for (uint64_t i = 0; i < pa->bm_bits; i++)
+		if (pa->bm_block[pa->bm_bits_at + i / 8] >> (i % 8) & 1)
+			atomic_store_explicit(&pa->bm_set[i], 1, RELAXED);
+	return 0;
+}
+
+/* Replay at open, as md does at assembly, with a throwaway executor. */
+static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msglen)
+{
+	struct rl_exec *ex = NULL;
+	int rc;
+
+	if (!pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
+		return 0;
+	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+	if (rc)
+		return rc;
+	rc = rl_target_attach(pa->a.t, ex);
+	if (!rc)
+		rc = parity_power_restore(pa, ex, NULL, msg, msglen);
+	rl_exec_destroy(ex);
+	return rc;
+}
+
+int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
+                  const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err)
+{
+	static const char *const known[] = {"layout",
+	                                    "chunk",
+	                                    "stripe_cache",
+	                                    "stripe_size",
+	                                    "failed",
+	                                    "max-read-errors",
+	                                    "journal",
+	                                    "ppl",
+	                                    "powerloss-after",
+	                                    "bitmap-chunk",
+	                                    "bitmap-offset",
+	                                    "data-offset",
+	                                    NULL};
+	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre, plafter;
+	uint64_t bmchunk, bmoff, doff;
+	const char *layout;
+	struct parity_array *pa;
+	struct rl_target *t;
+	struct rl_spec_kv *kv, *jkv;
+	bool ppl;
+	char msg[256];
+	int rc, alg;
+
+	rc = raid_members_build(node, ctx, d->ops, d->level == 6 ? 4 : 3, &t, err);
+	if (rc)
+		return rc;
+	if ((rc = rl_spec_get_size(node, "chunk", 512 << 10, &chunk, err)) ||
+	    (rc = rl_spec_get_str(node, "layout", "left-symmetric", &layout, err)) ||
+	    (rc = rl_spec_get_u64(node, "stripe_cache", 256, 1, 32768, &nslots, err)) ||
+	    (rc = rl_spec_get_size(node, "stripe_size", chunk < (64 << 10) ? chunk : 64 << 10,
+	                           &height, err)) ||
+	    (rc = rl_spec_get_u64(node, "max-read-errors", 20, 0, 1u << 30, &mre, err)) ||
+	    (rc = rl_spec_get_bool(node, "ppl", false, &ppl, err)) ||
+	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &plafter, err)) ||
+	    (rc = rl_spec_get_size(node, "bitmap-chunk", 0, &bmchunk, err)) ||
+	    (rc = rl_spec_get_size(node, "bitmap-offset", 0, &bmoff, err)) ||
+	    (rc = rl_spec_get_size(node, "data-offset", 0, &doff, err)))
+		goto fail;
+	alg = parity_layout_parse(d->level, layout);
+	if (alg < 0) {
+		kv = rl_spec_find(node, "layout");
+		rc =
+		    rl_err_set(err, kv ? kv->value_pos : node->pos,
+		               "%s: unknown layout '%s' (left-symmetric, right-symmetric, "
+		               "left-asymmetric, right-asymmetric, parity-first, parity-last%s)",
+		               d->name, layout,
+		               d->level == 6 ? ", or one of those with -6 except parity-last" : "");
+		goto fail;
+	}
+	pa = raid_state_alloc(sizeof(*pa));
+	if (!pa) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	raid_array_init(&pa->a, t, &parity_levels[d->level == 6], chunk, 1);
+	t->stripe = chunk * (t->nchildren - (d->level == 6 ? 2u : 1u)); /* data per row */
+	pa->nparity = d->nparity;
+	pa->height = height;
+	pa->nslots = (unsigned)nslots;
+	pa->max_read_errors = mre;
+	pa->powerloss_after = plafter;
+	pa->data = (t->caps & RL_CAP_DATA) != 0;
+	jkv = rl_spec_find(node, "journal");
+	if (ppl && jkv) {
+		rc = rl_err_set(err, jkv->value_pos, "%s: journal= and ppl=on exclude each other",
+		                d->name);
+		goto fail;
+	}
+	if (ppl && d->level != 5) {
+		rc = rl_err_set(err, node->pos, "%s: ppl=on is for raid5 only (as md)", d->name);
+		goto fail;
+	}
+	raid_member_sizes(t, sizes);
+	for (unsigned i = 0; i < t->nchildren; i++)
+		size = sizes[i] < size ? sizes[i] : size;
+	if (doff % t->block_size || doff >= size ||
+	    (bmoff && (bmoff % 4096 || !bmchunk || bmoff + PARITY_BM_BLOCK > doff))) {
+		rc = rl_err_set(err, node->pos,
+		                "%s: data-offset must be a block multiple inside the members, and "
+		                "bitmap-offset (with bitmap-chunk) a 4k multiple whose block ends "
+		                "before the data",
+		                d->name);
+		goto fail;
+	}
+	pa->doff = doff;
+	size -= doff;
+	if (bmchunk && bmoff) {
+		pa->bm_base = bmoff; /* md's bitmap in the metadata area */
+	} else if (bmchunk) {
+		/* One bitmap block at the very end of every member. */
+		if (size <= PARITY_BM_BLOCK + chunk) {
+			rc = rl_err_set(err, node->pos, "%s: members too small for a bitmap",
+			                d->name);
+			goto fail;
+		}
+		size = (size - PARITY_BM_BLOCK) / t->block_size * t->block_size;
+		pa->bm_base = doff + size;
+	}
+	if (ppl) {
+		/* The log area: below the bitmap at the end of every member, one
+		 * record per cache entry. */
+		pa->log = PARITY_LOG_PPL;
+		pa->recsize = PARITY_LOG_HDR + height;
+		if (size <= nslots * pa->recsize + chunk) {
+			rc = rl_err_set(
+			    err, node->pos,
+			    "%s: members too small for the partial parity log (%llu bytes "
+			    "with stripe_cache=%llu) and a chunk",
+			    d->name, (unsigned long long)(nslots * pa->recsize),
+			    (unsigned long long)nslots);
+			goto fail;
+		}
+		size -= nslots * pa->recsize;
+		pa->log_base = doff + size;
+	}
+	rc = parity_geom_init(&pa->g, d->level, (unsigned)alg, t->nchildren, chunk, size, msg,
+	                      sizeof(msg));
+	if (rc) {
+		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
+		goto fail;
+	}
+	if (bmchunk) {
+		/* md grows the bitmap chunk until the bits fit its space (after
+		 * the 256-byte header of an md bitmap). */
+		pa->bm_bits_at = bmoff ? 256 : 0;
+		while (pa->g.dev_size / bmchunk >= (PARITY_BM_BLOCK - pa->bm_bits_at) * 8)
+			bmchunk *= 2;
+		pa->bm_chunk = bmchunk;
+		pa->bm_bits = (pa->g.dev_size + bmchunk - 1) / bmchunk;
+		pa->bm_set = calloc(pa->bm_bits, sizeof(*pa->bm_set));
+		pa->bm_inflight = calloc(pa->bm_bits, sizeof(*pa->bm_inflight));
+		pa->bm_last = calloc(pa->bm_bits, sizeof(*pa->bm_last));
+		pa->bm_block = aligned_alloc(4096, PARITY_BM_BLOCK);
+		if (!pa->bm_set || !pa->bm_inflight || !pa->bm_last || !pa->bm_block) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+		memset(pa->bm_block, 0, PARITY_BM_BLOCK);
+	}
+	if (chunk % t->block_size || height % t->block_size || height < 4096 ||
+	    (height & (height - 1)) || height > chunk) {
+		rc = rl_err_set(
+		    err, node->pos,
+		    "%s: stripe_size must be a power of two from 4k up to the chunk, and "
+		    "chunk and stripe_size multiples of the members' block size (%u)",
+		    d->name, t->block_size);
+		goto fail;
+	}
+	pa->wps = chunk / height;
+	if (jkv) {
+		struct rl_spec_node *jn = NULL;
+		struct rl_err jerr = {0};
+		pa->log = PARITY_LOG_JOURNAL;
+		pa->recsize =
+		    (PARITY_LOG_HDR + (uint64_t)t->nchildren * height + 4095) / 4096 * 4096;
+		if ((rc = rl_spec_parse(jkv->value, &jn, &jerr)) ||
+		    (rc = rl_target_build(jn, ctx, &pa->journal, &jerr))) {
+			rl_spec_free(jn);
+			rc = rl_err_set(err, jkv->value_pos + jerr.pos, "%s: journal: %s", d->name,
+			                jerr.msg);
+			goto fail;
+		}
+		rl_spec_free(jn);
+		if (pa->journal->size < nslots * pa->recsize ||
+		    (pa->data && !(pa->journal->caps & RL_CAP_DATA))) {
+			rc = rl_err_set(
+			    err, jkv->value_pos,
+			    "%s: the journal needs %llu bytes (stripe_cache=%llu records of "
+			    "%llu) that store data",
+			    d->name, (unsigned long long)(nslots * pa->recsize),
+			    (unsigned long long)nslots, (unsigned long long)pa->recsize);
+			goto fail;
+		}
+	}
+	t->caps &= ~RL_CAP_TRIM;
+	if ((rc = raid_spec_failed(node, &pa->a, err)) ||
+	    (rc = rl_spec_check_unused(node, known, err)))
+		goto fail;
+	if (parity_alloc_slots(pa)) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = parity_replay_at_open(pa, msg, sizeof(msg));
+	if (!rc && bmoff && pa->data)
+		rc = parity_bitmap_load(pa, msg, sizeof(msg));
+	if (rc) {
+		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
+		goto fail;
+	}
+	t->size = pa->g.size;
+	*out = t;
+	return 0;
+fail:
+	rl_target_close(t);
+	return rc;
+}

@@ -135,6 +135,7 @@ static int cache_attach(struct rl_target *t, struct rl_exec *ex)
 /* Run one FLUSH through the cache on a private executor (end of the run). */
 static int cache_flush_private(struct rl_target *t)
 {
+	const struct cache *c = t->priv;
 	enum rl_exec_kind kind =
 	    rl_target_leaf_caps(t) & RL_CAP_VIRTUAL ? RL_EXEC_VIRTUAL : RL_EXEC_PSYNC;
 	struct rl_exec *ex;
@@ -143,9 +144,7 @@ static int cache_flush_private(struct rl_target *t)
 	if (rc)
 		return rc;
 	if (kind == RL_EXEC_VIRTUAL) /* simulated time goes on (see exec_virtual.c) */
-		ex->vnow = ((struct cache *)t->priv)->host.vseen > t->vtime
-		               ? ((struct cache *)t->priv)->host.vseen
-		               : t->vtime;
+		ex->vnow = c->host.vseen > t->vtime ? c->host.vseen : t->vtime;
 	rc = rl_target_attach(t, ex);
 	if (!rc)
 		rc = rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0);

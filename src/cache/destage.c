@@ -107,8 +107,8 @@ bool cache_destage_due(const struct cache *c)
 uint32_t cache_dirty_run(const struct cache *c, const struct cache_line *l, uint32_t from,
                          uint32_t *len)
 {
-	const uint64_t *d = c->tab.dirty + (uint64_t)cache_idx(&c->tab, l) * c->tab.words;
-	const uint64_t *v = c->tab.valid + (uint64_t)cache_idx(&c->tab, l) * c->tab.words;
+	const uint64_t *d = cache_bits(&c->tab, c->tab.dirty, l);
+	const uint64_t *v = cache_bits(&c->tab, c->tab.valid, l);
 	uint32_t s = from, e, last;
 
 	while (s < c->tab.bpl && !cache_bit(d, s)) {

@@ -75,8 +75,8 @@ struct run_worker {
 	unsigned index;
 	struct wl_gen gen;
 	struct run_slot *slots;
-	uint8_t
-	    *bufmem; /* every slot's buffer, in one region (the first mem_align past its start) */
+	/* every slot's buffer, in one region (the first starts mem_align past bufmem) */
+	uint8_t *bufmem;
 	unsigned nslots, inflight;
 	enum run_phase phase;
 	uint64_t seed;       /* this worker's offset stream */

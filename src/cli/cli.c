@@ -50,8 +50,13 @@ int cli_parse_slow(const char *cmd, const char *val, uint32_t *out)
 	char why[128];
 	uint64_t v;
 
-	if (rl_parse_u64(val, &v, why, sizeof(why)) || v < 1 || v > 1000) {
-		cli_error(cmd, "--slow: expected a whole factor 1..1000, got '%s'", val);
+	if (!strcmp(val, "auto")) {
+		*out = CLI_SLOW_AUTO;
+		return 0;
+	}
+	if (rl_parse_u64(val, &v, why, sizeof(why)) || v < 1 || v > CLI_SLOW_MAX) {
+		cli_error(cmd, "--slow: expected auto or a whole factor 1..%u, got '%s'",
+		          CLI_SLOW_MAX, val);
 		return -EINVAL;
 	}
 	*out = (uint32_t)v;

@@ -53,9 +53,13 @@ struct rl_target;
 struct json_object;
 unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc);
 
+#define CLI_SLOW_AUTO 0u    /* --slow auto: serve's governor picks the factor */
+#define CLI_SLOW_MAX  1000u /* the largest factor, given or chosen */
+
 /**
- * --slow N (serve and file suites on simulated stacks): a whole factor
- * 1..1000 into *out.  0, or -EINVAL after printing the reason.
+ * --slow N|auto (serve and file suites on simulated stacks): a whole factor
+ * 1..CLI_SLOW_MAX, or CLI_SLOW_AUTO, into *out.  0, or -EINVAL after
+ * printing the reason.
  */
 int cli_parse_slow(const char *cmd, const char *val, uint32_t *out);
 

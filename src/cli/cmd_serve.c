@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
+#include "serve/pace.h"
 #include "serve/serve.h"
 #include "stats/result.h"
 
@@ -47,8 +48,13 @@ static const char serve_usage[] =
     "  --ready-file FILE   write the TCP port (or 0) to FILE once listening\n"
     "  --status / --no-status  a one-line status on stderr (default: on a terminal)\n"
     "  --force-destroy     write even where the safety checks find data\n"
-    "  --slow N            simulated stacks: run the simulated clock N times slower\n"
-    "                      than the wall clock (slow motion, 1..1000; default 1)\n"
+    "  --slow N|auto       simulated stacks: run the simulated clock N times slower\n"
+    "                      than the wall clock (slow motion, 1..1000; default 1);\n"
+    "                      auto starts at 1 and raises the factor whenever this\n"
+    "                      machine falls behind the simulated hardware (on a real\n"
+    "                      stack auto is real time)\n"
+    "  --pace-file FILE    simulated stacks: keep FILE holding the factor now and\n"
+    "                      how often auto raised it (\"slow N\\nraises R\\n\")\n"
     "  --quiet             only errors\n"
     "\n"
     "Stacks with a simulated drive run on a paced executor: simulated time is\n"
@@ -69,31 +75,24 @@ struct serve_args {
 	const char *json_path;
 	bool read_only, force, quiet;
 	int status;    /* -1 auto, 0 off, 1 on */
-	uint32_t slow; /* paced executor: wall ns per simulated ns */
+	uint32_t slow; /* paced executor: wall ns per simulated ns; CLI_SLOW_AUTO: governed */
+	const char *pace_file;
 	struct serve_opts o;
 };
 
 static int serve_parse(int argc, char **argv, struct serve_args *a)
 {
-	static const struct option longopts[] = {{"export", required_argument, NULL, 'e'},
-	                                         {"socket", required_argument, NULL, 's'},
-	                                         {"port", required_argument, NULL, 'p'},
-	                                         {"bind", required_argument, NULL, 'b'},
-	                                         {"read-only", no_argument, NULL, 'r'},
-	                                         {"shared", required_argument, NULL, 'S'},
-	                                         {"json", required_argument, NULL, 'j'},
-	                                         {"ready-file", required_argument, NULL, 'R'},
-	                                         {"ctl", required_argument, NULL, 'C'},
-	                                         {"tls-cert", required_argument, NULL, 'c'},
-	                                         {"tls-key", required_argument, NULL, 'k'},
-	                                         {"tls-require", no_argument, NULL, 'Q'},
-	                                         {"status", no_argument, NULL, 'T'},
-	                                         {"no-status", no_argument, NULL, 'N'},
-	                                         {"force-destroy", no_argument, NULL, 'f'},
-	                                         {"quiet", no_argument, NULL, 'q'},
-	                                         {"slow", required_argument, NULL, 'w'},
-	                                         {"help", no_argument, NULL, 'h'},
-	                                         {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+	    {"export", required_argument, NULL, 'e'},  {"socket", required_argument, NULL, 's'},
+	    {"port", required_argument, NULL, 'p'},    {"bind", required_argument, NULL, 'b'},
+	    {"read-only", no_argument, NULL, 'r'},     {"shared", required_argument, NULL, 'S'},
+	    {"json", required_argument, NULL, 'j'},    {"ready-file", required_argument, NULL, 'R'},
+	    {"ctl", required_argument, NULL, 'C'},     {"tls-cert", required_argument, NULL, 'c'},
+	    {"tls-key", required_argument, NULL, 'k'}, {"tls-require", no_argument, NULL, 'Q'},
+	    {"status", no_argument, NULL, 'T'},        {"no-status", no_argument, NULL, 'N'},
+	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
+	    {"slow", required_argument, NULL, 'w'},    {"pace-file", required_argument, NULL, 'P'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	char why[256];
 	uint64_t v;
 	int c;
@@ -177,6 +176,9 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 		case 'w':
 			if (cli_parse_slow("serve", optarg, &a->slow))
 				return 2;
+			break;
+		case 'P':
+			a->pace_file = optarg;
 			break;
 		case 'h':
 			fputs(serve_usage, stdout);
@@ -270,8 +272,38 @@ static const struct rl_target *serve_dataless_leaf(const struct rl_target *t)
 	return NULL;
 }
 
+/*
+ * The closing lag line: how late simulated completions were over the whole
+ * session, and whether this machine fell behind.  With the governor's
+ * windows that is judged at the final factor (the windows before a raise
+ * are what caused it); with too little traffic for a window, by the worst
+ * lateness (over 1 ms).  The governor's own lines follow.
+ */
+static void serve_lag_report(const struct serve_pace *p, FILE *f)
+{
+	const struct rl_exec *ex = p->ex;
+	char note[96] = "";
+	uint32_t slow = serve_pace_slow(p);
+	bool behind = p->windows ? p->worst_ratio > 1 : ex->lag_max > 1000000;
+
+	if (p->autoslow)
+		snprintf(note, sizeof(note), ", slow motion x%u (auto, raised %u time%s)", slow,
+		         p->nsteps, p->nsteps == 1 ? "" : "s");
+	else if (slow > 1)
+		snprintf(note, sizeof(note), ", slow motion x%u", slow);
+	if (ex->lag_count)
+		fprintf(
+		    f,
+		    "raidlab serve: emulation lag: mean %.1f us, max %.1f us over %llu simulated "
+		    "completions%s%s\n",
+		    (double)ex->lag_sum / (double)ex->lag_count / 1e3, (double)ex->lag_max / 1e3,
+		    (unsigned long long)ex->lag_count,
+		    behind ? " (this machine fell behind the simulated hardware)" : "", note);
+	serve_pace_report(p, f);
+}
+
 static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_ns,
-                      enum rl_exec_kind clock, uint32_t slow)
+                      enum rl_exec_kind clock)
 {
 	struct json_object *doc = st_result_new(ctx->exports[0].spec, ctx->exports[0].t);
 	struct json_object *jobs = NULL;
@@ -302,8 +334,11 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 			                       json_object_new_int64((int64_t)e->connections));
 			json_object_object_add(j, "flushes",
 			                       json_object_new_int64((int64_t)e->flushes));
-			if (clock == RL_EXEC_VIRTUAL)
-				json_object_object_add(j, "slow", json_object_new_int64(slow));
+			if (clock == RL_EXEC_VIRTUAL) {
+				json_object_object_add(
+				    j, "slow", json_object_new_int64(serve_pace_slow(ctx->pace)));
+				json_object_object_add(j, "pace", serve_pace_json(ctx->pace));
+			}
 			json_object_array_add(jobs, j);
 		}
 		wl_result_free(res); /* drops our reference to target_report */
@@ -319,6 +354,7 @@ static int serve_main(int argc, char **argv)
 	struct serve_args a = {0};
 	struct serve_export *exps = NULL; /* big (latency histograms): on the heap */
 	struct serve_ctx ctx = {0};
+	struct serve_pace pace;
 	struct rl_build_ctx bctx;
 	struct rl_err err = {0};
 	char msg[512];
@@ -395,7 +431,8 @@ static int serve_main(int argc, char **argv)
 	}
 	enum rl_exec_kind kind = RL_EXEC_URING;
 	if (caps_all & RL_CAP_VIRTUAL) {
-		rc = rl_exec_create_paced(8192, 512, exps[0].t->vtime, a.slow, &ctx.ex);
+		rc = rl_exec_create_paced(8192, 512, exps[0].t->vtime,
+		                          a.slow == CLI_SLOW_AUTO ? 1 : a.slow, &ctx.ex);
 		kind = RL_EXEC_VIRTUAL;
 	} else {
 		rc = rl_exec_create(RL_EXEC_URING, 8192, 512, &ctx.ex);
@@ -415,6 +452,19 @@ static int serve_main(int argc, char **argv)
 	ctx.exports = exps;
 	ctx.nexports = a.n;
 	ctx.max_inflight = 64;
+	if (kind == RL_EXEC_VIRTUAL) {
+		rc = serve_pace_init(&pace, ctx.ex, a.slow == CLI_SLOW_AUTO, CLI_SLOW_MAX,
+		                     a.pace_file);
+		if (rc) {
+			cli_error("serve", "--pace-file %s: %s", a.pace_file, strerror(-rc));
+			goto out;
+		}
+		ctx.pace = &pace;
+	} else if (a.pace_file && (rc = serve_pace_init(&pace, ctx.ex, false, 1, a.pace_file))) {
+		/* a real stack runs at its own speed: the file says x1, never raised */
+		cli_error("serve", "--pace-file %s: %s", a.pace_file, strerror(-rc));
+		goto out;
+	}
 	uint64_t t0 = rl_exec_now(ctx.ex);
 	rc = serve_run(&ctx, &a.o, msg, sizeof(msg));
 	uint64_t t1 = rl_exec_now(ctx.ex);
@@ -423,28 +473,16 @@ static int serve_main(int argc, char **argv)
 		goto out;
 	}
 	if (kind == RL_EXEC_VIRTUAL) {
-		char slow_note[64] = "";
-		if (a.slow > 1)
-			snprintf(slow_note, sizeof(slow_note), ", slow motion x%u", a.slow);
 		for (unsigned i = 0; i < a.n; i++)
 			exps[i].t->vtime = t1;
-		if (ctx.ex->lag_count && !a.quiet)
-			fprintf(stderr,
-			        "raidlab serve: emulation lag: mean %.1f us, max %.1f us over %llu "
-			        "simulated completions%s%s\n",
-			        (double)ctx.ex->lag_sum / (double)ctx.ex->lag_count / 1e3,
-			        (double)ctx.ex->lag_max / 1e3,
-			        (unsigned long long)ctx.ex->lag_count,
-			        ctx.ex->lag_max > 1000000
-			            ? " (this machine fell behind the simulated hardware)"
-			            : "",
-			        slow_note);
+		if (!a.quiet)
+			serve_lag_report(&pace, stderr);
 	}
 	if (!a.quiet)
 		for (unsigned i = 0; i < a.n; i++)
 			serve_print(&exps[i], t1 - t0);
 	if (a.json_path) {
-		rc = serve_json(a.json_path, &ctx, t1 - t0, kind, a.slow);
+		rc = serve_json(a.json_path, &ctx, t1 - t0, kind);
 		if (rc) {
 			cli_error("serve", "--json %s: %s", a.json_path, strerror(-rc));
 			goto out;

@@ -6,7 +6,7 @@
  *       --target dir(PATH) | --target SPEC [--target ...] [--label NAME ...]
  *       [--json FILE | --out-dir DIR] [--scale F] [--seed N] [--compress PCT]
  *       [--fs ext4|xfs] [--mkfs-options 'ARGS'] [--no-drop-caches]
- *       [--slow N] [--keep] [--force-destroy] [--quiet]
+ *       [--slow N|auto] [--keep] [--force-destroy] [--quiet]
  *
  * cmd_run.c hands over when the first argument names a file suite.  Each
  * target is prepared (files/target.h: a scratch subdirectory, or serve +
@@ -40,7 +40,7 @@ struct rf_args {
 	double scale;
 	unsigned long long seed;
 	unsigned compress;
-	uint32_t slow; /* simulated stacks: serve in slow motion (files_clock_ns) */
+	uint32_t slow; /* simulated stacks: serve in slow motion (files_clock_ns); 0: auto */
 	bool drop, keep, force_destroy, quiet;
 };
 
@@ -76,10 +76,13 @@ static void rf_usage(FILE *f)
 	    "  --fs ext4|xfs         filesystem made on a stack (default ext4)\n"
 	    "  --mkfs-options 'ARGS' extra arguments for mkfs\n"
 	    "  --no-drop-caches      do not drop the page cache before measured phases\n"
-	    "  --slow N              simulated stacks: serve them in slow motion (the\n"
+	    "  --slow N|auto         simulated stacks: serve them in slow motion (the\n"
 	    "                        simulated clock N times slower than the wall clock,\n"
 	    "                        1..1000) and divide measured times by N, for hardware\n"
-	    "                        faster than this machine can emulate in real time\n"
+	    "                        faster than this machine can emulate in real time;\n"
+	    "                        auto (the default) lets serve raise N whenever this\n"
+	    "                        machine falls behind, and runs a suite again when a\n"
+	    "                        raise cut through it\n"
 	    "  --keep                dir(): keep the work subdirectory with the data sets,\n"
 	    "                        copies and extracted trees (space for all of them)\n"
 	    "  --force-destroy       dir(): run in a directory not proven scratch; stack:\n"
@@ -207,6 +210,9 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 	return 0;
 }
 
+/* How often a suite runs again after serve raised its slow-motion factor. */
+#define RF_PACE_RESTARTS 3
+
 static void rf_progress(void *arg, const char *test, const char *phase)
 {
 	(void)arg;
@@ -217,7 +223,7 @@ static void rf_progress(void *arg, const char *test, const char *phase)
 /* The result document around the tests. */
 static struct json_object *rf_doc(const struct rf_args *a, const struct files_target *t,
                                   const char *spec, const char *label, struct json_object *tests,
-                                  const struct files_run *r)
+                                  const struct files_run *r, unsigned restarts)
 {
 	struct json_object *doc = json_object_new_object(), *tool = json_object_new_object();
 	struct json_object *tg = json_object_new_object(), *suite = json_object_new_object();
@@ -240,8 +246,9 @@ static struct json_object *rf_doc(const struct rf_args *a, const struct files_ta
 			json_object_object_add(tg, "emulation_fell_behind",
 			                       json_object_new_boolean(t->fell_behind));
 		}
-		if (a->slow > 1)
-			json_object_object_add(tg, "slow", json_object_new_int((int)a->slow));
+		json_object_object_add(tg, "slow", json_object_new_int((int)r->slow));
+		json_object_object_add(tg, "slow_auto", json_object_new_boolean(!a->slow));
+		json_object_object_add(tg, "restarts", json_object_new_int((int)restarts));
 		if (a->mkfs_options)
 			json_object_object_add(tg, "mkfs_options",
 			                       json_object_new_string(a->mkfs_options));
@@ -328,7 +335,7 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	int rc;
 
 	*docp = NULL;
-	if (a->slow > 1 && !strncmp(spec, "dir(", 4)) {
+	if (a->slow != CLI_SLOW_AUTO && a->slow > 1 && !strncmp(spec, "dir(", 4)) {
 		cli_error("run", "%s on %s: --slow applies to simulated stacks, not to dir()",
 		          a->def->name, label);
 		return 2;
@@ -341,9 +348,36 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 		return rc == -EINVAL ? 2 : 1;
 	}
 	r.work = t.work;
-	r.tests = json_object_new_array();
 	r.progress = tty ? rf_progress : NULL;
-	rc = a->def->run(&r);
+	unsigned restarts = 0;
+	bool cut = false;
+	for (;;) {
+		unsigned raises0, raises1, slow1;
+		files_target_pace(&t, &r.slow, &raises0);
+		r.tests = json_object_new_array();
+		rc = a->def->run(&r);
+		files_target_pace(&t, &slow1, &raises1);
+		cut = raises1 != raises0;
+		if (rc || !cut || restarts == RF_PACE_RESTARTS || rf_stop)
+			break;
+		/* serve slowed the emulation down in the middle: what was timed at
+		 * the old factor is not the simulated hardware's; start again */
+		restarts++;
+		if (!a->quiet)
+			fprintf(stderr,
+			        "\r\033[Kraidlab run: %s on %s: this machine fell behind, the "
+			        "emulation now runs at x%u: running the suite again (%u of %u)\n",
+			        a->def->name, label, slow1, restarts, RF_PACE_RESTARTS);
+		json_object_put(r.tests);
+		files_rmtree(t.work);
+		if (mkdir(t.work, 0700)) {
+			rc = -errno;
+			snprintf(r.msg, sizeof(r.msg), "cannot create %.300s: %s", t.work,
+			         strerror(errno));
+			r.tests = json_object_new_array();
+			break;
+		}
+	}
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	if (rc)
@@ -352,8 +386,10 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	if (a->keep && t.is_dir && !a->quiet)
 		fprintf(stderr, "raidlab run: kept %s\n", t.work);
 	files_target_close(&t); /* first: serve's emulation report comes at its exit */
+	if (cut && !rc)
+		t.fell_behind = true; /* raised again during the last run: mixed factors */
 	if (!rc) {
-		*docp = rf_doc(a, &t, spec, label, r.tests, &r);
+		*docp = rf_doc(a, &t, spec, label, r.tests, &r, restarts);
 		if (t.fell_behind && !a->quiet)
 			fprintf(stderr,
 			        "raidlab run: warning: %s: %s; the figures are not the simulated "

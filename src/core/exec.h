@@ -138,6 +138,16 @@ int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth
 int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart, uint32_t slow,
                          struct rl_exec **out);
 
+/**
+ * Change a paced executor's factor to @slow from now on: simulated time
+ * goes on from where it is (no jump), at the new rate.  -EINVAL on any
+ * other executor or for 0.
+ */
+int rl_exec_paced_set_slow(struct rl_exec *ex, uint32_t slow);
+
+/** Wall-clock ns now (CLOCK_MONOTONIC), whatever @ex's clock is. */
+uint64_t rl_exec_wall_now(void);
+
 /** Wall-clock ns that @d ns of @ex's clock take (differs on a slowed paced executor). */
 static inline uint64_t rl_exec_wall_span(const struct rl_exec *ex, uint64_t d)
 {

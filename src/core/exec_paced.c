@@ -26,6 +26,10 @@
  * terms.  Timed waits are converted with rl_exec_wall_span().
  *
  * The ring is there for the owner: `raidlab serve` polls its sockets on it.
+ * The factor may change while the executor runs (rl_exec_paced_set_slow,
+ * used by serve's governor): the clock is re-anchored at the present, so
+ * simulated time goes on without a jump, at the new rate.
+ *
  * Creating a paced executor sets the calling thread's timer slack to 1 ns:
  * Linux lets timed waits end up to 50 us late by default, which would be
  * lag added to every simulated completion.
@@ -61,6 +65,20 @@ static const struct rl_exec_backend paced_backend = {
     .poll = rl_exec_uring_poll,
     .destroy = paced_destroy,
 };
+
+int rl_exec_paced_set_slow(struct rl_exec *ex, uint32_t slow)
+{
+	struct paced_clock *pc;
+
+	if (!ex || ex->backend != &paced_backend || slow < 1)
+		return -EINVAL;
+	pc = ex->backend_priv;
+	uint64_t w = rl_exec_wall_now(); /* one reading: the clock neither jumps nor steps back */
+	pc->v0 += (w - pc->wall0) / ex->pace_slow;
+	pc->wall0 = w;
+	ex->pace_slow = slow;
+	return 0;
+}
 
 int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart, uint32_t slow,
                          struct rl_exec **out)

@@ -317,14 +317,17 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 
 	/* 1. raidlab serve */
 	snprintf(log, sizeof(log), "%s/serve.log", t->rundir);
-	char slow[32];
-	char *sargv[12] = {"raidlab", "serve",       (char *)spec,   "--socket",
+	char slow[32], pace[2100];
+	char *sargv[14] = {"raidlab", "serve",       (char *)spec,   "--socket",
 	                   sock,      "--no-status", "--ready-file", ready};
 	int sargc = 8;
-	if (o->slow > 1) {
+	if (o->slow)
 		snprintf(slow, sizeof(slow), "--slow=%u", o->slow);
-		sargv[sargc++] = slow;
-	}
+	else
+		snprintf(slow, sizeof(slow), "--slow=auto");
+	sargv[sargc++] = slow;
+	snprintf(pace, sizeof(pace), "--pace-file=%s/pace", t->rundir);
+	sargv[sargc++] = pace;
 	if (o->force_destroy)
 		sargv[sargc++] = "--force-destroy";
 	sargv[sargc] = NULL;
@@ -450,6 +453,24 @@ static void ft_read_lag(struct files_target *t)
 		t->fell_behind = strstr(p, "fell behind") != NULL;
 	}
 	fclose(f);
+}
+
+int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *raises)
+{
+	char path[2100];
+	FILE *f;
+	int n;
+
+	*slow = 1;
+	*raises = 0;
+	if (t->is_dir || !t->rundir[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s/pace", t->rundir);
+	if (!(f = fopen(path, "re")))
+		return -errno;
+	n = fscanf(f, "slow %u raises %u", slow, raises);
+	fclose(f);
+	return n == 2 && *slow >= 1 ? 0 : -EINVAL;
 }
 
 void files_target_close(struct files_target *t)

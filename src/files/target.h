@@ -37,7 +37,7 @@ struct files_target_opts {
 	bool force_destroy;       /* dir(): a non-scratch directory; stack: serve --force-destroy */
 	bool keep;                /* dir(): keep the work subdirectory */
 	uint64_t need;            /* bytes of free space the suite needs */
-	unsigned slow; /* stack: serve --slow (simulated stacks in slow motion); 0/1: off */
+	unsigned slow; /* stack: serve --slow N (slow motion; 1: real time); 0: --slow auto */
 	const volatile sig_atomic_t *stop; /* set on Ctrl-C: waits give up */
 };
 
@@ -66,6 +66,11 @@ struct files_target {
  * every case.
  */
 int files_target_open(struct files_target *t, const char *spec, const struct files_target_opts *o);
+/**
+ * The factor a served stack runs at now and how often serve's governor has
+ * raised it (serve's pace file; dir(): 1 and 0).  0 or -errno.
+ */
+int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *raises);
 /** Undo everything open did, in reverse order.  Idempotent. */
 void files_target_close(struct files_target *t);
 

@@ -210,6 +210,8 @@ static void conn_count(struct serve_slot *s, enum rl_op d, uint64_t bytes, uint6
 	r->ios++;
 	r->bytes += bytes;
 	st_hist_add(&r->hist, now - s->t0);
+	s->c->ctx->lat_sum += now - s->t0;
+	s->c->ctx->lat_count++;
 }
 
 static void conn_io_done(struct rl_io *io, int status)

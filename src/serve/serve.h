@@ -17,7 +17,9 @@
  *             a socket: bytes go in through serve_conn_rx_*(), replies come
  *             out through serve_conn_tx_*(), so the fuzzer can drive it;
  *   server.c  listening sockets, the io_uring poll loop, signals, the
- *             control socket, status line and graceful stop.
+ *             control socket, status line and graceful stop;
+ *   pace.c    the emulation governor: how slow a simulated stack runs
+ *             (--slow N, --slow auto), judged from the executor's lag.
  */
 #ifndef RL_SERVE_SERVE_H
 #define RL_SERVE_SERVE_H
@@ -35,6 +37,7 @@ struct json_object;
 
 struct serve_slot;
 struct serve_live;
+struct serve_pace;
 
 /** One export: a target stack under a name. */
 struct serve_export {
@@ -90,6 +93,9 @@ struct serve_ctx {
 	bool shutting_down;       /* stop: new options get ERR_SHUTDOWN, requests ESHUTDOWN */
 	uint64_t inflight;        /* requests in targets, all connections */
 	uint64_t protocol_errors; /* connections closed for breaking the protocol */
+	uint64_t lat_sum;         /* service time of completed requests, executor ns */
+	uint64_t lat_count;       /* requests counted in lat_sum */
+	struct serve_pace *pace;  /* simulated stacks: the emulation governor, or NULL */
 	/**
 	 * Called with the connection's owner when a reply carrying at least
 	 * SERVE_KICK_BYTES of data has been queued, so the socket layer can

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "serve/live.h"
+#include "serve/pace.h"
 #include "serve/serve.h"
 #include "serve/tls.h"
 
@@ -712,6 +713,8 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 		}
 		bool again = false;
 		serve_live_poll(ctx);
+		if (ctx->pace)
+			serve_pace_poll(ctx->pace, ctx->lat_sum, ctx->lat_count);
 		for (struct srv_client *cl = s->clients; cl; cl = cl->next)
 			again |= srv_client_service(s, cl);
 		srv_reap(s);

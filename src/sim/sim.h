@@ -352,6 +352,12 @@ uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t le
 uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len, bool fua);
 uint64_t sim_dev_trim(struct sim_dev *d, uint64_t now, uint64_t off, uint64_t len);
 uint64_t sim_dev_flush(struct sim_dev *d, uint64_t now);
+/** data=on: copy [@off, +@len) of the store to @buf; unmapped units read as zeroes. */
+void sim_dev_data_read(const struct sim_dev *d, void *buf, uint64_t off, uint32_t len);
+/** data=on: copy @buf into [@off, +@len) of the store. */
+void sim_dev_data_write(struct sim_dev *d, const void *buf, uint64_t off, uint32_t len);
+/** data=on: the store's bytes [@a, @b) read as zeroes (whole pages are given back). */
+void sim_dev_data_trim(struct sim_dev *d, uint64_t a, uint64_t b);
 /** Reset the run counters (the model's state is kept). */
 void sim_dev_reset_counters(struct sim_dev *d);
 

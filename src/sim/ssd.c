@@ -66,12 +66,12 @@ static void ssd_submit(struct rl_target *t, struct rl_io *io)
 	case RL_OP_READ:
 		done = sim_dev_read(d, now, io->offset, io->len);
 		if (d->data && io->buf)
-			memcpy(io->buf, d->data + io->offset, io->len);
+			sim_dev_data_read(d, io->buf, io->offset, io->len);
 		break;
 	case RL_OP_WRITE:
 		done = sim_dev_write(d, now, io->offset, io->len, io->flags & RL_IO_FUA);
 		if (d->data && io->buf)
-			memcpy(d->data + io->offset, io->buf, io->len);
+			sim_dev_data_write(d, io->buf, io->offset, io->len);
 		break;
 	case RL_OP_TRIM:
 		done = sim_dev_trim(d, now, io->offset, io->len);
@@ -79,7 +79,7 @@ static void ssd_submit(struct rl_target *t, struct rl_io *io)
 			uint64_t u = d->g.unit, a = (io->offset + u - 1) / u * u;
 			uint64_t b = (io->offset + io->len) / u * u;
 			if (b > a)
-				memset(d->data + a, 0, b - a);
+				sim_dev_data_trim(d, a, b);
 		}
 		break;
 	default:

@@ -284,7 +284,7 @@ static void serve_lag_report(const struct serve_pace *p, FILE *f)
 	const struct rl_exec *ex = p->ex;
 	char note[96] = "";
 	uint32_t slow = serve_pace_slow(p);
-	bool behind = p->windows ? p->worst_ratio > 1 : ex->lag_max > 1000000;
+	bool behind = p->windows ? !serve_pace_kept_up(p, NULL, NULL) : ex->lag_max > 1000000;
 
 	if (p->autoslow)
 		snprintf(note, sizeof(note), ", slow motion x%u (auto, raised %u time%s)", slow,

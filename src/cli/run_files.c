@@ -212,6 +212,9 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 
 /* How often a suite runs again after serve raised its slow-motion factor. */
 #define RF_PACE_RESTARTS 3
+/* --slow auto: file traffic before the first run, so the factor settles. */
+#define RF_PROBE_BYTES  (64ull << 20)
+#define RF_PROBE_ROUNDS 8
 
 static void rf_progress(void *arg, const char *test, const char *phase)
 {
@@ -351,6 +354,19 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	r.progress = tty ? rf_progress : NULL;
 	unsigned restarts = 0;
 	bool cut = false;
+	if (!a->slow && !t.is_dir) {
+		unsigned x = 1;
+		if (tty)
+			rf_progress(NULL, a->def->name, "settling the emulation's speed");
+		rc = files_probe_settle(&t, RF_PROBE_BYTES, RF_PROBE_ROUNDS, &rf_stop, &x);
+		if (rc) {
+			cli_error("run", "%s on %s: %s%s", a->def->name, label,
+			          rc == -EINTR ? "interrupted" : "the emulation probe failed: ",
+			          rc == -EINTR ? "" : strerror(-rc));
+			files_target_close(&t);
+			return 1;
+		}
+	}
 	for (;;) {
 		unsigned raises0, raises1, slow1;
 		files_target_pace(&t, &r.slow, &raises0);

@@ -71,6 +71,14 @@ int files_target_open(struct files_target *t, const char *spec, const struct fil
  * raised it (serve's pace file; dir(): 1 and 0).  0 or -errno.
  */
 int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *raises);
+/**
+ * A served stack with --slow auto: give it @bytes of file traffic (write,
+ * sync, read back, delete) in up to @rounds rounds, until one round passes
+ * without serve raising the factor; *slow gets the factor then (probe.c).
+ * dir(): nothing to do.  0 or -errno (-EINTR when *@stop was set).
+ */
+int files_probe_settle(const struct files_target *t, uint64_t bytes, unsigned rounds,
+                       const volatile sig_atomic_t *stop, unsigned *slow);
 /** Undo everything open did, in reverse order.  Idempotent. */
 void files_target_close(struct files_target *t);
 

@@ -12,7 +12,10 @@
  * after a raise (timers that were already late still fire late) are not
  * judged, and a raise takes SERVE_PACE_OVER windows over the limit in a
  * row, so one scheduling hiccup of a busy machine does not ratchet the
- * factor up for the rest of a long run.
+ * factor up for the rest of a long run.  The verdict on the final factor
+ * is the same rule plus the whole: kept up when no SERVE_PACE_OVER windows
+ * in a row were over their limits and the mean lag of all judged windows
+ * is within the limit of their mean service time.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -95,6 +98,10 @@ void serve_pace_poll(struct serve_pace *p, uint64_t lat_sum, uint64_t lat_count)
 	if (settle)
 		return;
 	p->windows++;
+	p->sum_lag += lag * (double)n;
+	p->sum_lag_n += n;
+	p->sum_svc += svc * (double)m;
+	p->sum_svc_n += m;
 	if (lag / limit > p->worst_ratio) {
 		p->worst_ratio = lag / limit;
 		p->worst_lag_us = lag / 1e3;
@@ -102,6 +109,8 @@ void serve_pace_poll(struct serve_pace *p, uint64_t lat_sum, uint64_t lat_count)
 	}
 	uint32_t slow = serve_pace_slow(p), next = serve_pace_next(slow);
 	p->over = lag > limit ? p->over + 1 : 0;
+	if (p->over > p->over_max)
+		p->over_max = p->over;
 	if (!p->autoslow || p->over < SERVE_PACE_OVER || next > p->max ||
 	    p->nsteps == SERVE_PACE_MAX_STEPS)
 		return;
@@ -115,10 +124,27 @@ void serve_pace_poll(struct serve_pace *p, uint64_t lat_sum, uint64_t lat_count)
 	};
 	rl_exec_paced_set_slow(p->ex, next);
 	p->settle = true;
-	p->over = 0;
+	p->over = p->over_max = 0;
 	p->worst_ratio = p->worst_lag_us = p->worst_limit_us = 0;
+	p->sum_lag = p->sum_svc = 0;
+	p->sum_lag_n = p->sum_svc_n = 0;
 	p->windows = 0;
 	pace_write(p); /* a failed rewrite leaves the old file: the client sees no raise */
+}
+
+bool serve_pace_kept_up(const struct serve_pace *p, double *lag_us, double *limit_us)
+{
+	double lag = p->sum_lag_n ? p->sum_lag / (double)p->sum_lag_n : 0;
+	double limit = p->sum_svc_n ? p->sum_svc / (double)p->sum_svc_n : 0;
+
+	limit = limit * SERVE_PACE_LIMIT_PCT / 100.0;
+	if (limit < SERVE_PACE_LIMIT_FLOOR)
+		limit = SERVE_PACE_LIMIT_FLOOR;
+	if (lag_us)
+		*lag_us = lag / 1e3;
+	if (limit_us)
+		*limit_us = limit / 1e3;
+	return lag <= limit && p->over_max < SERVE_PACE_OVER;
 }
 
 void serve_pace_report(const struct serve_pace *p, FILE *f)
@@ -131,12 +157,17 @@ void serve_pace_report(const struct serve_pace *p, FILE *f)
 		        s->from, s->to, s->at_s, s->lag_us, s->limit_us,
 		        (unsigned long long)s->completed);
 	}
-	if (p->windows)
-		fprintf(f,
-		        "raidlab serve: at x%u: %u windows judged, the worst lag mean %.1f us "
-		        "against a limit of %.1f us (%s)\n",
-		        serve_pace_slow(p), p->windows, p->worst_lag_us, p->worst_limit_us,
-		        p->worst_ratio <= 1 ? "kept up" : "fell behind");
+	if (p->windows) {
+		double lag, limit;
+		bool ok = serve_pace_kept_up(p, &lag, &limit);
+		fprintf(
+		    f,
+		    "raidlab serve: at x%u: %u windows judged: lag mean %.1f us against a limit "
+		    "of %.1f us, the worst window %.1f us against %.1f us, %u over it in a row "
+		    "(%s)\n",
+		    serve_pace_slow(p), p->windows, lag, limit, p->worst_lag_us, p->worst_limit_us,
+		    p->over_max, ok ? "kept up" : "fell behind");
+	}
 }
 
 struct json_object *serve_pace_json(const struct serve_pace *p)

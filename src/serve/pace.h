@@ -59,8 +59,12 @@ struct serve_pace {
 	bool settle;         /* the next window is not judged (start, after a raise) */
 	unsigned over;       /* judged windows over the limit in a row */
 	uint64_t start_wall; /* wall clock when the governor started */
-	/* the worst judged window at the current factor (mean lag over limit) */
+	/* at the current factor: the worst judged window (mean lag over limit),
+	 * the longest run of windows over their limits, the judged totals */
 	double worst_ratio, worst_lag_us, worst_limit_us;
+	unsigned over_max;
+	double sum_lag, sum_svc; /* simulated ns, weighted by completions */
+	uint64_t sum_lag_n, sum_svc_n;
 	unsigned windows; /* windows judged at the current factor */
 	unsigned nsteps;
 	struct serve_pace_step steps[SERVE_PACE_MAX_STEPS];
@@ -83,7 +87,15 @@ void serve_pace_poll(struct serve_pace *p, uint64_t lat_sum, uint64_t lat_count)
 /** The factor now. */
 uint32_t serve_pace_slow(const struct serve_pace *p);
 
-/** One line per raise, and the worst window at the final factor, to @f. */
+/**
+ * Whether the emulation kept up at the current factor: no SERVE_PACE_OVER
+ * windows in a row over their limits, and the mean lag of the judged
+ * windows within the limit of their mean service time (*lag_us and
+ * *limit_us, either may be NULL).  True when nothing was judged.
+ */
+bool serve_pace_kept_up(const struct serve_pace *p, double *lag_us, double *limit_us);
+
+/** One line per raise, and the verdict at the final factor, to @f. */
 void serve_pace_report(const struct serve_pace *p, FILE *f);
 
 /** The governor as JSON: slow, auto, steps[], worst window. */

@@ -1,100 +1,136 @@
 #!/usr/bin/env bash
 # Emulation accuracy: a simulated stack served over NBD runs on the paced
 # executor (simulated time locked to the wall clock), so fio's nbd engine
-# measuring it from outside should see what the same job sees when raidlab
-# runs it directly in simulated time.  For ssd(850evo) and raid0 of two, a
-# 1M sequential-read job at QD32 must agree within 10 % in MB/s and in mean
-# latency.  Large requests keep the server's work per simulated second small
-# (under what this machine sustains, also in the ASan build), and the deep
-# queue lets the model ride out the scheduling stalls of a busy machine.
-# The machine is shared, so a case gets up to four attempts; every attempt
-# is printed with the server's lag report.
+# measuring it from outside must see what the same job sees when raidlab
+# runs it directly in simulated time: a 1M sequential-read job at QD32
+# within 10 % in MB/s and in mean latency.
+#
+# How fast this machine can follow the model depends on the machine and on
+# what else runs on it, so the server runs with --slow auto: its governor
+# raises the slow-motion factor while the emulation falls behind, and every
+# raise is recorded with the lag that caused it.  The test asserts
+#   - agreement at the factor auto chose (an attempt counts only when the
+#     factor did not change while fio measured: it is read from the pace
+#     file before and after);
+#   - that the choice was honest: every raise in the server's JSON was
+#     caused by lag over its limit, and a server held at the factor just
+#     below the chosen one does fall behind (or fio disagrees there);
+#   - that the closing report names the factor.
+# No figure of this machine's speed is asserted: a slow or busy machine
+# gets a larger factor, not a failure.  `CI` runs this test once more with
+# a CPU hog beside it (.ci/run).
 . "$(dirname "$0")/lib.sh"
 need fio
+need jq
 fio --enghelp=nbd >/dev/null 2>&1 || skip "fio has no nbd engine"
-secs=2
-job=(--rw=read --bs=1m --iodepth=32 --size=512m --runtime=$secs --time_based)
+job=(--rw=read --bs=1m --iodepth=32 --size=512m --runtime=2 --time_based)
 
 # direct TARGET: "MB/s mean_lat_us" of the job run in simulated time.
 direct() {
 	"$RAIDLAB" run --target "$1" "${job[@]}" --quiet --json direct.json >/dev/null
 	jq -r '.jobs[0].read | "\(.mb_s) \(.lat_us.mean)"' direct.json
 }
-# served TARGET [SLOW]: the same job through raidlab serve and fio's nbd
-# engine; in slow motion fio's wall-clock figures are scaled back.
-served() {
-	local slow=${2:-1}
-	rm -f s.sock ready
-	"$RAIDLAB" serve "$1" --socket s.sock --no-status --ready-file ready --slow "$slow" \
-		>serve.out 2>serve.err &
-	local spid=$!
-	for _ in $(seq 100); do [ -s ready ] && break; sleep 0.05; done
+
+# start TARGET SLOW: a server in the background ($spid), ready.
+start() {
+	rm -f s.sock ready pace serve.json
+	"$RAIDLAB" serve "$1" --socket s.sock --no-status --ready-file ready --slow "$2" \
+		--pace-file pace --json serve.json >serve.out 2>serve.err &
+	spid=$!
+	for _ in $(seq 200); do [ -s ready ] && break; sleep 0.05; done
 	[ -s ready ] || { cat serve.err; fail "server did not start"; }
-	timeout -s KILL 120 fio --name=e --ioengine=nbd --uri='nbd+unix:///?socket=s.sock' "${job[@]}" \
-		--output-format=json --output=fio.json >fio.err 2>&1 || { cat fio.err; fail "fio failed"; }
-	kill -TERM $spid
-	wait $spid || { cat serve.err; fail "server exited non-zero"; }
+}
+stop() {
+	kill -TERM "$spid"
+	wait "$spid" || { cat serve.err; fail "server exited non-zero"; }
 	grep -q "emulation lag" serve.err || { cat serve.err; fail "no emulation lag report"; }
-	grep "emulation lag" serve.err | sed 's/^raidlab serve: /    server: /' >&2
+	sed 's/^raidlab serve: /    server: /' serve.err | grep -E "lag|slow|windows" >&2 || true
+}
+# measure: fio once against the running server; "MB/s lat_us" scaled by
+# the factor, or "raised" when the factor changed while it ran.
+measure() {
+	local before after slow
+	before=$(cat pace)
+	timeout -s KILL 120 fio --name=e --ioengine=nbd --uri='nbd+unix:///?socket=s.sock' \
+		"${job[@]}" --output-format=json --output=fio.json >fio.err 2>&1 ||
+		{ cat fio.err; fail "fio failed"; }
+	after=$(cat pace)
+	[ "$before" = "$after" ] || { echo raised; return; }
+	slow=$(sed -n 's/^slow //p' pace)
 	jq -r --argjson k "$slow" '.jobs[0].read | "\(.bw_bytes / 1e6 * $k) \(.lat_ns.mean / 1000 / $k)"' fio.json
 }
+# within DM DL SM SL: exit 0 when MB/s and latency are both within 10 %.
+within() {
+	awk -v dm="$1" -v dl="$2" -v sm="$3" -v sl="$4" \
+		'BEGIN { em = (sm - dm) / dm; el = (sl - dl) / dl;
+		         exit !(em >= -0.1 && em <= 0.1 && el >= -0.1 && el <= 0.1) }'
+}
 
-# Each attempt either agrees within 10 %, or comes out slower with the server
-# saying it fell behind (mean lag over 200 us: the load was over what the
-# machine sustained at that moment, which the server must report, not hide).
-# Failures: faster than simulated (a completion before the model's time),
-# slower while the server claims it kept up, or falling behind unreported.
-# A case passes when an attempt agrees.  On a busy shared 2-core machine
-# (other builds running) even 552 MB/s through NBD is not always there, so
-# four attempts that all fell behind, each reported, pass with a note that
-# says so.
-for target in 'ssd(850evo, data=on)' 'raid0(ssd(850evo, data=on) x2)'; do
+check_target() {
+	local target=$1 dmb dlat ok=0 slow line
 	read -r dmb dlat < <(direct "$target")
-	ok=0 behind=0
-	for attempt in 1 2 3 4; do
-		read -r smb slat < <(served "$target")
-		lagmean=$(sed -n 's/.*emulation lag: mean \([0-9.]*\) us.*/\1/p' serve.err)
-		rc=0
-		line=$(awk -v t="$target" -v a=$attempt -v dm="$dmb" -v dl="$dlat" -v sm="$smb" -v sl="$slat" \
-			'BEGIN { em = (sm - dm) / dm * 100; el = (sl - dl) / dl * 100;
-			         printf "%-34s try %d: simulated %7.1f MB/s %8.1f us | over NBD %7.1f MB/s %8.1f us | %+5.1f%% %+5.1f%%",
-			                t, a, dm, dl, sm, sl, em, el;
-			         exit (em < -10 || em > 10 || el < -10 || el > 10) }') || rc=$?
-		echo "$line | lag mean $lagmean us"
-		if [ $rc = 0 ]; then ok=1; break; fi
-		awk -v dm="$dmb" -v dl="$dlat" -v sm="$smb" -v sl="$slat" \
-			'BEGIN { exit !(sm > dm * 1.1 || sl < dl * 0.9) }' &&
+	start "$target" auto
+	measure >/dev/null # the governor settles on this one
+	for attempt in 1 2 3 4 5 6; do
+		line=$(measure)
+		slow=$(sed -n 's/^slow //p' pace)
+		if [ "$line" = raised ]; then
+			echo "$target try $attempt: the factor was raised to x$slow while fio ran; again"
+			continue
+		fi
+		read -r smb slat <<<"$line"
+		printf '%-34s try %d at x%s: simulated %7.1f MB/s %8.1f us | over NBD %7.1f MB/s %8.1f us\n' \
+			"$target" "$attempt" "$slow" "$dmb" "$dlat" "$smb" "$slat"
+		awk -v dm="$dmb" -v sm="$smb" 'BEGIN { exit !(sm > dm * 1.1) }' &&
 			fail "$target: faster than the simulated hardware"
-		awk -v l="$lagmean" 'BEGIN { exit !(l > 200) }' ||
-			fail "$target: off by more than 10 % although the server kept up (lag mean $lagmean us)"
-		grep -q "fell behind" serve.err || fail "$target: server fell behind without saying so"
-		behind=$((behind + 1))
+		if within "$dmb" "$dlat" "$smb" "$slat"; then ok=1; break; fi
 	done
-	[ $ok = 1 ] ||
-		echo "note: $target: this machine could not sustain the load in $behind attempts; each was reported"
-done
-# Slow motion: raid0 of two sm951 (4.3 GB/s) is more than this machine can
-# emulate in real time; at --slow 8 fio sees 1/8 of it, and the figures
-# scaled back agree with the simulated run within 10 %.
-target='raid0(ssd(sm951, data=on) x2)'
-read -r dmb dlat < <(direct "$target")
-ok=0
-for attempt in 1 2 3; do
-	read -r smb slat < <(served "$target" 8)
-	grep -q "slow motion x8" serve.err || { cat serve.err; fail "no slow-motion note in the lag report"; }
-	line=$(awk -v a=$attempt -v dm="$dmb" -v dl="$dlat" -v sm="$smb" -v sl="$slat" \
-		'BEGIN { em = (sm - dm) / dm * 100; el = (sl - dl) / dl * 100;
-		         printf "slow motion x8 try %d: simulated %7.1f MB/s %8.1f us | over NBD x8 %7.1f MB/s %8.1f us | %+5.1f%% %+5.1f%%",
-		                a, dm, dl, sm, sl, em, el;
-		         exit (em < -10 || em > 10 || el < -10 || el > 10) }') && ok=1
-	echo "$line"
-	[ $ok = 1 ] && break
-	awk -v dm="$dmb" -v sm="$smb" 'BEGIN { exit !(sm > dm * 1.1) }' &&
-		fail "slow motion: faster than the simulated hardware"
-done
-[ $ok = 1 ] || fail "slow motion x8 did not agree with the simulated run in 3 attempts"
+	stop
+	[ $ok = 1 ] || fail "$target: no agreement within 10 % at the factor auto chose"
 
-# --slow is refused on a real stack and out of range.
+	# The record: each raise came from lag over its limit, in order, ending
+	# at the factor used; the windows at that factor kept up.
+	jq -e '.jobs[0].pace as $p | $p.auto and
+		($p.raises | all(.lag_us > .limit_us and .to > .from)) and
+		([$p.raises[] | .to] | . == (sort)) and
+		(if ($p.raises | length) > 0 then $p.raises[-1].to == $p.slow else $p.slow == 1 end)' \
+		serve.json >/dev/null || { jq .jobs[0].pace serve.json; fail "$target: inconsistent pace record"; }
+	slow=$(jq -r '.jobs[0].pace.slow' serve.json)
+	grep -q "slow motion x$slow (auto" serve.err || fail "$target: the report does not name x$slow"
+	[ "$slow" = 1 ] && return 0
+
+	# Honest: at the factor below, this machine does fall behind.
+	local below behind=0
+	below=$(jq -r '.jobs[0].pace.raises[-1].from' serve.json)
+	for attempt in 1 2 3; do
+		start "$target" "$below"
+		line=$(measure)
+		stop
+		read -r smb slat <<<"$line"
+		if grep -q "(fell behind)" serve.err || ! within "$dmb" "$dlat" "$smb" "$slat"; then
+			echo "$target at x$below (below the chosen x$slow): fell behind, as auto found"
+			behind=1
+			break
+		fi
+	done
+	[ $behind = 1 ] || fail "$target: auto chose x$slow, but x$below kept up in 3 runs"
+}
+
+check_target 'ssd(850evo, data=on)'
+check_target 'raid0(ssd(850evo, data=on) x2)'
+# raid0 of two sm951 (4.3 GB/s): more than this machine follows in real time
+check_target 'raid0(ssd(sm951, data=on) x2)'
+
+# A fixed factor is kept and named.
+start 'ssd(850evo, data=on)' 8
+measure >/dev/null
+stop
+grep -q "slow motion x8$" serve.err || fail "no slow-motion note in the lag report"
+[ "$(jq -r '.jobs[0].pace.slow' serve.json)" = 8 ] || fail "--slow 8 not recorded"
+[ "$(jq -r '.jobs[0].pace.raises | length' serve.json)" = 0 ] || fail "--slow 8 was raised"
+
+# --slow is refused on a real stack and out of range; auto is real time there.
 expect_fail 2 "applies to simulated stacks only" "$RAIDLAB" serve "mem(size=16m)" --socket x.sock --slow 4
-expect_fail 2 "expected a whole factor" "$RAIDLAB" serve "ssd(850evo, data=on)" --socket x.sock --slow 1001
+expect_fail 2 "expected auto or a whole factor" "$RAIDLAB" serve "ssd(850evo, data=on)" --socket x.sock --slow 1001
+expect_fail 2 "expected auto or a whole factor" "$RAIDLAB" serve "ssd(850evo, data=on)" --socket x.sock --slow fast
 echo "serve_emulation: ok"

@@ -3,6 +3,7 @@
 #   make            build build/raidlab
 #   make run        install missing packages, build, run the main job
 #   make check      install missing packages, build, run every test (plain and ASan+UBSan)
+#   make check-hog  the real-time emulation tests with a CPU hog beside them
 #   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
 #   make format     clang-format every source file
 #
@@ -37,7 +38,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 
-.PHONY: print-ldlibs all run check check-plain check-asan test fuzz fuzz-run format format-check deps clean bench
+.PHONY: print-ldlibs all run check check-plain check-asan check-hog test fuzz fuzz-run format format-check deps clean bench
 
 all: $(BIN) $(UNIT_BIN)
 
@@ -84,6 +85,12 @@ check-asan:
 
 test: all
 	tests/run.sh $(BUILD)
+
+# The tests that follow a simulated clock in real time, with a CPU hog
+# beside them (.ci/run): they must hold on a machine that is not idle.
+HOG_TESTS := serve_emulation,files_sim,files_stack
+check-hog: all
+	tests/hog.sh tests/run.sh $(BUILD) $(HOG_TESTS)
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)

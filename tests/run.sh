@@ -4,10 +4,20 @@
 # anything else = fail (liburing/automake convention).  Logs go to
 # BUILD/test-logs/; the last line is "N passed, N failed, N skipped".
 #
-#   tests/run.sh BUILD [NAME-FILTER]
+#   tests/run.sh BUILD [NAME-FILTER[,NAME-FILTER...]]
+#
+# A test runs when its name contains one of the filters (all when none).
 set -u
 build=${1:-build}
 filter=${2:-}
+# wanted NAME: no filter, or NAME contains one of the comma-separated filters
+wanted() {
+	local f
+	[ -z "$filter" ] && return 0
+	IFS=, read -ra fs <<<"$filter"
+	for f in "${fs[@]}"; do [[ $1 == *$f* ]] && return 0; done
+	return 1
+}
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs="$top/$build/test-logs"
 mkdir -p "$logs"
@@ -36,14 +46,14 @@ run_one() {
 for t in "$top/$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t")
-	[[ -z $filter || $n == *$filter* ]] || continue
+	wanted "$n" || continue
 	run_one "$n" "$t"
 done
 for t in "$top"/tests/integration/*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh)
 	[ "$n" = lib ] && continue
-	[[ -z $filter || $n == *$filter* ]] || continue
+	wanted "$n" || continue
 	run_one "$n" bash "$t"
 done
 echo "$pass $fail $skip" >"$top/$build/test-results.txt"

@@ -407,7 +407,7 @@ static int serve_main(int argc, char **argv)
 			struct json_object *tree = rl_target_tree(t);
 			char sz[64];
 			cli_format_size(sz, sizeof(sz),
-			                (unsigned long long)serve_tree_sum(tree, "model_bytes"));
+			                (unsigned long long)rl_report_sum(tree, "model_bytes"));
 			json_object_put(tree);
 			fprintf(stderr,
 			        "raidlab serve: export '%s': the simulated drives reserve %s of "

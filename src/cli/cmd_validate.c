@@ -7,10 +7,9 @@
  * article ran.  This command runs every configuration with its suite and
  * parameters - exactly what `raidlab run SUITE --target SPEC` does - then
  * hands the results to report/validate.c for the figures, statistics,
- * orderings and findings.  Configurations run in worker processes (-j N,
- * default: the number of CPUs), each writing its suite result to a pipe as
- * JSON, so a slow configuration does not hold the others up; simulated runs
- * are deterministic, so the result does not depend on N.
+ * orderings and findings.  Configurations run in the suite runner's worker
+ * pool (suites/runner.h; -j N processes, default: the number of CPUs);
+ * simulated runs are deterministic, so the result does not depend on N.
  *
  * Exit status: 0 when every set passes its thresholds, 1 when one does not
  * (or a configuration could not run), 2 on a usage error.
@@ -21,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -29,6 +27,7 @@
 #include "core/registry.h"
 #include "report/validate.h"
 #include "stats/result.h"
+#include "suites/runner.h"
 #include "suites/suite.h"
 
 static const char validate_usage[] =
@@ -55,210 +54,86 @@ static const char validate_usage[] =
 
 #define VAL_MAX_SETS 32
 
-/* Run one configuration; returns its suite result or NULL with @err set. */
-static struct json_object *val_run_config(const struct val_config *c, char *err, size_t errlen)
+/* The request that runs configuration @c, or an error in c->error. */
+static int val_request(struct val_config *c, struct suite_request *rq)
 {
 	const struct suite_def *def = suite_find(c->suite);
-	struct rl_build_ctx ctx;
-	struct suite_run r = {0};
-	struct rl_target *t = NULL;
-	struct rl_err e = {0};
 	char msg[256];
-	int rc;
 
 	if (!def) {
-		snprintf(err, errlen, "unknown suite '%s'", c->suite);
-		return NULL;
+		snprintf(c->error, sizeof(c->error), "unknown suite '%s'", c->suite);
+		return -EINVAL;
 	}
-	r.def = def;
-	r.p = def->defaults;
+	memset(rq, 0, sizeof(*rq));
+	rq->def = def;
+	rq->p = def->defaults;
+	rq->spec = c->spec;
+	rq->label = c->name;
+	rq->simulated_only = true;
+	rl_build_ctx_init(&rq->ctx);
+	rq->ctx.quiet = true;
 	if (c->params) {
 		json_object_object_foreach(c->params, key, val)
 		{
-			rc = suite_params_set(def, &r.p, key, json_object_get_string(val), msg,
-			                      sizeof(msg));
-			if (rc) {
-				snprintf(err, errlen, "%s", msg);
-				return NULL;
+			if (suite_params_set(def, &rq->p, key, json_object_get_string(val), msg,
+			                     sizeof(msg))) {
+				snprintf(c->error, sizeof(c->error), "%s", msg);
+				return -EINVAL;
 			}
 		}
 	}
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	ctx.quiet = true;
-	ctx.default_file_size = suite_need_bytes(def, &r.p);
-	rc = rl_target_open(c->spec, &ctx, &t, &e);
-	if (rc) {
-		snprintf(err, errlen, "spec: %.400s", e.msg);
-		return NULL;
-	}
-	if (!(rl_target_leaf_caps(t) & RL_CAP_VIRTUAL)) {
-		snprintf(err, errlen, "the spec is not a simulated stack");
-		rl_target_close(t);
-		return NULL;
-	}
-	r.t = t;
-	rc = suite_run_start(&r, false);
-	if (!rc) {
-		r.doc = st_result_new(c->spec, t);
-		rc = suite_run(&r, c->name);
-	}
-	rl_target_finish(t);
-	rl_target_close(t);
-	if (rc) {
-		snprintf(err, errlen, "%s", r.msg);
-		if (r.doc)
-			json_object_put(r.doc);
-		return NULL;
-	}
-	return r.doc;
-}
-
-/* A job: one configuration of one set, run in a child process. */
-struct val_job {
-	struct val_config *c;
-	pid_t pid;
-	int fd;
-	char *buf;
-	size_t len, cap;
-};
-
-static void val_child(struct val_config *c, int fd)
-{
-	char err[512] = "";
-	struct json_object *doc = val_run_config(c, err, sizeof(err));
-	struct json_object *wrap = json_object_new_object();
-	const char *text;
-	size_t len, off = 0;
-
-	if (doc)
-		json_object_object_add(wrap, "result", doc);
-	else
-		json_object_object_add(wrap, "error", json_object_new_string(err));
-	text = json_object_to_json_string_ext(wrap, JSON_C_TO_STRING_PLAIN);
-	len = strlen(text);
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w <= 0)
-			_exit(3);
-		off += (size_t)w;
-	}
-	json_object_put(wrap);
-	close(fd);
-	_exit(0);
-}
-
-static int val_start(struct val_job *j)
-{
-	int p[2];
-
-	if (pipe(p))
-		return -errno;
-	fflush(NULL);
-	j->pid = fork();
-	if (j->pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -errno;
-	}
-	if (!j->pid) {
-		close(p[0]);
-		val_child(j->c, p[1]);
-	}
-	close(p[1]);
-	j->fd = p[0];
 	return 0;
 }
 
-/* Read a finished job's output (blocking) and attach its result. */
-static void val_collect(struct val_job *j)
-{
-	char chunk[65536];
-	ssize_t n;
-	int status = 0;
-	struct json_object *wrap, *v;
+struct val_progress {
+	bool show;
+};
 
-	while ((n = read(j->fd, chunk, sizeof(chunk))) > 0) {
-		if (j->len + (size_t)n + 1 > j->cap) {
-			size_t cap = (j->cap ? j->cap * 2 : 1 << 20) + (size_t)n;
-			char *b = realloc(j->buf, cap);
-			if (!b)
-				break;
-			j->buf = b;
-			j->cap = cap;
-		}
-		memcpy(j->buf + j->len, chunk, (size_t)n);
-		j->len += (size_t)n;
-	}
-	close(j->fd);
-	waitpid(j->pid, &status, 0);
-	if (!j->buf) {
-		snprintf(j->c->error, sizeof(j->c->error), "the worker died (status %d)", status);
-		return;
-	}
-	j->buf[j->len] = 0;
-	wrap = json_tokener_parse(j->buf);
-	if (!wrap) {
-		snprintf(j->c->error, sizeof(j->c->error), "the worker's output is not JSON");
-	} else if (json_object_object_get_ex(wrap, "result", &v)) {
-		j->c->result = json_object_get(v);
-	} else if (json_object_object_get_ex(wrap, "error", &v)) {
-		snprintf(j->c->error, sizeof(j->c->error), "%s", json_object_get_string(v));
-	}
-	if (wrap)
-		json_object_put(wrap);
-	free(j->buf);
-	j->buf = NULL;
+static void val_done(void *arg, size_t index, size_t done, size_t total)
+{
+	const struct val_progress *p = arg;
+
+	(void)index;
+	if (p->show)
+		fprintf(stderr, "\r\033[Kvalidate: %zu/%zu configurations", done, total);
 }
 
-/* Run every configuration of every set, @par at a time. */
+/*
+ * Run every configuration of every set in the suite runner's worker pool,
+ * @par at a time; each result (or error) goes back to its configuration.
+ */
 static int val_run_all(struct val_set *sets, size_t nsets, unsigned par, bool quiet)
 {
-	size_t total = 0, next = 0, done = 0;
-	struct val_job *jobs;
-	struct val_job **running;
-	unsigned nrun = 0;
+	size_t total = 0, n = 0;
+	struct val_config **cfg;
+	struct suite_request *rq;
+	struct suite_pool_result *res;
+	struct val_progress prog = {.show = !quiet && isatty(STDERR_FILENO)};
+	int rc = -ENOMEM;
 
 	for (size_t i = 0; i < nsets; i++)
 		total += sets[i].nconfigs;
-	jobs = calloc(total, sizeof(*jobs));
-	running = calloc(par, sizeof(*running));
-	if (!jobs || !running) {
-		free(jobs);
-		free(running);
-		return -ENOMEM;
-	}
-	for (size_t i = 0, k = 0; i < nsets; i++)
-		for (size_t c = 0; c < sets[i].nconfigs; c++)
-			jobs[k++].c = &sets[i].configs[c];
-	/* Simple and fair: start up to par, then collect the oldest. */
-	while (done < total) {
-		while (nrun < par && next < total) {
-			int rc = val_start(&jobs[next]);
-			if (rc) {
-				snprintf(jobs[next].c->error, sizeof(jobs[next].c->error),
-				         "cannot start a worker: %s", strerror(-rc));
-				next++;
-				done++;
-				continue;
-			}
-			running[nrun++] = &jobs[next++];
+	cfg = calloc(total ? total : 1, sizeof(*cfg));
+	rq = calloc(total ? total : 1, sizeof(*rq));
+	res = calloc(total ? total : 1, sizeof(*res));
+	if (cfg && rq && res) {
+		for (size_t i = 0; i < nsets; i++)
+			for (size_t c = 0; c < sets[i].nconfigs; c++)
+				if (!val_request(&sets[i].configs[c], &rq[n]))
+					cfg[n++] = &sets[i].configs[c];
+		rc = suite_pool_run(rq, n, par, res, val_done, &prog);
+		for (size_t k = 0; k < n; k++) {
+			cfg[k]->result = res[k].doc;
+			if (!res[k].doc)
+				snprintf(cfg[k]->error, sizeof(cfg[k]->error), "%s", res[k].error);
 		}
-		if (!nrun)
-			break;
-		val_collect(running[0]);
-		if (!quiet && isatty(STDERR_FILENO))
-			fprintf(stderr, "\r\033[Kvalidate: %zu/%zu configurations", done + 1,
-			        total);
-		memmove(running, running + 1, (nrun - 1) * sizeof(*running));
-		nrun--;
-		done++;
 	}
-	if (!quiet && isatty(STDERR_FILENO))
+	if (prog.show)
 		fprintf(stderr, "\r\033[K");
-	free(jobs);
-	free(running);
-	return 0;
+	free(cfg);
+	free(rq);
+	free(res);
+	return rc;
 }
 
 static int val_find(const char *name, char *path, size_t len)

@@ -35,36 +35,10 @@
 #include "stats/result.h"
 #include "workload/run.h"
 
-/* Sum of "lost_acknowledged_bytes" over a report tree. */
-static uint64_t outcome_lost(struct json_object *node)
-{
-	struct json_object *v, *kids;
-	uint64_t sum = 0;
-
-	if (json_object_object_get_ex(node, "lost_acknowledged_bytes", &v))
-		sum += (uint64_t)json_object_get_int64(v);
-	if (json_object_object_get_ex(node, "children", &kids))
-		for (size_t i = 0; i < json_object_array_length(kids); i++)
-			sum += outcome_lost(json_object_array_get_idx(kids, i));
-	return sum;
-}
-
 unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc)
 {
-	struct json_object *report;
-	uint64_t lost;
+	uint64_t lost = st_result_target_end(doc, t, doc && wl_run_stop_requested());
 
-	rl_target_finish(t);
-	report = rl_target_report(t);
-	lost = report ? outcome_lost(report) : 0;
-	if (doc && report)
-		json_object_object_add(doc, "target_final_counters", json_object_get(report));
-	json_object_put(report);
-	if (doc && wl_run_stop_requested())
-		json_object_object_add(doc, "interrupted", json_object_new_boolean(true));
-	if (doc && lost)
-		json_object_object_add(doc, "lost_acknowledged_bytes",
-		                       json_object_new_int64((int64_t)lost));
 	if (lost)
 		cli_error(cmd,
 		          "%llu bytes of acknowledged writes never reached the target's storage "

@@ -35,6 +35,7 @@
 #include "cli/print.h"
 #include "core/registry.h"
 #include "stats/result.h"
+#include "suites/runner.h"
 #include "suites/suite.h"
 
 #include "report/render.h"
@@ -518,59 +519,65 @@ static void rs_on_signal(int sig)
 
 /* --- one configuration --- */
 
+struct rs_one {
+	const struct rs_args *a;
+	const char *label;
+};
+
+static void rs_started(void *arg, uint64_t area, bool shrunk)
+{
+	const struct rs_one *one = arg;
+
+	if (shrunk && !one->a->quiet)
+		fprintf(stderr,
+		        "raidlab run: warning: %s: the target is smaller than %s's test area; "
+		        "using the whole target (%llu bytes) (--force)\n",
+		        one->label, one->a->def->name, (unsigned long long)area);
+}
+
 /* Run the suite on one target; *docp gets the result (NULL if it did not run).  Exit code. */
 static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
                       struct json_object **docp)
 {
-	struct rl_build_ctx ctx = a->ctx;
-	struct suite_run r = {0};
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
 	bool tty = isatty(STDERR_FILENO) && !a->quiet && !a->json_stdout;
-	int rc;
+	struct suite_request rq = {.def = a->def,
+	                           .p = a->p,
+	                           .spec = spec,
+	                           .label = label,
+	                           .ctx = a->ctx,
+	                           .force = a->force,
+	                           .progress = tty ? rs_progress : NULL,
+	                           .started = rs_started};
+	struct rs_one one = {.a = a, .label = label};
+	struct suite_outcome o;
 
-	*docp = NULL;
-	ctx.write_intent = suite_writes(a->def, &a->p);
-	ctx.default_file_size = suite_need_bytes(a->def, &a->p);
-	ctx.quiet = a->quiet;
-	rc = rl_target_open(spec, &ctx, &t, &err);
-	if (rc) {
-		cli_spec_error("run", spec, &err);
-		return rc == -EINVAL ? 2 : 1;
-	}
-	r.def = a->def;
-	r.p = a->p;
-	r.t = t;
-	r.progress = tty ? rs_progress : NULL;
-	rc = suite_run_start(&r, a->force);
-	if (rc) {
-		cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
-		rl_target_finish(t);
-		rl_target_close(t);
-		return rc == -EINVAL ? 2 : 1;
-	}
-	if (r.area_shrunk && !a->quiet)
-		fprintf(stderr,
-		        "raidlab run: warning: %s: the target is smaller than %s's test area; "
-		        "using the whole target (%llu bytes) (--force)\n",
-		        label, a->def->name, (unsigned long long)r.area);
-	r.doc = st_result_new(spec, t);
-	rc = suite_run(&r, label);
+	rq.progress_arg = &one;
+	rq.ctx.quiet = a->quiet;
+	suite_request_run(&rq, &o);
 	if (tty)
 		fprintf(stderr, "\r\033[K");
-	if (cli_target_end("run", t, r.doc) && !rc) {
-		rl_target_close(t);
-		*docp = r.doc;
+	*docp = o.doc;
+	switch (o.stage) {
+	case SUITE_STAGE_SPEC:
+		cli_spec_error("run", spec, &o.spec_err);
+		return o.rc == -EINVAL ? 2 : 1;
+	case SUITE_STAGE_START:
+		cli_error("run", "%s on %s: %s", a->def->name, label, o.msg);
+		return o.rc == -EINVAL ? 2 : 1;
+	case SUITE_STAGE_RUN:
+	case SUITE_STAGE_DONE:
+		break;
+	}
+	if (o.lost)
+		cli_error("run",
+		          "%llu bytes of acknowledged writes never reached the target's storage "
+		          "(see target_counters in the result)",
+		          o.lost);
+	if (o.rc) {
+		cli_error("run", "%s on %s: %s", a->def->name, label, o.msg);
 		return 1;
 	}
-	rl_target_close(t);
-	if (rc) {
-		cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
-		json_object_put(r.doc);
-		return 1;
-	}
-	*docp = r.doc;
-	return 0;
+	return o.lost ? 1 : 0;
 }
 
 static int rs_write(struct json_object *doc, const char *path)

@@ -139,6 +139,21 @@ struct json_object *rl_target_tree(struct rl_target *t)
 	return o;
 }
 
+uint64_t rl_report_sum(struct json_object *report, const char *key)
+{
+	struct json_object *v, *kids;
+	uint64_t sum = 0;
+
+	if (!report)
+		return 0;
+	if (json_object_object_get_ex(report, key, &v))
+		sum += (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(report, "children", &kids))
+		for (size_t i = 0; i < json_object_array_length(kids); i++)
+			sum += rl_report_sum(json_object_array_get_idx(kids, i), key);
+	return sum;
+}
+
 struct json_object *rl_target_report(struct rl_target *t)
 {
 	struct json_object *o = json_object_new_object();

@@ -141,6 +141,9 @@ struct json_object *rl_target_tree(struct rl_target *t);
  */
 struct json_object *rl_target_report(struct rl_target *t);
 
+/** Sum of the integer @key over a report tree (rl_target_report) and its children. */
+uint64_t rl_report_sum(struct json_object *report, const char *key);
+
 /** OR of the caps of every leaf below @t (and @t itself). */
 uint32_t rl_target_leaf_caps(const struct rl_target *t);
 

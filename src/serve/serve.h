@@ -155,8 +155,6 @@ void serve_conn_free(struct serve_conn *c);
 /** Short description of why the connection ended, or NULL if it ended cleanly. */
 const char *serve_conn_error(const struct serve_conn *c);
 
-/** Sum of every numeric @key in a target tree or report (children included). */
-uint64_t serve_tree_sum(struct json_object *tree, const char *key);
 
 /** Options of serve_run(). */
 struct serve_opts {

@@ -552,26 +552,12 @@ static void srv_flush_done(struct rl_io *io, int status)
 	*st = status ? status : 1;
 }
 
-uint64_t serve_tree_sum(struct json_object *tree, const char *key)
-{
-	struct json_object *v, *kids;
-	uint64_t sum = 0;
-
-	if (!tree)
-		return 0;
-	if (json_object_object_get_ex(tree, key, &v))
-		sum += (uint64_t)json_object_get_int64(v);
-	if (json_object_object_get_ex(tree, "children", &kids))
-		for (size_t i = 0; i < json_object_array_length(kids); i++)
-			sum += serve_tree_sum(json_object_array_get_idx(kids, i), key);
-	return sum;
-}
 
 /* Dirty bytes held by the controller caches in @t's stack. */
 static uint64_t srv_dirty(struct rl_target *t)
 {
 	struct json_object *r = rl_target_report(t);
-	uint64_t n = serve_tree_sum(r, "dirty_bytes");
+	uint64_t n = rl_report_sum(r, "dirty_bytes");
 
 	json_object_put(r);
 	return n;

@@ -322,3 +322,22 @@ int st_result_write(struct json_object *doc, const char *path)
 	}
 	return rc;
 }
+
+uint64_t st_result_target_end(struct json_object *doc, struct rl_target *t, bool interrupted)
+{
+	struct json_object *report;
+	uint64_t lost;
+
+	rl_target_finish(t);
+	report = rl_target_report(t);
+	lost = rl_report_sum(report, "lost_acknowledged_bytes");
+	if (doc && report)
+		json_object_object_add(doc, "target_final_counters", json_object_get(report));
+	json_object_put(report);
+	if (doc && interrupted)
+		json_object_object_add(doc, "interrupted", json_object_new_boolean(true));
+	if (doc && lost)
+		json_object_object_add(doc, "lost_acknowledged_bytes",
+		                       json_object_new_int64((int64_t)lost));
+	return lost;
+}

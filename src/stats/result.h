@@ -33,6 +33,15 @@ struct json_object *st_result_job(const struct wl_result *res);
 /** Write @doc to @path (pretty-printed); "-" means standard output.  0 or -errno. */
 int st_result_write(struct json_object *doc, const char *path);
 
+/**
+ * The end of a run on @t: finish it (a cache destages, test files go) and
+ * add to @doc (may be NULL) what happened after the jobs' counters were
+ * taken: "target_final_counters", "interrupted" when @interrupted, and
+ * "lost_acknowledged_bytes" when the stack lost acknowledged writes.
+ * Returns those lost bytes (more than zero: the run failed).
+ */
+uint64_t st_result_target_end(struct json_object *doc, struct rl_target *t, bool interrupted);
+
 /** The host description alone (kernel, cpu, cores, memory). */
 struct json_object *st_result_host(void);
 

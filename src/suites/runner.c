@@ -1,0 +1,259 @@
+/*
+ * runner.c - one suite on one stack, and the worker pool (runner.h).
+ *
+ * The pool is plain fork and pipes: each worker runs one request and
+ * writes {"result": DOC} or {"error": TEXT} to its pipe, then exits.  The
+ * parent polls every running pipe and appends what arrives to that job's
+ * buffer, so a worker never blocks on a full pipe and the first to finish
+ * is the first collected; at end of file it reaps the worker and parses.
+ * A worker that dies without a word gets "the worker died (status S)".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "stats/result.h"
+#include "suites/runner.h"
+#include "workload/run.h"
+
+int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
+{
+	struct rl_build_ctx ctx = rq->ctx;
+	struct suite_run r = {0};
+	struct rl_target *t = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	ctx.write_intent = suite_writes(rq->def, &rq->p);
+	ctx.default_file_size = suite_need_bytes(rq->def, &rq->p);
+	rc = rl_target_open(rq->spec, &ctx, &t, &out->spec_err);
+	if (rc) {
+		out->stage = SUITE_STAGE_SPEC;
+		snprintf(out->msg, sizeof(out->msg), "spec: %.400s", out->spec_err.msg);
+		return out->rc = rc;
+	}
+	if (rq->simulated_only && !(rl_target_leaf_caps(t) & RL_CAP_VIRTUAL)) {
+		out->stage = SUITE_STAGE_START;
+		snprintf(out->msg, sizeof(out->msg), "the spec is not a simulated stack");
+		rl_target_close(t);
+		return out->rc = -EINVAL;
+	}
+	r.def = rq->def;
+	r.p = rq->p;
+	r.t = t;
+	r.progress = rq->progress;
+	r.progress_arg = rq->progress_arg;
+	rc = suite_run_start(&r, rq->force);
+	if (rc) {
+		out->stage = SUITE_STAGE_START;
+		snprintf(out->msg, sizeof(out->msg), "%s", r.msg);
+		rl_target_finish(t);
+		rl_target_close(t);
+		return out->rc = rc;
+	}
+	out->area_shrunk = r.area_shrunk;
+	out->area = r.area;
+	if (rq->started)
+		rq->started(rq->progress_arg, r.area, r.area_shrunk);
+	r.doc = st_result_new(rq->spec, t);
+	rc = suite_run(&r, rq->label);
+	out->lost = st_result_target_end(r.doc, t, wl_run_stop_requested());
+	rl_target_close(t);
+	if (rc) {
+		out->stage = SUITE_STAGE_RUN;
+		snprintf(out->msg, sizeof(out->msg), "%s", r.msg);
+		if (out->lost) { /* what was lost is kept on record */
+			out->doc = r.doc;
+		} else {
+			json_object_put(r.doc);
+		}
+		return out->rc = rc;
+	}
+	out->stage = SUITE_STAGE_DONE;
+	out->doc = r.doc;
+	return out->rc = 0;
+}
+
+/* --- the pool --- */
+
+struct pool_job {
+	size_t index;
+	pid_t pid;
+	int fd;
+	char *buf;
+	size_t len, cap;
+};
+
+static void pool_child(const struct suite_request *rq, int fd)
+{
+	struct suite_outcome o;
+	struct json_object *wrap = json_object_new_object();
+	const char *text;
+	size_t len, off = 0;
+
+	suite_request_run(rq, &o);
+	if (o.doc && !o.rc)
+		json_object_object_add(wrap, "result", o.doc);
+	else {
+		json_object_object_add(wrap, "error", json_object_new_string(o.msg));
+		json_object_put(o.doc);
+	}
+	text = json_object_to_json_string_ext(wrap, JSON_C_TO_STRING_PLAIN);
+	len = strlen(text);
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(3);
+		off += (size_t)w;
+	}
+	json_object_put(wrap);
+	close(fd);
+	_exit(0);
+}
+
+static int pool_start(const struct suite_request *rq, struct pool_job *j)
+{
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	j->pid = fork();
+	if (j->pid < 0) {
+		int rc = -errno;
+		close(p[0]);
+		close(p[1]);
+		return rc;
+	}
+	if (!j->pid) {
+		close(p[0]);
+		pool_child(rq, p[1]);
+	}
+	close(p[1]);
+	j->fd = p[0];
+	j->len = 0;
+	return 0;
+}
+
+/* Read what is there; 1 at end of file, 0 for more to come, -errno on error. */
+static int pool_read(struct pool_job *j)
+{
+	if (j->len + 65536 + 1 > j->cap) {
+		size_t cap = j->cap ? j->cap * 2 : 1 << 20;
+		char *b = realloc(j->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		j->buf = b;
+		j->cap = cap;
+	}
+	ssize_t n = read(j->fd, j->buf + j->len, j->cap - j->len - 1);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	j->len += (size_t)n;
+	return n == 0;
+}
+
+/* The worker is done (or its pipe failed): reap it and take its result. */
+static void pool_finish(struct pool_job *j, int rdrc, struct suite_pool_result *res)
+{
+	struct json_object *wrap = NULL, *v;
+	int status = 0;
+
+	close(j->fd);
+	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rdrc < 0) {
+		snprintf(res->error, sizeof(res->error), "reading the worker's result: %s",
+		         strerror(-rdrc));
+	} else if (!j->len) {
+		snprintf(res->error, sizeof(res->error), "the worker died (status %d)", status);
+	} else {
+		j->buf[j->len] = 0;
+		wrap = json_tokener_parse(j->buf);
+		if (!wrap)
+			snprintf(res->error, sizeof(res->error), "the worker's output is not JSON");
+		else if (json_object_object_get_ex(wrap, "result", &v))
+			res->doc = json_object_get(v);
+		else if (json_object_object_get_ex(wrap, "error", &v))
+			snprintf(res->error, sizeof(res->error), "%s", json_object_get_string(v));
+		json_object_put(wrap);
+	}
+	free(j->buf);
+	j->buf = NULL;
+	j->cap = j->len = 0;
+}
+
+int suite_pool_run(const struct suite_request *rq, size_t n, unsigned par,
+                   struct suite_pool_result *out, suite_pool_done_fn done, void *arg)
+{
+	struct pool_job *run;
+	struct pollfd *pfd;
+	size_t next = 0, finished = 0;
+	unsigned nrun = 0;
+
+	if (!par)
+		par = 1;
+	run = calloc(par, sizeof(*run));
+	pfd = calloc(par, sizeof(*pfd));
+	if (!run || !pfd) {
+		free(run);
+		free(pfd);
+		return -ENOMEM;
+	}
+	while (finished < n) {
+		while (nrun < par && next < n) {
+			struct pool_job *j = &run[nrun];
+			int rc = pool_start(&rq[next], j);
+			if (rc) {
+				snprintf(out[next].error, sizeof(out[next].error),
+				         "cannot start a worker: %s", strerror(-rc));
+				finished++;
+				if (done)
+					done(arg, next, finished, n);
+				next++;
+				continue;
+			}
+			j->index = next++;
+			nrun++;
+		}
+		if (!nrun)
+			break;
+		for (unsigned i = 0; i < nrun; i++)
+			pfd[i] = (struct pollfd){.fd = run[i].fd, .events = POLLIN};
+		if (poll(pfd, nrun, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = -errno;
+			for (unsigned i = 0; i < nrun; i++) { /* cannot wait: say so for each */
+				pool_finish(&run[i], e, &out[run[i].index]);
+				finished++;
+			}
+			break;
+		}
+		for (unsigned i = 0; i < nrun; i++) {
+			if (!pfd[i].revents)
+				continue;
+			int rc = pool_read(&run[i]);
+			if (!rc)
+				continue;
+			pool_finish(&run[i], rc, &out[run[i].index]);
+			finished++;
+			if (done)
+				done(arg, run[i].index, finished, n);
+			run[i] = run[--nrun];
+			pfd[i] = pfd[nrun];
+			i--; /* the moved job sits at i now; its revents moved with it */
+		}
+	}
+	free(run);
+	free(pfd);
+	return finished == n ? 0 : -EIO;
+}

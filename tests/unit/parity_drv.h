@@ -21,6 +21,7 @@
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
+#include "common.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
@@ -48,17 +49,10 @@ static inline uint8_t *abuf(size_t len)
 	return p;
 }
 
+/* The parity tests' name for ut_open (common.h). */
 static inline struct rl_target *open_spec(const char *spec)
 {
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
+	return ut_open(spec);
 }
 
 static inline struct rl_exec *new_exec(size_t pool)

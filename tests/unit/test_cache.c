@@ -48,6 +48,7 @@
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
+#include "common.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
@@ -200,20 +201,6 @@ struct drv {
 static void drv_member_flush(struct drv *d)
 {
 	d->member_flush_acked = d->acked;
-}
-
-static struct rl_target *open_spec(const char *spec)
-{
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	ctx.quiet = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
 }
 
 /* Read the whole member directly (a second executor, so it never waits for the cache). */
@@ -416,7 +403,7 @@ static void drv_run_loop(struct drv *d)
 static void drv_init(struct drv *d, const char *spec, unsigned depth, size_t pool, uint32_t maxblk)
 {
 	memset(d, 0, sizeof(*d));
-	d->t = open_spec(spec);
+	d->t = ut_open(spec);
 	d->below = d->t->children[0];
 	d->size = d->t->size;
 	d->bs = d->t->block_size;
@@ -606,7 +593,7 @@ static void test_battery_fallback(void **state)
 /* A dirty line is served from the cache; a write-back write costs DRAM time, not member time. */
 static void test_hits_and_timing(void **state)
 {
-	struct rl_target *t = open_spec("cache(delay(mem(size=1m), lat=1ms), write=back, "
+	struct rl_target *t = ut_open("cache(delay(mem(size=1m), lat=1ms), write=back, "
 	                                "read=none, dram-lat=5us, dram-bw=1GB/s)");
 	struct rl_exec *ex;
 	uint8_t *a = malloc(65536), *b = malloc(65536);
@@ -671,7 +658,7 @@ static void test_readahead_counters(void **state)
 		         "cache(delay(mem(size=4m), lat=100us), read=%s, line=16k, ra=64k, "
 		         "size=1m)",
 		         policy[p]);
-		t = open_spec(spec);
+		t = ut_open(spec);
 		assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 256, 0, &ex), 0);
 		assert_int_equal(rl_target_attach(t, ex), 0);
 		for (uint64_t off = 0; off < (1u << 20); off += 16384)
@@ -861,7 +848,7 @@ static void test_powerloss_table(void **state)
 /* The report and the JSON tree carry the configuration and the counters. */
 static void test_describe(void **state)
 {
-	struct rl_target *t = open_spec("cache(mem(size=1m), size=64k, line=8k, write=force-back, "
+	struct rl_target *t = ut_open("cache(mem(size=1m), size=64k, line=8k, write=force-back, "
 	                                "battery=none, read=adaptive, disk-cache=off, "
 	                                "powerloss-after=5)");
 	struct json_object *tree = rl_target_tree(t), *rep = rl_target_report(t);

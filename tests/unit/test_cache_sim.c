@@ -33,6 +33,7 @@
 
 #include "core/registry.h"
 #include "workload/run.h"
+#include "common.h"
 
 #define DRIVE "ssd(samsung-850evo-500)"
 
@@ -49,25 +50,11 @@ static void set(struct wl_job *job, const char *k, const char *v)
 		fail_msg("%s=%s: %s", k, v, msg);
 }
 
-static struct rl_target *open_spec(const char *spec)
-{
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	ctx.quiet = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
-}
-
 /* Run one job (rw, bs, iodepth, size, runtime) on @spec. */
 static struct figures run(const char *spec, const char *rw, const char *bs, const char *qd,
                           const char *size, const char *runtime)
 {
-	struct rl_target *t = open_spec(spec);
+	struct rl_target *t = ut_open(spec);
 	struct wl_job job;
 	struct wl_result res;
 	struct figures f = {0};
@@ -218,7 +205,7 @@ static void test_disk_cache(void **state)
 
 static void test_timing_only(void **state)
 {
-	struct rl_target *t = open_spec("cache(" DRIVE ", size=64m)");
+	struct rl_target *t = ut_open("cache(" DRIVE ", size=64m)");
 	struct json_object *tree = rl_target_tree(t);
 
 	(void)state;
@@ -264,7 +251,7 @@ static void test_direct_io(void **state)
 		         " x4, chunk=64k), size=256m, write=through, read=none, "
 		         "io=%s)",
 		         io[i]);
-		struct rl_target *t = open_spec(spec);
+		struct rl_target *t = ut_open(spec);
 		/* write 32 MiB, then read the same 32 MiB on the same stack */
 		json_object_put(pass_on(t, "write", "64k", "8", "32m"));
 		struct json_object *rep = pass_on(t, "read", "64k", "8", "32m");
@@ -293,7 +280,7 @@ static void test_direct_io_wt_drops(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(wbs) / sizeof(wbs[0]); i++) {
-		struct rl_target *t = open_spec("cache(raid0(" DRIVE " x4, chunk=64k), size=256m, "
+		struct rl_target *t = ut_open("cache(raid0(" DRIVE " x4, chunk=64k), size=256m, "
 		                                "write=through, read=ahead, io=direct)");
 		json_object_put(pass_on(t, "read", "32k", "4", "32m"));
 		json_object_put(pass_on(t, "write", wbs[i], "4", "32m"));

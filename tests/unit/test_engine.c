@@ -20,19 +20,7 @@
 #include "workload/buf.h"
 #include "workload/gen.h"
 #include "workload/run.h"
-
-static struct rl_target *open_spec(const char *spec)
-{
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
-}
+#include "common.h"
 
 static void set(struct wl_job *job, const char *k, const char *v)
 {
@@ -259,7 +247,7 @@ static void test_fanout_completes_once_with_first_error(void **state)
 
 static void test_submit_checks_contract(void **state)
 {
-	struct rl_target *t = open_spec("mem(size=1m)");
+	struct rl_target *t = ut_open("mem(size=1m)");
 	struct rl_exec *ex;
 	char buf[4096];
 
@@ -295,7 +283,7 @@ static void test_bytes_equal_asked_every_mode(void **state)
 {
 	static const char *const modes[] = {"read", "write",  "randread", "randwrite",
 	                                    "rw",   "randrw", "trim",     "randtrim"};
-	struct rl_target *t = open_spec("mem(size=8m)");
+	struct rl_target *t = ut_open("mem(size=8m)");
 
 	(void)state;
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
@@ -324,7 +312,7 @@ static void test_bytes_equal_asked_every_mode(void **state)
 
 static void test_verify_on_mem_and_numjobs(void **state)
 {
-	struct rl_target *t = open_spec("mem(size=16m)");
+	struct rl_target *t = ut_open("mem(size=16m)");
 	struct wl_job job;
 	struct wl_result res;
 
@@ -402,7 +390,7 @@ static void test_io_error_stops_job(void **state)
 
 static void test_time_based_null(void **state)
 {
-	struct rl_target *t = open_spec("null(size=1g)");
+	struct rl_target *t = ut_open("null(size=1g)");
 	struct wl_job job;
 	struct wl_result res;
 
@@ -428,7 +416,7 @@ static void test_time_based_null(void **state)
 
 static void test_region_beyond_target_refused(void **state)
 {
-	struct rl_target *t = open_spec("mem(size=1m)");
+	struct rl_target *t = ut_open("mem(size=1m)");
 	struct wl_job job;
 	struct wl_result res;
 	char msg[256];
@@ -519,7 +507,7 @@ static void test_zoned_shares(void **state)
 
 static void test_fsync_every_n_writes(void **state)
 {
-	struct rl_target *t = open_spec("mem(size=1m)");
+	struct rl_target *t = ut_open("mem(size=1m)");
 	struct wl_job job;
 	struct wl_result res;
 
@@ -538,7 +526,7 @@ static void test_fsync_every_n_writes(void **state)
 
 static void test_number_ios(void **state)
 {
-	struct rl_target *t = open_spec("null(size=1g)");
+	struct rl_target *t = ut_open("null(size=1g)");
 	struct wl_job job;
 	struct wl_result res;
 
@@ -556,7 +544,7 @@ static void test_number_ios(void **state)
 /* rate_iops and startdelay in simulated time: exact, whatever the machine. */
 static void test_rate_and_startdelay_virtual(void **state)
 {
-	struct rl_target *t = open_spec("ssd(intel-x25v-40)");
+	struct rl_target *t = ut_open("ssd(intel-x25v-40)");
 	struct wl_job job;
 	struct wl_result res;
 
@@ -582,7 +570,7 @@ static void test_rate_and_startdelay_virtual(void **state)
 /* Two jobs of one wave run at the same time on one simulated clock. */
 static void test_group_runs_together(void **state)
 {
-	struct rl_target *t = open_spec("ssd(intel-x25v-40)");
+	struct rl_target *t = ut_open("ssd(intel-x25v-40)");
 	struct wl_job a, b;
 	struct wl_result ra, rb;
 	char msg[512];

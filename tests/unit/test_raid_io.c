@@ -44,6 +44,7 @@
 #include "core/registry.h"
 #include "core/sync.h"
 #include "raid/raid_common.h"
+#include "common.h"
 
 static uint64_t rng_state = 0x452821e638d01377ull;
 
@@ -66,19 +67,6 @@ static void fill_random(uint8_t *p, size_t len)
 		uint64_t v = rng();
 		memcpy(p + i, &v, len - i < 8 ? len - i : 8);
 	}
-}
-
-static struct rl_target *open_spec(const char *spec)
-{
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
 }
 
 static struct rl_exec *new_exec(size_t pool)
@@ -319,7 +307,7 @@ static void drv_verify_all(struct drv *d)
 static void check_spec(const char *spec, size_t pool, unsigned depth, uint32_t maxlen,
                        uint64_t nops)
 {
-	struct rl_target *t = open_spec(spec);
+	struct rl_target *t = ut_open(spec);
 	struct rl_exec *ex = new_exec(pool);
 	struct drv d;
 
@@ -419,7 +407,7 @@ static void test_fail_after_write(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
 		for (unsigned k = 0; k < arrays[i].n; k++) {
-			struct rl_target *t = open_spec(arrays[i].spec);
+			struct rl_target *t = ut_open(arrays[i].spec);
 			struct rl_exec *ex = new_exec(1024);
 			struct raid_array *a = raid_array_of(t);
 			struct drv d;
@@ -452,7 +440,7 @@ static void test_raid0_lost_chunk(void **state)
 	for (unsigned k = 0; k < 3; k++) {
 		char spec[96];
 		snprintf(spec, sizeof(spec), "raid0(mem(size=1m) x3, chunk=64k, failed=%u)", k);
-		struct rl_target *t = open_spec(spec);
+		struct rl_target *t = ut_open(spec);
 		struct rl_exec *ex = new_exec(64);
 
 		assert_string_equal(describe_state(t), "failed");
@@ -474,7 +462,7 @@ static void test_raid0_lost_chunk(void **state)
 		rl_exec_destroy(ex);
 	}
 	/* A member error at run time fails the member and loses its chunks. */
-	struct rl_target *t = open_spec("raid0(mem(size=1m), faulty(mem(size=1m), at=64k), "
+	struct rl_target *t = ut_open("raid0(mem(size=1m), faulty(mem(size=1m), at=64k), "
 	                                "mem(size=1m), chunk=64k)");
 	struct rl_exec *ex = new_exec(64);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, K, buf, 0), 0);
@@ -520,7 +508,7 @@ static void test_faulty_member_mid_run(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
-		struct rl_target *t = open_spec(arrays[i].spec);
+		struct rl_target *t = ut_open(arrays[i].spec);
 		struct rl_exec *ex = new_exec(2048);
 		struct drv d;
 
@@ -557,7 +545,7 @@ static void test_read_retry(void **state)
 	(void)state;
 	fill_random(w, 2 << 20);
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
-		struct rl_target *t = open_spec(specs[i]);
+		struct rl_target *t = ut_open(specs[i]);
 		struct rl_exec *ex = new_exec(64);
 		/* raid1: member 0 offset 256k; raid10 n2 x4: array chunk 4 is on
 		 * members 0 and 1 at 128k, i.e. array offset 256k as well */
@@ -598,7 +586,7 @@ static void test_read_error_threshold(void **state)
 
 	(void)state;
 	fill_random(w, 1 << 20);
-	t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=256k:4k), mem(size=1m), "
+	t = ut_open("raid1(faulty(mem(size=1m), ops=read, at=256k:4k), mem(size=1m), "
 	              "max-read-errors=2)");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, (uint32_t)t->size, w, 0), 0);
 	for (int i = 0; i < 3; i++) {
@@ -617,7 +605,7 @@ static void test_read_error_threshold(void **state)
 	 * the first member is failed at once while the second, now the last
 	 * copy, is kept through every error. */
 	for (int thr = 0; thr < 2; thr++) {
-		t = open_spec(
+		t = ut_open(
 		    thr ? "raid1(faulty(mem(size=1m), ops=read, at=64k:4k), "
 		          "faulty(mem(size=1m), ops=read, at=512k:4k), "
 		          "max-read-errors=100)"
@@ -659,7 +647,7 @@ static void test_read_retry_lost(void **state)
 
 	(void)state;
 	/* Every copy fails: -EIO, recorded as lost. */
-	struct rl_target *t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=0), "
+	struct rl_target *t = ut_open("raid1(faulty(mem(size=1m), ops=read, at=0), "
 	                                "faulty(mem(size=1m), ops=read, at=0))");
 	struct rl_exec *ex = new_exec(64);
 	/* the 4k piece fails on both copies, then block by block only the
@@ -678,7 +666,7 @@ static void test_read_retry_lost(void **state)
 	uint8_t *w = malloc(65536);
 	for (int i = 0; i < 65536; i++)
 		w[i] = (uint8_t)(i * 7 + 3);
-	t = open_spec("raid1(faulty(mem(size=1m), ops=read, at=8k:4k), "
+	t = ut_open("raid1(faulty(mem(size=1m), ops=read, at=8k:4k), "
 	              "faulty(mem(size=1m), ops=read, at=40k:4k))");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, w, 0), 0);
 	memset(r, 0, 65536);
@@ -701,7 +689,7 @@ static void test_write_errors(void **state)
 	struct rl_exec *ex = new_exec(64);
 
 	(void)state;
-	t = open_spec("raid1(faulty(mem(size=1m), ops=write, at=0), mem(size=1m))");
+	t = ut_open("raid1(faulty(mem(size=1m), ops=write, at=0), mem(size=1m))");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, buf, 0), 0);
 	assert_int_equal(report_member_u64(t, 0, "errors"), 1);
 	assert_int_equal(report_u64(t, "lost_ios"), 0);
@@ -709,7 +697,7 @@ static void test_write_errors(void **state)
 	assert_int_equal(report_u64(t, "degraded_writes"), 1);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), 0);
 	rl_target_close(t);
-	t = open_spec(
+	t = ut_open(
 	    "raid1(faulty(mem(size=1m), ops=write, at=0), faulty(mem(size=1m), ops=write, "
 	    "at=0))");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, buf, 0), -EIO);
@@ -717,11 +705,11 @@ static void test_write_errors(void **state)
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), -EIO);
 	rl_target_close(t);
 	/* raid10 n2 x4: members 0 and 1 hold the same chunks; 0 and 2 do not */
-	t = open_spec("raid10(mem(size=1m) x4, layout=n2, chunk=64k, failed=0+2)");
+	t = ut_open("raid10(mem(size=1m) x4, layout=n2, chunk=64k, failed=0+2)");
 	assert_string_equal(describe_state(t), "degraded");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, buf, 0), 0);
 	rl_target_close(t);
-	t = open_spec("raid10(mem(size=1m) x4, layout=n2, chunk=64k, failed=0+1)");
+	t = ut_open("raid10(mem(size=1m) x4, layout=n2, chunk=64k, failed=0+1)");
 	assert_string_equal(describe_state(t), "failed");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, buf, 0), -EIO);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 65536, 65536, buf, 0), 0);
@@ -734,7 +722,7 @@ static void test_write_errors(void **state)
 /* Counting children: raid0 trims go out as one extent per member and zone. */
 static void test_raid0_trim_per_member(void **state)
 {
-	struct rl_target *t = open_spec("raid0(mem(size=1m) x4, chunk=16k)");
+	struct rl_target *t = ut_open("raid0(mem(size=1m) x4, chunk=16k)");
 	struct rl_exec *ex = new_exec(64);
 	uint8_t *buf = malloc(1 << 20);
 	uint64_t before[4];
@@ -788,7 +776,7 @@ static void test_faulty_triggers(void **state)
 	(void)state;
 	/* rate: the same seed fails the same requests; roughly the rate */
 	for (int run = 0; run < 2; run++) {
-		t = open_spec("faulty(mem(size=1m), rate=10%, seed=3)");
+		t = ut_open("faulty(mem(size=1m), rate=10%, seed=3)");
 		ex = new_exec(16);
 		fails[run] = 0;
 		for (int i = 0; i < 2000; i++)
@@ -799,7 +787,7 @@ static void test_faulty_triggers(void **state)
 	assert_int_equal(fails[0], fails[1]);
 	assert_true(fails[0] > 120 && fails[0] < 280);
 	/* at=: only overlapping requests, only the selected op */
-	t = open_spec("faulty(mem(size=1m), at=8k:4k+64k, ops=write)");
+	t = ut_open("faulty(mem(size=1m), at=8k:4k+64k, ops=write)");
 	ex = new_exec(16);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 4096, 4096, buf, 0), 0);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 8192 + 3584, 1024, buf, 0), -EIO);
@@ -810,7 +798,7 @@ static void test_faulty_triggers(void **state)
 	rl_target_close(t);
 	rl_exec_destroy(ex);
 	/* fail-after: reads/writes after the first N; flush unaffected */
-	t = open_spec("faulty(mem(size=1m), fail-after=3)");
+	t = ut_open("faulty(mem(size=1m), fail-after=3)");
 	ex = new_exec(16);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), 0);
@@ -819,7 +807,7 @@ static void test_faulty_triggers(void **state)
 	rl_target_close(t);
 	rl_exec_destroy(ex);
 	/* vanish-after: everything, flush included */
-	t = open_spec("faulty(mem(size=1m), vanish-after=2)");
+	t = ut_open("faulty(mem(size=1m), vanish-after=2)");
 	ex = new_exec(16);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 512, buf, 0), 0);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), 0);
@@ -829,7 +817,7 @@ static void test_faulty_triggers(void **state)
 	rl_target_close(t);
 	rl_exec_destroy(ex);
 	/* vanish-time on the virtual clock, through delay's latency */
-	t = open_spec("faulty(delay(mem(size=1m), lat=1ms), vanish-time=2500us)");
+	t = ut_open("faulty(delay(mem(size=1m), lat=1ms), vanish-time=2500us)");
 	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 16, 0, &ex), 0);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 512, buf, 0), 0); /* t=0 */
 	assert_int_equal(rl_exec_now(ex), 1000000);
@@ -843,7 +831,7 @@ static void test_faulty_triggers(void **state)
 /* delay: each op waits its latency on the executor clock; data passes through. */
 static void test_delay(void **state)
 {
-	struct rl_target *t = open_spec("delay(mem(size=1m), read-lat=50us, write-lat=2ms)");
+	struct rl_target *t = ut_open("delay(mem(size=1m), read-lat=50us, write-lat=2ms)");
 	struct rl_exec *ex;
 	uint8_t w[4096], r[4096];
 

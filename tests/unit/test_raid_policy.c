@@ -25,22 +25,9 @@
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
+#include "common.h"
 
 #define M "delay(mem(size=16m), lat=1ms)"
-
-static struct rl_target *open_spec(const char *spec)
-{
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	ctx.quiet = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
-}
 
 /* Member @i's read (or write) count from the array's report. */
 static int64_t member_count(struct rl_target *t, unsigned i, const char *what)
@@ -60,7 +47,7 @@ static int64_t member_count(struct rl_target *t, unsigned i, const char *what)
 /* @n sequential reads of @bs at QD1; returns the members' read counts in @reads. */
 static void seq_reads(const char *spec, unsigned n, uint32_t bs, unsigned nm, int64_t *reads)
 {
-	struct rl_target *t = open_spec(spec);
+	struct rl_target *t = ut_open(spec);
 	struct rl_exec *ex;
 
 	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 256, 0, &ex), 0);
@@ -109,7 +96,7 @@ static void test_per_request(void **state)
 /* Time of one 1 MiB write on @spec (ns). */
 static uint64_t write_time(const char *spec)
 {
-	struct rl_target *t = open_spec(spec);
+	struct rl_target *t = ut_open(spec);
 	struct rl_exec *ex;
 	uint64_t t0, dt;
 

@@ -26,6 +26,8 @@
 #include "core/target.h"
 #include "serve/pace.h"
 
+#include "common.h"
+
 #define SPEC "ssd(sm951, data=on, blocks=64, capacity=1g)"
 #define SPAN (1u << 20)
 
@@ -37,15 +39,11 @@ static void fill(uint8_t *p, size_t n, uint64_t off)
 
 static void test_store_mixed(void **state)
 {
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
+	struct rl_target *t = ut_open(SPEC);
 	struct rl_exec *ex = NULL;
 	uint8_t *want = calloc(1, SPAN), *got = malloc(SPAN), *buf = malloc(SPAN);
 
 	(void)state;
-	rl_build_ctx_init(&ctx);
-	assert_int_equal(rl_target_open(SPEC, &ctx, &t, &err), 0);
 	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 64, 0, &ex), 0);
 	assert_int_equal(rl_target_attach(t, ex), 0);
 
@@ -114,16 +112,12 @@ static long rss_kib(void)
  */
 static void test_store_memory(void **state)
 {
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
+	struct rl_target *t = ut_open(SPEC);
 	struct rl_exec *ex = NULL;
 	uint8_t *buf = malloc(SPAN);
 
 	(void)state;
 	memset(buf, 0x11, SPAN);
-	rl_build_ctx_init(&ctx);
-	assert_int_equal(rl_target_open(SPEC, &ctx, &t, &err), 0);
 	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 64, 0, &ex), 0);
 	assert_int_equal(rl_target_attach(t, ex), 0);
 	long r0 = rss_kib();

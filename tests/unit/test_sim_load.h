@@ -24,6 +24,7 @@
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/target.h"
+#include "common.h"
 
 #define SL_QD_MAX 256
 
@@ -165,16 +166,7 @@ static inline void sl_idle(struct rl_exec *ex, uint64_t ns)
 
 static inline struct rl_target *sl_open(const char *spec)
 {
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	if (rl_target_open(spec, &ctx, &t, &err)) {
-		fprintf(stderr, "cannot open %s: %s\n", spec, err.msg);
-		return NULL;
-	}
-	return t;
+	return ut_open(spec);
 }
 
 /* A number from the target's report: path like "gc.victims". */

@@ -24,22 +24,9 @@
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
+#include "common.h"
 
 #define EVO "ssd(samsung-850evo-500, sync_commit=3ms, sync_io=100us)"
-
-static struct rl_target *open_spec(const char *spec)
-{
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	ctx.quiet = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
-}
 
 /* Time of one synchronous request on a fresh virtual executor (ns). */
 static uint64_t one(struct rl_target *t, struct rl_exec *ex, enum rl_op op, uint64_t off,
@@ -53,7 +40,7 @@ static uint64_t one(struct rl_target *t, struct rl_exec *ex, enum rl_op op, uint
 
 static void test_lone_requests(void **state)
 {
-	struct rl_target *t = open_spec(EVO);
+	struct rl_target *t = ut_open(EVO);
 	struct rl_exec *ex;
 	uint64_t plain, fua, flush;
 
@@ -89,7 +76,7 @@ static void batch_cb(struct rl_io *io, int status)
 /* @n FUA writes issued together: when the last completes (ns after the start). */
 static uint64_t together(const char *spec, unsigned n)
 {
-	struct rl_target *t = open_spec(spec);
+	struct rl_target *t = ut_open(spec);
 	struct rl_exec *ex;
 	struct rl_io *ios = calloc(n, sizeof(*ios));
 	struct batch b = {0};

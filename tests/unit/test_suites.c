@@ -21,6 +21,7 @@
 #include "core/registry.h"
 #include "suites/suite.h"
 #include "workload/run.h"
+#include "common.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
@@ -635,24 +636,11 @@ static void test_job_build(void **state)
 
 /* --- the pass runner and offset_increment on a mem target --- */
 
-static struct rl_target *open_mem(const char *spec)
-{
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err = {0};
-
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		fail_msg("cannot open %s: %s", spec, err.msg);
-	return t;
-}
-
 static void test_measure_passes(void **state)
 {
 	(void)state;
 	const struct suite_def *cdm = find("cdm");
-	struct rl_target *t = open_mem("mem(size=8m)");
+	struct rl_target *t = ut_open("mem(size=8m)");
 	struct suite_run r = {.def = cdm, .p = cdm->defaults, .t = t};
 	struct suite_meas m;
 	struct wl_job job;
@@ -699,7 +687,7 @@ static void test_measure_passes(void **state)
 static void test_offset_increment(void **state)
 {
 	(void)state;
-	struct rl_target *t = open_mem("mem(size=4m)");
+	struct rl_target *t = ut_open("mem(size=4m)");
 	struct wl_result res;
 	struct wl_job job;
 	char msg[256];

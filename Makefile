@@ -2,8 +2,10 @@
 #
 #   make            build build/raidlab
 #   make run        install missing packages, build, run the main job
-#   make check      install missing packages, build, run every test (plain and ASan+UBSan)
+#   make check      install missing packages, build, run every test (plain and ASan+UBSan),
+#                   then the threaded ones under ThreadSanitizer
 #   make check-hog  the real-time emulation tests with a CPU hog beside them
+#   make check-tsan the threaded tests under ThreadSanitizer (part of check)
 #   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
 #   make format     clang-format every source file
 #
@@ -26,6 +28,10 @@ ifeq ($(SAN),1)
   BASEFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
   LDSAN := -fsanitize=address,undefined
 endif
+ifeq ($(SAN),thread)
+  BASEFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+  LDSAN := -fsanitize=thread
+endif
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 ALL_CFLAGS := $(BASEFLAGS) $(CFLAGS) -DRL_VERSION=\"$(VERSION)\"
 LDLIBS   := $(PKG_LIBS) -laio -lm -pthread $(LDSAN)
@@ -38,7 +44,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 
-.PHONY: print-ldlibs all run check check-plain check-asan check-hog test fuzz fuzz-run format format-check deps clean bench
+.PHONY: print-ldlibs all run check check-plain check-asan check-hog check-tsan test fuzz fuzz-run format format-check deps clean bench
 
 all: $(BIN) $(UNIT_BIN)
 
@@ -69,12 +75,13 @@ run: deps
 	$(MAKE) $(BIN)
 	$(BIN) demo
 
-# The whole suite twice: a normal build, then ASan+UBSan.
+# The whole suite twice: a normal build, then ASan+UBSan; then ThreadSanitizer.
 check: deps
 	$(MAKE) format-check
 	$(MAKE) check-plain
 	$(MAKE) check-asan
-	@tests/summary.sh build/test-results.txt build-asan/test-results.txt
+	$(MAKE) check-tsan
+	@tests/summary.sh build/test-results.txt build-asan/test-results.txt build-tsan/test-results.txt
 
 check-plain: all
 	tests/run.sh $(BUILD)
@@ -85,6 +92,13 @@ check-asan:
 
 test: all
 	tests/run.sh $(BUILD)
+
+# ThreadSanitizer: the unit tests and the scripts where worker threads
+# share targets (a race fails the run with TSan's exit status).
+TSAN_TESTS := test_,core_threads,core_bytes,core_verify
+check-tsan:
+	$(MAKE) BUILD=build-tsan SAN=thread CFLAGS="-O1 -g" all
+	tests/run.sh build-tsan $(TSAN_TESTS)
 
 # The tests that follow a simulated clock in real time, with a CPU hog
 # beside them (.ci/run): they must hold on a machine that is not idle.
@@ -128,6 +142,6 @@ print-ldlibs:
 	@echo $(LDLIBS)
 
 clean:
-	rm -rf build build-asan build-fuzz build-fuzz-lib
+	rm -rf build build-asan build-tsan build-fuzz build-fuzz-lib
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d

@@ -18,10 +18,10 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
-#include "common.h"
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 

@@ -45,10 +45,10 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
-#include "common.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
@@ -594,7 +594,7 @@ static void test_battery_fallback(void **state)
 static void test_hits_and_timing(void **state)
 {
 	struct rl_target *t = ut_open("cache(delay(mem(size=1m), lat=1ms), write=back, "
-	                                "read=none, dram-lat=5us, dram-bw=1GB/s)");
+	                              "read=none, dram-lat=5us, dram-bw=1GB/s)");
 	struct rl_exec *ex;
 	uint8_t *a = malloc(65536), *b = malloc(65536);
 	uint64_t t0;
@@ -849,8 +849,8 @@ static void test_powerloss_table(void **state)
 static void test_describe(void **state)
 {
 	struct rl_target *t = ut_open("cache(mem(size=1m), size=64k, line=8k, write=force-back, "
-	                                "battery=none, read=adaptive, disk-cache=off, "
-	                                "powerloss-after=5)");
+	                              "battery=none, read=adaptive, disk-cache=off, "
+	                              "powerloss-after=5)");
 	struct json_object *tree = rl_target_tree(t), *rep = rl_target_report(t);
 
 	(void)state;

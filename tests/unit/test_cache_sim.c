@@ -31,9 +31,9 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/registry.h"
 #include "workload/run.h"
-#include "common.h"
 
 #define DRIVE "ssd(samsung-850evo-500)"
 
@@ -281,7 +281,7 @@ static void test_direct_io_wt_drops(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(wbs) / sizeof(wbs[0]); i++) {
 		struct rl_target *t = ut_open("cache(raid0(" DRIVE " x4, chunk=64k), size=256m, "
-		                                "write=through, read=ahead, io=direct)");
+		                              "write=through, read=ahead, io=direct)");
 		json_object_put(pass_on(t, "read", "32k", "4", "32m"));
 		json_object_put(pass_on(t, "write", wbs[i], "4", "32m"));
 		struct json_object *rep = pass_on(t, "read", wbs[i], "4", "32m");

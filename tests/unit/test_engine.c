@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/exec.h"
 #include "core/exec_backend.h"
 #include "core/registry.h"
@@ -20,7 +21,6 @@
 #include "workload/buf.h"
 #include "workload/gen.h"
 #include "workload/run.h"
-#include "common.h"
 
 static void set(struct wl_job *job, const char *k, const char *v)
 {

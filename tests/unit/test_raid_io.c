@@ -40,11 +40,11 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
 #include "raid/raid_common.h"
-#include "common.h"
 
 static uint64_t rng_state = 0x452821e638d01377ull;
 
@@ -463,7 +463,7 @@ static void test_raid0_lost_chunk(void **state)
 	}
 	/* A member error at run time fails the member and loses its chunks. */
 	struct rl_target *t = ut_open("raid0(mem(size=1m), faulty(mem(size=1m), at=64k), "
-	                                "mem(size=1m), chunk=64k)");
+	                              "mem(size=1m), chunk=64k)");
 	struct rl_exec *ex = new_exec(64);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, K, buf, 0), 0);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, K, K, buf, 0), 0); /* member 1 offset 0 */
@@ -587,7 +587,7 @@ static void test_read_error_threshold(void **state)
 	(void)state;
 	fill_random(w, 1 << 20);
 	t = ut_open("raid1(faulty(mem(size=1m), ops=read, at=256k:4k), mem(size=1m), "
-	              "max-read-errors=2)");
+	            "max-read-errors=2)");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, (uint32_t)t->size, w, 0), 0);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 256 << 10, 4096, r, 0), 0);
@@ -605,12 +605,11 @@ static void test_read_error_threshold(void **state)
 	 * the first member is failed at once while the second, now the last
 	 * copy, is kept through every error. */
 	for (int thr = 0; thr < 2; thr++) {
-		t = ut_open(
-		    thr ? "raid1(faulty(mem(size=1m), ops=read, at=64k:4k), "
-		          "faulty(mem(size=1m), ops=read, at=512k:4k), "
-		          "max-read-errors=100)"
-		        : "raid1(faulty(mem(size=1m), ops=read, at=64k:4k), "
-		          "faulty(mem(size=1m), ops=read, at=512k:4k), max-read-errors=0)");
+		t = ut_open(thr ? "raid1(faulty(mem(size=1m), ops=read, at=64k:4k), "
+		                  "faulty(mem(size=1m), ops=read, at=512k:4k), "
+		                  "max-read-errors=100)"
+		                : "raid1(faulty(mem(size=1m), ops=read, at=64k:4k), "
+		                  "faulty(mem(size=1m), ops=read, at=512k:4k), max-read-errors=0)");
 		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, (uint32_t)t->size, w, 0), 0);
 		for (int i = 0; i < 25; i++) {
 			int rc = rl_io_sync(t, ex, RL_OP_READ, 64 << 10, 4096, r, 0);
@@ -648,7 +647,7 @@ static void test_read_retry_lost(void **state)
 	(void)state;
 	/* Every copy fails: -EIO, recorded as lost. */
 	struct rl_target *t = ut_open("raid1(faulty(mem(size=1m), ops=read, at=0), "
-	                                "faulty(mem(size=1m), ops=read, at=0))");
+	                              "faulty(mem(size=1m), ops=read, at=0))");
 	struct rl_exec *ex = new_exec(64);
 	/* the 4k piece fails on both copies, then block by block only the
 	 * first 512-byte block (at=0 is one block) is lost */
@@ -667,7 +666,7 @@ static void test_read_retry_lost(void **state)
 	for (int i = 0; i < 65536; i++)
 		w[i] = (uint8_t)(i * 7 + 3);
 	t = ut_open("raid1(faulty(mem(size=1m), ops=read, at=8k:4k), "
-	              "faulty(mem(size=1m), ops=read, at=40k:4k))");
+	            "faulty(mem(size=1m), ops=read, at=40k:4k))");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, w, 0), 0);
 	memset(r, 0, 65536);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, 65536, r, 0), 0);
@@ -697,9 +696,8 @@ static void test_write_errors(void **state)
 	assert_int_equal(report_u64(t, "degraded_writes"), 1);
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), 0);
 	rl_target_close(t);
-	t = ut_open(
-	    "raid1(faulty(mem(size=1m), ops=write, at=0), faulty(mem(size=1m), ops=write, "
-	    "at=0))");
+	t = ut_open("raid1(faulty(mem(size=1m), ops=write, at=0), faulty(mem(size=1m), ops=write, "
+	            "at=0))");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, buf, 0), -EIO);
 	assert_string_equal(describe_state(t), "failed");
 	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), -EIO);

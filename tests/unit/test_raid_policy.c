@@ -22,10 +22,10 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
-#include "common.h"
 
 #define M "delay(mem(size=16m), lat=1ms)"
 

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/target.h"
-#include "common.h"
 
 #define SL_QD_MAX 256
 

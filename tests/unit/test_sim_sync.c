@@ -21,10 +21,10 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/exec.h"
 #include "core/registry.h"
 #include "core/sync.h"
-#include "common.h"
 
 #define EVO "ssd(samsung-850evo-500, sync_commit=3ms, sync_io=100us)"
 

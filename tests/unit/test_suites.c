@@ -18,10 +18,10 @@
 
 #include <cmocka.h>
 
+#include "common.h"
 #include "core/registry.h"
 #include "suites/suite.h"
 #include "workload/run.h"
-#include "common.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)

@@ -130,12 +130,7 @@ uint32_t cache_dirty_run(const struct cache *c, const struct cache_line *l, uint
 
 void cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *ex)
 {
-	l->busy = CACHE_BUSY_DESTAGE;
-	l->busy_ex = ex;
-	l->busy_n = 1; /* the issuing guard */
-	l->dseq = c->tab.wseq;
-	l->dfail = 0;
-	l->refs++;
+	cache_busy_begin(&c->tab, l, CACHE_BUSY_DESTAGE, ex);
 	memcpy(cache_bits(&c->tab, c->tab.dtouch, l), cache_bits(&c->tab, c->tab.wtb, l),
 	       c->tab.words * sizeof(uint64_t));
 	c->ds.lines_busy++;
@@ -144,24 +139,13 @@ void cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *
 /* The last request of a line's destage ended. */
 static struct rl_io *cache_destage_finish(struct cache *c, struct cache_line *l)
 {
-	struct rl_io *w = l->waiters;
-
-	if (!l->dfail && l->dseq > l->covered)
-		l->covered = l->dseq;
-	if (!l->dfail)
-		l->derr = 0;
-	l->busy = CACHE_BUSY_NONE;
-	l->busy_ex = NULL;
-	l->dfail = 0;
-	l->waiters = NULL;
-	l->refs--;
 	c->ds.lines_busy--;
-	return w;
+	return cache_busy_end(l);
 }
 
 struct rl_io *cache_destage_unguard(struct cache *c, struct cache_line *l)
 {
-	return --l->busy_n ? NULL : cache_destage_finish(c, l);
+	return cache_busy_put(l) ? cache_destage_finish(c, l) : NULL;
 }
 
 struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint32_t n, bool fua,
@@ -170,8 +154,7 @@ struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint
 	struct cache_line *l = &c->tab.lines[idx];
 
 	if (status) {
-		l->dfail = 1;
-		l->derr = 1;
+		cache_busy_fail(l, true);
 		c->ds.errors++;
 	} else if (!c->pw.off || c->replaying) {
 		/* After a cut (and before the replay) the cache is frozen as it was. */
@@ -200,7 +183,7 @@ struct rl_io *cache_destage_end(struct cache *c, uint32_t idx, uint32_t b0, uint
 		if (c->replaying)
 			c->ds.replayed_bytes += (uint64_t)n * c->tab.bs;
 	}
-	return --l->busy_n ? NULL : cache_destage_finish(c, l);
+	return cache_busy_put(l) ? cache_destage_finish(c, l) : NULL;
 }
 
 /* --- background destage --- */
@@ -279,14 +262,15 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 			if (s >= c->tab.bpl)
 				break;
 			if (!g) {
-				l->dfail = 1; /* partial: not covered, the rest waits */
+				cache_busy_fail(l,
+				                false); /* partial: not covered, the rest waits */
 				break;
 			}
 			c->ds.free = g->next_free;
 			c->ds.busy++;
 			g->busy = true;
 			g->line = cache_idx(&c->tab, l);
-			l->busy_n++;
+			cache_busy_add(l);
 			memset(&g->io, 0, offsetof(struct rl_io, priv));
 			g->io.op = RL_OP_WRITE;
 			g->io.flags = c->cfg.disk_cache ? 0 : RL_IO_FUA;
@@ -371,8 +355,8 @@ void cache_destage_settle(struct cache *c, bool new_clock)
 		}
 		c->ds.orphans++;
 		l = &c->tab.lines[g->line];
-		l->dfail = 1;
-		if (!--l->busy_n)
+		cache_busy_fail(l, false);
+		if (cache_busy_put(l))
 			cache_destage_finish(c, l);
 		g->next_free = c->ds.free;
 		c->ds.free = g;

@@ -225,14 +225,14 @@ static void cache_flush_pass(struct rl_io *io)
 				if (cache_wait_pool(io, cache_flush_pass))
 					return;
 				pthread_mutex_lock(&c->lock);
-				l->dfail = 1;
+				cache_busy_fail(l, false);
 				w = cache_destage_unguard(c, l);
 				pthread_mutex_unlock(&c->lock);
 				cache_waiters_wake(w);
 				cache_cur_set(io, c->tab.nlines, 0, flags & ~CACHE_F_BEGUN);
 				goto out;
 			}
-			l->busy_n++;
+			cache_busy_add(l);
 			child->op = RL_OP_WRITE;
 			child->flags = fua;
 			child->offset = l->tag * c->tab.line + (uint64_t)s * c->tab.bs;

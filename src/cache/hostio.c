@@ -90,7 +90,7 @@ static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, 
 		struct cache_line *l = cache_find(&c->tab, pc.tag);
 		if (l) {
 			cache_forget(&c->tab, l, pc.b0, pc.n);
-			l->wseq = ++c->tab.wseq;
+			cache_stamp(&c->tab, l);
 		}
 		r += pc.len;
 	}
@@ -163,7 +163,7 @@ static void cache_read_piece_done(struct rl_io *child, int status)
 			cache_merge_read(&c->tab, l, b0, child->len / c->tab.bs, child->buf, ok,
 			                 false);
 		}
-		l->refs--;
+		cache_unpin(l);
 		pthread_mutex_unlock(&c->lock);
 	}
 	rl_io_child_end(child, status);
@@ -202,7 +202,7 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	if (!l && !c->cfg.io_direct) /* direct I/O: a miss takes no line */
 		l = cache_alloc(&c->tab, pc.tag);
 	if (l)
-		l->refs++;
+		cache_pin(l);
 	cache_miss_note(c, cache_req(p));
 	child->cb_arg = l;
 	c->host.n.read_miss_bytes += pc.len;
@@ -291,8 +291,7 @@ static void cache_wt_done(struct rl_io *child, int status)
 					cache_clean(&c->tab, l, b, 1);
 		}
 		cache_bits_clear(cache_bits(&c->tab, c->tab.wtb, l), b0, n);
-		l->wt--;
-		l->refs--;
+		cache_wt_end(l);
 	} else {
 		cache_uncached_end(&c->tab);
 	}
@@ -341,17 +340,16 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 		 * same way); only a line in use keeps the blocks up to date.
 		 */
 		cache_forget(&c->tab, l, pc.b0, pc.n);
-		l->wseq = ++c->tab.wseq;
+		cache_stamp(&c->tab, l);
 		l = NULL;
 	}
 	if (!l && !c->cfg.io_direct) /* direct I/O: write-through data takes no line */
 		l = cache_alloc(&c->tab, pc.tag);
 	if (l) {
-		cache_copy_in(&c->tab, l, pc.b0, pc.n, child->buf, false, ++c->tab.wseq);
+		cache_copy_in(&c->tab, l, pc.b0, pc.n, child->buf, false, cache_seq_next(&c->tab));
 		cache_bits_clear(cache_bits(&c->tab, c->tab.wtouch, l), pc.b0, pc.n);
 		cache_bits_set(cache_bits(&c->tab, c->tab.wtb, l), pc.b0, pc.n);
-		l->refs++;
-		l->wt++;
+		cache_wt_begin(l);
 	} else {
 		/* Not cached: reads that start now must not keep what they find. */
 		cache_uncached_begin(&c->tab);
@@ -417,8 +415,8 @@ static void cache_wb_ack(struct rl_io *io, int status)
 		struct cache_line *l = cache_find(&c->tab, pc.tag); /* pinned at submit */
 		if (!c->pw.off)
 			cache_copy_in(&c->tab, l, pc.b0, pc.n, cache_host_buf(io, rel), true,
-			              ++c->tab.wseq);
-		l->refs--;
+			              cache_seq_next(&c->tab));
+		cache_unpin(l);
 		rel += pc.len;
 	}
 	cache_idle_arm(c, io->ex, rl_exec_now(io->ex));
@@ -444,14 +442,14 @@ static bool cache_wb_pin(struct cache *c, struct rl_io *io)
 		if (l->list != CACHE_L_DIRTY &&
 		    c->tab.count[CACHE_L_DIRTY] + ++fresh > c->cfg.dirty_max)
 			break;
-		l->refs++;
+		cache_pin(l);
 		rel += pc.len;
 	}
 	if (rel >= io->len)
 		return true;
 	for (uint64_t r = 0; r < rel;) {
 		struct cache_piece pc = cache_piece_at(c, io, r);
-		cache_find(&c->tab, pc.tag)->refs--;
+		cache_unpin(cache_find(&c->tab, pc.tag));
 		r += pc.len;
 	}
 	return false;
@@ -588,7 +586,7 @@ void cache_trim_start(struct cache *c, struct rl_io *io)
 		struct cache_line *l = cache_find(&c->tab, pc.tag);
 		if (l) {
 			cache_forget(&c->tab, l, pc.b0, pc.n);
-			l->wseq = ++c->tab.wseq;
+			cache_stamp(&c->tab, l);
 		}
 		rel += pc.len;
 	}

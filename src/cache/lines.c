@@ -355,3 +355,34 @@ void cache_drop_all(struct cache_table *tb)
 		cache_evict(tb, l);
 	}
 }
+
+void cache_busy_begin(struct cache_table *tb, struct cache_line *l, enum cache_busy kind,
+                      struct rl_exec *ex)
+{
+	l->busy = (uint8_t)kind;
+	l->busy_ex = ex;
+	l->busy_n = 1; /* the issuing guard */
+	if (kind == CACHE_BUSY_DESTAGE) {
+		l->dseq = tb->wseq;
+		l->dfail = 0;
+	}
+	l->refs++;
+}
+
+struct rl_io *cache_busy_end(struct cache_line *l)
+{
+	struct rl_io *w = l->waiters;
+
+	if (l->busy == CACHE_BUSY_DESTAGE && !l->dfail) {
+		if (l->dseq > l->covered)
+			l->covered = l->dseq;
+		l->derr = 0;
+	}
+	l->busy = CACHE_BUSY_NONE;
+	l->busy_ex = NULL;
+	l->busy_n = 0;
+	l->dfail = 0;
+	l->waiters = NULL;
+	l->refs--;
+	return w;
+}

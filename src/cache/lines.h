@@ -128,6 +128,69 @@ static inline void cache_waiter_add(struct cache_line *l, struct rl_io *io,
 	l->waiters = io;
 }
 
+/* --- pins, busy operations, write-throughs: the only writers of these fields --- */
+
+/** A request or operation references @l: it is not evicted until unpinned. */
+static inline void cache_pin(struct cache_line *l)
+{
+	l->refs++;
+}
+static inline void cache_unpin(struct cache_line *l)
+{
+	l->refs--;
+}
+/**
+ * A member operation of @kind on @l's buffer starts on @ex: @l is pinned,
+ * busy, and holds one piece (the issuing guard).  A destage also records
+ * the write sequence it covers and starts with no failure.
+ */
+void cache_busy_begin(struct cache_table *tb, struct cache_line *l, enum cache_busy kind,
+                      struct rl_exec *ex);
+/** One more member request of the busy operation is in flight. */
+static inline void cache_busy_add(struct cache_line *l)
+{
+	l->busy_n++;
+}
+/** One member request (or the guard) of the busy operation ended: true when it was the last. */
+static inline bool cache_busy_put(struct cache_line *l)
+{
+	return --l->busy_n == 0;
+}
+/** A piece of the destage failed or was partial; @member_error: a member write failed. */
+static inline void cache_busy_fail(struct cache_line *l, bool member_error)
+{
+	l->dfail = 1;
+	if (member_error)
+		l->derr = 1;
+}
+/**
+ * The busy operation on @l is over: not busy, unpinned; a destage that did
+ * not fail covers the sequence it began at and clears a member error.
+ * Returns the requests that waited for it, to be woken without the lock.
+ */
+struct rl_io *cache_busy_end(struct cache_line *l);
+/** A write-through of @l goes down (pinned until it ends). */
+static inline void cache_wt_begin(struct cache_line *l)
+{
+	l->refs++;
+	l->wt++;
+}
+static inline void cache_wt_end(struct cache_line *l)
+{
+	l->wt--;
+	l->refs--;
+}
+/** The next write sequence, stamped on @l as its latest copy. */
+static inline uint64_t cache_stamp(struct cache_table *tb, struct cache_line *l)
+{
+	return l->wseq = ++tb->wseq;
+}
+/** The next write sequence (a copy that stamps the line itself, cache_copy_in). */
+static inline uint64_t cache_seq_next(struct cache_table *tb)
+{
+	return ++tb->wseq;
+}
+
 /* --- bitmaps --- */
 
 bool cache_bits_all(const uint64_t *m, uint32_t b0, uint32_t n);

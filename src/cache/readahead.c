@@ -87,11 +87,7 @@ void cache_ra_settle(struct cache *c)
 		g->busy = false;
 		c->ra.orphans++;
 		l = &c->tab.lines[g->line];
-		l->busy = CACHE_BUSY_NONE;
-		l->busy_ex = NULL;
-		l->busy_n = 0;
-		l->waiters = NULL;
-		l->refs--;
+		cache_busy_end(l); /* its waiters were on executors that are gone too */
 		g->next_free = c->ra.free;
 		c->ra.free = g;
 		c->ra.busy--;
@@ -109,12 +105,7 @@ static void cache_fill_done(struct rl_io *io, int status)
 	if (!status && !c->pw.off && g->populate_ok && c->tab.nc_epoch == g->epoch)
 		cache_merge_read(&c->tab, l, (uint32_t)(io->offset % c->tab.line / c->tab.bs),
 		                 io->len / c->tab.bs, g->staging, true, true);
-	w = l->waiters;
-	l->waiters = NULL;
-	l->busy = CACHE_BUSY_NONE;
-	l->busy_ex = NULL;
-	l->busy_n = 0;
-	l->refs--;
+	w = cache_busy_end(l);
 	g->busy = false;
 	g->next_free = c->ra.free;
 	c->ra.free = g;
@@ -197,10 +188,7 @@ void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t
 		g->line = cache_idx(&c->tab, l);
 		g->populate_ok = c->tab.nc_inflight == 0;
 		g->epoch = c->tab.nc_epoch;
-		l->busy = CACHE_BUSY_FILL;
-		l->busy_ex = ex;
-		l->busy_n = 1;
-		l->refs++;
+		cache_busy_begin(&c->tab, l, CACHE_BUSY_FILL, ex);
 		memset(&g->io, 0, offsetof(struct rl_io, priv));
 		g->io.op = RL_OP_READ;
 		g->io.offset = from;

@@ -165,7 +165,6 @@ void serve_conn_free(struct serve_conn *c);
 /** Short description of why the connection ended, or NULL if it ended cleanly. */
 const char *serve_conn_error(const struct serve_conn *c);
 
-
 /** Options of serve_run(). */
 struct serve_opts {
 	const char *socket_path; /* unix socket, or NULL */

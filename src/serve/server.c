@@ -552,7 +552,6 @@ static void srv_flush_done(struct rl_io *io, int status)
 	*st = status ? status : 1;
 }
 
-
 /* Dirty bytes held by the controller caches in @t's stack. */
 static uint64_t srv_dirty(struct rl_target *t)
 {

@@ -27,7 +27,7 @@ t_prog = 1170us          # fitted to 35 MB/s: 10 dies x 4 KiB [calc]
 t_erase = 2ms            # [src AnandTech MLC]
 suspend = off            # [est]
 
-capacity = 40020664320   # 40 GB (IDEMA) [src]
+capacity = 40020664320   # 40 GB: 78,165,360 sectors (docs/sources.md#idema) [src]
 map_unit = 4k            # [est]
 gc = greedy              # [est]
 write_buffer = 256k      # user data goes through controller SRAM only [est]

@@ -10,21 +10,21 @@ source = ADATA XPG SX8200 Pro product page and datasheet: up to 3500/3000 MB/s (
 source = PC Gamer review (2019): 3.5 GB/s is basically the maximum of PCIe 3.0 x4
 source = TechPowerUp SX8200 Pro 1 TB review: ~2.7 GB/s until the SLC cache is full, ~1 GB/s direct to TLC, recovers when folded
 source = CAES UT81NDQ512G8T datasheet (Micron B17A 64L TLC): tR 74 us, tPROG 1900 us effective, tBERS 15 ms, 16 KiB pages, 4 planes, NV-DDR3 667 MT/s
-source = shared/research/ssdsim.md sections 4-6 (per-die TLC rate ~31-34 MB/s, 256 GB ~8 dies, dynamic SLC ~25-30 GB when empty)
+source = docs/sources.md sections sx8200pro, interfaces, nand-timing, slc-cache, idema (per-die TLC rate ~31-34 MB/s, 256 GB ~8 dies, dynamic SLC ~25-30 GB when empty)
 
 # host interface
-iface = nvme
+iface = nvme             # [src]
 pcie_gen = 3             # [src]
 pcie_lanes = 4           # [src]; link = 3.94 GB/s x 0.89 protocol efficiency = 3.5 GB/s [calc]
-queues = 8
-queue_depth = 1024
+queues = 8               # [est]
+queue_depth = 1024       # [est]
 cmd_time = 3us           # SM2262EN firmware per command, ~330k IOPS ceiling [est]
-latency = 8us            # PCIe round trips, doorbell, interrupt: QD1 4K read ~90 us [calc, ssdsim.md 6]
+latency = 8us            # PCIe round trips, doorbell, interrupt: QD1 4K read ~90 us [calc, docs/sources.md#interfaces]
 
 # NAND: 8 dies of 256 Gbit 64L TLC, one per channel [est from 256 GB / 32 GiB]
-cell = tlc
-channels = 8
-dies = 1
+cell = tlc               # [src]
+channels = 8             # [src]
+dies = 1                 # 8 dies of 256 Gbit on 8 channels [est]
 planes = 4               # [src B17A]
 page = 16k               # [src B17A]
 pages = 1152             # per block [est: half the 512 Gbit die's 2304]
@@ -36,20 +36,20 @@ t_erase = 15ms           # [src]
 t_read_slc = 40us        # [est]
 t_prog_slc = 440us       # fitted to the rated 1200 MB/s sequential write: 8 x 64 KiB / 1.2 GB/s [calc]
 t_suspend = 20us         # [est]
-suspend = on
+suspend = on             # [est]
 
 # FTL
 capacity = 256060514304  # 256 GB (IDEMA LBA count) [src]; spare ratio 7.6 % [calc]
-map_unit = 4k
-gc = greedy
+map_unit = 4k            # [est]
+gc = greedy              # [est]
 write_buffer = 8m        # [est]
-trim = on
+trim = on                # [est]
 idle = 1ms               # [est]
-slc = dynamic
-slc_size = 11%           # ~28 GB when empty, shrinks as the drive fills [est, ssdsim.md 4]
+slc = dynamic            # [src]
+slc_size = 11%           # ~28 GB when empty, shrinks as the drive fills [est, docs/sources.md#sx8200pro]
 
-# rated figures (informational) [src family; 256 GB values from ssdsim.md 5, unverified]
-rated_read = 3500MB/s
-rated_write = 1200MB/s
-rated_read_iops = 220000
-rated_write_iops = 290000
+# rated figures (informational) [src family; 256 GB values unverified: docs/sources.md#sx8200pro]
+rated_read = 3500MB/s    # family rating [src]
+rated_write = 1200MB/s   # 256 GB rating, unverified [est]
+rated_read_iops = 220000 # 256 GB rating, unverified [est]
+rated_write_iops = 290000 # 256 GB rating, unverified [est]

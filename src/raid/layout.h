@@ -8,7 +8,7 @@
  * use.  md works in 512-byte sectors; these functions work in bytes, which
  * is the same mapping because every chunk and member size is a multiple of
  * 512.  The md sources each formula follows are named at the function
- * (see also shared/research/raid.md §1.1 and §1.3, and docs/raid.md).
+ * (see also docs/sources.md#md-raid and docs/raid.md).
  *
  *   raid0   md raid0.c: create_strip_zones, find_zone, map_sector.  Members
  *           are rounded down to a chunk multiple; one zone per distinct

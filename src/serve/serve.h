@@ -11,15 +11,25 @@
  * when the simulated hardware would complete them.
  *
  * Layers inside src/serve/:
- *   nbd.h     wire values from the protocol specification;
- *   conn.c    the protocol engine of one connection: negotiation, request
- *             parsing and validation, dispatch, replies.  It never touches
- *             a socket: bytes go in through serve_conn_rx_*(), replies come
- *             out through serve_conn_tx_*(), so the fuzzer can drive it;
- *   server.c  listening sockets, the io_uring poll loop, signals, the
- *             control socket, status line and graceful stop;
- *   pace.c    the emulation governor: how slow a simulated stack runs
- *             (--slow N, --slow auto), judged from the executor's lag.
+ *   nbd.h        wire values from the protocol specification;
+ *   negotiate.c  the protocol engine of one connection, handshake half:
+ *                greeting, options, the choice of export;
+ *   conn.c       the same engine's other half: input staging, request
+ *                parsing and validation, dispatch, replies, output queue;
+ *   conn_int.h   what those two halves share.  The engine never touches a
+ *                socket: bytes go in through serve_conn_rx_*(), replies
+ *                come out through serve_conn_tx_*(), so the fuzzer can
+ *                drive it;
+ *   server.c     listening sockets, the io_uring poll loop, signals, the
+ *                control socket, status line and graceful stop;
+ *   tls.c, tls.h STARTTLS through GnuTLS on the server's non-blocking
+ *                sockets;
+ *   live.c, live.h
+ *                the control socket's commands: fail and rebuild members
+ *                of a live export behind a write fence, status, stop;
+ *   pace.c, pace.h
+ *                the emulation governor: how slow a simulated stack runs
+ *                (--slow N, --slow auto), judged from the executor's lag.
  */
 #ifndef RL_SERVE_SERVE_H
 #define RL_SERVE_SERVE_H

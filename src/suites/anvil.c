@@ -1,7 +1,7 @@
 /*
  * anvil.c - Anvil's Storage Utilities, SSD benchmark (v1.1.0).
  *
- * UNVERIFIED DEFINITION.  The research notes (bench.md 2.5) found no primary
+ * UNVERIFIED DEFINITION.  The sources (docs/sources.md#anvil) hold no primary
  * or reliable secondary text for Anvil's tests; this suite follows the
  * commonly cited list: reads - Seq 4MB, 4K, 4K QD4, 4K QD16, 32K, 128K;
  * writes - Seq 4MB, 4K, 4K QD4, 4K QD16.  Choices made here, each

@@ -2,7 +2,7 @@
  * asssd.c - AS SSD Benchmark: Seq, 4K, 4K-64Thrd, access times and the score.
  *
  * AS SSD is closed freeware; the definition comes from secondary sources
- * (research notes bench.md 2.4: alibabacloud's description, ssd-tester.com,
+ * (docs/sources.md#asssd: alibabacloud's description, ssd-tester.com,
  * ssd-ratgeber.de):
  *   - Seq: a 1 GB test file written, then read, in 16 MB blocks;
  *   - 4K: random 4 KiB at queue depth 1 over the 1 GB test area, writes and

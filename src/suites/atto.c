@@ -3,7 +3,7 @@
  * transfer sizes.
  *
  * ATTO is closed freeware; the definition comes from reviewers' settings
- * (research notes bench.md 2.3): transfer sizes from 0.5 KB upward to
+ * (docs/sources.md#atto): transfer sizes from 0.5 KB upward to
  * 8 MB or 64 MB, a 256 MB total length, queue depth 4 (hardware-journal.de;
  * Tom's Hardware used QD 6 for one review), direct overlapped I/O, highly
  * compressible data.  raidlab sweeps every power of two from 512 B to

@@ -3,8 +3,8 @@
  * the NVMe SSD preset of 8 (suites cdm5, cdm6, cdm7, cdm, cdm-nvme).
  *
  * The four are one family that differs only in its table of tests, so they
- * share one run function.  What CrystalDiskMark does (research notes
- * bench.md 2.1, from hiyohiyo/CrystalDiskMark DiskBench.cpp and
+ * share one run function.  What CrystalDiskMark does (docs/sources.md#cdm,
+ * from hiyohiyo/CrystalDiskMark DiskBench.cpp and
  * DiskMarkDlg.cpp, and the CDM 6.0.0 source):
  *   - it creates a test file of the chosen size (default 1 GiB; 1000 MiB in
  *     CDM 6) and fills it before the first test (suite_prepare);

@@ -4,8 +4,8 @@
  *
  * HD Tune Pro (EFD Software, closed) reads - or, on request, writes - the
  * whole drive and reports the minimum, maximum and average transfer rate,
- * the curve over position, the access time and the burst rate (research
- * notes bench.md 2.6, secondary sources).  raidlab's version:
+ * the curve over position, the access time and the burst rate (docs/sources.md#hdtune,
+ * secondary sources).  raidlab's version:
  *   - Transfer Rate: the span (the whole target, or the first --size bytes:
  *     HD Tune's "short stroke") is cut into --zones zones (default 100); at
  *     the start of each a sequential sample (--sample, default 8 MiB) is

@@ -2,17 +2,17 @@
  * iometer.c - the classic Iometer server access specifications: Database,
  * File Server, Web Server, Workstation.
  *
- * Definitions (research notes bench.md 2.7):
+ * Definitions (docs/sources.md#iometer):
  *   - Database: 8 KiB, 67 % read, 100 % random;
  *   - File Server: 80 % read, 100 % random, 512B 10 % / 1K 5 % / 2K 5 % /
  *     4K 60 % / 8K 2 % / 16K 4 % / 32K 4 % / 64K 10 % (thessdreview.com;
  *     fio's examples/iometer-file-access-server.fio encodes exactly this);
  *   - Web Server: "like File Server but 100 % read with extra 128K/512K
- *     sizes".  The notes give no percentages, so raidlab uses the widely
+ *     sizes".  The sources give no percentages, so raidlab uses the widely
  *     reproduced Intel web-server distribution 512B 22 % / 1K 15 % / 2K 8 %
  *     / 4K 23 % / 8K 15 % / 16K 2 % / 32K 6 % / 64K 7 % / 128K 1 % / 512K 1 %
  *     (same sizes as File Server plus 128K and 512K, 100 % read, random) -
- *     not found in the stored sources, so marked unverified in docs;
+ *     not found in the sources, so marked unverified in docs;
  *   - Workstation: 8 KiB, 80 % read, 80 % random (Tom's Hardware).
  * All at --qd outstanding I/Os (default 64, Iometer's "moderate" load level
  * in fio's example; 1, 4, 8 and 256 are its other levels), one worker,

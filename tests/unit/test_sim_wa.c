@@ -1,6 +1,6 @@
 /*
  * test_sim_wa.c - write amplification of the ssd model against the
- * analytic models (shared/research/ssdsim.md section 3).
+ * analytic models (docs/sources.md#wa-models).
  *
  * Every case builds a small drive (one die, 4 KiB pages, so one mapping
  * unit per page and b pages per superblock), preconditions it to steady
@@ -127,7 +127,7 @@ static void test_random_victim(void **state)
 	}
 }
 
-/* Greedy against the Monte-Carlo table of ssdsim.md section 3 (same reserve). */
+/* Greedy against the Monte-Carlo table in docs/sources.md#wa-models (same reserve). */
 static void test_greedy_table(void **state)
 {
 	static const struct {

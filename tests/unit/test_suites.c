@@ -186,7 +186,7 @@ static void test_asssd(void **state)
 static void test_asssd_score(void **state)
 {
 	(void)state;
-	/* Crucial MX500, a published result (research notes bench.md 2.4). */
+	/* Crucial MX500, a published result (docs/sources.md#asssd). */
 	struct suite_asssd_input in = {.seq_read = 520,
 	                               .seq_write = 471,
 	                               .k4_read = 33,

@@ -50,10 +50,10 @@ blkid -p kept.img | grep -q ext4 || fail "refused write damaged the filesystem"
 # block device with an ext4 filesystem
 need losetup
 need mkfs.ext4
-[ "$(id -u)" = 0 ] || skip "loop devices need root"
+[ "$(id -u)" = 0 ] || skip_env "loop devices need root"
 truncate -s 64m fs.img
 mkfs.ext4 -q -F fs.img
-dev=$(losetup -f --show fs.img 2>/dev/null) || skip "no loop device available"
+dev=$(losetup -f --show fs.img 2>/dev/null) || skip_env "no loop device available"
 cleanup_hooks+=("losetup -d $dev")
 expect_fail 1 "ext4" $RAIDLAB run --target "$dev" --rw=write --size=1m --quiet
 grep -q "force-destroy" "$T/err" || fail "message does not say how to override"

@@ -3,7 +3,7 @@
 # run (io_uring and psync, command line and job file), and error exits.
 . "$(dirname "$0")/lib.sh"
 need valgrind
-case "$RAIDLAB_BUILD" in *asan*) skip "valgrind does not run ASan binaries (the ASan build checks leaks itself)" ;; esac
+case "$RAIDLAB_BUILD" in *asan*) skip_env "valgrind does not run ASan binaries (the ASan build checks leaks itself)" ;; esac
 
 vg() {
 	local rc=0

@@ -8,9 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 need jq
 need tar
-D=$(mktemp -d /dev/shm/raidlab-files.XXXXXX) || skip "no /dev/shm"
+D=$(mktemp -d /dev/shm/raidlab-files.XXXXXX) || skip_env "no /dev/shm"
 cleanup_hooks+=("rm -rf $D")
-[ "$(stat -f -c %T "$D")" = tmpfs ] || skip "/dev/shm is not tmpfs"
+[ "$(stat -f -c %T "$D")" = tmpfs ] || skip_env "/dev/shm is not tmpfs"
 S=0.002
 
 run() { # SUITE [args]: one run with --keep into $D, result s-SUITE.json

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need valgrind
 need jq
-case "$RAIDLAB_BUILD" in *asan*) skip "valgrind does not run ASan binaries (the ASan build checks leaks itself)" ;; esac
+case "$RAIDLAB_BUILD" in *asan*) skip_env "valgrind does not run ASan binaries (the ASan build checks leaks itself)" ;; esac
 
 vg() {
 	local rc=0

@@ -21,7 +21,7 @@ cleanup_hooks=("fusermount3 -u $T/fuse 2>/dev/null; wait $FPID 2>/dev/null" "${c
 for _ in $(seq 100); do [ -f fuse/nbd ] && break; sleep 0.05; done
 [ -f fuse/nbd ] || fail "nbdfuse did not expose the export"
 
-LOOP=$(losetup -f --show fuse/nbd) || skip "no loop device available"
+LOOP=$(losetup -f --show fuse/nbd) || skip_env "no loop device available"
 cleanup_hooks=("umount $T/fs 2>/dev/null; losetup -d $LOOP 2>/dev/null" "${cleanup_hooks[@]}")
 mkfs.ext4 -q -F "$LOOP" || fail "mkfs.ext4 through NBD failed"
 mount "$LOOP" fs || fail "mount failed"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need valgrind
 need nbdcopy
-case "$RAIDLAB_BUILD" in *asan*) skip "valgrind does not run ASan binaries (the ASan build checks leaks itself)" ;; esac
+case "$RAIDLAB_BUILD" in *asan*) skip_env "valgrind does not run ASan binaries (the ASan build checks leaks itself)" ;; esac
 
 VG=(valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible
 	--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "sim/sim.h"
 
@@ -342,6 +343,28 @@ uint64_t sim_dev_trim(struct sim_dev *d, uint64_t now, uint64_t off, uint64_t le
 	d->c.trims++;
 	d->c.host_trim_bytes += len;
 	return dev_end(d, c);
+}
+
+void sim_dev_zero(struct sim_dev *d, uint64_t off, uint64_t len)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t a = (off + pg - 1) / pg * pg, b = (off + len) / pg * pg;
+
+	if (!d->data || !len)
+		return;
+	if (b <= a) {
+		memset(d->data + off, 0, len);
+		return;
+	}
+	/*
+	 * Whole pages go back to the kernel (a private anonymous mapping reads
+	 * them as zeros again): a trim of a 512 GB drive frees what was written
+	 * instead of touching every page of it.
+	 */
+	memset(d->data + off, 0, a - off);
+	if (madvise(d->data + a, b - a, MADV_DONTNEED))
+		memset(d->data + a, 0, b - a);
+	memset(d->data + b, 0, off + len - b);
 }
 
 uint64_t sim_dev_flush(struct sim_dev *d, uint64_t now)

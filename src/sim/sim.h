@@ -352,6 +352,8 @@ uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t le
 uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len, bool fua);
 uint64_t sim_dev_trim(struct sim_dev *d, uint64_t now, uint64_t off, uint64_t len);
 uint64_t sim_dev_flush(struct sim_dev *d, uint64_t now);
+/** Zero [off, off + len) of the drive's data (data=on), releasing whole pages. */
+void sim_dev_zero(struct sim_dev *d, uint64_t off, uint64_t len);
 /** Reset the run counters (the model's state is kept). */
 void sim_dev_reset_counters(struct sim_dev *d);
 

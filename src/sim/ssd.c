@@ -79,7 +79,7 @@ static void ssd_submit(struct rl_target *t, struct rl_io *io)
 			uint64_t u = d->g.unit, a = (io->offset + u - 1) / u * u;
 			uint64_t b = (io->offset + io->len) / u * u;
 			if (b > a)
-				memset(d->data + a, 0, b - a);
+				sim_dev_zero(d, a, b - a);
 		}
 		break;
 	default:

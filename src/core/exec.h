@@ -138,6 +138,14 @@ int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth
 int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart, uint32_t slow,
                          struct rl_exec **out);
 
+/**
+ * Stop pacing a paced executor: from now on, when nothing is ready, its
+ * clock jumps to the next timer as a virtual executor's does, so what is
+ * in flight completes as fast as the machine runs the model.  For an owner
+ * that is shutting down; no effect on other executors.
+ */
+void rl_exec_unpace(struct rl_exec *ex);
+
 /** Wall-clock ns that @d ns of @ex's clock take (differs on a slowed paced executor). */
 static inline uint64_t rl_exec_wall_span(const struct rl_exec *ex, uint64_t d)
 {

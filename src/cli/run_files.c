@@ -87,7 +87,10 @@ static void rf_usage(FILE *f)
 	    "  --quiet               no progress and no table\n"
 	    "\n"
 	    "MB/s is decimal and counts the sync after the data phase; docs/suites.md has the\n"
-	    "definitions.  Exit status: 0 ok, 1 failed or interrupted, 2 bad usage.\n");
+	    "definitions.  Ctrl-C stops a run within seconds and tears the stack down (a\n"
+	    "second one hurries it); the result is written, marked interrupted.  'raidlab\n"
+	    "cleanup' removes what a killed run left.\n"
+	    "Exit status: 0 ok, 1 failed or interrupted, 2 bad usage.\n");
 }
 
 static int rf_parse(int argc, char **argv, struct rf_args *a)
@@ -375,14 +378,15 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 		if (rc && !files_stop_level())
 			cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
 	}
-	bool interrupted = files_stop_level() > 0;
-	snprintf(phase, sizeof(phase), "%s", t.phase[0] ? t.phase : "start");
-	if (interrupted)
+	if (files_stop_level())
 		cli_error("run", "%s on %s: interrupted during %s; tearing down", a->def->name,
-		          label, phase);
+		          label, t.phase[0] ? t.phase : "start");
 	if (a->keep && t.is_dir && !a->quiet)
 		fprintf(stderr, "raidlab run: kept %s\n", t.work);
 	files_target_close(&t); /* first: serve's emulation report comes at its exit */
+	/* a signal during the teardown of a finished run counts too (phase "teardown") */
+	bool interrupted = files_stop_level() > 0;
+	snprintf(phase, sizeof(phase), "%s", t.phase[0] ? t.phase : "start");
 	if (!rc || interrupted) {
 		*docp = rf_doc(a, &t, spec, label, r.tests, &r);
 		if (interrupted)

@@ -36,6 +36,7 @@ struct lo_dir {
 	size_t nloops;
 	pid_t pids[LO_MAX];
 	char names[LO_MAX][32];
+	bool serve[LO_MAX]; /* a raidlab serve: SIGUSR1 ends its pacing */
 	size_t npids;
 };
 
@@ -227,6 +228,7 @@ static void lo_scan_procs(struct lo_dir *d)
 			buf[i] = buf[i] ? buf[i] : ' ';
 		if (!strstr(buf, d->path))
 			continue;
+		d->serve[d->npids] = strstr(buf, " serve ") != NULL;
 		const char *base = strrchr(first, '/');
 		snprintf(d->names[d->npids], sizeof(d->names[0]), "%.*s",
 		         (int)strcspn(base ? base + 1 : first, " "), base ? base + 1 : first);
@@ -351,6 +353,10 @@ static void lo_remove_one(struct lo_dir *d, void *arg)
 	char pid[64];
 
 	lo_describe(d, r->out);
+	/* a simulated stack answers at once from now on: the unmount's writes do not wait */
+	for (size_t i = 0; i < d->npids && !r->dry_run; i++)
+		if (d->serve[i])
+			kill(d->pids[i], SIGUSR1);
 	/* the filesystem first, then its loop device, then the FUSE file below it */
 	for (size_t i = 0; i < d->nmounts; i++) {
 		if (!lo_is_fs(d, d->mounts[i]))

@@ -566,6 +566,15 @@ static void ft_close_loop(struct files_target *t)
 			ioctl(fd, LOOP_CLR_FD, 0);
 		close(fd);
 	}
+	/*
+	 * Still open (udev probing a fresh device, a killed mkfs's last close):
+	 * the kernel detaches it at the last close.  Wait for that, or FUSE is
+	 * still busy and nbdfuse cannot go.
+	 */
+	char back[128];
+	snprintf(back, sizeof(back), "/sys/block/%s/loop/backing_file", t->loop + 5);
+	for (int i = 0; i < 300 && !ft_hurry(t) && !access(back, F_OK); i++)
+		usleep(10000);
 	t->loop[0] = 0;
 	ft_note(t);
 }
@@ -586,7 +595,8 @@ void files_target_close(struct files_target *t)
 {
 	bool stopped = t->stop && *t->stop;
 
-	if (stopped && t->phase[0] && !t->is_dir)
+	files_target_phase(t, "teardown"); /* kept: the phase a signal came in */
+	if (stopped && t->rundir[0] && !t->is_dir)
 		files_leftovers_phase(t->rundir, "teardown");
 	/* a stack's filesystem goes away whole: after Ctrl-C it is not emptied first */
 	if (t->work[0] && (t->is_dir ? !t->keep : !stopped))

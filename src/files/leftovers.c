@@ -377,6 +377,21 @@ static void lo_remove_one(struct lo_dir *d, void *arg)
 	lo_say(r, "remove", d->path, r->dry_run ? 0 : files_rmtree(d->path));
 }
 
+int files_leftovers_detach_loops(const char *dir)
+{
+	struct lo_dir *d = calloc(1, sizeof(*d));
+	int n = 0;
+
+	if (!d)
+		return -ENOMEM;
+	snprintf(d->path, sizeof(d->path), "%s", dir);
+	lo_scan_loops(d);
+	for (size_t i = 0; i < d->nloops; i++)
+		n += lo_detach(d->loops[i]) == 0;
+	free(d);
+	return n;
+}
+
 int files_leftovers_remove(const char *tmpdir, FILE *out, bool dry_run)
 {
 	struct lo_remove r = {.out = out, .dry_run = dry_run};

@@ -30,6 +30,8 @@ void files_leftovers_phase(const char *rundir, const char *phase);
  * Returns how many.
  */
 size_t files_leftovers_find(const char *tmpdir, FILE *out);
+/** Detach every loop device whose backing file is below @dir; how many. */
+int files_leftovers_detach_loops(const char *dir);
 /**
  * Remove the leftovers under @tmpdir (with @dry_run: only say what would be
  * done), each action said on @out.  The number of directories handled, or

@@ -128,7 +128,7 @@ ends_within 5 "$t0"
 leftovers "after SIGINT in mkfs"
 printf '%-8s %-28s exit %s s after SIGINT\n' vm-clone "mkfs (controller, slow x16)" "$LAT"
 
-for ph in losetup mount "VM clone: image" "VM clone: sync" "VM clone: clone" "VM clone: verify" \
+for ph in mount "VM clone: image" "VM clone: sync" "VM clone: clone" "VM clone: verify" \
 	"VM clone: remove" "VM clone (qemu-img): clone"; do
 	[ "$ph" = "VM clone (qemu-img): clone" ] && ! command -v qemu-img >/dev/null && continue
 	interrupt vm-clone "$ph" "$SSD" 32

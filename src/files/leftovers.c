@@ -98,7 +98,38 @@ void files_leftovers_phase(const char *rundir, const char *phase)
 		rename(tmp, path); /* readers see the old phase or the new one, whole */
 }
 
-/* The owner recorded in @dir, and whether it is still running. */
+static void lo_scan_procs(struct lo_dir *d);
+
+/* Is the parent of @pid a raidlab (the run that started it) rather than init? */
+static bool lo_parent_is_raidlab(pid_t pid)
+{
+	char path[64], buf[1024];
+	long ppid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1 || ppid <= 1)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", ppid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strstr(buf, "raidlab") != NULL;
+}
+
+/*
+ * The owner recorded in @dir, and whether it is still running.  A directory
+ * without an owner record (made by an older raidlab) counts as in use while
+ * its serve or nbdfuse is still the child of a raidlab.
+ */
 static bool lo_owner_alive(struct lo_dir *d)
 {
 	char path[4200];
@@ -107,8 +138,13 @@ static bool lo_owner_alive(struct lo_dir *d)
 
 	snprintf(path, sizeof(path), "%s/owner", d->path);
 	d->owner = 0;
-	if (!(f = fopen(path, "re")))
-		return false; /* no owner file: made by no one who still runs */
+	if (!(f = fopen(path, "re"))) {
+		lo_scan_procs(d);
+		for (size_t i = 0; i < d->npids; i++)
+			if (lo_parent_is_raidlab(d->pids[i]))
+				return true;
+		return false;
+	}
 	if (fscanf(f, "%ld %llu", &d->owner, &t) != 2)
 		d->owner = 0;
 	fclose(f);

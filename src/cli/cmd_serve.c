@@ -62,8 +62,9 @@ static const char serve_usage[] =
     "would have completed it.  With --slow N every simulated duration takes N times\n"
     "as long: hardware faster than this machine can follow is emulated at 1/N of its\n"
     "speed, and a client's wall-clock figures read N times slow.  Simulated drives\n"
-    "must keep data (data=on).  SIGINT or\n"
-    "SIGTERM stops: in-flight requests finish, every stack is flushed.\n"
+    "must keep data (data=on).  SIGINT or SIGTERM stops: in-flight requests finish\n"
+    "(a simulated stack no longer paced), every stack is flushed.  SIGUSR1 stops\n"
+    "the pacing alone: the server goes on, answering as fast as the model runs.\n"
     "docs/serve.md has the details.  Exit status: 0 ok, 1 failure, 2 bad usage.\n";
 
 #define SERVE_MAX_EXPORTS 32

@@ -27,6 +27,8 @@
 
 #include "cli/cli.h"
 #include "files/files.h"
+#include "files/leftovers.h"
+#include "files/stop.h"
 #include "files/target.h"
 #include "stats/result.h"
 
@@ -44,13 +46,11 @@ struct rf_args {
 	bool drop, keep, force_destroy, quiet;
 };
 
-static volatile sig_atomic_t rf_stop;
-
-static void rf_on_signal(int sig)
-{
-	(void)sig;
-	rf_stop = 1;
-}
+/* What the progress callback needs: print it (a terminal), and record it on the target. */
+struct rf_prog {
+	bool tty;
+	struct files_target *t;
+};
 
 static void rf_usage(FILE *f)
 {
@@ -90,7 +90,10 @@ static void rf_usage(FILE *f)
 	    "  --quiet               no progress and no table\n"
 	    "\n"
 	    "MB/s is decimal and counts the sync after the data phase; docs/suites.md has the\n"
-	    "definitions.  Exit status: 0 ok, 1 failed or interrupted, 2 bad usage.\n");
+	    "definitions.  Ctrl-C stops a run within seconds and tears the stack down (a\n"
+	    "second one hurries it); the result is written, marked interrupted.  'raidlab\n"
+	    "cleanup' removes what a killed run left.\n"
+	    "Exit status: 0 ok, 1 failed or interrupted, 2 bad usage.\n");
 }
 
 static int rf_parse(int argc, char **argv, struct rf_args *a)
@@ -218,9 +221,33 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 
 static void rf_progress(void *arg, const char *test, const char *phase)
 {
-	(void)arg;
-	fprintf(stderr, "\r\033[K%s: %s...", test, phase);
+	struct rf_prog *p = arg;
+	char what[128];
+
+	if (files_stop_level())
+		return; /* the phase the signal came in stays the one reported */
+	snprintf(what, sizeof(what), "%s: %s", test, phase);
+	files_target_phase(p->t, what);
+	if (!p->tty)
+		return;
+	fprintf(stderr, "\r\033[K%s...", what);
 	fflush(stderr);
+}
+
+/* Mark @doc interrupted: the phase the signal came in, and the signal. */
+static void rf_mark_interrupted(struct json_object *doc, const char *phase)
+{
+	int sig = files_stop_signal();
+	char name[32];
+
+	snprintf(name, sizeof(name), "SIG%s",
+	         sig == SIGINT    ? "INT"
+	         : sig == SIGTERM ? "TERM"
+	         : sig == SIGHUP  ? "HUP"
+	                          : "?");
+	json_object_object_add(doc, "interrupted", json_object_new_boolean(true));
+	json_object_object_add(doc, "interrupted_phase", json_object_new_string(phase));
+	json_object_object_add(doc, "interrupted_signal", json_object_new_string(name));
 }
 
 /* The result document around the tests. */
@@ -315,7 +342,7 @@ static void rf_print(FILE *f, struct json_object *doc)
 		           "come from memory\n");
 }
 
-/* One configuration; *docp gets the result.  Exit code. */
+/* One configuration; *docp gets the result (also when interrupted).  Exit code. */
 static int rf_run_one(const struct rf_args *a, const char *spec, const char *label,
                       struct json_object **docp)
 {
@@ -326,15 +353,18 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	                              .keep = a->keep,
 	                              .need = a->def->need(a->scale),
 	                              .slow = a->slow,
-	                              .stop = &rf_stop};
+	                              .stop = files_stop_flag()};
+	struct rf_prog prog = {.tty = isatty(STDERR_FILENO) && !a->quiet, .t = &t};
 	struct files_run r = {.scale = a->scale,
 	                      .seed = a->seed,
 	                      .compress = a->compress,
 	                      .drop_caches = a->drop,
 	                      .keep_data = a->keep,
 	                      .slow = a->slow,
-	                      .stop = &rf_stop};
-	bool tty = isatty(STDERR_FILENO) && !a->quiet;
+	                      .stop = files_stop_flag(),
+	                      .progress = rf_progress,
+	                      .progress_arg = &prog};
+	char phase[128];
 	int rc;
 
 	*docp = NULL;
@@ -344,37 +374,30 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 		return 2;
 	}
 	rc = files_target_open(&t, spec, &o);
-	if (rc) {
-		cli_error("run", "%s on %s: %s", a->def->name, label,
-		          rc == -EINTR ? "interrupted" : t.msg);
+	if (rc && !files_stop_level()) {
+		cli_error("run", "%s on %s: %s", a->def->name, label, t.msg);
 		files_target_close(&t);
 		return rc == -EINVAL ? 2 : 1;
 	}
-	r.work = t.work;
-	r.progress = tty ? rf_progress : NULL;
+	r.tests = json_object_new_array();
 	unsigned restarts = 0;
 	bool cut = false;
-	if (!a->slow && !t.is_dir) {
+	if (!rc && !a->slow && !t.is_dir) {
 		unsigned x = 1;
-		if (tty)
-			rf_progress(NULL, a->def->name, "settling the emulation's speed");
-		rc = files_probe_settle(&t, RF_PROBE_BYTES, RF_PROBE_ROUNDS, &rf_stop, &x);
-		if (rc) {
-			cli_error("run", "%s on %s: %s%s", a->def->name, label,
-			          rc == -EINTR ? "interrupted" : "the emulation probe failed: ",
-			          rc == -EINTR ? "" : strerror(-rc));
-			files_target_close(&t);
-			return 1;
-		}
+		rf_progress(&prog, a->def->name, "settling the emulation's speed");
+		rc = files_probe_settle(&t, RF_PROBE_BYTES, RF_PROBE_ROUNDS, files_stop_flag(), &x);
+		if (rc && !files_stop_level())
+			snprintf(r.msg, sizeof(r.msg), "the emulation probe failed: %s",
+			         strerror(-rc));
 	}
-	for (;;) {
+	r.work = t.work;
+	while (!rc) {
 		unsigned raises0, raises1, slow1;
 		files_target_pace(&t, &r.slow, &raises0);
-		r.tests = json_object_new_array();
 		rc = a->def->run(&r);
 		files_target_pace(&t, &slow1, &raises1);
 		cut = raises1 != raises0;
-		if (rc || !cut || restarts == RF_PACE_RESTARTS || rf_stop)
+		if (rc || !cut || restarts == RF_PACE_RESTARTS || files_stop_level())
 			break;
 		/* serve slowed the emulation down in the middle: what was timed at
 		 * the old factor is not the simulated hardware's; start again */
@@ -385,35 +408,56 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 			        "emulation now runs at x%u: running the suite again (%u of %u)\n",
 			        a->def->name, label, slow1, restarts, RF_PACE_RESTARTS);
 		json_object_put(r.tests);
+		r.tests = json_object_new_array();
 		files_rmtree(t.work);
 		if (mkdir(t.work, 0700)) {
 			rc = -errno;
 			snprintf(r.msg, sizeof(r.msg), "cannot create %.300s: %s", t.work,
 			         strerror(errno));
-			r.tests = json_object_new_array();
-			break;
 		}
 	}
-	if (tty)
+	if (prog.tty)
 		fprintf(stderr, "\r\033[K");
-	if (rc)
-		cli_error("run", "%s on %s: %s", a->def->name, label,
-		          rc == -EINTR ? "interrupted" : r.msg);
+	if (rc && !files_stop_level())
+		cli_error("run", "%s on %s: %s", a->def->name, label, r.msg);
+	if (files_stop_level())
+		cli_error("run", "%s on %s: interrupted during %s; tearing down", a->def->name,
+		          label, t.phase[0] ? t.phase : "start");
 	if (a->keep && t.is_dir && !a->quiet)
 		fprintf(stderr, "raidlab run: kept %s\n", t.work);
 	files_target_close(&t); /* first: serve's emulation report comes at its exit */
 	if (cut && !rc)
 		t.fell_behind = true; /* raised again during the last run: mixed factors */
-	if (!rc) {
+	/* a signal during the teardown of a finished run counts too (phase "teardown") */
+	bool interrupted = files_stop_level() > 0;
+	snprintf(phase, sizeof(phase), "%s", t.phase[0] ? t.phase : "start");
+	if (!rc || interrupted) {
 		*docp = rf_doc(a, &t, spec, label, r.tests, &r, restarts);
-		if (t.fell_behind && !a->quiet)
+		if (interrupted)
+			rf_mark_interrupted(*docp, phase);
+		if (t.fell_behind && !a->quiet && !interrupted)
 			fprintf(stderr,
 			        "raidlab run: warning: %s: %s; the figures are not the simulated "
 			        "hardware's\n",
 			        label, t.emulation);
 	}
 	json_object_put(r.tests);
-	return rc ? 1 : 0;
+	return rc || interrupted ? 1 : 0;
+}
+
+/* Remains of runs that died (files/leftovers.h): named, with the command that removes them. */
+static void rf_warn_leftovers(const struct rf_args *a)
+{
+	const char *tmp = files_leftovers_tmpdir();
+	bool stack = false;
+
+	for (size_t i = 0; i < a->ntargets; i++)
+		stack |= strncmp(a->targets[i], "dir(", 4) != 0;
+	if (!stack || !files_leftovers_find(tmp, NULL))
+		return;
+	fprintf(stderr, "raidlab run: warning: an earlier run that did not finish left:\n");
+	files_leftovers_find(tmp, stderr);
+	fprintf(stderr, "raidlab run: 'raidlab cleanup' removes them ('--dry-run' shows how)\n");
 }
 
 static void rf_file_name(const char *label, char *buf, size_t len)
@@ -439,28 +483,25 @@ static void rf_file_name(const char *label, char *buf, size_t len)
 int cli_run_files(int argc, char **argv)
 {
 	struct rf_args a = {0};
-	struct sigaction sa = {.sa_handler = rf_on_signal}; /* no SA_RESTART: waits wake up */
 	int status = 0;
 
 	if (rf_parse(argc, argv, &a))
 		return 2;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	files_stop_install();
+	rf_warn_leftovers(&a);
 	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
 	if (dir && mkdir(dir, 0777) && errno != EEXIST) {
 		cli_error("run", "cannot create %s: %s", dir, strerror(errno));
 		return 1;
 	}
-	for (size_t i = 0; i < a.ntargets && !rf_stop; i++) {
+	for (size_t i = 0; i < a.ntargets && !files_stop_level(); i++) {
 		const char *label = i < a.nlabels ? a.labels[i] : a.targets[i];
 		struct json_object *doc = NULL;
 		int rc = rf_run_one(&a, a.targets[i], label, &doc);
-		if (rc) {
+		if (rc)
 			status = status ? status : rc;
+		if (!doc)
 			continue;
-		}
 		if (!a.quiet)
 			rf_print(stdout, doc);
 		if (a.json_path && st_result_write(doc, a.json_path)) {
@@ -481,10 +522,7 @@ int cli_run_files(int argc, char **argv)
 		}
 		json_object_put(doc);
 	}
-	if (rf_stop) {
-		if (!status)
-			cli_error("run", "interrupted");
+	if (files_stop_level())
 		status = 1;
-	}
 	return status;
 }

@@ -148,6 +148,14 @@ int rl_exec_paced_set_slow(struct rl_exec *ex, uint32_t slow);
 /** Wall-clock ns now (CLOCK_MONOTONIC), whatever @ex's clock is. */
 uint64_t rl_exec_wall_now(void);
 
+/**
+ * Stop pacing a paced executor: from now on, when nothing is ready, its
+ * clock jumps to the next timer as a virtual executor's does, so what is
+ * in flight completes as fast as the machine runs the model.  For an owner
+ * that is shutting down; no effect on other executors.
+ */
+void rl_exec_unpace(struct rl_exec *ex);
+
 /** Wall-clock ns that @d ns of @ex's clock take (differs on a slowed paced executor). */
 static inline uint64_t rl_exec_wall_span(const struct rl_exec *ex, uint64_t d)
 {

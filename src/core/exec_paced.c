@@ -33,8 +33,14 @@
  * Creating a paced executor sets the calling thread's timer slack to 1 ns:
  * Linux lets timed waits end up to 50 us late by default, which would be
  * lag added to every simulated completion.
+ *
+ * rl_exec_unpace() ends the pacing for an owner that is shutting down: a
+ * wait for a timer then moves the clock's origin forward to the timer
+ * instead of sleeping, so the clock runs ahead of the wall clock and the
+ * remaining simulated work completes at once.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 
@@ -43,7 +49,8 @@
 
 struct paced_clock {
 	uint64_t wall0; /* wall clock at creation, ns */
-	uint64_t v0;    /* simulated time at creation, ns */
+	uint64_t v0;    /* simulated time at creation, ns (plus the jumps once unpaced) */
+	bool unpaced;   /* rl_exec_unpace(): jump to timers instead of waiting */
 };
 
 static uint64_t paced_now(struct rl_exec *ex)
@@ -51,6 +58,19 @@ static uint64_t paced_now(struct rl_exec *ex)
 	const struct paced_clock *pc = ex->backend_priv;
 
 	return pc->v0 + (rl_exec_wall_now() - pc->wall0) / ex->pace_slow;
+}
+
+static int paced_poll(struct rl_exec *ex, uint64_t block_until)
+{
+	struct paced_clock *pc = ex->backend_priv;
+
+	if (pc->unpaced && block_until && block_until != UINT64_MAX) {
+		uint64_t now = paced_now(ex);
+		if (block_until > now)
+			pc->v0 += block_until - now;
+		block_until = 0; /* only collect what is already there */
+	}
+	return rl_exec_uring_poll(ex, block_until);
 }
 
 static void paced_destroy(struct rl_exec *ex)
@@ -62,7 +82,7 @@ static void paced_destroy(struct rl_exec *ex)
 
 static const struct rl_exec_backend paced_backend = {
     .now = paced_now,
-    .poll = rl_exec_uring_poll,
+    .poll = paced_poll,
     .destroy = paced_destroy,
 };
 
@@ -78,6 +98,12 @@ int rl_exec_paced_set_slow(struct rl_exec *ex, uint32_t slow)
 	pc->wall0 = w;
 	ex->pace_slow = slow;
 	return 0;
+}
+
+void rl_exec_unpace(struct rl_exec *ex)
+{
+	if (ex->backend == &paced_backend)
+		((struct paced_clock *)ex->backend_priv)->unpaced = true;
 }
 
 int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart, uint32_t slow,
@@ -100,6 +126,7 @@ int rl_exec_create_paced(size_t pool_size, unsigned ring_depth, uint64_t vstart,
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	pc->wall0 = rl_exec_wall_now();
 	pc->v0 = vstart;
+	pc->unpaced = false;
 	ex->pace_slow = slow; /* wall ns per simulated ns; rl_exec_wall_span() reads it too */
 	ex->kind = RL_EXEC_VIRTUAL;
 	ex->backend_priv = pc;

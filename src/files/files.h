@@ -51,6 +51,7 @@ struct files_run {
 	struct json_object *tests; /* array the test objects go into (caller-owned) */
 	unsigned drops;            /* page-cache drops done */
 	unsigned drop_failures;    /* drops that failed (not root): figures include cached data */
+	char test[64];             /* the test in progress (its later phases, e.g. the sync) */
 	char msg[512];             /* error message */
 };
 

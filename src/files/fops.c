@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "files/fops.h"
+#include "files/stop.h"
 
 uint64_t files_now_ns(void)
 {
@@ -78,6 +79,28 @@ int files_rmtree(const char *path)
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : -errno;
 	return nftw(path, fops_rm_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+static const volatile sig_atomic_t *fops_rm_stop;
+
+static int fops_rm_stoppable(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	if (fops_rm_stop && *fops_rm_stop)
+		return -EINTR;
+	return fops_rm_one(path, st, flag, ftw);
+}
+
+int fops_remove(struct files_run *r, const char *path)
+{
+	struct stat st;
+	int rc;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	fops_rm_stop = r->stop;
+	rc = nftw(path, fops_rm_stoppable, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	fops_rm_stop = NULL;
+	return rc;
 }
 
 int files_syncfs(const char *path)
@@ -324,6 +347,10 @@ int fops_compare_fd(struct files_run *r, const struct fset *s, const struct fset
 	}
 	for (uint64_t at = off; !rc && at < off + len; at += FOPS_CHUNK) {
 		size_t n = off + len - at < FOPS_CHUNK ? (size_t)(off + len - at) : FOPS_CHUNK;
+		if (fops_stopped(r)) {
+			rc = -EINTR;
+			break;
+		}
 		ssize_t k = pread(fd, got, n, (off_t)at);
 		if (k != (ssize_t)n) {
 			snprintf(r->msg, sizeof(r->msg),
@@ -425,8 +452,17 @@ void fops_drop(struct files_run *r)
 		close(fd);
 }
 
+void fops_progress(struct files_run *r, const char *test, const char *phase)
+{
+	if (test && test != r->test)
+		snprintf(r->test, sizeof(r->test), "%s", test);
+	if (r->progress)
+		r->progress(r->progress_arg, r->test, phase);
+}
+
 int fops_sync(struct files_run *r, const char *root, uint64_t *ns)
 {
+	fops_progress(r, NULL, "sync");
 	uint64_t t0 = files_clock_ns(r);
 	int rc = files_syncfs(root);
 
@@ -436,28 +472,23 @@ int fops_sync(struct files_run *r, const char *root, uint64_t *ns)
 
 int fops_spawn(struct files_run *r, char *const argv[])
 {
-	int status;
+	int status, rc;
 	pid_t pid = fork();
 
 	if (pid < 0)
 		return fops_fail(r, -errno, "cannot start", argv[0]);
 	if (pid == 0) {
 		setpgid(0, 0); /* the terminal's Ctrl-C reaches raidlab, which ends this */
+		files_stop_child_init();
 		execvp(argv[0], argv);
 		fprintf(stderr, "raidlab: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	for (;;) {
-		pid_t w = waitpid(pid, &status, 0);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			return fops_fail(r, -errno, "lost", argv[0]);
-		if (fops_stopped(r))
-			kill(pid, SIGTERM);
-	}
-	if (fops_stopped(r))
+	rc = files_stop_wait_child(pid, &status);
+	if (rc == -EINTR || fops_stopped(r))
 		return -EINTR;
+	if (rc)
+		return fops_fail(r, rc, "lost", argv[0]);
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		snprintf(r->msg, sizeof(r->msg), "%.100s failed (%s %d)", argv[0],
 		         WIFEXITED(status) ? "exit status" : "signal",

@@ -34,12 +34,16 @@ int fops_verify(struct files_run *r, const struct fset *s, const char *root, uns
 /** Compare @len bytes of @fd from @off with file @f of @s from @off; 0, -EIO with message. */
 int fops_compare_fd(struct files_run *r, const struct fset *s, const struct fset_file *f, int fd,
                     uint64_t off, uint64_t len, const char *path);
+/** Announce @phase of @test (NULL: the current test) through r->progress. */
+void fops_progress(struct files_run *r, const char *test, const char *phase);
 /** Drop the page cache (sync, then drop_caches = 3) if r->drop_caches; counts in r. */
 void fops_drop(struct files_run *r);
-/** syncfs on @root, its time in *ns.  0 or -errno with message. */
+/** syncfs on @root (the phase "sync" of the current test), its time in *ns.  0 or -errno. */
 int fops_sync(struct files_run *r, const char *root, uint64_t *ns);
 /** "ROOT/REL" into @buf; -ENAMETOOLONG with message. */
 int fops_path(struct files_run *r, char *buf, size_t len, const char *root, const char *rel);
+/** files_rmtree that gives up (-EINTR) when the stop flag is set. */
+int fops_remove(struct files_run *r, const char *path);
 /** Run @argv (a program from PATH), waiting; on stop kill it.  0, -EINTR, or -EIO with message. */
 int fops_spawn(struct files_run *r, char *const argv[]);
 

@@ -28,8 +28,31 @@
 
 static void fs_progress(struct files_run *r, const char *test, const char *phase)
 {
-	if (r->progress)
-		r->progress(r->progress_arg, test, phase);
+	fops_progress(r, test, phase);
+}
+
+static bool fs_stopped(const struct files_run *r)
+{
+	return r->stop && *r->stop;
+}
+
+/*
+ * Check what was written against the generator, from the storage: the page
+ * cache is dropped first, so the sample is read back from the stack.
+ */
+static void fs_verify_phase(struct files_run *r)
+{
+	fs_progress(r, NULL, "verify");
+	fops_drop(r);
+}
+
+/* Remove @path (the phase "remove"); after Ctrl-C the teardown does it. */
+static void fs_remove(struct files_run *r, const char *path)
+{
+	if (fs_stopped(r))
+		return;
+	fs_progress(r, NULL, "remove");
+	fops_remove(r, path);
 }
 
 static struct json_object *fs_num(double v)
@@ -151,7 +174,7 @@ static int fs_copy_test(struct files_run *r, const char *name, const char *shape
 			rc = fops_sync(r, dst, &sync_ns);
 	}
 	if (!rc) {
-		fs_progress(r, test_name, "verify");
+		fs_verify_phase(r);
 		rc = fops_verify(r, &s, dst, FS_SAMPLE, &verified);
 	}
 	if (!rc) {
@@ -160,8 +183,8 @@ static int fs_copy_test(struct files_run *r, const char *name, const char *shape
 		json_object_object_add(t, "verified_files", json_object_new_int((int)verified));
 	}
 	if (!r->keep_data) {
-		files_rmtree(src);
-		files_rmtree(dst);
+		fs_remove(r, src);
+		fs_remove(r, dst);
 	}
 	fset_free(&s);
 	return rc;
@@ -242,8 +265,10 @@ static int fc_one(struct files_run *r, const char *tmpl, const char *shape)
 		t1 = files_clock_ns(r);
 		if (!rc)
 			rc = fops_sync(r, dst, &sync_ns);
-		if (!rc)
+		if (!rc) {
+			fs_verify_phase(r);
 			rc = fops_verify(r, &s, dst, FS_SAMPLE, &verified);
+		}
 		if (!rc) {
 			struct json_object *t =
 			    fs_test(r, name, "copy", &s, "write",
@@ -272,8 +297,8 @@ static int fc_one(struct files_run *r, const char *tmpl, const char *shape)
 			        fs_dir(both.bytes, both.nfiles, t1 - t0, sync_ns));
 		}
 	}
-	files_rmtree(src);
-	files_rmtree(dst);
+	fs_remove(r, src);
+	fs_remove(r, dst);
 	fset_free(&s);
 	return rc;
 }
@@ -353,7 +378,7 @@ static int tar_write(struct files_run *r, const struct fset *s, const char *path
 	}
 	for (size_t i = 0; !rc && i < s->nfiles; i++) {
 		const struct fset_file *fl = &s->files[i];
-		if (r->stop && *r->stop) {
+		if (fs_stopped(r)) {
 			rc = -EINTR;
 			break;
 		}
@@ -363,6 +388,10 @@ static int tar_write(struct files_run *r, const struct fset *s, const char *path
 		for (uint64_t off = 0; !rc && off < fl->size; off += FOPS_CHUNK) {
 			size_t n =
 			    fl->size - off < FOPS_CHUNK ? (size_t)(fl->size - off) : FOPS_CHUNK;
+			if (fs_stopped(r)) {
+				rc = -EINTR;
+				break;
+			}
 			fset_fill(s, fl, off, buf, n);
 			if (fwrite(buf, 1, n, f) != n)
 				rc = -EIO;
@@ -419,7 +448,7 @@ static int untar_run(struct files_run *r)
 			rc = fops_sync(r, dst, &sync_ns);
 	}
 	if (!rc) {
-		fs_progress(r, "Extract", "verify");
+		fs_verify_phase(r);
 		rc = fops_verify(r, &s, dst, FS_SAMPLE, &verified);
 	}
 	if (!rc) {
@@ -432,8 +461,8 @@ static int untar_run(struct files_run *r)
 		json_object_object_add(t, "tool", json_object_new_string("tar -x"));
 	}
 	if (!r->keep_data) {
-		unlink(tarp);
-		files_rmtree(dst);
+		fs_remove(r, tarp);
+		fs_remove(r, dst);
 	}
 	fset_free(&s);
 	return rc;
@@ -505,6 +534,10 @@ static int vm_write(struct files_run *r, const struct fset *s, const struct vm_e
 		for (uint64_t at = e[i].off; !rc && at < e[i].off + e[i].len; at += FOPS_CHUNK) {
 			uint64_t end = e[i].off + e[i].len;
 			size_t k = end - at < FOPS_CHUNK ? (size_t)(end - at) : FOPS_CHUNK;
+			if (fs_stopped(r)) {
+				rc = -EINTR;
+				break;
+			}
 			fset_fill(s, &s->files[0], at, buf, k);
 			if (pwrite(fd, buf, k, (off_t)at) != (ssize_t)k) {
 				rc = -EIO;
@@ -544,14 +577,16 @@ static int vm_clone_sparse(struct files_run *r, const char *src, const char *dst
 		hole = hole < 0 ? st.st_size : hole;
 		for (off_t at = data; !rc && at < hole; at += FOPS_CHUNK) {
 			size_t k = hole - at < FOPS_CHUNK ? (size_t)(hole - at) : FOPS_CHUNK;
+			if (fs_stopped(r)) {
+				rc = -EINTR;
+				break;
+			}
 			if (pread(in, buf, k, at) != (ssize_t)k ||
 			    pwrite(out, buf, k, at) != (ssize_t)k)
 				rc = -EIO;
 			*copied += k;
 		}
 		pos = hole;
-		if (r->stop && *r->stop)
-			rc = -EINTR;
 	}
 out:
 	if (rc && rc != -EINTR)
@@ -659,8 +694,10 @@ static int vm_clone_test(struct files_run *r, const struct fset *s, const struct
 	t1 = files_clock_ns(r);
 	if (!rc)
 		rc = fops_sync(r, r->work, &sync_ns);
-	if (!rc)
+	if (!rc) {
+		fs_verify_phase(r);
 		rc = vm_verify(r, s, e, n, dst, &verified);
+	}
 	if (!rc) {
 		struct json_object *t =
 		    fs_test(r, name, "clone", s, "write", fs_dir(alloc, 1, t1 - t0, sync_ns));
@@ -677,7 +714,7 @@ static int vm_clone_test(struct files_run *r, const struct fset *s, const struct
 		(void)copied;
 	}
 	if (!r->keep_data)
-		unlink(dst);
+		fs_remove(r, dst);
 	return rc;
 }
 
@@ -713,8 +750,10 @@ static int vm_run(struct files_run *r)
 		snprintf(dst, sizeof(dst), "%s/clone-qemu.img", r->work);
 		rc = vm_clone_test(r, &s, e, n, img, dst, true);
 	}
-	if (!r->keep_data)
-		unlink(img);
+	if (!r->keep_data) {
+		fs_progress(r, "VM clone", "remove");
+		fs_remove(r, img);
+	}
 	free(e);
 	fset_free(&s);
 	return rc;
@@ -797,7 +836,7 @@ static int game_run(struct files_run *r)
 		json_object_object_add(t, "phases", ph);
 	}
 	if (!r->keep_data)
-		files_rmtree(dir);
+		fs_remove(r, dir);
 	free(order);
 	fset_free(&s);
 	return rc;

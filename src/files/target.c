@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "files/files.h"
+#include "files/leftovers.h"
+#include "files/stop.h"
 #include "files/target.h"
 
 #define FT_WAIT_MS 15000 /* longest wait for a child to come up or go away */
@@ -32,6 +34,54 @@
 static bool ft_stopped(const struct files_target_opts *o)
 {
 	return o->stop && *o->stop;
+}
+
+/* A second signal: the teardown hurries. */
+static bool ft_hurry(const struct files_target *t)
+{
+	return t->stop && *t->stop >= 2;
+}
+
+void files_target_phase(struct files_target *t, const char *phase)
+{
+	if (t->stop && *t->stop)
+		return; /* the phase the signal came in is the one to report */
+	snprintf(t->phase, sizeof(t->phase), "%s", phase);
+	if (t->rundir[0] && !t->is_dir)
+		files_leftovers_phase(t->rundir, phase);
+}
+
+/* The commands that remove what exists now, for a third signal (files/stop.h). */
+static void ft_note(const struct files_target *t)
+{
+	char text[4096];
+	size_t n = 0;
+
+#define FT_ADD(...)                                                                                \
+	do {                                                                                       \
+		if (n < sizeof(text))                                                              \
+			n += (size_t)snprintf(text + n, sizeof(text) - n, __VA_ARGS__);            \
+	} while (0)
+	text[0] = 0;
+	if (t->is_dir || !t->rundir[0]) {
+		if (t->work[0] && !t->keep)
+			FT_ADD("what is left can be removed with:\n  rm -rf '%.3000s'\n", t->work);
+		files_stop_leftovers(text);
+		return;
+	}
+	FT_ADD("what is left can be removed with:\n");
+	if (t->mounted)
+		FT_ADD("  umount -l '%s'\n", t->path);
+	if (t->loop[0])
+		FT_ADD("  losetup -d %s\n", t->loop);
+	if (t->fuse_up)
+		FT_ADD("  fusermount3 -u -z '%s/fuse'\n", t->rundir);
+	if (t->fuse_pid > 0 || t->serve_pid > 0)
+		FT_ADD("  kill -9%s%.0d%s%.0d\n", t->fuse_pid > 0 ? " " : "", (int)t->fuse_pid,
+		       t->serve_pid > 0 ? " " : "", (int)t->serve_pid);
+	FT_ADD("  rm -rf '%s'\n(or run: raidlab cleanup)\n", t->rundir);
+#undef FT_ADD
+	files_stop_leftovers(text);
 }
 
 static bool ft_in_path(const char *prog)
@@ -62,6 +112,7 @@ static pid_t ft_start(char *const argv[], const char *log, const char *exe)
 	if (pid == 0) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		setpgid(0, 0);
+		files_stop_child_init();
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);
@@ -79,8 +130,8 @@ static pid_t ft_start(char *const argv[], const char *log, const char *exe)
 	return pid;
 }
 
-/* Wait up to @ms for @pid to exit; its status, or -ETIMEDOUT. */
-static int ft_wait(pid_t pid, int ms)
+/* Wait up to @ms (a second signal: no longer) for @pid to exit; its status, or -ETIMEDOUT. */
+static int ft_wait(const struct files_target *t, pid_t pid, int ms)
 {
 	int status;
 
@@ -90,7 +141,7 @@ static int ft_wait(pid_t pid, int ms)
 			return status;
 		if (w < 0 && errno != EINTR)
 			return -errno;
-		if (waited >= ms)
+		if (waited >= ms || ft_hurry(t))
 			return -ETIMEDOUT;
 		usleep(10000);
 	}
@@ -100,7 +151,7 @@ static int ft_wait(pid_t pid, int ms)
 static int ft_run(struct files_target *t, char *const argv[], const char *log, char *out,
                   size_t outlen)
 {
-	int status;
+	int status, rc;
 	pid_t pid = ft_start(argv, log, NULL);
 
 	if (pid < 0) {
@@ -108,9 +159,15 @@ static int ft_run(struct files_target *t, char *const argv[], const char *log, c
 		         strerror((int)-pid));
 		return (int)pid;
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+	rc = files_stop_wait_child(pid, &status); /* Ctrl-C signals it: mkfs stops at once */
+	/* one that finished anyway counts: losetup's device must be recorded to be detached */
+	if (rc == -EINTR && WIFEXITED(status) && !WEXITSTATUS(status))
+		rc = 0;
+	if (rc) {
+		snprintf(t->msg, sizeof(t->msg), "%s: %s", argv[0],
+		         rc == -EINTR ? "interrupted" : strerror(-rc));
+		return rc;
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		char first[256] = ""; /* mkfs and losetup say what is wrong first */
 		FILE *f = fopen(log, "re");
@@ -303,6 +360,11 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		t->rundir[0] = 0;
 		return rc;
 	}
+	if ((rc = files_leftovers_own(t->rundir))) {
+		snprintf(t->msg, sizeof(t->msg), "cannot write in %.300s: %s", t->rundir,
+		         strerror(-rc));
+		return rc;
+	}
 	snprintf(sock, sizeof(sock), "%s/nbd.sock", t->rundir);
 	snprintf(ready, sizeof(ready), "%s/ready", t->rundir);
 	snprintf(fuse, sizeof(fuse), "%s/fuse", t->rundir);
@@ -316,6 +378,7 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 	}
 
 	/* 1. raidlab serve */
+	files_target_phase(t, "serve");
 	snprintf(log, sizeof(log), "%s/serve.log", t->rundir);
 	char slow[32], pace[2100];
 	char *sargv[14] = {"raidlab", "serve",       (char *)spec,   "--socket",
@@ -338,13 +401,16 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		return (int)pid;
 	}
 	t->serve_pid = pid;
+	ft_note(t);
 	if ((rc = ft_wait_for(t, o, ready, true, pid, "raidlab serve", log))) {
 		if (rc == -EIO)
 			t->serve_pid = 0; /* already reaped */
 		return rc;
 	}
+	files_stop_serve(pid); /* up, SIGUSR1 handled: Ctrl-C ends its pacing */
 
 	/* 2. nbdfuse */
+	files_target_phase(t, "nbdfuse");
 	snprintf(log, sizeof(log), "%s/nbdfuse.log", t->rundir);
 	snprintf(uri, sizeof(uri), "nbd+unix:///?socket=%s", sock);
 	char *fargv[] = {"nbdfuse", fuse, uri, NULL};
@@ -360,8 +426,10 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		return rc;
 	}
 	t->fuse_up = true;
+	ft_note(t);
 
 	/* 3. loop device */
+	files_target_phase(t, "losetup");
 	snprintf(log, sizeof(log), "%s/losetup.log", t->rundir);
 	char *largv[] = {"losetup", "-f", "--show", "--direct-io=on", file, NULL};
 	if ((rc = ft_run(t, largv, log, t->loop, sizeof(t->loop))))
@@ -372,6 +440,7 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		t->loop[0] = 0;
 		return -EIO;
 	}
+	ft_note(t);
 	if (ft_stopped(o))
 		return -EINTR;
 
@@ -391,12 +460,14 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 	margv[n++] = t->loop;
 	margv[n] = NULL;
 	snprintf(log, sizeof(log), "%s/mkfs.log", t->rundir);
+	files_target_phase(t, "mkfs");
 	if ((rc = ft_run(t, margv, log, NULL, 0)))
 		return rc;
 	if (ft_stopped(o))
 		return -EINTR;
 
 	/* 5. mount */
+	files_target_phase(t, "mount");
 	if (mount(t->loop, t->path, t->fs, 0, NULL)) {
 		rc = -errno;
 		snprintf(t->msg, sizeof(t->msg), "cannot mount %s (%s) on %.300s: %s", t->loop,
@@ -404,6 +475,9 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		return rc;
 	}
 	t->mounted = true;
+	ft_note(t);
+	if (ft_stopped(o))
+		return -EINTR;
 	if ((rc = ft_space(t, t->path, o->need)))
 		return rc;
 	return ft_make_work(t);
@@ -413,6 +487,7 @@ int files_target_open(struct files_target *t, const char *spec, const struct fil
 {
 	memset(t, 0, sizeof(*t));
 	t->keep = o->keep;
+	t->stop = o->stop;
 	snprintf(t->fs, sizeof(t->fs), "%s", o->fs ? o->fs : "ext4");
 	if (strcmp(t->fs, "ext4") && strcmp(t->fs, "xfs")) {
 		snprintf(t->msg, sizeof(t->msg), "--fs: expected ext4 or xfs, got '%s'", o->fs);
@@ -425,13 +500,13 @@ int files_target_open(struct files_target *t, const char *spec, const struct fil
 	return ft_open_stack(t, spec, o);
 }
 
-/* Stop @pid: @sig, wait, then SIGKILL. */
-static void ft_stop_child(pid_t pid, int sig)
+/* Stop @pid: @sig, wait (not after a second signal), then SIGKILL. */
+static void ft_stop_child(const struct files_target *t, pid_t pid, int sig)
 {
-	kill(pid, sig);
-	if (ft_wait(pid, FT_WAIT_MS) == -ETIMEDOUT) {
+	kill(pid, ft_hurry(t) ? SIGKILL : sig);
+	if (ft_wait(t, pid, FT_WAIT_MS) == -ETIMEDOUT) {
 		kill(pid, SIGKILL);
-		ft_wait(pid, FT_WAIT_MS);
+		ft_wait(t, pid, FT_WAIT_MS);
 	}
 }
 
@@ -473,44 +548,96 @@ int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *ra
 	return n == 2 && *slow >= 1 ? 0 : -EINVAL;
 }
 
+/* fusermount3 -u [-z] DIR/fuse; 0 when it worked. */
+static int ft_fuse_unmount(const struct files_target *t, bool lazy)
+{
+	char fuse[4200], *argv[] = {"fusermount3", "-u", lazy ? "-z" : NULL, NULL, NULL};
+	int st;
+
+	snprintf(fuse, sizeof(fuse), "%s/fuse", t->rundir);
+	argv[lazy ? 3 : 2] = fuse;
+	pid_t p = ft_start(argv, "/dev/null", NULL);
+	if (p <= 0)
+		return -ECHILD;
+	while (waitpid(p, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EBUSY;
+}
+
+static void ft_close_mount(struct files_target *t, bool stopped)
+{
+	if (!stopped)
+		sync();
+	/* busy (a child still exiting): retry for 5 s, unless told to hurry */
+	for (int i = 0; i < 50 && !ft_hurry(t) && umount2(t->path, 0) && errno == EBUSY; i++)
+		usleep(100000);
+	umount2(t->path, MNT_DETACH); /* no-op (EINVAL) once unmounted */
+	t->mounted = false;
+	ft_note(t);
+}
+
+static void ft_close_loop(struct files_target *t)
+{
+	int fd = open(t->loop, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		/* still open elsewhere: the kernel detaches it at the last close */
+		for (int i = 0;
+		     i < 50 && !ft_hurry(t) && ioctl(fd, LOOP_CLR_FD, 0) && errno == EBUSY; i++)
+			usleep(100000);
+		if (ft_hurry(t))
+			ioctl(fd, LOOP_CLR_FD, 0);
+		close(fd);
+	}
+	/*
+	 * Still open (udev probing a fresh device, a killed mkfs's last close):
+	 * the kernel detaches it at the last close.  Wait for that, or FUSE is
+	 * still busy and nbdfuse cannot go.
+	 */
+	char back[128];
+	snprintf(back, sizeof(back), "/sys/block/%s/loop/backing_file", t->loop + 5);
+	for (int i = 0; i < 300 && !ft_hurry(t) && !access(back, F_OK); i++)
+		usleep(10000);
+	t->loop[0] = 0;
+	ft_note(t);
+}
+
+static void ft_close_fuse(struct files_target *t)
+{
+	/* a lazy unmount when the plain one fails: never a FUSE mount without its server */
+	if (t->fuse_up && (ft_hurry(t) || ft_fuse_unmount(t, false)))
+		ft_fuse_unmount(t, true);
+	if (ft_wait(t, t->fuse_pid, 3000) == -ETIMEDOUT)
+		ft_stop_child(t, t->fuse_pid, SIGTERM);
+	t->fuse_pid = 0;
+	t->fuse_up = false;
+	ft_note(t);
+}
+
 void files_target_close(struct files_target *t)
 {
-	if (t->work[0] && (!t->keep || !t->is_dir))
+	bool stopped = t->stop && *t->stop;
+
+	files_target_phase(t, "teardown"); /* kept: the phase a signal came in */
+	if (stopped && t->rundir[0] && !t->is_dir)
+		files_leftovers_phase(t->rundir, "teardown");
+	/* a stack's filesystem goes away whole: after Ctrl-C it is not emptied first */
+	if (t->work[0] && (t->is_dir ? !t->keep : !stopped))
 		files_rmtree(t->work);
 	t->work[0] = 0;
-	if (t->mounted) {
-		sync();
-		for (int i = 0; i < 50 && umount2(t->path, 0) && errno == EBUSY; i++)
-			usleep(100000);
-		umount2(t->path, MNT_DETACH); /* no-op (EINVAL) once unmounted */
-		t->mounted = false;
-	}
-	if (t->loop[0]) {
-		int fd = open(t->loop, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			for (int i = 0; i < 50 && ioctl(fd, LOOP_CLR_FD, 0) && errno == EBUSY; i++)
-				usleep(100000);
-			close(fd);
-		}
-		t->loop[0] = 0;
-	}
-	if (t->fuse_pid > 0) {
-		if (t->fuse_up) {
-			char fuse[4200], *argv[] = {"fusermount3", "-u", fuse, NULL};
-			int st;
-			snprintf(fuse, sizeof(fuse), "%s/fuse", t->rundir);
-			pid_t p = ft_start(argv, "/dev/null", NULL);
-			if (p > 0)
-				while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-					;
-		}
-		if (ft_wait(t->fuse_pid, 3000) == -ETIMEDOUT)
-			ft_stop_child(t->fuse_pid, SIGTERM);
-		t->fuse_pid = 0;
-		t->fuse_up = false;
-	}
+	if (t->mounted)
+		ft_close_mount(t, stopped);
+	if (t->loop[0])
+		ft_close_loop(t);
+	/* one attached but never reported (losetup stopped between attach and print) */
+	if (t->fuse_up)
+		files_leftovers_detach_loops(t->rundir);
+	if (t->fuse_pid > 0)
+		ft_close_fuse(t);
 	if (t->serve_pid > 0) {
-		ft_stop_child(t->serve_pid, SIGTERM);
+		files_stop_serve(0);
+		ft_stop_child(t, t->serve_pid, SIGTERM);
 		t->serve_pid = 0;
 		ft_read_lag(t);
 	}
@@ -518,4 +645,5 @@ void files_target_close(struct files_target *t)
 		files_rmtree(t->rundir);
 		t->rundir[0] = 0;
 	}
+	files_stop_leftovers(NULL);
 }

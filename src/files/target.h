@@ -21,7 +21,13 @@
  * directory), and is safe after a failed or partial open, so a suite that
  * fails or is interrupted leaves no mount, loop device, socket or process.
  * Child processes get their own process group, so the terminal's Ctrl-C
- * reaches raidlab alone and the teardown stays in order.
+ * reaches raidlab alone and the teardown stays in order.  After Ctrl-C
+ * (files/stop.h) the serve child no longer paces, so the unmount's writes
+ * are answered at once, and a stack's subdirectory is not emptied first
+ * (the filesystem goes with it); after a second signal the teardown
+ * hurries: lazy unmounts, children killed instead of awaited.  The runtime
+ * directory records its owner and the phase (files/leftovers.h), so the
+ * remains of a run that died can be found and removed.
  */
 #ifndef RL_FILES_TARGET_H
 #define RL_FILES_TARGET_H
@@ -53,6 +59,8 @@ struct files_target {
 	bool mounted;
 	bool keep;
 	char fs[16];
+	const volatile sig_atomic_t *stop; /* the signal count (files/stop.h); NULL: none */
+	char phase[128];     /* what open (or the suite, files_target_phase) is doing */
 	char emulation[256]; /* after close: serve's emulation-lag line for simulated stacks, or ""
 	                      */
 	bool fell_behind;    /* after close: serve reported the machine fell behind the model */
@@ -79,6 +87,8 @@ int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *ra
  */
 int files_probe_settle(const struct files_target *t, uint64_t bytes, unsigned rounds,
                        const volatile sig_atomic_t *stop, unsigned *slow);
+/** Record @phase ("mkfs", "TEST: PHASE"): t->phase and the runtime directory's record. */
+void files_target_phase(struct files_target *t, const char *phase);
 /** Undo everything open did, in reverse order.  Idempotent. */
 void files_target_close(struct files_target *t);
 

@@ -18,7 +18,11 @@
  *
  * Stop (SIGINT/SIGTERM, read through a signalfd): listeners are closed,
  * connections stop reading, their in-flight requests complete and are
- * answered, then every export's stack gets a FLUSH and the loop ends.
+ * answered, then every export's stack gets a FLUSH and the loop ends.  A
+ * paced executor stops pacing first (rl_exec_unpace), so a simulated stack
+ * finishes that work as fast as the machine runs the model; SIGUSR1 stops
+ * the pacing alone, for a client that is tearing its side down (a file
+ * suite's unmount after Ctrl-C) and wants its writes answered now.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -491,6 +495,10 @@ static void srv_signal(struct rl_io *io, int status)
 	if (status == -ECANCELED)
 		return;
 	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		/* No client measures what is still in flight: finish it at once. */
+		rl_exec_unpace(s->ctx->ex);
+		if (si.ssi_signo == SIGUSR1)
+			continue; /* pacing off, serving on (a client tearing down) */
 		if (!s->stop && !s->opts->quiet)
 			fprintf(stderr, "\nraidlab serve: %s: stopping\n",
 			        strsignal((int)si.ssi_signo));
@@ -655,6 +663,7 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &mask, &old);
 	s->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (s->sigfd < 0) {

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "sim/sim.h"
 
@@ -374,7 +375,7 @@ void sim_dev_data_read(const struct sim_dev *d, void *buf, uint64_t off, uint32_
  */
 void sim_dev_data_write(struct sim_dev *d, const void *buf, uint64_t off, uint32_t len)
 {
-	const uint64_t pg = 4096;
+	const uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
 
 	if (len >= 16384) {
 		uint64_t a = off / pg * pg, b = (off + len + pg - 1) / pg * pg;
@@ -392,7 +393,7 @@ void sim_dev_data_write(struct sim_dev *d, const void *buf, uint64_t off, uint32
  */
 void sim_dev_data_trim(struct sim_dev *d, uint64_t a, uint64_t b)
 {
-	const uint64_t pg = 4096;
+	const uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t pa = (a + pg - 1) / pg * pg, pb = b / pg * pg;
 
 	if (pb <= pa || madvise(d->data + pa, pb - pa, MADV_DONTNEED)) {

@@ -73,6 +73,7 @@ rc=0
 wait $P || rc=$?
 [ "$rc" = 1 ] || { cat int.err; fail "interrupted run exited $rc, expected 1"; }
 grep -q interrupted int.err || { cat int.err; fail "no 'interrupted' message"; }
-[ ! -e int.json ] || fail "an interrupted run wrote a result"
+jq -e '.interrupted == true and (.interrupted_phase | test("^(PROG|MP3|ISO|WIN)"))' int.json \
+	>/dev/null || fail "the interrupted run's result is not marked with its phase"
 leftovers "after SIGINT"
 echo "files_stack: ok"

@@ -207,6 +207,32 @@ static void test_paced_slow_motion(void **state)
 	rl_exec_destroy(ex);
 }
 
+/* Unpaced, a paced executor jumps to its timers: a simulated second at 1/1000 speed is not waited.
+ */
+static void test_paced_unpace(void **state)
+{
+	struct rl_exec *ex;
+	struct rl_io io;
+	const uint64_t d = 1000000000ull; /* 1 s simulated: 1000 s of wall clock when paced */
+
+	(void)state;
+	assert_int_equal(rl_exec_create_paced(4, 8, 0, 1000, &ex), 0);
+	nfired = 0;
+	memset(&io, 0, sizeof(io));
+	io.cb = timer_cb;
+	io.ex = ex;
+	uint64_t w0 = rl_exec_wall_now(), v0 = rl_exec_now(ex);
+	assert_int_equal(rl_exec_at(ex, &io, v0 + d, 0), 0);
+	rl_exec_unpace(ex);
+	while (!rl_exec_idle(ex))
+		assert_true(rl_exec_run_once(ex, true) >= 0);
+	uint64_t w1 = rl_exec_wall_now();
+	assert_int_equal(nfired, 1);
+	assert_true(rl_exec_now(ex) >= v0 + d); /* the clock went ahead of the wall clock */
+	assert_true(w1 - w0 < rl_exec_wall_span(ex, d) / 10);
+	rl_exec_destroy(ex);
+}
+
 static int parent_done_calls;
 static int parent_status;
 
@@ -623,6 +649,7 @@ int main(void)
 	    cmocka_unit_test(test_number_ios),
 	    cmocka_unit_test(test_rate_and_startdelay_virtual),
 	    cmocka_unit_test(test_group_runs_together),
+	    cmocka_unit_test(test_paced_unpace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -384,7 +384,6 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	bool cut = false;
 	if (!rc && !a->slow && !t.is_dir) {
 		unsigned x = 1;
-		rf_progress(&prog, a->def->name, "settling the emulation's speed");
 		rc = files_probe_settle(&t, RF_PROBE_BYTES, RF_PROBE_ROUNDS, files_stop_flag(), &x);
 		if (rc && !files_stop_level())
 			snprintf(r.msg, sizeof(r.msg), "the emulation probe failed: %s",
@@ -393,9 +392,9 @@ static int rf_run_one(const struct rf_args *a, const char *spec, const char *lab
 	r.work = t.work;
 	while (!rc) {
 		unsigned raises0, raises1, slow1;
-		files_target_pace(&t, &r.slow, &raises0);
+		files_target_pace(&t, &r.slow, &raises0, NULL);
 		rc = a->def->run(&r);
-		files_target_pace(&t, &slow1, &raises1);
+		files_target_pace(&t, &slow1, &raises1, NULL);
 		cut = raises1 != raises0;
 		if (rc || !cut || restarts == RF_PACE_RESTARTS || files_stop_level())
 			break;

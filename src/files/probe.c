@@ -91,18 +91,20 @@ static int probe_small(const char *dir, const uint8_t *buf, const volatile sig_a
 	return rc;
 }
 
-int files_probe_settle(const struct files_target *t, uint64_t bytes, unsigned rounds,
+int files_probe_settle(struct files_target *t, uint64_t bytes, unsigned rounds,
                        const volatile sig_atomic_t *stop, unsigned *slow)
 {
 	char path[4300];
 	uint8_t *buf;
 	unsigned r0, r1;
-	int rc = files_target_pace(t, slow, &r0);
+	bool governed;
+	int rc = files_target_pace(t, slow, &r0, &governed);
 
-	if (rc || t->is_dir)
+	if (rc || !governed) /* dir(), a real stack, a fixed factor: nothing to settle */
 		return rc;
 	if (!(buf = malloc(PROBE_CHUNK)))
 		return -ENOMEM;
+	files_target_phase(t, "settling the emulation's speed");
 	for (size_t i = 0; i < PROBE_CHUNK; i++) /* incompressible, in case it matters below */
 		buf[i] = (uint8_t)((i * 2654435761u) >> 13);
 	snprintf(path, sizeof(path), "%s/.raidlab-probe", t->work);
@@ -110,7 +112,7 @@ int files_probe_settle(const struct files_target *t, uint64_t bytes, unsigned ro
 	for (unsigned i = 0; i < rounds; i++) {
 		if ((rc = probe_round(path, bytes, buf, stop)) ||
 		    (rc = probe_small(t->work, buf, stop)) || (rc = files_syncfs(t->work)) ||
-		    (rc = files_target_pace(t, slow, &r1)))
+		    (rc = files_target_pace(t, slow, &r1, NULL)))
 			break;
 		if (r1 == r0)
 			break;

@@ -530,22 +530,27 @@ static void ft_read_lag(struct files_target *t)
 	fclose(f);
 }
 
-int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *raises)
+int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *raises,
+                      bool *governed)
 {
 	char path[2100];
 	FILE *f;
-	int n;
+	int n, a = 0;
 
 	*slow = 1;
 	*raises = 0;
+	if (governed)
+		*governed = false;
 	if (t->is_dir || !t->rundir[0])
 		return 0;
 	snprintf(path, sizeof(path), "%s/pace", t->rundir);
 	if (!(f = fopen(path, "re")))
 		return -errno;
-	n = fscanf(f, "slow %u raises %u", slow, raises);
+	n = fscanf(f, "slow %u raises %u auto %d", slow, raises, &a);
 	fclose(f);
-	return n == 2 && *slow >= 1 ? 0 : -EINVAL;
+	if (governed)
+		*governed = a == 1;
+	return n == 3 && *slow >= 1 ? 0 : -EINVAL;
 }
 
 /* fusermount3 -u [-z] DIR/fuse; 0 when it worked. */

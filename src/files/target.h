@@ -75,17 +75,19 @@ struct files_target {
  */
 int files_target_open(struct files_target *t, const char *spec, const struct files_target_opts *o);
 /**
- * The factor a served stack runs at now and how often serve's governor has
- * raised it (serve's pace file; dir(): 1 and 0).  0 or -errno.
+ * The factor a served stack runs at now, how often serve's governor has
+ * raised it, and whether it may (*@governed, may be NULL: a simulated stack
+ * under --slow auto) from serve's pace file; dir(): 1, 0, false.  0 or -errno.
  */
-int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *raises);
+int files_target_pace(const struct files_target *t, unsigned *slow, unsigned *raises,
+                      bool *governed);
 /**
  * A served stack with --slow auto: give it @bytes of file traffic (write,
  * sync, read back, delete) in up to @rounds rounds, until one round passes
  * without serve raising the factor; *slow gets the factor then (probe.c).
  * dir(): nothing to do.  0 or -errno (-EINTR when *@stop was set).
  */
-int files_probe_settle(const struct files_target *t, uint64_t bytes, unsigned rounds,
+int files_probe_settle(struct files_target *t, uint64_t bytes, unsigned rounds,
                        const volatile sig_atomic_t *stop, unsigned *slow);
 /** Record @phase ("mkfs", "TEST: PHASE"): t->phase and the runtime directory's record. */
 void files_target_phase(struct files_target *t, const char *phase);

@@ -45,7 +45,7 @@ static int pace_write(const struct serve_pace *p)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", p->file);
 	if (!(f = fopen(tmp, "we")))
 		return -errno;
-	fprintf(f, "slow %u\nraises %u\n", serve_pace_slow(p), p->nsteps);
+	fprintf(f, "slow %u\nraises %u\nauto %d\n", serve_pace_slow(p), p->nsteps, p->autoslow);
 	if (fclose(f) || rename(tmp, p->file)) {
 		int rc = -errno;
 		remove(tmp);

@@ -14,7 +14,8 @@
  * time (SERVE_PACE_OVER in a row), it raises the factor to the next step (1, 2, 3, 4, 6, 8, 12,
  * ...), never lowering it.  Each raise is recorded with the measurement that caused it, so a report
  * can show that the factor below the chosen one did fall behind, and is announced through the pace
- * file (a whole file rewritten by rename: "slow N\nraises R\n"), so a client that measures in wall
+ * file (a whole file rewritten by rename: "slow N\nraises R\nauto A\n", A 1 when the governor
+ * may raise), so a client that measures in wall
  * time (the file suites) knows to restart a phase that a raise cut through.  A fixed factor
  * (`--slow N`) is the same governor that never raises: its windows are still measured and the worst
  * one reported.

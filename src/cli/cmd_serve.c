@@ -8,6 +8,9 @@
  * garbage is worse than a refusal), picks the executor (io_uring on the
  * wall clock; the paced executor for simulated stacks), hands the exports
  * to serve_run() (src/serve/) and prints each export's counters at the end.
+ * Then each stack ends as a run's does (cli_target_end): acknowledged data
+ * a write-back cache could not write is said on stderr, recorded in the
+ * JSON, and fails the exit status.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -271,8 +274,10 @@ static const struct rl_target *serve_dataless_leaf(const struct rl_target *t)
 }
 
 static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_ns,
-                      enum rl_exec_kind clock, uint32_t slow)
+                      enum rl_exec_kind clock, uint32_t slow, const uint64_t *lost)
 {
+	uint64_t lost_all = 0;
+
 	struct json_object *doc = st_result_new(ctx->exports[0].spec, ctx->exports[0].t);
 	struct json_object *jobs = NULL;
 
@@ -304,11 +309,18 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 			                       json_object_new_int64((int64_t)e->flushes));
 			if (clock == RL_EXEC_VIRTUAL)
 				json_object_object_add(j, "slow", json_object_new_int64(slow));
+			if (lost[i])
+				json_object_object_add(j, "lost_acknowledged_bytes",
+				                       json_object_new_int64((int64_t)lost[i]));
 			json_object_array_add(jobs, j);
 		}
 		wl_result_free(res); /* drops our reference to target_report */
 		free(res);
+		lost_all += lost[i];
 	}
+	if (lost_all)
+		json_object_object_add(doc, "lost_acknowledged_bytes",
+		                       json_object_new_int64((int64_t)lost_all));
 	int rc = st_result_write(doc, path);
 	json_object_put(doc);
 	return rc;
@@ -323,7 +335,8 @@ static int serve_main(int argc, char **argv)
 	struct rl_err err = {0};
 	char msg[512];
 	uint32_t caps_all = 0;
-	unsigned opened = 0;
+	unsigned opened = 0, finished = 0;
+	uint64_t *lost = NULL, lost_all = 0;
 	int rc = serve_parse(argc, argv, &a), ret = 1;
 
 	if (rc >= 0) {
@@ -331,7 +344,8 @@ static int serve_main(int argc, char **argv)
 		goto out_names;
 	}
 	exps = calloc(a.n, sizeof(*exps));
-	if (!exps) {
+	lost = calloc(a.n, sizeof(*lost));
+	if (!exps || !lost) {
 		cli_error("serve", "out of memory");
 		goto out;
 	}
@@ -422,6 +436,11 @@ static int serve_main(int argc, char **argv)
 		cli_error("serve", "%s", msg);
 		goto out;
 	}
+	/* write-back caches destage now: what they could not write was acknowledged and is lost */
+	for (; finished < a.n; finished++) {
+		lost[finished] = cli_target_end("serve", exps[finished].t, NULL);
+		lost_all += lost[finished];
+	}
 	if (kind == RL_EXEC_VIRTUAL) {
 		char slow_note[64] = "";
 		if (a.slow > 1)
@@ -444,19 +463,21 @@ static int serve_main(int argc, char **argv)
 		for (unsigned i = 0; i < a.n; i++)
 			serve_print(&exps[i], t1 - t0);
 	if (a.json_path) {
-		rc = serve_json(a.json_path, &ctx, t1 - t0, kind, a.slow);
+		rc = serve_json(a.json_path, &ctx, t1 - t0, kind, a.slow, lost);
 		if (rc) {
 			cli_error("serve", "--json %s: %s", a.json_path, strerror(-rc));
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = lost_all ? 1 : 0;
 out:
 	for (unsigned i = 0; i < opened; i++) {
-		rl_target_finish(exps[i].t);
+		if (i >= finished)
+			rl_target_finish(exps[i].t);
 		rl_target_close(exps[i].t);
 	}
 	rl_exec_destroy(ctx.ex);
+	free(lost);
 	free(exps);
 out_names:
 	for (unsigned i = 0; i < a.n; i++)

@@ -89,4 +89,16 @@ serve_start 'mem(size=8m)' --socket ro.sock --read-only
 qemu-io -f raw 'nbd+unix:///?socket=ro.sock' -c 'write 0 4k' >ro.out 2>&1 || true
 grep -qi "permission\|read-only\|not permitted" ro.out || { cat ro.out; fail "write to read-only export not refused"; }
 serve_stop
+
+# --- write-back data lost (the destage fails): the flush gets EIO and the server fails ---
+serve_start "cache(faulty(file($T/wb.img, size=32m), at=1m:64k, ops=write), size=8m, write=back)" \
+	--socket wb.sock --json wb.json
+head -c 2M /dev/urandom >wb.bin
+nbdcopy wb.bin 'nbd+unix:///?socket=wb.sock' >/dev/null 2>&1 || true
+kill -TERM $SPID
+rc=0; wait $SPID || rc=$?
+[ $rc -eq 1 ] || { cat serve.err; fail "serve lost acknowledged write-back data and exited $rc"; }
+grep -q "bytes of acknowledged writes never reached" serve.err ||
+	{ cat serve.err; fail "serve did not say it lost acknowledged data"; }
+[ "$(jqv wb.json '.lost_acknowledged_bytes')" = 65536 ] || fail "JSON: lost bytes $(jq -c . wb.json)"
 echo "serve_clients: ok"

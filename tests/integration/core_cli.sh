@@ -68,6 +68,17 @@ rc=0; wait $pid || rc=$?
 [ ! -e int.img ] || fail "interrupted run left its test file"
 jq -e '.jobs[0].runtime_s < 30 and .jobs[0].read.ios > 0' int.json >/dev/null || fail "interrupted run's result"
 
+# standard output that cannot be written fails the command; --json says the device's reason
+for cmd in "info mem(size=1m)" "run --target null() --size=1m"; do
+	rc=0
+	$RAIDLAB $cmd >/dev/full 2>full.err || rc=$?
+	[ $rc = 1 ] || fail "'$cmd' >/dev/full exited $rc"
+	grep -q "cannot write standard output: No space left" full.err || { cat full.err; fail "$cmd"; }
+done
+# (four jobs: a document larger than stdio's buffer fails in the write, not at the close)
+TMPDIR=$T expect_fail 1 "cannot write /dev/full: No space left" $RAIDLAB run --target 'null()' \
+	--size=1m --numjobs=4 --quiet --json /dev/full
+
 # a request held in a modelled wait (bw=1: a 4 KiB read takes over an hour) does not hold the
 # run past its runtime, nor past SIGINT/SIGTERM: the wait is cut short and not counted
 rc=0

@@ -393,34 +393,73 @@ static void srv_accept_ready(struct rl_io *io, int status)
 	srv_listen_arm(s, l);
 }
 
+/*
+ * An existing socket at @sa's path: a live one (a server accepts on it) is
+ * refused, a stale one (connect: ECONNREFUSED, its server is gone) is
+ * removed.  0, or a negative errno with @msg set.
+ */
+static int srv_unix_clear(const struct sockaddr_un *sa, const char *what, char *msg, size_t msglen)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), e;
+
+	if (fd < 0)
+		return -errno;
+	e = connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) ? errno : 0;
+	close(fd);
+	if (!e) {
+		snprintf(msg, msglen,
+		         "%s %s: another server is listening on it; stop it or pick "
+		         "another path",
+		         what, sa->sun_path);
+		return -EADDRINUSE;
+	}
+	if (e != ECONNREFUSED) {
+		snprintf(msg, msglen, "%s %s: cannot tell whether a server still uses it: %s", what,
+		         sa->sun_path, strerror(e));
+		return -e;
+	}
+	if (unlink(sa->sun_path) && errno != ENOENT) {
+		e = errno;
+		snprintf(msg, msglen, "%s %s: cannot remove the stale socket: %s", what,
+		         sa->sun_path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 static int srv_listen_unix(struct srv *s, const char *path, bool ctl, const char *what, char *msg,
                            size_t msglen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct stat st;
+	mode_t old;
+	int fd, rc;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		snprintf(msg, msglen, "%s %s: path too long for a unix socket", what, path);
 		return -ENAMETOOLONG;
 	}
+	strcpy(sa.sun_path, path);
 	if (lstat(path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode)) {
 			snprintf(msg, msglen, "%s %s: exists and is not a socket", what, path);
 			return -EEXIST;
 		}
-		unlink(path); /* a stale socket from an earlier server */
+		if ((rc = srv_unix_clear(&sa, what, msg, msglen)))
+			return rc;
 	}
-	strcpy(sa.sun_path, path);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64)) {
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	/* owner only from its creation (the control socket can fail members), whatever the umask */
+	old = umask(0177);
+	rc = fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64);
+	umask(old);
+	if (rc) {
 		int e = errno;
 		snprintf(msg, msglen, "%s %s: %s", what, path, strerror(e));
 		if (fd >= 0)
 			close(fd);
 		return -e;
 	}
-	if (ctl)
-		chmod(path, 0600); /* the control socket can fail members: owner only */
 	s->ls[s->nls].fd = fd;
 	s->ls[s->nls].s = s;
 	s->ls[s->nls].ctl = ctl;

@@ -832,6 +832,18 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 	free(sh);
 }
 
+/* The fio logs job @j (number @jobnum) will write: each must be writable before it runs. */
+static int run_check_logs(const struct wl_job *j, unsigned jobnum)
+{
+	struct st_fio_log_file files[ST_FIO_LOG_FILES];
+	size_t n = st_fio_logs_files(j, jobnum, files);
+
+	for (size_t i = 0; i < n; i++)
+		if (cli_output_check("run", files[i].option, files[i].path))
+			return -EINVAL;
+	return 0;
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct run_args a = {0};
@@ -879,12 +891,17 @@ static int run_main(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return rc == -EINVAL ? 2 : 1;
 	}
-	/* block sizes, offsets and depths the targets and the engine cannot take */
+	/* block sizes, offsets and depths the targets and the engine cannot take; log files */
 	for (size_t i = 0; i < jf.njobs; i++) {
 		char cmsg[512];
 		if (wl_run_check(plan.tg[plan.tidx[plan.clone0[i]]].t, &jf.jobs[i], cmsg,
 		                 sizeof(cmsg))) {
 			cli_error("run", "%s", cmsg);
+			run_plan_free(&plan);
+			wl_jobfile_free(&jf);
+			return 2;
+		}
+		if (run_check_logs(&jf.jobs[i], (unsigned)i + 1)) {
 			run_plan_free(&plan);
 			wl_jobfile_free(&jf);
 			return 2;

@@ -233,6 +233,10 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 		cli_error("serve", "--tls-require needs --tls-cert and --tls-key");
 		return 2;
 	}
+	/* before serving: a session's result, or the file a script waits for, must be writable */
+	if (cli_output_check("serve", "--json", a->json_path) ||
+	    cli_output_check("serve", "--ready-file", a->o.ready_file))
+		return 2;
 	a->o.quiet = a->quiet;
 	a->o.status_line = a->status < 0 ? !a->quiet && isatty(STDERR_FILENO) : a->status == 1;
 	return -1;

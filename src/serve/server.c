@@ -661,18 +661,32 @@ static void srv_flush_all(struct srv *s)
 	}
 }
 
-static void srv_write_ready(const struct serve_opts *o, int port)
+/*
+ * --ready-file: the port, written once the sockets listen (a client that
+ * connects now waits in the backlog).  A script waits for this file, so
+ * failing to write it fails the server instead of leaving the script
+ * waiting forever.
+ */
+static int srv_write_ready(const struct serve_opts *o, int port, char *msg, size_t msglen)
 {
-	if (!o->ready_file)
-		return;
 	char tmp[4096];
+	FILE *f;
+	int rc = 0;
+
+	if (!o->ready_file)
+		return 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", o->ready_file);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return;
-	fprintf(f, "%d\n", port);
-	fclose(f);
-	rename(tmp, o->ready_file);
+	if (!(f = fopen(tmp, "w")))
+		rc = -errno;
+	else if ((fprintf(f, "%d\n", port) < 0) | (fclose(f) != 0))
+		rc = errno ? -errno : -EIO;
+	else if (rename(tmp, o->ready_file))
+		rc = -errno;
+	if (rc) {
+		snprintf(msg, msglen, "--ready-file %s: %s", o->ready_file, strerror(-rc));
+		unlink(tmp);
+	}
+	return rc;
 }
 
 int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, size_t msglen)
@@ -702,6 +716,8 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	if (opts->port >= 0 &&
 	    (rc = srv_listen_tcp(s, opts->bind_addr, opts->port, &port, msg, msglen)))
 		goto out;
+	if ((rc = srv_write_ready(opts, port, msg, msglen)))
+		goto out;
 	/* A client that vanishes mid-reply is an error on its socket (GnuTLS
 	 * sends without MSG_NOSIGNAL), never a signal that ends the server. */
 	signal(SIGPIPE, SIG_IGN);
@@ -725,7 +741,6 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 		s->tick.ex = ctx->ex;
 		s->tick_armed = rl_exec_at(ctx->ex, &s->tick, s->t0 + 1000000000ull, 0) == 0;
 	}
-	srv_write_ready(opts, port);
 	if (!opts->quiet) {
 		fprintf(stderr, "raidlab serve: %u export%s on", ctx->nexports,
 		        ctx->nexports == 1 ? "" : "s");

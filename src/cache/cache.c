@@ -30,6 +30,7 @@
 
 #include "cache/cache.h"
 #include "core/sync.h"
+#include "targets/controller.h"
 
 static const char *const cache_read_names[] = {"none", "ahead", "adaptive", NULL};
 static const char *const cache_write_names[] = {"through", "back", "force-back", NULL};
@@ -370,6 +371,7 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	    (rc = rl_spec_get_time(node, "fp-lat", 0, &c->cfg.fp_lat, err)) ||
 	    (rc = rl_spec_get_bool(node, "wt-fua", false, &c->cfg.wt_fua, err)) ||
 	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	    (rc = rl_ctl_profile_check(node, "cache", err)) ||
 	    (rc = rl_spec_get_enum(node, "protected-sync", sync_names, 0, &sync, err)) ||
 	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->cfg.ra_detect, err)) ||
 	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->cfg.fw_line, err)) ||

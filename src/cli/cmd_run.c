@@ -81,6 +81,7 @@ struct run_args {
 	const char *jobfile;
 	const char *output;
 	bool fmt_normal, fmt_json, fmt_jsonplus, fmt_terse;
+	bool fmt_given, minimal; /* --output-format and --minimal (terse): one or the other */
 	bool quiet, parse_only, showcmd;
 	enum run_eta eta;
 	uint64_t status_ns;
@@ -102,6 +103,7 @@ static int run_parse_format(struct run_args *a, const char *val)
 		return -EINVAL;
 	}
 	strcpy(buf, val);
+	a->fmt_given = true;
 	a->fmt_normal = a->fmt_json = a->fmt_jsonplus = a->fmt_terse = false;
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -249,6 +251,7 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(name, "quiet") && !val) {
 			a->quiet = true;
 		} else if (!strcmp(name, "minimal") && !val) {
+			a->minimal = true;
 			a->fmt_normal = a->fmt_json = a->fmt_jsonplus = false;
 			a->fmt_terse = true;
 		} else if (!strcmp(name, "parse-only") && !val) {
@@ -276,6 +279,11 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 	if (a->jobfile && a->ncli_jobs) {
 		cli_error("run", "--name starts a command-line job; with a job file, give its "
 		                 "options in the file (or use --section)");
+		return -EINVAL;
+	}
+	if (a->minimal && a->fmt_given) {
+		cli_error("run", "--minimal is --output-format=terse: it contradicts "
+		                 "--output-format; give one of them");
 		return -EINVAL;
 	}
 	return 0;

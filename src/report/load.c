@@ -473,6 +473,68 @@ static long long rep_option_int(struct json_object *options, const char *key)
 	return n;
 }
 
+/*
+ * A job direction's counts (ios, bytes, runtime_s, mib_s) are optional (a
+ * hand-made summary may leave them out), but when given they are checked:
+ * an explicit null, a string, a negative or absurd value is refused by
+ * name, and they must agree with the figures the reports show (mb_s =
+ * bytes / runtime_s / 10^6, iops = ios / runtime_s, mib_s = mb_s / 1.048576)
+ * within rounding.  A direction is written only when it did I/O, so ios and
+ * bytes are at least 1.
+ */
+#define REP_RUNTIME_MAX 1e9  /* s: about 30 years */
+#define REP_AGREE       1e-3 /* relative rounding allowed between figures */
+
+static bool rep_agree(double a, double b)
+{
+	return fabs(a - b) <= REP_AGREE * fmax(fabs(a), fabs(b)) + 1e-9;
+}
+
+static int rep_count(struct rep_load *ld, struct json_object *d, const char *path, const char *key,
+                     enum rep_want want, double lo, double hi, double *out)
+{
+	struct json_object *v = NULL;
+
+	*out = NAN;
+	if (!json_object_object_get_ex(d, key, &v))
+		return 0;
+	if (!v || !rep_is(v, want))
+		return rep_fail(ld, "field '%s.%s' must be %s, not %s", path, key,
+		                rep_want_word[want], v ? rep_type_word(v) : "null");
+	*out = want == REP_W_INT ? (double)json_object_get_int64(v) : json_object_get_double(v);
+	return rep_range(ld, path, key, *out, lo, false, hi);
+}
+
+static int rep_counts(struct rep_load *ld, struct json_object *d, const char *path,
+                      const struct rep_figure *fig)
+{
+	double ios, bytes, rt, mib_s;
+	int rc;
+
+	if ((rc = rep_count(ld, d, path, "ios", REP_W_INT, 1, 1e18, &ios)) ||
+	    (rc = rep_count(ld, d, path, "bytes", REP_W_INT, 1, 1e18, &bytes)) ||
+	    (rc = rep_count(ld, d, path, "runtime_s", REP_W_NUMBER, 1e-9, REP_RUNTIME_MAX, &rt)) ||
+	    (rc = rep_count(ld, d, path, "mib_s", REP_W_NUMBER, 1e-12, REP_MB_S_MAX, &mib_s)))
+		return rc;
+	if (!isnan(mib_s) && !rep_agree(mib_s * 1.048576, fig->mb_s))
+		return rep_fail(ld, "field '%s.mib_s' is %g, but mb_s %g means %g", path, mib_s,
+		                fig->mb_s, fig->mb_s / 1.048576);
+	if (!isnan(ios) && !isnan(bytes) && bytes < ios)
+		return rep_fail(ld, "field '%s.bytes' is %.0f, fewer than its %.0f ios", path,
+		                bytes, ios);
+	if (!isnan(bytes) && !isnan(rt) && !rep_agree(bytes / rt / 1e6, fig->mb_s))
+		return rep_fail(ld,
+		                "fields '%s.bytes' and 'runtime_s' (%.0f bytes in %g s) disagree "
+		                "with mb_s %g",
+		                path, bytes, rt, fig->mb_s);
+	if (!isnan(ios) && !isnan(rt) && !rep_agree(ios / rt, fig->iops))
+		return rep_fail(ld,
+		                "fields '%s.ios' and 'runtime_s' (%.0f ios in %g s) disagree with "
+		                "iops %g",
+		                path, ios, rt, fig->iops);
+	return 0;
+}
+
 static int rep_job(struct rep_load *ld, struct json_object *jobj, const char *path,
                    struct rep_test *t)
 {
@@ -483,6 +545,15 @@ static int rep_job(struct rep_load *ld, struct json_object *jobj, const char *pa
 	    (rc = rep_field(ld, jobj, path, "options", REP_W_OBJECT, false, &t->options)) ||
 	    (rc = rep_directions(ld, jobj, path, REP_NDIR, false, t)))
 		return rc;
+	for (int d = 0; d < REP_NDIR; d++) {
+		struct json_object *dobj;
+		char dp[REP_PATH];
+		if (!t->dir[d].present || !json_object_object_get_ex(jobj, rep_dir_name(d), &dobj))
+			continue;
+		rep_path(dp, sizeof dp, path, rep_dir_name(d));
+		if ((rc = rep_counts(ld, dobj, dp, &t->dir[d])))
+			return rc;
+	}
 	if (t->options) {
 		/* the job's pattern and shape, for the CSV columns */
 		if (json_object_object_get_ex(t->options, "rw", &rw) &&

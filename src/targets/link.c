@@ -45,6 +45,7 @@
 
 #include "core/exec.h"
 #include "core/registry.h"
+#include "targets/controller.h"
 
 struct link_state {
 	uint64_t bw;       /* bytes/s, 0: unlimited */
@@ -232,6 +233,7 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	    (rc = rl_spec_get_u64(node, "iops", 0, 0, UINT64_C(1000000000), &iops, err)) ||
 	    (rc = rl_spec_get_enum(node, "duplex", duplex, 0, &half, err)) ||
 	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	    (rc = rl_ctl_profile_check(node, "link", err)) ||
 	    (rc = rl_spec_get_rate(node, "setup-bw", 0, &setup_bw, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;

@@ -115,6 +115,19 @@ expect_fail 2 "powerloss-after" $RAIDLAB info 'cache(mem(size=8m), powerloss-aft
 expect_fail 2 "bw=0 is not a limit" $RAIDLAB info 'link(mem(size=1m), bw=0)'
 expect_fail 2 "iops=0 is not a limit" $RAIDLAB info 'link(mem(size=1m), iops=0)'
 expect_fail 2 "max-read-errors" $RAIDLAB info 'raid1(mem(size=1m) x2, max-read-errors=-1)'
+expect_fail 2 "rwmixread=70 and rwmixwrite=70 contradict each other" $RAIDLAB run \
+    --target 'null()' --rw=randrw --size=1m --rwmixread=70 --rwmixwrite=70
+$RAIDLAB run --target 'null()' --rw=randrw --size=1m --rwmixread=70 --rwmixwrite=30 --quiet ||
+	fail "rwmixread and rwmixwrite that agree were refused"
+expect_fail 2 "--minimal is --output-format=terse: it contradicts --output-format" $RAIDLAB run \
+    --target 'null()' --size=1m --minimal --output-format=json
+expect_fail 2 "link: profile=nosuch: no controller profile" $RAIDLAB info \
+    'link(mem(size=1m), profile=nosuch)'
+expect_fail 2 "cache: profile=nosuch: no controller profile" $RAIDLAB info \
+    'cache(mem(size=16m), profile=nosuch)'
+expect_fail 2 "link: profile=perc-h730p is a cache controller profile" $RAIDLAB info \
+    'link(mem(size=1m), profile=perc-h730p)'
+$RAIDLAB info 'controller(perc-h730p, mem(size=64m))' >/dev/null || fail "controller(perc-h730p)"
 expect_fail 2 "--target given twice ('mem(size=1m)' and 'null()')" $RAIDLAB run \
     --target 'mem(size=1m)' --target 'null()' --rw=read
 printf '[global]\ntarget=mem(size=1m)\ntarget=null()\n[a]\nrw=read\n' >"$T/t2.fio"

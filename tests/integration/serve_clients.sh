@@ -106,6 +106,8 @@ expect_fail 1 "another server is listening" timeout 30 $RAIDLAB serve 'mem(size=
 	--socket other.sock --ctl live.ctl
 [ "$(nbdinfo --size 'nbd+unix:///?socket=live.sock')" = 8388608 ] || fail "the first server lost its socket"
 $RAIDLAB ctl live.ctl status >/dev/null || fail "the first server lost its control socket"
+# status of an export that does not exist is an error, not every export's status
+expect_fail 1 "no export named 'nosuch'" $RAIDLAB ctl live.ctl status --export nosuch
 kill -KILL $LIVE
 wait $LIVE 2>/dev/null || true
 [ -S live.sock ] || fail "no stale socket left by SIGKILL"

@@ -18,7 +18,11 @@
  * plausible (MB/s, IOPS and mean latency above zero, percentiles and curve
  * points not negative, none beyond REP_*_MAX), and tests[] or jobs[] must
  * not be empty.
- * Unknown fields are ignored (the contract lets new fields appear).
+ * Unknown fields are ignored (the contract lets new fields appear).  A
+ * file is read through strip.h's filter into an incremental parser, so the
+ * job directions' histograms and series (never read) are never built as a
+ * tree; text that is not a clean document is then parsed again as it is,
+ * so errors name the file's own line and column.
  *
  * Latency percentiles of a suite test come from its passes (the aggregated
  * figure carries only the mean and maybe p99): with aggregate "best" from
@@ -35,6 +39,7 @@
 #include <string.h>
 
 #include "report/result.h"
+#include "report/strip.h"
 
 #define REP_MAX_FILE  (512u << 20) /* bigger than any result raidlab writes */
 #define REP_MAX_DEPTH 64
@@ -669,16 +674,37 @@ static void rep_line_col(const char *text, size_t off, size_t *line, size_t *col
 	}
 }
 
+/* A parsed document (owned from here on) checked against the contract into *@out. */
+static int rep_result_from(struct rep_load *ld, struct json_object *root, struct rep_result **out)
+{
+	struct rep_result *res = calloc(1, sizeof *res);
+	int rc;
+
+	if (!res || !(res->path = strdup(ld->name))) {
+		free(res);
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	res->root = root;
+	rc = rep_check(ld, res);
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(ld->err, ld->errlen, "%s: out of memory", ld->name);
+		rep_result_free(res);
+		return rc;
+	}
+	*out = res;
+	return 0;
+}
+
 int rep_result_parse(const char *name, const char *text, size_t len, struct rep_result **out,
                      char *err, size_t errlen)
 {
 	struct rep_load ld = {.name = name, .err = err, .errlen = errlen};
 	struct json_tokener *tok;
-	struct rep_result *res;
 	struct json_object *root;
 	enum json_tokener_error jerr;
 	size_t end;
-	int rc;
 
 	*out = NULL;
 	if (len > INT32_MAX)
@@ -707,22 +733,60 @@ int rep_result_parse(const char *name, const char *text, size_t len, struct rep_
 		                                             : json_tokener_error_desc(jerr),
 		                line, col);
 	}
-	res = calloc(1, sizeof *res);
-	if (!res || !(res->path = strdup(name))) {
-		free(res);
+	return rep_result_from(&ld, root, out);
+}
+
+/*
+ * The file through the strip filter (strip.h) into an incremental parser,
+ * 64 KiB at a time: the text is never held whole, and the tree lacks the
+ * histograms and series the reports do not read.  -EAGAIN when the text is
+ * not a clean document (not JSON, something after it, too large): the
+ * caller then reads it whole and parses it as it is, for the exact error.
+ */
+static int rep_load_stream(struct rep_load *ld, FILE *f, struct rep_result **out)
+{
+	enum { CHUNK = 65536 };
+	char *in = malloc(CHUNK), *filtered = malloc(rep_strip_room(CHUNK));
+	struct json_tokener *tok = json_tokener_new_ex(REP_MAX_DEPTH);
+	struct json_object *root = NULL;
+	struct rep_strip st;
+	size_t got, total = 0;
+	bool clean = true;
+	int rc = -ENOMEM;
+
+	if (!in || !filtered || !tok)
+		goto out;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	rep_strip_init(&st);
+	while (clean && (got = fread(in, 1, CHUNK, f)) > 0) {
+		size_t n = rep_strip_feed(&st, in, got, filtered);
+		total += got;
+		if (total > REP_MAX_FILE || (root && n)) {
+			clean = false; /* too large, or something after the document */
+		} else if (n) {
+			root = json_tokener_parse_ex(tok, filtered, (int)n);
+			if (root ? json_tokener_get_parse_end(tok) < n
+			         : json_tokener_get_error(tok) != json_tokener_continue)
+				clean = false;
+		}
+	}
+	if (ferror(f)) {
+		rc = errno ? -errno : -EIO;
+		rep_fail(ld, "cannot read: %s", strerror(-rc));
 		json_object_put(root);
-		return -ENOMEM;
+		goto out;
 	}
-	res->root = root;
-	rc = rep_check(&ld, res);
-	if (rc) {
-		if (rc == -ENOMEM)
-			snprintf(err, errlen, "%s: out of memory", name);
-		rep_result_free(res);
-		return rc;
+	if (!clean || !root || st.broken) {
+		json_object_put(root);
+		rc = -EAGAIN;
+		goto out;
 	}
-	*out = res;
-	return 0;
+	rc = rep_result_from(ld, root, out);
+out:
+	json_tokener_free(tok);
+	free(filtered);
+	free(in);
+	return rc;
 }
 
 int rep_result_load(const char *path, struct rep_result **out, char *err, size_t errlen)
@@ -740,6 +804,15 @@ int rep_result_load(const char *path, struct rep_result **out, char *err, size_t
 		rep_fail(&ld, "cannot open: %s", strerror(-rc));
 		return rc;
 	}
+	rc = rep_load_stream(&ld, f, out);
+	if (rc != -EAGAIN || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return rc == -EAGAIN ? rep_fail(&ld, "not JSON, or something follows the document "
+		                                     "(read from a pipe: it cannot be read again "
+		                                     "to say where)")
+		                     : rc;
+	}
+	/* not a clean document: parsed whole and unfiltered, for the exact error */
 	for (;;) {
 		if (len == cap) {
 			char *nb;

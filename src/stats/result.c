@@ -321,5 +321,7 @@ int st_result_write(struct json_object *doc, const char *path)
 	} else if (fflush(f) && !rc) {
 		rc = -errno;
 	}
+	if (rc && f == stdout)
+		clearerr(stdout); /* the caller reports it: not again at exit (main.c) */
 	return rc;
 }

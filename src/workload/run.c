@@ -973,8 +973,8 @@ static int run_loop(struct run_worker **ws, unsigned n, struct rl_exec *ex)
 		int rc = rl_exec_run_once(ex, true);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && ex->ntimers)
-			run_loop_cut(ws, n, ex);
+		if (rc == 0 && ex->ntimers && ex->kind != RL_EXEC_VIRTUAL)
+			run_loop_cut(ws, n, ex); /* virtual time jumps: a wait never holds it */
 		if ((++turns & 255) == 0 || rc == 0) {
 			active = 0;
 			for (unsigned i = 0; i < n; i++) {

@@ -30,6 +30,7 @@
 
 #include "cache/cache.h"
 #include "core/sync.h"
+#include "targets/controller.h"
 
 static const char *const cache_read_names[] = {"none", "ahead", "adaptive", NULL};
 static const char *const cache_write_names[] = {"through", "back", "force-back", NULL};
@@ -370,6 +371,7 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	    (rc = rl_spec_get_time(node, "fp-lat", 0, &c->cfg.fp_lat, err)) ||
 	    (rc = rl_spec_get_bool(node, "wt-fua", false, &c->cfg.wt_fua, err)) ||
 	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	    (rc = rl_ctl_profile_check(node, "cache", err)) ||
 	    (rc = rl_spec_get_enum(node, "protected-sync", sync_names, 0, &sync, err)) ||
 	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->cfg.ra_detect, err)) ||
 	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->cfg.fw_line, err)) ||
@@ -402,7 +404,18 @@ static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err
 	c->tab.bpl = (uint32_t)(c->tab.line / c->tab.bs);
 	c->tab.words = (c->tab.bpl + 63) / 64;
 	c->cfg.size = (uint64_t)c->tab.nlines * c->tab.line;
-	c->cfg.dirty_max = (uint32_t)(c->tab.nlines * c->cfg.dirty_max_pct / 100);
+	c->cfg.dirty_max = (uint32_t)((uint64_t)c->tab.nlines * c->cfg.dirty_max_pct / 100);
+	/*
+	 * A cache larger than its target holds all of it and never evicts: a
+	 * line per line of the target behaves the same, and size=1t over a
+	 * 16 MiB target no longer reserves tables for 16 million lines.
+	 */
+	uint64_t whole = (c->t->size + c->tab.line - 1) / c->tab.line;
+	if (c->tab.nlines > whole) {
+		c->tab.nlines = (uint32_t)whole;
+		if (c->cfg.dirty_max > c->tab.nlines)
+			c->cfg.dirty_max = c->tab.nlines;
+	}
 	if (!c->cfg.dirty_max)
 		c->cfg.dirty_max = 1;
 	c->cfg.high_lines = (uint32_t)((c->cfg.dirty_max * c->cfg.high_pct + 99.999) / 100);

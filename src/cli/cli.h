@@ -71,6 +71,13 @@ int cli_parse_slow(const char *cmd, const char *val, uint32_t *out);
 int cli_output_check(const char *cmd, const char *opt, const char *path);
 
 /**
+ * An output directory (--out-dir): created if missing, then it must be a
+ * directory files can be created in.  0, or a negative errno after printing
+ * the reason.
+ */
+int cli_output_dir(const char *cmd, const char *opt, const char *dir);
+
+/**
  * Write result @doc to @path; if that fails, to a fallback file in $TMPDIR
  * (or /tmp), saying where.  0, or the negative errno of the first attempt.
  */

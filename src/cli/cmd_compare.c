@@ -221,6 +221,8 @@ static int compare_write(const char *path, const struct rep_compare *cmp, enum r
 		err = errno ? errno : EIO;
 	}
 	if (err) {
+		if (out)
+			clearerr(stdout); /* said once: not again at exit (main.c) */
 		cli_error("compare", "cannot write %s: %s", out ? "standard output" : path,
 		          strerror(err));
 		return 1;
@@ -274,6 +276,7 @@ static int compare_main(int argc, char **argv)
 		rep_table_write(stdout, cmp, a.metric);
 		if (fflush(stdout) || ferror(stdout)) {
 			cli_error("compare", "cannot write standard output: %s", strerror(errno));
+			clearerr(stdout); /* said once: not again at exit (main.c) */
 			status = 1;
 			goto out;
 		}

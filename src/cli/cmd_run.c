@@ -81,6 +81,7 @@ struct run_args {
 	const char *jobfile;
 	const char *output;
 	bool fmt_normal, fmt_json, fmt_jsonplus, fmt_terse;
+	bool fmt_given, minimal; /* --output-format and --minimal (terse): one or the other */
 	bool quiet, parse_only, showcmd;
 	enum run_eta eta;
 	uint64_t status_ns;
@@ -102,6 +103,7 @@ static int run_parse_format(struct run_args *a, const char *val)
 		return -EINVAL;
 	}
 	strcpy(buf, val);
+	a->fmt_given = true;
 	a->fmt_normal = a->fmt_json = a->fmt_jsonplus = a->fmt_terse = false;
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -249,6 +251,7 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(name, "quiet") && !val) {
 			a->quiet = true;
 		} else if (!strcmp(name, "minimal") && !val) {
+			a->minimal = true;
 			a->fmt_normal = a->fmt_json = a->fmt_jsonplus = false;
 			a->fmt_terse = true;
 		} else if (!strcmp(name, "parse-only") && !val) {
@@ -276,6 +279,11 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 	if (a->jobfile && a->ncli_jobs) {
 		cli_error("run", "--name starts a command-line job; with a job file, give its "
 		                 "options in the file (or use --section)");
+		return -EINVAL;
+	}
+	if (a->minimal && a->fmt_given) {
+		cli_error("run", "--minimal is --output-format=terse: it contradicts "
+		                 "--output-format; give one of them");
 		return -EINVAL;
 	}
 	return 0;
@@ -832,6 +840,18 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 	free(sh);
 }
 
+/* The fio logs job @j (number @jobnum) will write: each must be writable before it runs. */
+static int run_check_logs(const struct wl_job *j, unsigned jobnum)
+{
+	struct st_fio_log_file files[ST_FIO_LOG_FILES];
+	size_t n = st_fio_logs_files(j, jobnum, files);
+
+	for (size_t i = 0; i < n; i++)
+		if (cli_output_check("run", files[i].option, files[i].path))
+			return -EINVAL;
+	return 0;
+}
+
 static int run_main(int argc, char **argv)
 {
 	struct run_args a = {0};
@@ -879,12 +899,17 @@ static int run_main(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return rc == -EINVAL ? 2 : 1;
 	}
-	/* block sizes, offsets and depths the targets and the engine cannot take */
+	/* block sizes, offsets and depths the targets and the engine cannot take; log files */
 	for (size_t i = 0; i < jf.njobs; i++) {
 		char cmsg[512];
 		if (wl_run_check(plan.tg[plan.tidx[plan.clone0[i]]].t, &jf.jobs[i], cmsg,
 		                 sizeof(cmsg))) {
 			cli_error("run", "%s", cmsg);
+			run_plan_free(&plan);
+			wl_jobfile_free(&jf);
+			return 2;
+		}
+		if (run_check_logs(&jf.jobs[i], (unsigned)i + 1)) {
 			run_plan_free(&plan);
 			wl_jobfile_free(&jf);
 			return 2;

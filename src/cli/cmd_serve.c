@@ -8,6 +8,9 @@
  * garbage is worse than a refusal), picks the executor (io_uring on the
  * wall clock; the paced executor for simulated stacks), hands the exports
  * to serve_run() (src/serve/) and prints each export's counters at the end.
+ * Then each stack ends as a run's does (cli_target_end): acknowledged data
+ * a write-back cache could not write is said on stderr, recorded in the
+ * JSON, and fails the exit status.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -234,6 +237,10 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 		cli_error("serve", "--tls-require needs --tls-cert and --tls-key");
 		return 2;
 	}
+	/* before serving: a session's result, or the file a script waits for, must be writable */
+	if (cli_output_check("serve", "--json", a->json_path) ||
+	    cli_output_check("serve", "--ready-file", a->o.ready_file))
+		return 2;
 	a->o.quiet = a->quiet;
 	a->o.status_line = a->status < 0 ? !a->quiet && isatty(STDERR_FILENO) : a->status == 1;
 	return -1;
@@ -305,8 +312,10 @@ static void serve_lag_report(const struct serve_pace *p, FILE *f)
 }
 
 static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_ns,
-                      enum rl_exec_kind clock)
+                      enum rl_exec_kind clock, const uint64_t *lost)
 {
+	uint64_t lost_all = 0;
+
 	struct json_object *doc = st_result_new(ctx->exports[0].spec, ctx->exports[0].t);
 	struct json_object *jobs = NULL;
 
@@ -341,11 +350,18 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 				    j, "slow", json_object_new_int64(serve_pace_slow(ctx->pace)));
 				json_object_object_add(j, "pace", serve_pace_json(ctx->pace));
 			}
+			if (lost[i])
+				json_object_object_add(j, "lost_acknowledged_bytes",
+				                       json_object_new_int64((int64_t)lost[i]));
 			json_object_array_add(jobs, j);
 		}
 		wl_result_free(res); /* drops our reference to target_report */
 		free(res);
+		lost_all += lost[i];
 	}
+	if (lost_all)
+		json_object_object_add(doc, "lost_acknowledged_bytes",
+		                       json_object_new_int64((int64_t)lost_all));
 	int rc = st_result_write(doc, path);
 	json_object_put(doc);
 	return rc;
@@ -361,7 +377,8 @@ static int serve_main(int argc, char **argv)
 	struct rl_err err = {0};
 	char msg[512];
 	uint32_t caps_all = 0;
-	unsigned opened = 0;
+	unsigned opened = 0, finished = 0;
+	uint64_t *lost = NULL, lost_all = 0;
 	int rc = serve_parse(argc, argv, &a), ret = 1;
 
 	if (rc >= 0) {
@@ -369,7 +386,8 @@ static int serve_main(int argc, char **argv)
 		goto out_names;
 	}
 	exps = calloc(a.n, sizeof(*exps));
-	if (!exps) {
+	lost = calloc(a.n, sizeof(*lost));
+	if (!exps || !lost) {
 		cli_error("serve", "out of memory");
 		goto out;
 	}
@@ -474,6 +492,11 @@ static int serve_main(int argc, char **argv)
 		cli_error("serve", "%s", msg);
 		goto out;
 	}
+	/* write-back caches destage now: what they could not write was acknowledged and is lost */
+	for (; finished < a.n; finished++) {
+		lost[finished] = cli_target_end("serve", exps[finished].t, NULL);
+		lost_all += lost[finished];
+	}
 	if (kind == RL_EXEC_VIRTUAL) {
 		for (unsigned i = 0; i < a.n; i++)
 			exps[i].t->vtime = t1;
@@ -484,19 +507,21 @@ static int serve_main(int argc, char **argv)
 		for (unsigned i = 0; i < a.n; i++)
 			serve_print(&exps[i], t1 - t0);
 	if (a.json_path) {
-		rc = serve_json(a.json_path, &ctx, t1 - t0, kind);
+		rc = serve_json(a.json_path, &ctx, t1 - t0, kind, lost);
 		if (rc) {
 			cli_error("serve", "--json %s: %s", a.json_path, strerror(-rc));
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = lost_all ? 1 : 0;
 out:
 	for (unsigned i = 0; i < opened; i++) {
-		rl_target_finish(exps[i].t);
+		if (i >= finished)
+			rl_target_finish(exps[i].t);
 		rl_target_close(exps[i].t);
 	}
 	rl_exec_destroy(ctx.ex);
+	free(lost);
 	free(exps);
 out_names:
 	for (unsigned i = 0; i < a.n; i++)

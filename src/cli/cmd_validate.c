@@ -226,6 +226,10 @@ static int validate_main(int argc, char **argv)
 	}
 	if (par < 1)
 		par = 1;
+	/* before the sets run (minutes): a result must not be lost to a typo in a path */
+	if (!list && (cli_output_check("validate", "--json", json_path) ||
+	              cli_output_check("validate", "--html", html_path)))
+		return 2;
 	if (!nnames || list) {
 		size_t found = val_list(names + nnames, VAL_MAX_SETS - nnames);
 		if (list) {

@@ -4,7 +4,12 @@
  *   raidlab COMMAND [ARGS]    run a command (see raidlab --help)
  *   raidlab help [COMMAND]    help on a command
  *   raidlab --version
+ *
+ * Whatever the command, its standard output must have reached its
+ * destination: a write error there fails the exit status.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,7 +32,26 @@ static void main_usage(FILE *f)
 	           "and job options.\n");
 }
 
-int main(int argc, char **argv)
+/*
+ * Standard output is buffered: a write that failed (a full disk, /dev/full)
+ * may show only now.  What was printed is the command's answer, so losing
+ * it is a failure: said on stderr, and exit 1 if the command had succeeded.
+ */
+static int main_close_stdout(const char *cmd, int rc)
+{
+	bool failed = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout) != 0)
+		failed = true;
+	if (!failed)
+		return rc;
+	fprintf(stderr, "raidlab%s%s: cannot write standard output: %s\n", cmd ? " " : "",
+	        cmd ? cmd : "", errno ? strerror(errno) : "write error");
+	return rc ? rc : 1;
+}
+
+static int main_dispatch(int argc, char **argv)
 {
 	const struct cli_command *c;
 
@@ -50,4 +74,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	return c->main(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = main_dispatch(argc, argv);
+
+	return main_close_stdout(argc > 1 && argv[1][0] != '-' ? argv[1] : NULL, rc);
 }

@@ -71,13 +71,36 @@ int cli_output_check(const char *cmd, const char *opt, const char *path)
 	slash = strrchr(path, '/');
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
 	         slash ? path : ".");
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+	if (stat(dir, &st)) {
 		cli_error(cmd, "%s %s: directory %s does not exist", opt, path, dir);
 		return -ENOENT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_error(cmd, "%s %s: %s is not a directory", opt, path, dir);
+		return -ENOTDIR;
 	}
 	if (access(dir, W_OK | X_OK)) {
 		cli_error(cmd, "%s %s: cannot create files in %s: %s", opt, path, dir,
 		          strerror(errno));
+		return -EACCES;
+	}
+	return 0;
+}
+
+int cli_output_dir(const char *cmd, const char *opt, const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		cli_error(cmd, "%s %s: cannot create it: %s", opt, dir, strerror(errno));
+		return -errno;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		cli_error(cmd, "%s %s: it is not a directory", opt, dir);
+		return -ENOTDIR;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		cli_error(cmd, "%s %s: cannot create files in it: %s", opt, dir, strerror(errno));
 		return -EACCES;
 	}
 	return 0;

@@ -489,10 +489,9 @@ int cli_run_files(int argc, char **argv)
 	files_stop_install();
 	rf_warn_leftovers(&a);
 	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
-	if (dir && mkdir(dir, 0777) && errno != EEXIST) {
-		cli_error("run", "cannot create %s: %s", dir, strerror(errno));
-		return 1;
-	}
+	if ((dir && cli_output_dir("run", "--out-dir", dir)) ||
+	    cli_output_check("run", "--json", a.json_path))
+		return 2;
 	for (size_t i = 0; i < a.ntargets && !files_stop_level(); i++) {
 		const char *label = i < a.nlabels ? a.labels[i] : a.targets[i];
 		struct json_object *doc = NULL;

@@ -617,12 +617,9 @@ int cli_run_suite(int argc, char **argv)
 			pathbuf[i] = NULL;
 		paths[i] = pathbuf[i] ? pathbuf[i] : labels[i];
 	}
-	if (dir && mkdir(dir, 0777) && errno != EEXIST) {
-		cli_error("run", "cannot create %s: %s", dir, strerror(errno));
-		return 1;
-	}
 	/* before any run: a result must not be lost to a typo in a path */
-	if (cli_output_check("run", "--json", a.json_path) ||
+	if ((dir && cli_output_dir("run", "--out-dir", dir)) ||
+	    cli_output_check("run", "--json", a.json_path) ||
 	    cli_output_check("run", "--html", a.html_path) ||
 	    cli_output_check("run", "--csv", a.csv_path)) {
 		for (size_t i = 0; i < a.ntargets; i++)

@@ -8,7 +8,11 @@
  * is bounded), every timer that is due, then backend completions.  When
  * nothing was delivered and the caller asked to block, the backend waits
  * (real clock: io_uring wait with a timeout at the next timer; virtual
- * clock: the clock jumps to the next timer).
+ * clock: the clock jumps to the next timer), never longer than wake_ns
+ * when the owner set it (so it can look at a stop flag).  A timer set with
+ * rl_exec_at_wait is a modelled wait (a link's bandwidth, a delay): the
+ * owner can cut every such wait short (rl_exec_cut) when a run stops, so a
+ * request held for hours of modelled time does not hold the run.
  *
  * The backends are in exec_real.c (io_uring and psync) and exec_virtual.c.
  */
@@ -118,7 +122,7 @@ static inline bool timer_before(const struct rl_timer *a, const struct rl_timer 
 	return a->when < b->when || (a->when == b->when && a->seq < b->seq);
 }
 
-int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
+static int exec_timer_push(struct rl_exec *ex, struct rl_timer nt)
 {
 	if (ex->ntimers == ex->timers_cap) {
 		size_t cap = ex->timers_cap * 2;
@@ -128,7 +132,6 @@ int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
 		ex->timers = t;
 		ex->timers_cap = cap;
 	}
-	struct rl_timer nt = {.when = when, .seq = ex->timer_seq++, .io = io, .status = status};
 	size_t i = ex->ntimers++;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
@@ -141,6 +144,60 @@ int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
 	return 0;
 }
 
+int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
+{
+	return exec_timer_push(
+	    ex,
+	    (struct rl_timer){.when = when, .seq = ex->timer_seq++, .io = io, .status = status});
+}
+
+int rl_exec_at_wait(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
+{
+	return exec_timer_push(
+	    ex,
+	    (struct rl_timer){
+	        .when = when, .seq = ex->timer_seq++, .io = io, .status = status, .wait = true});
+}
+
+/* Restore the heap order of timers[i]'s subtree (its children are heaps). */
+static void exec_timer_sift_down(struct rl_exec *ex, size_t i)
+{
+	struct rl_timer t = ex->timers[i];
+	size_t n = ex->ntimers;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && timer_before(&ex->timers[c + 1], &ex->timers[c]))
+			c++;
+		if (!timer_before(&ex->timers[c], &t))
+			break;
+		ex->timers[i] = ex->timers[c];
+		i = c;
+	}
+	ex->timers[i] = t;
+}
+
+unsigned rl_exec_cut(struct rl_exec *ex)
+{
+	uint64_t now = rl_exec_now(ex);
+	unsigned cut = 0;
+
+	for (size_t i = 0; i < ex->ntimers; i++) {
+		struct rl_timer *t = &ex->timers[i];
+		if (t->wait && t->when > now) {
+			t->when = now;
+			t->status = -ECANCELED;
+			cut++;
+		}
+	}
+	if (cut) /* keys went down anywhere in the heap: rebuild it */
+		for (size_t i = ex->ntimers / 2; i-- > 0;)
+			exec_timer_sift_down(ex, i);
+	return cut;
+}
+
 uint64_t rl_exec_next_timer(const struct rl_exec *ex)
 {
 	return ex->ntimers ? ex->timers[0].when : UINT64_MAX;
@@ -149,22 +206,10 @@ uint64_t rl_exec_next_timer(const struct rl_exec *ex)
 static struct rl_timer exec_timer_pop(struct rl_exec *ex)
 {
 	struct rl_timer top = ex->timers[0];
-	struct rl_timer last = ex->timers[--ex->ntimers];
-	size_t n = ex->ntimers, i = 0;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && timer_before(&ex->timers[c + 1], &ex->timers[c]))
-			c++;
-		if (!timer_before(&ex->timers[c], &last))
-			break;
-		ex->timers[i] = ex->timers[c];
-		i = c;
-	}
-	if (n)
-		ex->timers[i] = last;
+	ex->timers[0] = ex->timers[--ex->ntimers];
+	if (ex->ntimers)
+		exec_timer_sift_down(ex, 0);
 	return top;
 }
 
@@ -251,6 +296,19 @@ static int exec_drain_ready(struct rl_exec *ex)
 	return n;
 }
 
+/* How long a blocking turn may wait: the next timer, or ex->wake_ns from now if sooner. */
+static uint64_t exec_block_until(struct rl_exec *ex)
+{
+	uint64_t until = ex->ntimers ? rl_exec_next_timer(ex) : UINT64_MAX;
+
+	if (ex->wake_ns) {
+		uint64_t cap = rl_exec_now(ex) + ex->wake_ns;
+		if (cap < until)
+			until = cap;
+	}
+	return until;
+}
+
 int rl_exec_run_once(struct rl_exec *ex, bool block)
 {
 	int n = exec_drain_ready(ex);
@@ -261,14 +319,14 @@ int rl_exec_run_once(struct rl_exec *ex, bool block)
 	if (ex->backend_inflight || ex->ring_pending) {
 		uint64_t until = 0;
 		if (block && n == 0 && !ex->ready_head)
-			until = ex->ntimers ? rl_exec_next_timer(ex) : UINT64_MAX;
+			until = exec_block_until(ex);
 		rc = ex->backend->poll(ex, until);
 		if (rc < 0)
 			return rc;
 		n += rc;
 	} else if (block && n == 0 && !ex->ready_head && ex->ntimers) {
 		/* Only timers left: let the backend wait (or jump) to the next one. */
-		rc = ex->backend->poll(ex, rl_exec_next_timer(ex));
+		rc = ex->backend->poll(ex, exec_block_until(ex));
 		if (rc < 0)
 			return rc;
 		n += exec_fire_timers(ex, rl_exec_now(ex));

@@ -46,6 +46,7 @@ struct rl_timer {
 	uint64_t seq;  /* insertion order: equal times fire first-in first-out */
 	struct rl_io *io;
 	int status;
+	bool wait; /* a modelled wait (rl_exec_at_wait): rl_exec_cut may cut it short */
 };
 
 /** A request parked until child requests are free again. */
@@ -94,6 +95,12 @@ struct rl_exec {
 	 * wall clock).  0 on every other executor, where it means 1.
 	 */
 	uint32_t pace_slow;
+
+	/*
+	 * Real clock: a blocking turn waits at most this long (ns), so the
+	 * owner looks at its stop flags that often (0: until the next event).
+	 */
+	uint64_t wake_ns;
 
 	/* requests handed to the backend and not yet completed */
 	uint64_t backend_inflight;
@@ -185,6 +192,21 @@ void rl_exec_complete_later(struct rl_exec *ex, struct rl_io *io, int status);
 
 /** Complete @io with @status when the clock reaches @when (ns). */
 int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status);
+
+/**
+ * As rl_exec_at, for a modelled wait (link, delay): rl_exec_cut may end it
+ * early with -ECANCELED.  The callback must then complete its request with
+ * that status instead of going on.
+ */
+int rl_exec_at_wait(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status);
+
+/**
+ * Cut every pending modelled wait (rl_exec_at_wait) short: each fires on
+ * the next turn with -ECANCELED.  For a run that stops (its deadline, a
+ * signal) while requests sit in waits longer than it will last.  Returns
+ * how many were cut.
+ */
+unsigned rl_exec_cut(struct rl_exec *ex);
 
 /**
  * Park @io until a child request is returned to the pool, then call

@@ -18,7 +18,11 @@
  * plausible (MB/s, IOPS and mean latency above zero, percentiles and curve
  * points not negative, none beyond REP_*_MAX), and tests[] or jobs[] must
  * not be empty.
- * Unknown fields are ignored (the contract lets new fields appear).
+ * Unknown fields are ignored (the contract lets new fields appear).  A
+ * file is read through strip.h's filter into an incremental parser, so the
+ * job directions' histograms and series (never read) are never built as a
+ * tree; text that is not a clean document is then parsed again as it is,
+ * so errors name the file's own line and column.
  *
  * Latency percentiles of a suite test come from its passes (the aggregated
  * figure carries only the mean and maybe p99): with aggregate "best" from
@@ -35,6 +39,7 @@
 #include <string.h>
 
 #include "report/result.h"
+#include "report/strip.h"
 
 #define REP_MAX_FILE  (512u << 20) /* bigger than any result raidlab writes */
 #define REP_MAX_DEPTH 64
@@ -473,6 +478,68 @@ static long long rep_option_int(struct json_object *options, const char *key)
 	return n;
 }
 
+/*
+ * A job direction's counts (ios, bytes, runtime_s, mib_s) are optional (a
+ * hand-made summary may leave them out), but when given they are checked:
+ * an explicit null, a string, a negative or absurd value is refused by
+ * name, and they must agree with the figures the reports show (mb_s =
+ * bytes / runtime_s / 10^6, iops = ios / runtime_s, mib_s = mb_s / 1.048576)
+ * within rounding.  A direction is written only when it did I/O, so ios and
+ * bytes are at least 1.
+ */
+#define REP_RUNTIME_MAX 1e9  /* s: about 30 years */
+#define REP_AGREE       1e-3 /* relative rounding allowed between figures */
+
+static bool rep_agree(double a, double b)
+{
+	return fabs(a - b) <= REP_AGREE * fmax(fabs(a), fabs(b)) + 1e-9;
+}
+
+static int rep_count(struct rep_load *ld, struct json_object *d, const char *path, const char *key,
+                     enum rep_want want, double lo, double hi, double *out)
+{
+	struct json_object *v = NULL;
+
+	*out = NAN;
+	if (!json_object_object_get_ex(d, key, &v))
+		return 0;
+	if (!v || !rep_is(v, want))
+		return rep_fail(ld, "field '%s.%s' must be %s, not %s", path, key,
+		                rep_want_word[want], v ? rep_type_word(v) : "null");
+	*out = want == REP_W_INT ? (double)json_object_get_int64(v) : json_object_get_double(v);
+	return rep_range(ld, path, key, *out, lo, false, hi);
+}
+
+static int rep_counts(struct rep_load *ld, struct json_object *d, const char *path,
+                      const struct rep_figure *fig)
+{
+	double ios, bytes, rt, mib_s;
+	int rc;
+
+	if ((rc = rep_count(ld, d, path, "ios", REP_W_INT, 1, 1e18, &ios)) ||
+	    (rc = rep_count(ld, d, path, "bytes", REP_W_INT, 1, 1e18, &bytes)) ||
+	    (rc = rep_count(ld, d, path, "runtime_s", REP_W_NUMBER, 1e-9, REP_RUNTIME_MAX, &rt)) ||
+	    (rc = rep_count(ld, d, path, "mib_s", REP_W_NUMBER, 1e-12, REP_MB_S_MAX, &mib_s)))
+		return rc;
+	if (!isnan(mib_s) && !rep_agree(mib_s * 1.048576, fig->mb_s))
+		return rep_fail(ld, "field '%s.mib_s' is %g, but mb_s %g means %g", path, mib_s,
+		                fig->mb_s, fig->mb_s / 1.048576);
+	if (!isnan(ios) && !isnan(bytes) && bytes < ios)
+		return rep_fail(ld, "field '%s.bytes' is %.0f, fewer than its %.0f ios", path,
+		                bytes, ios);
+	if (!isnan(bytes) && !isnan(rt) && !rep_agree(bytes / rt / 1e6, fig->mb_s))
+		return rep_fail(ld,
+		                "fields '%s.bytes' and 'runtime_s' (%.0f bytes in %g s) disagree "
+		                "with mb_s %g",
+		                path, bytes, rt, fig->mb_s);
+	if (!isnan(ios) && !isnan(rt) && !rep_agree(ios / rt, fig->iops))
+		return rep_fail(ld,
+		                "fields '%s.ios' and 'runtime_s' (%.0f ios in %g s) disagree with "
+		                "iops %g",
+		                path, ios, rt, fig->iops);
+	return 0;
+}
+
 static int rep_job(struct rep_load *ld, struct json_object *jobj, const char *path,
                    struct rep_test *t)
 {
@@ -483,6 +550,15 @@ static int rep_job(struct rep_load *ld, struct json_object *jobj, const char *pa
 	    (rc = rep_field(ld, jobj, path, "options", REP_W_OBJECT, false, &t->options)) ||
 	    (rc = rep_directions(ld, jobj, path, REP_NDIR, false, t)))
 		return rc;
+	for (int d = 0; d < REP_NDIR; d++) {
+		struct json_object *dobj;
+		char dp[REP_PATH];
+		if (!t->dir[d].present || !json_object_object_get_ex(jobj, rep_dir_name(d), &dobj))
+			continue;
+		rep_path(dp, sizeof dp, path, rep_dir_name(d));
+		if ((rc = rep_counts(ld, dobj, dp, &t->dir[d])))
+			return rc;
+	}
 	if (t->options) {
 		/* the job's pattern and shape, for the CSV columns */
 		if (json_object_object_get_ex(t->options, "rw", &rw) &&
@@ -598,16 +674,37 @@ static void rep_line_col(const char *text, size_t off, size_t *line, size_t *col
 	}
 }
 
+/* A parsed document (owned from here on) checked against the contract into *@out. */
+static int rep_result_from(struct rep_load *ld, struct json_object *root, struct rep_result **out)
+{
+	struct rep_result *res = calloc(1, sizeof *res);
+	int rc;
+
+	if (!res || !(res->path = strdup(ld->name))) {
+		free(res);
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	res->root = root;
+	rc = rep_check(ld, res);
+	if (rc) {
+		if (rc == -ENOMEM)
+			snprintf(ld->err, ld->errlen, "%s: out of memory", ld->name);
+		rep_result_free(res);
+		return rc;
+	}
+	*out = res;
+	return 0;
+}
+
 int rep_result_parse(const char *name, const char *text, size_t len, struct rep_result **out,
                      char *err, size_t errlen)
 {
 	struct rep_load ld = {.name = name, .err = err, .errlen = errlen};
 	struct json_tokener *tok;
-	struct rep_result *res;
 	struct json_object *root;
 	enum json_tokener_error jerr;
 	size_t end;
-	int rc;
 
 	*out = NULL;
 	if (len > INT32_MAX)
@@ -636,22 +733,60 @@ int rep_result_parse(const char *name, const char *text, size_t len, struct rep_
 		                                             : json_tokener_error_desc(jerr),
 		                line, col);
 	}
-	res = calloc(1, sizeof *res);
-	if (!res || !(res->path = strdup(name))) {
-		free(res);
+	return rep_result_from(&ld, root, out);
+}
+
+/*
+ * The file through the strip filter (strip.h) into an incremental parser,
+ * 64 KiB at a time: the text is never held whole, and the tree lacks the
+ * histograms and series the reports do not read.  -EAGAIN when the text is
+ * not a clean document (not JSON, something after it, too large): the
+ * caller then reads it whole and parses it as it is, for the exact error.
+ */
+static int rep_load_stream(struct rep_load *ld, FILE *f, struct rep_result **out)
+{
+	enum { CHUNK = 65536 };
+	char *in = malloc(CHUNK), *filtered = malloc(rep_strip_room(CHUNK));
+	struct json_tokener *tok = json_tokener_new_ex(REP_MAX_DEPTH);
+	struct json_object *root = NULL;
+	struct rep_strip st;
+	size_t got, total = 0;
+	bool clean = true;
+	int rc = -ENOMEM;
+
+	if (!in || !filtered || !tok)
+		goto out;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	rep_strip_init(&st);
+	while (clean && (got = fread(in, 1, CHUNK, f)) > 0) {
+		size_t n = rep_strip_feed(&st, in, got, filtered);
+		total += got;
+		if (total > REP_MAX_FILE || (root && n)) {
+			clean = false; /* too large, or something after the document */
+		} else if (n) {
+			root = json_tokener_parse_ex(tok, filtered, (int)n);
+			if (root ? json_tokener_get_parse_end(tok) < n
+			         : json_tokener_get_error(tok) != json_tokener_continue)
+				clean = false;
+		}
+	}
+	if (ferror(f)) {
+		rc = errno ? -errno : -EIO;
+		rep_fail(ld, "cannot read: %s", strerror(-rc));
 		json_object_put(root);
-		return -ENOMEM;
+		goto out;
 	}
-	res->root = root;
-	rc = rep_check(&ld, res);
-	if (rc) {
-		if (rc == -ENOMEM)
-			snprintf(err, errlen, "%s: out of memory", name);
-		rep_result_free(res);
-		return rc;
+	if (!clean || !root || st.broken) {
+		json_object_put(root);
+		rc = -EAGAIN;
+		goto out;
 	}
-	*out = res;
-	return 0;
+	rc = rep_result_from(ld, root, out);
+out:
+	json_tokener_free(tok);
+	free(filtered);
+	free(in);
+	return rc;
 }
 
 int rep_result_load(const char *path, struct rep_result **out, char *err, size_t errlen)
@@ -669,6 +804,15 @@ int rep_result_load(const char *path, struct rep_result **out, char *err, size_t
 		rep_fail(&ld, "cannot open: %s", strerror(-rc));
 		return rc;
 	}
+	rc = rep_load_stream(&ld, f, out);
+	if (rc != -EAGAIN || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return rc == -EAGAIN ? rep_fail(&ld, "not JSON, or something follows the document "
+		                                     "(read from a pipe: it cannot be read again "
+		                                     "to say where)")
+		                     : rc;
+	}
+	/* not a clean document: parsed whole and unfiltered, for the exact error */
 	for (;;) {
 		if (len == cap) {
 			char *nb;

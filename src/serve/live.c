@@ -274,12 +274,16 @@ static int live_member(struct serve_export *e, char **w, int n, struct raid_arra
 	return 0;
 }
 
-static void live_status(struct serve_ctx *ctx, char *out, size_t outlen)
+/* Every export's state, or only @only's when it is not NULL. */
+static void live_status(struct serve_ctx *ctx, const struct serve_export *only, char *out,
+                        size_t outlen)
 {
 	size_t used = 0;
 
 	for (unsigned i = 0; i < ctx->nexports && used < outlen; i++) {
 		struct serve_export *e = &ctx->exports[i];
+		if (only && e != only)
+			continue;
 		struct raid_array *a = raid_array_of(e->t);
 		uint64_t ios = e->dir[0].ios + e->dir[1].ios + e->dir[2].ios;
 		used += (size_t)snprintf(out + used, outlen - used,
@@ -321,7 +325,12 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 		return -EINVAL;
 	}
 	if (!strcmp(w[0], "status")) {
-		live_status(ctx, out, outlen);
+		/* export=NAME: that one, which must exist */
+		const char *name = live_arg(w, n, "export");
+		struct serve_export *only = name ? live_export(ctx, name, out, outlen) : NULL;
+		if (name && !only)
+			return -ENOENT;
+		live_status(ctx, only, out, outlen);
 		return 0;
 	}
 	if (!strcmp(w[0], "stop")) {

@@ -398,34 +398,73 @@ static void srv_accept_ready(struct rl_io *io, int status)
 	srv_listen_arm(s, l);
 }
 
+/*
+ * An existing socket at @sa's path: a live one (a server accepts on it) is
+ * refused, a stale one (connect: ECONNREFUSED, its server is gone) is
+ * removed.  0, or a negative errno with @msg set.
+ */
+static int srv_unix_clear(const struct sockaddr_un *sa, const char *what, char *msg, size_t msglen)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), e;
+
+	if (fd < 0)
+		return -errno;
+	e = connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) ? errno : 0;
+	close(fd);
+	if (!e) {
+		snprintf(msg, msglen,
+		         "%s %s: another server is listening on it; stop it or pick "
+		         "another path",
+		         what, sa->sun_path);
+		return -EADDRINUSE;
+	}
+	if (e != ECONNREFUSED) {
+		snprintf(msg, msglen, "%s %s: cannot tell whether a server still uses it: %s", what,
+		         sa->sun_path, strerror(e));
+		return -e;
+	}
+	if (unlink(sa->sun_path) && errno != ENOENT) {
+		e = errno;
+		snprintf(msg, msglen, "%s %s: cannot remove the stale socket: %s", what,
+		         sa->sun_path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 static int srv_listen_unix(struct srv *s, const char *path, bool ctl, const char *what, char *msg,
                            size_t msglen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct stat st;
+	mode_t old;
+	int fd, rc;
 
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		snprintf(msg, msglen, "%s %s: path too long for a unix socket", what, path);
 		return -ENAMETOOLONG;
 	}
+	strcpy(sa.sun_path, path);
 	if (lstat(path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode)) {
 			snprintf(msg, msglen, "%s %s: exists and is not a socket", what, path);
 			return -EEXIST;
 		}
-		unlink(path); /* a stale socket from an earlier server */
+		if ((rc = srv_unix_clear(&sa, what, msg, msglen)))
+			return rc;
 	}
-	strcpy(sa.sun_path, path);
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64)) {
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	/* owner only from its creation (the control socket can fail members), whatever the umask */
+	old = umask(0177);
+	rc = fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 64);
+	umask(old);
+	if (rc) {
 		int e = errno;
 		snprintf(msg, msglen, "%s %s: %s", what, path, strerror(e));
 		if (fd >= 0)
 			close(fd);
 		return -e;
 	}
-	if (ctl)
-		chmod(path, 0600); /* the control socket can fail members: owner only */
 	s->ls[s->nls].fd = fd;
 	s->ls[s->nls].s = s;
 	s->ls[s->nls].ctl = ctl;
@@ -616,18 +655,32 @@ static void srv_flush_all(struct srv *s)
 	}
 }
 
-static void srv_write_ready(const struct serve_opts *o, int port)
+/*
+ * --ready-file: the port, written once the sockets listen (a client that
+ * connects now waits in the backlog).  A script waits for this file, so
+ * failing to write it fails the server instead of leaving the script
+ * waiting forever.
+ */
+static int srv_write_ready(const struct serve_opts *o, int port, char *msg, size_t msglen)
 {
-	if (!o->ready_file)
-		return;
 	char tmp[4096];
+	FILE *f;
+	int rc = 0;
+
+	if (!o->ready_file)
+		return 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", o->ready_file);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return;
-	fprintf(f, "%d\n", port);
-	fclose(f);
-	rename(tmp, o->ready_file);
+	if (!(f = fopen(tmp, "w")))
+		rc = -errno;
+	else if ((fprintf(f, "%d\n", port) < 0) | (fclose(f) != 0))
+		rc = errno ? -errno : -EIO;
+	else if (rename(tmp, o->ready_file))
+		rc = -errno;
+	if (rc) {
+		snprintf(msg, msglen, "--ready-file %s: %s", o->ready_file, strerror(-rc));
+		unlink(tmp);
+	}
+	return rc;
 }
 
 int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, size_t msglen)
@@ -657,6 +710,8 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	if (opts->port >= 0 &&
 	    (rc = srv_listen_tcp(s, opts->bind_addr, opts->port, &port, msg, msglen)))
 		goto out;
+	if ((rc = srv_write_ready(opts, port, msg, msglen)))
+		goto out;
 	/* A client that vanishes mid-reply is an error on its socket (GnuTLS
 	 * sends without MSG_NOSIGNAL), never a signal that ends the server. */
 	signal(SIGPIPE, SIG_IGN);
@@ -681,7 +736,6 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 		s->tick.ex = ctx->ex;
 		s->tick_armed = rl_exec_at(ctx->ex, &s->tick, s->t0 + 1000000000ull, 0) == 0;
 	}
-	srv_write_ready(opts, port);
 	if (!opts->quiet) {
 		fprintf(stderr, "raidlab serve: %u export%s on", ctx->nexports,
 		        ctx->nexports == 1 ? "" : "s");

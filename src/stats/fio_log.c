@@ -18,14 +18,41 @@
 
 enum fio_log_kind { FIO_LOG_BW, FIO_LOG_IOPS, FIO_LOG_LAT, FIO_LOG_SLAT };
 
+/* fio's name: PREFIX_SUFFIX.JOBNUM.log, the job's name when no prefix is given. */
+static void fio_log_path(char *path, size_t len, const struct wl_job *j, const char *prefix,
+                         const char *suffix, unsigned jobnum)
+{
+	snprintf(path, len, "%s_%s.%u.log", prefix[0] ? prefix : j->name, suffix, jobnum);
+}
+
+size_t st_fio_logs_files(const struct wl_job *j, unsigned jobnum,
+                         struct st_fio_log_file out[ST_FIO_LOG_FILES])
+{
+	static const char *const lat[] = {"lat", "clat", "slat"};
+	size_t n = 0;
+
+	if (j->bw_log) {
+		fio_log_path(out[n].path, sizeof(out[n].path), j, j->bw_log_name, "bw", jobnum);
+		out[n++].option = "--write_bw_log";
+	}
+	if (j->iops_log) {
+		fio_log_path(out[n].path, sizeof(out[n].path), j, j->iops_log_name, "iops", jobnum);
+		out[n++].option = "--write_iops_log";
+	}
+	for (int i = 0; j->lat_log && i < 3; i++) {
+		fio_log_path(out[n].path, sizeof(out[n].path), j, j->lat_log_name, lat[i], jobnum);
+		out[n++].option = "--write_lat_log";
+	}
+	return n;
+}
+
 static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, const char *prefix,
                        const char *suffix, unsigned jobnum, char *msg, size_t msglen)
 {
 	char path[WL_LOGNAME_MAX + WL_NAME_MAX + 32];
 	size_t n = 0;
 
-	snprintf(path, sizeof(path), "%s_%s.%u.log", prefix[0] ? prefix : res->job.name, suffix,
-	         jobnum);
+	fio_log_path(path, sizeof(path), &res->job, prefix, suffix, jobnum);
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		int e = errno;

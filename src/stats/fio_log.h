@@ -17,6 +17,22 @@
 
 #include "workload/run.h"
 
+/** One log file a job will write, and the option that asks for it. */
+struct st_fio_log_file {
+	char path[WL_LOGNAME_MAX + WL_NAME_MAX + 32];
+	const char *option; /* "--write_bw_log", ... */
+};
+
+/** The most log files one job writes (bw, iops, lat, clat, slat). */
+#define ST_FIO_LOG_FILES 5
+
+/**
+ * The files job @j (numbered @jobnum) will write its logs to, so they can
+ * be checked before the run: fills @out, returns how many.
+ */
+size_t st_fio_logs_files(const struct wl_job *j, unsigned jobnum,
+                         struct st_fio_log_file out[ST_FIO_LOG_FILES]);
+
 /**
  * Write the logs @res->job asks for, numbered @jobnum (fio numbers the jobs
  * of a run from 1).  Returns 0, or -errno with the file named in @msg.

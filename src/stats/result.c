@@ -312,14 +312,17 @@ int st_result_write(struct json_object *doc, const char *path)
 
 	if (!f)
 		return -errno;
+	errno = 0;
 	if (fputs(text, f) < 0 || fputc('\n', f) < 0)
-		rc = -EIO;
+		rc = errno ? -errno : -EIO; /* the device's reason: ENOSPC, EDQUOT... */
 	if (f != stdout) {
 		if (fclose(f) && !rc)
 			rc = -errno;
-	} else {
-		fflush(f);
+	} else if (fflush(f) && !rc) {
+		rc = -errno;
 	}
+	if (rc && f == stdout)
+		clearerr(stdout); /* the caller reports it: not again at exit (main.c) */
 	return rc;
 }
 

@@ -203,6 +203,32 @@ int rl_ctl_profile_load(const char *name, struct rl_ctl_profile *p)
 	return f.found ? 0 : -ENOENT;
 }
 
+int rl_ctl_profile_check(struct rl_spec_node *node, const char *kind, struct rl_err *err)
+{
+	struct rl_spec_kv *kv = rl_spec_find(node, "profile");
+	struct rl_ctl_profile p;
+	int rc;
+
+	if (!kv || !kv->value[0])
+		return 0;
+	rc = rl_ctl_profile_load(kv->value, &p);
+	if (rc == -ENOENT)
+		return rl_err_set(err, kv->value_pos,
+		                  "%s: profile=%s: no controller profile of that name (raidlab "
+		                  "profiles lists them)",
+		                  kind, kv->value);
+	if (rc)
+		return rl_err_set(err, kv->value_pos, "%s: profile=%s: the profile cannot be read",
+		                  kind, kv->value);
+	rc = strcmp(p.kind, kind)
+	         ? rl_err_set(err, kv->value_pos,
+	                      "%s: profile=%s is a %s controller profile, not a %s one", kind,
+	                      kv->value, p.kind, kind)
+	         : 0;
+	rl_ctl_profile_free(&p);
+	return rc;
+}
+
 /* --- the target type --- */
 
 static int ctl_kv_add(struct rl_spec_node *n, const char *key, const char *value, size_t kpos,

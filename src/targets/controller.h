@@ -30,4 +30,13 @@ int rl_ctl_profile_load(const char *name, struct rl_ctl_profile *p);
 int rl_ctl_profile_each(int (*fn)(const struct rl_ctl_profile *p, void *arg), void *arg);
 void rl_ctl_profile_free(struct rl_ctl_profile *p);
 
+struct rl_spec_node;
+struct rl_err;
+/**
+ * A @kind ("cache", "link") target's profile=NAME, which controller(...)
+ * sets: NAME must be a controller profile of that kind.  0, or -EINVAL
+ * with @err naming the value.  Absent or empty passes.
+ */
+int rl_ctl_profile_check(struct rl_spec_node *node, const char *kind, struct rl_err *err);
+
 #endif

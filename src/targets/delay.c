@@ -9,7 +9,9 @@
  * needs no child request: while the request is ours we park the
  * submitter's callback in our scratch (priv[0]), put our own on the timer,
  * and put the submitter's back before passing the request down, so the
- * target below completes it straight to the submitter.  A zero latency
+ * target below completes it straight to the submitter.  A run that stops
+ * cuts the wait short (rl_exec_cut): the request then ends with
+ * -ECANCELED without reaching the target.  A zero latency
  * passes the request through at once.  Works on every executor: on the
  * virtual one the latency is simulated time.
  */
@@ -30,9 +32,11 @@ static void delay_fire(struct rl_io *io, int status)
 {
 	struct rl_target *t = (struct rl_target *)(uintptr_t)io->priv[DELAY_P_TARGET];
 
-	(void)status;
 	io->cb = (rl_io_cb)(uintptr_t)io->priv[DELAY_P_CB];
-	rl_target_submit(t->children[0], io);
+	if (status) /* the wait was cut short (rl_exec_cut) */
+		rl_io_complete(io, status);
+	else
+		rl_target_submit(t->children[0], io);
 }
 
 static void delay_submit(struct rl_target *t, struct rl_io *io)
@@ -47,7 +51,7 @@ static void delay_submit(struct rl_target *t, struct rl_io *io)
 	io->priv[DELAY_P_CB] = (uint64_t)(uintptr_t)io->cb;
 	io->priv[DELAY_P_TARGET] = (uint64_t)(uintptr_t)t;
 	io->cb = delay_fire;
-	if (rl_exec_at(io->ex, io, rl_exec_now(io->ex) + lat, 0)) {
+	if (rl_exec_at_wait(io->ex, io, rl_exec_now(io->ex) + lat, 0)) {
 		io->cb = (rl_io_cb)(uintptr_t)io->priv[DELAY_P_CB];
 		rl_io_complete_later(io, -ENOMEM);
 	}

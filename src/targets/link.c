@@ -28,8 +28,10 @@
  * the request completes when both the target and the transfer are done.
  * Each direction is a single "free at" time, so the link's bandwidth is
  * shared in the order transfers are booked.  Waiting is
- * done with the executor's timers (rl_exec_at), so the link works on a
- * virtual executor (simulated drives) and on a real one (wall clock) alike.
+ * done with the executor's timers (rl_exec_at_wait), so the link works on a
+ * virtual executor (simulated drives) and on a real one (wall clock) alike;
+ * a run that stops cuts the waits short (rl_exec_cut) and the requests in
+ * them end with -ECANCELED.
  *
  * The request below is a child taken from the executor's pool (no malloc);
  * when the pool is empty the request waits (rl_exec_wait) and retries.
@@ -43,6 +45,7 @@
 
 #include "core/exec.h"
 #include "core/registry.h"
+#include "targets/controller.h"
 
 struct link_state {
 	uint64_t bw;       /* bytes/s, 0: unlimited */
@@ -91,7 +94,7 @@ static void link_child_done(struct rl_io *child, int status)
 	if (end > l->last_ns)
 		l->last_ns = end;
 	child->cb = rl_io_child_end;
-	if (end <= now || rl_exec_at(ex, child, end, status))
+	if (end <= now || rl_exec_at_wait(ex, child, end, status))
 		rl_io_child_end(child, status);
 }
 
@@ -100,7 +103,10 @@ static void link_child_start(struct rl_io *child, int status)
 {
 	struct rl_target *t = child->cb_arg;
 
-	(void)status;
+	if (status) { /* the wait was cut short (rl_exec_cut): it never reaches the target */
+		rl_io_child_end(child, status);
+		return;
+	}
 	child->cb = link_child_done;
 	rl_target_submit(t->children[0], child);
 }
@@ -147,7 +153,7 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 	at += l->lat_ns;
 	if (io->op != RL_OP_WRITE)
 		io->priv[1] = at; /* a read's data can stream from here on */
-	if (rl_exec_at(io->ex, child, at, 0)) {
+	if (rl_exec_at_wait(io->ex, child, at, 0)) {
 		child->cb = rl_io_child_end;
 		rl_io_complete_later(child, -ENOMEM);
 	}
@@ -227,6 +233,7 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	    (rc = rl_spec_get_u64(node, "iops", 0, 0, UINT64_C(1000000000), &iops, err)) ||
 	    (rc = rl_spec_get_enum(node, "duplex", duplex, 0, &half, err)) ||
 	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	    (rc = rl_ctl_profile_check(node, "link", err)) ||
 	    (rc = rl_spec_get_rate(node, "setup-bw", 0, &setup_bw, err)) ||
 	    (rc = rl_spec_check_unused(node, known, err)))
 		return rc;

@@ -8,7 +8,10 @@
  * safe probe, which reports a partition table, a filesystem or a RAID
  * member, and refuses to guess when it finds more than one (that also
  * counts as "found").  Loop devices name their backing file in
- * /sys/block/loopN/loop/backing_file (compared by device and inode);
+ * /sys/block/loopN/loop/backing_file (compared by device and inode, or by
+ * device number when it is a block device: a loop device on a block device
+ * registers no holder, so it is looked for the same way, for the device
+ * and each of its partitions);
  * writers are found in /proc/PID/fd and the access mode in
  * /proc/PID/fdinfo; a lock's holder in /proc/locks (flock locks carry the
  * PID of the process that took them).
@@ -68,33 +71,60 @@ static int safety_swap(dev_t dev)
 	return found;
 }
 
-/* Is @dev, or a partition of it, mounted, swap, or held?  Describes it in @found. */
+/* Is @dev held by another driver (md, dm, bcache: /sys/dev/block/MAJ:MIN/holders)? */
+static int safety_held(dev_t dev, char *found, size_t len)
+{
+	char dir[256];
+	struct dirent *e;
+	DIR *d;
+	int hit = 0;
+
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(dev), minor(dev));
+	if (!(d = opendir(dir)))
+		return 0;
+	while (!hit && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(found, len, "is held by %s (md, dm or similar)", e->d_name);
+			hit = 1;
+		}
+	closedir(d);
+	return hit;
+}
+
+static int safety_loop_backed(const struct stat *st, char *found, size_t len);
+
+/*
+ * Is the block device @dev mounted, swap, held, or the backing device of a
+ * loop device (a loop device registers no holder)?  Describes it in @found
+ * as a predicate ("is mounted on /mnt").
+ */
+static int safety_dev_busy(dev_t dev, char *found, size_t len)
+{
+	struct stat st = {.st_mode = S_IFBLK, .st_rdev = dev};
+	char where[2048];
+
+	if (safety_mounted(dev, where, sizeof(where))) {
+		snprintf(found, len, "is mounted on %s", where);
+		return 1;
+	}
+	if (safety_swap(dev)) {
+		snprintf(found, len, "is in use as swap");
+		return 1;
+	}
+	return safety_held(dev, found, len) || safety_loop_backed(&st, found, len);
+}
+
+/* Is @dev, or a partition of it, in use (safety_dev_busy)?  Describes it in @found. */
 static int safety_in_use(dev_t dev, char *found, size_t len)
 {
-	char where[2048], dir[256];
+	char what[2304], dir[256];
 	DIR *d;
 	struct dirent *e;
 	int hit = 0;
 
-	if (safety_mounted(dev, where, sizeof(where))) {
-		snprintf(found, len, "it is mounted on %s", where);
+	if (safety_dev_busy(dev, what, sizeof(what))) {
+		snprintf(found, len, "it %s", what);
 		return 1;
-	}
-	if (safety_swap(dev)) {
-		snprintf(found, len, "it is in use as swap");
-		return 1;
-	}
-	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders", major(dev), minor(dev));
-	if ((d = opendir(dir))) {
-		while (!hit && (e = readdir(d)))
-			if (e->d_name[0] != '.') {
-				snprintf(found, len, "it is held by %s (md, dm or similar)",
-				         e->d_name);
-				hit = 1;
-			}
-		closedir(d);
-		if (hit)
-			return 1;
 	}
 	/* Partitions appear as subdirectories with a "partition" file and a "dev" file. */
 	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", major(dev), minor(dev));
@@ -112,17 +142,10 @@ static int safety_in_use(dev_t dev, char *found, size_t len)
 		snprintf(p, sizeof(p), "%s/%s/dev", dir, e->d_name);
 		if (!(f = fopen(p, "r")))
 			continue;
-		if (fscanf(f, "%u:%u", &maj, &min) == 2) {
-			dev_t pd = makedev(maj, min);
-			if (safety_mounted(pd, where, sizeof(where))) {
-				snprintf(found, len, "its partition %s is mounted on %s", e->d_name,
-				         where);
-				hit = 1;
-			} else if (safety_swap(pd)) {
-				snprintf(found, len, "its partition %s is in use as swap",
-				         e->d_name);
-				hit = 1;
-			}
+		if (fscanf(f, "%u:%u", &maj, &min) == 2 &&
+		    safety_dev_busy(makedev(maj, min), what, sizeof(what))) {
+			snprintf(found, len, "its partition %s %s", e->d_name, what);
+			hit = 1;
 		}
 		fclose(f);
 	}
@@ -175,7 +198,11 @@ static int safety_signature(const char *path, const char *allow_type, char *foun
 	return hit;
 }
 
-/* Is a loop device backed by the file with @st's device and inode? */
+/*
+ * Is a loop device backed by @st: the same block device (st_rdev) when @st
+ * is one, else the regular file with the same device and inode?  @found
+ * gets a predicate ("backs /dev/loop1 ...").
+ */
 static int safety_loop_backed(const struct stat *st, char *found, size_t len)
 {
 	DIR *d = opendir("/sys/block");
@@ -195,10 +222,11 @@ static int safety_loop_backed(const struct stat *st, char *found, size_t len)
 			continue;
 		if (fgets(back, sizeof(back), f)) {
 			back[strcspn(back, "\n")] = 0;
-			if (stat(back, &bs) == 0 && bs.st_dev == st->st_dev &&
-			    bs.st_ino == st->st_ino) {
-				snprintf(found, len,
-				         "it backs /dev/%s (a loop device, maybe mounted)",
+			if (stat(back, &bs) == 0 &&
+			    (S_ISBLK(st->st_mode)
+			         ? S_ISBLK(bs.st_mode) && bs.st_rdev == st->st_rdev
+			         : bs.st_dev == st->st_dev && bs.st_ino == st->st_ino)) {
+				snprintf(found, len, "backs /dev/%s (a loop device, maybe mounted)",
 				         e->d_name);
 				hit = 1;
 			}
@@ -270,6 +298,7 @@ static int safety_writer(const struct stat *st, char *found, size_t len)
 
 int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len)
 {
+	char what[2304];
 	struct stat st;
 
 	(void)path;
@@ -277,8 +306,10 @@ int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len)
 		return 0;
 	if (S_ISBLK(st.st_mode) && safety_in_use(st.st_rdev, found, len))
 		return 1;
-	if (S_ISREG(st.st_mode) && safety_loop_backed(&st, found, len))
+	if (S_ISREG(st.st_mode) && safety_loop_backed(&st, what, sizeof(what))) {
+		snprintf(found, len, "it %s", what);
 		return 1;
+	}
 	return safety_writer(&st, found, len);
 }
 

@@ -5,7 +5,8 @@
  *
  * In use - refused always, --force-destroy or not (as mkfs and mdadm do):
  *   a block device (or one of its partitions) that is mounted, used as
- *   swap or held by another driver (md, dm), or that the kernel will not
+ *   swap, held by another driver (md, dm), backs a loop device, or that
+ *   the kernel will not
  *   open exclusively (O_EXCL: someone else claimed it); a regular file
  *   that backs a loop device (so it may be mounted); any file or device
  *   another process has open for writing; and anything another raidlab

@@ -168,6 +168,7 @@ struct wl_job {
 	bool time_based;           /* keep looping until runtime */
 	uint64_t ramp_ns;          /* ramp_time=: run this long before recording */
 	uint32_t rwmixread;    /* percent reads in rw/randrw; default 50 (rwmixwrite sets 100-x) */
+	bool rwmix_given[2];   /* rwmixread, rwmixwrite given: both must add up to 100 */
 	enum wl_dist dist;     /* random_distribution=; default random */
 	double dist_param;     /* zipf theta (default 1.1), pareto h (default 0.2); 0 for random */
 	bool direct;           /* direct=1 (default): O_DIRECT; direct=0 / buffered=1: page cache */

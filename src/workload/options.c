@@ -730,14 +730,27 @@ static int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const 
 	return 0;
 }
 
-static int opt_set_rwmixwrite(struct wl_job *job, const struct opt_def *def, const char *value,
-                              const struct opt_ctx *ctx)
+/*
+ * rwmixread and rwmixwrite: one read share said two ways.  fio lets the
+ * later win; when both are given they must agree (add up to 100), since
+ * one of the two figures would be silently dropped.
+ */
+static int opt_set_rwmix(struct wl_job *job, const struct opt_def *def, const char *value,
+                         const struct opt_ctx *ctx)
 {
+	bool write = !strcmp(def->info.name, "rwmixwrite");
 	uint32_t v = 0;
 	int ret = opt_parse_percent(def, value, &v, ctx);
 	if (ret)
 		return ret;
-	job->rwmixread = 100 - v;
+	uint32_t read = write ? 100 - v : v;
+	if (job->rwmix_given[!write] && job->rwmixread != read)
+		return opt_fail(ctx, false,
+		                "rwmixread=%u and rwmixwrite=%u contradict each other (they must "
+		                "add up to 100); give one of them",
+		                write ? job->rwmixread : v, write ? v : 100 - job->rwmixread);
+	job->rwmixread = read;
+	job->rwmix_given[write] = true;
 	return 0;
 }
 
@@ -1668,11 +1681,11 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("rwmixread", NULL, "percent", "50",
               "Percentage of reads in rw and randrw, 0 to 100 (70 or 70%); rwmixwrite "
               "becomes the rest."),
-     .set = opt_set_percent, .off = OPT_OFF(rwmixread, uint32_t)},
+     .set = opt_set_rwmix, .off = OPT_OFF(rwmixread, uint32_t)},
     {OPT_INFO("rwmixwrite", NULL, "percent", "50",
               "Percentage of writes in rw and randrw, 0 to 100; sets rwmixread to 100 "
-              "minus this.  The later of rwmixread and rwmixwrite wins."),
-     .set = opt_set_rwmixwrite},
+              "minus this.  Given with rwmixread, the two must add up to 100."),
+     .set = opt_set_rwmix},
     {OPT_INFO("random_distribution", NULL, "dist", "random",
               "Offsets of random patterns: random (uniform), zipf[:THETA] (THETA above 0 and "
               "not 1, default 1.1) or pareto[:H] (0 < H < 1, default 0.2).  zipf and pareto "
@@ -2147,6 +2160,7 @@ void wl_job_init(struct wl_job *job)
 			(void)def->set(job, def, def->info.def, &ctx);
 	}
 	job->direct_given = false;
+	job->rwmix_given[0] = job->rwmix_given[1] = false;
 }
 
 void wl_job_apply_fio_defaults(struct wl_job *job)

@@ -18,6 +18,12 @@
  *           checked;
  *   DONE    no more issuing; the worker ends when its slots are all back.
  *
+ * A real clock's loop wakes at least every RUN_WAKE_NS, so a deadline or a
+ * signal's stop is seen while requests are out; once every worker of a
+ * thread is stopping, requests held in a link's or delay's modelled wait
+ * are cut short (rl_exec_cut) and end uncounted, so bw=1 does not hold a
+ * one-second run for an hour.
+ *
  * Nothing on the completion path allocates or locks; the only shared state
  * is a handful of relaxed atomics the progress line reads.
  */
@@ -51,6 +57,8 @@ enum run_phase { PHASE_MAIN, PHASE_BACKLOG, PHASE_VERIFY, PHASE_DONE };
 #define RUN_RATE_CATCHUP_NS 100000000ull
 /* flow_sleep=0 in simulated time: a job ahead of its share looks again after this long */
 #define RUN_FLOW_RETRY_VIRTUAL_NS 1000u
+/* real clock: the longest a worker thread sleeps before it looks at its deadline and stop flag */
+#define RUN_WAKE_NS 50000000ull
 
 struct run_worker;
 
@@ -121,6 +129,7 @@ struct run_worker {
 	unsigned vdumped;       /* verify_dump: blocks dumped */
 	struct wl_rng prio_rng; /* which requests get cmdprio's priority */
 	bool check_reads;       /* verify=meta on a reading job: check every read */
+	bool cut;               /* its modelled waits were cut (run_loop_cut): -ECANCELED ends */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -395,8 +404,10 @@ static void run_slot_done(struct rl_io *io, int status)
 	uint64_t now = run_now(w);
 
 	w->inflight--;
-	if (status && w->job->fill_device && io->op == RL_OP_WRITE &&
-	    (status == -ENOSPC || status == -EDQUOT)) {
+	if (status == -ECANCELED && w->cut) {
+		/* cut short as the job stopped: neither counted nor an error */
+	} else if (status && w->job->fill_device && io->op == RL_OP_WRITE &&
+	           (status == -ENOSPC || status == -EDQUOT)) {
 		w->full = true; /* fill_device: the device is full, the job is done */
 	} else if (status && wl_job_continues(w->job, io->op == RL_OP_READ ? 0 : 1, -status)) {
 		run_error_continue(w, s, status);
@@ -922,18 +933,48 @@ static void run_worker_publish(struct run_worker *w)
 	                      memory_order_relaxed);
 }
 
+/* Will @w issue nothing more: done, stopped, or past its deadline in MAIN? */
+static bool run_worker_stopping(struct run_worker *w)
+{
+	if (w->phase == PHASE_DONE || atomic_load_explicit(&run_stop, memory_order_relaxed))
+		return true;
+	return w->phase == PHASE_MAIN &&
+	       (atomic_load_explicit(w->group_stop, memory_order_relaxed) ||
+	        run_now(w) >= w->t_deadline);
+}
+
+/*
+ * When every worker on @ex is stopping (its deadline, a signal), requests
+ * still held in a link's or delay's modelled wait (bw=1 holds a 4 KiB read
+ * for an hour) are cut short instead of keeping the run alive.
+ */
+static void run_loop_cut(struct run_worker **ws, unsigned n, struct rl_exec *ex)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!run_worker_stopping(ws[i]))
+			return;
+	for (unsigned i = 0; i < n; i++)
+		ws[i]->cut = true;
+	rl_exec_cut(ex);
+}
+
 /* Drive the workers sharing @ex until all are done. */
 static int run_loop(struct run_worker **ws, unsigned n, struct rl_exec *ex)
 {
 	unsigned active = n;
 	unsigned turns = 0;
 
+	/* a real clock wakes up this often to see a deadline or a signal's stop */
+	if (ex->kind != RL_EXEC_VIRTUAL)
+		ex->wake_ns = RUN_WAKE_NS;
 	for (unsigned i = 0; i < n; i++)
 		run_worker_start(ws[i]);
 	while (active) {
 		int rc = rl_exec_run_once(ex, true);
 		if (rc < 0)
 			return rc;
+		if (rc == 0 && ex->ntimers && ex->kind != RL_EXEC_VIRTUAL)
+			run_loop_cut(ws, n, ex); /* virtual time jumps: a wait never holds it */
 		if ((++turns & 255) == 0 || rc == 0) {
 			active = 0;
 			for (unsigned i = 0; i < n; i++) {

@@ -95,4 +95,11 @@ $RAIDLAB run --quiet --target "cache(raid0(ssd(samsung-850evo-500) x2, chunk=64k
     --json "$T/sim.json" || fail "simulated run through the cache"
 [ "$(jqv "$T/sim.json" '.jobs[0].target_counters.writes_back')" -gt 0 ] || fail "sim: no write-back"
 [ "$(jqv "$T/sim.json" '.target.tree.holds_data')" = false ] || fail "sim: timing-only cache holds data"
+
+# a cache larger than its target keeps a line per line of the target (256 of 64k for 16m), not
+# tables for 1 TiB (16 Mi lines, 1.97 GB); the data still verifies
+$RAIDLAB run --quiet --target 'cache(mem(size=16m), size=1t, write=back)' --rw=randwrite \
+    --size=1m --verify=crc32c --json "$T/big.json" || fail "cache size=1t over 16m"
+[ "$(jqv "$T/big.json" '.target.tree.lines')" = 256 ] ||
+	fail "cache size=1t over 16m: $(jqv "$T/big.json" '.target.tree.lines') lines"
 echo ok

@@ -58,6 +58,21 @@ jq '.jobs[1].read.lat_us.p99 = -1' jobs-mem.json >pct.json
 expect_fail 1 "pct.json: field 'jobs\[1\].read.lat_us.p99' is -1" $RAIDLAB compare pct.json
 jq '.jobs[1].read.iops = 1e30' jobs-mem.json >iops.json
 expect_fail 1 "iops.json: field 'jobs\[1\].read.iops' is 1e+30" $RAIDLAB compare iops.json
+# a job direction's counts: each bad value is refused by name (jq cannot write NaN: sed does)
+n=0
+for f in ios bytes runtime_s mib_s; do
+	for v in -1 0 1e300 '"x"' null NaN; do
+		n=$((n + 1))
+		jq ".jobs[1].read.$f = \"@V@\"" jobs-mem.json | sed "s/\"@V@\"/$v/" >c$n.json
+		expect_fail 1 "c$n.json: field.* 'jobs\[1\].read.$f" $RAIDLAB compare c$n.json
+	done
+done
+# and they must agree with the figures shown
+jq '.jobs[1].read.bytes *= 2' jobs-mem.json >twice.json
+expect_fail 1 "twice.json: fields 'jobs\[1\].read.bytes' and 'runtime_s' .* disagree with mb_s" \
+	$RAIDLAB compare twice.json
+jq '.jobs[1].read.mib_s = 1' jobs-mem.json >mib.json
+expect_fail 1 "mib.json: field 'jobs\[1\].read.mib_s' is 1, but mb_s" $RAIDLAB compare mib.json
 jq '.tests = []' $good >notests.json
 expect_fail 1 "notests.json: field 'tests' is empty: there is nothing to compare" $RAIDLAB compare notests.json
 jq '.jobs = []' jobs-mem.json >nojobs.json

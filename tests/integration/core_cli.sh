@@ -67,4 +67,41 @@ rc=0; wait $pid || rc=$?
 [ "$rc" = 1 ] || fail "interrupted run exited $rc"
 [ ! -e int.img ] || fail "interrupted run left its test file"
 jq -e '.jobs[0].runtime_s < 30 and .jobs[0].read.ios > 0' int.json >/dev/null || fail "interrupted run's result"
+
+# standard output that cannot be written fails the command; --json says the device's reason
+for cmd in "info mem(size=1m)" "run --target null() --size=1m"; do
+	rc=0
+	$RAIDLAB $cmd >/dev/full 2>full.err || rc=$?
+	[ $rc = 1 ] || fail "'$cmd' >/dev/full exited $rc"
+	grep -q "cannot write standard output: No space left" full.err || { cat full.err; fail "$cmd"; }
+done
+# (four jobs: a document larger than stdio's buffer fails in the write, not at the close)
+TMPDIR=$T expect_fail 1 "cannot write /dev/full: No space left" $RAIDLAB run --target 'null()' \
+	--size=1m --numjobs=4 --quiet --json /dev/full
+
+# a request held in a modelled wait (bw=1: a 4 KiB read takes over an hour) does not hold the
+# run past its runtime, nor past SIGINT/SIGTERM: the wait is cut short and not counted
+rc=0
+timeout -s KILL 60 $RAIDLAB run --target 'link(mem(size=16m), bw=1)' --rw=randread --size=1m \
+	--runtime=1 --quiet --json bw1.json || rc=$?
+[ "$rc" = 0 ] || fail "runtime=1 through link(bw=1) exited $rc (137: still waiting after 60 s)"
+jq -e '(.jobs[0].read.ios // 0) == 0 and .jobs[0].errors == 0' bw1.json >/dev/null ||
+	fail "a cut request was counted: $(jq -c '.jobs[0].read' bw1.json)"
+for sig in INT TERM; do
+	for target in 'link(mem(size=16m), bw=1)' 'delay(mem(size=16m), lat=2h)'; do
+		$RAIDLAB run --target "$target" --rw=randread --size=1m --quiet &
+		pid=$!
+		# the handler is in place (SigCgt has SIGINT) and the worker thread runs
+		for _ in $(seq 100); do
+			caught=$(awk '/^SigCgt/ { print $2 }' /proc/$pid/status 2>/dev/null || echo 0)
+			[ $((0x$caught & 2)) != 0 ] && [ "$(ls /proc/$pid/task | wc -l)" -gt 1 ] && break
+			sleep 0.05
+		done
+		kill -$sig $pid
+		for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+		kill -0 $pid 2>/dev/null && { kill -KILL $pid; fail "SIG$sig: $target still waits after 60 s"; }
+		rc=0; wait $pid || rc=$?
+		[ "$rc" = 1 ] || fail "SIG$sig while waiting in $target: exit $rc"
+	done
+done
 echo ok

@@ -3,7 +3,8 @@
 # overwritten, reports do not mislead: the cases of a reliability and
 # bad-input probe, each checked through the real binary.
 #   1  a failed destage under write-back fails the run and names the data
-#   6  output paths are checked before the run; a late failure falls back
+#   6  output paths (results, fio logs, --out-dir, serve's and validate's
+#      files) are checked before any work; a late failure falls back
 #   7  contradictions and nonsense values in specs and options are errors
 #   8  NUL bytes and non-regular job files are refused, with the position
 #   9  block sizes and iodepths the target or engine cannot take fail early
@@ -79,6 +80,20 @@ expect_fail 2 "directory /nonexistent/dir does not exist" $RAIDLAB run --target 
     --rw=read --json /nonexistent/dir/out.json
 expect_fail 2 "html /nonexistent/r.html" $RAIDLAB run cdm --target 'mem(size=64m)' \
     --html /nonexistent/r.html
+# every output path, before any work (each run below would take seconds to minutes first)
+for log in bw lat iops; do
+	expect_fail 2 "write_${log}_log /nonexistent/l_${log}.1.log: directory /nonexistent" \
+	    $RAIDLAB run --target 'mem(size=1m)' --rw=read --quiet --write_${log}_log=/nonexistent/l
+done
+expect_fail 2 "out-dir /dev/null: it is not a directory" timeout 60 $RAIDLAB run cdm \
+    --target 'mem(size=64m)' --size=16m --passes=1 --warmup=0 --duration=1s --quiet --out-dir /dev/null
+expect_fail 2 "serve: --json /nonexistent/s.json: directory" timeout 60 $RAIDLAB serve \
+    'mem(size=1m)' --socket "$T/s.sock" --no-status --json /nonexistent/s.json
+# a script waits for the ready file: one that cannot be written fails the server at once
+expect_fail 2 "ready-file /nonexistent/r: directory" timeout 60 $RAIDLAB serve 'mem(size=1m)' \
+    --socket "$T/s.sock" --no-status --ready-file /nonexistent/r
+expect_fail 2 "validate: --json /nonexistent/v.json: directory" timeout 60 $RAIDLAB validate \
+    --json /nonexistent/v.json
 mkdir "$T/gone"
 TMPDIR="$T" $RAIDLAB run --quiet --target 'mem(size=1m)' --rw=read --time_based --runtime=1 \
     --json "$T/gone/out.json" 2>"$T/fb.err" &
@@ -100,6 +115,19 @@ expect_fail 2 "powerloss-after" $RAIDLAB info 'cache(mem(size=8m), powerloss-aft
 expect_fail 2 "bw=0 is not a limit" $RAIDLAB info 'link(mem(size=1m), bw=0)'
 expect_fail 2 "iops=0 is not a limit" $RAIDLAB info 'link(mem(size=1m), iops=0)'
 expect_fail 2 "max-read-errors" $RAIDLAB info 'raid1(mem(size=1m) x2, max-read-errors=-1)'
+expect_fail 2 "rwmixread=70 and rwmixwrite=70 contradict each other" $RAIDLAB run \
+    --target 'null()' --rw=randrw --size=1m --rwmixread=70 --rwmixwrite=70
+$RAIDLAB run --target 'null()' --rw=randrw --size=1m --rwmixread=70 --rwmixwrite=30 --quiet ||
+	fail "rwmixread and rwmixwrite that agree were refused"
+expect_fail 2 "--minimal is --output-format=terse: it contradicts --output-format" $RAIDLAB run \
+    --target 'null()' --size=1m --minimal --output-format=json
+expect_fail 2 "link: profile=nosuch: no controller profile" $RAIDLAB info \
+    'link(mem(size=1m), profile=nosuch)'
+expect_fail 2 "cache: profile=nosuch: no controller profile" $RAIDLAB info \
+    'cache(mem(size=16m), profile=nosuch)'
+expect_fail 2 "link: profile=perc-h730p is a cache controller profile" $RAIDLAB info \
+    'link(mem(size=1m), profile=perc-h730p)'
+$RAIDLAB info 'controller(perc-h730p, mem(size=64m))' >/dev/null || fail "controller(perc-h730p)"
 expect_fail 2 "--target given twice ('mem(size=1m)' and 'null()')" $RAIDLAB run \
     --target 'mem(size=1m)' --target 'null()' --rw=read
 printf '[global]\ntarget=mem(size=1m)\ntarget=null()\n[a]\nrw=read\n' >"$T/t2.fio"

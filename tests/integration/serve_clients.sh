@@ -89,4 +89,41 @@ serve_start 'mem(size=8m)' --socket ro.sock --read-only
 qemu-io -f raw 'nbd+unix:///?socket=ro.sock' -c 'write 0 4k' >ro.out 2>&1 || true
 grep -qi "permission\|read-only\|not permitted" ro.out || { cat ro.out; fail "write to read-only export not refused"; }
 serve_stop
+
+# --- a live socket belongs to its server: a second server refuses it; a stale one is replaced ---
+mask=$(umask)
+umask 000
+serve_start 'mem(size=8m)' --socket live.sock --ctl live.ctl
+umask "$mask"
+LIVE=$SPID
+# created owner-only whatever the umask (here 000)
+[ "$(stat -c %a live.sock)" = 600 ] || fail "NBD socket mode $(stat -c %a live.sock) under umask 000"
+[ "$(stat -c %a live.ctl)" = 600 ] || fail "control socket mode $(stat -c %a live.ctl) under umask 000"
+# (under timeout: a server that took the socket over would serve on)
+expect_fail 1 "another server is listening" timeout 30 $RAIDLAB serve 'mem(size=4m)' \
+	--socket live.sock
+expect_fail 1 "another server is listening" timeout 30 $RAIDLAB serve 'mem(size=4m)' \
+	--socket other.sock --ctl live.ctl
+[ "$(nbdinfo --size 'nbd+unix:///?socket=live.sock')" = 8388608 ] || fail "the first server lost its socket"
+$RAIDLAB ctl live.ctl status >/dev/null || fail "the first server lost its control socket"
+# status of an export that does not exist is an error, not every export's status
+expect_fail 1 "no export named 'nosuch'" $RAIDLAB ctl live.ctl status --export nosuch
+kill -KILL $LIVE
+wait $LIVE 2>/dev/null || true
+[ -S live.sock ] || fail "no stale socket left by SIGKILL"
+serve_start 'mem(size=4m)' --socket live.sock --ctl live.ctl
+[ "$(nbdinfo --size 'nbd+unix:///?socket=live.sock')" = 4194304 ] || fail "stale socket not replaced"
+serve_stop
+
+# --- write-back data lost (the destage fails): the flush gets EIO and the server fails ---
+serve_start "cache(faulty(file($T/wb.img, size=32m), at=1m:64k, ops=write), size=8m, write=back)" \
+	--socket wb.sock --json wb.json
+head -c 2M /dev/urandom >wb.bin
+nbdcopy wb.bin 'nbd+unix:///?socket=wb.sock' >/dev/null 2>&1 || true
+kill -TERM $SPID
+rc=0; wait $SPID || rc=$?
+[ $rc -eq 1 ] || { cat serve.err; fail "serve lost acknowledged write-back data and exited $rc"; }
+grep -q "bytes of acknowledged writes never reached" serve.err ||
+	{ cat serve.err; fail "serve did not say it lost acknowledged data"; }
+[ "$(jqv wb.json '.lost_acknowledged_bytes')" = 65536 ] || fail "JSON: lost bytes $(jq -c . wb.json)"
 echo "serve_clients: ok"

@@ -223,12 +223,22 @@ static void test_valid_values(void **state)
 
 	SET_OK(&j, "rwmixread", "70");
 	assert_int_equal(j.rwmixread, 70);
-	SET_OK(&j, "rwmixwrite", "70");
-	assert_int_equal(j.rwmixread, 30);
 	SET_OK(&j, "rwmixread", "0");
 	assert_int_equal(j.rwmixread, 0);
 	SET_OK(&j, "rwmixread", "100%");
 	assert_int_equal(j.rwmixread, 100);
+	SET_OK(&j, "rwmixwrite", "0"); /* both given: they agree */
+	assert_int_equal(j.rwmixread, 100);
+	/* both given and not adding up to 100: one of them would be dropped */
+	struct wl_job both = j;
+	assert_int_equal(wl_job_set(&j, "rwmixwrite", "70", "test", msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "rwmixread=100 and rwmixwrite=70 contradict each other", __LINE__);
+	assert_int_equal(wl_job_set(&j, "rwmixread", "70", "test", msg, sizeof(msg)), -EINVAL);
+	expect_sub(msg, "rwmixread=70 and rwmixwrite=0 contradict each other", __LINE__);
+	assert_memory_equal(&j, &both, sizeof(j)); /* refused: the job is as it was */
+	wl_job_init(&j);
+	SET_OK(&j, "rwmixwrite", "70");
+	assert_int_equal(j.rwmixread, 30);
 	SET_OK(&j, "rwmixwrite", "100");
 	assert_int_equal(j.rwmixread, 0);
 
@@ -852,7 +862,7 @@ static void test_validate(void **state)
 	SET_OK(&j, "rw", "randrw");
 	SET_OK(&j, "rwmixread", "100");
 	VALIDATE_ERR(&j, "verify=crc32c needs writes, but rwmixread=100 makes rw=randrw read only");
-	SET_OK(&j, "rwmixwrite", "1");
+	SET_OK(&j, "rwmixread", "99");
 	VALIDATE_OK(&j);
 	SET_OK(&j, "bssplit", "4k/50:64k/50");
 	VALIDATE_OK(&j);
@@ -1153,6 +1163,7 @@ static void test_option_table(void **state)
 		if (o->def[0]) {
 			SET_OK(&j, o->name, o->def);
 			j.direct_given = false; /* only records that direct= was said */
+			j.rwmix_given[0] = j.rwmix_given[1] = false; /* likewise */
 			if (memcmp(&j, &def, sizeof(j)) != 0)
 				fail_msg("option '%s': its default '%s' differs from wl_job_init",
 				         o->name, o->def);

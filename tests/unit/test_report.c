@@ -7,7 +7,8 @@
  * document per broken rule, the message checked whole); where latency
  * percentiles come from (best pass or mean of passes); and the comparison
  * model's row matching when configurations have different tests, repeated
- * names, or mixed kinds.  Documents are built in memory from small JSON
+ * names, or mixed kinds; the loader's streaming filter (strip.c) at every
+ * place a chunk can end.  Documents are built in memory from small JSON
  * snippets, so every case shows exactly what it feeds in.
  */
 /* cmocka needs these first, in this order */
@@ -28,6 +29,7 @@
 #include "report/fmt.h"
 #include "report/render.h"
 #include "report/result.h"
+#include "report/strip.h"
 #include "report/svg.h"
 
 /* Everything a writer function printed, as a string (caller frees). */
@@ -488,6 +490,47 @@ static void test_mixed_kinds(void **state)
 	rep_result_free(r[1]);
 }
 
+/* strip.c: its whole output for @in fed in one piece, then cut at every byte. */
+static void strip_check(const char *in, const char *want, bool broken) /* want NULL: any */
+{
+	size_t len = strlen(in);
+	char *out = malloc(rep_strip_room(len) + 1);
+	struct rep_strip st;
+
+	assert_non_null(out);
+	for (size_t cut = 0; cut <= len; cut++) {
+		size_t n;
+		rep_strip_init(&st);
+		n = rep_strip_feed(&st, in, cut, out);
+		n += rep_strip_feed(&st, in + cut, len - cut, out + n);
+		out[n] = '\0';
+		if ((want && strcmp(out, want)) || st.broken != broken)
+			fail_msg("cut at %zu of %s: got %s (broken %d), want %s", cut, in, out,
+			         st.broken, want ? want : "broken");
+	}
+	free(out);
+}
+
+static void test_strip(void **state)
+{
+	(void)state;
+	/* a direction's histogram and series go, first, middle or last, with their commas */
+	strip_check("{\"jobs\": [{\"read\": {\"histogram\": {\"b\": [[1, 2], [3, 4]]},"
+	            " \"mb_s\": 1, \"series\": [1, \"}\"], \"iops\": 2, \"series\": null}}]}",
+	            "{\"jobs\":[{\"read\":{\"mb_s\":1,\"iops\":2}}]}", false);
+	/* elsewhere they stay, and strings (with escapes, braces, spaces) are copied as they are */
+	strip_check("{\"histogram\": 1, \"target\": {\"series\": [1]}, \"a b\": \"x \\\" }\"}",
+	            "{\"histogram\":1,\"target\":{\"series\":[1]},\"a b\":\"x \\\" }\"}", false);
+	/* a key longer than the buffer, and one with an escape, pass through */
+	strip_check("{\"write\": {\"a_very_long_key_name_indeed\": 1, \"h\\u0069\": 2}}",
+	            "{\"write\":{\"a_very_long_key_name_indeed\":1,\"h\\u0069\":2}}", false);
+	/* a stripped member that is not JSON is noticed: the loader then parses the text as is */
+	strip_check("{\"trim\": {\"series\" [1]}}", NULL, true);
+	strip_check("{\"trim\": {\"series\": [1}}}", NULL, true);
+	strip_check("{\"trim\": {\"series\": , \"a\": 1}}", NULL, true);
+	strip_check("{\"trim\": {\"series\": [1] 2}}", NULL, true);
+}
+
 static void test_nice_axis(void **state)
 {
 	double lo, hi, step;
@@ -515,7 +558,7 @@ int main(void)
 	    cmocka_unit_test(test_load_accepts),  cmocka_unit_test(test_percentile_source),
 	    cmocka_unit_test(test_row_matching),  cmocka_unit_test(test_repeated_names_and_labels),
 	    cmocka_unit_test(test_mixed_kinds),   cmocka_unit_test(test_merge),
-	    cmocka_unit_test(test_nice_axis),
+	    cmocka_unit_test(test_nice_axis),     cmocka_unit_test(test_strip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

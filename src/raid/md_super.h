@@ -38,8 +38,13 @@
 #define MD_ROLE_FAULTY     0xfffeu
 #define MD_RESYNC_DONE     UINT64_MAX /* resync_offset of a clean array */
 
-#define MD_FEATURE_BITMAP_OFFSET 1u
-#define MD_FEATURE_PPL           1024u
+#define MD_FEATURE_BITMAP_OFFSET   1u
+#define MD_FEATURE_RECOVERY_OFFSET 2u   /* recovery_offset: the member is partly rebuilt */
+#define MD_FEATURE_RESHAPE_ACTIVE  4u   /* a reshape is under way */
+#define MD_FEATURE_JOURNAL         512u /* a raid5/6 journal device */
+#define MD_FEATURE_PPL             1024u
+/* The features md(...) honours; any other bit is refused by name. */
+#define MD_FEATURES_KNOWN (MD_FEATURE_BITMAP_OFFSET | MD_FEATURE_RECOVERY_OFFSET)
 
 #define MD_LEVEL_LINEAR (-1)
 

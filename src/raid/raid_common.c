@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "raid/md_state.h"
 #include "raid/raid_common.h"
 
 #define RELAXED memory_order_relaxed
@@ -168,7 +169,10 @@ struct raid_array *raid_array_of(struct rl_target *t)
 
 void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
 {
-	atomic_store_explicit(&a->m[i].state, (int)s, memory_order_release);
+	int old = atomic_exchange_explicit(&a->m[i].state, (int)s, memory_order_acq_rel);
+
+	if (old != (int)s && a->md)
+		md_state_changed(a->md, a);
 }
 
 bool raid_member_error(struct raid_array *a, unsigned i, int status)
@@ -181,8 +185,11 @@ bool raid_member_error(struct raid_array *a, unsigned i, int status)
 	while (cur != RAID_MEMBER_FAILED) {
 		if (atomic_compare_exchange_weak_explicit(&a->m[i].state, &cur, RAID_MEMBER_FAILED,
 		                                          memory_order_acq_rel,
-		                                          memory_order_acquire))
+		                                          memory_order_acquire)) {
+			if (a->md) /* recorded before the failing request completes */
+				md_state_changed(a->md, a);
 			return true;
+		}
 	}
 	return false;
 }
@@ -438,6 +445,10 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 
 void raid_destroy(struct rl_target *t)
 {
+	struct raid_array *a = t->priv;
+
+	if (a && a->md)
+		md_state_close(a->md, a);
 	free(t->priv);
 	t->priv = NULL;
 }

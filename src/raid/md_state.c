@@ -1,0 +1,271 @@
+/*
+ * md_state.c - md's array state on the members' superblocks (md_state.h).
+ *
+ * The state is a copy of every member's own superblock (its dev_number,
+ * device UUID and offsets stay its own) plus the freshest superblock's
+ * dev_roles table.  Every change is one md_state_write(): the event count
+ * goes up, dev_roles is recomputed from the array's member states (a
+ * failed member and a role nobody holds are faulty), and the superblock
+ * goes to every member that is not failed, each write flushed before the
+ * next step.  Writes are serialised by a mutex; they are synchronous, on
+ * a throwaway executor, so they may run from a worker's completion path
+ * (a member failing) before the request that failed it is acknowledged.
+ *
+ * Opening for writing records the array dirty (resync_offset 0) before
+ * any data is written; a clean close records resync_offset MaxSector.
+ * An array found dirty was stopped uncleanly: its redundancy is made to
+ * agree with the data again (md's resync: mirrors copied from the first
+ * in-sync copy, parity recomputed) before it is used.  A stale member is
+ * rebuilt from the others, carrying the recovery-offset feature (offset 0)
+ * until it is done, so an interrupted rebuild is started again.
+ *
+ * Stacks of simulated drives run in virtual time: their superblocks are
+ * not rewritten (a synchronous write would step outside the simulation).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "raid/md.h"
+#include "raid/md_state.h"
+#include "raid/parity.h"
+#include "raid/raid_common.h"
+#include "raid/rebuild.h"
+#include "raid/scrub.h"
+
+struct md_state {
+	pthread_mutex_t lock;
+	struct md_super fresh; /* the freshest superblock: dev_roles, events */
+	unsigned n;            /* roles */
+	bool dirty;            /* recorded dirty on the members */
+	bool quiet;
+	struct md_super own[RAID_MAX_MEMBERS]; /* each role's member superblock */
+	bool present[RAID_MAX_MEMBERS];        /* a real member (not a stand-in) */
+};
+
+struct md_state *md_state_new(const struct md_super *fresh, unsigned nroles)
+{
+	struct md_state *st;
+
+	if (nroles > RAID_MAX_MEMBERS)
+		return NULL;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	pthread_mutex_init(&st->lock, NULL);
+	st->fresh = *fresh;
+	st->n = nroles;
+	return st;
+}
+
+void md_state_member(struct md_state *st, unsigned role, const struct md_super *sb)
+{
+	st->own[role] = *sb;
+	st->present[role] = true;
+}
+
+void md_state_free(struct md_state *st)
+{
+	if (!st)
+		return;
+	pthread_mutex_destroy(&st->lock);
+	free(st);
+}
+
+/* The member target under role @r's slice. */
+static struct rl_target *md_state_target(struct raid_array *a, unsigned r)
+{
+	struct rl_target *s = a->t->children[r];
+
+	return s->nchildren == 1 ? s->children[0] : NULL;
+}
+
+/* dev_roles as the array stands: each member's role, faulty where failed or missing. */
+static void md_state_roles(const struct md_state *st, struct raid_array *a, struct md_super *sb)
+{
+	uint32_t max_dev = st->fresh.max_dev;
+
+	memcpy(sb->roles, st->fresh.roles, sizeof(sb->roles));
+	for (unsigned r = 0; r < st->n; r++) {
+		for (uint32_t d = 0; d < MD_SB_MAX_DEVS; d++)
+			if (sb->roles[d] == r)
+				sb->roles[d] = MD_ROLE_FAULTY; /* unless its holder is here */
+	}
+	for (unsigned r = 0; r < st->n; r++) {
+		uint32_t d = st->own[r].dev_number;
+		if (!st->present[r])
+			continue;
+		if (d >= max_dev)
+			max_dev = d + 1;
+		sb->roles[d] =
+		    raid_member_state(a, r) == RAID_MEMBER_FAILED ? MD_ROLE_FAULTY : (uint16_t)r;
+	}
+	sb->max_dev = max_dev;
+}
+
+/* Keep the bitmap's event counts with the superblock's (md: older is stale). */
+static int md_state_bitmap_events(struct rl_target *m, const struct md_super *sb, uint8_t *buf)
+{
+	uint64_t at = MD_SB_OFFSET_BYTES + (uint64_t)(int64_t)sb->bitmap_offset * 512;
+	struct md_bitmap_super b;
+	char msg[128];
+	int rc = md_member_io(m, RL_OP_READ, at, buf, MD_SB_BYTES);
+
+	if (rc || md_bitmap_decode(buf, &b, msg, sizeof(msg)))
+		return rc ? rc : -EIO;
+	b.events = sb->events;
+	if (sb->resync_offset == MD_RESYNC_DONE)
+		b.events_cleared = sb->events;
+	md_bitmap_encode(&b, buf); /* the header only: the bits after it stay */
+	return md_member_io(m, RL_OP_WRITE, at, buf, MD_SB_BYTES);
+}
+
+/*
+ * One state change: events + 1, the superblock to every live member.
+ * @bitmap: the bitmap header too (only while no request is in flight: the
+ * parity engine writes that block itself).  Caller holds the lock.
+ */
+static int md_state_write(struct md_state *st, struct raid_array *a, bool bitmap)
+{
+	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
+	struct md_super sb;
+	int rc = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	if (rl_target_leaf_caps(a->t) & RL_CAP_VIRTUAL) {
+		free(buf);
+		return 0;
+	}
+	st->fresh.events++;
+	md_state_roles(st, a, &st->fresh);
+	for (unsigned r = 0; r < st->n; r++) {
+		struct rl_target *m = md_state_target(a, r);
+		enum raid_member_state s = raid_member_state(a, r);
+		int err;
+
+		if (!st->present[r] || !m || s == RAID_MEMBER_FAILED)
+			continue;
+		sb = st->own[r];
+		memcpy(sb.roles, st->fresh.roles, sizeof(sb.roles));
+		sb.max_dev = st->fresh.max_dev;
+		sb.events = st->fresh.events;
+		sb.utime = (uint64_t)time(NULL);
+		sb.resync_offset = st->dirty ? 0 : MD_RESYNC_DONE;
+		sb.feature_map &= ~MD_FEATURE_RECOVERY_OFFSET;
+		sb.recovery_offset = 0;
+		if (s == RAID_MEMBER_REBUILDING)
+			sb.feature_map |= MD_FEATURE_RECOVERY_OFFSET;
+		st->own[r] = sb;
+		md_super_encode(&sb, buf);
+		err = md_member_io(m, RL_OP_WRITE, MD_SB_OFFSET_BYTES, buf, MD_SB_BYTES);
+		if (!err && bitmap && (sb.feature_map & MD_FEATURE_BITMAP_OFFSET))
+			err = md_state_bitmap_events(m, &sb, buf);
+		if (err && !rc)
+			rc = err;
+	}
+	free(buf);
+	return rc;
+}
+
+void md_state_changed(struct md_state *st, struct raid_array *a)
+{
+	pthread_mutex_lock(&st->lock);
+	if (md_state_write(st, a, false) && !st->quiet)
+		fprintf(stderr, "md: writing the array state to the members failed\n");
+	pthread_mutex_unlock(&st->lock);
+}
+
+/* md's resync after an unclean stop: the redundancy made to agree with the data. */
+static int md_state_resync(struct rl_target *array, struct rl_exec *ex, char *msg, size_t msglen)
+{
+	struct raid_array *a = raid_array_of(array);
+
+	if (parity_array_of(array)) {
+		struct parity_check_result pr;
+		for (unsigned i = 0; i < a->n; i++)
+			if (!raid_member_readable(a, i)) {
+				snprintf(
+				    msg, msglen,
+				    "the array was stopped uncleanly while degraded (member %u "
+				    "missing): its parity cannot be trusted, so member %u cannot "
+				    "be rebuilt from it (md refuses such an array too)",
+				    i, i);
+				return -EIO;
+			}
+		return parity_check(parity_array_of(array), ex, PARITY_RESYNC, NULL, NULL, &pr, msg,
+		                    msglen);
+	}
+	if (a->copies > 1) {
+		struct raid_scrub_opts so = {.repair = true, .source = -1};
+		struct raid_scrub_result sr;
+		return raid_scrub(array, ex, &so, &sr, msg, msglen);
+	}
+	return 0;
+}
+
+int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, uint64_t stale,
+                   bool quiet, char *msg, size_t msglen)
+{
+	struct raid_array *a = raid_array_of(array);
+	struct rl_exec *ex = NULL;
+	int rc;
+
+	if (!a) {
+		snprintf(msg, msglen, "not an array");
+		return -EINVAL;
+	}
+	st->quiet = quiet;
+	st->dirty = true;
+	pthread_mutex_lock(&st->lock);
+	rc = md_state_write(st, a, true);
+	pthread_mutex_unlock(&st->lock);
+	if (rc) {
+		snprintf(msg, msglen, "recording the array dirty failed: %s", strerror(-rc));
+		return rc;
+	}
+	if (!unclean && !stale) {
+		a->md = st;
+		return 0;
+	}
+	rc = raid_tool_exec(array, &ex);
+	if (rc) {
+		snprintf(msg, msglen, "cannot set up I/O: %s", strerror(-rc));
+		return rc;
+	}
+	a->md = st; /* from here on every state change is recorded */
+	if (unclean) {
+		if (!quiet)
+			fprintf(stderr,
+			        "md: the array is not in sync (new, or not stopped cleanly): "
+			        "resyncing it\n");
+		rc = md_state_resync(array, ex, msg, msglen);
+	}
+	for (unsigned r = 0; r < a->n && !rc; r++) {
+		struct raid_rebuild_opts ro = {.member = r};
+		struct raid_rebuild_result res;
+		if (!(stale >> r & 1))
+			continue;
+		if (!quiet)
+			fprintf(stderr,
+			        "md: member %u is behind the others (stale): rebuilding it\n", r);
+		rc = raid_rebuild(array, ex, &ro, &res, msg, msglen);
+	}
+	rl_exec_destroy(ex);
+	if (rc)
+		a->md = NULL;
+	return rc;
+}
+
+void md_state_close(struct md_state *st, struct raid_array *a)
+{
+	pthread_mutex_lock(&st->lock);
+	st->dirty = false;
+	if (md_state_write(st, a, true) && !st->quiet)
+		fprintf(stderr, "md: recording the array clean failed\n");
+	pthread_mutex_unlock(&st->lock);
+	md_state_free(st);
+}

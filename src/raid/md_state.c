@@ -11,8 +11,9 @@
  * a throwaway executor, so they may run from a worker's completion path
  * (a member failing) before the request that failed it is acknowledged.
  *
- * Opening for writing records the array dirty (resync_offset 0) before
- * any data is written; a clean close records resync_offset MaxSector.
+ * The first write after opening records the array dirty (resync_offset 0)
+ * before it is sent, as md_write_start() does; a clean close records
+ * resync_offset MaxSector.
  * An array found dirty was stopped uncleanly: its redundancy is made to
  * agree with the data again (md's resync: mirrors copied from the first
  * in-sync copy, parity recomputed) before it is used.  A stale member is
@@ -24,6 +25,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +40,10 @@
 
 struct md_state {
 	pthread_mutex_t lock;
-	struct md_super fresh; /* the freshest superblock: dev_roles, events */
-	unsigned n;            /* roles */
-	bool dirty;            /* recorded dirty on the members */
+	struct md_super fresh;   /* the freshest superblock: dev_roles, events */
+	unsigned n;              /* roles */
+	bool dirty;              /* recorded dirty on the members */
+	_Atomic bool dirty_seen; /* dirty is on disk: writes need not wait (fast path) */
 	bool quiet;
 	struct md_super own[RAID_MAX_MEMBERS]; /* each role's member superblock */
 	bool present[RAID_MAX_MEMBERS];        /* a real member (not a stand-in) */
@@ -207,42 +210,59 @@ static int md_state_resync(struct rl_target *array, struct rl_exec *ex, char *ms
 	return 0;
 }
 
+/* Does the array as opened differ from what the freshest superblock records? */
+static bool md_state_differs(const struct md_state *st, struct raid_array *a)
+{
+	struct md_super sb;
+
+	md_state_roles(st, a, &sb);
+	return sb.max_dev != st->fresh.max_dev ||
+	       memcmp(sb.roles, st->fresh.roles, sizeof(sb.roles[0]) * sb.max_dev);
+}
+
 int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, uint64_t stale,
                    bool quiet, char *msg, size_t msglen)
 {
 	struct raid_array *a = raid_array_of(array);
 	struct rl_exec *ex = NULL;
-	int rc;
+	int rc = 0;
 
 	if (!a) {
 		snprintf(msg, msglen, "not an array");
 		return -EINVAL;
 	}
 	st->quiet = quiet;
-	st->dirty = true;
-	pthread_mutex_lock(&st->lock);
-	rc = md_state_write(st, a, true);
-	pthread_mutex_unlock(&st->lock);
-	if (rc) {
-		snprintf(msg, msglen, "recording the array dirty failed: %s", strerror(-rc));
-		return rc;
+	st->dirty = unclean; /* as the superblocks say, until resynced */
+	if (stale || unclean || md_state_differs(st, a)) {
+		pthread_mutex_lock(&st->lock);
+		rc = md_state_write(st, a, true);
+		pthread_mutex_unlock(&st->lock);
 	}
-	if (!unclean && !stale) {
-		a->md = st;
-		return 0;
-	}
-	rc = raid_tool_exec(array, &ex);
 	if (rc) {
-		snprintf(msg, msglen, "cannot set up I/O: %s", strerror(-rc));
+		snprintf(msg, msglen, "recording the array state failed: %s", strerror(-rc));
 		return rc;
 	}
 	a->md = st; /* from here on every state change is recorded */
+	if (!unclean && !stale)
+		return 0;
+	rc = raid_tool_exec(array, &ex);
+	if (rc) {
+		snprintf(msg, msglen, "cannot set up I/O: %s", strerror(-rc));
+		a->md = NULL;
+		return rc;
+	}
 	if (unclean) {
 		if (!quiet)
 			fprintf(stderr,
 			        "md: the array is not in sync (new, or not stopped cleanly): "
 			        "resyncing it\n");
 		rc = md_state_resync(array, ex, msg, msglen);
+		if (!rc) {
+			pthread_mutex_lock(&st->lock);
+			st->dirty = false;
+			rc = md_state_write(st, a, true);
+			pthread_mutex_unlock(&st->lock);
+		}
 	}
 	for (unsigned r = 0; r < a->n && !rc; r++) {
 		struct raid_rebuild_opts ro = {.member = r};
@@ -260,12 +280,28 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 	return rc;
 }
 
+void md_state_write_start(struct md_state *st, struct raid_array *a)
+{
+	if (atomic_load_explicit(&st->dirty_seen, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&st->lock);
+	if (!st->dirty) {
+		st->dirty = true;
+		if (md_state_write(st, a, false) && !st->quiet)
+			fprintf(stderr, "md: recording the array dirty failed\n");
+	}
+	atomic_store_explicit(&st->dirty_seen, true, memory_order_release);
+	pthread_mutex_unlock(&st->lock);
+}
+
 void md_state_close(struct md_state *st, struct raid_array *a)
 {
 	pthread_mutex_lock(&st->lock);
-	st->dirty = false;
-	if (md_state_write(st, a, true) && !st->quiet)
-		fprintf(stderr, "md: recording the array clean failed\n");
+	if (st->dirty) {
+		st->dirty = false;
+		if (md_state_write(st, a, true) && !st->quiet)
+			fprintf(stderr, "md: recording the array clean failed\n");
+	}
 	pthread_mutex_unlock(&st->lock);
 	md_state_free(st);
 }

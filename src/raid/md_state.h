@@ -6,8 +6,8 @@
  * clean, member failed, member being recovered, member back in sync);
  * every live member gets the new superblock, with dev_roles naming the
  * failed and missing devices faulty; a member being rebuilt carries the
- * recovery-offset feature; resync_offset is 0 while the array is open for
- * writing (dirty) and MaxSector after a clean stop.  A member left behind
+ * recovery-offset feature; resync_offset is 0 from the first write on
+ * (dirty) and MaxSector after a clean stop.  A member left behind
  * (a lower event count, marked faulty by the others, or interrupted in
  * recovery) is therefore never taken for in sync again.
  */
@@ -33,7 +33,7 @@ struct md_state *md_state_new(const struct md_super *fresh, unsigned nroles);
 void md_state_member(struct md_state *st, unsigned role, const struct md_super *sb);
 
 /**
- * Take over @array (opened from the superblocks): record it dirty on every
+ * Take over @array (opened from the superblocks): record its state on every
  * live member, resync it when the last stop was unclean (@unclean), then
  * rebuild every member in @stale (a bit per role; they are failed in the
  * array).  On success the array owns @st (it is written clean and freed
@@ -42,6 +42,12 @@ void md_state_member(struct md_state *st, unsigned role, const struct md_super *
  */
 int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, uint64_t stale,
                    bool quiet, char *msg, size_t msglen);
+
+/**
+ * A write or trim is about to be sent to @a: the first one records the
+ * array dirty on the members before it goes (later ones return at once).
+ */
+void md_state_write_start(struct md_state *st, struct raid_array *a);
 
 /** A member of @a changed state: write the new state to the live members. */
 void md_state_changed(struct md_state *st, struct raid_array *a);

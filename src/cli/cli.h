@@ -54,6 +54,16 @@ struct json_object;
 unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc);
 
 /**
+ * A tool that keeps the files it creates (create, rebuild) failed: remove
+ * the files raidlab created under @t (outcome.c), so a refused command
+ * leaves nothing behind.  Call before closing @t.
+ */
+void cli_created_remove(struct rl_target *t);
+
+/** The same on a tree from rl_target_tree() (the stack may be closed by now). */
+void cli_created_walk(struct json_object *tree);
+
+/**
  * --slow N (serve and file suites on simulated stacks): a whole factor
  * 1..1000 into *out.  0, or -EINVAL after printing the reason.
  */

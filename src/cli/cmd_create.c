@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,12 +201,11 @@ static int create_main(int argc, char **argv)
 			rc = rc == -EINVAL ? 2 : 1;
 			goto out;
 		}
-		if (!(members[n]->caps & RL_CAP_DATA)) {
-			cli_error("create", "member %u (%s) stores no data", n, argv[i]);
+		if (!(members[n++]->caps & RL_CAP_DATA)) { /* counted: closed at out */
+			cli_error("create", "member %u (%s) stores no data", n - 1, argv[i]);
 			rc = 2;
 			goto out;
 		}
-		n++;
 	}
 	rc = md_create(&o, members, n, &sb, msg, sizeof(msg));
 	if (rc) {
@@ -215,12 +215,19 @@ static int create_main(int argc, char **argv)
 	}
 	nmembers = n;
 	if (!o.assume_clean) {
+		struct json_object *trees[MD_SB_MAX_DEVS];
 		for (unsigned i = 0; i < n; i++) {
+			trees[i] = rl_target_tree(members[i]); /* what to remove if it fails */
 			rl_target_finish(members[i]);
 			rl_target_close(members[i]);
 		}
 		n = 0;
 		rc = create_resync(argc, argv, optind + 1, &ctx);
+		for (unsigned i = 0; i < nmembers; i++) {
+			if (rc && trees[i])
+				cli_created_walk(trees[i]);
+			json_object_put(trees[i]);
+		}
 		if (rc)
 			goto out;
 	}
@@ -234,6 +241,8 @@ static int create_main(int argc, char **argv)
 	}
 out:
 	for (unsigned i = 0; i < n; i++) {
+		if (rc) /* a refused create leaves no file it made behind */
+			cli_created_remove(members[i]);
 		rl_target_finish(members[i]);
 		rl_target_close(members[i]);
 	}

@@ -24,6 +24,7 @@
  * not rewritten (a synchronous write would step outside the simulation).
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -45,6 +46,8 @@ struct md_state {
 	bool dirty;              /* recorded dirty on the members */
 	_Atomic bool dirty_seen; /* dirty is on disk: writes need not wait (fast path) */
 	bool quiet;
+	bool resynced;    /* the open found the array unclean and resynced it */
+	uint64_t rebuilt; /* roles the open rebuilt (stale members) */
 	struct md_super own[RAID_MAX_MEMBERS]; /* each role's member superblock */
 	bool present[RAID_MAX_MEMBERS];        /* a real member (not a stand-in) */
 };
@@ -257,6 +260,7 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 			        "md: the array is not in sync (new, or not stopped cleanly): "
 			        "resyncing it\n");
 		rc = md_state_resync(array, ex, msg, msglen);
+		st->resynced = !rc;
 		if (!rc) {
 			pthread_mutex_lock(&st->lock);
 			st->dirty = false;
@@ -273,6 +277,8 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 			fprintf(stderr,
 			        "md: member %u is behind the others (stale): rebuilding it\n", r);
 		rc = raid_rebuild(array, ex, &ro, &res, msg, msglen);
+		if (!rc)
+			st->rebuilt |= 1ull << r;
 	}
 	rl_exec_destroy(ex);
 	if (rc)
@@ -292,6 +298,22 @@ void md_state_write_start(struct md_state *st, struct raid_array *a)
 	}
 	atomic_store_explicit(&st->dirty_seen, true, memory_order_release);
 	pthread_mutex_unlock(&st->lock);
+}
+
+void md_state_report(struct md_state *st, struct json_object *obj)
+{
+	struct json_object *md = json_object_new_object(), *rebuilt = json_object_new_array();
+
+	pthread_mutex_lock(&st->lock);
+	json_object_object_add(md, "events", json_object_new_int64((int64_t)st->fresh.events));
+	json_object_object_add(md, "dirty", json_object_new_boolean(st->dirty));
+	json_object_object_add(md, "resynced", json_object_new_boolean(st->resynced));
+	for (unsigned r = 0; r < st->n; r++)
+		if (st->rebuilt >> r & 1)
+			json_object_array_add(rebuilt, json_object_new_int((int)r));
+	pthread_mutex_unlock(&st->lock);
+	json_object_object_add(md, "rebuilt", rebuilt);
+	json_object_object_add(obj, "md", md);
 }
 
 void md_state_close(struct md_state *st, struct raid_array *a)

@@ -20,6 +20,7 @@
 #include "core/target.h"
 #include "raid/md_super.h"
 
+struct json_object;
 struct md_state;
 struct raid_array;
 
@@ -51,6 +52,12 @@ void md_state_write_start(struct md_state *st, struct raid_array *a);
 
 /** A member of @a changed state: write the new state to the live members. */
 void md_state_changed(struct md_state *st, struct raid_array *a);
+
+/**
+ * Add "md": {events, dirty, resynced, rebuilt: [roles]} to @obj: what the
+ * open found and did (a resync after an unclean stop, stale members rebuilt).
+ */
+void md_state_report(struct md_state *st, struct json_object *obj);
 
 /** The array is closing with no request in flight: record it clean, free @st. */
 void md_state_close(struct md_state *st, struct raid_array *a);

@@ -424,6 +424,8 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 		raid_json_u64(obj, "max_read_errors", a->max_read_errors);
 	}
 	raid_json_lost(a, obj);
+	if (a->md)
+		md_state_report(a->md, obj);
 	if (a->level->report)
 		a->level->report(a, obj);
 	for (unsigned i = 0; i < a->n; i++) {

@@ -68,6 +68,11 @@ const struct parity_geom *parity_geom_of(const struct parity_array *pa)
 	return &pa->g;
 }
 
+unsigned parity_parity_count(const struct parity_array *pa)
+{
+	return pa->nparity;
+}
+
 uint64_t parity_data_offset(const struct parity_array *pa)
 {
 	return pa->doff;

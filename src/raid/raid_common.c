@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "raid/md_state.h"
+#include "raid/parity.h"
 #include "raid/raid_common.h"
 
 #define RELAXED memory_order_relaxed
@@ -225,6 +226,20 @@ bool raid_member_read_error(struct raid_array *a, unsigned i, int status)
 	atomic_fetch_add_explicit(&a->member_errors, 1, RELAXED);
 	errs = atomic_fetch_add_explicit(&a->m[i].read_errors, 1, RELAXED) + 1;
 	return errs > a->max_read_errors && raid_member_fail_if_redundant(a, i);
+}
+
+bool raid_member_redundant(struct raid_array *a, unsigned i)
+{
+	struct parity_array *pa = parity_array_of(a->t);
+	unsigned down = 0;
+
+	if (!raid_member_readable(a, i))
+		return true;
+	if (!pa)
+		return raid_redundant_without(a, i);
+	for (unsigned k = 0; k < a->n; k++)
+		down += !raid_member_readable(a, k);
+	return down < parity_parity_count(pa);
 }
 
 bool raid_member_fail_if_redundant(struct raid_array *a, unsigned i)

@@ -202,6 +202,13 @@ void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
 bool raid_member_error(struct raid_array *a, unsigned i, int status);
 
 /**
+ * Would every array byte keep a readable copy without member @i?  True
+ * when @i is not in sync already.  Parity levels: fewer members down than
+ * parity blocks.
+ */
+bool raid_member_redundant(struct raid_array *a, unsigned i);
+
+/**
  * Fail member @i unless that would leave some array byte without a readable
  * copy (decisions are serialised).  Returns true if this call failed it.
  */

@@ -79,6 +79,15 @@ void md_super_encode(const struct md_super *sb, uint8_t *buf);
  */
 int md_super_decode(const uint8_t *buf, struct md_super *sb, char *msg, size_t msglen);
 
+/**
+ * Every field an array is opened from, against md's rules and a member of
+ * @member_bytes: the metadata (superblock, bitmap) before data_offset, the
+ * used size inside the member, a power-of-two chunk, a member count the
+ * level takes (at most RAID_MAX_MEMBERS), recovery_offset inside the size.
+ * 0, or -EINVAL with the field named in @msg.
+ */
+int md_super_check(const struct md_super *sb, uint64_t member_bytes, char *msg, size_t msglen);
+
 /** md's checksum of an encoded superblock (its sb_csum field ignored). */
 uint32_t md_super_csum(const uint8_t *buf);
 

@@ -358,13 +358,19 @@ static int parity_resync_fresh(struct parity_array *pa, bool *done, char *msg, s
 	return rc;
 }
 
-/* Replay at open, as md does at assembly, with a throwaway executor. */
-static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msglen)
+/*
+ * Replay at open, as md does at assembly, with a throwaway executor.  Only
+ * when the array is opened for writing: a read-only open cannot write the
+ * members (every replayed write would fail its member).  The power-loss
+ * injection armed by the spec stays armed (the replay is not a power cut).
+ */
+static int parity_replay_at_open(struct parity_array *pa, bool writable, char *msg, size_t msglen)
 {
+	uint64_t armed = pa->powerloss_after;
 	struct rl_exec *ex = NULL;
 	int rc;
 
-	if (!pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
+	if (!writable || !pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
 		return 0;
 	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
 	if (rc)
@@ -373,6 +379,7 @@ static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msgl
 	if (!rc)
 		rc = parity_power_restore(pa, ex, NULL, msg, msglen);
 	rl_exec_destroy(ex);
+	pa->powerloss_after = armed;
 	return rc;
 }
 
@@ -561,7 +568,7 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = parity_replay_at_open(pa, msg, sizeof(msg));
+	rc = parity_replay_at_open(pa, ctx->write_intent, msg, sizeof(msg));
 	if (!rc && bmoff && pa->data)
 		rc = parity_bitmap_load(pa, msg, sizeof(msg));
 	if (rc) {

@@ -112,8 +112,24 @@ static void md_state_roles(const struct md_state *st, struct raid_array *a, stru
 	sb->max_dev = max_dev;
 }
 
+/*
+ * What a superblock write does to the member's bitmap block.  The parity
+ * engine sets its bits itself, region by region (parity.c); a mirror's
+ * bits are not kept per region, so they are all set while the array is
+ * dirty - md then resyncs everything after an unclean stop, never less than
+ * was written.  A clean array (after its resync, or closed with nothing in
+ * flight) has every bit cleared, whatever the level.
+ */
+enum md_bitmap_op {
+	MD_BM_NONE,   /* leave the block alone (requests may be writing it) */
+	MD_BM_HEADER, /* the header's event counts only */
+	MD_BM_DIRTY,  /* header, and every bit set on a mirror */
+	MD_BM_CLEAN,  /* header, and every bit cleared */
+};
+
 /* Keep the bitmap's event counts with the superblock's (md: older is stale). */
-static int md_state_bitmap_events(struct rl_target *m, const struct md_super *sb, uint8_t *buf)
+static int md_state_bitmap(struct rl_target *m, const struct md_super *sb, enum md_bitmap_op op,
+                           bool mirror, uint8_t *buf)
 {
 	uint64_t at = MD_SB_OFFSET_BYTES + (uint64_t)(int64_t)sb->bitmap_offset * 512;
 	struct md_bitmap_super b;
@@ -126,17 +142,25 @@ static int md_state_bitmap_events(struct rl_target *m, const struct md_super *sb
 	if (sb->resync_offset == MD_RESYNC_DONE)
 		b.events_cleared = sb->events;
 	md_bitmap_encode(&b, buf); /* the header only: the bits after it stay */
+	if (op == MD_BM_CLEAN || (op == MD_BM_DIRTY && mirror)) {
+		uint64_t bits = (b.sync_size * 512 + b.chunksize - 1) / b.chunksize;
+		for (uint64_t i = 0; i < bits && 256 + i / 8 < MD_SB_BYTES; i++) {
+			uint8_t bit = (uint8_t)(1u << (i % 8));
+			buf[256 + i / 8] = (uint8_t)(op == MD_BM_DIRTY ? buf[256 + i / 8] | bit
+			                                               : buf[256 + i / 8] & ~bit);
+		}
+	}
 	return md_member_io(m, RL_OP_WRITE, at, buf, MD_SB_BYTES);
 }
 
 /*
- * One state change: events + 1, the superblock to every live member.
- * @bitmap: the bitmap header too (only while no request is in flight: the
- * parity engine writes that block itself).  Caller holds the lock.
+ * One state change: events + 1, the superblock to every live member, and
+ * the bitmap block as @bm says.  Caller holds the lock.
  */
-static int md_state_write(struct md_state *st, struct raid_array *a, bool bitmap)
+static int md_state_write(struct md_state *st, struct raid_array *a, enum md_bitmap_op bm)
 {
 	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
+	bool mirror = !parity_array_of(a->t);
 	struct md_super sb;
 	int rc = 0;
 
@@ -151,6 +175,7 @@ static int md_state_write(struct md_state *st, struct raid_array *a, bool bitmap
 	for (unsigned r = 0; r < st->n; r++) {
 		struct rl_target *m = md_state_target(a, r);
 		enum raid_member_state s = raid_member_state(a, r);
+		bool bitmap;
 		int err;
 
 		if (!st->present[r] || !m || s == RAID_MEMBER_FAILED)
@@ -166,10 +191,14 @@ static int md_state_write(struct md_state *st, struct raid_array *a, bool bitmap
 		if (s == RAID_MEMBER_REBUILDING)
 			sb.feature_map |= MD_FEATURE_RECOVERY_OFFSET;
 		st->own[r] = sb;
+		/* bits set before the superblock says dirty; cleared after it says clean */
+		bitmap = bm != MD_BM_NONE && (sb.feature_map & MD_FEATURE_BITMAP_OFFSET);
+		err = bitmap && bm == MD_BM_DIRTY ? md_state_bitmap(m, &sb, bm, mirror, buf) : 0;
 		md_super_encode(&sb, buf);
-		err = md_member_io(m, RL_OP_WRITE, MD_SB_OFFSET_BYTES, buf, MD_SB_BYTES);
-		if (!err && bitmap && (sb.feature_map & MD_FEATURE_BITMAP_OFFSET))
-			err = md_state_bitmap_events(m, &sb, buf);
+		if (!err)
+			err = md_member_io(m, RL_OP_WRITE, MD_SB_OFFSET_BYTES, buf, MD_SB_BYTES);
+		if (!err && bitmap && bm != MD_BM_DIRTY)
+			err = md_state_bitmap(m, &sb, bm, mirror, buf);
 		if (err && !rc)
 			rc = err;
 	}
@@ -180,7 +209,7 @@ static int md_state_write(struct md_state *st, struct raid_array *a, bool bitmap
 void md_state_changed(struct md_state *st, struct raid_array *a)
 {
 	pthread_mutex_lock(&st->lock);
-	if (md_state_write(st, a, false) && !st->quiet)
+	if (md_state_write(st, a, MD_BM_NONE) && !st->quiet)
 		fprintf(stderr, "md: writing the array state to the members failed\n");
 	pthread_mutex_unlock(&st->lock);
 }
@@ -238,7 +267,7 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 	st->dirty = unclean; /* as the superblocks say, until resynced */
 	if (stale || unclean || md_state_differs(st, a)) {
 		pthread_mutex_lock(&st->lock);
-		rc = md_state_write(st, a, true);
+		rc = md_state_write(st, a, st->dirty ? MD_BM_HEADER : MD_BM_CLEAN);
 		pthread_mutex_unlock(&st->lock);
 	}
 	if (rc) {
@@ -264,7 +293,7 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 		if (!rc) {
 			pthread_mutex_lock(&st->lock);
 			st->dirty = false;
-			rc = md_state_write(st, a, true);
+			rc = md_state_write(st, a, st->dirty ? MD_BM_HEADER : MD_BM_CLEAN);
 			pthread_mutex_unlock(&st->lock);
 		}
 	}
@@ -293,7 +322,9 @@ void md_state_write_start(struct md_state *st, struct raid_array *a)
 	pthread_mutex_lock(&st->lock);
 	if (!st->dirty) {
 		st->dirty = true;
-		if (md_state_write(st, a, false) && !st->quiet)
+		/* a mirror's bits go with it (nothing else writes that block) */
+		if (md_state_write(st, a, parity_array_of(a->t) ? MD_BM_NONE : MD_BM_DIRTY) &&
+		    !st->quiet)
 			fprintf(stderr, "md: recording the array dirty failed\n");
 	}
 	atomic_store_explicit(&st->dirty_seen, true, memory_order_release);
@@ -321,7 +352,7 @@ void md_state_close(struct md_state *st, struct raid_array *a)
 	pthread_mutex_lock(&st->lock);
 	if (st->dirty) {
 		st->dirty = false;
-		if (md_state_write(st, a, true) && !st->quiet)
+		if (md_state_write(st, a, MD_BM_CLEAN) && !st->quiet)
 			fprintf(stderr, "md: recording the array clean failed\n");
 	}
 	pthread_mutex_unlock(&st->lock);

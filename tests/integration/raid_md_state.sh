@@ -95,4 +95,35 @@ $RAIDLAB run --target 'md(a.img,b.img)' --rw=write --bs=4k --size=4k --offset=18
 grep -q "resyncing" err || fail "the unclean stop was not detected: $(cat err)"
 out=$($RAIDLAB check 'md(a.img,b.img)') || fail "not resynced: $out"
 agree a.img b.img
+
+# --- a mirror's bitmap: all dirty while it is written (md resyncs all of it
+# after an unclean stop, never less than was written), clear once clean ---
+need losetup
+rm -f a.img b.img
+$RAIDLAB create raid1 'file(a.img,size=20m)' 'file(b.img,size=20m)' --bitmap-chunk 1m \
+    --quiet || fail "create with a bitmap"
+dirty_bits() { # dirty_bits FILE: mdadm -X's count of dirty bits (through a loop device)
+	local l n
+	l=$(losetup -r -f --show "$1") || fail "losetup $1"
+	n=$(mdadm --examine-bitmap "$l" | sed -n 's/.*Bitmap : [0-9]* bits (chunks), \([0-9]*\) dirty.*/\1/p')
+	losetup -d "$l"
+	echo "$n"
+}
+[ "$(dirty_bits a.img)" = 0 ] || fail "a new array has dirty bits"
+$RAIDLAB run --quiet --target 'md(a.img,b.img)' --rw=randwrite --bs=4k --size=19m \
+    --time_based --runtime=60 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do
+	[ "$(ex a.img State)" = active ] && [ "$(ex b.img State)" = active ] && break
+	sleep 0.05
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+[ "$(dirty_bits a.img)" = 19 ] && [ "$(dirty_bits b.img)" = 19 ] ||
+	fail "a killed writer's bitmap: $(dirty_bits a.img) and $(dirty_bits b.img) of 19 bits dirty"
+$RAIDLAB run --target 'md(a.img,b.img)' --rw=write --bs=4k --size=4k >/dev/null 2>err ||
+	fail "reopen: $(cat err)"
+grep -q "resyncing" err || fail "not resynced: $(cat err)"
+[ "$(dirty_bits a.img)" = 0 ] || fail "bits left after the resync and a clean stop"
+agree a.img b.img
 echo ok

@@ -54,16 +54,6 @@ struct json_object;
 unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc);
 
 /**
- * A tool that keeps the files it creates (create, rebuild) failed: remove
- * the files raidlab created under @t (outcome.c), so a refused command
- * leaves nothing behind.  Call before closing @t.
- */
-void cli_created_remove(struct rl_target *t);
-
-/** The same on a tree from rl_target_tree() (the stack may be closed by now). */
-void cli_created_walk(struct json_object *tree);
-
-/**
  * --slow N (serve and file suites on simulated stacks): a whole factor
  * 1..1000 into *out.  0, or -EINVAL after printing the reason.
  */
@@ -93,5 +83,15 @@ int cli_run_suite(int argc, char **argv);
  * (files/files.h).  Returns the exit code.
  */
 int cli_run_files(int argc, char **argv);
+
+/**
+ * A tool that keeps the files it creates (create, rebuild) failed: remove
+ * the files raidlab created under @t (outcome.c), so a refused command
+ * leaves nothing behind.  Call before closing @t.
+ */
+void cli_created_remove(struct rl_target *t);
+
+/** The same on a tree from rl_target_tree() (the stack may be closed by now). */
+void cli_created_walk(struct json_object *tree);
 
 #endif

@@ -95,4 +95,14 @@ int cli_run_suite(int argc, char **argv);
  */
 int cli_run_files(int argc, char **argv);
 
+/**
+ * A tool that keeps the files it creates (create, rebuild) failed: remove
+ * the files raidlab created under @t (outcome.c), so a refused command
+ * leaves nothing behind.  Call before closing @t.
+ */
+void cli_created_remove(struct rl_target *t);
+
+/** The same on a tree from rl_target_tree() (the stack may be closed by now). */
+void cli_created_walk(struct json_object *tree);
+
 #endif

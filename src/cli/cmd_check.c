@@ -154,6 +154,14 @@ static int check_main(int argc, char **argv)
 	opts.progress = check_progress;
 	opts.arg = &st;
 	rc = raid_scrub(t, ex, &opts, &res, msg, sizeof(msg));
+	if (!rc && !res.bytes && res.skipped) {
+		/* Nothing was compared: "no mismatches" would claim a check that never ran. */
+		snprintf(msg, sizeof(msg),
+		         "nothing could be compared: none of the %llu chunk(s) has two readable "
+		         "copies (or a readable stripe), so no mismatch could be found",
+		         (unsigned long long)res.skipped);
+		rc = -EIO;
+	}
 	if (rc) {
 		cli_error("check", "%s", msg);
 	} else if (!quiet) {

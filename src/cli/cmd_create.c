@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,6 @@
 #include "cli/cli.h"
 #include "core/registry.h"
 #include "raid/md.h"
-#include "raid/parity.h"
-#include "raid/rebuild.h"
-#include "raid/scrub.h"
 
 static const char create_usage[] =
     "usage: raidlab create LEVEL MEMBER... [--chunk SIZE] [--layout NAME] [--name NAME]\n"
@@ -72,16 +70,17 @@ static int create_uuid(const char *s, uint8_t *uuid)
 }
 
 /*
- * md's initial resync, done at once: open the new array from its
- * superblocks, make the redundancy agree with the data (parity rewritten
- * from the data; mirrors copied from the first copy), mark it clean.
+ * md's initial resync: the superblocks say the array is not in sync yet,
+ * so opening it with md(...) for writing makes the redundancy agree with
+ * the data (parity rewritten from the data; mirrors copied from the first
+ * copy), and closing it records it clean (md_state.c).
  */
 static int create_resync(int argc, char **argv, int first, const struct rl_build_ctx *ctx)
 {
+	struct rl_build_ctx quiet_ctx = *ctx;
 	struct rl_target *t;
-	struct rl_exec *ex;
 	struct rl_err err = {0};
-	char *spec, msg[512];
+	char *spec;
 	size_t len = 4;
 	int rc;
 
@@ -95,36 +94,17 @@ static int create_resync(int argc, char **argv, int first, const struct rl_build
 		strcat(spec, argv[i]);
 		strcat(spec, i + 1 < argc ? "," : ")");
 	}
-	rc = rl_target_open(spec, ctx, &t, &err);
+	quiet_ctx.quiet = true; /* a new array is resynced as a matter of course */
+	rc = rl_target_open(spec, &quiet_ctx, &t, &err);
 	if (rc) {
 		cli_spec_error("create", spec, &err);
 		free(spec);
 		return 1;
 	}
 	free(spec);
-	rc = raid_tool_exec(t, &ex);
-	if (rc) {
-		cli_error("create", "cannot set up I/O: %s", strerror(-rc));
-		rl_target_close(t);
-		return 1;
-	}
-	if (parity_array_of(t)) {
-		struct parity_check_result pr;
-		rc = parity_check(parity_array_of(t), ex, PARITY_RESYNC, NULL, NULL, &pr, msg,
-		                  sizeof(msg));
-	} else if (raid_array_of(t) && raid_array_of(t)->copies > 1) {
-		struct raid_scrub_opts so = {.repair = true, .source = -1};
-		struct raid_scrub_result sr;
-		rc = raid_scrub(t, ex, &so, &sr, msg, sizeof(msg));
-	}
-	if (!rc)
-		rc = md_array_mark_clean(t, msg, sizeof(msg));
-	if (rc)
-		cli_error("create", "initial resync: %s", msg);
 	rl_target_finish(t);
 	rl_target_close(t);
-	rl_exec_destroy(ex);
-	return rc ? 1 : 0;
+	return 0;
 }
 
 static int create_main(int argc, char **argv)
@@ -146,7 +126,7 @@ static int create_main(int argc, char **argv)
 	struct rl_build_ctx ctx;
 	bool quiet = false;
 	char why[256], msg[512];
-	unsigned n = 0;
+	unsigned n = 0, nmembers;
 	int c, rc = 0;
 
 	rl_build_ctx_init(&ctx);
@@ -221,12 +201,11 @@ static int create_main(int argc, char **argv)
 			rc = rc == -EINVAL ? 2 : 1;
 			goto out;
 		}
-		if (!(members[n]->caps & RL_CAP_DATA)) {
-			cli_error("create", "member %u (%s) stores no data", n, argv[i]);
+		if (!(members[n++]->caps & RL_CAP_DATA)) { /* counted: closed at out */
+			cli_error("create", "member %u (%s) stores no data", n - 1, argv[i]);
 			rc = 2;
 			goto out;
 		}
-		n++;
 	}
 	rc = md_create(&o, members, n, &sb, msg, sizeof(msg));
 	if (rc) {
@@ -234,19 +213,27 @@ static int create_main(int argc, char **argv)
 		rc = rc == -EINVAL ? 2 : 1;
 		goto out;
 	}
+	nmembers = n;
 	if (!o.assume_clean) {
+		struct json_object *trees[MD_SB_MAX_DEVS];
 		for (unsigned i = 0; i < n; i++) {
+			trees[i] = rl_target_tree(members[i]); /* what to remove if it fails */
 			rl_target_finish(members[i]);
 			rl_target_close(members[i]);
 		}
 		n = 0;
 		rc = create_resync(argc, argv, optind + 1, &ctx);
+		for (unsigned i = 0; i < nmembers; i++) {
+			if (rc && trees[i])
+				cli_created_walk(trees[i]);
+			json_object_put(trees[i]);
+		}
 		if (rc)
 			goto out;
 	}
 	if (!quiet) {
 		printf("%s array of %u members, %llu KiB per member from offset %llu KiB, UUID ",
-		       md_level_name(sb.level), n, (unsigned long long)sb.size / 2,
+		       md_level_name(sb.level), nmembers, (unsigned long long)sb.size / 2,
 		       (unsigned long long)sb.data_offset / 2);
 		for (int i = 0; i < 16; i++)
 			printf("%02x%s", sb.set_uuid[i], i % 4 == 3 && i < 15 ? ":" : "");
@@ -254,6 +241,8 @@ static int create_main(int argc, char **argv)
 	}
 out:
 	for (unsigned i = 0; i < n; i++) {
+		if (rc) /* a refused create leaves no file it made behind */
+			cli_created_remove(members[i]);
 		rl_target_finish(members[i]);
 		rl_target_close(members[i]);
 	}

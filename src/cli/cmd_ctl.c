@@ -20,17 +20,20 @@
 
 static const char ctl_usage[] =
     "usage: raidlab ctl SOCKET COMMAND [ARGS] [--export NAME] [--rate RATE] [--wait]\n"
+    "                   [--force]\n"
     "\n"
     "Controls a running 'raidlab serve --ctl SOCKET':\n"
     "  status           every export: array state, member states, rebuild progress\n"
     "  fail K           mark member K of the export's array failed (clients go on,\n"
-    "                   degraded)\n"
+    "                   degraded); refused when K holds the last readable copy of\n"
+    "                   some data, unless --force\n"
     "  rebuild K        reconstruct member K while clients keep using the export;\n"
     "                   --rate caps it (e.g. 50MB/s), --wait waits for the end and\n"
     "                   shows progress\n"
     "  stop             stop the server as SIGTERM does\n"
     "\n"
     "  --export NAME    the export (default: the first)\n"
+    "  --force          fail even the last readable copy (every request there fails)\n"
     "\n"
     "The array must be the export's top target.  Exit status: 0 ok, 1 the server\n"
     "answered with an error (or the rebuild failed), 2 bad usage.\n";
@@ -68,13 +71,12 @@ static int ctl_call(const char *path, const char *cmd, char *out, size_t outlen)
 
 static int ctl_main(int argc, char **argv)
 {
-	static const struct option longopts[] = {{"export", required_argument, NULL, 'e'},
-	                                         {"rate", required_argument, NULL, 'r'},
-	                                         {"wait", no_argument, NULL, 'w'},
-	                                         {"help", no_argument, NULL, 'h'},
-	                                         {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {
+	    {"export", required_argument, NULL, 'e'}, {"rate", required_argument, NULL, 'r'},
+	    {"wait", no_argument, NULL, 'w'},         {"force", no_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
 	const char *exp = NULL, *rate = NULL;
-	bool wait = false;
+	bool wait = false, force = false;
 	char cmd[512], out[8192];
 	int c, rc;
 
@@ -89,6 +91,9 @@ static int ctl_main(int argc, char **argv)
 			break;
 		case 'w':
 			wait = true;
+			break;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			fputs(ctl_usage, stdout);
@@ -118,9 +123,9 @@ static int ctl_main(int argc, char **argv)
 		cli_error("ctl", "--export and --rate values cannot contain spaces");
 		return 2;
 	}
-	snprintf(cmd, sizeof(cmd), "%s%s%s%s%s%s%s\n", verb, member ? " member=" : "",
+	snprintf(cmd, sizeof(cmd), "%s%s%s%s%s%s%s%s\n", verb, member ? " member=" : "",
 	         member ? member : "", exp ? " export=" : "", exp ? exp : "", rate ? " rate=" : "",
-	         rate ? rate : "");
+	         rate ? rate : "", force ? " force=1" : "");
 	rc = ctl_call(path, cmd, out, sizeof(out));
 	if (rc) {
 		cli_error("ctl", "%s: %s (is 'raidlab serve --ctl %s' running?)", path,

@@ -149,6 +149,7 @@ static int rebuild_main(int argc, char **argv)
 	rc = raid_rebuild(t, ex, &opts, &res, msg, sizeof(msg));
 	if (rc) {
 		cli_error("rebuild", "%s", msg);
+		cli_created_remove(t); /* a refused or failed rebuild leaves no new file */
 	} else if (!quiet) {
 		double secs = (double)res.elapsed_ns / 1e9;
 		cli_format_size(size, sizeof(size), (unsigned long long)res.bytes);

@@ -125,3 +125,25 @@ int cli_result_save(const char *cmd, struct json_object *doc, const char *path)
 	}
 	return rc;
 }
+
+void cli_created_walk(struct json_object *node)
+{
+	struct json_object *v, *path, *kids;
+
+	if (json_object_object_get_ex(node, "created", &v) && json_object_get_boolean(v) &&
+	    json_object_object_get_ex(node, "path", &path))
+		(void)unlink(json_object_get_string(path));
+	if (json_object_object_get_ex(node, "children", &kids))
+		for (size_t i = 0; i < json_object_array_length(kids); i++)
+			cli_created_walk(json_object_array_get_idx(kids, i));
+}
+
+void cli_created_remove(struct rl_target *t)
+{
+	struct json_object *tree = t ? rl_target_tree(t) : NULL;
+
+	if (tree) {
+		cli_created_walk(tree);
+		json_object_put(tree);
+	}
+}

@@ -38,6 +38,7 @@ struct rl_exec;
 #define RL_CAP_REAL    0x08u /* needs a wall-clock executor (file, device) */
 #define RL_CAP_VIRTUAL 0x10u /* needs a virtual-time executor (simulated drive) */
 #define RL_CAP_DIRECT  0x20u /* data moves through an O_DIRECT descriptor: buffers aligned */
+#define RL_CAP_FRESH   0x40u /* just created and filled with arbitrary data (no array state) */
 
 struct rl_target_ops {
 	/** Type name as written in specs ("file", "raid0").  Required. */

@@ -29,11 +29,12 @@
 #include "core/registry.h"
 #include "core/sync.h"
 #include "raid/md.h"
+#include "raid/md_state.h"
 #include "raid/md_super.h"
 #include "raid/parity_layout.h"
+#include "raid/raid_common.h"
 
-/* Run one synchronous request on @t with a throwaway executor. */
-static int md_member_io(struct rl_target *t, enum rl_op op, uint64_t off, void *buf, uint32_t len)
+int md_member_io(struct rl_target *t, enum rl_op op, uint64_t off, void *buf, uint32_t len)
 {
 	struct rl_exec *ex = NULL;
 	int rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
@@ -324,183 +325,276 @@ static int md_level_params(const struct md_super *sb, char *p, size_t len, char 
 	return -EINVAL;
 }
 
-static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-                            struct rl_target **out, struct rl_err *err)
-{
-	static const char *const pass[] = {"stripe_cache", "stripe_size", "max-read-errors", "read",
-	                                   NULL};
-	struct md_super *sbs = NULL, *ref = NULL;
-	int *slot_of = NULL;
-	uint64_t max_events = 0, bm_chunk = 0;
-	bool parity, uniform = true;
-	char *text = NULL, msg[256], params[128];
-	size_t len = 0, cap = 0;
-	struct rl_build_ctx probe_ctx = *ctx;
-	int rc = 0;
+/* What md(...) learns from the members' superblocks. */
+struct md_assembly {
+	struct md_super *sbs;          /* per argument */
+	const struct md_super *fresh;  /* the highest event count */
+	int slot_of[RAID_MAX_MEMBERS]; /* argument at each role, -1: nobody */
+	uint64_t stale;                /* roles whose member is behind (a bit per role) */
+	uint64_t bm_chunk;             /* internal bitmap chunk bytes (0: none) */
+	bool unclean;                  /* an in-sync member records the array dirty */
+};
 
-	if (!node->nargs)
-		return rl_err_set(err, node->pos,
-		                  "md needs the array's members, e.g. md(a.img, b.img)");
-	sbs = calloc(node->nargs, sizeof(*sbs));
-	if (!sbs)
-		return -ENOMEM;
+/* Refuse feature bits md(...) does not honour, naming them. */
+static int md_features_check(const struct md_super *sb, char *msg, size_t msglen)
+{
+	uint32_t extra = sb->feature_map & ~MD_FEATURES_KNOWN;
+
+	if (!extra)
+		return 0;
+	snprintf(msg, msglen, "feature_map 0x%x: %s is not supported", sb->feature_map,
+	         extra & MD_FEATURE_RESHAPE_ACTIVE ? "a reshape under way"
+	         : extra & MD_FEATURE_JOURNAL      ? "a journal device"
+	         : extra & MD_FEATURE_PPL          ? "a partial parity log (PPL)"
+	                                           : "an unknown feature");
+	return -EINVAL;
+}
+
+/* Read every member's superblock (and bitmap) and check they form one array. */
+static int md_members_read(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                           struct md_assembly *as, struct rl_err *err)
+{
+	struct rl_build_ctx probe_ctx = *ctx;
+	const struct md_super *ref = NULL;
+	char msg[256];
+	int rc;
+
 	probe_ctx.write_intent = false;
 	probe_ctx.quiet = true;
 	for (size_t i = 0; i < node->nargs; i++) {
 		struct rl_target *m;
+		struct md_super *sb = &as->sbs[i];
 		rc = rl_target_build(node->args[i], &probe_ctx, &m, err);
 		if (rc)
-			goto out;
-		rc = md_member_read_super(m, &sbs[i], msg, sizeof(msg));
-		if (!rc && !bm_chunk && (sbs[i].feature_map & MD_FEATURE_BITMAP_OFFSET))
-			rc = md_member_read_bitmap(m, &sbs[i], &bm_chunk, msg, sizeof(msg));
-		rl_target_close(m);
-		if (rc) {
-			rc = rl_err_set(err, node->args[i]->pos, "md: member %zu: %s", i, msg);
-			goto out;
-		}
-		if (!ref)
-			ref = &sbs[i];
-		if (memcmp(sbs[i].set_uuid, ref->set_uuid, 16) || sbs[i].level != ref->level ||
-		    sbs[i].layout != ref->layout || sbs[i].chunk != ref->chunk ||
-		    sbs[i].raid_disks != ref->raid_disks) {
-			rc = rl_err_set(err, node->args[i]->pos,
-			                "md: member %zu belongs to another array (its UUID, level, "
-			                "layout, chunk or member count differ from member 0's)",
-			                i);
-			goto out;
-		}
-		if (sbs[i].events > max_events)
-			max_events = sbs[i].events;
-	}
-	slot_of = malloc(sizeof(int) * ref->raid_disks);
-	if (!slot_of) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (unsigned r = 0; r < ref->raid_disks; r++)
-		slot_of[r] = -1;
-	for (size_t i = 0; i < node->nargs; i++) {
-		uint16_t role = sbs[i].roles[sbs[i].dev_number];
-		if (role >= ref->raid_disks)
-			continue; /* spare or faulty */
-		if (sbs[i].events < max_events)
-			continue; /* stale: md kicks it out */
-		if (slot_of[role] >= 0) {
-			rc = rl_err_set(err, node->args[i]->pos,
-			                "md: members %d and %zu both claim role %u", slot_of[role],
-			                i, role);
-			goto out;
-		}
-		slot_of[role] = (int)i;
-	}
-	parity = ref->level == 5 || ref->level == 6;
-	for (size_t i = 0; i < node->nargs; i++)
-		if (sbs[i].data_offset != ref->data_offset)
-			uniform = false; /* mdadm allows it; each member then gets its own slice */
-	if ((rc = md_level_params(ref, params, sizeof(params), msg, sizeof(msg)))) {
-		rc = rl_err_set(err, node->pos, "md: %s", msg);
-		goto out;
-	}
-	rc = md_append(&text, &len, &cap, ref->level == MD_LEVEL_LINEAR ? "concat(" : "");
-	if (!rc && ref->level != MD_LEVEL_LINEAR) {
-		rc = md_append(&text, &len, &cap, md_level_name(ref->level));
+			return rc;
+		rc = md_member_read_super(m, sb, msg, sizeof(msg));
 		if (!rc)
-			rc = md_append(&text, &len, &cap, "(");
+			rc = md_features_check(sb, msg, sizeof(msg));
+		if (!rc)
+			rc = md_super_check(sb, m->size, msg, sizeof(msg));
+		if (!rc && !as->bm_chunk && (sb->feature_map & MD_FEATURE_BITMAP_OFFSET))
+			rc = md_member_read_bitmap(m, sb, &as->bm_chunk, msg, sizeof(msg));
+		rl_target_close(m);
+		if (!rc && sb->raid_disks > RAID_MAX_MEMBERS) {
+			snprintf(msg, sizeof(msg),
+			         "raid_disks %u: at most %u members are supported", sb->raid_disks,
+			         RAID_MAX_MEMBERS);
+			rc = -EINVAL;
+		}
+		if (rc)
+			return rl_err_set(err, node->args[i]->pos, "md: member %zu: %s", i, msg);
+		if (!ref)
+			ref = sb;
+		if (memcmp(sb->set_uuid, ref->set_uuid, 16) || sb->level != ref->level ||
+		    sb->layout != ref->layout || sb->chunk != ref->chunk ||
+		    sb->raid_disks != ref->raid_disks)
+			return rl_err_set(
+			    err, node->args[i]->pos,
+			    "md: member %zu belongs to another array (its UUID, level, "
+			    "layout, chunk or member count differ from member 0's)",
+			    i);
+		if (!as->fresh || sb->events > as->fresh->events)
+			as->fresh = sb;
 	}
-	{
-		char failed[512] = "";
-		size_t fl = 0;
-		for (unsigned r = 0; r < ref->raid_disks && !rc; r++) {
-			char piece[160];
-			int i = slot_of[r];
-			if (i < 0) {
-				/* A missing member: an empty stand-in of the right size, failed. */
-				snprintf(piece, sizeof(piece), "%smem(size=%llu)", r ? "," : "",
-				         (unsigned long long)(ref->size + (parity && uniform
-				                                               ? ref->data_offset
-				                                               : 0)) *
-				             512);
-				rc = md_append(&text, &len, &cap, piece);
-				fl += (size_t)snprintf(failed + fl, sizeof(failed) - fl, "%s%u",
-				                       fl ? "+" : "", r);
-				continue;
-			}
-			char *member = rl_spec_format(node->args[i]);
-			if (!member) {
-				rc = -ENOMEM;
-				break;
-			}
-			rc = md_append(&text, &len, &cap, r ? ",slice(" : "slice(");
-			if (!rc)
-				rc = md_append(&text, &len, &cap, member);
-			free(member);
-			if (parity && uniform) /* the engine skips the metadata area itself */
-				snprintf(piece, sizeof(piece), ",offset=0,size=%llu)",
-				         (unsigned long long)(ref->data_offset + ref->size) * 512);
-			else
-				snprintf(piece, sizeof(piece), ",offset=%llu,size=%llu)",
-				         (unsigned long long)sbs[i].data_offset * 512,
-				         (unsigned long long)ref->size * 512);
-			if (!rc)
-				rc = md_append(&text, &len, &cap, piece);
-		}
-		if (!rc && parity && uniform) {
-			char extra[160];
-			snprintf(extra, sizeof(extra), ",data-offset=%llu",
-			         (unsigned long long)ref->data_offset * 512);
-			if (bm_chunk)
-				snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
-				         ",bitmap-chunk=%llu,bitmap-offset=%llu",
-				         (unsigned long long)bm_chunk,
-				         (unsigned long long)(MD_SB_OFFSET_BYTES +
-				                              (uint64_t)ref->bitmap_offset * 512));
-			rc = md_append(&text, &len, &cap, extra);
-		}
-		if (!rc && params[0]) {
-			rc = md_append(&text, &len, &cap, ",");
-			if (!rc)
-				rc = md_append(&text, &len, &cap, params);
-		}
-		if (!rc && fl) {
-			if (ref->level == 0 || ref->level == MD_LEVEL_LINEAR) {
-				rc = rl_err_set(
-				    err, node->pos,
-				    "md: %s is missing member(s) %s and has no redundancy",
-				    md_level_name(ref->level), failed);
-				goto out;
-			}
-			rc = md_append(&text, &len, &cap, ",failed=");
-			if (!rc)
-				rc = md_append(&text, &len, &cap, failed);
-		}
+	return 0;
+}
+
+/*
+ * Whether member @i is behind the array as md sees it: a lower event count,
+ * marked faulty by the freshest superblock, or interrupted in recovery.
+ */
+static bool md_member_stale(const struct md_assembly *as, const struct md_super *sb)
+{
+	return sb->events < as->fresh->events ||
+	       as->fresh->roles[sb->dev_number] == MD_ROLE_FAULTY ||
+	       (sb->feature_map & MD_FEATURE_RECOVERY_OFFSET);
+}
+
+/* Put each member at the role its superblock gives; note the stale ones. */
+static int md_roles_assign(struct rl_spec_node *node, struct md_assembly *as, struct rl_err *err)
+{
+	unsigned n = as->fresh->raid_disks;
+
+	for (unsigned r = 0; r < n; r++)
+		as->slot_of[r] = -1;
+	for (size_t i = 0; i < node->nargs; i++) {
+		const struct md_super *sb = &as->sbs[i];
+		uint16_t role = sb->roles[sb->dev_number];
+		bool stale = md_member_stale(as, sb);
+		int prev;
+		if (role >= n)
+			continue; /* spare or faulty */
+		prev = as->slot_of[role];
+		if (prev >= 0 && stale)
+			continue; /* the role has a member already */
+		if (prev >= 0 && !(as->stale >> role & 1))
+			return rl_err_set(err, node->args[i]->pos,
+			                  "md: members %d and %zu both claim role %u", prev, i,
+			                  role);
+		as->slot_of[role] = (int)i;
+		as->stale = (as->stale & ~(1ull << role)) | (uint64_t)stale << role;
+		if (!stale && sb->resync_offset != MD_RESYNC_DONE)
+			as->unclean = true;
 	}
+	return 0;
+}
+
+/* The level spec md(...) resolves to: each role's slice, stand-ins, failed=. */
+static int md_spec_build(struct rl_spec_node *node, const struct md_assembly *as, char **text,
+                         struct rl_err *err)
+{
+	static const char *const pass[] = {"stripe_cache", "stripe_size", "max-read-errors", "read",
+	                                   NULL};
+	const struct md_super *ref = as->fresh;
+	bool parity = ref->level == 5 || ref->level == 6, uniform = true;
+	char *failed = NULL, msg[256], params[128], piece[160];
+	size_t len = 0, cap = 0, flen = 0, fcap = 0;
+	int rc;
+
+	for (size_t i = 0; i < node->nargs; i++)
+		if (as->sbs[i].data_offset != ref->data_offset)
+			uniform = false; /* mdadm allows it; each member then gets its own slice */
+	if ((rc = md_level_params(ref, params, sizeof(params), msg, sizeof(msg))))
+		return rl_err_set(err, node->pos, "md: %s", msg);
+	if (ref->level == MD_LEVEL_LINEAR)
+		rc = md_append(text, &len, &cap, "concat(");
+	else if (!(rc = md_append(text, &len, &cap, md_level_name(ref->level))))
+		rc = md_append(text, &len, &cap, "(");
+	for (unsigned r = 0; r < ref->raid_disks && !rc; r++) {
+		int i = as->slot_of[r];
+		char *member;
+		if (i < 0 || (as->stale >> r & 1)) {
+			snprintf(piece, sizeof(piece), "%s%u", flen ? "+" : "", r);
+			rc = md_append(&failed, &flen, &fcap, piece);
+		}
+		if (rc)
+			break;
+		if (i < 0) {
+			/* A missing member: an empty stand-in of the right size, failed. */
+			snprintf(piece, sizeof(piece), "%smem(size=%llu)", r ? "," : "",
+			         (unsigned long long)(ref->size +
+			                              (parity && uniform ? ref->data_offset : 0)) *
+			             512);
+			rc = md_append(text, &len, &cap, piece);
+			continue;
+		}
+		member = rl_spec_format(node->args[i]);
+		if (!member) {
+			rc = -ENOMEM;
+			break;
+		}
+		rc = md_append(text, &len, &cap, r ? ",slice(" : "slice(");
+		if (!rc)
+			rc = md_append(text, &len, &cap, member);
+		free(member);
+		if (parity && uniform) /* the engine skips the metadata area itself */
+			snprintf(piece, sizeof(piece), ",offset=0,size=%llu)",
+			         (unsigned long long)(ref->data_offset + ref->size) * 512);
+		else
+			snprintf(piece, sizeof(piece), ",offset=%llu,size=%llu)",
+			         (unsigned long long)as->sbs[i].data_offset * 512,
+			         (unsigned long long)ref->size * 512);
+		if (!rc)
+			rc = md_append(text, &len, &cap, piece);
+	}
+	if (!rc && parity && uniform) {
+		char extra[160];
+		snprintf(extra, sizeof(extra), ",data-offset=%llu",
+		         (unsigned long long)ref->data_offset * 512);
+		if (as->bm_chunk)
+			snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+			         ",bitmap-chunk=%llu,bitmap-offset=%llu",
+			         (unsigned long long)as->bm_chunk,
+			         (unsigned long long)(MD_SB_OFFSET_BYTES +
+			                              (uint64_t)ref->bitmap_offset * 512));
+		rc = md_append(text, &len, &cap, extra);
+	}
+	if (!rc && params[0] && !(rc = md_append(text, &len, &cap, ",")))
+		rc = md_append(text, &len, &cap, params);
+	if (!rc && flen) {
+		if (ref->level == 0 || ref->level == MD_LEVEL_LINEAR) {
+			rc = rl_err_set(err, node->pos,
+			                "md: %s is missing member(s) %s and has no redundancy",
+			                md_level_name(ref->level), failed);
+			free(failed);
+			return rc;
+		}
+		if (!(rc = md_append(text, &len, &cap, ",failed=")))
+			rc = md_append(text, &len, &cap, failed);
+	}
+	free(failed);
 	for (size_t k = 0; pass[k] && !rc; k++) {
 		struct rl_spec_kv *kv = rl_spec_find(node, pass[k]);
-		char piece[128];
 		if (!kv)
 			continue;
 		snprintf(piece, sizeof(piece), ",%s=%s", pass[k], kv->value);
-		rc = md_append(&text, &len, &cap, piece);
+		rc = md_append(text, &len, &cap, piece);
 	}
 	if (!rc)
-		rc = md_append(&text, &len, &cap, ")");
+		rc = md_append(text, &len, &cap, ")");
+	if (!rc)
+		rc = rl_spec_check_unused(node, pass, err);
+	return rc;
+}
+
+/* Opened for writing: the array's state goes to the superblocks (md_state.c). */
+static int md_state_take(const struct md_assembly *as, const struct rl_build_ctx *ctx,
+                         struct rl_target *t, char *msg, size_t msglen)
+{
+	struct md_state *st = md_state_new(as->fresh, as->fresh->raid_disks);
+	int rc;
+
+	if (!st)
+		return -ENOMEM;
+	for (unsigned r = 0; r < as->fresh->raid_disks; r++)
+		if (as->slot_of[r] >= 0)
+			md_state_member(st, r, &as->sbs[as->slot_of[r]]);
+	rc = md_state_start(st, t, as->unclean, as->stale, ctx->quiet, msg, msglen);
 	if (rc)
-		goto out;
-	if ((rc = rl_spec_check_unused(node, pass, err)))
+		md_state_free(st);
+	return rc;
+}
+
+static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                            struct rl_target **out, struct rl_err *err)
+{
+	struct md_assembly as = {0};
+	char *text = NULL, msg[512];
+	int rc;
+
+	if (!node->nargs)
+		return rl_err_set(err, node->pos,
+		                  "md needs the array's members, e.g. md(a.img, b.img)");
+	as.sbs = calloc(node->nargs, sizeof(*as.sbs));
+	if (!as.sbs)
+		return -ENOMEM;
+	if ((rc = md_members_read(node, ctx, &as, err)) || (rc = md_roles_assign(node, &as, err)) ||
+	    (rc = md_spec_build(node, &as, &text, err)))
 		goto out;
 	{
 		struct rl_err inner = {0};
 		struct rl_build_ctx mctx = *ctx;
 		mctx.md_members = true; /* the superblocks are the array's own */
 		rc = rl_target_open(text, &mctx, out, &inner);
-		if (rc)
+		if (rc) {
 			rc = rl_err_set(err, node->pos, "md: opening %s: %s", text, inner.msg);
+			goto out;
+		}
+	}
+	if (ctx->write_intent) {
+		rc = md_state_take(&as, ctx, *out, msg, sizeof(msg));
+		if (rc) {
+			rl_target_close(*out);
+			*out = NULL;
+			rc = rl_err_set(err, node->pos, "md: %s", msg);
+		}
+	} else if (as.unclean && !ctx->quiet) {
+		fprintf(stderr, "md: the array was not stopped cleanly; opening it for writing "
+		                "resyncs it\n");
 	}
 out:
 	free(text);
-	free(slot_of);
-	free(sbs);
+	free(as.sbs);
 	return rc;
 }
 
@@ -512,50 +606,3 @@ static struct rl_target_type md_type = {
     .create = md_target_create,
 };
 RL_TARGET_REGISTER(md_type)
-
-/* Keep the bitmap's event counts with the superblock's (md: older is stale). */
-static int md_bitmap_set_events(struct rl_target *m, const struct md_super *sb, uint8_t *buf)
-{
-	uint64_t at = MD_SB_OFFSET_BYTES + (uint64_t)(int64_t)sb->bitmap_offset * 512;
-	struct md_bitmap_super b;
-	char msg[128];
-	int rc = md_member_io(m, RL_OP_READ, at, buf, MD_SB_BYTES);
-
-	if (rc || md_bitmap_decode(buf, &b, msg, sizeof(msg)))
-		return rc ? rc : -EIO;
-	b.events = b.events_cleared = sb->events;
-	md_bitmap_encode(&b, buf); /* the header only: the bits after it stay */
-	return md_member_io(m, RL_OP_WRITE, at, buf, MD_SB_BYTES);
-}
-
-int md_array_mark_clean(struct rl_target *array, char *msg, size_t msglen)
-{
-	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
-	int rc = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	for (unsigned i = 0; i < array->nchildren && !rc; i++) {
-		struct rl_target *m = array->children[i];
-		struct md_super sb;
-
-		if (strcmp(m->ops->name, "slice") || m->nchildren != 1)
-			continue; /* a stand-in for a missing member */
-		m = m->children[0];
-		rc = md_member_read_super(m, &sb, msg, msglen);
-		if (rc)
-			break;
-		sb.resync_offset = MD_RESYNC_DONE;
-		sb.events++;
-		sb.utime = (uint64_t)time(NULL);
-		md_super_encode(&sb, buf);
-		rc = md_member_io(m, RL_OP_WRITE, MD_SB_OFFSET_BYTES, buf, MD_SB_BYTES);
-		if (!rc && (sb.feature_map & MD_FEATURE_BITMAP_OFFSET))
-			rc = md_bitmap_set_events(m, &sb, buf);
-		if (rc)
-			snprintf(msg, msglen, "writing the superblock of member %u failed: %s", i,
-			         strerror(-rc));
-	}
-	free(buf);
-	return rc;
-}

@@ -37,9 +37,9 @@ int md_create(const struct md_create_opts *o, struct rl_target *const *members, 
 int md_member_read_super(struct rl_target *t, struct md_super *sb, char *msg, size_t msglen);
 
 /**
- * After an initial resync of @array (opened with md(...)): record every
- * member's superblock as in sync (resync_offset = MaxSector, events + 1).
+ * One synchronous request on member @t (a write is flushed), on a
+ * throwaway executor.  0 or a negative errno.
  */
-int md_array_mark_clean(struct rl_target *array, char *msg, size_t msglen);
+int md_member_io(struct rl_target *t, enum rl_op op, uint64_t off, void *buf, uint32_t len);
 
 #endif

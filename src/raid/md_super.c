@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "raid/layout.h"
 #include "raid/md_super.h"
 
 static void put16(uint8_t *p, uint16_t v)
@@ -197,6 +198,69 @@ int md_bitmap_decode(const uint8_t *buf, struct md_bitmap_super *b, char *msg, s
 	if (b->chunksize < 512 || (b->chunksize & (b->chunksize - 1))) {
 		snprintf(msg, msglen, "md bitmap chunk size %u is not a power of two",
 		         b->chunksize);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Every field md(...) uses, against md's rules and the member's size, so a
+ * damaged or crafted superblock is refused with the field named instead of
+ * putting data over the metadata or overflowing an offset.
+ */
+int md_super_check(const struct md_super *sb, uint64_t member_bytes, char *msg, size_t msglen)
+{
+	uint64_t sectors = member_bytes / 512, meta_end = sb->super_offset + MD_SB_BYTES / 512;
+	bool striped = sb->level == 0 || sb->level == 5 || sb->level == 6 || sb->level == 10;
+
+	if (sb->feature_map & MD_FEATURE_BITMAP_OFFSET) {
+		int64_t at = (int64_t)sb->super_offset + sb->bitmap_offset;
+		if (sb->bitmap_offset <= 0 || sb->data_offset > sectors ||
+		    at + (int64_t)(MD_SB_BYTES / 512) > (int64_t)sb->data_offset) {
+			snprintf(msg, msglen,
+			         "bitmap_offset %d sectors lies outside the metadata area "
+			         "(between the superblock and data_offset)",
+			         sb->bitmap_offset);
+			return -EINVAL;
+		}
+		meta_end = (uint64_t)at + MD_SB_BYTES / 512;
+	}
+	if (sb->data_offset < meta_end || sb->data_offset >= sectors) {
+		snprintf(msg, msglen,
+		         "data_offset %llu sectors: the data must start after the superblock%s "
+		         "(sector %llu) and inside the member (%llu sectors)",
+		         (unsigned long long)sb->data_offset,
+		         meta_end > sb->super_offset + MD_SB_BYTES / 512 ? " and bitmap" : "",
+		         (unsigned long long)meta_end, (unsigned long long)sectors);
+		return -EINVAL;
+	}
+	if (!sb->size || sb->size > sectors - sb->data_offset) {
+		snprintf(
+		    msg, msglen,
+		    "size %llu sectors does not fit the member's %llu sectors after data_offset "
+		    "%llu",
+		    (unsigned long long)sb->size, (unsigned long long)sectors,
+		    (unsigned long long)sb->data_offset);
+		return -EINVAL;
+	}
+	if (striped && (sb->chunk < 8 || (sb->chunk & (sb->chunk - 1)))) {
+		snprintf(msg, msglen,
+		         "chunksize %u sectors is not a power of two of at least 4 KiB", sb->chunk);
+		return -EINVAL;
+	}
+	if (sb->raid_disks > RAID_MAX_MEMBERS || sb->raid_disks < (sb->level == 6 ? 4u : 2u) ||
+	    (sb->level == 5 && sb->raid_disks < 3)) {
+		snprintf(msg, msglen, "raid_disks %u: %s takes %u to %u members here",
+		         sb->raid_disks, md_level_name(sb->level),
+		         sb->level == 6   ? 4
+		         : sb->level == 5 ? 3
+		                          : 2,
+		         RAID_MAX_MEMBERS);
+		return -EINVAL;
+	}
+	if ((sb->feature_map & MD_FEATURE_RECOVERY_OFFSET) && sb->recovery_offset > sb->size) {
+		snprintf(msg, msglen, "recovery_offset %llu sectors lies past the used size %llu",
+		         (unsigned long long)sb->recovery_offset, (unsigned long long)sb->size);
 		return -EINVAL;
 	}
 	return 0;

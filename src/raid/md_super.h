@@ -38,8 +38,13 @@
 #define MD_ROLE_FAULTY     0xfffeu
 #define MD_RESYNC_DONE     UINT64_MAX /* resync_offset of a clean array */
 
-#define MD_FEATURE_BITMAP_OFFSET 1u
-#define MD_FEATURE_PPL           1024u
+#define MD_FEATURE_BITMAP_OFFSET   1u
+#define MD_FEATURE_RECOVERY_OFFSET 2u   /* recovery_offset: the member is partly rebuilt */
+#define MD_FEATURE_RESHAPE_ACTIVE  4u   /* a reshape is under way */
+#define MD_FEATURE_JOURNAL         512u /* a raid5/6 journal device */
+#define MD_FEATURE_PPL             1024u
+/* The features md(...) honours; any other bit is refused by name. */
+#define MD_FEATURES_KNOWN (MD_FEATURE_BITMAP_OFFSET | MD_FEATURE_RECOVERY_OFFSET)
 
 #define MD_LEVEL_LINEAR (-1)
 
@@ -73,6 +78,15 @@ void md_super_encode(const struct md_super *sb, uint8_t *buf);
  * checksum, not a v1.2 superblock, too many devices).
  */
 int md_super_decode(const uint8_t *buf, struct md_super *sb, char *msg, size_t msglen);
+
+/**
+ * Every field an array is opened from, against md's rules and a member of
+ * @member_bytes: the metadata (superblock, bitmap) before data_offset, the
+ * used size inside the member, a power-of-two chunk, a member count the
+ * level takes (at most RAID_MAX_MEMBERS), recovery_offset inside the size.
+ * 0, or -EINVAL with the field named in @msg.
+ */
+int md_super_check(const struct md_super *sb, uint64_t member_bytes, char *msg, size_t msglen);
 
 /** md's checksum of an encoded superblock (its sb_csum field ignored). */
 uint32_t md_super_csum(const uint8_t *buf);

@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "core/exec.h"
+#include "raid/md_state.h"
 #include "raid/parity_priv.h"
 
 static struct parity_slot *parity_slot_of(struct rl_io *op)
@@ -65,6 +66,11 @@ static struct parity_slot *parity_slot_of(struct rl_io *op)
 const struct parity_geom *parity_geom_of(const struct parity_array *pa)
 {
 	return &pa->g;
+}
+
+unsigned parity_parity_count(const struct parity_array *pa)
+{
+	return pa->nparity;
 }
 
 uint64_t parity_data_offset(const struct parity_array *pa)
@@ -992,6 +998,8 @@ void parity_submit(struct rl_target *t, struct rl_io *io)
 
 	io->priv[PH_ARRAY] = (uint64_t)(uintptr_t)pa;
 	io->priv[PH_LINK] = 0;
+	if (pa->a.md && io->op == RL_OP_WRITE)
+		md_state_write_start(pa->a.md, &pa->a); /* dirty before the data moves */
 	if (io->op == RL_OP_TRIM) {
 		/* md raid456 ignores discard unless devices_handle_discard_safely;
 		 * raidlab does not advertise TRIM on parity arrays. */

@@ -64,6 +64,9 @@ struct parity_array *parity_array_of(struct rl_target *t);
 /** Its geometry. */
 const struct parity_geom *parity_geom_of(const struct parity_array *pa);
 
+/** Its parity blocks per row: 1 (raid5) or 2 (raid6). */
+unsigned parity_parity_count(const struct parity_array *pa);
+
 /** Member offset where stripe 0 begins (data-offset=, md's data_offset). */
 uint64_t parity_data_offset(const struct parity_array *pa);
 

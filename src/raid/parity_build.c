@@ -327,13 +327,50 @@ static int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen)
 	return 0;
 }
 
-/* Replay at open, as md does at assembly, with a throwaway executor. */
-static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msglen)
+/*
+ * md's initial resync for an array whose members were all just created
+ * and filled with arbitrary data: its parity was never computed, so a
+ * read-modify-write would carry the garbage into every parity it updates
+ * and a failed member would be rebuilt from it.  The parity is rewritten
+ * from the data before the array is used.  Sets *done.
+ */
+static int parity_resync_fresh(struct parity_array *pa, bool *done, char *msg, size_t msglen)
 {
+	struct parity_check_result pr;
 	struct rl_exec *ex = NULL;
 	int rc;
 
-	if (!pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
+	*done = false;
+	if (!pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
+		return 0;
+	for (unsigned m = 0; m < pa->a.n; m++)
+		if (!(rl_target_leaf_caps(pa->a.t->children[m]) & RL_CAP_FRESH) ||
+		    !raid_member_readable(&pa->a, m))
+			return 0;
+	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+	if (rc)
+		return rc;
+	rc = rl_target_attach(pa->a.t, ex);
+	if (!rc)
+		rc = parity_check(pa, ex, PARITY_RESYNC, NULL, NULL, &pr, msg, msglen);
+	rl_exec_destroy(ex);
+	*done = !rc;
+	return rc;
+}
+
+/*
+ * Replay at open, as md does at assembly, with a throwaway executor.  Only
+ * when the array is opened for writing: a read-only open cannot write the
+ * members (every replayed write would fail its member).  The power-loss
+ * injection armed by the spec stays armed (the replay is not a power cut).
+ */
+static int parity_replay_at_open(struct parity_array *pa, bool writable, char *msg, size_t msglen)
+{
+	uint64_t armed = pa->powerloss_after;
+	struct rl_exec *ex = NULL;
+	int rc;
+
+	if (!writable || !pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
 		return 0;
 	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
 	if (rc)
@@ -342,6 +379,7 @@ static int parity_replay_at_open(struct parity_array *pa, char *msg, size_t msgl
 	if (!rc)
 		rc = parity_power_restore(pa, ex, NULL, msg, msglen);
 	rl_exec_destroy(ex);
+	pa->powerloss_after = armed;
 	return rc;
 }
 
@@ -530,7 +568,7 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = parity_replay_at_open(pa, msg, sizeof(msg));
+	rc = parity_replay_at_open(pa, ctx->write_intent, msg, sizeof(msg));
 	if (!rc && bmoff && pa->data)
 		rc = parity_bitmap_load(pa, msg, sizeof(msg));
 	if (rc) {
@@ -538,6 +576,19 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		goto fail;
 	}
 	t->size = pa->g.size;
+	{
+		bool resynced;
+		rc = parity_resync_fresh(pa, &resynced, msg, sizeof(msg));
+		if (rc) {
+			rc = rl_err_set(err, node->pos, "%s: initial resync: %s", d->name, msg);
+			goto fail;
+		}
+		if (resynced && !ctx->quiet)
+			fprintf(stderr,
+			        "%s: new members: parity computed from their contents "
+			        "(md's initial resync)\n",
+			        d->name);
+	}
 	*out = t;
 	return 0;
 fail:

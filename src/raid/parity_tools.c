@@ -220,11 +220,11 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_
 
 		parity_geom_stripe(pt.g, s, &ps);
 		parity_tool_read(&pt, ex, s, -1, &miss, &res->read_errors);
-		res->bytes += pt.g->k * pt.g->chunk;
 		if (miss) {
 			res->skipped++;
 			continue;
 		}
+		res->bytes += pt.g->k * pt.g->chunk; /* rows compared, as the mirrors count */
 		parity_tool_row(&pt, &ps, blocks);
 		if (mode == PARITY_RESYNC) {
 			/* Parity from the data, written whole (md's initial resync). */

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "raid/md_state.h"
+#include "raid/parity.h"
 #include "raid/raid_common.h"
 
 #define RELAXED memory_order_relaxed
@@ -168,7 +170,10 @@ struct raid_array *raid_array_of(struct rl_target *t)
 
 void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
 {
-	atomic_store_explicit(&a->m[i].state, (int)s, memory_order_release);
+	int old = atomic_exchange_explicit(&a->m[i].state, (int)s, memory_order_acq_rel);
+
+	if (old != (int)s && a->md)
+		md_state_changed(a->md, a);
 }
 
 bool raid_member_error(struct raid_array *a, unsigned i, int status)
@@ -181,8 +186,11 @@ bool raid_member_error(struct raid_array *a, unsigned i, int status)
 	while (cur != RAID_MEMBER_FAILED) {
 		if (atomic_compare_exchange_weak_explicit(&a->m[i].state, &cur, RAID_MEMBER_FAILED,
 		                                          memory_order_acq_rel,
-		                                          memory_order_acquire))
+		                                          memory_order_acquire)) {
+			if (a->md) /* recorded before the failing request completes */
+				md_state_changed(a->md, a);
 			return true;
+		}
 	}
 	return false;
 }
@@ -218,6 +226,20 @@ bool raid_member_read_error(struct raid_array *a, unsigned i, int status)
 	atomic_fetch_add_explicit(&a->member_errors, 1, RELAXED);
 	errs = atomic_fetch_add_explicit(&a->m[i].read_errors, 1, RELAXED) + 1;
 	return errs > a->max_read_errors && raid_member_fail_if_redundant(a, i);
+}
+
+bool raid_member_redundant(struct raid_array *a, unsigned i)
+{
+	struct parity_array *pa = parity_array_of(a->t);
+	unsigned down = 0;
+
+	if (!raid_member_readable(a, i))
+		return true;
+	if (!pa)
+		return raid_redundant_without(a, i);
+	for (unsigned k = 0; k < a->n; k++)
+		down += !raid_member_readable(a, k);
+	return down < parity_parity_count(pa);
 }
 
 bool raid_member_fail_if_redundant(struct raid_array *a, unsigned i)
@@ -417,6 +439,8 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 		raid_json_u64(obj, "max_read_errors", a->max_read_errors);
 	}
 	raid_json_lost(a, obj);
+	if (a->md)
+		md_state_report(a->md, obj);
 	if (a->level->report)
 		a->level->report(a, obj);
 	for (unsigned i = 0; i < a->n; i++) {
@@ -438,6 +462,10 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 
 void raid_destroy(struct rl_target *t)
 {
+	struct raid_array *a = t->priv;
+
+	if (a && a->md)
+		md_state_close(a->md, a);
 	free(t->priv);
 	t->priv = NULL;
 }

@@ -35,6 +35,7 @@
 #include "raid/layout.h"
 
 struct json_object;
+struct md_state;
 struct raid_array;
 
 enum raid_member_state {
@@ -121,6 +122,7 @@ struct raid_array {
 	_Atomic uint64_t fixes_skipped;     /* rewrites not done: writes were under way */
 	_Atomic bool fail_lock;             /* serialises read-error failure decisions */
 	uint64_t max_read_errors;           /* read errors a member survives (copies > 1) */
+	struct md_state *md; /* md(...): member state changes go to the superblocks */
 
 	/* Host write and trim children, one word on its own cache line: how
 	 * many were ever sent (a generation, bits 24..63) and how many are in
@@ -190,7 +192,7 @@ static inline bool raid_member_writable(const struct raid_array *a, unsigned i)
 	return raid_member_state(a, i) != RAID_MEMBER_FAILED;
 }
 
-/** Set a member's state (spec, rebuild tool). */
+/** Set a member's state (spec, rebuild tool); an md array records the change. */
 void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s);
 
 /**
@@ -198,6 +200,13 @@ void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s)
  * the member failed.  Returns true if this call failed it.
  */
 bool raid_member_error(struct raid_array *a, unsigned i, int status);
+
+/**
+ * Would every array byte keep a readable copy without member @i?  True
+ * when @i is not in sync already.  Parity levels: fewer members down than
+ * parity blocks.
+ */
+bool raid_member_redundant(struct raid_array *a, unsigned i);
 
 /**
  * Fail member @i unless that would leave some array byte without a readable

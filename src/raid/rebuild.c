@@ -93,6 +93,25 @@ static int rebuild_read_source(struct raid_array *a, struct rl_exec *ex,
 	return -EIO;
 }
 
+/* A replacement smaller than the others would shrink the array (any level). */
+static int raid_rebuild_smaller(struct rl_target *t, const struct raid_array *a, unsigned member,
+                                char *msg, size_t msglen)
+{
+	uint64_t sizes[RAID_MAX_MEMBERS], others = UINT64_MAX;
+
+	raid_member_sizes(t, sizes);
+	for (unsigned i = 0; i < a->n; i++)
+		if (i != member && sizes[i] < others)
+			others = sizes[i];
+	if (sizes[member] >= others)
+		return 0;
+	snprintf(msg, msglen,
+	         "member %u holds %llu bytes, less than the %llu bytes of the other members: a "
+	         "smaller replacement would shrink the array",
+	         member, (unsigned long long)sizes[member], (unsigned long long)others);
+	return -EINVAL;
+}
+
 int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebuild_opts *opts,
                  struct raid_rebuild_result *res, char *msg, size_t msglen)
 {
@@ -104,6 +123,8 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	if (a && opts->member < a->n && raid_rebuild_smaller(t, a, opts->member, msg, msglen))
+		return -EINVAL;
 	if (parity_array_of(t)) {
 		/* raid5/raid6: rebuilt from parity, stripe by stripe (parity_tools.c). */
 		struct parity_rebuild_result pr;
@@ -129,20 +150,6 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 	}
 	if (unit % t->block_size || unit > (1u << 30)) {
 		snprintf(msg, msglen, "the rebuild unit must be a multiple of %u", t->block_size);
-		return -EINVAL;
-	}
-	/* A replacement smaller than the others would shrink the array. */
-	uint64_t sizes[RAID_MAX_MEMBERS], others = UINT64_MAX;
-	raid_member_sizes(t, sizes);
-	for (unsigned i = 0; i < a->n; i++)
-		if (i != opts->member && sizes[i] < others)
-			others = sizes[i];
-	if (sizes[opts->member] < others) {
-		snprintf(msg, msglen,
-		         "member %u holds %llu bytes, less than the %llu bytes of the other "
-		         "members: a smaller replacement would shrink the array",
-		         opts->member, (unsigned long long)sizes[opts->member],
-		         (unsigned long long)others);
 		return -EINVAL;
 	}
 	if (posix_memalign(&buf, 4096, unit))

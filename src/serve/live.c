@@ -368,6 +368,16 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 		return -EBUSY;
 	}
 	if (!strcmp(w[0], "fail")) {
+		const char *force = live_arg(w, n, "force");
+		if (!(force && !strcmp(force, "1")) && !raid_member_redundant(a, member)) {
+			/* As mdadm --fail refuses the last copy: every request would fail. */
+			snprintf(out, outlen,
+			         "error: member %u holds the last readable copy of some data "
+			         "(array %s): failing it would fail every request there; pass "
+			         "--force to fail it anyway\n",
+			         member, raid_array_state(a));
+			return -EBUSY;
+		}
 		raid_member_set(a, member, RAID_MEMBER_FAILED);
 		snprintf(out, outlen, "member %u failed; array %s\n", member, raid_array_state(a));
 		return 0;

@@ -303,6 +303,7 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 			rc = -rc;
 		} else {
 			rc = file_layout(cfd, want_size);
+			t->caps |= RL_CAP_FRESH; /* an array over it has to resync */
 		}
 		close(cfd);
 		if (rc) {

@@ -122,7 +122,9 @@ expect_fail 2 "checksum" $RAIDLAB info 'md(m0.img, m1.img, m2.img)'
 expect_fail 2 "no md superblock" $RAIDLAB info "md(file($T/plain.img,size=8m))"
 
 # an internal write-intent bitmap: mdadm sees it; writes through md(...) set
-# its bits (mdadm --examine-bitmap on a loop device counts them dirty)
+# its bits (mdadm --examine-bitmap on a loop device counts them dirty while a
+# writer runs or after it was killed) and a clean stop clears them, as md's
+# bitmap daemon does
 MSIZE=12m
 create raid5 3 left-symmetric 64k "--bitmap-chunk 1m"
 grep -q "Internal Bitmap : 8 sectors from superblock" <(mdadm --examine m1.img) ||
@@ -136,12 +138,35 @@ out=$(mdadm --examine-bitmap "$l") || fail "mdadm -X: $out"
 grep -q "Magic : 6d746962" <<<"$out" || fail "bitmap magic: $out"
 grep -q "UUID : $uuid" <<<"$out" || fail "bitmap UUID: $out"
 grep -q "Chunksize : 1 MB" <<<"$out" || fail "bitmap chunk: $out"
-# the initial resync bumped the superblock's events; the bitmap's follow
+# every change bumped the superblock's events; the bitmap's follow
 grep -q "Events : $(examine_field m1.img Events)\$" <<<"$out" || fail "bitmap events: $out"
+grep -q "Bitmap : 11 bits (chunks), 0 dirty" <<<"$out" || fail "bits left after a clean stop: $out"
+losetup -d "$l"
+loops=()
+# a writer killed mid-run leaves its regions dirty, the array active
+$RAIDLAB run --quiet --target 'md(m0.img, m1.img, m2.img)' --rw=randwrite --bs=4k --size=11m \
+	--time_based --runtime=60 >/dev/null 2>&1 &
+wpid=$!
+bits() { od -An -tx1 -j $((4096 + 8 * 512 + 256)) -N 2 m1.img | tr -d ' 0\n'; }
+for _ in $(seq 200); do
+	[ "$(examine_field m1.img State)" = active ] && [ -n "$(bits)" ] && break
+	sleep 0.05
+done
+kill -9 "$wpid"
+wait "$wpid" 2>/dev/null || true
+[ "$(examine_field m1.img State)" = active ] || fail "a killed writer left the array clean"
+l=$(losetup -r -f --show m1.img) || fail "losetup"
+loops+=("$l")
+out=$(mdadm --examine-bitmap "$l") || fail "mdadm -X: $out"
 grep -Eq "Bitmap : 11 bits \(chunks\), [1-9][0-9]* dirty" <<<"$out" || fail "bitmap bits: $out"
 losetup -d "$l"
 loops=()
+# the next open for writing resyncs it; then check finds nothing and the bits are clear
+$RAIDLAB run --target 'md(m0.img, m1.img, m2.img)' --rw=write --bs=4k --size=4k >/dev/null \
+	2>err || fail "reopening after the kill: $(cat err)"
+grep -q "resyncing" err || fail "the unclean stop was not resynced: $(cat err)"
 out=$($RAIDLAB check 'md(m0.img, m1.img, m2.img)') || fail "check with a bitmap: $out"
+[ -z "$(bits)" ] || fail "bits left set after the resync and a clean stop"
 
 if [ -e /proc/mdstat ]; then
 	# mdadm writes the superblocks, raidlab reads them

@@ -45,6 +45,7 @@
 
 #include <cmocka.h>
 
+#include "campaign_blocks.h"
 #include "core/crc32c.h"
 #include "core/exec.h"
 #include "core/registry.h"
@@ -53,57 +54,9 @@
 #include "raid/rebuild.h"
 #include "workload/run.h"
 
-#define BS          4096u
 #define MEMBER_SIZE (1u << 20)
 #define MAX_BLOCKS  1024u
 #define UNKNOWN     UINT32_MAX
-#define MAGIC       0x52414944u /* "RAID" */
-
-static uint64_t rng_state;
-
-static uint64_t rng(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t rnd(uint64_t lo, uint64_t hi)
-{
-	return lo + rng() % (hi - lo + 1);
-}
-
-/* --- blocks that prove which write they hold --- */
-
-struct blk_hdr {
-	uint32_t magic, block, version, crc;
-};
-
-static void blk_fill(uint8_t *p, uint32_t block, uint32_t version)
-{
-	struct blk_hdr h = {MAGIC, block, version, 0};
-	uint64_t x = ((uint64_t)block << 32 | version) * 0x9e3779b97f4a7c15ull + 1;
-
-	for (size_t i = sizeof(h); i < BS; i += 8) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		memcpy(p + i, &x, 8);
-	}
-	h.crc = rl_crc32c(0, p + sizeof(h), BS - sizeof(h));
-	memcpy(p, &h, sizeof(h));
-}
-
-/* Does @p hold write @version of @block, intact? */
-static bool blk_check(const uint8_t *p, uint32_t block, uint32_t version)
-{
-	struct blk_hdr h;
-
-	memcpy(&h, p, sizeof(h));
-	return h.magic == MAGIC && h.block == block && h.version == version &&
-	       h.crc == rl_crc32c(0, p + sizeof(h), BS - sizeof(h));
-}
 
 /* --- a schedule's faults, per member (member offsets) --- */
 

@@ -98,7 +98,7 @@ test: all
 TSAN_TESTS := test_,core_threads,core_bytes,core_verify
 check-tsan:
 	$(MAKE) BUILD=build-tsan SAN=thread CFLAGS="-O1 -g" all
-	tests/run.sh build-tsan $(TSAN_TESTS)
+	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp history_size=7 exitcode=66" tests/run.sh build-tsan $(TSAN_TESTS)
 
 # The tests that follow a simulated clock in real time, with a CPU hog
 # beside them (.ci/run): they must hold on a machine that is not idle.

@@ -192,6 +192,7 @@ static void cache_destage_done(struct rl_io *io, int status)
 {
 	struct cache_dreq *g = io->cb_arg;
 	struct cache *c = g->c;
+	struct rl_exec *ex = io->ex; /* g goes back to the free list below: read it first */
 	struct rl_io *w;
 
 	pthread_mutex_lock(&c->lock);
@@ -204,7 +205,7 @@ static void cache_destage_done(struct rl_io *io, int status)
 	pthread_mutex_unlock(&c->lock);
 	cache_waiters_wake(w);
 	c->ds.room(c);
-	cache_destage_kick(c, io->ex);
+	cache_destage_kick(c, ex);
 }
 
 /* The oldest dirty line a background destage may take, or NULL. */

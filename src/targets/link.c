@@ -35,9 +35,14 @@
  *
  * The request below is a child taken from the executor's pool (no malloc);
  * when the pool is empty the request waits (rl_exec_wait) and retries.
+ *
+ * Worker threads share the link: its bookings (the free-at times) and
+ * counters change under its mutex, held only for the arithmetic, never
+ * across a submit or a completion.
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +65,7 @@ struct link_state {
 	/* counters */
 	uint64_t requests, bytes[2], busy_ns[2], wait_ns;
 	uint64_t first_ns, last_ns;
+	pthread_mutex_t lock; /* the bookings and counters above */
 };
 
 static uint64_t link_xfer(struct link_state *l, int dir, uint64_t now, uint64_t bytes)
@@ -85,6 +91,7 @@ static void link_child_done(struct rl_io *child, int status)
 	struct rl_exec *ex = child->ex;
 	uint64_t now = rl_exec_now(ex), end = now;
 
+	pthread_mutex_lock(&l->lock);
 	if (!status && child->op == RL_OP_READ) /* streamed since it reached the target */
 		end = link_xfer(l, 0, child->parent->priv[1], child->len);
 	else if (child->op == RL_OP_WRITE) /* its data has been crossing since submission */
@@ -93,6 +100,7 @@ static void link_child_done(struct rl_io *child, int status)
 		end = now;
 	if (end > l->last_ns)
 		l->last_ns = end;
+	pthread_mutex_unlock(&l->lock);
 	child->cb = rl_io_child_end;
 	if (end <= now || rl_exec_at_wait(ex, child, end, status))
 		rl_io_child_end(child, status);
@@ -137,6 +145,7 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 	child->cb_arg = t;
 
 	now = rl_exec_now(io->ex);
+	pthread_mutex_lock(&l->lock);
 	if (!l->requests && !l->first_ns)
 		l->first_ns = now;
 	l->requests++;
@@ -153,6 +162,7 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 	at += l->lat_ns;
 	if (io->op != RL_OP_WRITE)
 		io->priv[1] = at; /* a read's data can stream from here on */
+	pthread_mutex_unlock(&l->lock);
 	if (rl_exec_at_wait(io->ex, child, at, 0)) {
 		child->cb = rl_io_child_end;
 		rl_io_complete_later(child, -ENOMEM);
@@ -203,7 +213,10 @@ static int link_report(struct rl_target *t, struct json_object *o)
 
 static void link_destroy(struct rl_target *t)
 {
-	free(t->priv);
+	struct link_state *l = t->priv;
+
+	pthread_mutex_destroy(&l->lock);
+	free(l);
 }
 
 static const struct rl_target_ops link_ops = {
@@ -255,6 +268,7 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 		rl_target_close(child);
 		return -ENOMEM;
 	}
+	pthread_mutex_init(&l->lock, NULL);
 	l->bw = bw;
 	l->lat_ns = lat;
 	l->setup_bw = setup_bw;

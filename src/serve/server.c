@@ -670,12 +670,17 @@ static int srv_write_ready(const struct serve_opts *o, int port, char *msg, size
 	if (!o->ready_file)
 		return 0;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", o->ready_file);
-	if (!(f = fopen(tmp, "w")))
+	if (!(f = fopen(tmp, "w"))) {
 		rc = -errno;
-	else if ((fprintf(f, "%d\n", port) < 0) | (fclose(f) != 0))
-		rc = errno ? -errno : -EIO;
-	else if (rename(tmp, o->ready_file))
-		rc = -errno;
+	} else {
+		bool bad = fprintf(f, "%d\n", port) < 0;
+		if (fclose(f)) /* always closed, whatever the write did */
+			bad = true;
+		if (bad)
+			rc = errno ? -errno : -EIO;
+		else if (rename(tmp, o->ready_file))
+			rc = -errno;
+	}
 	if (rc) {
 		snprintf(msg, msglen, "--ready-file %s: %s", o->ready_file, strerror(-rc));
 		unlink(tmp);

@@ -490,8 +490,10 @@ int cli_run_files(int argc, char **argv)
 	rf_warn_leftovers(&a);
 	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
 	if ((dir && cli_output_dir("run", "--out-dir", dir)) ||
-	    cli_output_check("run", "--json", a.json_path))
+	    cli_output_check("run", "--json", a.json_path)) {
+		files_stop_uninstall();
 		return 2;
+	}
 	for (size_t i = 0; i < a.ntargets && !files_stop_level(); i++) {
 		const char *label = i < a.nlabels ? a.labels[i] : a.targets[i];
 		struct json_object *doc = NULL;
@@ -522,5 +524,6 @@ int cli_run_files(int argc, char **argv)
 	}
 	if (files_stop_level())
 		status = 1;
+	files_stop_uninstall();
 	return status;
 }

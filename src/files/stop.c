@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -67,15 +68,24 @@ static void *stop_thread(void *arg)
 	return NULL;
 }
 
+static pthread_t stop_th;
+static bool stop_th_up;
+
 void files_stop_install(void)
 {
-	pthread_t th;
 	sigset_t set;
 
 	stop_set(&set);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
-	if (pthread_create(&th, NULL, stop_thread, NULL) == 0)
-		pthread_detach(th);
+	stop_th_up = pthread_create(&stop_th, NULL, stop_thread, NULL) == 0;
+}
+
+void files_stop_uninstall(void)
+{
+	/* sigwait is a cancellation point: the thread ends there, and is joined */
+	if (stop_th_up && !pthread_cancel(stop_th))
+		pthread_join(stop_th, NULL);
+	stop_th_up = false;
 }
 
 void files_stop_child_init(void)

@@ -23,6 +23,8 @@
 
 /** Block the signals and start the thread that takes them (before any other thread). */
 void files_stop_install(void);
+/** End the signal thread (at the end of the command; signals stay blocked). */
+void files_stop_uninstall(void);
 /** In a forked child before exec: the signals unblocked again. */
 void files_stop_child_init(void);
 /** The signal count, for the stop pointers of files_run and files_target_opts. */

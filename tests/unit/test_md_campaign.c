@@ -634,7 +634,7 @@ static void test_md_campaign(void **state)
 	int fd[NLEVELS];
 
 	(void)state;
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__) || defined(__SANITIZE_THREAD__)
 	per_level = 8; /* the sanitizer build: memory errors, not statistics (fork is slow there) */
 #endif
 	if (getenv("MD_CAMPAIGN_SCHEDULES"))

@@ -47,6 +47,17 @@ static size_t strip_key_open(struct rep_strip *s, char *out)
 	return o + s->keylen;
 }
 
+/* One byte of a JSON string being copied: escapes, and the quote that ends it (*open). */
+static void strip_string_byte(struct rep_strip *s, char c, bool *open)
+{
+	if (s->escape)
+		s->escape = false;
+	else if (c == '\\')
+		s->escape = true;
+	else if (c == '"')
+		*open = false;
+}
+
 /* Inside a key: buffer it, or copy it once it is too long to be stripped. */
 static size_t strip_key_byte(struct rep_strip *s, char c, char *out)
 {
@@ -55,12 +66,7 @@ static size_t strip_key_byte(struct rep_strip *s, char c, char *out)
 
 	if (s->key_long) {
 		out[o++] = c;
-		if (s->escape)
-			s->escape = false;
-		else if (c == '\\')
-			s->escape = true;
-		else if (c == '"')
-			s->in_key = false;
+		strip_string_byte(s, c, &s->in_key);
 		return o;
 	}
 	if (c == '"') {
@@ -217,12 +223,7 @@ size_t rep_strip_feed(struct rep_strip *s, const char *in, size_t len, char *out
 			o += strip_key_byte(s, c, out + o);
 		} else if (s->in_string) {
 			out[o++] = c;
-			if (s->escape)
-				s->escape = false;
-			else if (c == '\\')
-				s->escape = true;
-			else if (c == '"')
-				s->in_string = false;
+			strip_string_byte(s, c, &s->in_string);
 		} else {
 			o += strip_token_byte(s, c, out + o);
 		}

@@ -272,8 +272,9 @@ struct sim_dev {
 	bool timing; /* false while preconditioning: mapping only */
 
 	/* mapping, stored plus one so that fresh zero pages mean "none" (no memset) */
-	uint32_t *l2p; /* user unit -> physical unit + 1, 0: unmapped */
-	uint32_t *p2l; /* physical unit -> user unit + 1 it was written for, 0: never */
+	uint32_t *l2p;      /* user unit -> physical unit + 1, 0: unmapped */
+	uint64_t *l2p_live; /* a bit per SIM_L2P_REGION entries of l2p: ever written */
+	uint32_t *p2l;      /* physical unit -> user unit + 1 it was written for, 0: never */
 	uint64_t
 	    *prog_end; /* per program unit: when its program completes (SIM_PENDING: in buffer) */
 	struct sim_blk *blk;
@@ -324,10 +325,35 @@ struct sim_dev {
 	double precond_wa;
 };
 
+/*
+ * l2p is a sparse anonymous mapping, but reading a page of it at random
+ * still makes the kernel back it (with a huge page, since the table is
+ * advised as one), so random reads of a never-written drive would cost the
+ * whole table.  Reads therefore consult a bit per region (2 MiB of entries)
+ * first: a region never written holds no mapping and is not read.
+ */
+#define SIM_L2P_REGION_SHIFT 19
+
+static inline bool sim_l2p_live(const struct sim_dev *d, uint64_t lpn)
+{
+	uint64_t r = lpn >> SIM_L2P_REGION_SHIFT;
+
+	return d->l2p_live[r >> 6] >> (r & 63) & 1;
+}
+
 /** Physical unit of user unit @lpn, SIM_NONE when unmapped. */
 static inline uint32_t sim_l2p(const struct sim_dev *d, uint64_t lpn)
 {
-	return d->l2p[lpn] - 1;
+	return sim_l2p_live(d, lpn) ? d->l2p[lpn] - 1 : SIM_NONE;
+}
+
+/** Map user unit @lpn to physical unit @phys (SIM_NONE: unmap). */
+static inline void sim_l2p_set(struct sim_dev *d, uint64_t lpn, uint32_t phys)
+{
+	uint64_t r = lpn >> SIM_L2P_REGION_SHIFT;
+
+	d->l2p_live[r >> 6] |= 1ull << (r & 63);
+	d->l2p[lpn] = phys + 1;
 }
 
 /**

@@ -297,6 +297,8 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	if (profile && (rc = sim_profile_load(profile, &p, msg, sizeof(msg))))
 		return rl_err_set(err, ppos, "ssd: %s", msg);
 	rho = sim_params_rho(&p);
+	uint64_t cap0 = p.capacity; /* the profile's: a larger capacity= may grow the drive */
+	bool slc_set = false;
 	for (size_t i = 0; i < node->nkv; i++) {
 		struct rl_spec_kv *kv = &node->kv[i];
 		if (!strcmp(kv->key, "profile"))
@@ -308,6 +310,7 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		kv->used = true;
 		op_set |= !strcmp(kv->key, "op");
 		cap_set |= !strcmp(kv->key, "capacity");
+		slc_set |= !strcmp(kv->key, "slc_size");
 	}
 	if (cap_set && op_set) {
 		struct rl_spec_kv *kv = rl_spec_find(node, "op");
@@ -318,6 +321,8 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	}
 	if (cap_set && !op_set)
 		p.op = -1;
+	if (cap_set && (rc = sim_params_scale(&p, cap0, p.capacity, slc_set, msg, sizeof(msg))))
+		return rl_err_set(err, rl_spec_find(node, "capacity")->value_pos, "ssd: %s", msg);
 	if ((rc = sim_geo_derive(&p, rho, op_set, cap_set, &g, msg, sizeof(msg))))
 		return rl_err_set(err, node->pos, "ssd: %s", msg);
 	if ((rc = sim_dev_create(&p, &g, &d, msg, sizeof(msg)))) {

@@ -73,6 +73,20 @@ done
 mr=$(jqv mem.json '.jobs[1].read.iops')
 awk -v m="$mr" 'BEGIN { exit !(m > 0) }' || fail "mem run did no 4K random reads"
 
+# a family's larger models: capacity= above the profile's grows the dies
+# (scale=dies) and TurboWrite with them up to slc_size_max; a profile
+# without scale= still refuses a capacity its flash cannot hold
+geo() { $RAIDLAB info "$1" | tr ',' '\n' | sed -n "s/^ *$2=//p"; }
+[ "$(geo 'ssd(850evo, capacity=1TB)' dies_per_channel)" = 8 ] || fail "1 TB 850 EVO is not 64 dies"
+[ "$(geo 'ssd(850evo, capacity=4TB)' dies_per_channel)" = 32 ] || fail "4 TB 850 EVO is not 256 dies"
+[ "$(geo 'ssd(850evo, capacity=250GB)' dies_per_channel)" = 4 ] || fail "a smaller capacity changed the dies"
+s1=$(geo 'ssd(850evo, capacity=1TB)' slc_cache_bytes)
+s4=$(geo 'ssd(850evo, capacity=4TB)' slc_cache_bytes)
+awk -v a="$s1" -v b="$s4" 'BEGIN { exit !(a > 11.9e9 && a < 12.5e9 && b == a) }' ||
+	fail "TurboWrite at 1 TB / 4 TB: $s1 / $s4 bytes, expected 12 GB both"
+[ "$(geo 'ssd(850evo, capacity=1TB, slc_size=3GB)' dies_per_channel)" = 8 ] || fail "slc_size= with capacity="
+expect_fail 2 "not enough spare area" $RAIDLAB info 'ssd(sx8200pro, capacity=1TB)'
+
 # the drive list
 out=$($RAIDLAB profiles)
 for p in adata-su900-256 samsung-850evo-500 sx8200pro-256 samsung-sm951-512 intel-x25v-40 \

@@ -59,11 +59,15 @@ static uint64_t param_max(const struct rl_param *p)
 	return p->max ? p->max : UINT64_MAX;
 }
 
-/* The default of an integer-valued entry; @keep when it has none. */
-static int param_def_u64(const struct rl_param *p, uint64_t keep, uint64_t *out)
+/*
+ * The defaults of the entries: the table's text parsed, or *@keep when the
+ * table has none (@keep is read only then: the caller's variable may be
+ * unset when the table gives the default).
+ */
+static int param_def_u64(const struct rl_param *p, const uint64_t *keep, uint64_t *out)
 {
 	if (!p->def) {
-		*out = keep;
+		*out = *keep;
 		return 0;
 	}
 	switch (p->type) {
@@ -78,22 +82,22 @@ static int param_def_u64(const struct rl_param *p, uint64_t keep, uint64_t *out)
 	}
 }
 
-static int param_def_double(const struct rl_param *p, double keep, double *out)
+static int param_def_double(const struct rl_param *p, const double *keep, double *out)
 {
 	char *end;
 
 	if (!p->def) {
-		*out = keep;
+		*out = *keep;
 		return 0;
 	}
 	*out = strtod(p->def, &end);
 	return end != p->def && (!*end || !strcmp(end, "%")) ? 0 : -EINVAL;
 }
 
-static int param_def_enum(const struct rl_param *p, int keep, int *out)
+static int param_def_enum(const struct rl_param *p, const int *keep, int *out)
 {
 	if (!p->def) {
-		*out = keep;
+		*out = *keep;
 		return 0;
 	}
 	for (int i = 0; p->choices && p->choices[i]; i++) {
@@ -120,7 +124,7 @@ int rl_param_u64(struct rl_spec_node *node, const struct rl_param *tab, const ch
 
 	if (!p)
 		return -EINVAL;
-	if (param_def_u64(p, *out, &def))
+	if (param_def_u64(p, out, &def))
 		return param_bad_default(node, p, err);
 	switch (p->type) {
 	case RL_PARAM_SIZE:
@@ -142,7 +146,7 @@ int rl_param_double(struct rl_spec_node *node, const struct rl_param *tab, const
 
 	if (!p)
 		return -EINVAL;
-	if (param_def_double(p, *out, &def))
+	if (param_def_double(p, out, &def))
 		return param_bad_default(node, p, err);
 	return rl_spec_get_percent(node, name, def, p->fmin, p->fmax, out, err);
 }
@@ -151,11 +155,13 @@ int rl_param_bool(struct rl_spec_node *node, const struct rl_param *tab, const c
                   bool *out, struct rl_err *err)
 {
 	const struct rl_param *p = param_entry(node, tab, name, RL_PARAM_BOOL, err);
-	bool def = *out;
+	bool def = false;
 
 	if (!p)
 		return -EINVAL;
-	if (p->def && rl_parse_bool(p->def, &def, NULL, 0))
+	if (!p->def)
+		def = *out;
+	else if (rl_parse_bool(p->def, &def, NULL, 0))
 		return param_bad_default(node, p, err);
 	return rl_spec_get_bool(node, name, def, out, err);
 }
@@ -168,7 +174,7 @@ int rl_param_enum(struct rl_spec_node *node, const struct rl_param *tab, const c
 
 	if (!p)
 		return -EINVAL;
-	if (param_def_enum(p, *out, &def))
+	if (param_def_enum(p, out, &def))
 		return param_bad_default(node, p, err);
 	return rl_spec_get_enum(node, name, p->choices, def, out, err);
 }
@@ -197,26 +203,26 @@ int rl_params_check(const struct rl_spec_node *node, const struct rl_param *tab,
 /* Does the default of @p parse as its type and lie in range? */
 static bool param_default_ok(const struct rl_param *p)
 {
-	uint64_t u;
-	double d;
+	uint64_t u, zero = 0;
+	double d, dzero = 0;
 	bool b;
-	int e;
+	int e, izero = 0;
 
 	if (!p->def)
 		return true;
 	switch (p->type) {
 	case RL_PARAM_U64:
-		return !param_def_u64(p, 0, &u) && u >= p->min && u <= param_max(p);
+		return !param_def_u64(p, &zero, &u) && u >= p->min && u <= param_max(p);
 	case RL_PARAM_SIZE:
 	case RL_PARAM_TIME:
 	case RL_PARAM_RATE:
-		return !param_def_u64(p, 0, &u);
+		return !param_def_u64(p, &zero, &u);
 	case RL_PARAM_PERCENT:
-		return !param_def_double(p, 0, &d) && d >= p->fmin && d <= p->fmax;
+		return !param_def_double(p, &dzero, &d) && d >= p->fmin && d <= p->fmax;
 	case RL_PARAM_BOOL:
 		return !rl_parse_bool(p->def, &b, NULL, 0);
 	case RL_PARAM_ENUM:
-		return !param_def_enum(p, 0, &e);
+		return !param_def_enum(p, &izero, &e);
 	case RL_PARAM_STR:
 		return true;
 	}

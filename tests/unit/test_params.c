@@ -88,6 +88,26 @@ static void test_defaults(void **state)
 	rl_spec_free(n);
 }
 
+/*
+ * Where the table has the default, the caller's variable is not read: it
+ * may be unset (a bool holding 0xdf makes the sanitizer build abort on a
+ * read, as parity_create's did).
+ */
+static void test_default_ignores_caller(void **state)
+{
+	struct rl_spec_node *n = parse("t(x)");
+	struct rl_err err = {0};
+	union {
+		bool b;
+		unsigned char c;
+	} nv = {.c = 0xdf};
+
+	(void)state;
+	assert_int_equal(rl_param_bool(n, tab, "nv", &nv.b, &err), 0);
+	assert_true(nv.b);
+	rl_spec_free(n);
+}
+
 /* Given values are parsed by the type, and the key is marked used. */
 static void test_values(void **state)
 {
@@ -301,10 +321,15 @@ static void test_real_target(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_defaults),        cmocka_unit_test(test_values),
-	    cmocka_unit_test(test_bad_values),      cmocka_unit_test(test_unknown_key),
-	    cmocka_unit_test(test_internal_errors), cmocka_unit_test(test_render),
-	    cmocka_unit_test(test_validate),        cmocka_unit_test(test_registered_tables),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_default_ignores_caller),
+	    cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_bad_values),
+	    cmocka_unit_test(test_unknown_key),
+	    cmocka_unit_test(test_internal_errors),
+	    cmocka_unit_test(test_render),
+	    cmocka_unit_test(test_validate),
+	    cmocka_unit_test(test_registered_tables),
 	    cmocka_unit_test(test_real_target),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,6 +67,42 @@ struct raid_member {
 
 /* md's default for max_read_errors: a member is failed after this many read errors. */
 #define RAID_MAX_READ_ERRORS_DEFAULT 20
+#define RAID_STR_(x)                 #x
+#define RAID_STR(x)                  RAID_STR_(x) /* a macro's value as a string literal */
+
+/*
+ * Parameter table entries (params.h) the levels share: each level's table
+ * lists the ones it takes, and the raid_spec_* readers below parse them.
+ */
+#define RAID_PARAM_FAILED                                                                          \
+	{                                                                                          \
+		.name = "failed", .type = RL_PARAM_STR, .form = "K[+K...]",                        \
+		.help = "start with these members failed (0-based, each listed once)",             \
+	}
+#define RAID_PARAM_WRITES                                                                          \
+	{                                                                                          \
+		.name = "writes", .type = RL_PARAM_ENUM, .def = "parallel",                        \
+		.choices = (const char *const[]){"parallel", "serial", NULL},                      \
+		.help = "a request's member writes all at once, or one after another",             \
+	}
+#define RAID_PARAM_READ                                                                            \
+	{                                                                                          \
+		.name = "read", .type = RL_PARAM_ENUM, .def = "md",                                \
+		.choices = (const char *const[]){"least-pending", "round-robin", "sequential",     \
+		                                 "per-request",   "md",          NULL},            \
+		.help = "which copy serves a read: md's balance (a sequential stream stays on "    \
+		        "its member, else the least pending; `sequential` is the same); a "        \
+		        "controller's (one copy per request); fewest requests in flight per "      \
+		        "piece; members in turn (docs/raid.md)",                                   \
+	}
+#define RAID_PARAM_MAX_READ_ERRORS                                                                 \
+	{                                                                                          \
+		.name = "max-read-errors", .type = RL_PARAM_U64,                                   \
+		.def = RAID_STR(RAID_MAX_READ_ERRORS_DEFAULT), .source = "md's default",           \
+		.max = UINT32_MAX,                                                                 \
+		.help = "read errors a member survives (each repaired from another copy); the "    \
+		        "next one fails it, unless it holds the last readable copy of something",  \
+	}
 
 struct raid_level {
 	const char *name;
@@ -158,43 +194,10 @@ void raid_array_init(struct raid_array *a, struct rl_target *t, const struct rai
 /** Member sizes of @t's children, rounded down to @t's block size, into @sizes. */
 void raid_member_sizes(const struct rl_target *t, uint64_t *sizes);
 
-/*
- * Parameter table entries (params.h) the levels share: each level's table
- * lists the ones it takes, and the raid_spec_* readers below parse them.
- */
-#define RAID_PARAM_FAILED                                                                          \
-	{                                                                                          \
-		.name = "failed", .type = RL_PARAM_STR, .form = "K[+K...]",                        \
-		.help = "start with these members failed (0-based, each listed once)",             \
-	}
-#define RAID_PARAM_WRITES                                                                          \
-	{                                                                                          \
-		.name = "writes", .type = RL_PARAM_ENUM, .def = "parallel",                        \
-		.choices = (const char *const[]){"parallel", "serial", NULL},                      \
-		.help = "a request's member writes all at once, or one after another",             \
-	}
-#define RAID_PARAM_READ                                                                            \
-	{                                                                                          \
-		.name = "read", .type = RL_PARAM_ENUM, .def = "md",                                \
-		.choices = (const char *const[]){"least-pending", "round-robin", "sequential",     \
-		                                 "per-request",   "md",          NULL},            \
-		.help = "which copy serves a read: md's balance (a sequential stream stays on "    \
-		        "its member, else the least pending; `sequential` is the same); a "        \
-		        "controller's (one copy per request); fewest requests in flight per "      \
-		        "piece; members in turn (docs/raid.md)",                                   \
-	}
-#define RAID_PARAM_MAX_READ_ERRORS                                                                 \
-	{                                                                                          \
-		.name = "max-read-errors", .type = RL_PARAM_U64, .def = "20",                      \
-		.source = "md's default", .max = UINT32_MAX,                                       \
-		.help = "read errors a member survives (each repaired from another copy); the "    \
-		        "next one fails it, unless it holds the last readable copy of something",  \
-	}
-
 /** failed=K or failed=K+L+...: mark those members failed.  0 or -EINVAL. */
 int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
 
-/** max-read-errors=N (RAID_PARAM_MAX_READ_ERRORS) into a->max_read_errors. */
+/** max-read-errors=N (default RAID_MAX_READ_ERRORS_DEFAULT) into a->max_read_errors. */
 int raid_spec_max_read_errors(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
 
 /**

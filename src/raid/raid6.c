@@ -11,6 +11,7 @@
  * (parity.c): this file only names the level.
  */
 #include "raid/parity.h"
+#include "raid/parity_params.h"
 
 static const struct rl_target_ops raid6_ops = {
     .name = "raid6",
@@ -38,12 +39,8 @@ static int raid6_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 static struct rl_target_type raid6_type = {
     .name = "raid6",
     .summary = "P+Q dual parity: survives any two members (md raid6)",
-    .params = "MEMBER..., layout=left-symmetric|right-symmetric|left-asymmetric|"
-              "right-asymmetric|parity-first|parity-last|left-symmetric-6|..., chunk=SIZE (default "
-              "512k), "
-              "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
-              "max-read-errors=N (default 20), failed=K[+K...], journal=SPEC, powerloss-after=N, "
-              "bitmap-chunk=SIZE",
+    .args = "MEMBER...",
+    .params = parity_params,
     .create = raid6_create,
 };
 RL_TARGET_REGISTER(raid6_type)

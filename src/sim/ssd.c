@@ -261,6 +261,18 @@ static const struct rl_target_ops ssd_ops = {
     .destroy = ssd_destroy,
 };
 
+/*
+ * The ssd's own parameter; every other key is a drive profile parameter,
+ * which the profile's table (profile.c) parses, checks and documents.
+ */
+static const struct rl_param ssd_params[] = {
+    {.name = "profile",
+     .type = RL_PARAM_STR,
+     .def_note = "the built-in defaults: a small generic NVMe MLC drive",
+     .help = "the drive profile (`raidlab profiles`), also written as the first argument"},
+    {0},
+};
+
 static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)
 {
@@ -286,7 +298,7 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		profile = node->args[0]->name;
 		ppos = node->args[0]->pos;
 	}
-	struct rl_spec_kv *pkv = rl_spec_find(node, "profile");
+	struct rl_spec_kv *pkv = rl_spec_find(node, ssd_params[0].name);
 	if (pkv) {
 		if (profile)
 			return rl_err_set(err, pkv->key_pos, "ssd: profile given twice");
@@ -353,8 +365,12 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 static struct rl_target_type ssd_type = {
     .name = "ssd",
     .summary = "simulated SSD in virtual time: host interface, NAND, FTL and GC, SLC cache",
-    .params = "PROFILE (see `raidlab profiles`), any profile parameter (op=20%, trim=off, "
-              "gc=greedy|fifo|random, blocks=N, ...), state=fresh|full|steady, data=on, seed=N",
+    .args = "PROFILE",
+    .params = ssd_params,
+    .params_note = "and any drive profile parameter by its name, which overrides the "
+                   "profile's (docs/simulator.md lists them): op=20%, trim=off, "
+                   "gc=greedy|fifo|random, blocks=N, state=fresh|full|steady, data=on, seed=N, "
+                   "...",
     .create = ssd_create,
 };
 RL_TARGET_REGISTER(ssd_type)

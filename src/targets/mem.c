@@ -115,6 +115,12 @@ static const struct rl_target_ops mem_ops = {
     .destroy = mem_destroy,
 };
 
+static const struct rl_param mem_params[] = {
+    {.name = "size", .type = RL_PARAM_SIZE, .def = "64m", .help = "capacity, kept in RAM"},
+    RL_GEOMETRY_PARAM_BS,
+    {0},
+};
+
 static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)
 {
@@ -123,7 +129,7 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	int rc;
 
 	(void)ctx;
-	if ((rc = rl_target_parse_geometry(node, 64ull << 20, &size, &bs, err)))
+	if ((rc = rl_target_parse_geometry(node, mem_params, &size, &bs, err)))
 		return rc;
 	struct mem_state *m = calloc(1, sizeof(*m));
 	struct rl_target *t = rl_target_alloc(&mem_ops, 0);
@@ -159,7 +165,7 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 static struct rl_target_type mem_type = {
     .name = "mem",
     .summary = "RAM disk that keeps data (reads return what was written)",
-    .params = "size=SIZE (default 64m), bs=SIZE logical block (default 512)",
+    .params = mem_params,
     .create = mem_create,
 };
 RL_TARGET_REGISTER(mem_type)

@@ -174,6 +174,28 @@ void rep_sweep_free(struct rep_sweep *sw)
 	free(sw);
 }
 
+int rep_sweep_results(const struct rep_sweep *sw, struct rep_result **out, char *err, size_t errlen)
+{
+	struct json_object *pts = swr_get(sw->root, "points");
+
+	for (size_t i = 0; i < sw->n; i++) {
+		struct json_object *res = swr_get(json_object_array_get_idx(pts, i), "result");
+		char name[600];
+		size_t len;
+		const char *text =
+		    json_object_to_json_string_length(res, JSON_C_TO_STRING_PLAIN, &len);
+		int rc;
+		snprintf(name, sizeof(name), "%s: point %.400s", sw->path, sw->pts[i].label);
+		rc = rep_result_parse(name, text, len, &out[i], err, errlen);
+		if (rc) {
+			while (i--)
+				rep_result_free(out[i]);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 /* --- figures --- */
 
 /* The MB/s of @pt for row @r of @cmp (matched by test name and direction); NAN if none. */
@@ -432,7 +454,7 @@ static void swr_tradeoff(FILE *f, const struct rep_sweep *sw, const struct rep_c
 	}
 	rep_nice_axis(0, cmax > 0 ? cmax / 1e9 : 1, 5, &lo, &hi, &step);
 	fputs("<section id=\"sweep-tradeoff\"><h2>Trade-off</h2>\n<div class=\"card\">\n", f);
-	rep_svg_begin(f, 350,
+	rep_svg_begin(f, 370,
 	              "Usable capacity against performance; colour: member failures survived",
 	              "tradeoff");
 	for (double t = lo; t <= hi + step / 2; t += step) {
@@ -468,12 +490,14 @@ static void swr_tradeoff(FILE *f, const struct rep_sweep *sw, const struct rep_c
 		rep_html_text(f, sw->pts[i].label);
 		fprintf(f, ": %.0f GB, %.0f %%, survives %d</title></circle>\n",
 		        sw->pts[i].capacity / 1e9, s * 100, sw->pts[i].survives);
+		fprintf(f, "<g class=\"val\">");
 		rep_svg_label(f, sw->pts[i].label, x + 8, y - 6, "start");
+		fputs("</g>\n", f);
 	}
 	for (int k = 0; k <= smax; k++)
 		fprintf(f,
-		        "<circle cx=\"%.1f\" cy=\"30\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" "
-		        "y=\"34\">survives %d</text>\n",
+		        "<circle cx=\"%.1f\" cy=\"356\" r=\"5\" fill=\"%s\"/><text x=\"%.1f\" "
+		        "y=\"360\">survives %d</text>\n",
 		        x0 + 110.0 * k, rep_color((size_t)k), x0 + 110.0 * k + 9, k);
 	fputs("</svg>\n</div></section>\n", f);
 }

@@ -70,6 +70,13 @@ int rep_sweep_load(const char *path, struct rep_sweep **out, char *err, size_t e
 
 void rep_sweep_free(struct rep_sweep *sw);
 
+/**
+ * Fresh copies of the points' results into @out[0..sw->n) (the caller's:
+ * a comparison may merge them), so the sweep keeps its own.
+ */
+int rep_sweep_results(const struct rep_sweep *sw, struct rep_result **out, char *err,
+                      size_t errlen);
+
 /** The sweep's sections of the HTML page, beside the comparison @cmp of its points. */
 struct rep_sweep_page {
 	const struct rep_sweep *sw;

@@ -352,6 +352,8 @@ static int sweep_main(int argc, char **argv)
 	int rc, status;
 
 	rc = swc_parse(argc, argv, &a);
+	for (size_t o = 0; o < a.nopts; o++) /* the options are in the workloads now */
+		free((char *)a.opt_names[o]);
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	if (cli_output_check("sweep", "--json", a.json) ||
@@ -384,8 +386,6 @@ static int sweep_main(int argc, char **argv)
 		json_object_put(doc);
 	}
 	sw_plan_free(&pl);
-	for (size_t o = 0; o < a.nopts; o++)
-		free((char *)a.opt_names[o]);
 	return status;
 }
 

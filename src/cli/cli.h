@@ -105,4 +105,12 @@ void cli_created_remove(struct rl_target *t);
 /** The same on a tree from rl_target_tree() (the stack may be closed by now). */
 void cli_created_walk(struct json_object *tree);
 
+/**
+ * A built sweep plan (sweep/sweep.h) checked, loaded from its store and
+ * run @par at a time, with the skipped points and progress on stderr
+ * (cmd_sweep.c; advise uses it too).  Returns the exit status.
+ */
+struct sw_plan;
+int cli_sweep_run(struct sw_plan *pl, unsigned par, bool quiet);
+
 #endif

@@ -15,6 +15,7 @@
 #include "report/compare.h"
 #include "report/render.h"
 #include "report/result.h"
+#include "report/sweep.h"
 
 static const char compare_usage[] =
     "usage: raidlab compare RESULT.json ... [--baseline N] [--metric mb_s|iops|lat]\n"
@@ -199,8 +200,11 @@ static int compare_parse(int argc, char **argv, struct compare_args *a)
 
 /* Write one rendering to @path ('-': stdout); 0 or 1 (message printed). */
 static int compare_write(const char *path, const struct rep_compare *cmp, enum rep_metric metric,
-                         bool html)
+                         bool html, const struct rep_sweep *sweep)
 {
+	struct rep_sweep_page page = {.sw = sweep, .cmp = cmp};
+	struct rep_html_extra extra = {
+	    .nav = rep_sweep_html_nav, .body = rep_sweep_html_body, .arg = &page};
 	bool out = !strcmp(path, "-");
 	FILE *f = out ? stdout : fopen(path, "w");
 	int err;
@@ -210,7 +214,7 @@ static int compare_write(const char *path, const struct rep_compare *cmp, enum r
 		return 1;
 	}
 	if (html)
-		rep_html_write(f, cmp, metric);
+		rep_html_write_extra(f, cmp, metric, sweep ? &extra : NULL);
 	else
 		rep_csv_write(f, cmp);
 	err = ferror(f) ? (errno ? errno : EIO) : 0;
@@ -230,9 +234,49 @@ static int compare_write(const char *path, const struct rep_compare *cmp, enum r
 	return 0;
 }
 
+/*
+ * A sweep document (raidlab sweep --json) at @path: its points' results
+ * are appended to *@res (grown to hold them) as columns; the first sweep
+ * is kept in *@sweep for the report's sweep sections.  A --baseline past
+ * this file moves by the points added.
+ */
+static int compare_sweep(const char *path, struct rep_sweep **sweep, struct rep_result ***res,
+                         size_t *nres, struct compare_args *a, size_t file, char *err,
+                         size_t errlen)
+{
+	struct rep_sweep *sw;
+	struct rep_result **grown;
+	int rc = rep_sweep_load(path, &sw, err, errlen);
+
+	if (rc)
+		return rc;
+	grown = realloc(*res, (*nres + sw->n + a->nfiles + 1) * sizeof(*grown));
+	if (!grown) {
+		rep_sweep_free(sw);
+		return -ENOMEM;
+	}
+	memset(grown + *nres, 0, (sw->n + a->nfiles + 1) * sizeof(*grown));
+	*res = grown;
+	rc = rep_sweep_results(sw, grown + *nres, err, errlen);
+	if (rc) {
+		rep_sweep_free(sw);
+		return rc;
+	}
+	if ((size_t)a->baseline - 1 > file && sw->n)
+		a->baseline += (long)sw->n - 1;
+	*nres += sw->n;
+	if (*sweep)
+		rep_sweep_free(sw);
+	else
+		*sweep = sw;
+	return 0;
+}
+
 static int compare_main(int argc, char **argv)
 {
 	struct compare_args a = {0};
+	struct rep_sweep *sweep = NULL;
+	size_t nres = 0;
 	struct rep_result **res;
 	struct rep_compare *cmp = NULL;
 	char err[1024];
@@ -251,12 +295,18 @@ static int compare_main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < a.nfiles; i++) {
-		rc = rep_result_load(a.files[i], &res[i], err, sizeof err);
+		if (rep_sweep_file(a.files[i])) { /* a sweep's points become columns */
+			rc = compare_sweep(a.files[i], &sweep, &res, &nres, &a, i, err, sizeof err);
+		} else {
+			rc = rep_result_load(a.files[i], &res[nres], err, sizeof err);
+			nres += !rc;
+		}
 		if (rc) {
 			cli_error("compare", "%s", rc == -ENOMEM ? "out of memory" : err);
 			status = 1;
 		}
 	}
+	a.nfiles = nres;
 	if (status)
 		goto out;
 	size_t ncols = a.nfiles, base = (size_t)a.baseline - 1;
@@ -281,11 +331,12 @@ static int compare_main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (a.csv && compare_write(a.csv, cmp, a.metric, false))
+	if (a.csv && compare_write(a.csv, cmp, a.metric, false, NULL))
 		status = 1;
-	if (a.html && compare_write(a.html, cmp, a.metric, true))
+	if (a.html && compare_write(a.html, cmp, a.metric, true, sweep))
 		status = 1;
 out:
+	rep_sweep_free(sweep);
 	rep_compare_free(cmp);
 	for (size_t i = 0; res && i < a.nfiles; i++)
 		rep_result_free(res[i]);

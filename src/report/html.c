@@ -282,7 +282,8 @@ static void rep_html_configs(FILE *f, const struct rep_compare *cmp)
 	fputs("</tbody></table></div></section>\n", f);
 }
 
-static void rep_html_head(FILE *f, const struct rep_compare *cmp)
+static void rep_html_head(FILE *f, const struct rep_compare *cmp,
+                          const struct rep_html_extra *extra)
 {
 	const struct rep_result *first = cmp->cols[0];
 	bool same_suite = cmp->kind == REP_KIND_SUITE;
@@ -318,6 +319,8 @@ static void rep_html_head(FILE *f, const struct rep_compare *cmp)
 	      "&micro;s</p>\n<nav>",
 	      f);
 	fputs("<a href=\"#configs\">Configurations</a><a href=\"#compare\">Comparison</a>", f);
+	if (extra)
+		extra->nav(f, extra->arg);
 	if (rep_html_has_bars(cmp))
 		fputs("<a href=\"#throughput\">Throughput</a>", f);
 	if (rep_html_has_sweep(cmp))
@@ -333,7 +336,13 @@ static void rep_html_head(FILE *f, const struct rep_compare *cmp)
 
 void rep_html_write(FILE *f, const struct rep_compare *cmp, enum rep_metric metric)
 {
-	rep_html_head(f, cmp);
+	rep_html_write_extra(f, cmp, metric, NULL);
+}
+
+void rep_html_write_extra(FILE *f, const struct rep_compare *cmp, enum rep_metric metric,
+                          const struct rep_html_extra *extra)
+{
+	rep_html_head(f, cmp, extra);
 	rep_html_configs(f, cmp);
 
 	fputs("<section id=\"compare\"><h2>Comparison</h2>\n", f);
@@ -352,6 +361,8 @@ void rep_html_write(FILE *f, const struct rep_compare *cmp, enum rep_metric metr
 		rep_html_scores(f, cmp);
 	fputs("</section>\n", f);
 
+	if (extra)
+		extra->body(f, extra->arg);
 	rep_html_bars(f, cmp);
 	rep_html_sweep(f, cmp);
 	rep_html_curves(f, cmp);

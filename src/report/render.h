@@ -32,6 +32,19 @@ void rep_csv_field(FILE *f, const char *s);
 void rep_html_write(FILE *f, const struct rep_compare *cmp, enum rep_metric metric);
 
 /**
+ * The page with sections of another module's (the sweep's): @extra->nav
+ * writes links into the navigation bar, @extra->body its sections after
+ * the comparison.
+ */
+struct rep_html_extra {
+	void (*nav)(FILE *f, const void *arg);
+	void (*body)(FILE *f, const void *arg);
+	const void *arg;
+};
+void rep_html_write_extra(FILE *f, const struct rep_compare *cmp, enum rep_metric metric,
+                          const struct rep_html_extra *extra);
+
+/**
  * Text escaped for HTML element content and attribute values: & < > " '
  * become entities, control characters other than tab and newline become
  * U+FFFD.

@@ -125,6 +125,16 @@ static void rep_svg_open(FILE *f, double h, const char *title, const char *kind)
 	fputs("</text>\n", f);
 }
 
+void rep_svg_begin(FILE *f, double h, const char *title, const char *kind)
+{
+	rep_svg_open(f, h, title, kind);
+}
+
+void rep_svg_label(FILE *f, const char *s, double x, double y, const char *anchor)
+{
+	rep_label(f, s, x, y, anchor);
+}
+
 /* A legend swatch and its name at (x, y); returns the x after it. */
 static double rep_legend_item(FILE *f, double x, double y, const char *color, bool dashed,
                               const char *name)

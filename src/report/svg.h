@@ -74,6 +74,15 @@ void rep_svg_dots(FILE *f, const struct rep_dot_chart *c);
 /** Nice axis: 0 (or @lo) .. a round number above @hi, with the tick step. */
 void rep_nice_axis(double lo, double hi, int ticks, double *out_lo, double *out_hi, double *step);
 
+/*
+ * For charts drawn elsewhere (sweep.c): open an <svg class="chart KIND">
+ * of height @h (width REP_SVG_W) with its title; close it with "</svg>".
+ * A label as the charts here write them (cut with a tooltip).
+ */
+#define REP_SVG_W 640.0
+void rep_svg_begin(FILE *f, double h, const char *title, const char *kind);
+void rep_svg_label(FILE *f, const char *s, double x, double y, const char *anchor);
+
 /** Configuration colour @i of the palette (cycles). */
 const char *rep_color(size_t i);
 

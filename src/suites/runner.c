@@ -211,10 +211,12 @@ int suite_pool_run(const struct suite_request *rq, size_t n, unsigned par,
 	while (finished < n) {
 		while (nrun < par && next < n) {
 			struct pool_job *j = &run[nrun];
-			int rc = pool_start(&rq[next], j);
-			if (rc) {
-				snprintf(out[next].error, sizeof(out[next].error),
-				         "cannot start a worker: %s", strerror(-rc));
+			int rc = wl_run_stop_requested() ? -ECANCELED : pool_start(&rq[next], j);
+			if (rc) { /* a stop (Ctrl-C) starts nothing more */
+				snprintf(out[next].error, sizeof(out[next].error), "%s%s",
+				         rc == -ECANCELED ? "not started: "
+				                          : "cannot start a worker: ",
+				         rc == -ECANCELED ? "the run was stopped" : strerror(-rc));
 				finished++;
 				if (done)
 					done(arg, next, finished, n);

@@ -17,7 +17,9 @@
  * arrives (poll), so a large result never blocks its worker and whichever
  * finishes first is collected first.  Requests are started in the order
  * given: put the longest first.  Results land in the slot of their request,
- * so the outcome does not depend on @par or on timing.
+ * so the outcome does not depend on @par or on timing.  Once a stop is
+ * requested (wl_run_request_stop, Ctrl-C) no further request is started:
+ * those get the error "not started: the run was stopped".
  */
 #ifndef RL_SUITES_RUNNER_H
 #define RL_SUITES_RUNNER_H

@@ -10,7 +10,8 @@
 #   - a label holding markup stays text: no unknown element, no script.
 # Screenshots (1280x2000) are kept under $RAIDLAB_BUILD/test-artifacts/:
 # report.png (three CrystalDiskMark-like configurations), report-atto.png,
-# report-hdtune.png, report-jobs.png.  Look at them after changing the report.
+# report-hdtune.png, report-jobs.png, report-sweep.png (a sweep of 8
+# simulated configurations: heatmap, series, trade-off).  Look at them after changing the report.
 # Without node (or with RAIDLAB_BROWSER_NO_NODE=1), the CrystalDiskMark page
 # is checked with chromium --dump-dom instead, and the test then reports a
 # skip (77): the full check did not run.  It also skips when chromium is
@@ -41,6 +42,10 @@ report report-atto atto-single.json atto-raid0x2.json
 report report-hdtune hdtune-single.json hdtune-raid0x2.json
 report report-jobs jobs-mem.json jobs-raid0.json
 label='raid0 x3 <nvme> & "wide"'
+# a sweep's report: heatmap, series along chunk size and member count, trade-off
+$RAIDLAB sweep cdm5 --no-store --quiet --size 4m --passes 1 --duration 50ms -j 2 \
+	--target 'raid{0,10}(ssd(850evo) x{2,4}, chunk={64k,256k})' --html "$T/report-sweep.html" ||
+	fail "sweep --html"
 
 if [ -n "${RAIDLAB_BROWSER_NO_NODE:-}" ] || ! command -v node >/dev/null 2>&1; then
 	# the fallback: the parsed DOM and one screenshot
@@ -179,7 +184,7 @@ rm -f "$art"/report*.png
 mkdir "$T/profile"
 node "$T/check.js" "$T/profile" "$art" "$T"/report*.html >"$T/out.json" ||
 	fail "the browser check did not finish"
-for name in report report-atto report-hdtune report-jobs; do
+for name in report report-atto report-hdtune report-jobs report-sweep; do
 	p() { jq -r ".pages[\"$name\"]$1" "$T/out.json"; }
 	want=$(grep -o '<svg class="chart' "$T/$name.html" | wc -l)
 	[ "$want" -gt 0 ] || fail "$name.html has no chart"
@@ -199,6 +204,11 @@ jq -e '.pages.report.bars > 0 and (.pages.report.kinds | index("chart dots")) !=
 	fail "the CrystalDiskMark report lacks bars or latency percentiles"
 [ "$(jq '.pages["report-atto"].lines' "$T/out.json")" -eq 4 ] || fail "ATTO: 2 directions x 2 configurations"
 [ "$(jq '.pages["report-hdtune"].lines' "$T/out.json")" -ge 4 ] || fail "HD Tune curves"
+jq -e '.pages["report-sweep"].kinds | (index("chart heatmap") != null and index("chart tradeoff") != null)' \
+	"$T/out.json" >/dev/null || fail "the sweep report lacks its heatmap or trade-off chart"
+[ "$(jq '.pages["report-sweep"].lines' "$T/out.json")" -gt 0 ] || fail "the sweep report draws no series"
+jq -e '.pages["report-sweep"].text | contains("Along chunk")' "$T/out.json" >/dev/null ||
+	fail "the sweep report has no series along chunk size"
 jq -e --arg l "$label" '.pages.report.text | contains($l)' "$T/out.json" >/dev/null ||
 	fail "the label with markup is not shown as text"
 echo "screenshots: $art/report.png (and report-atto, report-hdtune, report-jobs)"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# raidlab advise: the ranked table with capacity and failures survived, the
+# answer in words, the validation set that backs it; and the seeds' own
+# conclusions on their three validated platforms, read from the figures of
+# the configurations advise measured (its --json sweep document):
+#   PERC H730P with 4 850 EVOs: write-back against write-through moves
+#     sequential writes more than raid0 against raid10 does;
+#   AMD X399 (RAIDXpert2) with 2 SX8200 Pro: raid0 wins sequential reads
+#     and writes, loses nothing at 4K Q1, and raid1 gains no reads;
+#   Windows striping of 2 SM951: sequential reads nearly double and 4K QD1
+#     does not move.
+. "$(dirname "$0")/lib.sh"
+need jq
+
+expect_fail 2 "expected NxDRIVE" $RAIDLAB advise --drives four
+expect_fail 2 "not amd-x399" $RAIDLAB advise --drives 2x850evo --platform nosuch
+expect_fail 2 "expected throughput" $RAIDLAB advise --drives 2x850evo --goal speed
+
+# fig FILE LABEL TEST DIR: the MB/s of one point's test and direction
+fig() { jq -r --arg l "$2" --arg t "$3" --arg d "$4" \
+	'.points[] | select(.label == $l) | .result.tests[] | select(.name == $t) | .[$d].mb_s' "$1"; }
+# more A B FACTOR: A > B x FACTOR
+more() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a > b * f) }'; }
+
+$RAIDLAB advise --drives 4x850evo --controller perc-h730p --workload cdm5 -j 2 --store st \
+	--json perc.json >perc.out 2>perc.err || { cat perc.err; fail "advise perc-h730p"; }
+grep -q '^rank  configuration .*usable GB fails' perc.out || fail "no ranked table"
+grep -Eq '^ +1  ' perc.out || fail "no first rank"
+grep -q '^Answer (throughput): ' perc.out || fail "no answer"
+grep -q "Backed by: the validation set 'perc-h730p'" perc.out || fail "the validation set is not named"
+# every enumerated level is measured, and raid6 of 4 survives two failures
+for l in 'raid0 x1' 'raid0 x4' 'raid1 x2' 'raid10 x4' 'raid5 x3' 'raid6 x4'; do
+	grep -q "  $l " perc.out || fail "$l is not in the table"
+done
+[ "$(jq '[.points[] | select(.label | startswith("raid6 x4"))][0].failures_survived' perc.json)" -eq 2 ] ||
+	fail "raid6 survives two failures"
+back=$(fig perc.json 'raid0 x4 write=back chunk=64k' 'Seq Q32T1' write)
+through=$(fig perc.json 'raid0 x4 write=through chunk=64k' 'Seq Q32T1' write)
+r10=$(fig perc.json 'raid10 x4 write=through chunk=64k' 'Seq Q32T1' write)
+echo "perc: seq write raid0 back $back, through $through; raid10 through $r10"
+# the policy's factor exceeds the level's
+awk -v b="$back" -v t="$through" -v r="$r10" 'BEGIN {
+	pol = b / t; lev = (t > r ? t / r : r / t); exit !(pol > lev) }' ||
+	fail "PERC: write-back does not matter more than the level for writes"
+
+$RAIDLAB advise --drives 2xsx8200pro --platform amd-x399 --workload cdm5 -j 2 --store st \
+	--json amd.json >amd.out 2>amd.err || { cat amd.err; fail "advise amd-x399"; }
+grep -q "Backed by: the validation set 'amd-nvme-raid'" amd.out || fail "amd: backing set"
+one=$(fig amd.json 'raid0 x1' 'Seq Q32T1' read)
+two=$(fig amd.json 'raid0 x2 chunk=64k' 'Seq Q32T1' read)
+mir=$(fig amd.json 'raid1 x2' 'Seq Q32T1' read)
+echo "amd: seq read single $one, raid0 x2 $two, raid1 x2 $mir"
+more "$two" "$one" 1.3 || fail "AMD: raid0 does not win sequential reads"
+more "$(fig amd.json 'raid0 x2 chunk=64k' 'Seq Q32T1' write)" "$(fig amd.json 'raid0 x1' 'Seq Q32T1' write)" 1.3 ||
+	fail "AMD: raid0 does not win sequential writes"
+more "$(fig amd.json 'raid0 x2 chunk=64k' '4K Q1T1' read)" "$(fig amd.json 'raid0 x1' '4K Q1T1' read)" 0.9 ||
+	fail "AMD: raid0 loses at 4K Q1"
+more "$one" "$mir" 0.9 || fail "AMD: raid1 gains reads ($mir against $one)"
+
+$RAIDLAB advise --drives 2xsm951 --platform windows --workload cdm5 -j 2 --store st \
+	--json win.json >win.out 2>win.err || { cat win.err; fail "advise windows"; }
+grep -q "Backed by: the validation set 'sm951-windows-stripe'" win.out || fail "windows: backing set"
+s1=$(fig win.json 'raid0 x1' 'Seq Q32T1' read)
+s2=$(fig win.json 'raid0 x2 chunk=64k' 'Seq Q32T1' read)
+q1=$(fig win.json 'raid0 x1' '4K Q1T1' read)
+q2=$(fig win.json 'raid0 x2 chunk=64k' '4K Q1T1' read)
+echo "windows: seq read $s1 -> $s2, 4K Q1 read $q1 -> $q2"
+more "$s2" "$s1" 1.6 || fail "Windows: striping does not nearly double sequential reads"
+more "$q2" "$q1" 0.9 && more "$q1" "$q2" 0.9 || fail "Windows: 4K QD1 moves with striping"
+
+# an unvalidated pairing says it extrapolates
+$RAIDLAB advise --drives 2xsu900 --controller perc-h730p --workload cdm5 -j 2 --store st \
+	>ext.out 2>ext.err || { cat ext.err; fail "advise su900"; }
+grep -q '^Extrapolates: no validation set measures su900 behind perc-h730p' ext.out ||
+	fail "no extrapolation note"
+echo ok

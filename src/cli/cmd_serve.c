@@ -23,9 +23,9 @@
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
+#include "results/result.h"
 #include "serve/pace.h"
 #include "serve/serve.h"
-#include "stats/result.h"
 
 static const char serve_usage[] =
     "usage: raidlab serve [SPEC] [--export NAME=SPEC ...] [OPTIONS]\n"
@@ -249,15 +249,15 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 /* Counters of one export, in the same columns as a job. */
 static void serve_print(const struct serve_export *e, uint64_t secs_ns)
 {
-	static const char *const dirs[WL_DIRS] = {"read", "write", "trim"};
+	static const char *const dirs[SERVE_DIRS] = {"read", "write", "trim"};
 	double s = (double)secs_ns / 1e9;
 
 	printf("export '%s' (%s): %llu connection%s, %llu flush%s, %llu error%s\n", e->name,
 	       e->spec, (unsigned long long)e->connections, e->connections == 1 ? "" : "s",
 	       (unsigned long long)e->flushes, e->flushes == 1 ? "" : "es",
 	       (unsigned long long)e->errors, e->errors == 1 ? "" : "s");
-	for (int d = 0; d < WL_DIRS; d++) {
-		const struct wl_dir_result *r = &e->dir[d];
+	for (int d = 0; d < SERVE_DIRS; d++) {
+		const struct serve_dir_stats *r = &e->dir[d];
 		if (!r->ios)
 			continue;
 		printf("  %-5s %12llu ios %10.1f MB  %8.1f MB/s avg  lat mean %9.1f us  p99 %9.1f "
@@ -332,7 +332,11 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 		wl_job_init(&res->job);
 		snprintf(res->job.name, sizeof(res->job.name), "%s",
 		         e->name[0] ? e->name : "default");
-		memcpy(res->dir, e->dir, sizeof(res->dir));
+		for (int d = 0; d < SERVE_DIRS; d++) {
+			res->dir[d].ios = e->dir[d].ios;
+			res->dir[d].bytes = e->dir[d].bytes;
+			res->dir[d].hist = e->dir[d].hist;
+		}
 		res->runtime_ns = runtime_ns;
 		res->clock = clock;
 		res->errors = e->errors;

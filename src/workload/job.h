@@ -58,7 +58,7 @@
  *     zoned_abs) are the generator's (gen.h); blockalign sets its random
  *     unit.
  *   - cpus / cpus_split pin real workers' threads; mem and mem_align place
- *     the slot buffers (run.c: worker setup says where, and why it matters).
+ *     the slot buffers (run_worker.c: worker setup says where, and why it matters).
  */
 #ifndef RL_WORKLOAD_JOB_H
 #define RL_WORKLOAD_JOB_H
@@ -199,7 +199,7 @@ struct wl_job {
 	uint64_t startdelay_ns;      /* startdelay=: start this long after the group */
 	bool exitall;                /* exitall: when this job ends, the group's others stop */
 	bool invalidate;             /* drop the target's host cache at the start and every pass */
-	/* write_bw_log / write_lat_log / write_iops_log: fio's log files (stats/fio_log.h) */
+	/* write_bw_log / write_lat_log / write_iops_log: fio's log files (results/fio_log.h) */
 	bool bw_log, lat_log, iops_log;
 	char bw_log_name[WL_LOGNAME_MAX]; /* file prefix; "" = the job's name */
 	char lat_log_name[WL_LOGNAME_MAX];
@@ -268,7 +268,8 @@ struct wl_job {
 	uint32_t cmdprio_class[2]; /* cmdprio_class=R[,W]; default 1 (real time) */
 	uint32_t cmdprio_level[2]; /* cmdprio=R[,W]; default 0 */
 	bool log_prio;             /* log_prio=1: lat logs show the priority value */
-	/* continue_on_error / ignore_error: errors a job counts and goes past (run.c) */
+	/* continue_on_error / ignore_error: errors a job counts and goes past (run.c, the request
+	 * path) */
 	uint32_t coe;                         /* WL_COE_* bits; 0: stop at the first */
 	int32_t ignore_err[3][WL_IGNORE_MAX]; /* per type (read, write, verify): errnos */
 	uint32_t nignore[3];                  /* 0: fio's default, EIO and EILSEQ */

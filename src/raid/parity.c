@@ -999,7 +999,7 @@ void parity_submit(struct rl_target *t, struct rl_io *io)
 	io->priv[PH_ARRAY] = (uint64_t)(uintptr_t)pa;
 	io->priv[PH_LINK] = 0;
 	if (pa->a.md && io->op == RL_OP_WRITE)
-		md_state_write_start(pa->a.md, &pa->a); /* dirty before the data moves */
+		md_state_write_start(pa->a.md, &pa->a, 0, 0); /* dirty before the data moves */
 	if (io->op == RL_OP_TRIM) {
 		/* md raid456 ignores discard unless devices_handle_discard_safely;
 		 * raidlab does not advertise TRIM on parity arrays. */

@@ -299,6 +299,16 @@ int parity_power_restore(struct parity_array *pa, struct rl_exec *ex, uint64_t *
 	return rc;
 }
 
+void parity_bitmap_forget(struct parity_array *pa)
+{
+	if (!pa->bm_chunk)
+		return;
+	for (uint64_t i = 0; i < pa->bm_bits; i++) {
+		atomic_store_explicit(&pa->bm_set[i], 0, RELAXED);
+		pa->bm_block[pa->bm_bits_at + i / 8] &= (uint8_t) ~(1u << (i % 8));
+	}
+}
+
 /* An md bitmap: start from its block as it is (header and bits) and keep it. */
 static int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen)
 {

@@ -708,7 +708,8 @@ void raid_submit(struct rl_target *t, struct rl_io *io)
 	struct raid_array *a = t->priv;
 
 	if (a->md && (io->op == RL_OP_WRITE || io->op == RL_OP_TRIM))
-		md_state_write_start(a->md, a); /* the array is dirty before the data moves */
+		md_state_write_start(a->md, a, io->offset,
+		                     io->len); /* dirty before the data moves */
 	io->priv[RAID_P_ARRAY] = (uint64_t)(uintptr_t)t->priv;
 	io->priv[RAID_P_DONE] = 0;
 	io->priv[RAID_P_NEXT] = 0;

@@ -48,6 +48,13 @@ struct parity_level_desc {
 	const struct rl_target_ops *ops;
 };
 
+/**
+ * The create hook of the raid5 and raid6 target types: parity_create()
+ * with the level @node names (the level table is in parity_build.c).
+ */
+int parity_type_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                       struct rl_target **out, struct rl_err *err);
+
 /** Build a parity array from @node (members and the parameters above). */
 int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
                   const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err);

@@ -90,6 +90,22 @@ static const struct raid_level parity_levels[2] = {
      .report = parity_report_level},
 };
 
+/* The target operations of a parity level: the same engine under its name. */
+#define PARITY_OPS(level_name)                                                                     \
+	{                                                                                          \
+		.name = level_name, .submit = parity_submit, .describe = raid_describe,            \
+		.report = raid_report, .attach = parity_attach, .finish = parity_target_finish,    \
+		.destroy = parity_destroy,                                                         \
+	}
+
+static const struct rl_target_ops parity_ops[2] = {PARITY_OPS("raid5"), PARITY_OPS("raid6")};
+
+/* Everything that tells raid5 and raid6 apart (raid5.c, raid6.c register them). */
+static const struct parity_level_desc parity_descs[2] = {
+    {.name = "raid5", .level = 5, .nparity = 1, .ops = &parity_ops[0]},
+    {.name = "raid6", .level = 6, .nparity = 2, .ops = &parity_ops[1]},
+};
+
 static int parity_alloc_slots(struct parity_array *pa)
 {
 	unsigned n = pa->g.n, per = 2 * n + 4;
@@ -405,4 +421,10 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 fail:
 	rl_target_close(t);
 	return rc;
+}
+
+int parity_type_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                       struct rl_target **out, struct rl_err *err)
+{
+	return parity_create(&parity_descs[!strcmp(node->name, "raid6")], node, ctx, out, err);
 }

@@ -11,7 +11,8 @@
 # Measured twice: with bench/sim_speed.c, a small load generator linked
 # against build/libraidlab.a (the model alone), and through `raidlab run`
 # (the job runner with its statistics), whose JSON gives the I/O count and
-# the CPU time.  The machine's load average is printed: on a shared machine
+# the CPU time, with the process's peak resident memory: (d) reads a fresh
+# drive, whose tables should cost nothing.  The machine's load average is printed: on a shared machine
 # the CPU-time column is the better figure.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,21 +37,24 @@ raidlab=$build/raidlab
 if [ -x "$raidlab" ] && "$raidlab" run --help >/dev/null 2>&1; then
 	echo "== through raidlab run =="
 	run() { # label state rw bs runtime
-		local t0 t1
-		t0=$(date +%s.%N)
-		"$raidlab" run --target "ssd($prof, state=$2)" --rw="$3" --bs="$4" --iodepth=32 \
-			--runtime="${secs:-$5}" --time_based --quiet --json "$out/r.json" >/dev/null
-		t1=$(date +%s.%N)
-		python3 - "$1" "$t0" "$t1" "$out/r.json" <<-'EOF'
-			import json, sys
-			label, t0, t1, path = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+		python3 - "$1" "$raidlab" "ssd($prof, state=$2)" "$3" "$4" "${secs:-$5}" "$out/r.json" <<-'EOF'
+			import json, resource, subprocess, sys, time
+			label, raidlab, spec, rw, bs, secs, path = sys.argv[1:]
+			t0 = time.monotonic()
+			subprocess.run([raidlab, "run", "--target", spec, "--rw=" + rw, "--bs=" + bs,
+			                "--iodepth=32", "--runtime=" + secs, "--time_based", "--quiet",
+			                "--json", path], check=True, stdout=subprocess.DEVNULL)
+			wall = time.monotonic() - t0
+			peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 			j = json.load(open(path))["jobs"][0]
 			d = j.get("write") if "write" in j and j["write"].get("ios") else j.get("read")
 			cpu = j["cpu"]["user_s"] + j["cpu"]["sys_s"]
-			print("%-34s %10d I/Os %7.2f s sim %6.2f s wall (with open) %6.2f s cpu  %6.2f M I/O/s cpu  (%.0f MB/s simulated)"
-			      % (label, d["ios"], d["runtime_s"], t1 - t0, cpu, d["ios"] / cpu / 1e6, d["mb_s"]))
+			print("%-30s %10d I/Os %6.2f s sim %6.2f s wall (with open) %6.2f s cpu %6.2f M I/O/s cpu"
+			      "  %6.0f MB peak  (%.0f MB/s simulated)"
+			      % (label, d["ios"], d["runtime_s"], wall, cpu, d["ios"] / cpu / 1e6, peak, d["mb_s"]))
 		EOF
 	}
+	run "(d) 4K randread QD32 fresh" fresh randread 4k 30
 	run "(a) 4K randwrite QD32 steady" steady randwrite 4k 300
 	run "(b) 4K randread QD32" full randread 4k 30
 	run "(c) 1M seqread QD32" full read 1m 30

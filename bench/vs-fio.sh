@@ -3,8 +3,10 @@
 #
 #   bench/vs-fio.sh [SECONDS_PER_RUN] [ROUNDS]
 #
-# (a) null target vs fio's null engine: 4K randread QD32, one thread.
-#     Goal: raidlab >= 3x fio's IOPS (raidlab keeps full latency histograms).
+# (a) null target vs fio's null engine: 4K randread QD32, one thread, at
+#     1 GiB, 100 GiB and 4 TiB (the random map's cost must not grow with
+#     the device).  Goal: raidlab >= 5x fio's IOPS at each size (raidlab
+#     keeps full latency histograms), its three rates within 10 %.
 # (b) the same 1 GiB file, O_DIRECT, io_uring on both sides: 4K randread
 #     QD32 and QD1, 1M read QD8, 1M write QD8.
 #     Goal: throughput within +-5 % of fio using no more CPU per I/O.
@@ -74,7 +76,10 @@ compare() { # label raidlab-target fio-args rw bs qd dir [raidlab extra options]
 echo "raidlab $("$RAIDLAB" --version | cut -d' ' -f2) vs $(fio --version); ${secs}s per run, median of $rounds rounds"
 printf '%-28s %12s %12s %8s | %9s %9s | %7s %7s %7s\n' case "raidlab IOPS" "fio IOPS" ratio \
 	"rl MB/s" "fio MB/s" "rl us/io" "fio us/io" "cpu x"
-compare "null 4K randread QD32" "null(size=1g)" "--ioengine=null --size=1g" randread 4k 32 read
+for size in 1g 100g 4t; do
+	compare "null 4K randread QD32 $size" "null(size=$size)" "--ioengine=null --size=$size" \
+		randread 4k 32 read
+done
 
 # Lay the file out once with fio (both tools then read the same blocks).
 fio --name=layout --filename="$file" --size=1g --rw=write --bs=1m --direct=1 \

@@ -32,6 +32,8 @@ t_suspend = 20us         # [est]
 suspend = on             # [est]
 
 capacity = 500107862016  # 500 GB (IDEMA) [src]
+scale = dies             # larger models: more dies of the same NAND, 1 TB = 64 dies [src]
+slc_size_max = 12GB      # TurboWrite 12 GB on 1 TB [src]; no figure found for 2/4 TB, held at 12 GB [est]
 map_unit = 4k            # [est]
 gc = greedy              # [est]
 write_buffer = 4m        # [est]

@@ -7,6 +7,8 @@
 #   tests/run.sh BUILD [NAME-FILTER[,NAME-FILTER...]]
 #
 # A test runs when its name contains one of the filters (all when none).
+# The timeout (RL_TEST_TIMEOUT seconds, default 900) catches a hang; it is
+# not a speed limit: a busy machine may take several times a quiet one's time.
 set -u
 build=${1:-build}
 filter=${2:-}
@@ -32,7 +34,7 @@ run_one() {
 	local name=$1; shift
 	local start end rc
 	start=$(date +%s.%N)
-	timeout --kill-after=10 "${RL_TEST_TIMEOUT:-300}" "$@" >"$logs/$name.log" 2>&1
+	timeout --kill-after=10 "${RL_TEST_TIMEOUT:-900}" "$@" >"$logs/$name.log" 2>&1
 	rc=$?
 	end=$(date +%s.%N)
 	local t; t=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')

@@ -323,65 +323,200 @@ static const struct rl_target_ops cache_ops = {
     .finish = cache_finish,
 };
 
+/* The parameters of cache(...): the per-virtual-disk policies of a PERC / MegaRAID. */
+static const struct rl_param cache_params[] = {
+    {.name = "size",
+     .type = RL_PARAM_SIZE,
+     .def = "1g",
+     .help = "cache memory (a PERC H730 has 1 GB, an H730P 2 GB); a cache larger than its target "
+             "holds the whole target and keeps tables for the target's lines only (`lines` in "
+             "the tree), so `size=1t` over a small target costs no more than `size=` of the "
+             "target"},
+    {.name = "line",
+     .type = RL_PARAM_SIZE,
+     .def = "64k",
+     .help = "cache line: power of two from the block size to 4m; best equal to the array's "
+             "chunk"},
+    {.name = "read",
+     .type = RL_PARAM_ENUM,
+     .def = "ahead",
+     .choices = cache_read_names,
+     .help = "read policy: no read-ahead; prefetch after every read; prefetch from the second "
+             "sequential read on"},
+    {.name = "write",
+     .type = RL_PARAM_ENUM,
+     .def = "back",
+     .choices = cache_write_names,
+     .help = "write policy: acknowledge after the members; from the cache while the battery is "
+             "good (or `nv=on`), else through; from the cache regardless"},
+    {.name = "battery",
+     .type = RL_PARAM_ENUM,
+     .def = "ok",
+     .choices = cache_battery_names,
+     .help = "state of the battery (BBU): what protects the cache, for the write-back rule and "
+             "the power-loss report"},
+    {.name = "nv",
+     .type = RL_PARAM_BOOL,
+     .def = "off",
+     .help = "flash-backed NV cache (supercap + flash): protected whatever the battery"},
+    {.name = "disk-cache",
+     .type = RL_PARAM_BOOL,
+     .def = "on",
+     .help = "drive cache policy for the members (the PERC default for SATA disks is on); off "
+             "sends every member write with FUA"},
+    {.name = "dirty-high",
+     .type = RL_PARAM_PERCENT,
+     .def = "75",
+     .fmin = 1,
+     .fmax = 100,
+     .help = "background destage starts when this share of the lines is dirty ..."},
+    {.name = "dirty-low",
+     .type = RL_PARAM_PERCENT,
+     .def = "50",
+     .fmax = 100,
+     .help = "... and stops when at most this share is dirty and not being destaged"},
+    {.name = "idle-flush",
+     .type = RL_PARAM_TIME,
+     .def = "100ms",
+     .help = "with no host request for this long, destage everything (0: never)"},
+    {.name = "destage-qd",
+     .type = RL_PARAM_U64,
+     .def = "32",
+     .min = 1,
+     .max = 1024,
+     .help = "background destage writes in flight at most"},
+    {.name = "ra",
+     .type = RL_PARAM_SIZE,
+     .def_note = "one line",
+     .help = "read-ahead window (at least the read's own length)"},
+    {.name = "ra-qd",
+     .type = RL_PARAM_U64,
+     .def = "32",
+     .min = 1,
+     .max = 1024,
+     .help = "prefetch reads in flight at most"},
+    {.name = "dram-lat",
+     .type = RL_PARAM_TIME,
+     .def = "5us",
+     .help = "simulated time of a cache hit / write-back acknowledgement ..."},
+    {.name = "dram-bw",
+     .type = RL_PARAM_RATE,
+     .def = "6GB/s",
+     .help = "... plus its bytes at this rate, one shared channel (simulated runs only)"},
+    {.name = "powerloss-after",
+     .type = RL_PARAM_U64,
+     .min = 1,
+     .def_note = "never",
+     .help = "cut the power right after the N-th acknowledged write; later I/O fails with EIO "
+             "and the lost ranges are reported"},
+    {.name = "io",
+     .type = RL_PARAM_ENUM,
+     .def = "direct",
+     .choices = (const char *const[]){"direct", "cached", NULL},
+     .help = "I/O policy: `direct` (MegaRAID's default) keeps read misses and write-through "
+             "data out of the lines (a write-through write over a line that read-ahead filled "
+             "drops that line's copy of the blocks, unless the line is in use), and sends a "
+             "request whose lines the cache does not hold to the target below as one request; "
+             "`cached` keeps everything read or written through"},
+    {.name = "fw-cmd",
+     .type = RL_PARAM_TIME,
+     .def = "0",
+     .help = "the firmware's command processor: every host command occupies it this long, one "
+             "at a time (it caps IOPS) - simulated runs"},
+    {.name = "fw-lat",
+     .type = RL_PARAM_TIME,
+     .def = "0",
+     .help = "the cache path's latency per host command (overlapping other commands)"},
+    {.name = "fw-line",
+     .type = RL_PARAM_TIME,
+     .def = "0",
+     .help = "firmware time per cache line a command touches (cache path)"},
+    {.name = "fastpath",
+     .type = RL_PARAM_BOOL,
+     .def = "off",
+     .help = "LSI FastPath: a write-through, no-read-ahead, direct-I/O volume bypasses the "
+             "cache firmware and pays `fp-cmd`/`fp-lat` instead"},
+    {.name = "fp-cmd", .type = RL_PARAM_TIME, .def = "0", .help = "FastPath's command cost"},
+    {.name = "fp-lat", .type = RL_PARAM_TIME, .def = "0", .help = "FastPath's latency"},
+    {.name = "wt-fua",
+     .type = RL_PARAM_BOOL,
+     .def = "off",
+     .help = "write-through member writes carry FUA (forced to media whatever the drive cache)"},
+    {.name = "protected-sync",
+     .type = RL_PARAM_ENUM,
+     .def = "members",
+     .choices = (const char *const[]){"members", "dram", NULL},
+     .help = "with a protected write-back cache (battery ok or NV): `dram` completes host FLUSH "
+             "and FUA from the cache, as a controller that presents its volumes as "
+             "write-through does; `members` flushes through to the drives"},
+    {.name = "ra-detect",
+     .type = RL_PARAM_BOOL,
+     .def = "off",
+     .help = "`read=ahead` prefetches only for a sequential stream (random reads cost nothing)"},
+    {.name = "ra-stripe",
+     .type = RL_PARAM_BOOL,
+     .def = "off",
+     .help = "read-ahead stops at the end of the array's stripe row (`rl_target.stripe` of the "
+             "array below)"},
+    {.name = "dirty-max",
+     .type = RL_PARAM_PERCENT,
+     .def = "100",
+     .fmin = 1,
+     .fmax = 100,
+     .help = "dirty data the cache may hold, as a share of its lines"},
+    {.name = "full",
+     .type = RL_PARAM_ENUM,
+     .def = "through",
+     .choices = (const char *const[]){"through", "wait", NULL},
+     .help = "a write-back write that finds no room: `through` writes it through; `wait` makes "
+             "it wait for the destage to make room (simulated runs), as a controller full of "
+             "dirty data makes the host wait"},
+    RL_CTL_PARAM_PROFILE,
+    {0},
+};
+
 /* Parameters, checked against each other and the target below. */
 static int cache_parse(struct cache *c, struct rl_spec_node *node, struct rl_err *err)
 {
-	static const char *const known[] = {
-	    "size",           "line",       "read",      "write",           "battery",    "nv",
-	    "disk-cache",     "dirty-high", "dirty-low", "idle-flush",      "destage-qd", "ra",
-	    "ra-qd",          "dram-lat",   "dram-bw",   "powerloss-after", "io",         "fw-cmd",
-	    "fw-lat",         "fastpath",   "fp-cmd",    "fp-lat",          "wt-fua",     "profile",
-	    "protected-sync", "ra-detect",  "fw-line",   "ra-stripe",
-
-	    "dirty-max",      "full",       NULL};
-	static const char *const full_names[] = {"through", "wait", NULL};
-	int full = 0;
-	static const char *const sync_names[] = {"members", "dram", NULL};
-	int sync = 0;
-	static const char *const io_names[] = {"cached", "direct", NULL};
-	const char *profile = NULL;
+	const char *profile = "";
 	uint64_t qd, raqd;
-	int rc, io = 1;
+	int rc, io, full, sync;
 
-	if ((rc = rl_spec_get_size(node, "size", 1ull << 30, &c->cfg.size, err)) ||
-	    (rc = rl_spec_get_size(node, "line", 64 << 10, &c->tab.line, err)) ||
-	    (rc = rl_spec_get_enum(node, "read", cache_read_names, CACHE_READ_AHEAD, &c->cfg.read,
-	                           err)) ||
-	    (rc = rl_spec_get_enum(node, "write", cache_write_names, CACHE_WRITE_BACK,
-	                           &c->cfg.write, err)) ||
-	    (rc = rl_spec_get_enum(node, "battery", cache_battery_names, CACHE_BAT_OK,
-	                           &c->cfg.battery, err)) ||
-	    (rc = rl_spec_get_bool(node, "nv", false, &c->cfg.nv, err)) ||
-	    (rc = rl_spec_get_bool(node, "disk-cache", true, &c->cfg.disk_cache, err)) ||
-	    (rc = rl_spec_get_percent(node, "dirty-high", 75, 1, 100, &c->cfg.high_pct, err)) ||
-	    (rc = rl_spec_get_percent(node, "dirty-low", 50, 0, 100, &c->cfg.low_pct, err)) ||
-	    (rc = rl_spec_get_time(node, "idle-flush", 100000000ull, &c->cfg.idle_ns, err)) ||
-	    (rc = rl_spec_get_u64(node, "destage-qd", 32, 1, 1024, &qd, err)) ||
-	    (rc = rl_spec_get_size(node, "ra", 0, &c->cfg.ra_bytes, err)) ||
-	    (rc = rl_spec_get_u64(node, "ra-qd", 32, 1, 1024, &raqd, err)) ||
-	    (rc = rl_spec_get_time(node, "dram-lat", 5000, &c->cfg.dram_lat, err)) ||
-	    (rc = rl_spec_get_rate(node, "dram-bw", 6000000000ull, &c->cfg.dram_bw, err)) ||
-	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 1, UINT64_MAX,
-	                          &c->cfg.powerloss_after, err)) ||
-	    (rc = rl_spec_get_enum(node, "io", io_names, 1, &io, err)) ||
-	    (rc = rl_spec_get_time(node, "fw-cmd", 0, &c->cfg.fw_cmd, err)) ||
-	    (rc = rl_spec_get_time(node, "fw-lat", 0, &c->cfg.fw_lat, err)) ||
-	    (rc = rl_spec_get_bool(node, "fastpath", false, &c->cfg.fastpath, err)) ||
-	    (rc = rl_spec_get_time(node, "fp-cmd", 0, &c->cfg.fp_cmd, err)) ||
-	    (rc = rl_spec_get_time(node, "fp-lat", 0, &c->cfg.fp_lat, err)) ||
-	    (rc = rl_spec_get_bool(node, "wt-fua", false, &c->cfg.wt_fua, err)) ||
-	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	if ((rc = rl_param_u64(node, cache_params, "size", &c->cfg.size, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "line", &c->tab.line, err)) ||
+	    (rc = rl_param_enum(node, cache_params, "read", &c->cfg.read, err)) ||
+	    (rc = rl_param_enum(node, cache_params, "write", &c->cfg.write, err)) ||
+	    (rc = rl_param_enum(node, cache_params, "battery", &c->cfg.battery, err)) ||
+	    (rc = rl_param_bool(node, cache_params, "nv", &c->cfg.nv, err)) ||
+	    (rc = rl_param_bool(node, cache_params, "disk-cache", &c->cfg.disk_cache, err)) ||
+	    (rc = rl_param_double(node, cache_params, "dirty-high", &c->cfg.high_pct, err)) ||
+	    (rc = rl_param_double(node, cache_params, "dirty-low", &c->cfg.low_pct, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "idle-flush", &c->cfg.idle_ns, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "destage-qd", &qd, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "ra", &c->cfg.ra_bytes, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "ra-qd", &raqd, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "dram-lat", &c->cfg.dram_lat, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "dram-bw", &c->cfg.dram_bw, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "powerloss-after", &c->cfg.powerloss_after,
+	                       err)) ||
+	    (rc = rl_param_enum(node, cache_params, "io", &io, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "fw-cmd", &c->cfg.fw_cmd, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "fw-lat", &c->cfg.fw_lat, err)) ||
+	    (rc = rl_param_bool(node, cache_params, "fastpath", &c->cfg.fastpath, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "fp-cmd", &c->cfg.fp_cmd, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "fp-lat", &c->cfg.fp_lat, err)) ||
+	    (rc = rl_param_bool(node, cache_params, "wt-fua", &c->cfg.wt_fua, err)) ||
+	    (rc = rl_param_str(node, cache_params, "profile", &profile, err)) ||
 	    (rc = rl_ctl_profile_check(node, "cache", err)) ||
-	    (rc = rl_spec_get_enum(node, "protected-sync", sync_names, 0, &sync, err)) ||
-	    (rc = rl_spec_get_bool(node, "ra-detect", false, &c->cfg.ra_detect, err)) ||
-	    (rc = rl_spec_get_time(node, "fw-line", 0, &c->cfg.fw_line, err)) ||
-	    (rc = rl_spec_get_bool(node, "ra-stripe", false, &c->cfg.ra_stripe, err)) ||
-	    (rc =
-	         rl_spec_get_percent(node, "dirty-max", 100, 1, 100, &c->cfg.dirty_max_pct, err)) ||
-	    (rc = rl_spec_get_enum(node, "full", full_names, 0, &full, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	    (rc = rl_param_enum(node, cache_params, "protected-sync", &sync, err)) ||
+	    (rc = rl_param_bool(node, cache_params, "ra-detect", &c->cfg.ra_detect, err)) ||
+	    (rc = rl_param_u64(node, cache_params, "fw-line", &c->cfg.fw_line, err)) ||
+	    (rc = rl_param_bool(node, cache_params, "ra-stripe", &c->cfg.ra_stripe, err)) ||
+	    (rc = rl_param_double(node, cache_params, "dirty-max", &c->cfg.dirty_max_pct, err)) ||
+	    (rc = rl_param_enum(node, cache_params, "full", &full, err)) ||
+	    (rc = rl_params_check(node, cache_params, err)))
 		return rc;
-	c->cfg.io_direct = io == 1;
+	c->cfg.io_direct = io == 0;
 	c->cfg.full_wait = full == 1;
 	c->cfg.sync_dram = sync == 1;
 	snprintf(c->cfg.profile, sizeof(c->cfg.profile), "%s", profile);
@@ -480,16 +615,8 @@ static int cache_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 static struct rl_target_type cache_type = {
     .name = "cache",
     .summary = "RAID controller cache: read-ahead, write-back/through, drive cache, power loss",
-    .params = "TARGET, size=SIZE (default 1g), line=SIZE (64k), read=none|ahead|adaptive "
-              "(ahead), write=through|back|force-back (back), battery=ok|bad|none (ok), "
-              "nv=on|off (off), disk-cache=on|off (on), dirty-high=PCT (75), dirty-low=PCT "
-              "(50), idle-flush=TIME (100ms, 0: never), destage-qd=N (32), ra=SIZE (one line), "
-              "ra-qd=N (32), dram-lat=TIME (5us), dram-bw=RATE (6GB/s), powerloss-after=N, "
-              "io=direct|cached (direct), fw-cmd=TIME (0), fw-lat=TIME (0), fastpath=on|off "
-              "(off), fp-cmd=TIME (0), fp-lat=TIME (0), wt-fua=on|off (off), "
-              "protected-sync=members|dram (members), ra-detect=on|off (off), fw-line=TIME (0), "
-              "ra-stripe=on|off (off), dirty-max=PCT (100), "
-              "full=through|wait (through), profile=NAME",
+    .args = "TARGET",
+    .params = cache_params,
     .create = cache_create,
 };
 RL_TARGET_REGISTER(cache_type)

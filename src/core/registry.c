@@ -39,19 +39,17 @@ const struct rl_target_type *rl_target_type_first(void)
 	return registry_head;
 }
 
-int rl_target_parse_geometry(struct rl_spec_node *node, uint64_t def_size, uint64_t *size,
+int rl_target_parse_geometry(struct rl_spec_node *node, const struct rl_param *tab, uint64_t *size,
                              uint32_t *bs, struct rl_err *err)
 {
-	static const char *const known[] = {"size", "bs", NULL};
 	uint64_t sz, b;
 	int rc;
 
 	if (node->nargs)
 		return rl_err_set(err, node->args[0]->pos, "%s takes no positional arguments",
 		                  node->name);
-	if ((rc = rl_spec_get_size(node, "size", def_size, &sz, err)) ||
-	    (rc = rl_spec_get_size(node, "bs", 512, &b, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	if ((rc = rl_param_u64(node, tab, "size", &sz, err)) ||
+	    (rc = rl_param_u64(node, tab, "bs", &b, err)) || (rc = rl_params_check(node, tab, err)))
 		return rc;
 	if (b < 512 || b > 65536 || (b & (b - 1)))
 		return rl_err_set(err, node->pos, "%s: bs must be a power of two from 512 to 64k",

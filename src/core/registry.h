@@ -2,7 +2,8 @@
  * registry.h - from spec text to a stack of open targets.
  *
  * Each target type registers a struct rl_target_type (its spec name, a
- * one-line summary, its parameters for help, and a create function).
+ * one-line summary, its positional arguments and its parameter table -
+ * params.h - for parsing and help, and a create function).
  * rl_target_build() walks a parsed spec: a call node is looked up by name, a
  * plain word at the top or as a member is a path handed to the "file" type
  * (so "/dev/sdb" and "raid1(/dev/loop0, /dev/loop1)" work).  Composites call
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/params.h"
 #include "core/spec.h"
 #include "core/target.h"
 
@@ -40,7 +42,9 @@ struct rl_build_ctx {
 struct rl_target_type {
 	const char *name;    /* as written in specs */
 	const char *summary; /* one line for `raidlab help targets` */
-	const char *params;  /* parameter list for help: "chunk=SIZE (default 512k), ..." */
+	const char *args;    /* positional arguments for help: "MEMBER...", "TARGET", "PATH" */
+	const struct rl_param *params; /* key=value parameters (params.h), NULL-name ended */
+	const char *params_note;       /* what else it accepts, for help; NULL if nothing */
 	/**
 	 * Build a target from @node (node->name == type name; for "file" the
 	 * node may also be a plain word holding the path).  Returns 0 and sets
@@ -75,12 +79,21 @@ int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_t
                    struct rl_err *err);
 
 /**
- * For leaves whose whole spec is size= and bs= (mem, null): reject
- * positional arguments and unknown keys, check that bs is a power of two
- * from 512 to 64k, and round the size down to whole blocks (at least one).
+ * For leaves whose whole spec is size= and bs= (mem, null; @tab names both,
+ * with the type's defaults): reject positional arguments and unknown keys,
+ * check that bs is a power of two from 512 to 64k, and check that the size
+ * is a whole number of blocks (at least one).
  */
-int rl_target_parse_geometry(struct rl_spec_node *node, uint64_t def_size, uint64_t *size,
+int rl_target_parse_geometry(struct rl_spec_node *node, const struct rl_param *tab, uint64_t *size,
                              uint32_t *bs, struct rl_err *err);
+
+/** The bs= entry every geometry table (mem, null) shares. */
+#define RL_GEOMETRY_PARAM_BS                                                                       \
+	{                                                                                          \
+		.name = "bs", .type = RL_PARAM_SIZE, .def = "512",                                 \
+		.help = "logical block size: a power of two from 512 to 64k; size must be a "      \
+		        "multiple of it",                                                          \
+	}
 
 /** Default build settings: direct I/O, no forcing, no keeping. */
 void rl_build_ctx_init(struct rl_build_ctx *ctx);

@@ -938,8 +938,13 @@ static bool spec_parse_double(const char *b, const char *e, double *out)
 	return true;
 }
 
-int rl_spec_get_size(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
-                     struct rl_err *err)
+/*
+ * A number with a unit: @parse reads it; @what is the expected form and
+ * @kind its name for the message.  The size, time and rate getters.
+ */
+static int spec_get_unit(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
+                         struct rl_err *err, int (*parse)(const char *, uint64_t *, char *, size_t),
+                         const char *what, const char *kind)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, key);
 	char why[256];
@@ -949,10 +954,17 @@ int rl_spec_get_size(struct rl_spec_node *node, const char *key, uint64_t def, u
 		*out = def;
 		return 0;
 	}
-	if (rl_parse_size(kv->value, &v, why, sizeof why) < 0)
-		return spec_bad_value(err, kv, "a size like 64k or 1MB", "size", why);
+	if (parse(kv->value, &v, why, sizeof why) < 0)
+		return spec_bad_value(err, kv, what, kind, why);
 	*out = v;
 	return 0;
+}
+
+int rl_spec_get_size(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
+                     struct rl_err *err)
+{
+	return spec_get_unit(node, key, def, out, err, rl_parse_size, "a size like 64k or 1MB",
+	                     "size");
 }
 
 int rl_spec_get_u64(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t min,
@@ -1021,35 +1033,15 @@ int rl_spec_get_percent(struct rl_spec_node *node, const char *key, double def, 
 int rl_spec_get_time(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
                      struct rl_err *err)
 {
-	struct rl_spec_kv *kv = rl_spec_find(node, key);
-	char why[256];
-	uint64_t v;
-
-	if (!kv) {
-		*out = def;
-		return 0;
-	}
-	if (rl_parse_time(kv->value, &v, why, sizeof why) < 0)
-		return spec_bad_value(err, kv, "a duration like 500us or 2s", "duration", why);
-	*out = v;
-	return 0;
+	return spec_get_unit(node, key, def, out, err, rl_parse_time, "a duration like 500us or 2s",
+	                     "duration");
 }
 
 int rl_spec_get_rate(struct rl_spec_node *node, const char *key, uint64_t def, uint64_t *out,
                      struct rl_err *err)
 {
-	struct rl_spec_kv *kv = rl_spec_find(node, key);
-	char why[256];
-	uint64_t v;
-
-	if (!kv) {
-		*out = def;
-		return 0;
-	}
-	if (rl_parse_rate(kv->value, &v, why, sizeof why) < 0)
-		return spec_bad_value(err, kv, "a rate like 550MB/s or 3.9GB/s", "rate", why);
-	*out = v;
-	return 0;
+	return spec_get_unit(node, key, def, out, err, rl_parse_rate,
+	                     "a rate like 550MB/s or 3.9GB/s", "rate");
 }
 
 int rl_spec_get_bool(struct rl_spec_node *node, const char *key, bool def, bool *out,

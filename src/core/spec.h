@@ -36,9 +36,10 @@
  * itself (unless pos is SIZE_MAX), so msg can be printed as it is.
  *
  * Numbers with units (sizes, rates, times, percentages) are parsed by the
- * rl_parse_* functions below; target factories read their parameters with
- * the rl_spec_get_* helpers, which report the parameter's position on error
- * and mark it used, so rl_spec_check_unused() can reject unknown keys.
+ * rl_parse_* functions below; target factories read their parameters
+ * through their type's parameter table (params.h), which uses the
+ * rl_spec_get_* helpers: they report the parameter's position on error and
+ * mark it used, so rl_spec_check_unused() can reject unknown keys.
  */
 #ifndef RL_CORE_SPEC_H
 #define RL_CORE_SPEC_H

@@ -67,10 +67,18 @@ static const struct rl_target_ops concat_ops = {
     .destroy = raid_destroy,
 };
 
+static const struct rl_param concat_params[] = {
+    {.name = "rounding",
+     .type = RL_PARAM_SIZE,
+     .def_note = "the members' block size",
+     .help = "rounds each member down to a multiple, like mdadm's `--rounding`"},
+    RAID_PARAM_FAILED,
+    {0},
+};
+
 static int concat_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                          struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"rounding", "failed", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], rounding;
 	struct concat_state *s;
 	struct rl_target *t;
@@ -80,7 +88,8 @@ static int concat_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	rc = raid_members_build(node, ctx, &concat_ops, 1, &t, err);
 	if (rc)
 		return rc;
-	if ((rc = rl_spec_get_size(node, "rounding", t->block_size, &rounding, err)))
+	rounding = t->block_size;
+	if ((rc = rl_param_u64(node, concat_params, "rounding", &rounding, err)))
 		goto fail;
 	if (!rounding || rounding % t->block_size) {
 		rc = rl_err_set(
@@ -103,7 +112,7 @@ static int concat_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 		goto fail;
 	}
 	if ((rc = raid_spec_failed(node, &s->a, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	    (rc = rl_params_check(node, concat_params, err)))
 		goto fail;
 	t->size = s->g.size;
 	*out = t;
@@ -116,7 +125,8 @@ fail:
 static struct rl_target_type concat_type = {
     .name = "concat",
     .summary = "members back to back (md linear)",
-    .params = "MEMBER..., rounding=SIZE (default: block size), failed=K[+K...]",
+    .args = "MEMBER...",
+    .params = concat_params,
     .create = concat_create,
 };
 RL_TARGET_REGISTER(concat_type)

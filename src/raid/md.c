@@ -447,11 +447,35 @@ static int md_roles_assign(struct rl_spec_node *node, struct md_assembly *as, st
 }
 
 /* The level spec md(...) resolves to: each role's slice, stand-ins, failed=. */
+/*
+ * What md(...) passes on, as written, to the level it opens (whose own
+ * table checks the value): the array's settings that md's superblock does
+ * not record.
+ */
+static const struct rl_param md_params[] = {
+    {.name = "stripe_cache",
+     .type = RL_PARAM_U64,
+     .def_note = "the level's",
+     .help = "raid5/6: stripe cache entries, as raid5(...)"},
+    {.name = "stripe_size",
+     .type = RL_PARAM_SIZE,
+     .def_note = "the level's",
+     .help = "raid5/6: rows per cache entry, as raid5(...)"},
+    {.name = "max-read-errors",
+     .type = RL_PARAM_U64,
+     .def_note = "the level's",
+     .help = "raid1/10/5/6: read errors a member survives, as the level"},
+    {.name = "read",
+     .type = RL_PARAM_STR,
+     .form = "POLICY",
+     .def_note = "the level's",
+     .help = "raid1/10: which copy serves a read, as raid1(...)"},
+    {0},
+};
+
 static int md_spec_build(struct rl_spec_node *node, const struct md_assembly *as, char **text,
                          struct rl_err *err)
 {
-	static const char *const pass[] = {"stripe_cache", "stripe_size", "max-read-errors", "read",
-	                                   NULL};
 	const struct md_super *ref = as->fresh;
 	bool parity = ref->level == 5 || ref->level == 6, uniform = true;
 	char *failed = NULL, msg[256], params[128], piece[160];
@@ -530,17 +554,17 @@ static int md_spec_build(struct rl_spec_node *node, const struct md_assembly *as
 			rc = md_append(text, &len, &cap, failed);
 	}
 	free(failed);
-	for (size_t k = 0; pass[k] && !rc; k++) {
-		struct rl_spec_kv *kv = rl_spec_find(node, pass[k]);
+	for (const struct rl_param *p = md_params; p->name && !rc; p++) {
+		struct rl_spec_kv *kv = rl_spec_find(node, p->name);
 		if (!kv)
 			continue;
-		snprintf(piece, sizeof(piece), ",%s=%s", pass[k], kv->value);
+		snprintf(piece, sizeof(piece), ",%s=%s", p->name, kv->value);
 		rc = md_append(text, &len, &cap, piece);
 	}
 	if (!rc)
 		rc = md_append(text, &len, &cap, ")");
 	if (!rc)
-		rc = rl_spec_check_unused(node, pass, err);
+		rc = rl_params_check(node, md_params, err);
 	return rc;
 }
 
@@ -610,8 +634,8 @@ out:
 static struct rl_target_type md_type = {
     .name = "md",
     .summary = "an array opened from its members' md v1.2 superblocks (raidlab create, mdadm)",
-    .params = "MEMBER..., stripe_cache=N, stripe_size=SIZE, max-read-errors=N (raid5/6), "
-              "read=POLICY (raid1/10)",
+    .args = "MEMBER...",
+    .params = md_params,
     .create = md_target_create,
 };
 RL_TARGET_REGISTER(md_type)

@@ -15,6 +15,7 @@
 
 #include "core/exec.h"
 #include "core/sync.h"
+#include "raid/parity_params.h"
 #include "raid/parity_priv.h"
 /* --- building --- */
 
@@ -314,21 +315,9 @@ static int parity_create_open(struct parity_array *pa, const struct parity_level
 int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
                   const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"layout",
-	                                    "chunk",
-	                                    "stripe_cache",
-	                                    "stripe_size",
-	                                    "failed",
-	                                    "max-read-errors",
-	                                    "journal",
-	                                    "ppl",
-	                                    "powerloss-after",
-	                                    "bitmap-chunk",
-	                                    "bitmap-offset",
-	                                    "data-offset",
-	                                    NULL};
-	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre, plafter;
-	uint64_t bmchunk, bmoff, doff;
+	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX, nslots, height, mre,
+	                                         plafter = 0;
+	uint64_t bmchunk = 0, bmoff = 0, doff;
 	const char *layout;
 	struct parity_array *pa;
 	struct rl_target *t;
@@ -340,17 +329,18 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	rc = raid_members_build(node, ctx, d->ops, d->level == 6 ? 4 : 3, &t, err);
 	if (rc)
 		return rc;
-	if ((rc = rl_spec_get_size(node, "chunk", 512 << 10, &chunk, err)) ||
-	    (rc = rl_spec_get_str(node, "layout", "left-symmetric", &layout, err)) ||
-	    (rc = rl_spec_get_u64(node, "stripe_cache", 256, 1, 32768, &nslots, err)) ||
-	    (rc = rl_spec_get_size(node, "stripe_size", chunk < (64 << 10) ? chunk : 64 << 10,
-	                           &height, err)) ||
-	    (rc = rl_spec_get_u64(node, "max-read-errors", 20, 0, 1u << 30, &mre, err)) ||
-	    (rc = rl_spec_get_bool(node, "ppl", false, &ppl, err)) ||
-	    (rc = rl_spec_get_u64(node, "powerloss-after", 0, 0, UINT64_MAX, &plafter, err)) ||
-	    (rc = rl_spec_get_size(node, "bitmap-chunk", 0, &bmchunk, err)) ||
-	    (rc = rl_spec_get_size(node, "bitmap-offset", 0, &bmoff, err)) ||
-	    (rc = rl_spec_get_size(node, "data-offset", 0, &doff, err)))
+	if ((rc = rl_param_u64(node, parity_params, "chunk", &chunk, err)))
+		goto fail;
+	height = chunk < (64 << 10) ? chunk : 64 << 10; /* stripe_size's default */
+	if ((rc = rl_param_str(node, parity_params, "layout", &layout, err)) ||
+	    (rc = rl_param_u64(node, parity_params, "stripe_cache", &nslots, err)) ||
+	    (rc = rl_param_u64(node, parity_params, "stripe_size", &height, err)) ||
+	    (rc = rl_param_u64(node, parity_params, "max-read-errors", &mre, err)) ||
+	    (rc = rl_param_bool(node, parity_params, "ppl", &ppl, err)) ||
+	    (rc = rl_param_u64(node, parity_params, "powerloss-after", &plafter, err)) ||
+	    (rc = rl_param_u64(node, parity_params, "bitmap-chunk", &bmchunk, err)) ||
+	    (rc = rl_param_u64(node, parity_params, "bitmap-offset", &bmoff, err)) ||
+	    (rc = rl_param_u64(node, parity_params, "data-offset", &doff, err)))
 		goto fail;
 	alg = parity_layout_parse(d->level, layout);
 	if (alg < 0) {
@@ -407,7 +397,7 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		goto fail;
 	t->caps &= ~RL_CAP_TRIM;
 	if ((rc = raid_spec_failed(node, &pa->a, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	    (rc = rl_params_check(node, parity_params, err)))
 		goto fail;
 	if (parity_alloc_slots(pa)) {
 		rc = -ENOMEM;

@@ -129,11 +129,27 @@ static const struct rl_target_ops raid0_ops = {
     .destroy = raid_destroy,
 };
 
+static const struct rl_param raid0_params[] = {
+    {.name = "chunk",
+     .type = RL_PARAM_SIZE,
+     .def = "512k",
+     .source = "mdadm's default",
+     .help = "stripe unit; at least 4k, a multiple of the members' block size; need not be a "
+             "power of two"},
+    {.name = "layout",
+     .type = RL_PARAM_ENUM,
+     .def = "orig",
+     .choices = (const char *const[]){"orig", "alt", NULL},
+     .help = "md's `RAID0_ORIG_LAYOUT` (what mdadm records on new arrays) or "
+             "`RAID0_ALT_MULTIZONE_LAYOUT`; they differ only with members of unequal size"},
+    RAID_PARAM_FAILED,
+    RAID_PARAM_WRITES,
+    {0},
+};
+
 static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"chunk", "layout", "failed", "writes", NULL};
-	static const char *const layouts[] = {"orig", "alt", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk;
 	struct raid0_state *s;
 	struct rl_target *t;
@@ -144,8 +160,8 @@ static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	rc = raid_members_build(node, ctx, &raid0_ops, 1, &t, err);
 	if (rc)
 		return rc;
-	if ((rc = rl_spec_get_size(node, "chunk", 512 << 10, &chunk, err)) ||
-	    (rc = rl_spec_get_enum(node, "layout", layouts, RAID0_LAYOUT_ORIG, &layout, err)))
+	if ((rc = rl_param_u64(node, raid0_params, "chunk", &chunk, err)) ||
+	    (rc = rl_param_enum(node, raid0_params, "layout", &layout, err)))
 		goto fail;
 	if (chunk < 4096 || chunk % t->block_size) {
 		rc = rl_err_set(err, node->pos,
@@ -169,7 +185,7 @@ static int raid0_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	}
 	if ((rc = raid_spec_failed(node, &s->a, err)) ||
 	    (rc = raid_spec_write_order(node, &s->a, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	    (rc = rl_params_check(node, raid0_params, err)))
 		goto fail;
 	t->size = s->g.size;
 	*out = t;
@@ -182,8 +198,8 @@ fail:
 static struct rl_target_type raid0_type = {
     .name = "raid0",
     .summary = "striping over members as md raid0 (zones for unequal members)",
-    .params = "MEMBER..., chunk=SIZE (default 512k), layout=orig|alt (default orig), "
-              "failed=K[+K...], writes=parallel|serial (default parallel)",
+    .args = "MEMBER...",
+    .params = raid0_params,
     .create = raid0_create,
 };
 RL_TARGET_REGISTER(raid0_type)

@@ -67,10 +67,13 @@ static const struct rl_target_ops raid1_ops = {
     .destroy = raid_destroy,
 };
 
+static const struct rl_param raid1_params[] = {
+    RAID_PARAM_READ, RAID_PARAM_WRITES, RAID_PARAM_FAILED, RAID_PARAM_MAX_READ_ERRORS, {0},
+};
+
 static int raid1_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"read", "failed", "writes", "max-read-errors", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], size = UINT64_MAX;
 	struct raid_array *a;
 	struct rl_target *t;
@@ -95,7 +98,7 @@ static int raid1_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	if ((rc = raid_spec_read_policy(node, a, err)) || (rc = raid_spec_failed(node, a, err)) ||
 	    (rc = raid_spec_write_order(node, a, err)) ||
 	    (rc = raid_spec_max_read_errors(node, a, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	    (rc = rl_params_check(node, raid1_params, err)))
 		goto fail;
 	t->size = size;
 	*out = t;
@@ -108,9 +111,8 @@ fail:
 static struct rl_target_type raid1_type = {
     .name = "raid1",
     .summary = "mirroring: every member holds a full copy (md raid1)",
-    .params = "MEMBER..., read=md|per-request|least-pending|round-robin (default md), "
-              "writes=parallel|serial (default parallel), failed=K[+K...], "
-              "max-read-errors=N (default 20)",
+    .args = "MEMBER...",
+    .params = raid1_params,
     .create = raid1_create,
 };
 RL_TARGET_REGISTER(raid1_type)

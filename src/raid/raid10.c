@@ -121,11 +121,24 @@ static const struct rl_target_ops raid10_ops = {
     .destroy = raid_destroy,
 };
 
+static const struct rl_param raid10_params[] = {
+    {.name = "layout",
+     .type = RL_PARAM_STR,
+     .def = "n2",
+     .form = "nK|fK|oK",
+     .help = "K copies: near (consecutive members), far (copies in later slices of each "
+             "member), offset (copies in the next chunk row); 2 <= K <= members"},
+    {.name = "chunk", .type = RL_PARAM_SIZE, .def = "512k", .help = "power of two, at least 4k"},
+    RAID_PARAM_READ,
+    RAID_PARAM_WRITES,
+    RAID_PARAM_FAILED,
+    RAID_PARAM_MAX_READ_ERRORS,
+    {0},
+};
+
 static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                          struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"layout", "chunk",           "read", "failed",
-	                                    "writes", "max-read-errors", NULL};
 	uint64_t sizes[RAID_MAX_MEMBERS], chunk, size = UINT64_MAX;
 	struct rl_spec_kv *kv;
 	const char *layout = "n2";
@@ -139,8 +152,8 @@ static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	rc = raid_members_build(node, ctx, &raid10_ops, 2, &t, err);
 	if (rc)
 		return rc;
-	if ((rc = rl_spec_get_size(node, "chunk", 512 << 10, &chunk, err)) ||
-	    (rc = rl_spec_get_str(node, "layout", "n2", &layout, err)))
+	if ((rc = rl_param_u64(node, raid10_params, "chunk", &chunk, err)) ||
+	    (rc = rl_param_str(node, raid10_params, "layout", &layout, err)))
 		goto fail;
 	if (raid10_layout_parse(layout, &nc, &fc, &offset)) {
 		kv = rl_spec_find(node, "layout");
@@ -175,7 +188,7 @@ static int raid10_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	    (rc = raid_spec_write_order(node, &s->a, err)) ||
 	    (rc = raid_spec_failed(node, &s->a, err)) ||
 	    (rc = raid_spec_max_read_errors(node, &s->a, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	    (rc = rl_params_check(node, raid10_params, err)))
 		goto fail;
 	t->size = s->g.size;
 	*out = t;
@@ -188,10 +201,8 @@ fail:
 static struct rl_target_type raid10_type = {
     .name = "raid10",
     .summary = "md raid10: near, far or offset copies over any member count",
-    .params = "MEMBER..., layout=nK|fK|oK (default n2), chunk=SIZE (default 512k), "
-              "read=md|per-request|least-pending|round-robin (default md), "
-              "writes=parallel|serial (default parallel), failed=K[+K...], "
-              "max-read-errors=N (default 20)",
+    .args = "MEMBER...",
+    .params = raid10_params,
     .create = raid10_create,
 };
 RL_TARGET_REGISTER(raid10_type)

@@ -12,15 +12,13 @@
  * file only registers the level's name and help.
  */
 #include "raid/parity.h"
+#include "raid/parity_params.h"
 
 static struct rl_target_type raid5_type = {
     .name = "raid5",
     .summary = "block-interleaved distributed parity: one parity chunk per stripe (md raid5)",
-    .params = "MEMBER..., layout=left-symmetric|right-symmetric|left-asymmetric|"
-              "right-asymmetric|parity-first|parity-last, chunk=SIZE (default 512k), "
-              "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
-              "max-read-errors=N (default 20), failed=K[+K...], journal=SPEC, ppl=on, "
-              "powerloss-after=N, bitmap-chunk=SIZE",
+    .args = "MEMBER...",
+    .params = parity_params,
     .create = parity_type_create,
 };
 RL_TARGET_REGISTER(raid5_type)

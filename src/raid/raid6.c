@@ -12,16 +12,13 @@
  * file only registers the level's name and help.
  */
 #include "raid/parity.h"
+#include "raid/parity_params.h"
 
 static struct rl_target_type raid6_type = {
     .name = "raid6",
     .summary = "P+Q dual parity: survives any two members (md raid6)",
-    .params = "MEMBER..., layout=left-symmetric|right-symmetric|left-asymmetric|"
-              "right-asymmetric|parity-first|parity-last|left-symmetric-6|..., chunk=SIZE (default "
-              "512k), "
-              "stripe_cache=N (default 256), stripe_size=SIZE (default 64k), "
-              "max-read-errors=N (default 20), failed=K[+K...], journal=SPEC, powerloss-after=N, "
-              "bitmap-chunk=SIZE",
+    .args = "MEMBER...",
+    .params = parity_params,
     .create = parity_type_create,
 };
 RL_TARGET_REGISTER(raid6_type)

@@ -142,18 +142,23 @@ int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_
 	}
 }
 
+/* The shared entries, for the readers below (each level's table lists them too). */
+static const struct rl_param raid_shared_params[] = {
+    RAID_PARAM_READ,
+    RAID_PARAM_WRITES,
+    RAID_PARAM_MAX_READ_ERRORS,
+    {0},
+};
+
 int raid_spec_max_read_errors(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
 {
-	return rl_spec_get_u64(node, "max-read-errors", RAID_MAX_READ_ERRORS_DEFAULT, 0, UINT32_MAX,
-	                       &a->max_read_errors, err);
+	return rl_param_u64(node, raid_shared_params, "max-read-errors", &a->max_read_errors, err);
 }
 
 int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
 {
-	static const char *const names[] = {"least-pending", "round-robin", "sequential",
-	                                    "per-request",   "md",          NULL};
 	int pol = 0;
-	int rc = rl_spec_get_enum(node, "read", names, RAID_READ_SEQUENTIAL, &pol, err);
+	int rc = rl_param_enum(node, raid_shared_params, "read", &pol, err);
 
 	if (!rc)
 		a->read_policy = pol == 4 ? RAID_READ_SEQUENTIAL : (enum raid_read_policy)pol;
@@ -162,9 +167,8 @@ int raid_spec_read_policy(struct rl_spec_node *node, struct raid_array *a, struc
 
 int raid_spec_write_order(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
 {
-	static const char *const names[] = {"parallel", "serial", NULL};
 	int v = 0;
-	int rc = rl_spec_get_enum(node, "writes", names, 0, &v, err);
+	int rc = rl_param_enum(node, raid_shared_params, "writes", &v, err);
 
 	if (!rc)
 		a->serial_writes = v == 1;

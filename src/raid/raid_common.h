@@ -67,6 +67,42 @@ struct raid_member {
 
 /* md's default for max_read_errors: a member is failed after this many read errors. */
 #define RAID_MAX_READ_ERRORS_DEFAULT 20
+#define RAID_STR_(x)                 #x
+#define RAID_STR(x)                  RAID_STR_(x) /* a macro's value as a string literal */
+
+/*
+ * Parameter table entries (params.h) the levels share: each level's table
+ * lists the ones it takes, and the raid_spec_* readers below parse them.
+ */
+#define RAID_PARAM_FAILED                                                                          \
+	{                                                                                          \
+		.name = "failed", .type = RL_PARAM_STR, .form = "K[+K...]",                        \
+		.help = "start with these members failed (0-based, each listed once)",             \
+	}
+#define RAID_PARAM_WRITES                                                                          \
+	{                                                                                          \
+		.name = "writes", .type = RL_PARAM_ENUM, .def = "parallel",                        \
+		.choices = (const char *const[]){"parallel", "serial", NULL},                      \
+		.help = "a request's member writes all at once, or one after another",             \
+	}
+#define RAID_PARAM_READ                                                                            \
+	{                                                                                          \
+		.name = "read", .type = RL_PARAM_ENUM, .def = "md",                                \
+		.choices = (const char *const[]){"least-pending", "round-robin", "sequential",     \
+		                                 "per-request",   "md",          NULL},            \
+		.help = "which copy serves a read: md's balance (a sequential stream stays on "    \
+		        "its member, else the least pending; `sequential` is the same); a "        \
+		        "controller's (one copy per request); fewest requests in flight per "      \
+		        "piece; members in turn (docs/raid.md)",                                   \
+	}
+#define RAID_PARAM_MAX_READ_ERRORS                                                                 \
+	{                                                                                          \
+		.name = "max-read-errors", .type = RL_PARAM_U64,                                   \
+		.def = RAID_STR(RAID_MAX_READ_ERRORS_DEFAULT), .source = "md's default",           \
+		.max = UINT32_MAX,                                                                 \
+		.help = "read errors a member survives (each repaired from another copy); the "    \
+		        "next one fails it, unless it holds the last readable copy of something",  \
+	}
 
 struct raid_level {
 	const char *name;

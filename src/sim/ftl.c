@@ -202,7 +202,7 @@ uint64_t sim_ftl_append_n(struct sim_dev *d, int stream, const uint32_t *lpns, u
 			d->prog_end[phys >> d->g.pu_shift] = SIM_PENDING;
 		for (uint32_t i = 0; i < run; i++) {
 			d->p2l[phys + i] = lpns[i] + 1;
-			d->l2p[lpns[i]] = phys + i + 1;
+			sim_l2p_set(d, lpns[i], phys + i);
 		}
 		k->wp += run;
 		k->valid += run;
@@ -278,7 +278,7 @@ void sim_ftl_trim_unit(struct sim_dev *d, uint32_t lpn)
 
 	if (old == SIM_NONE)
 		return;
-	d->l2p[lpn] = 0;
+	sim_l2p_set(d, lpn, SIM_NONE);
 	sim_ftl_invalidate(d, old);
 	d->valid_lpns--;
 	d->c.trimmed_units++;

@@ -107,7 +107,7 @@ static int precond_analytic(struct sim_dev *d, char *msg, size_t msglen)
 				uint32_t lpn = (uint32_t)((next * mult + add) % g->U);
 				uint32_t phys = blk * g->b + off;
 				d->p2l[phys] = lpn + 1;
-				d->l2p[lpn] = phys + 1;
+				sim_l2p_set(d, lpn, phys);
 				next++;
 				want--;
 				bk->valid++;

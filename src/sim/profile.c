@@ -64,6 +64,7 @@ static const char *const cell_names[] = {"slc", "mlc", "tlc", "qlc", NULL};
 static const char *const gc_names[] = {"greedy", "fifo", "random", NULL};
 static const char *const slc_names[] = {"off", "static", "dynamic", NULL};
 static const char *const state_names[] = {"fresh", "full", "steady", NULL};
+static const char *const scale_names[] = {"off", "dies", NULL};
 
 #define K(n, t, f)                                                                                 \
 	{                                                                                          \
@@ -109,6 +110,8 @@ static const struct sim_key sim_keys[] = {
     K(t_suspend, KT_TIME, t_suspend),
     K(suspend, KT_BOOL, suspend),
     K(capacity, KT_SIZE, capacity),
+    KE(scale, scale, scale_names),
+    K(slc_size_max, KT_SIZE, slc_size_max),
     K(op, KT_PCT, op),
     K(map_unit, KT_SIZE, map_unit),
     KE(gc, gc, gc_names),
@@ -575,6 +578,43 @@ double sim_params_rho(const struct sim_params *p)
 	uint64_t nb = p->blocks - geo_static_blocks(p, b, p->capacity);
 	double phys = (double)nb * b * p->map_unit;
 	return phys / (double)p->capacity - 1.0;
+}
+
+/*
+ * A family's larger models (a capacity= above the profile's own) carry more
+ * dies of the same NAND behind the same controller, so with scale=dies the
+ * dies per channel grow by the capacity's ratio (rounded up); the raw flash
+ * and the spare follow from the geometry, as for any capacity=.  A static
+ * SLC cache grows with the dies (Samsung's TurboWrite: 3, 6 and 12 GB on
+ * 16, 32 and 64 dies) up to slc_size_max, unless the spec set slc_size.
+ * A capacity at or below the profile's keeps the geometry: smaller test
+ * drives are made with blocks= as before.
+ */
+int sim_params_scale(struct sim_params *p, uint64_t cap0, uint64_t cap, bool slc_set, char *msg,
+                     size_t msglen)
+{
+	double f;
+	uint64_t dies;
+
+	if (p->scale != SIM_SCALE_DIES || !cap0 || cap <= cap0)
+		return 0;
+	f = (double)cap / (double)cap0;
+	dies = (uint64_t)ceil(p->dies * f - 1e-9);
+	if (dies > 64) {
+		snprintf(
+		    msg, msglen,
+		    "capacity %llu bytes needs %llu dies per channel (the model has at most 64)",
+		    (unsigned long long)cap, (unsigned long long)dies);
+		return -EINVAL;
+	}
+	if (p->slc == SIM_SLC_STATIC && !slc_set && p->slc_pct < 0) {
+		uint64_t grown = (uint64_t)((double)p->slc_size * (double)dies / p->dies);
+		p->slc_size = p->slc_size_max && grown > p->slc_size_max
+		                  ? (p->slc_size > p->slc_size_max ? p->slc_size : p->slc_size_max)
+		                  : grown;
+	}
+	p->dies = (unsigned)dies;
+	return 0;
 }
 
 int sim_geo_derive(const struct sim_params *p, double rho_profile, bool op_set, bool cap_set,

@@ -41,6 +41,9 @@ enum sim_iface { SIM_IFACE_SATA = 0, SIM_IFACE_AHCI, SIM_IFACE_NVME };
 enum sim_gc_policy { SIM_GC_GREEDY = 0, SIM_GC_FIFO, SIM_GC_RANDOM };
 enum sim_slc_mode { SIM_SLC_OFF = 0, SIM_SLC_STATIC, SIM_SLC_DYNAMIC };
 enum sim_state { SIM_STATE_FRESH = 0, SIM_STATE_FULL, SIM_STATE_STEADY };
+/* What a capacity= beyond the profile's geometry changes: nothing (refused)
+   or the dies per channel, as a family's larger models add packages. */
+enum sim_scale { SIM_SCALE_OFF = 0, SIM_SCALE_DIES };
 
 /* ---------------------------------------------------------------- params */
 
@@ -79,8 +82,10 @@ struct sim_params {
 	bool suspend; /* host reads suspend programs/erases */
 
 	/* FTL */
-	uint64_t capacity; /* user bytes (the profile's figure) */
-	double op;         /* spare area percent rho = (physical-user)/user; <0: unset */
+	uint64_t capacity;     /* user bytes (the profile's figure) */
+	int scale;             /* enum sim_scale: how a larger capacity= grows the drive */
+	uint64_t slc_size_max; /* a static SLC cache grown with the dies stops here (0: no cap) */
+	double op;             /* spare area percent rho = (physical-user)/user; <0: unset */
 	uint64_t map_unit;
 	int gc;           /* enum sim_gc_policy */
 	unsigned gc_free; /* free superblocks at which GC starts; 0: auto */
@@ -272,8 +277,9 @@ struct sim_dev {
 	bool timing; /* false while preconditioning: mapping only */
 
 	/* mapping, stored plus one so that fresh zero pages mean "none" (no memset) */
-	uint32_t *l2p; /* user unit -> physical unit + 1, 0: unmapped */
-	uint32_t *p2l; /* physical unit -> user unit + 1 it was written for, 0: never */
+	uint32_t *l2p;      /* user unit -> physical unit + 1, 0: unmapped */
+	uint64_t *l2p_live; /* a bit per SIM_L2P_REGION entries of l2p: ever written */
+	uint32_t *p2l;      /* physical unit -> user unit + 1 it was written for, 0: never */
 	uint64_t
 	    *prog_end; /* per program unit: when its program completes (SIM_PENDING: in buffer) */
 	struct sim_blk *blk;
@@ -324,10 +330,35 @@ struct sim_dev {
 	double precond_wa;
 };
 
+/*
+ * l2p is a sparse anonymous mapping, but reading a page of it at random
+ * still makes the kernel back it (with a huge page, since the table is
+ * advised as one), so random reads of a never-written drive would cost the
+ * whole table.  Reads therefore consult a bit per region (2 MiB of entries)
+ * first: a region never written holds no mapping and is not read.
+ */
+#define SIM_L2P_REGION_SHIFT 19
+
+static inline bool sim_l2p_live(const struct sim_dev *d, uint64_t lpn)
+{
+	uint64_t r = lpn >> SIM_L2P_REGION_SHIFT;
+
+	return d->l2p_live[r >> 6] >> (r & 63) & 1;
+}
+
 /** Physical unit of user unit @lpn, SIM_NONE when unmapped. */
 static inline uint32_t sim_l2p(const struct sim_dev *d, uint64_t lpn)
 {
-	return d->l2p[lpn] - 1;
+	return sim_l2p_live(d, lpn) ? d->l2p[lpn] - 1 : SIM_NONE;
+}
+
+/** Map user unit @lpn to physical unit @phys (SIM_NONE: unmap). */
+static inline void sim_l2p_set(struct sim_dev *d, uint64_t lpn, uint32_t phys)
+{
+	uint64_t r = lpn >> SIM_L2P_REGION_SHIFT;
+
+	d->l2p_live[r >> 6] |= 1ull << (r & 63);
+	d->l2p[lpn] = phys + 1;
 }
 
 /**
@@ -343,6 +374,11 @@ static inline uint32_t sim_p2l(const struct sim_dev *d, uint64_t phys)
 
 	return l && d->l2p[l - 1] == phys + 1 ? l - 1 : SIM_NONE;
 }
+
+/* profile.c: grow @p's geometry for a user capacity of @cap bytes beyond the
+   profile's @cap0, as its scale= says (slc_set: slc_size came from the spec). */
+int sim_params_scale(struct sim_params *p, uint64_t cap0, uint64_t cap, bool slc_set, char *msg,
+                     size_t msglen);
 
 /* dev.c */
 int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct sim_dev **out,

@@ -261,6 +261,18 @@ static const struct rl_target_ops ssd_ops = {
     .destroy = ssd_destroy,
 };
 
+/*
+ * The ssd's own parameter; every other key is a drive profile parameter,
+ * which the profile's table (profile.c) parses, checks and documents.
+ */
+static const struct rl_param ssd_params[] = {
+    {.name = "profile",
+     .type = RL_PARAM_STR,
+     .def_note = "the built-in defaults: a small generic NVMe MLC drive",
+     .help = "the drive profile (`raidlab profiles`), also written as the first argument"},
+    {0},
+};
+
 static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)
 {
@@ -286,7 +298,7 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		profile = node->args[0]->name;
 		ppos = node->args[0]->pos;
 	}
-	struct rl_spec_kv *pkv = rl_spec_find(node, "profile");
+	struct rl_spec_kv *pkv = rl_spec_find(node, ssd_params[0].name);
 	if (pkv) {
 		if (profile)
 			return rl_err_set(err, pkv->key_pos, "ssd: profile given twice");
@@ -297,6 +309,8 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	if (profile && (rc = sim_profile_load(profile, &p, msg, sizeof(msg))))
 		return rl_err_set(err, ppos, "ssd: %s", msg);
 	rho = sim_params_rho(&p);
+	uint64_t cap0 = p.capacity; /* the profile's: a larger capacity= may grow the drive */
+	bool slc_set = false;
 	for (size_t i = 0; i < node->nkv; i++) {
 		struct rl_spec_kv *kv = &node->kv[i];
 		if (!strcmp(kv->key, "profile"))
@@ -308,6 +322,7 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		kv->used = true;
 		op_set |= !strcmp(kv->key, "op");
 		cap_set |= !strcmp(kv->key, "capacity");
+		slc_set |= !strcmp(kv->key, "slc_size");
 	}
 	if (cap_set && op_set) {
 		struct rl_spec_kv *kv = rl_spec_find(node, "op");
@@ -318,6 +333,8 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	}
 	if (cap_set && !op_set)
 		p.op = -1;
+	if (cap_set && (rc = sim_params_scale(&p, cap0, p.capacity, slc_set, msg, sizeof(msg))))
+		return rl_err_set(err, rl_spec_find(node, "capacity")->value_pos, "ssd: %s", msg);
 	if ((rc = sim_geo_derive(&p, rho, op_set, cap_set, &g, msg, sizeof(msg))))
 		return rl_err_set(err, node->pos, "ssd: %s", msg);
 	if ((rc = sim_dev_create(&p, &g, &d, msg, sizeof(msg)))) {
@@ -348,8 +365,12 @@ static int ssd_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 static struct rl_target_type ssd_type = {
     .name = "ssd",
     .summary = "simulated SSD in virtual time: host interface, NAND, FTL and GC, SLC cache",
-    .params = "PROFILE (see `raidlab profiles`), any profile parameter (op=20%, trim=off, "
-              "gc=greedy|fifo|random, blocks=N, ...), state=fresh|full|steady, data=on, seed=N",
+    .args = "PROFILE",
+    .params = ssd_params,
+    .params_note = "and any drive profile parameter by its name, which overrides the "
+                   "profile's (docs/simulator.md lists them): op=20%, trim=off, "
+                   "gc=greedy|fifo|random, blocks=N, state=fresh|full|steady, data=on, seed=N, "
+                   "...",
     .create = ssd_create,
 };
 RL_TARGET_REGISTER(ssd_type)

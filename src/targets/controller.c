@@ -333,9 +333,9 @@ static int ctl_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 static struct rl_target_type controller_type = {
     .name = "controller",
     .summary = "a RAID controller or host RAID driver from a profile (raidlab profiles)",
-    .params = "controller(PROFILE, TARGET, ...): the profile's kind (cache or link) with the "
-              "profile's parameters; any parameter of that kind given here overrides the "
-              "profile",
+    .args = "PROFILE, TARGET",
+    .params_note = "it becomes the profile's kind (cache or link) with the profile's "
+                   "parameters; any parameter of that kind given here overrides the profile",
     .create = ctl_create,
 };
 RL_TARGET_REGISTER(controller_type)

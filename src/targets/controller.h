@@ -39,4 +39,12 @@ struct rl_err;
  */
 int rl_ctl_profile_check(struct rl_spec_node *node, const char *kind, struct rl_err *err);
 
+/** The profile= entry of the parameter table (params.h) of a kind: cache, link. */
+#define RL_CTL_PARAM_PROFILE                                                                       \
+	{                                                                                          \
+		.name = "profile", .type = RL_PARAM_STR,                                           \
+		.help = "the controller profile it came from (set by `controller(...)`); given "   \
+		        "by hand it must name a controller profile of this kind",                  \
+	}
+
 #endif

@@ -85,13 +85,28 @@ static const struct rl_target_ops delay_ops = {
     .destroy = delay_destroy,
 };
 
+static const struct rl_param delay_params[] = {
+    {.name = "lat",
+     .type = RL_PARAM_TIME,
+     .def = "0",
+     .help = "added to every request (reads, writes, TRIM, FLUSH)"},
+    {.name = "read-lat",
+     .type = RL_PARAM_TIME,
+     .def_note = "lat",
+     .help = "replaces lat for reads"},
+    {.name = "write-lat",
+     .type = RL_PARAM_TIME,
+     .def_note = "lat",
+     .help = "replaces lat for writes"},
+    {0},
+};
+
 static int delay_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"lat", "read-lat", "write-lat", NULL};
 	struct delay_state *d;
 	struct rl_target *t, *below;
-	uint64_t lat;
+	uint64_t lat = 0;
 	int rc;
 
 	if (node->nargs != 1)
@@ -114,15 +129,15 @@ static int delay_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	t->size = below->size;
 	t->block_size = below->block_size;
 	t->caps = below->caps & (RL_CAP_TRIM | RL_CAP_FLUSH | RL_CAP_DATA);
-	if ((rc = rl_spec_get_time(node, "lat", 0, &lat, err)) ||
-	    (rc = rl_spec_get_time(node, "read-lat", lat, &d->lat[RL_OP_READ], err)) ||
-	    (rc = rl_spec_get_time(node, "write-lat", lat, &d->lat[RL_OP_WRITE], err)) ||
-	    (rc = rl_spec_check_unused(node, known, err))) {
+	rc = rl_param_u64(node, delay_params, "lat", &lat, err);
+	for (int op = 0; op < RL_OP_COUNT; op++)
+		d->lat[op] = lat; /* read-lat and write-lat default to it */
+	if (rc || (rc = rl_param_u64(node, delay_params, "read-lat", &d->lat[RL_OP_READ], err)) ||
+	    (rc = rl_param_u64(node, delay_params, "write-lat", &d->lat[RL_OP_WRITE], err)) ||
+	    (rc = rl_params_check(node, delay_params, err))) {
 		rl_target_close(t);
 		return rc;
 	}
-	d->lat[RL_OP_TRIM] = lat;
-	d->lat[RL_OP_FLUSH] = lat;
 	*out = t;
 	return 0;
 }
@@ -130,7 +145,8 @@ static int delay_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 static struct rl_target_type delay_type = {
     .name = "delay",
     .summary = "adds a fixed latency to every request of one target",
-    .params = "TARGET, lat=TIME, read-lat=TIME, write-lat=TIME (default: lat)",
+    .args = "TARGET",
+    .params = delay_params,
     .create = delay_create,
 };
 RL_TARGET_REGISTER(delay_type)

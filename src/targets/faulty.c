@@ -227,12 +227,48 @@ static int faulty_parse_at(struct rl_spec_node *node, struct faulty_state *f, ui
 	}
 }
 
+/* What makes a request fail with EIO; other requests pass through untouched. */
+static const struct rl_param faulty_params[] = {
+    {.name = "vanish-after",
+     .type = RL_PARAM_U64,
+     .max = UINT64_MAX - 1,
+     .def_note = "off",
+     .help = "fail every request numbered N or later, of any operation (the device is gone)"},
+    {.name = "vanish-time",
+     .type = RL_PARAM_TIME,
+     .def_note = "off",
+     .help = "fail every request once TIME has passed on the executor's clock since the first "
+             "request this target saw (simulated time on a virtual executor)"},
+    {.name = "fail-after",
+     .type = RL_PARAM_U64,
+     .max = UINT64_MAX - 1,
+     .def_note = "off",
+     .help = "fail reads/writes (as `ops=`) numbered N or later"},
+    {.name = "at",
+     .type = RL_PARAM_STR,
+     .form = "OFF[:LEN][+OFF[:LEN]...]",
+     .help = "fail reads/writes overlapping one of the ranges; LEN defaults to one block"},
+    {.name = "rate",
+     .type = RL_PARAM_PERCENT,
+     .def = "0",
+     .fmax = 100,
+     .help = "fail reads/writes whose seeded draw falls under the rate"},
+    {.name = "seed",
+     .type = RL_PARAM_U64,
+     .def = "1",
+     .help = "seed of the draw: `splitmix64(seed, request number)`"},
+    {.name = "ops",
+     .type = RL_PARAM_ENUM,
+     .def = "rw",
+     .choices = (const char *const[]){"read", "write", "rw", NULL},
+     .help = "which operations `fail-after`, `at` and `rate` apply to; TRIM and FLUSH fail "
+             "only when vanished"},
+    {0},
+};
+
 static int faulty_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                          struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"rate",       "seed",         "ops",         "at",
-	                                    "fail-after", "vanish-after", "vanish-time", NULL};
-	static const char *const opnames[] = {"read", "write", "rw", NULL};
 	struct faulty_state *f;
 	struct rl_target *t, *below;
 	int ops = 2, rc;
@@ -257,16 +293,15 @@ static int faulty_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 	t->size = below->size;
 	t->block_size = below->block_size;
 	t->caps = below->caps & (RL_CAP_TRIM | RL_CAP_FLUSH | RL_CAP_DATA);
-	if ((rc = rl_spec_get_percent(node, "rate", 0, 0, 100, &f->rate, err)) ||
-	    (rc = rl_spec_get_u64(node, "seed", 1, 0, UINT64_MAX, &f->seed, err)) ||
-	    (rc = rl_spec_get_enum(node, "ops", opnames, 2, &ops, err)) ||
-	    (rc = rl_spec_get_u64(node, "fail-after", FAULTY_OFF, 0, UINT64_MAX - 1, &f->fail_after,
-	                          err)) ||
-	    (rc = rl_spec_get_u64(node, "vanish-after", FAULTY_OFF, 0, UINT64_MAX - 1,
-	                          &f->vanish_after, err)) ||
-	    (rc = rl_spec_get_time(node, "vanish-time", FAULTY_OFF, &f->vanish_time, err)) ||
+	f->fail_after = f->vanish_after = f->vanish_time = FAULTY_OFF;
+	if ((rc = rl_param_double(node, faulty_params, "rate", &f->rate, err)) ||
+	    (rc = rl_param_u64(node, faulty_params, "seed", &f->seed, err)) ||
+	    (rc = rl_param_enum(node, faulty_params, "ops", &ops, err)) ||
+	    (rc = rl_param_u64(node, faulty_params, "fail-after", &f->fail_after, err)) ||
+	    (rc = rl_param_u64(node, faulty_params, "vanish-after", &f->vanish_after, err)) ||
+	    (rc = rl_param_u64(node, faulty_params, "vanish-time", &f->vanish_time, err)) ||
 	    (rc = faulty_parse_at(node, f, t->block_size, t->size, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err))) {
+	    (rc = rl_params_check(node, faulty_params, err))) {
 		rl_target_close(t);
 		return rc;
 	}
@@ -281,8 +316,8 @@ static int faulty_create(struct rl_spec_node *node, const struct rl_build_ctx *c
 static struct rl_target_type faulty_type = {
     .name = "faulty",
     .summary = "deterministic fault injection: fail reads/writes with EIO, or vanish",
-    .params = "TARGET, rate=PERCENT, seed=N (default 1), ops=read|write|rw (default rw), "
-              "at=OFF[:LEN][+OFF[:LEN]...], fail-after=N, vanish-after=N, vanish-time=TIME",
+    .args = "TARGET",
+    .params = faulty_params,
     .create = faulty_create,
 };
 RL_TARGET_REGISTER(faulty_type)

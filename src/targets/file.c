@@ -265,58 +265,66 @@ static uint32_t file_dio_align(int fd)
 	return 512;
 }
 
-static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_size,
-                     const struct rl_build_ctx *ctx, size_t pos, struct rl_err *err)
+/*
+ * A missing file: created with @want_size, marked as raidlab's, and laid out
+ * (or only allocated when nothing will read it).  Sets *st to the new file.
+ */
+static int file_make(struct file_state *f, struct rl_target *t, uint64_t want_size,
+                     const struct rl_build_ctx *ctx, struct stat *st, size_t pos,
+                     struct rl_err *err)
 {
-	struct stat st;
-	bool exists = stat(f->path, &st) == 0;
-	int flags = ctx->write_intent ? O_RDWR : O_RDONLY;
-	char found[512];
 	int rc;
 
-	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
-		return rl_err_set(err, pos, "%s is neither a regular file nor a block device",
-		                  f->path);
-	if (!exists) {
-		if (!want_size)
-			return rl_err_set(err, pos,
-			                  "%s does not exist; give a size to create it, e.g. "
-			                  "file(%s, size=1g)",
-			                  f->path, f->path);
-		int cfd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (cfd < 0) {
-			int e = errno;
-			rl_err_set(err, pos, "cannot create %s: %s", f->path, strerror(e));
-			return -e;
-		}
-		f->created = true;
-		rl_safety_mark_file(cfd);
-		if (ctx->write_only) {
-			/*
-			 * Nothing will read it: allocate the blocks without writing
-			 * them, as fio does for write-only jobs (fallocate=native);
-			 * where the filesystem cannot, the file is sparse.
-			 */
-			rc = posix_fallocate(cfd, 0, (off_t)want_size);
-			if (rc == EOPNOTSUPP || rc == EINVAL)
-				rc = ftruncate(cfd, (off_t)want_size) ? errno : 0;
-			rc = -rc;
-		} else {
-			rc = file_layout(cfd, want_size);
-			t->caps |= RL_CAP_FRESH; /* an array over it has to resync */
-		}
-		close(cfd);
-		if (rc) {
-			rl_err_set(err, pos, "cannot lay out %s: %s", f->path, strerror(-rc));
-			return rc;
-		}
-		exists = stat(f->path, &st) == 0;
+	if (!want_size)
+		return rl_err_set(err, pos,
+		                  "%s does not exist; give a size to create it, e.g. "
+		                  "file(%s, size=1g)",
+		                  f->path, f->path);
+	int cfd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (cfd < 0) {
+		int e = errno;
+		rl_err_set(err, pos, "cannot create %s: %s", f->path, strerror(e));
+		return -e;
 	}
-	f->blockdev = S_ISBLK(st.st_mode);
-	if (f->direct)
-		flags |= O_DIRECT;
-	/* A device we write is claimed: the kernel refuses if it is mounted or
-	 * held, and nobody else can claim it while we run. */
+	f->created = true;
+	rl_safety_mark_file(cfd);
+	if (ctx->write_only) {
+		/*
+		 * Nothing will read it: allocate the blocks without writing
+		 * them, as fio does for write-only jobs (fallocate=native);
+		 * where the filesystem cannot, the file is sparse.
+		 */
+		rc = posix_fallocate(cfd, 0, (off_t)want_size);
+		if (rc == EOPNOTSUPP || rc == EINVAL)
+			rc = ftruncate(cfd, (off_t)want_size) ? errno : 0;
+		rc = -rc;
+	} else {
+		rc = file_layout(cfd, want_size);
+		t->caps |= RL_CAP_FRESH; /* an array over it has to resync */
+	}
+	close(cfd);
+	if (rc) {
+		rl_err_set(err, pos, "cannot lay out %s: %s", f->path, strerror(-rc));
+		return rc;
+	}
+	if (stat(f->path, st)) {
+		int e = errno;
+		rl_err_set(err, pos, "cannot stat %s: %s", f->path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/*
+ * Open the path.  A device we write is claimed (O_EXCL): the kernel refuses
+ * if it is mounted or held, and nobody else can claim it while we run.
+ */
+static int file_open_fd(struct file_state *f, const struct rl_build_ctx *ctx, size_t pos,
+                        struct rl_err *err)
+{
+	int flags = (ctx->write_intent ? O_RDWR : O_RDONLY) | (f->direct ? O_DIRECT : 0);
+	char found[512];
+
 	if (f->blockdev && ctx->write_intent)
 		flags |= O_EXCL;
 	f->fd = open(f->path, flags | O_CLOEXEC);
@@ -347,6 +355,13 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 		rl_err_set(err, pos, "cannot open %s: %s", f->path, strerror(e));
 		return -e;
 	}
+	return 0;
+}
+
+/* Size and logical block size of the open file or device, limited to @want_size. */
+static int file_measure(struct file_state *f, struct rl_target *t, const struct stat *st,
+                        uint64_t want_size, size_t pos, struct rl_err *err)
+{
 	if (f->blockdev) {
 		uint64_t bytes = 0;
 		int ss = 512;
@@ -355,12 +370,11 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 			                  strerror(errno));
 		t->size = bytes;
 		t->block_size = (uint32_t)ss;
-		t->caps |= RL_CAP_TRIM;
 	} else {
-		t->size = (uint64_t)st.st_size;
+		t->size = (uint64_t)st->st_size;
 		t->block_size = f->direct ? file_dio_align(f->fd) : 512;
-		t->caps |= RL_CAP_TRIM;
 	}
+	t->caps |= RL_CAP_TRIM;
 	if (f->direct)
 		t->caps |= RL_CAP_DIRECT;
 	if (want_size) {
@@ -373,6 +387,58 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	t->size = t->size / t->block_size * t->block_size;
 	if (!t->size)
 		return rl_err_set(err, pos, "%s is empty", f->path);
+	return 0;
+}
+
+/* Holds data: writing is refused unless --force-destroy. */
+static int file_check_data(struct file_state *f, const struct rl_build_ctx *ctx, size_t pos,
+                           struct rl_err *err)
+{
+	char found[512];
+	int rc = rl_safety_check_signature(f->path, ctx->md_members ? "linux_raid_member" : NULL,
+	                                   found, sizeof(found));
+
+	if (rc < 0) {
+		rl_err_set(err, pos,
+		           "cannot check %s for existing data (%s); refusing to write "
+		           "without --force-destroy",
+		           f->path, strerror(-rc));
+		return -EPERM;
+	}
+	if (rc > 0) {
+		rl_err_set(err, pos,
+		           "refusing to write to %s: %s; pass --force-destroy to "
+		           "overwrite it",
+		           f->path, found);
+		return -EPERM;
+	}
+	if (!f->blockdev && !rl_safety_file_is_ours(f->fd)) {
+		rl_err_set(err, pos,
+		           "refusing to write to %s: it is an existing file that raidlab did "
+		           "not create; pass --force-destroy to overwrite it",
+		           f->path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_size,
+                     const struct rl_build_ctx *ctx, size_t pos, struct rl_err *err)
+{
+	struct stat st;
+	bool exists = stat(f->path, &st) == 0;
+	char found[512];
+	int rc;
+
+	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return rl_err_set(err, pos, "%s is neither a regular file nor a block device",
+		                  f->path);
+	if (!exists && (rc = file_make(f, t, want_size, ctx, &st, pos, err)))
+		return rc;
+	f->blockdev = S_ISBLK(st.st_mode);
+	if ((rc = file_open_fd(f, ctx, pos, err)) ||
+	    (rc = file_measure(f, t, &st, want_size, pos, err)))
+		return rc;
 	/* In use: refused whatever --force-destroy says. */
 	rc = rl_safety_lock(f->fd, ctx->write_intent, found, sizeof(found));
 	if (rc < 0 && rc != -ENOLCK && rc != -EOPNOTSUPP) {
@@ -391,41 +457,33 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 		           f->path, found);
 		return -EBUSY;
 	}
-	/* Holds data: refused unless --force-destroy. */
-	if (ctx->write_intent && !f->created && !ctx->force_destroy) {
-		rc = rl_safety_check_signature(
-		    f->path, ctx->md_members ? "linux_raid_member" : NULL, found, sizeof(found));
-		if (rc < 0) {
-			rl_err_set(err, pos,
-			           "cannot check %s for existing data (%s); refusing to write "
-			           "without --force-destroy",
-			           f->path, strerror(-rc));
-			return -EPERM;
-		}
-		if (rc > 0) {
-			rl_err_set(err, pos,
-			           "refusing to write to %s: %s; pass --force-destroy to "
-			           "overwrite it",
-			           f->path, found);
-			return -EPERM;
-		}
-		if (!f->blockdev && !rl_safety_file_is_ours(f->fd)) {
-			rl_err_set(
-			    err, pos,
-			    "refusing to write to %s: it is an existing file that raidlab did "
-			    "not create; pass --force-destroy to overwrite it",
-			    f->path);
-			return -EPERM;
-		}
-	}
+	if (ctx->write_intent && !f->created && !ctx->force_destroy &&
+	    (rc = file_check_data(f, ctx, pos, err)))
+		return rc;
 	f->writable = ctx->write_intent;
 	return 0;
 }
 
+static const struct rl_param file_params[] = {
+    {.name = "size",
+     .type = RL_PARAM_SIZE,
+     .def_note = "the whole file, or the size the run needs to create one",
+     .help = "a missing file is created this large; an existing file or device is used up to "
+             "this size"},
+    {.name = "direct",
+     .type = RL_PARAM_BOOL,
+     .def_note = "on (the job's `direct`)",
+     .help = "open with `O_DIRECT`, bypassing the page cache"},
+    {.name = "keep",
+     .type = RL_PARAM_BOOL,
+     .def_note = "off (`--keep`)",
+     .help = "keep a file raidlab created when the run ends"},
+    {0},
+};
+
 static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                        struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"size", "direct", "keep", NULL};
 	const char *path;
 	uint64_t size = 0;
 	bool direct = ctx->direct, keep = ctx->keep;
@@ -437,10 +495,10 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 			    err, node->pos,
 			    "file takes exactly one path, e.g. file(/tmp/t.img, size=1g)");
 		path = node->args[0]->name;
-		if ((rc = rl_spec_get_size(node, "size", 0, &size, err)) ||
-		    (rc = rl_spec_get_bool(node, "direct", ctx->direct, &direct, err)) ||
-		    (rc = rl_spec_get_bool(node, "keep", ctx->keep, &keep, err)) ||
-		    (rc = rl_spec_check_unused(node, known, err)))
+		if ((rc = rl_param_u64(node, file_params, "size", &size, err)) ||
+		    (rc = rl_param_bool(node, file_params, "direct", &direct, err)) ||
+		    (rc = rl_param_bool(node, file_params, "keep", &keep, err)) ||
+		    (rc = rl_params_check(node, file_params, err)))
 			return rc;
 	} else {
 		path = node->name;
@@ -475,7 +533,8 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 static struct rl_target_type file_type = {
     .name = "file",
     .summary = "a regular file or block device (a plain path means the same)",
-    .params = "PATH, size=SIZE (create/limit), direct=on|off (default on), keep=on|off",
+    .args = "PATH",
+    .params = file_params,
     .create = file_create,
 };
 RL_TARGET_REGISTER(file_type)

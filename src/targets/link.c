@@ -227,28 +227,53 @@ static const struct rl_target_ops link_ops = {
     .destroy = link_destroy,
 };
 
+static const struct rl_param link_params[] = {
+    {.name = "bw",
+     .type = RL_PARAM_RATE,
+     .def_note = "unlimited",
+     .help = "bytes per second per direction"},
+    {.name = "duplex",
+     .type = RL_PARAM_ENUM,
+     .def = "full",
+     .choices = (const char *const[]){"full", "half", NULL},
+     .help = "full: reads and writes each have a direction (PCIe, DMI); half: they share one"},
+    {.name = "lat",
+     .type = RL_PARAM_TIME,
+     .def = "0",
+     .help = "added once per request, on its way down"},
+    {.name = "iops",
+     .type = RL_PARAM_U64,
+     .max = 1000000000,
+     .def_note = "unlimited",
+     .help = "the path's command rate: 1/N s per request, one at a time"},
+    {.name = "setup-bw",
+     .type = RL_PARAM_RATE,
+     .def_note = "free",
+     .help = "the host's preparation of a request's buffer (pinning, mapping): len / RATE of "
+             "latency per request, in parallel"},
+    RL_CTL_PARAM_PROFILE,
+    {0},
+};
+
 static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                        struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"bw",      "lat",      "iops", "duplex",
-	                                    "profile", "setup-bw", NULL};
-	static const char *const duplex[] = {"full", "half", NULL};
-	const char *profile;
-	uint64_t bw, lat, iops, setup_bw;
+	const char *profile = "";
+	uint64_t bw = 0, lat, iops = 0, setup_bw = 0;
 	int half, rc;
 	struct rl_target *child, *t;
 	struct link_state *l;
 
 	if (node->nargs != 1)
 		return rl_err_set(err, node->pos, "link takes exactly one target");
-	if ((rc = rl_spec_get_rate(node, "bw", 0, &bw, err)) ||
-	    (rc = rl_spec_get_time(node, "lat", 0, &lat, err)) ||
-	    (rc = rl_spec_get_u64(node, "iops", 0, 0, UINT64_C(1000000000), &iops, err)) ||
-	    (rc = rl_spec_get_enum(node, "duplex", duplex, 0, &half, err)) ||
-	    (rc = rl_spec_get_str(node, "profile", "", &profile, err)) ||
+	if ((rc = rl_param_u64(node, link_params, "bw", &bw, err)) ||
+	    (rc = rl_param_u64(node, link_params, "lat", &lat, err)) ||
+	    (rc = rl_param_u64(node, link_params, "iops", &iops, err)) ||
+	    (rc = rl_param_enum(node, link_params, "duplex", &half, err)) ||
+	    (rc = rl_param_str(node, link_params, "profile", &profile, err)) ||
 	    (rc = rl_ctl_profile_check(node, "link", err)) ||
-	    (rc = rl_spec_get_rate(node, "setup-bw", 0, &setup_bw, err)) ||
-	    (rc = rl_spec_check_unused(node, known, err)))
+	    (rc = rl_param_u64(node, link_params, "setup-bw", &setup_bw, err)) ||
+	    (rc = rl_params_check(node, link_params, err)))
 		return rc;
 	/* 0 would mean "no limit", which is what leaving the parameter out says */
 	for (const char *const *k = (const char *const[]){"bw", "iops", NULL}; *k; k++) {
@@ -287,9 +312,8 @@ static int link_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 static struct rl_target_type link_type = {
     .name = "link",
     .summary = "shared path: bandwidth, latency and command rate limits (uplink, HBA)",
-    .params = "TARGET, bw=RATE (per direction, default unlimited), duplex=full|half, "
-              "lat=TIME (default 0), iops=N (default unlimited), profile=NAME (set by "
-              "controller(...))",
+    .args = "TARGET",
+    .params = link_params,
     .create = link_create,
 };
 RL_TARGET_REGISTER(link_type)

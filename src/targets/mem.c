@@ -4,7 +4,11 @@
  *   mem(size=64m, bs=512)
  *
  * Backed by an anonymous private mapping, so untouched regions cost no
- * memory and read as zeros.  Reads and writes are memcpy and complete on
+ * memory and read as zeros.  A bit per 64 KiB region records whether it
+ * was ever written; reads of regions never written fill the buffer with
+ * zeroes instead of copying, since reading the mapping there would fault
+ * in a page per 4 KiB (most of a first read's time on a VM).  Reads and
+ * writes are memcpy (or memset) and complete on
  * the next loop turn; trim zeroes the range (and gives whole pages back to
  * the kernel).  Concurrent requests from several threads touch disjoint or
  * overlapping ranges exactly as they would on a disk: no locking, no
@@ -19,10 +23,48 @@
 
 #include "core/registry.h"
 
+#define MEM_REGION_SHIFT 16
+
 struct mem_state {
 	uint8_t *data;
 	size_t map_len;
+	uint64_t *written; /* a bit per region: ever written (set before the copy) */
 };
+
+static bool mem_region_written(const struct mem_state *m, uint64_t r)
+{
+	return __atomic_load_n(&m->written[r >> 6], __ATOMIC_RELAXED) >> (r & 63) & 1;
+}
+
+static void mem_read(const struct mem_state *m, uint8_t *dst, uint64_t off, uint64_t len)
+{
+	uint64_t end = off + len;
+
+	while (off < end) {
+		uint64_t r = off >> MEM_REGION_SHIFT;
+		bool w = mem_region_written(m, r);
+		uint64_t stop = (r + 1) << MEM_REGION_SHIFT;
+
+		while (stop < end && mem_region_written(m, stop >> MEM_REGION_SHIFT) == w)
+			stop += 1ull << MEM_REGION_SHIFT;
+		if (stop > end)
+			stop = end;
+		if (w)
+			memcpy(dst, m->data + off, stop - off);
+		else
+			memset(dst, 0, stop - off);
+		dst += stop - off;
+		off = stop;
+	}
+}
+
+static void mem_write(struct mem_state *m, const uint8_t *src, uint64_t off, uint64_t len)
+{
+	for (uint64_t r = off >> MEM_REGION_SHIFT; r <= (off + len - 1) >> MEM_REGION_SHIFT; r++)
+		if (!mem_region_written(m, r))
+			__atomic_fetch_or(&m->written[r >> 6], 1ull << (r & 63), __ATOMIC_RELAXED);
+	memcpy(m->data + off, src, len);
+}
 
 static void mem_submit(struct rl_target *t, struct rl_io *io)
 {
@@ -31,11 +73,11 @@ static void mem_submit(struct rl_target *t, struct rl_io *io)
 	switch (io->op) {
 	case RL_OP_READ:
 		if (io->buf)
-			memcpy(io->buf, m->data + io->offset, io->len);
+			mem_read(m, io->buf, io->offset, io->len);
 		break;
 	case RL_OP_WRITE:
-		if (io->buf)
-			memcpy(m->data + io->offset, io->buf, io->len);
+		if (io->buf && io->len)
+			mem_write(m, io->buf, io->offset, io->len);
 		break;
 	case RL_OP_TRIM: {
 		uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
@@ -62,6 +104,7 @@ static void mem_destroy(struct rl_target *t)
 
 	if (m) {
 		munmap(m->data, m->map_len);
+		free(m->written);
 		free(m);
 	}
 }
@@ -72,6 +115,12 @@ static const struct rl_target_ops mem_ops = {
     .destroy = mem_destroy,
 };
 
+static const struct rl_param mem_params[] = {
+    {.name = "size", .type = RL_PARAM_SIZE, .def = "64m", .help = "capacity, kept in RAM"},
+    RL_GEOMETRY_PARAM_BS,
+    {0},
+};
+
 static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)
 {
@@ -80,7 +129,7 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	int rc;
 
 	(void)ctx;
-	if ((rc = rl_target_parse_geometry(node, 64ull << 20, &size, &bs, err)))
+	if ((rc = rl_target_parse_geometry(node, mem_params, &size, &bs, err)))
 		return rc;
 	struct mem_state *m = calloc(1, sizeof(*m));
 	struct rl_target *t = rl_target_alloc(&mem_ops, 0);
@@ -90,9 +139,16 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		return -ENOMEM;
 	}
 	m->map_len = size;
+	m->written = calloc((size >> MEM_REGION_SHIFT) / 64 + 1, sizeof(*m->written));
+	if (!m->written) {
+		free(m);
+		free(t);
+		return -ENOMEM;
+	}
 	m->data = mmap(NULL, size, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m->data == MAP_FAILED) {
+		free(m->written);
 		free(m);
 		free(t);
 		return rl_err_set(err, node->pos, "mem: cannot reserve %llu bytes of memory",
@@ -109,7 +165,7 @@ static int mem_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 static struct rl_target_type mem_type = {
     .name = "mem",
     .summary = "RAM disk that keeps data (reads return what was written)",
-    .params = "size=SIZE (default 64m), bs=SIZE logical block (default 512)",
+    .params = mem_params,
     .create = mem_create,
 };
 RL_TARGET_REGISTER(mem_type)

@@ -23,6 +23,12 @@ static const struct rl_target_ops null_ops = {
     .submit = null_submit,
 };
 
+static const struct rl_param null_params[] = {
+    {.name = "size", .type = RL_PARAM_SIZE, .def = "1t", .help = "capacity (nothing is stored)"},
+    RL_GEOMETRY_PARAM_BS,
+    {0},
+};
+
 static int null_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                        struct rl_target **out, struct rl_err *err)
 {
@@ -31,7 +37,7 @@ static int null_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	int rc;
 
 	(void)ctx;
-	if ((rc = rl_target_parse_geometry(node, 1ull << 40, &size, &bs, err)))
+	if ((rc = rl_target_parse_geometry(node, null_params, &size, &bs, err)))
 		return rc;
 	struct rl_target *t = rl_target_alloc(&null_ops, 0);
 	if (!t)
@@ -46,7 +52,7 @@ static int null_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 static struct rl_target_type null_type = {
     .name = "null",
     .summary = "no storage: every request succeeds at once (measures raidlab itself)",
-    .params = "size=SIZE (default 1t), bs=SIZE logical block (default 512)",
+    .params = null_params,
     .create = null_create,
 };
 RL_TARGET_REGISTER(null_type)

@@ -75,13 +75,24 @@ static const struct rl_target_ops slice_ops = {
     .destroy = slice_destroy,
 };
 
+static const struct rl_param slice_params[] = {
+    {.name = "offset",
+     .type = RL_PARAM_SIZE,
+     .def = "0",
+     .help = "byte 0 of the slice is this byte of TARGET: a multiple of its block size"},
+    {.name = "size",
+     .type = RL_PARAM_SIZE,
+     .def_note = "the rest of TARGET",
+     .help = "length: a positive multiple of the block size that fits after the offset"},
+    {0},
+};
+
 static int slice_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                         struct rl_target **out, struct rl_err *err)
 {
-	static const char *const known[] = {"offset", "size", NULL};
 	struct slice_state *s;
 	struct rl_target *t, *below;
-	uint64_t offset, size;
+	uint64_t offset = 0, size;
 	int rc;
 
 	if (node->nargs != 1)
@@ -103,7 +114,7 @@ static int slice_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 	t->priv = s;
 	t->block_size = below->block_size;
 	t->caps = below->caps & (RL_CAP_TRIM | RL_CAP_FLUSH | RL_CAP_DATA);
-	if ((rc = rl_spec_get_size(node, "offset", 0, &offset, err)))
+	if ((rc = rl_param_u64(node, slice_params, "offset", &offset, err)))
 		goto fail;
 	if (offset % below->block_size || offset >= below->size) {
 		rc =
@@ -113,7 +124,8 @@ static int slice_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 		               below->block_size, (unsigned long long)below->size);
 		goto fail;
 	}
-	if ((rc = rl_spec_get_size(node, "size", below->size - offset, &size, err)))
+	size = below->size - offset;
+	if ((rc = rl_param_u64(node, slice_params, "size", &size, err)))
 		goto fail;
 	if (!size || size % below->block_size || size > below->size - offset) {
 		rc = rl_err_set(
@@ -123,7 +135,7 @@ static int slice_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 		    below->block_size, (unsigned long long)(below->size - offset));
 		goto fail;
 	}
-	if ((rc = rl_spec_check_unused(node, known, err)))
+	if ((rc = rl_params_check(node, slice_params, err)))
 		goto fail;
 	s->offset = offset;
 	t->size = size;
@@ -137,7 +149,8 @@ fail:
 static struct rl_target_type slice_type = {
     .name = "slice",
     .summary = "a window onto part of a target (md members: the data after data_offset)",
-    .params = "TARGET, offset=SIZE (default 0), size=SIZE (default: the rest)",
+    .args = "TARGET",
+    .params = slice_params,
     .create = slice_create,
 };
 RL_TARGET_REGISTER(slice_type)

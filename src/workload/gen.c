@@ -24,20 +24,31 @@ void wl_rng_seed(struct wl_rng *r, uint64_t seed)
 		r->s[i] = gen_splitmix(&x);
 }
 
-/* --- the random map: a Feistel bijection with cycle-walking --- */
+/* --- the random map: a keyed Feistel bijection (gen.h) --- */
 
 void wl_perm_init(struct wl_perm *p, uint64_t n, uint64_t seed)
 {
 	unsigned bits = 2;
-	uint64_t x = seed ^ 0x5851f42d4c957f2dull;
+	uint64_t x = seed ^ 0x5851f42d4c957f2dull, a;
 
 	while (bits < 64 && (1ull << bits) < n)
 		bits++;
+	memset(p, 0, sizeof(*p));
 	p->n = n;
 	p->half = (bits + 1) / 2;
 	p->mask = (1ull << p->half) - 1;
+	p->pow4 = n == 1ull << (2 * p->half);
 	for (int i = 0; i < 4; i++)
 		p->keys[i] = gen_splitmix(&x);
+	a = (uint64_t)sqrtl((long double)n);
+	while (a * a < n)
+		a++;
+	while (a > 1 && (a - 1) * (a - 1) >= n)
+		a--;
+	p->a = a ? a : 1;
+	p->b = (n + p->a - 1) / p->a;
+	if (!p->b)
+		p->b = 1;
 }
 
 static inline uint64_t perm_round(uint64_t v, uint64_t key)
@@ -49,20 +60,72 @@ static inline uint64_t perm_round(uint64_t v, uint64_t key)
 	return v ^ (v >> 29);
 }
 
+/* The binary rounds on a domain of exactly n = 4^half values. */
+static uint64_t perm_binary(const struct wl_perm *p, uint64_t x)
+{
+	uint64_t l = x >> p->half, r = x & p->mask;
+
+	for (int k = 0; k < 4; k++) {
+		uint64_t t = l ^ (perm_round(r, p->keys[k]) & p->mask);
+		l = r;
+		r = t;
+	}
+	return (l << p->half) | r;
+}
+
+/*
+ * The mixed-radix rounds on (hi, lo) in [0, a) x [0, b): each adds a keyed
+ * function of one digit to the other modulo that digit's radix and swaps
+ * them, so the radices alternate and come back after an even number of
+ * rounds.  The keyed value is brought into range by a multiply, not a
+ * division.
+ */
+static uint64_t perm_mixed(const struct wl_perm *p, uint64_t hi, uint64_t lo)
+{
+	uint64_t l = hi, r = lo;
+
+	for (int k = 0; k < 4; k++) {
+		uint64_t m = k & 1 ? p->b : p->a;
+		uint64_t f = (uint64_t)(((unsigned __int128)perm_round(r, p->keys[k]) * m) >> 64);
+		uint64_t t = l + f;
+		if (t >= m)
+			t -= m;
+		l = r;
+		r = t;
+	}
+	return l * p->b + r;
+}
+
 uint64_t wl_perm_map(const struct wl_perm *p, uint64_t i)
 {
 	uint64_t x = i;
 
-	do {
-		uint64_t l = x >> p->half, r = x & p->mask;
-		for (int k = 0; k < 4; k++) {
-			uint64_t t = l ^ (perm_round(r, p->keys[k]) & p->mask);
-			l = r;
-			r = t;
-		}
-		x = (l << p->half) | r;
-	} while (x >= p->n);
+	if (p->pow4)
+		return perm_binary(p, x);
+	do /* cycle-walking: at most a - 1 of the a x b images lie past n */
+		x = perm_mixed(p, x / p->b, x % p->b);
+	while (x >= p->n);
 	return x;
+}
+
+uint64_t wl_perm_next(const struct wl_perm *p, struct wl_perm_pos *pos)
+{
+	if (p->pow4) {
+		if (pos->lo >= p->n)
+			pos->lo = 0; /* a new pass */
+		return perm_binary(p, pos->lo++);
+	}
+	for (;;) {
+		uint64_t x;
+		if (pos->lo >= p->b) {
+			pos->lo = 0;
+			if (++pos->hi >= p->a)
+				pos->hi = 0; /* a new pass */
+		}
+		x = perm_mixed(p, pos->hi, pos->lo++);
+		if (x < p->n)
+			return x;
+	}
 }
 
 /* --- Zipf by rejection-inversion (Hoermann and Derflinger) on k = 1..n --- */
@@ -173,7 +236,7 @@ int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint
 void wl_gen_rewind(struct wl_gen *g)
 {
 	memset(g->seq_pos, 0, sizeof(g->seq_pos));
-	g->map_next = 0;
+	memset(&g->map_pos, 0, sizeof(g->map_pos));
 	g->run_left = 0;
 }
 
@@ -242,9 +305,7 @@ static uint64_t gen_random_unit(struct wl_gen *g)
 	}
 	if (job->norandommap)
 		return wl_rng_below(&g->rng, g->nunits);
-	if (g->map_next >= g->nunits)
-		g->map_next = 0; /* a new pass over the map */
-	return wl_perm_map(&g->perm, g->map_next++);
+	return wl_perm_next(&g->perm, &g->map_pos);
 }
 
 uint64_t wl_gen_offset(struct wl_gen *g, enum rl_op op, uint32_t *len)

@@ -69,16 +69,34 @@ static inline double wl_rng_unit(struct wl_rng *r)
 	return (double)(wl_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
-/** A keyed bijection on [0, n): the random map. */
+/**
+ * A keyed bijection on [0, n): the random map.  Four Feistel rounds over a
+ * domain of a x b >= n values (a = ceil(sqrt(n)), b = ceil(n / a), so at
+ * most a - 1 values lie beyond n), stepping past images >= n: the cost of
+ * the next offset is the same at any device size and any fill of the map.
+ * When n is a power of four the domain is n itself and the rounds are the
+ * binary ones (XOR on halves), which keeps the sequences that results
+ * published with earlier versions were made with.
+ */
 struct wl_perm {
 	uint64_t n;       /* domain size */
-	unsigned half;    /* bits per Feistel half */
-	uint64_t mask;    /* (1 << half) - 1 */
+	unsigned half;    /* power of four: bits per Feistel half */
+	uint64_t mask;    /* power of four: (1 << half) - 1 */
+	uint64_t a, b;    /* otherwise: the two radices, a x b >= n */
+	bool pow4;        /* n is a power of four (the binary rounds) */
 	uint64_t keys[4]; /* round keys */
 };
 
+/** A position in a pass over the map (wl_perm_next). */
+struct wl_perm_pos {
+	uint64_t hi, lo; /* the next counter value, as its two digits */
+};
+
 void wl_perm_init(struct wl_perm *p, uint64_t n, uint64_t seed);
+/** The image of @i (< n). */
 uint64_t wl_perm_map(const struct wl_perm *p, uint64_t i);
+/** The next value of a pass that visits each of [0, n) once; passes repeat. */
+uint64_t wl_perm_next(const struct wl_perm *p, struct wl_perm_pos *pos);
 
 struct wl_gen {
 	const struct wl_job *job;
@@ -88,7 +106,7 @@ struct wl_gen {
 	uint32_t unit;                 /* smallest block size: the random map's block */
 	uint64_t nunits;               /* region_len / unit */
 	uint64_t seq_pos[RL_OP_COUNT]; /* sequential position per direction, relative */
-	uint64_t map_next;             /* random map: next index in this loop */
+	struct wl_perm_pos map_pos;    /* random map: where this loop's pass is */
 	struct wl_perm perm;           /* random map and the hot-block scatter */
 	/* zipf rejection-inversion constants */
 	double zipf_hx0, zipf_hn, zipf_s;

@@ -7,7 +7,10 @@
  * rl_spec_format re-parses, the two trees are equal (compared here by an
  * independent walk, not by spec.c's own helper), and formatting the second
  * tree gives the same text again.  The parameter helpers and
- * rl_spec_check_unused run over every key of every node.  The raw text also
+ * rl_spec_check_unused run over every key of every node, and every call
+ * named like a target type is read through that type's parameter table
+ * (core/params.h): each getter either succeeds or gives a well-formed
+ * message, never an internal error.  The raw text also
  * goes to every rl_parse_* function, with a roomy and a tiny message buffer.
  * Any broken invariant calls abort() so libFuzzer records the input.
  */
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/registry.h"
 #include "core/spec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -96,6 +100,62 @@ static void fuzz_helpers(struct rl_spec_node *node, size_t len)
 		fuzz_helpers(node->args[i], len);
 }
 
+/* One table entry through its getter; the error, if any, must be the input's fault. */
+static void fuzz_param(struct rl_spec_node *node, const struct rl_param *tab,
+                       const struct rl_param *p, size_t len)
+{
+	struct rl_err err;
+	uint64_t u = 0;
+	double d = 0;
+	bool b = false;
+	int e = 0, rc;
+	const char *s = "";
+
+	switch (p->type) {
+	case RL_PARAM_PERCENT:
+		rc = rl_param_double(node, tab, p->name, &d, &err);
+		break;
+	case RL_PARAM_BOOL:
+		rc = rl_param_bool(node, tab, p->name, &b, &err);
+		break;
+	case RL_PARAM_ENUM:
+		rc = rl_param_enum(node, tab, p->name, &e, &err);
+		break;
+	case RL_PARAM_STR:
+		rc = rl_param_str(node, tab, p->name, &s, &err);
+		break;
+	default:
+		rc = rl_param_u64(node, tab, p->name, &u, &err);
+		break;
+	}
+	if (rc) {
+		fuzz_check_err(&err, len);
+		if (strstr(err.msg, "internal error"))
+			abort();
+	}
+}
+
+/* Calls named like a target type: every key through the type's table; recursive. */
+static void fuzz_tables(struct rl_spec_node *node, size_t len)
+{
+	const struct rl_target_type *t = node->is_call ? rl_target_type_find(node->name) : NULL;
+	struct rl_err err;
+
+	if (t && t->params) {
+		for (size_t i = 0; i < node->nkv; i++)
+			node->kv[i].used = false;
+		for (const struct rl_param *p = t->params; p->name; p++)
+			fuzz_param(node, t->params, p, len);
+		if (rl_params_check(node, t->params, &err)) {
+			fuzz_check_err(&err, len);
+			if (!strstr(err.msg, "has no parameter"))
+				abort();
+		}
+	}
+	for (size_t i = 0; i < node->nargs; i++)
+		fuzz_tables(node->args[i], len);
+}
+
 static void fuzz_units(const char *text)
 {
 	char msg[600], tiny[3];
@@ -152,6 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fb || strcmp(fa, fb) != 0)
 		abort();
 	fuzz_helpers(a, len);
+	fuzz_tables(b, len);
 
 	free(fa);
 	free(fb);

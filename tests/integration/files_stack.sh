@@ -60,14 +60,14 @@ fi
 expect_fail 1 "raidlab serve exited" "$RAIDLAB" run untar --target "raid0(nosuch(x))" --scale 0.001
 leftovers "after a failed start"
 
-# SIGINT in the middle of a suite: wait until the filesystem is mounted and
-# the suite is writing, then interrupt.
+# SIGINT in the middle of a suite: wait until the run's phase file (in its
+# runtime directory) names a measured test, then interrupt.
 rm -f a.img b.img
 "$RAIDLAB" run fc-test --target "$SPEC" --scale 0.01 --quiet --json int.json 2>int.err &
 P=$!
-for _ in $(seq 300); do grep -q "$T/raidlab-fs" /proc/mounts && break; sleep 0.02; done
-grep -q "$T/raidlab-fs" /proc/mounts || { cat int.err; fail "the stack was never mounted"; }
-sleep 0.3
+in_test() { cat "$T"/raidlab-fs.*/phase 2>/dev/null | grep -Eq '^(PROG|MP3|ISO|WIN)'; }
+for _ in $(seq 3000); do in_test && break; kill -0 $P 2>/dev/null || break; sleep 0.02; done
+in_test || { cat int.err; fail "the suite never reached a measured test"; }
 kill -INT $P
 rc=0
 wait $P || rc=$?

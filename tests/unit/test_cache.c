@@ -161,7 +161,7 @@ static int spy_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 }
 
 static struct rl_target_type spy_type = {
-    .name = "spy", .summary = "test: counts and jitters", .params = "", .create = spy_create};
+    .name = "spy", .summary = "test: counts and jitters", .create = spy_create};
 RL_TARGET_REGISTER(spy_type)
 
 /* --- the driver --- */

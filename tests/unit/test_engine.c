@@ -45,6 +45,15 @@ static void test_perm_bijective(void **state)
 			assert_int_equal(seen[v], 0);
 			seen[v] = 1;
 		}
+		/* a pass visits each value once, and the next pass does again */
+		struct wl_perm_pos pos = {0, 0};
+		for (int pass = 1; pass <= 2; pass++)
+			for (uint64_t i = 0; i < n; i++) {
+				uint64_t v = wl_perm_next(&p, &pos);
+				assert_true(v < n);
+				assert_int_equal(seen[v], pass);
+				seen[v] = (uint8_t)(pass + 1);
+			}
 		free(seen);
 	}
 }

@@ -1,6 +1,7 @@
 /*
- * test_sim_data.c - the data store of a simulated drive (data=on) and the
- * paced executor's factor change.
+ * test_sim_data.c - the data stores that skip what was never written (a
+ * simulated drive's, data=on, and the mem target's) and the paced
+ * executor's factor change.
  *
  * A read of units the FTL holds unmapped fills the buffer with zeroes
  * instead of copying from the store, and a trim hands whole pages back to
@@ -139,6 +140,82 @@ static void test_store_memory(void **state)
 	free(buf);
 }
 
+/*
+ * The model's tables follow what was written too: 4K reads scattered over
+ * the whole of a full-size drive that was never written (465 GiB, a 466 MB
+ * mapping table) must not fault the table in.  They used to: the table is
+ * advised for huge pages, so every read of a new 2 MiB of it cost 2 MiB.
+ */
+static void test_tables_memory(void **state)
+{
+	struct rl_target *t = ut_open("ssd(850evo)");
+	struct rl_exec *ex = NULL;
+	uint8_t *buf = malloc(4096);
+	uint64_t x = 88172645463325252ull, nblk;
+
+	(void)state;
+	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 64, 0, &ex), 0);
+	assert_int_equal(rl_target_attach(t, ex), 0);
+	nblk = t->size / 4096;
+	long r0 = rss_kib();
+	for (int i = 0; i < 4096; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, x % nblk * 4096, 4096, buf, 0), 0);
+	}
+	long r1 = rss_kib();
+	print_message("  4096 scattered 4K reads of a fresh 500 GB drive: resident +%ld KiB\n",
+	              r1 - r0);
+	assert_true(r1 - r0 < 16384);
+	rl_target_close(t);
+	rl_exec_destroy(ex);
+	free(buf);
+}
+
+/*
+ * mem(...) reads regions never written as zeroes without touching its
+ * mapping: every byte of a read that mixes written and unwritten 64 KiB
+ * regions, at unaligned edges, is what was written or zero, and reading
+ * 64 MiB never written adds no resident memory.
+ */
+static void test_mem_store(void **state)
+{
+	struct rl_target *t = ut_open("mem(size=128m)");
+	struct rl_exec *ex = NULL;
+	const uint32_t span = 1u << 20;
+	uint8_t *want = calloc(1, span), *got = malloc(span), *buf = malloc(span);
+	static const struct {
+		uint64_t off;
+		uint32_t len;
+	} w[] = {{512, 1024}, {65536 - 512, 1024}, {3 * 65536, 65536}, {7 * 65536 + 4096, 200704}};
+
+	(void)state;
+	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 64, 0, &ex), 0);
+	assert_int_equal(rl_target_attach(t, ex), 0);
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		fill(buf, w[i].len, w[i].off);
+		memcpy(want + w[i].off, buf, w[i].len);
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, w[i].off, w[i].len, buf, 0), 0);
+	}
+	memset(got, 0xaa, span);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 0, span, got, 0), 0);
+	assert_memory_equal(got, want, span);
+	memset(got, 0xaa, span);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 1536, span - 4096, got, 0), 0);
+	assert_memory_equal(got, want + 1536, span - 4096);
+
+	long r0 = rss_kib();
+	for (uint64_t off = 64u << 20; off < (128u << 20); off += span)
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, off, span, got, 0), 0);
+	long r1 = rss_kib();
+	print_message("  mem: 64 MiB unwritten read: resident +%ld KiB\n", r1 - r0);
+	assert_true(r1 - r0 < 8192);
+	rl_target_close(t);
+	rl_exec_destroy(ex);
+	free(want);
+	free(got);
+	free(buf);
+}
+
 /* A factor change neither jumps the paced clock nor sends it back. */
 static void test_paced_set_slow(void **state)
 {
@@ -184,10 +261,9 @@ static void test_pace_steps(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_store_mixed),
-	    cmocka_unit_test(test_store_memory),
-	    cmocka_unit_test(test_paced_set_slow),
-	    cmocka_unit_test(test_pace_steps),
+	    cmocka_unit_test(test_store_mixed),    cmocka_unit_test(test_store_memory),
+	    cmocka_unit_test(test_tables_memory),  cmocka_unit_test(test_mem_store),
+	    cmocka_unit_test(test_paced_set_slow), cmocka_unit_test(test_pace_steps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
+#include "raid/parity.h"
 #include "raid/rebuild.h"
 #include "raid/scrub.h"
 
@@ -38,7 +39,8 @@ static const char check_usage[] =
     "  --quiet           print only the mismatches\n"
     "\n"
     "Exit status: 0 the copies agree (or every mismatch was repaired), 1 mismatches\n"
-    "remain or an I/O error occurred, 2 bad usage.\n";
+    "remain, an I/O error occurred or some chunks could not be compared (a member\n"
+    "failed or missing), 2 bad usage.\n";
 
 struct check_state {
 	uint64_t t0, last;
@@ -160,6 +162,17 @@ static int check_main(int argc, char **argv)
 		         "nothing could be compared: none of the %llu chunk(s) has two readable "
 		         "copies (or a readable stripe), so no mismatch could be found",
 		         (unsigned long long)res.skipped);
+		rc = -EIO;
+	} else if (!rc && res.skipped) {
+		/* Compared in part: the rest could hold mismatches nobody looked for. */
+		snprintf(msg, sizeof(msg),
+		         "%llu chunk(s) not compared (%s), %llu bytes compared: the check is "
+		         "incomplete",
+		         (unsigned long long)res.skipped,
+		         parity_array_of(t)
+		             ? "a member of their stripe is failed, missing or unreadable"
+		             : "fewer than two of their copies are readable",
+		         (unsigned long long)res.bytes);
 		rc = -EIO;
 	}
 	if (rc) {

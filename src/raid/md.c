@@ -255,6 +255,13 @@ int md_create(const struct md_create_opts *o, struct rl_target *const *members, 
 			memcpy(b.uuid, sb.set_uuid, 16);
 			memset(buf, 0, MD_SB_BYTES);
 			md_bitmap_encode(&b, buf);
+			/* a new array is not in sync anywhere: every region dirty, as
+			 * mdadm creates it, unless the user says it is clean */
+			if (!o->assume_clean)
+				for (uint64_t k = 0;
+				     k < (sb.size * 512 + o->bitmap_chunk - 1) / o->bitmap_chunk;
+				     k++)
+					buf[256 + k / 8] |= (uint8_t)(1u << (k % 8));
 			rc = md_member_io(members[i], RL_OP_WRITE, MD_SB_OFFSET_BYTES + 8 * 512,
 			                  buf, MD_SB_BYTES);
 		}
@@ -568,8 +575,10 @@ static int md_state_take(const struct md_assembly *as, const struct rl_build_ctx
 	struct md_state *st = md_state_new(as->fresh, as->fresh->raid_disks);
 	int rc;
 
-	if (!st)
+	if (!st || (as->bm_chunk && md_state_bitmap_init(st, as->bm_chunk))) {
+		md_state_free(st);
 		return -ENOMEM;
+	}
 	for (unsigned r = 0; r < as->fresh->raid_disks; r++)
 		if (as->slot_of[r] >= 0)
 			md_state_member(st, r, &as->sbs[as->slot_of[r]]);

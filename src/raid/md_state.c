@@ -17,8 +17,11 @@
  * An array found dirty was stopped uncleanly: its redundancy is made to
  * agree with the data again (md's resync: mirrors copied from the first
  * in-sync copy, parity recomputed) before it is used.  A stale member is
- * rebuilt from the others, carrying the recovery-offset feature (offset 0)
- * until it is done, so an interrupted rebuild is started again.
+ * rebuilt from the others, carrying the recovery-offset feature until it
+ * is done; its recovery_offset follows the rebuild (a checkpoint every
+ * sixteenth of the member or every second), and an open that finds it
+ * with the array's event count resumes the rebuild there - the member is
+ * trusted below the offset, as md trusts it.
  *
  * Stacks of simulated drives run in virtual time: their superblocks are
  * not rewritten (a synchronous write would step outside the simulation).
@@ -50,6 +53,14 @@ struct md_state {
 	uint64_t rebuilt; /* roles the open rebuilt (stale members) */
 	struct md_super own[RAID_MAX_MEMBERS]; /* each role's member superblock */
 	bool present[RAID_MAX_MEMBERS];        /* a real member (not a stand-in) */
+	uint64_t recovery[RAID_MAX_MEMBERS];   /* rebuilding: member bytes in sync */
+	uint64_t resumed[RAID_MAX_MEMBERS];    /* the open resumed a rebuild from here */
+	uint64_t ckpt_ns;                      /* when a checkpoint was last written */
+	/* md's internal bitmap: a bit per bm_chunk member bytes (0: none) */
+	uint64_t bm_chunk, bm_nbits;
+	_Atomic uint8_t *bm_on;  /* mirrors: 0 clear, 1 being set, 2 set on disk */
+	uint64_t resync_regions; /* the resync at open: dirty regions (0: whole array) */
+	uint64_t resync_bytes;   /* bytes it went over */
 };
 
 struct md_state *md_state_new(const struct md_super *fresh, unsigned nroles)
@@ -71,12 +82,34 @@ void md_state_member(struct md_state *st, unsigned role, const struct md_super *
 {
 	st->own[role] = *sb;
 	st->present[role] = true;
+	/*
+	 * An interrupted rebuild, recorded by the array as it stands (holding
+	 * its role, and the array's events - or one behind: the stop cut the
+	 * last checkpoint short after the other members had it, and nothing is
+	 * written to the array before a change reaches every member): md
+	 * trusts the member below its recovery_offset and carries on from
+	 * there.  Otherwise it starts at 0.
+	 */
+	if ((sb->feature_map & MD_FEATURE_RECOVERY_OFFSET) && sb->events + 1 >= st->fresh.events &&
+	    sb->dev_number < MD_SB_MAX_DEVS && st->fresh.roles[sb->dev_number] == role)
+		st->recovery[role] = sb->recovery_offset * 512;
+}
+
+int md_state_bitmap_init(struct md_state *st, uint64_t chunk)
+{
+	st->bm_chunk = chunk;
+	st->bm_nbits = (st->fresh.size * 512 + chunk - 1) / chunk;
+	if (st->bm_nbits > (MD_SB_BYTES - 256) * 8) /* what one bitmap block holds */
+		st->bm_nbits = (MD_SB_BYTES - 256) * 8;
+	st->bm_on = calloc(st->bm_nbits, sizeof(*st->bm_on));
+	return st->bm_on ? 0 : -ENOMEM;
 }
 
 void md_state_free(struct md_state *st)
 {
 	if (!st)
 		return;
+	free((void *)st->bm_on);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 }
@@ -115,21 +148,23 @@ static void md_state_roles(const struct md_state *st, struct raid_array *a, stru
 /*
  * What a superblock write does to the member's bitmap block.  The parity
  * engine sets its bits itself, region by region (parity.c); a mirror's
- * bits are not kept per region, so they are all set while the array is
- * dirty - md then resyncs everything after an unclean stop, never less than
- * was written.  A clean array (after its resync, or closed with nothing in
+ * bits are set here, region by region, before the first write to a region
+ * is sent (md_state_write_start), and stay set until the array is clean -
+ * md then resyncs those regions after an unclean stop, never less than was
+ * written.  A clean array (after its resync, or closed with nothing in
  * flight) has every bit cleared, whatever the level.
  */
 enum md_bitmap_op {
 	MD_BM_NONE,   /* leave the block alone (requests may be writing it) */
 	MD_BM_HEADER, /* the header's event counts only */
-	MD_BM_DIRTY,  /* header, and every bit set on a mirror */
+	MD_BM_DIRTY,  /* header, and a mirror's bits being set (bm_on) added */
 	MD_BM_CLEAN,  /* header, and every bit cleared */
 };
 
 /* Keep the bitmap's event counts with the superblock's (md: older is stale). */
-static int md_state_bitmap(struct rl_target *m, const struct md_super *sb, enum md_bitmap_op op,
-                           bool mirror, uint8_t *buf)
+static int md_state_bitmap(const struct md_state *st, struct rl_target *m,
+                           const struct md_super *sb, enum md_bitmap_op op, bool mirror,
+                           uint8_t *buf)
 {
 	uint64_t at = MD_SB_OFFSET_BYTES + (uint64_t)(int64_t)sb->bitmap_offset * 512;
 	struct md_bitmap_super b;
@@ -146,8 +181,11 @@ static int md_state_bitmap(struct rl_target *m, const struct md_super *sb, enum 
 		uint64_t bits = (b.sync_size * 512 + b.chunksize - 1) / b.chunksize;
 		for (uint64_t i = 0; i < bits && 256 + i / 8 < MD_SB_BYTES; i++) {
 			uint8_t bit = (uint8_t)(1u << (i % 8));
-			buf[256 + i / 8] = (uint8_t)(op == MD_BM_DIRTY ? buf[256 + i / 8] | bit
-			                                               : buf[256 + i / 8] & ~bit);
+			bool set = op == MD_BM_DIRTY && i < st->bm_nbits &&
+			           atomic_load_explicit(&st->bm_on[i], memory_order_relaxed);
+			if (op == MD_BM_CLEAN || set)
+				buf[256 + i / 8] = (uint8_t)(set ? buf[256 + i / 8] | bit
+				                                 : buf[256 + i / 8] & ~bit);
 		}
 	}
 	return md_member_io(m, RL_OP_WRITE, at, buf, MD_SB_BYTES);
@@ -187,23 +225,75 @@ static int md_state_write(struct md_state *st, struct raid_array *a, enum md_bit
 		sb.utime = (uint64_t)time(NULL);
 		sb.resync_offset = st->dirty ? 0 : MD_RESYNC_DONE;
 		sb.feature_map &= ~MD_FEATURE_RECOVERY_OFFSET;
-		sb.recovery_offset = 0;
+		if (s != RAID_MEMBER_REBUILDING)
+			st->recovery[r] = 0;
+		sb.recovery_offset = st->recovery[r] / 512;
 		if (s == RAID_MEMBER_REBUILDING)
 			sb.feature_map |= MD_FEATURE_RECOVERY_OFFSET;
 		st->own[r] = sb;
 		/* bits set before the superblock says dirty; cleared after it says clean */
 		bitmap = bm != MD_BM_NONE && (sb.feature_map & MD_FEATURE_BITMAP_OFFSET);
-		err = bitmap && bm == MD_BM_DIRTY ? md_state_bitmap(m, &sb, bm, mirror, buf) : 0;
+		err =
+		    bitmap && bm == MD_BM_DIRTY ? md_state_bitmap(st, m, &sb, bm, mirror, buf) : 0;
 		md_super_encode(&sb, buf);
 		if (!err)
 			err = md_member_io(m, RL_OP_WRITE, MD_SB_OFFSET_BYTES, buf, MD_SB_BYTES);
 		if (!err && bitmap && bm != MD_BM_DIRTY)
-			err = md_state_bitmap(m, &sb, bm, mirror, buf);
+			err = md_state_bitmap(st, m, &sb, bm, mirror, buf);
 		if (err && !rc)
 			rc = err;
 	}
+	if (bm == MD_BM_CLEAN && st->bm_on)
+		memset((void *)st->bm_on, 0, st->bm_nbits * sizeof(*st->bm_on));
 	free(buf);
 	return rc;
+}
+
+/* A mirror's new bits (bm_on 1) to every live member's bitmap block.  Caller holds the lock. */
+static int md_state_bitmap_all(struct md_state *st, struct raid_array *a)
+{
+	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
+	int rc = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned r = 0; r < st->n && !rc; r++) {
+		struct rl_target *m = md_state_target(a, r);
+		if (st->present[r] && m && raid_member_state(a, r) != RAID_MEMBER_FAILED &&
+		    (st->own[r].feature_map & MD_FEATURE_BITMAP_OFFSET))
+			rc = md_state_bitmap(st, m, &st->own[r], MD_BM_DIRTY, true, buf);
+	}
+	free(buf);
+	return rc;
+}
+
+/*
+ * Mark the bitmap regions that a mirror write to array bytes [@off,
+ * @off+@len) touches on any member as being set (0 -> 1).  Returns whether
+ * any was not set on disk yet; with @mark false it only looks.
+ */
+static bool md_state_bits(struct md_state *st, struct raid_array *a, uint64_t off, uint64_t len,
+                          bool mark)
+{
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	bool missing = false;
+	uint64_t plen;
+
+	for (uint64_t end = off + len; off < end; off += plen) {
+		unsigned n = a->level->locate(a, off, end - off, &plen, locs);
+		for (unsigned i = 0; i < n; i++)
+			for (uint64_t b = locs[i].offset / st->bm_chunk;
+			     b <= (locs[i].offset + plen - 1) / st->bm_chunk && b < st->bm_nbits;
+			     b++) {
+				uint8_t v =
+				    atomic_load_explicit(&st->bm_on[b], memory_order_acquire);
+				missing = missing || v != 2;
+				if (mark && !v)
+					atomic_store_explicit(&st->bm_on[b], 1,
+					                      memory_order_relaxed);
+			}
+	}
+	return missing;
 }
 
 void md_state_changed(struct md_state *st, struct raid_array *a)
@@ -214,11 +304,54 @@ void md_state_changed(struct md_state *st, struct raid_array *a)
 	pthread_mutex_unlock(&st->lock);
 }
 
-/* md's resync after an unclean stop: the redundancy made to agree with the data. */
-static int md_state_resync(struct rl_target *array, struct rl_exec *ex, char *msg, size_t msglen)
+/*
+ * The dirty regions of md's bitmap as the first live in-sync member has
+ * them, into @bits (a bit per region); their count, or 0 when there is no
+ * bitmap to go by (the whole array is resynced then).
+ */
+static uint64_t md_state_dirty_regions(struct md_state *st, struct raid_array *a, uint8_t *bits)
+{
+	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
+	uint64_t n = 0;
+	int r;
+
+	for (r = 0; buf && st->bm_chunk && r < (int)st->n; r++)
+		if (st->present[r] && md_state_target(a, (unsigned)r) &&
+		    raid_member_readable(a, (unsigned)r) &&
+		    (st->own[r].feature_map & MD_FEATURE_BITMAP_OFFSET))
+			break;
+	if (buf && st->bm_chunk && r < (int)st->n &&
+	    !md_member_io(md_state_target(a, (unsigned)r), RL_OP_READ,
+	                  MD_SB_OFFSET_BYTES + (uint64_t)(int64_t)st->own[r].bitmap_offset * 512,
+	                  buf, MD_SB_BYTES)) {
+		memcpy(bits, buf + 256, (st->bm_nbits + 7) / 8);
+		for (uint64_t b = 0; b < st->bm_nbits; b++)
+			n += bits[b / 8] >> (b % 8) & 1;
+	}
+	free(buf);
+	return n;
+}
+
+/*
+ * md's resync after an unclean stop: the redundancy made to agree with the
+ * data - in the dirty regions of the bitmap when the array has one, as md
+ * does, else everywhere.
+ */
+static int md_state_resync(struct md_state *st, struct rl_target *array, struct rl_exec *ex,
+                           char *msg, size_t msglen)
 {
 	struct raid_array *a = raid_array_of(array);
+	uint8_t bits[MD_SB_BYTES];
+	struct raid_regions reg = {.bits = bits, .chunk = st->bm_chunk, .nbits = st->bm_nbits};
+	const struct raid_regions *regions = NULL;
+	int rc = 0;
 
+	st->resync_regions = md_state_dirty_regions(st, a, bits);
+	if (st->resync_regions)
+		regions = &reg;
+	if (!st->quiet)
+		fprintf(stderr, "md: the array is not in sync (new, or not stopped cleanly): %s\n",
+		        regions ? "resyncing the dirty regions of its bitmap" : "resyncing it");
 	if (parity_array_of(array)) {
 		struct parity_check_result pr;
 		for (unsigned i = 0; i < a->n; i++)
@@ -231,15 +364,21 @@ static int md_state_resync(struct rl_target *array, struct rl_exec *ex, char *ms
 				    i, i);
 				return -EIO;
 			}
-		return parity_check(parity_array_of(array), ex, PARITY_RESYNC, NULL, NULL, &pr, msg,
-		                    msglen);
-	}
-	if (a->copies > 1) {
-		struct raid_scrub_opts so = {.repair = true, .source = -1};
+		rc = parity_resync(parity_array_of(array), ex, regions, &pr, msg, msglen);
+		st->resync_bytes = pr.bytes;
+		if (!rc)
+			parity_bitmap_forget(parity_array_of(array));
+	} else if (a->copies > 1) {
+		struct raid_scrub_opts so = {.repair = true, .source = -1, .regions = regions};
 		struct raid_scrub_result sr;
-		return raid_scrub(array, ex, &so, &sr, msg, msglen);
+		rc = raid_scrub(array, ex, &so, &sr, msg, msglen);
+		st->resync_bytes = sr.bytes;
 	}
-	return 0;
+	if (!rc && !st->quiet && regions)
+		fprintf(stderr, "md: resynced %llu dirty region(s) of %llu, %llu bytes\n",
+		        (unsigned long long)st->resync_regions, (unsigned long long)st->bm_nbits,
+		        (unsigned long long)st->resync_bytes);
+	return rc;
 }
 
 /* Does the array as opened differ from what the freshest superblock records? */
@@ -250,6 +389,70 @@ static bool md_state_differs(const struct md_state *st, struct raid_array *a)
 	md_state_roles(st, a, &sb);
 	return sb.max_dev != st->fresh.max_dev ||
 	       memcmp(sb.roles, st->fresh.roles, sizeof(sb.roles[0]) * sb.max_dev);
+}
+
+static uint64_t md_state_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The member a rebuild checkpoint is about. */
+struct md_state_ckpt {
+	struct md_state *st;
+	struct raid_array *a;
+	unsigned role;
+};
+
+/*
+ * The rebuild has the member in sync below @in_sync: record it as the
+ * member's recovery_offset every sixteenth of the member or every second,
+ * whichever comes first (md checkpoints its recovery the same way), so an
+ * interrupted rebuild resumes near where it stopped.
+ */
+static void md_state_checkpoint(void *arg, uint64_t in_sync)
+{
+	struct md_state_ckpt *c = arg;
+	struct md_state *st = c->st;
+	uint64_t now = md_state_clock(), step = st->fresh.size * 512 / 16;
+
+	pthread_mutex_lock(&st->lock);
+	if (in_sync >= st->recovery[c->role] + step || now - st->ckpt_ns >= 1000000000ull) {
+		st->recovery[c->role] = in_sync;
+		st->ckpt_ns = now;
+		if (md_state_write(st, c->a, MD_BM_NONE) && !st->quiet)
+			fprintf(stderr, "md: recording the rebuild's progress failed\n");
+	}
+	pthread_mutex_unlock(&st->lock);
+}
+
+/* Rebuild the stale member at role @r, from its recovery_offset when it has one. */
+static int md_state_rebuild(struct md_state *st, struct rl_target *array, struct rl_exec *ex,
+                            unsigned r, char *msg, size_t msglen)
+{
+	struct md_state_ckpt c = {.st = st, .a = raid_array_of(array), .role = r};
+	struct raid_rebuild_opts ro = {.member = r,
+	                               .resume = st->recovery[r],
+	                               .checkpoint = md_state_checkpoint,
+	                               .ckpt_arg = &c};
+	struct raid_rebuild_result res;
+	int rc;
+
+	if (!st->quiet && ro.resume)
+		fprintf(stderr,
+		        "md: member %u was being rebuilt: resuming at its recovery offset %llu "
+		        "sectors\n",
+		        r, (unsigned long long)(ro.resume / 512));
+	else if (!st->quiet)
+		fprintf(stderr, "md: member %u is behind the others (stale): rebuilding it\n", r);
+	st->resumed[r] = ro.resume;
+	st->ckpt_ns = md_state_clock();
+	rc = raid_rebuild(array, ex, &ro, &res, msg, msglen);
+	if (!rc)
+		st->rebuilt |= 1ull << r;
+	return rc;
 }
 
 int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, uint64_t stale,
@@ -284,11 +487,7 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 		return rc;
 	}
 	if (unclean) {
-		if (!quiet)
-			fprintf(stderr,
-			        "md: the array is not in sync (new, or not stopped cleanly): "
-			        "resyncing it\n");
-		rc = md_state_resync(array, ex, msg, msglen);
+		rc = md_state_resync(st, array, ex, msg, msglen);
 		st->resynced = !rc;
 		if (!rc) {
 			pthread_mutex_lock(&st->lock);
@@ -297,36 +496,37 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 			pthread_mutex_unlock(&st->lock);
 		}
 	}
-	for (unsigned r = 0; r < a->n && !rc; r++) {
-		struct raid_rebuild_opts ro = {.member = r};
-		struct raid_rebuild_result res;
-		if (!(stale >> r & 1))
-			continue;
-		if (!quiet)
-			fprintf(stderr,
-			        "md: member %u is behind the others (stale): rebuilding it\n", r);
-		rc = raid_rebuild(array, ex, &ro, &res, msg, msglen);
-		if (!rc)
-			st->rebuilt |= 1ull << r;
-	}
+	for (unsigned r = 0; r < a->n && !rc; r++)
+		if (stale >> r & 1)
+			rc = md_state_rebuild(st, array, ex, r, msg, msglen);
 	rl_exec_destroy(ex);
 	if (rc)
 		a->md = NULL;
 	return rc;
 }
 
-void md_state_write_start(struct md_state *st, struct raid_array *a)
+void md_state_write_start(struct md_state *st, struct raid_array *a, uint64_t off, uint64_t len)
 {
-	if (atomic_load_explicit(&st->dirty_seen, memory_order_acquire))
+	bool bits = st->bm_on && len && !parity_array_of(a->t);
+
+	if (atomic_load_explicit(&st->dirty_seen, memory_order_acquire) &&
+	    !(bits && md_state_bits(st, a, off, len, false)))
 		return;
 	pthread_mutex_lock(&st->lock);
+	if (bits)
+		bits = md_state_bits(st, a, off, len, true);
 	if (!st->dirty) {
 		st->dirty = true;
 		/* a mirror's bits go with it (nothing else writes that block) */
 		if (md_state_write(st, a, parity_array_of(a->t) ? MD_BM_NONE : MD_BM_DIRTY) &&
 		    !st->quiet)
 			fprintf(stderr, "md: recording the array dirty failed\n");
+	} else if (bits && md_state_bitmap_all(st, a) && !st->quiet) {
+		fprintf(stderr, "md: setting bits of the write-intent bitmap failed\n");
 	}
+	for (uint64_t b = 0; bits && b < st->bm_nbits; b++) /* on disk now */
+		if (atomic_load_explicit(&st->bm_on[b], memory_order_relaxed) == 1)
+			atomic_store_explicit(&st->bm_on[b], 2, memory_order_release);
 	atomic_store_explicit(&st->dirty_seen, true, memory_order_release);
 	pthread_mutex_unlock(&st->lock);
 }
@@ -339,11 +539,31 @@ void md_state_report(struct md_state *st, struct json_object *obj)
 	json_object_object_add(md, "events", json_object_new_int64((int64_t)st->fresh.events));
 	json_object_object_add(md, "dirty", json_object_new_boolean(st->dirty));
 	json_object_object_add(md, "resynced", json_object_new_boolean(st->resynced));
+	if (st->resynced) {
+		/* what the resync went over: the bitmap's dirty regions, or all (0) */
+		json_object_object_add(md, "resync_regions",
+		                       json_object_new_int64((int64_t)st->resync_regions));
+		json_object_object_add(md, "resync_bytes",
+		                       json_object_new_int64((int64_t)st->resync_bytes));
+	}
 	for (unsigned r = 0; r < st->n; r++)
 		if (st->rebuilt >> r & 1)
 			json_object_array_add(rebuilt, json_object_new_int((int)r));
-	pthread_mutex_unlock(&st->lock);
 	json_object_object_add(md, "rebuilt", rebuilt);
+	for (unsigned r = 0; r < st->n; r++) {
+		struct json_object *res;
+		char key[16];
+		if (!st->resumed[r])
+			continue;
+		/* a rebuild resumed at the member's recovery_offset (bytes) */
+		if (!(res = json_object_object_get(md, "resumed"))) {
+			res = json_object_new_object();
+			json_object_object_add(md, "resumed", res);
+		}
+		snprintf(key, sizeof(key), "%u", r);
+		json_object_object_add(res, key, json_object_new_int64((int64_t)st->resumed[r]));
+	}
+	pthread_mutex_unlock(&st->lock);
 	json_object_object_add(obj, "md", md);
 }
 

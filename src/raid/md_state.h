@@ -30,7 +30,11 @@ struct raid_array;
  */
 struct md_state *md_state_new(const struct md_super *fresh, unsigned nroles);
 
-/** Member at @role has superblock @sb (its own dev_number, offsets, UUID). */
+/**
+ * Member at @role has superblock @sb (its own dev_number, offsets, UUID).
+ * A member whose rebuild was interrupted (the recovery-offset feature, the
+ * array's event count) resumes its rebuild at its recovery_offset.
+ */
 void md_state_member(struct md_state *st, unsigned role, const struct md_super *sb);
 
 /**
@@ -45,10 +49,16 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
                    bool quiet, char *msg, size_t msglen);
 
 /**
- * A write or trim is about to be sent to @a: the first one records the
- * array dirty on the members before it goes (later ones return at once).
+ * A write or trim of array bytes [@off, @off+@len) is about to be sent to
+ * @a: the first one records the array dirty on the members before it goes,
+ * and on a mirror with a bitmap the regions it touches get their bits set
+ * on disk first (later writes to set regions return at once).  The parity
+ * engine sets its own bits: it passes @len 0.
  */
-void md_state_write_start(struct md_state *st, struct raid_array *a);
+void md_state_write_start(struct md_state *st, struct raid_array *a, uint64_t off, uint64_t len);
+
+/** The members carry md's internal bitmap, a bit per @chunk bytes.  0 or -ENOMEM. */
+int md_state_bitmap_init(struct md_state *st, uint64_t chunk);
 
 /** A member of @a changed state: write the new state to the live members. */
 void md_state_changed(struct md_state *st, struct raid_array *a);

@@ -199,9 +199,9 @@ static struct parity_slot *parity_lock(struct parity_array *pa, struct rl_io *ho
 	}
 	atomic_fetch_add_explicit(&pa->lock_waits, 1, RELAXED);
 	if (s->owner == host->ex) {
-		host->priv[PH_LINK] = 0;
+		parity_req(host)->link = NULL;
 		if (s->wait_tail)
-			s->wait_tail->priv[PH_LINK] = (uint64_t)(uintptr_t)host;
+			parity_req(s->wait_tail)->link = host;
 		else
 			s->wait_head = host;
 		s->wait_tail = host;
@@ -238,7 +238,7 @@ static void parity_unlock(struct parity_array *pa, struct parity_slot *s)
 	pthread_mutex_lock(&pa->lock);
 	w = s->wait_head;
 	if (w) {
-		s->wait_head = (struct rl_io *)(uintptr_t)w->priv[PH_LINK];
+		s->wait_head = parity_req(w)->link;
 		if (!s->wait_head)
 			s->wait_tail = NULL;
 		s->grant = w;
@@ -639,14 +639,6 @@ static bool parity_plan_fixup(struct parity_slot *s)
 
 /* --- the write-hole remedies: one log record per window (parity_log.h) --- */
 
-void parity_xor_into(uint8_t *acc, const uint8_t *src, uint8_t *tmp, size_t len)
-{
-	void *v[3] = {acc, (void *)src, tmp};
-
-	parity_xor(2, len, v);
-	memcpy(acc, tmp, len);
-}
-
 /*
  * Partial parity of the window into @pp: the XOR of the rows this write
  * leaves alone.  After RMW it is P_old + parity(old modified rows); after
@@ -883,7 +875,7 @@ static bool parity_plan_bitmap(struct parity_slot *s)
 /* Start window @key of @host in the locked entry @s. */
 static void parity_run(struct parity_slot *s, struct rl_io *host, uint64_t key)
 {
-	struct parity_array *pa = (struct parity_array *)(uintptr_t)host->priv[PH_ARRAY];
+	struct parity_array *pa = parity_req(host)->pa;
 
 	parity_window(pa, key, host->offset, host->len, s);
 	s->pa = pa;
@@ -913,7 +905,7 @@ static void parity_run(struct parity_slot *s, struct rl_io *host, uint64_t key)
 static void parity_flush_done(struct rl_io *c, int status)
 {
 	struct rl_io *host = c->parent;
-	struct parity_array *pa = (struct parity_array *)(uintptr_t)host->priv[PH_ARRAY];
+	struct parity_array *pa = parity_req(host)->pa;
 	unsigned m = (unsigned)(uintptr_t)c->cb_arg;
 
 	if (status) {
@@ -926,8 +918,8 @@ static void parity_flush_done(struct rl_io *c, int status)
 /* FLUSH: one child per writable member; the cursor counts members. */
 static bool parity_issue_flush(struct rl_io *io, struct parity_array *pa)
 {
-	for (; io->priv[PH_CURSOR] < pa->a.n; io->priv[PH_CURSOR]++) {
-		unsigned m = (unsigned)io->priv[PH_CURSOR];
+	for (; parity_req(io)->cursor < pa->a.n; parity_req(io)->cursor++) {
+		unsigned m = (unsigned)parity_req(io)->cursor;
 		struct rl_io *c;
 
 		if (!raid_member_writable(&pa->a, m))
@@ -949,18 +941,18 @@ static bool parity_issue_windows(struct rl_io *io, struct parity_array *pa)
 	const struct parity_geom *g = &pa->g;
 	uint64_t end = ((io->offset + io->len - 1) / (g->chunk * g->k) + 1) * pa->wps;
 
-	while (io->priv[PH_CURSOR] < end) {
-		uint64_t key = io->priv[PH_CURSOR];
+	while (parity_req(io)->cursor < end) {
+		uint64_t key = parity_req(io)->cursor;
 		struct parity_slot probe, *s;
 
 		if (!parity_window(pa, key, io->offset, io->len, &probe)) {
-			io->priv[PH_CURSOR]++;
+			parity_req(io)->cursor++;
 			continue;
 		}
 		s = parity_lock(pa, io, key);
 		if (!s)
 			return false;
-		io->priv[PH_CURSOR]++;
+		parity_req(io)->cursor++;
 		parity_run(s, io, key);
 	}
 	return true;
@@ -968,7 +960,7 @@ static bool parity_issue_windows(struct rl_io *io, struct parity_array *pa)
 
 static void parity_issue(struct rl_io *io)
 {
-	struct parity_array *pa = (struct parity_array *)(uintptr_t)io->priv[PH_ARRAY];
+	struct parity_array *pa = parity_req(io)->pa;
 	bool done;
 
 	if (io->op == RL_OP_FLUSH) {
@@ -996,17 +988,16 @@ void parity_submit(struct rl_target *t, struct rl_io *io)
 {
 	struct parity_array *pa = t->priv;
 
-	io->priv[PH_ARRAY] = (uint64_t)(uintptr_t)pa;
-	io->priv[PH_LINK] = 0;
+	*parity_req(io) = (struct parity_req){.pa = pa};
 	if (pa->a.md && io->op == RL_OP_WRITE)
-		md_state_write_start(pa->a.md, &pa->a); /* dirty before the data moves */
+		md_state_write_start(pa->a.md, &pa->a, 0, 0); /* dirty before the data moves */
 	if (io->op == RL_OP_TRIM) {
 		/* md raid456 ignores discard unless devices_handle_discard_safely;
 		 * raidlab does not advertise TRIM on parity arrays. */
 		rl_io_complete_later(io, -EOPNOTSUPP);
 		return;
 	}
-	io->priv[PH_CURSOR] =
+	parity_req(io)->cursor =
 	    io->op == RL_OP_FLUSH ? 0 : io->offset / (pa->g.chunk * pa->g.k) * pa->wps;
 	rl_io_children_begin(io);
 	parity_issue(io);

@@ -48,6 +48,13 @@ struct parity_level_desc {
 	const struct rl_target_ops *ops;
 };
 
+/**
+ * The create hook of the raid5 and raid6 target types: parity_create()
+ * with the level @node names (the level table is in parity_build.c).
+ */
+int parity_type_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                       struct rl_target **out, struct rl_err *err);
+
 /** Build a parity array from @node (members and the parameters above). */
 int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
                   const struct rl_build_ctx *ctx, struct rl_target **out, struct rl_err *err);
@@ -104,6 +111,17 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
                    void (*progress)(void *, uint64_t, uint64_t), void *arg,
                    struct parity_rebuild_result *res, char *msg, size_t msglen);
 
+struct raid_rebuild_opts;
+
+/**
+ * parity_rebuild() with every option of raid_rebuild(): the member, rate,
+ * progress, and md's resume point and checkpoints (rebuild.h); the
+ * member's offsets there count from its data start (stripe s at s*chunk).
+ */
+int parity_rebuild_opts(struct parity_array *pa, struct rl_exec *ex,
+                        const struct raid_rebuild_opts *opts, struct parity_rebuild_result *res,
+                        char *msg, size_t msglen);
+
 struct parity_mismatch {
 	uint64_t stripe;        /* stripe number */
 	uint64_t member_offset; /* first mismatching block on the members */
@@ -136,5 +154,18 @@ enum parity_check_mode {
 int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_mode mode,
                  void (*mismatch)(void *, const struct parity_mismatch *), void *arg,
                  struct parity_check_result *res, char *msg, size_t msglen);
+
+struct raid_regions;
+
+/**
+ * md's resync after an unclean stop: parity rewritten from the data in the
+ * stripes that touch @regions (the dirty bits of md's bitmap; NULL: every
+ * stripe).  0, or -EIO with @msg.
+ */
+int parity_resync(struct parity_array *pa, struct rl_exec *ex, const struct raid_regions *regions,
+                  struct parity_check_result *res, char *msg, size_t msglen);
+
+/** The array is in sync again: forget the bitmap bits found set at open. */
+void parity_bitmap_forget(struct parity_array *pa);
 
 #endif

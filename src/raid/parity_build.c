@@ -1,9 +1,9 @@
 /*
  * parity_build.c - building a raid5/raid6 array and everything around its
  * data path: spec parsing and checks, the stripe cache's memory, the
- * description and report, attach/finish/destroy, power-loss injection and
- * power restore (journal and partial parity log replay), and loading an
- * md write-intent bitmap at open.  The data path is parity.c.
+ * description and report, attach/finish/destroy.  What an open does to
+ * the members before the array is used (log replay, the bitmap, the
+ * initial resync) is parity_replay.c; the data path is parity.c.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -91,6 +91,22 @@ static const struct raid_level parity_levels[2] = {
      .report = parity_report_level},
 };
 
+/* The target operations of a parity level: the same engine under its name. */
+#define PARITY_OPS(level_name)                                                                     \
+	{                                                                                          \
+		.name = level_name, .submit = parity_submit, .describe = raid_describe,            \
+		.report = raid_report, .ctl = raid_ctl, .attach = parity_attach,                   \
+		.finish = parity_target_finish, .destroy = parity_destroy,                         \
+	}
+
+static const struct rl_target_ops parity_ops[2] = {PARITY_OPS("raid5"), PARITY_OPS("raid6")};
+
+/* Everything that tells raid5 and raid6 apart (raid5.c, raid6.c register them). */
+static const struct parity_level_desc parity_descs[2] = {
+    {.name = "raid5", .level = 5, .nparity = 1, .ops = &parity_ops[0]},
+    {.name = "raid6", .level = 6, .nparity = 2, .ops = &parity_ops[1]},
+};
+
 static int parity_alloc_slots(struct parity_array *pa)
 {
 	unsigned n = pa->g.n, per = 2 * n + 4;
@@ -158,230 +174,142 @@ void parity_destroy(struct rl_target *t)
 	raid_destroy(t);
 }
 
-/* --- power loss and log replay --- */
-
-void parity_powerloss_arm(struct parity_array *pa, uint64_t writes)
+/* journal= and ppl=on: one write-hole remedy at most, ppl for raid5 only (as md). */
+static int parity_create_remedy_check(const struct parity_level_desc *d,
+                                      const struct rl_spec_node *node, bool ppl,
+                                      const struct rl_spec_kv *jkv, struct rl_err *err)
 {
-	atomic_store_explicit(&pa->powered_writes, 0, RELAXED);
-	pa->powerloss_after = writes;
-}
-
-bool parity_power_failed(const struct parity_array *pa)
-{
-	return atomic_load_explicit(&pa->off, RELAXED);
-}
-
-/* Journal: rewrite every member write of every valid record. */
-static int parity_replay_journal(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
-                                 uint64_t *records)
-{
-	struct parity_log_hdr h;
-	int rc;
-
-	for (unsigned i = 0; i < pa->nslots; i++) {
-		uint64_t at = PARITY_LOG_HDR;
-		rc = rl_io_sync(pa->journal, ex, RL_OP_READ, i * pa->recsize, (uint32_t)pa->recsize,
-		                buf, 0);
-		if (rc)
-			return rc;
-		if (parity_log_decode(buf, buf + PARITY_LOG_HDR, pa->recsize - PARITY_LOG_HDR,
-		                      &h) ||
-		    h.kind != PARITY_LOG_JOURNAL)
-			continue;
-		for (uint32_t e = 0; e < h.nentries; e++) {
-			unsigned m = h.e[e].member;
-			if (m < pa->a.n && raid_member_writable(&pa->a, m) &&
-			    rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE, h.e[e].offset,
-			               h.e[e].len, buf + at, 0))
-				raid_member_error(&pa->a, m, -EIO);
-			at += h.e[e].len;
-		}
-		(*records)++;
-	}
-	return 0;
-}
-
-/* PPL: parity = partial parity + the modified chunks as they are now. */
-static int parity_replay_ppl(struct parity_array *pa, struct rl_exec *ex, uint8_t *buf,
-                             uint8_t *rows, uint64_t *records)
-{
-	struct parity_log_hdr h;
-	int rc;
-
-	for (unsigned m = 0; m < pa->a.n; m++) {
-		if (!raid_member_readable(&pa->a, m))
-			continue;
-		for (unsigned i = 0; i < pa->nslots; i++) {
-			struct parity_stripe ps;
-			bool ok = true;
-			uint64_t len;
-			/* A member that cannot be read or written here is failed, as md
-			 * would; its records are of no use then. */
-			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ,
-			                pa->log_base + i * pa->recsize, (uint32_t)pa->recsize, buf,
-			                0);
-			if (rc) {
-				raid_member_error(&pa->a, m, rc);
-				break;
-			}
-			if (parity_log_decode(buf, buf + PARITY_LOG_HDR,
-			                      pa->recsize - PARITY_LOG_HDR, &h) ||
-			    h.kind != PARITY_LOG_PPL || h.stripe >= pa->g.stripes ||
-			    h.hi > pa->g.chunk)
-				continue;
-			parity_geom_stripe(&pa->g, h.stripe, &ps);
-			if (ps.pd != m)
-				continue;
-			len = h.hi - h.lo;
-			for (uint32_t e = 0; e < h.nentries && ok; e++) {
-				const struct parity_log_entry *x = &h.e[e];
-				uint64_t n = x->end - x->offset;
-				if (x->member >= pa->a.n || x->offset < h.lo || x->end > h.hi ||
-				    x->end <= x->offset ||
-				    !raid_member_readable(&pa->a, x->member)) {
-					ok = false;
-					break;
-				}
-				memset(rows, 0, len);
-				rc = rl_io_sync(pa->a.t->children[x->member], ex, RL_OP_READ,
-				                pa->doff + h.stripe * pa->g.chunk + x->offset,
-				                (uint32_t)n, rows + (x->offset - h.lo), 0);
-				if (rc) {
-					raid_member_error(&pa->a, x->member, rc);
-					ok = false;
-					break;
-				}
-				parity_xor_into(buf + PARITY_LOG_HDR, rows, rows + pa->height, len);
-			}
-			if (!ok)
-				continue;
-			rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_WRITE,
-			                pa->doff + h.stripe * pa->g.chunk + h.lo, (uint32_t)len,
-			                buf + PARITY_LOG_HDR, 0);
-			if (rc) {
-				raid_member_error(&pa->a, m, rc);
-				break;
-			}
-			(*records)++;
-		}
-	}
-	return 0;
-}
-
-int parity_power_restore(struct parity_array *pa, struct rl_exec *ex, uint64_t *records, char *msg,
-                         size_t msglen)
-{
-	uint8_t *buf = NULL, *rows = NULL;
-	uint64_t n = 0;
-	int rc = 0;
-
-	atomic_store_explicit(&pa->off, false, RELAXED);
-	pa->powerloss_after = 0;
-	if (pa->log && pa->data) {
-		buf = aligned_alloc(4096, pa->recsize);
-		rows = aligned_alloc(4096, 2 * pa->height);
-		if (!buf || !rows) {
-			rc = -ENOMEM;
-		} else {
-			rc = pa->log == PARITY_LOG_JOURNAL
-			         ? parity_replay_journal(pa, ex, buf, &n)
-			         : parity_replay_ppl(pa, ex, buf, rows, &n);
-			if (rc)
-				snprintf(msg, msglen, "replaying the %s failed: %s",
-				         pa->log == PARITY_LOG_JOURNAL ? "journal"
-				                                       : "partial parity log",
-				         strerror(-rc));
-		}
-	}
-	free(buf);
-	free(rows);
-	if (records)
-		*records = n;
-	return rc;
-}
-
-/* An md bitmap: start from its block as it is (header and bits) and keep it. */
-static int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen)
-{
-	struct rl_exec *ex = NULL;
-	int rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
-
-	if (rc)
-		return rc;
-	rc = rl_target_attach(pa->a.t, ex);
-	for (unsigned m = 0; !rc && m < pa->a.n; m++) {
-		if (!raid_member_readable(&pa->a, m))
-			continue;
-		rc = rl_io_sync(pa->a.t->children[m], ex, RL_OP_READ, pa->bm_base, PARITY_BM_BLOCK,
-		                pa->bm_block, 0);
-		if (rc)
-			snprintf(msg, msglen, "reading the bitmap of member %u failed: %s", m,
-			         strerror(-rc));
-		break;
-	}
-	rl_exec_destroy(ex);
-	if (rc)
-		return rc;
-	for (uint64_t i = 0; i < pa->bm_bits; i++)
-		if (pa->bm_block[pa->bm_bits_at + i / 8] >> (i % 8) & 1)
-			atomic_store_explicit(&pa->bm_set[i], 1, RELAXED);
+	if (ppl && jkv)
+		return rl_err_set(err, jkv->value_pos, "%s: journal= and ppl=on exclude each other",
+		                  d->name);
+	if (ppl && d->level != 5)
+		return rl_err_set(err, node->pos, "%s: ppl=on is for raid5 only (as md)", d->name);
 	return 0;
 }
 
 /*
- * md's initial resync for an array whose members were all just created
- * and filled with arbitrary data: its parity was never computed, so a
- * read-modify-write would carry the garbage into every parity it updates
- * and a failed member would be rebuilt from it.  The parity is rewritten
- * from the data before the array is used.  Sets *done.
+ * Lay out every member: the data from data-offset; unless md's bitmap lies
+ * in the metadata area (bitmap-offset), one bitmap block at the very end;
+ * below it the partial parity log.  *size is the smallest member's bytes
+ * on entry and what is left for the data on return.
  */
-static int parity_resync_fresh(struct parity_array *pa, bool *done, char *msg, size_t msglen)
+static int parity_create_areas(struct parity_array *pa, const struct parity_level_desc *d,
+                               const struct rl_spec_node *node, const struct rl_target *t,
+                               uint64_t chunk, bool ppl, uint64_t bmchunk, uint64_t bmoff,
+                               uint64_t doff, uint64_t *sizep, struct rl_err *err)
 {
-	struct parity_check_result pr;
-	struct rl_exec *ex = NULL;
-	int rc;
+	uint64_t size = *sizep;
 
-	*done = false;
-	if (!pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
-		return 0;
-	for (unsigned m = 0; m < pa->a.n; m++)
-		if (!(rl_target_leaf_caps(pa->a.t->children[m]) & RL_CAP_FRESH) ||
-		    !raid_member_readable(&pa->a, m))
-			return 0;
-	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
-	if (rc)
-		return rc;
-	rc = rl_target_attach(pa->a.t, ex);
-	if (!rc)
-		rc = parity_check(pa, ex, PARITY_RESYNC, NULL, NULL, &pr, msg, msglen);
-	rl_exec_destroy(ex);
-	*done = !rc;
-	return rc;
+	if (doff % t->block_size || doff >= size ||
+	    (bmoff && (bmoff % 4096 || !bmchunk || bmoff + PARITY_BM_BLOCK > doff)))
+		return rl_err_set(
+		    err, node->pos,
+		    "%s: data-offset must be a block multiple inside the members, and "
+		    "bitmap-offset (with bitmap-chunk) a 4k multiple whose block ends "
+		    "before the data",
+		    d->name);
+	pa->doff = doff;
+	size -= doff;
+	if (bmchunk && bmoff) {
+		pa->bm_base = bmoff; /* md's bitmap in the metadata area */
+	} else if (bmchunk) {
+		if (size <= PARITY_BM_BLOCK + chunk)
+			return rl_err_set(err, node->pos, "%s: members too small for a bitmap",
+			                  d->name);
+		size = (size - PARITY_BM_BLOCK) / t->block_size * t->block_size;
+		pa->bm_base = doff + size;
+	}
+	if (ppl) {
+		/* one record per cache entry */
+		pa->log = PARITY_LOG_PPL;
+		pa->recsize = PARITY_LOG_HDR + pa->height;
+		if (size <= pa->nslots * pa->recsize + chunk)
+			return rl_err_set(
+			    err, node->pos,
+			    "%s: members too small for the partial parity log (%llu bytes "
+			    "with stripe_cache=%u) and a chunk",
+			    d->name, (unsigned long long)(pa->nslots * pa->recsize), pa->nslots);
+		size -= pa->nslots * pa->recsize;
+		pa->log_base = doff + size;
+	}
+	*sizep = size;
+	return 0;
 }
 
 /*
- * Replay at open, as md does at assembly, with a throwaway executor.  Only
- * when the array is opened for writing: a read-only open cannot write the
- * members (every replayed write would fail its member).  The power-loss
- * injection armed by the spec stays armed (the replay is not a power cut).
+ * The write-intent bitmap's state: md grows the bitmap chunk until the
+ * bits fit its space (after the 256-byte header of an md bitmap).
  */
-static int parity_replay_at_open(struct parity_array *pa, bool writable, char *msg, size_t msglen)
+static int parity_create_bitmap(struct parity_array *pa, uint64_t bmchunk, uint64_t bmoff)
 {
-	uint64_t armed = pa->powerloss_after;
-	struct rl_exec *ex = NULL;
+	pa->bm_bits_at = bmoff ? 256 : 0;
+	while (pa->g.dev_size / bmchunk >= (PARITY_BM_BLOCK - pa->bm_bits_at) * 8)
+		bmchunk *= 2;
+	pa->bm_chunk = bmchunk;
+	pa->bm_bits = (pa->g.dev_size + bmchunk - 1) / bmchunk;
+	pa->bm_set = calloc(pa->bm_bits, sizeof(*pa->bm_set));
+	pa->bm_inflight = calloc(pa->bm_bits, sizeof(*pa->bm_inflight));
+	pa->bm_last = calloc(pa->bm_bits, sizeof(*pa->bm_last));
+	pa->bm_block = aligned_alloc(4096, PARITY_BM_BLOCK);
+	if (!pa->bm_set || !pa->bm_inflight || !pa->bm_last || !pa->bm_block)
+		return -ENOMEM;
+	memset(pa->bm_block, 0, PARITY_BM_BLOCK);
+	return 0;
+}
+
+/* journal=SPEC: build the journal target, one record per cache entry. */
+static int parity_create_journal(struct parity_array *pa, const struct parity_level_desc *d,
+                                 const struct rl_build_ctx *ctx, const struct rl_spec_kv *jkv,
+                                 struct rl_err *err)
+{
+	struct rl_spec_node *jn = NULL;
+	struct rl_err jerr = {0};
 	int rc;
 
-	if (!writable || !pa->log || !pa->data || (rl_target_leaf_caps(pa->a.t) & RL_CAP_VIRTUAL))
-		return 0;
-	rc = rl_exec_create(RL_EXEC_PSYNC, 16, 0, &ex);
+	pa->log = PARITY_LOG_JOURNAL;
+	pa->recsize = (PARITY_LOG_HDR + (uint64_t)pa->a.n * pa->height + 4095) / 4096 * 4096;
+	if ((rc = rl_spec_parse(jkv->value, &jn, &jerr)) ||
+	    (rc = rl_target_build(jn, ctx, &pa->journal, &jerr))) {
+		rl_spec_free(jn);
+		return rl_err_set(err, jkv->value_pos + jerr.pos, "%s: journal: %s", d->name,
+		                  jerr.msg);
+	}
+	rl_spec_free(jn);
+	if (pa->journal->size < pa->nslots * pa->recsize ||
+	    (pa->data && !(pa->journal->caps & RL_CAP_DATA)))
+		return rl_err_set(err, jkv->value_pos,
+		                  "%s: the journal needs %llu bytes (stripe_cache=%u records of "
+		                  "%llu) that store data",
+		                  d->name, (unsigned long long)(pa->nslots * pa->recsize),
+		                  pa->nslots, (unsigned long long)pa->recsize);
+	return 0;
+}
+
+/*
+ * What an open does before the array is used (parity_replay.c): the log
+ * replayed, md's bitmap loaded, new members resynced.
+ */
+static int parity_create_open(struct parity_array *pa, const struct parity_level_desc *d,
+                              const struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                              bool md_bitmap, struct rl_err *err)
+{
+	char msg[256];
+	bool resynced;
+	int rc = parity_replay_at_open(pa, ctx->write_intent, msg, sizeof(msg));
+
+	if (!rc && md_bitmap && pa->data)
+		rc = parity_bitmap_load(pa, msg, sizeof(msg));
 	if (rc)
-		return rc;
-	rc = rl_target_attach(pa->a.t, ex);
-	if (!rc)
-		rc = parity_power_restore(pa, ex, NULL, msg, msglen);
-	rl_exec_destroy(ex);
-	pa->powerloss_after = armed;
-	return rc;
+		return rl_err_set(err, node->pos, "%s: %s", d->name, msg);
+	rc = parity_resync_fresh(pa, &resynced, msg, sizeof(msg));
+	if (rc)
+		return rl_err_set(err, node->pos, "%s: initial resync: %s", d->name, msg);
+	if (resynced && !ctx->quiet)
+		fprintf(stderr,
+		        "%s: new members: parity computed from their contents "
+		        "(md's initial resync)\n",
+		        d->name);
+	return 0;
 }
 
 int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
@@ -439,82 +367,22 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	pa->powerloss_after = plafter;
 	pa->data = (t->caps & RL_CAP_DATA) != 0;
 	jkv = rl_spec_find(node, "journal");
-	if (ppl && jkv) {
-		rc = rl_err_set(err, jkv->value_pos, "%s: journal= and ppl=on exclude each other",
-		                d->name);
+	if ((rc = parity_create_remedy_check(d, node, ppl, jkv, err)))
 		goto fail;
-	}
-	if (ppl && d->level != 5) {
-		rc = rl_err_set(err, node->pos, "%s: ppl=on is for raid5 only (as md)", d->name);
-		goto fail;
-	}
 	raid_member_sizes(t, sizes);
 	for (unsigned i = 0; i < t->nchildren; i++)
 		size = sizes[i] < size ? sizes[i] : size;
-	if (doff % t->block_size || doff >= size ||
-	    (bmoff && (bmoff % 4096 || !bmchunk || bmoff + PARITY_BM_BLOCK > doff))) {
-		rc = rl_err_set(err, node->pos,
-		                "%s: data-offset must be a block multiple inside the members, and "
-		                "bitmap-offset (with bitmap-chunk) a 4k multiple whose block ends "
-		                "before the data",
-		                d->name);
+	if ((rc =
+	         parity_create_areas(pa, d, node, t, chunk, ppl, bmchunk, bmoff, doff, &size, err)))
 		goto fail;
-	}
-	pa->doff = doff;
-	size -= doff;
-	if (bmchunk && bmoff) {
-		pa->bm_base = bmoff; /* md's bitmap in the metadata area */
-	} else if (bmchunk) {
-		/* One bitmap block at the very end of every member. */
-		if (size <= PARITY_BM_BLOCK + chunk) {
-			rc = rl_err_set(err, node->pos, "%s: members too small for a bitmap",
-			                d->name);
-			goto fail;
-		}
-		size = (size - PARITY_BM_BLOCK) / t->block_size * t->block_size;
-		pa->bm_base = doff + size;
-	}
-	if (ppl) {
-		/* The log area: below the bitmap at the end of every member, one
-		 * record per cache entry. */
-		pa->log = PARITY_LOG_PPL;
-		pa->recsize = PARITY_LOG_HDR + height;
-		if (size <= nslots * pa->recsize + chunk) {
-			rc = rl_err_set(
-			    err, node->pos,
-			    "%s: members too small for the partial parity log (%llu bytes "
-			    "with stripe_cache=%llu) and a chunk",
-			    d->name, (unsigned long long)(nslots * pa->recsize),
-			    (unsigned long long)nslots);
-			goto fail;
-		}
-		size -= nslots * pa->recsize;
-		pa->log_base = doff + size;
-	}
 	rc = parity_geom_init(&pa->g, d->level, (unsigned)alg, t->nchildren, chunk, size, msg,
 	                      sizeof(msg));
 	if (rc) {
 		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
 		goto fail;
 	}
-	if (bmchunk) {
-		/* md grows the bitmap chunk until the bits fit its space (after
-		 * the 256-byte header of an md bitmap). */
-		pa->bm_bits_at = bmoff ? 256 : 0;
-		while (pa->g.dev_size / bmchunk >= (PARITY_BM_BLOCK - pa->bm_bits_at) * 8)
-			bmchunk *= 2;
-		pa->bm_chunk = bmchunk;
-		pa->bm_bits = (pa->g.dev_size + bmchunk - 1) / bmchunk;
-		pa->bm_set = calloc(pa->bm_bits, sizeof(*pa->bm_set));
-		pa->bm_inflight = calloc(pa->bm_bits, sizeof(*pa->bm_inflight));
-		pa->bm_last = calloc(pa->bm_bits, sizeof(*pa->bm_last));
-		pa->bm_block = aligned_alloc(4096, PARITY_BM_BLOCK);
-		if (!pa->bm_set || !pa->bm_inflight || !pa->bm_last || !pa->bm_block) {
-			rc = -ENOMEM;
-			goto fail;
-		}
-		memset(pa->bm_block, 0, PARITY_BM_BLOCK);
-	}
+	if (bmchunk && (rc = parity_create_bitmap(pa, bmchunk, bmoff)))
+		goto fail;
 	if (chunk % t->block_size || height % t->block_size || height < 4096 ||
 	    (height & (height - 1)) || height > chunk) {
 		rc = rl_err_set(
@@ -525,31 +393,8 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		goto fail;
 	}
 	pa->wps = chunk / height;
-	if (jkv) {
-		struct rl_spec_node *jn = NULL;
-		struct rl_err jerr = {0};
-		pa->log = PARITY_LOG_JOURNAL;
-		pa->recsize =
-		    (PARITY_LOG_HDR + (uint64_t)t->nchildren * height + 4095) / 4096 * 4096;
-		if ((rc = rl_spec_parse(jkv->value, &jn, &jerr)) ||
-		    (rc = rl_target_build(jn, ctx, &pa->journal, &jerr))) {
-			rl_spec_free(jn);
-			rc = rl_err_set(err, jkv->value_pos + jerr.pos, "%s: journal: %s", d->name,
-			                jerr.msg);
-			goto fail;
-		}
-		rl_spec_free(jn);
-		if (pa->journal->size < nslots * pa->recsize ||
-		    (pa->data && !(pa->journal->caps & RL_CAP_DATA))) {
-			rc = rl_err_set(
-			    err, jkv->value_pos,
-			    "%s: the journal needs %llu bytes (stripe_cache=%llu records of "
-			    "%llu) that store data",
-			    d->name, (unsigned long long)(nslots * pa->recsize),
-			    (unsigned long long)nslots, (unsigned long long)pa->recsize);
-			goto fail;
-		}
-	}
+	if (jkv && (rc = parity_create_journal(pa, d, ctx, jkv, err)))
+		goto fail;
 	t->caps &= ~RL_CAP_TRIM;
 	if ((rc = raid_spec_failed(node, &pa->a, err)) ||
 	    (rc = rl_params_check(node, parity_params, err)))
@@ -558,30 +403,18 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 		rc = -ENOMEM;
 		goto fail;
 	}
-	rc = parity_replay_at_open(pa, ctx->write_intent, msg, sizeof(msg));
-	if (!rc && bmoff && pa->data)
-		rc = parity_bitmap_load(pa, msg, sizeof(msg));
-	if (rc) {
-		rc = rl_err_set(err, node->pos, "%s: %s", d->name, msg);
-		goto fail;
-	}
 	t->size = pa->g.size;
-	{
-		bool resynced;
-		rc = parity_resync_fresh(pa, &resynced, msg, sizeof(msg));
-		if (rc) {
-			rc = rl_err_set(err, node->pos, "%s: initial resync: %s", d->name, msg);
-			goto fail;
-		}
-		if (resynced && !ctx->quiet)
-			fprintf(stderr,
-			        "%s: new members: parity computed from their contents "
-			        "(md's initial resync)\n",
-			        d->name);
-	}
+	if ((rc = parity_create_open(pa, d, node, ctx, bmoff != 0, err)))
+		goto fail;
 	*out = t;
 	return 0;
 fail:
 	rl_target_close(t);
 	return rc;
+}
+
+int parity_type_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
+                       struct rl_target **out, struct rl_err *err)
+{
+	return parity_create(&parity_descs[!strcmp(node->name, "raid6")], node, ctx, out, err);
 }

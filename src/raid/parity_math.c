@@ -162,3 +162,11 @@ int parity_syndrome_check(unsigned k, size_t len, void *const *blocks, uint8_t *
 	}
 	return who;
 }
+
+void parity_xor_into(uint8_t *acc, const uint8_t *src, uint8_t *tmp, size_t len)
+{
+	void *v[3] = {acc, (void *)src, tmp};
+
+	parity_xor(2, len, v);
+	memcpy(acc, tmp, len);
+}

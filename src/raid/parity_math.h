@@ -35,6 +35,9 @@ int parity_recover(unsigned k, unsigned nparity, size_t len, void *const *blocks
 /** @v[@nsrc] = XOR of @v[0..nsrc-1] (ISA-L xor_gen). */
 void parity_xor(unsigned nsrc, size_t len, void **v);
 
+/** acc ^= src over @len bytes, through @tmp (@len bytes of scratch). */
+void parity_xor_into(uint8_t *acc, const uint8_t *src, uint8_t *tmp, size_t len);
+
 /** GF(2^8) coefficient of data slot @slot in Q: 2^slot. */
 uint8_t parity_q_coef(unsigned slot);
 

@@ -24,12 +24,19 @@
 #define PARITY_BM_SLEEP 5000000000ull /* md's bitmap daemon_sleep: 5 s */
 #define PARITY_BM_BLOCK 4096u
 
-/* Host request scratch while the array holds it. */
-enum {
-	PH_ARRAY = 0,  /* struct parity_array * */
-	PH_CURSOR = 1, /* next window key to issue */
-	PH_LINK = 2,   /* next request in an entry's wait list */
+/* Host request scratch while the array holds it, laid over its priv words. */
+struct parity_req {
+	struct parity_array *pa;
+	uint64_t cursor;    /* next window key to issue (flush: next member) */
+	struct rl_io *link; /* next request in an entry's wait list */
 };
+_Static_assert(sizeof(struct parity_req) <= sizeof(((struct rl_io *)0)->priv),
+               "a host request's parity state must fit in its priv words");
+
+static inline struct parity_req *parity_req(const struct rl_io *io)
+{
+	return (struct parity_req *)(uintptr_t)io->priv;
+}
 
 enum parity_phase { RD_DIRECT, RD_RECON, RD_FIXUP, WR_BITMAP, WR_READ, WR_LOG, WR_WRITE };
 enum parity_mode { MODE_RMW, MODE_RCW, MODE_FULL, MODE_DATA_ONLY };
@@ -113,11 +120,25 @@ struct parity_array {
 	_Atomic uint64_t read_errors[RAID_MAX_MEMBERS];
 };
 
-/* Shared by the two halves (defined in parity.c). */
+/* Shared by the data path and the builder (defined in parity.c). */
 
 /** Can the array still serve every block (at most nparity members down)? */
 bool parity_intact(const struct raid_array *a);
-/** acc ^= src over @len bytes, through @tmp (len bytes of scratch). */
-void parity_xor_into(uint8_t *acc, const uint8_t *src, uint8_t *tmp, size_t len);
+
+/* Steps of an open, before the array is used (parity_replay.c). */
+
+/**
+ * Replay the journal or partial parity log, as md does at assembly, when
+ * the array is opened for writing (@writable).  0, or a negative errno
+ * with @msg.
+ */
+int parity_replay_at_open(struct parity_array *pa, bool writable, char *msg, size_t msglen);
+/** An md bitmap (bitmap-offset=): start from its block as the members have it. */
+int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen);
+/**
+ * md's initial resync when every member was just created (RL_CAP_FRESH):
+ * parity from the data.  Sets *done when it ran.  0, or a negative errno.
+ */
+int parity_resync_fresh(struct parity_array *pa, bool *done, char *msg, size_t msglen);
 
 #endif

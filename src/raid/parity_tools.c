@@ -24,6 +24,7 @@
 #include "core/sync.h"
 #include "raid/parity.h"
 #include "raid/parity_math.h"
+#include "raid/rebuild.h"
 
 struct parity_tool {
 	struct parity_array *pa;
@@ -105,8 +106,19 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
                    void (*progress)(void *, uint64_t, uint64_t), void *arg,
                    struct parity_rebuild_result *res, char *msg, size_t msglen)
 {
+	struct raid_rebuild_opts o = {
+	    .member = member, .rate = rate, .progress = progress, .arg = arg};
+
+	return parity_rebuild_opts(pa, ex, &o, res, msg, msglen);
+}
+
+int parity_rebuild_opts(struct parity_array *pa, struct rl_exec *ex,
+                        const struct raid_rebuild_opts *opts, struct parity_rebuild_result *res,
+                        char *msg, size_t msglen)
+{
+	unsigned member = opts->member;
 	struct parity_tool pt;
-	uint64_t start = parity_tool_clock();
+	uint64_t start = parity_tool_clock(), rate = opts->rate;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -118,7 +130,8 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
 	if (parity_tool_init(&pt, pa))
 		return -ENOMEM;
 	raid_member_set(pt.a, member, RAID_MEMBER_REBUILDING);
-	for (uint64_t s = 0; s < pt.g->stripes; s++) {
+	/* stripes wholly below the resume point are in sync already (recovery_offset) */
+	for (uint64_t s = opts->resume / pt.g->chunk; s < pt.g->stripes; s++) {
 		struct parity_stripe ps;
 		void *blocks[RAID_MAX_MEMBERS];
 		uint64_t miss, missing = 0;
@@ -144,6 +157,8 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
 				break;
 			}
 			res->bytes += pt.g->chunk;
+			if (opts->checkpoint && !res->unrecoverable)
+				opts->checkpoint(opts->ckpt_arg, (s + 1) * pt.g->chunk);
 			if (rate) {
 				uint64_t due =
 				    start + (uint64_t)((double)res->bytes * 1e9 / (double)rate);
@@ -156,8 +171,8 @@ int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member,
 				}
 			}
 		}
-		if (progress)
-			progress(arg, (s + 1) * pt.g->k * pt.g->chunk, pt.g->size);
+		if (opts->progress)
+			opts->progress(opts->arg, (s + 1) * pt.g->k * pt.g->chunk, pt.g->size);
 	}
 	if (!rc && (rc = rl_io_sync(pt.a->t->children[member], ex, RL_OP_FLUSH, 0, 0, NULL, 0))) {
 		snprintf(msg, msglen, "flushing member %u failed: %s", member, strerror(-rc));
@@ -200,9 +215,11 @@ static int parity_check_blame(struct parity_tool *pt, const struct parity_stripe
 	return -1;
 }
 
-int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_mode mode,
-                 void (*mismatch)(void *, const struct parity_mismatch *), void *arg,
-                 struct parity_check_result *res, char *msg, size_t msglen)
+/* parity_check() over the stripes that touch @regions (NULL: all of them). */
+static int parity_check_walk(struct parity_array *pa, struct rl_exec *ex,
+                             enum parity_check_mode mode, const struct raid_regions *regions,
+                             void (*mismatch)(void *, const struct parity_mismatch *), void *arg,
+                             struct parity_check_result *res, char *msg, size_t msglen)
 {
 	struct parity_tool pt;
 	uint32_t bs;
@@ -218,6 +235,8 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_
 		uint8_t *p = pt.buf[pt.g->n], *q = pt.buf[pt.g->n + 1];
 		uint64_t miss;
 
+		if (!raid_regions_hit(regions, s * pt.g->chunk, pt.g->chunk))
+			continue; /* a clean region of md's bitmap */
 		parity_geom_stripe(pt.g, s, &ps);
 		parity_tool_read(&pt, ex, s, -1, &miss, &res->read_errors);
 		if (miss) {
@@ -301,4 +320,17 @@ int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_
 	}
 	free(pt.mem);
 	return rc;
+}
+
+int parity_check(struct parity_array *pa, struct rl_exec *ex, enum parity_check_mode mode,
+                 void (*mismatch)(void *, const struct parity_mismatch *), void *arg,
+                 struct parity_check_result *res, char *msg, size_t msglen)
+{
+	return parity_check_walk(pa, ex, mode, NULL, mismatch, arg, res, msg, msglen);
+}
+
+int parity_resync(struct parity_array *pa, struct rl_exec *ex, const struct raid_regions *regions,
+                  struct parity_check_result *res, char *msg, size_t msglen)
+{
+	return parity_check_walk(pa, ex, PARITY_RESYNC, regions, NULL, NULL, res, msg, msglen);
 }

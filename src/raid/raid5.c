@@ -8,40 +8,17 @@
  * At least 3 members; the array holds (members - 1) x the smallest
  * member, in whole chunks.  Survives one failed member.
  * Placement is parity_layout.c, the data path the shared parity engine
- * (parity.c): this file only names the level.
+ * (parity.c), its level description the table in parity_build.c: this
+ * file only registers the level's name and help.
  */
 #include "raid/parity.h"
 #include "raid/parity_params.h"
-
-static const struct rl_target_ops raid5_ops = {
-    .name = "raid5",
-    .submit = parity_submit,
-    .describe = raid_describe,
-    .report = raid_report,
-    .ctl = raid_ctl,
-    .attach = parity_attach,
-    .finish = parity_target_finish,
-    .destroy = parity_destroy,
-};
-
-static const struct parity_level_desc raid5_desc = {
-    .name = "raid5",
-    .level = 5,
-    .nparity = 1,
-    .ops = &raid5_ops,
-};
-
-static int raid5_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-                        struct rl_target **out, struct rl_err *err)
-{
-	return parity_create(&raid5_desc, node, ctx, out, err);
-}
 
 static struct rl_target_type raid5_type = {
     .name = "raid5",
     .summary = "block-interleaved distributed parity: one parity chunk per stripe (md raid5)",
     .args = "MEMBER...",
     .params = parity_params,
-    .create = raid5_create,
+    .create = parity_type_create,
 };
 RL_TARGET_REGISTER(raid5_type)

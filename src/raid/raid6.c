@@ -8,40 +8,17 @@
  * At least 4 members; the array holds (members - 2) x the smallest
  * member, in whole chunks.  Survives any two failed members; check names the wrong member.
  * Placement is parity_layout.c, the data path the shared parity engine
- * (parity.c): this file only names the level.
+ * (parity.c), its level description the table in parity_build.c: this
+ * file only registers the level's name and help.
  */
 #include "raid/parity.h"
 #include "raid/parity_params.h"
-
-static const struct rl_target_ops raid6_ops = {
-    .name = "raid6",
-    .submit = parity_submit,
-    .describe = raid_describe,
-    .report = raid_report,
-    .ctl = raid_ctl,
-    .attach = parity_attach,
-    .finish = parity_target_finish,
-    .destroy = parity_destroy,
-};
-
-static const struct parity_level_desc raid6_desc = {
-    .name = "raid6",
-    .level = 6,
-    .nparity = 2,
-    .ops = &raid6_ops,
-};
-
-static int raid6_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
-                        struct rl_target **out, struct rl_err *err)
-{
-	return parity_create(&raid6_desc, node, ctx, out, err);
-}
 
 static struct rl_target_type raid6_type = {
     .name = "raid6",
     .summary = "P+Q dual parity: survives any two members (md raid6)",
     .args = "MEMBER...",
     .params = parity_params,
-    .create = raid6_create,
+    .create = parity_type_create,
 };
 RL_TARGET_REGISTER(raid6_type)

@@ -97,6 +97,17 @@ void raid_member_sizes(const struct rl_target *t, uint64_t *sizes)
 		sizes[i] = t->children[i]->size / t->block_size * t->block_size;
 }
 
+bool raid_regions_hit(const struct raid_regions *r, uint64_t off, uint64_t len)
+{
+	if (!r)
+		return true;
+	for (uint64_t b = off / r->chunk; len && b <= (off + len - 1) / r->chunk && b < r->nbits;
+	     b++)
+		if (r->bits[b / 8] >> (b % 8) & 1)
+			return true;
+	return false;
+}
+
 int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err)
 {
 	struct rl_spec_kv *kv = rl_spec_find(node, "failed");

@@ -194,6 +194,20 @@ void raid_array_init(struct raid_array *a, struct rl_target *t, const struct rai
 /** Member sizes of @t's children, rounded down to @t's block size, into @sizes. */
 void raid_member_sizes(const struct rl_target *t, uint64_t *sizes);
 
+/*
+ * Regions of the members marked dirty by md's write-intent bitmap: bit i
+ * (least significant first in each byte, as md stores them) covers member
+ * bytes [i*chunk, (i+1)*chunk) counted from the data start.
+ */
+struct raid_regions {
+	const uint8_t *bits;
+	uint64_t chunk;
+	uint64_t nbits;
+};
+
+/** Whether member bytes [@off, @off+@len) touch a dirty region (@r NULL: yes). */
+bool raid_regions_hit(const struct raid_regions *r, uint64_t off, uint64_t len);
+
 /** failed=K or failed=K+L+...: mark those members failed.  0 or -EINVAL. */
 int raid_spec_failed(struct rl_spec_node *node, struct raid_array *a, struct rl_err *err);
 

@@ -12,11 +12,11 @@
  *                extent instead when the level has trim_next, as raid0)
  *   FLUSH        one child per writable member
  *
- * Progress lives in the parent's scratch (priv[], ours while we hold the
- * request), so when rl_io_child_get() finds the pool empty the parent is
- * parked with rl_exec_wait() and raid_issue() later continues exactly where
- * it stopped.  Every child ends through rl_io_child_end(), and the parent
- * is sealed once, so it completes exactly once whatever the order.
+ * Progress lives in the parent's scratch (struct raid_req laid over its priv
+ * words, ours while we hold the request), so when rl_io_child_get() finds the pool empty the parent
+ * is parked with rl_exec_wait() and raid_issue() later continues exactly where it stopped.  Every
+ * child ends through rl_io_child_end(), and the parent is sealed once, so it completes exactly once
+ * whatever the order.
  *
  * A child's own scratch belongs to the member while the member holds it;
  * what we need back at completion (where in the parent the piece starts,
@@ -59,7 +59,7 @@
  * is reused for the retry and the rewrites, so they never need the pool.
  * md orders a rewrite against host writes with a barrier; here a read
  * notes the array's write generation when it arrives with no host write in
- * flight (RAID_P_GEN), and FIX happens only while the generation has not
+ * flight (raid_req.u.gen), and FIX happens only while the generation has not
  * moved: the data read cannot be older than a write then.  Under a mixed
  * load the rewrite is skipped (fixes_skipped) - the bad copy keeps failing
  * reads, which keep being retried - and a rewrite overtaken by a write sent
@@ -67,6 +67,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/exec.h"
 #include "raid/md_state.h"
@@ -74,24 +75,36 @@
 
 #define RELAXED memory_order_relaxed
 
-/* Parent scratch (priv[]) while the array holds the request. */
-enum {
-	RAID_P_ARRAY = 0,  /* struct raid_array * */
-	RAID_P_DONE = 1,   /* bytes of the request whose pieces are fully issued */
-	RAID_P_NEXT = 2,   /* within the current piece: next copy / member / trim cursor */
-	RAID_P_GEN = 3,    /* read: a->wr_gen when it arrived with no write in flight, or
-	                      RAID_GEN_NONE: its rewrites (FIX) may race with writes */
-	RAID_P_SERIAL = 3, /* write with writes=serial: phase member (low 16 bits),
-	                      children in flight (bits 16-47), RAID_S_SCANNED */
+/* Parent scratch (the request's priv words) while the array holds the request. */
+struct raid_req {
+	struct raid_array *a; /* the array */
+	uint64_t done;        /* bytes of the request whose pieces are fully issued */
+	uint64_t next;        /* within the current piece: next copy / member / trim cursor,
+	                         with RAID_NEXT_COUNTED */
+	union {
+		/* read: a->wr_gen when it arrived with no write in flight, or
+		 * RAID_GEN_NONE: its rewrites (FIX) may race with writes */
+		uint64_t gen;
+		struct {                   /* write with writes=serial */
+			uint16_t member;   /* the phase: the member being written */
+			bool scanned;      /* the phase is fully issued */
+			uint32_t inflight; /* the phase's children in flight */
+		} serial;
+	} u;
 };
-#define RAID_S_SCANNED  (1ull << 63) /* the phase is fully issued */
-#define RAID_S_ONE      (1ull << 16)
-#define RAID_S_COUNT(v) (((v) >> 16) & 0xffffffffull)
-#define RAID_GEN_NONE   UINT64_MAX
-#define RAID_WR_GEN1    (1ull << 24) /* one generation in raid_array.wr_state */
-#define RAID_P_COUNTED  (1ull << 63) /* in RAID_P_NEXT: the piece's degraded/lost check is done */
+_Static_assert(sizeof(struct raid_req) <= sizeof(((struct rl_io *)0)->priv),
+               "a request's array state must fit in its priv words");
 
-/* What a child carries in cb_arg. */
+#define RAID_GEN_NONE     UINT64_MAX
+#define RAID_WR_GEN1      (1ull << 24) /* one generation in raid_array.wr_state */
+#define RAID_NEXT_COUNTED (1ull << 63) /* in next: the piece's degraded/lost check is done */
+
+static inline struct raid_req *raid_req(const struct rl_io *io)
+{
+	return (struct raid_req *)(uintptr_t)io->priv;
+}
+
+/* What a child carries in cb_arg (the submitter's word), laid over it. */
 struct raid_tag {
 	uint32_t rel;   /* piece start, relative to the parent's offset */
 	uint8_t first;  /* read: the copy tried first */
@@ -100,29 +113,27 @@ struct raid_tag {
 	uint8_t bad;    /* read: copies (index < 8) that failed it and stay in the array */
 };
 
-_Static_assert(sizeof(void *) >= 8, "raid tags are packed into a 64-bit cb_arg");
+_Static_assert(sizeof(struct raid_tag) == sizeof(void *), "a raid tag is a child's cb_arg");
 
 static void *raid_tag_pack(struct raid_tag g)
 {
-	return (void *)(uintptr_t)((uint64_t)g.rel | (uint64_t)g.first << 32 |
-	                           (uint64_t)g.cur << 40 | (uint64_t)g.member << 48 |
-	                           (uint64_t)g.bad << 56);
+	void *p;
+
+	memcpy(&p, &g, sizeof(p));
+	return p;
 }
 
 static struct raid_tag raid_tag_unpack(const void *p)
 {
-	uint64_t v = (uint64_t)(uintptr_t)p;
+	struct raid_tag g;
 
-	return (struct raid_tag){.rel = (uint32_t)v,
-	                         .first = (uint8_t)(v >> 32),
-	                         .cur = (uint8_t)(v >> 40),
-	                         .member = (uint8_t)(v >> 48),
-	                         .bad = (uint8_t)(v >> 56)};
+	memcpy(&g, &p, sizeof(g));
+	return g;
 }
 
 static struct raid_array *raid_io_array(const struct rl_io *parent)
 {
-	return (struct raid_array *)(uintptr_t)parent->priv[RAID_P_ARRAY];
+	return raid_req(parent)->a;
 }
 
 static void raid_fix_done(struct rl_io *c, int status);
@@ -178,8 +189,8 @@ static void raid_write_child_done(struct raid_array *a)
 /* No host write was sent since read @p arrived (nor in flight then)? */
 static bool raid_fix_safe(const struct raid_array *a, const struct rl_io *p)
 {
-	return p->priv[RAID_P_GEN] != RAID_GEN_NONE &&
-	       atomic_load(&a->wr_state) / RAID_WR_GEN1 == p->priv[RAID_P_GEN];
+	return raid_req(p)->u.gen != RAID_GEN_NONE &&
+	       atomic_load(&a->wr_state) / RAID_WR_GEN1 == raid_req(p)->u.gen;
 }
 
 static void *raid_child_buf(const struct rl_io *parent, uint64_t rel)
@@ -394,8 +405,8 @@ static bool raid_issue_reads(struct rl_io *io)
 	struct raid_array *a = raid_io_array(io);
 	struct raid_loc locs[RAID_MAX_MEMBERS];
 
-	while (io->priv[RAID_P_DONE] < io->len) {
-		uint64_t rel = io->priv[RAID_P_DONE], len;
+	while (raid_req(io)->done < io->len) {
+		uint64_t rel = raid_req(io)->done, len;
 		unsigned n = a->level->locate(a, io->offset + rel, io->len - rel, &len, locs);
 		int pick = raid_pick(a, locs, n, (uint64_t)(uintptr_t)io);
 		struct rl_io *c;
@@ -403,7 +414,7 @@ static bool raid_issue_reads(struct rl_io *io)
 		if (pick < 0) { /* no readable copy: LOST without a child */
 			raid_lost_note(a, io->offset + rel);
 			rl_io_note_error(io, -EIO);
-			io->priv[RAID_P_DONE] = rel + len;
+			raid_req(io)->done = rel + len;
 			continue;
 		}
 		c = rl_io_child_get(io);
@@ -419,7 +430,7 @@ static bool raid_issue_reads(struct rl_io *io)
 		c->len = (uint32_t)len;
 		c->buf = raid_child_buf(io, rel);
 		c->cb = raid_read_done;
-		io->priv[RAID_P_DONE] = rel + len;
+		raid_req(io)->done = rel + len;
 		raid_member_send(a, c, &locs[pick],
 		                 (struct raid_tag){.rel = (uint32_t)rel,
 		                                   .first = (uint8_t)pick,
@@ -463,36 +474,36 @@ static bool raid_issue_writes(struct rl_io *io)
 	struct raid_loc locs[RAID_MAX_MEMBERS];
 	bool serial = a->serial_writes && io->op == RL_OP_WRITE;
 
-	while (io->priv[RAID_P_DONE] < io->len) {
-		uint64_t rel = io->priv[RAID_P_DONE], len;
+	while (raid_req(io)->done < io->len) {
+		uint64_t rel = raid_req(io)->done, len;
 		unsigned n = a->level->locate(a, io->offset + rel, io->len - rel, &len, locs);
-		uint64_t next = io->priv[RAID_P_NEXT];
+		uint64_t next = raid_req(io)->next;
 
-		if (!(next & RAID_P_COUNTED) && serial && (io->priv[RAID_P_SERIAL] & 0xffff)) {
-			next = RAID_P_COUNTED; /* checked and counted in the first phase */
-		} else if (!(next & RAID_P_COUNTED)) {
+		if (!(next & RAID_NEXT_COUNTED) && serial && raid_req(io)->u.serial.member) {
+			next = RAID_NEXT_COUNTED; /* checked and counted in the first phase */
+		} else if (!(next & RAID_NEXT_COUNTED)) {
 			unsigned writable = 0;
 			for (unsigned i = 0; i < n; i++)
 				writable += raid_member_writable(a, locs[i].member);
 			if (!raid_any_readable(a, locs, n) || !writable) {
 				raid_lost_note(a, io->offset + rel);
 				rl_io_note_error(io, -EIO);
-				io->priv[RAID_P_DONE] = rel + len;
+				raid_req(io)->done = rel + len;
 				continue;
 			}
 			if (writable < n)
 				atomic_fetch_add_explicit(&a->degraded_writes, 1, RELAXED);
-			next = RAID_P_COUNTED;
+			next = RAID_NEXT_COUNTED;
 		}
-		for (unsigned k = (unsigned)(next & ~RAID_P_COUNTED); k < n; k++) {
+		for (unsigned k = (unsigned)(next & ~RAID_NEXT_COUNTED); k < n; k++) {
 			struct rl_io *c;
 
 			if (!raid_member_writable(a, locs[k].member) ||
-			    (serial && locs[k].member != (io->priv[RAID_P_SERIAL] & 0xffff)))
+			    (serial && locs[k].member != raid_req(io)->u.serial.member))
 				continue;
 			c = rl_io_child_get(io);
 			if (!c) {
-				io->priv[RAID_P_NEXT] = RAID_P_COUNTED | k;
+				raid_req(io)->next = RAID_NEXT_COUNTED | k;
 				return false;
 			}
 			c->op = io->op;
@@ -504,10 +515,10 @@ static bool raid_issue_writes(struct rl_io *io)
 			    a, c, &locs[k],
 			    (struct raid_tag){.rel = (uint32_t)rel, .cur = (uint8_t)k});
 			if (serial)
-				io->priv[RAID_P_SERIAL] += RAID_S_ONE;
+				raid_req(io)->u.serial.inflight++;
 		}
-		io->priv[RAID_P_NEXT] = 0;
-		io->priv[RAID_P_DONE] = rel + len;
+		raid_req(io)->next = 0;
+		raid_req(io)->done = rel + len;
 	}
 	return true;
 }
@@ -535,7 +546,7 @@ static bool raid_issue_trim_extents(struct rl_io *io)
 	struct raid_array *a = raid_io_array(io);
 
 	for (;;) {
-		uint64_t cursor = io->priv[RAID_P_NEXT], plen, aoff;
+		uint64_t cursor = raid_req(io)->next, plen, aoff;
 		struct raid_loc loc;
 		struct rl_io *c;
 
@@ -544,13 +555,13 @@ static bool raid_issue_trim_extents(struct rl_io *io)
 		if (!raid_member_writable(a, loc.member)) {
 			raid_lost_note(a, aoff);
 			rl_io_note_error(io, -EIO);
-			io->priv[RAID_P_NEXT] = cursor;
+			raid_req(io)->next = cursor;
 			continue;
 		}
 		c = rl_io_child_get(io);
 		if (!c)
 			return false; /* the cursor still points at this extent */
-		io->priv[RAID_P_NEXT] = cursor;
+		raid_req(io)->next = cursor;
 		c->op = RL_OP_TRIM;
 		c->len = (uint32_t)plen;
 		c->cb = raid_trim_done;
@@ -578,12 +589,12 @@ static bool raid_issue_flush(struct rl_io *io)
 {
 	struct raid_array *a = raid_io_array(io);
 
-	if (!(io->priv[RAID_P_NEXT] & RAID_P_COUNTED)) {
+	if (!(raid_req(io)->next & RAID_NEXT_COUNTED)) {
 		if (!a->level->intact(a))
 			rl_io_note_error(io, -EIO);
-		io->priv[RAID_P_NEXT] = RAID_P_COUNTED;
+		raid_req(io)->next = RAID_NEXT_COUNTED;
 	}
-	for (unsigned i = (unsigned)(io->priv[RAID_P_NEXT] & ~RAID_P_COUNTED); i < a->n; i++) {
+	for (unsigned i = (unsigned)(raid_req(io)->next & ~RAID_NEXT_COUNTED); i < a->n; i++) {
 		struct raid_loc loc = {.member = i, .offset = 0};
 		struct rl_io *c;
 
@@ -591,7 +602,7 @@ static bool raid_issue_flush(struct rl_io *io)
 			continue;
 		c = rl_io_child_get(io);
 		if (!c) {
-			io->priv[RAID_P_NEXT] = RAID_P_COUNTED | i;
+			raid_req(io)->next = RAID_NEXT_COUNTED | i;
 			return false;
 		}
 		c->op = RL_OP_FLUSH;
@@ -639,38 +650,38 @@ static void raid_issue_serial(struct rl_io *io)
 	struct raid_array *a = raid_io_array(io);
 
 	for (;;) {
-		uint64_t st;
+		struct raid_req *r = raid_req(io);
 		if (!raid_issue_writes(io)) {
 			raid_issue_end(io, false);
 			return;
 		}
-		st = io->priv[RAID_P_SERIAL];
-		if (RAID_S_COUNT(st)) { /* the phase's children end in raid_serial_child_done */
-			io->priv[RAID_P_SERIAL] = st | RAID_S_SCANNED;
+		if (r->u.serial.inflight) { /* the phase's children end in raid_serial_child_done */
+			r->u.serial.scanned = true;
 			return;
 		}
-		if ((st & 0xffff) + 1 >= a->n) {
+		if (r->u.serial.member + 1u >= a->n) {
 			raid_issue_end(io, true);
 			return;
 		}
-		io->priv[RAID_P_SERIAL] = (st & 0xffff) + 1;
-		io->priv[RAID_P_DONE] = 0;
-		io->priv[RAID_P_NEXT] = 0;
+		r->u.serial.member++;
+		r->u.serial.scanned = false;
+		r->done = 0;
+		r->next = 0;
 	}
 }
 
 static void raid_serial_child_done(struct rl_io *p)
 {
-	uint64_t st = p->priv[RAID_P_SERIAL] - RAID_S_ONE;
+	struct raid_req *r = raid_req(p);
 
-	p->priv[RAID_P_SERIAL] = st;
-	if (RAID_S_COUNT(st) || !(st & RAID_S_SCANNED))
+	if (--r->u.serial.inflight || !r->u.serial.scanned)
 		return;
 	/* the phase is complete: on to the next member (before this child ends) */
-	p->priv[RAID_P_SERIAL] = (st & 0xffff) + 1;
-	p->priv[RAID_P_DONE] = 0;
-	p->priv[RAID_P_NEXT] = 0;
-	if ((st & 0xffff) + 1 >= raid_io_array(p)->n) {
+	r->u.serial.member++;
+	r->u.serial.scanned = false;
+	r->done = 0;
+	r->next = 0;
+	if (r->u.serial.member >= raid_io_array(p)->n) {
 		raid_issue_end(p, true);
 		return;
 	}
@@ -707,18 +718,18 @@ void raid_submit(struct rl_target *t, struct rl_io *io)
 {
 	struct raid_array *a = t->priv;
 
+	/* the array is dirty (and a mirror's bitmap regions set) before the data moves */
 	if (a->md && (io->op == RL_OP_WRITE || io->op == RL_OP_TRIM))
-		md_state_write_start(a->md, a); /* the array is dirty before the data moves */
-	io->priv[RAID_P_ARRAY] = (uint64_t)(uintptr_t)t->priv;
-	io->priv[RAID_P_DONE] = 0;
-	io->priv[RAID_P_NEXT] = 0;
-	io->priv[RAID_P_GEN] = io->op == RL_OP_WRITE ? 0 : RAID_GEN_NONE; /* RAID_P_SERIAL */
+		md_state_write_start(a->md, a, io->offset, io->len);
+	*raid_req(io) = (struct raid_req){.a = t->priv};
+	if (io->op != RL_OP_WRITE)
+		raid_req(io)->u.gen = RAID_GEN_NONE; /* a write's serial phase starts at 0 */
 	if (io->op == RL_OP_READ && ((struct raid_array *)t->priv)->copies > 1) {
 		/* No write in flight now: remember the generation; one sent
 		 * later changes it, which the FIX checks. */
 		uint64_t w = atomic_load(&((struct raid_array *)t->priv)->wr_state);
 		if (!(w % RAID_WR_GEN1))
-			io->priv[RAID_P_GEN] = w / RAID_WR_GEN1;
+			raid_req(io)->u.gen = w / RAID_WR_GEN1;
 	}
 	rl_io_children_begin(io);
 	raid_issue(io);

@@ -12,6 +12,7 @@
  * flushed at the end.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,32 +113,64 @@ static int raid_rebuild_smaller(struct rl_target *t, const struct raid_array *a,
 	return -EINVAL;
 }
 
-int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebuild_opts *opts,
-                 struct raid_rebuild_result *res, char *msg, size_t msglen)
-{
-	struct raid_array *a = raid_array_of(t);
-	uint64_t unit = opts->unit ? opts->unit : REBUILD_UNIT, start, len;
-	struct raid_loc locs[RAID_MAX_MEMBERS];
-	struct rl_target *dst;
-	void *buf = NULL;
-	int rc = 0;
+/*
+ * How far the member is in sync during a mirrored walk: the member offsets
+ * written so far form one run from the resume point (raid1, raid10 near
+ * copies) until a piece lands elsewhere (far and offset copies jump ahead)
+ * or cannot be rebuilt; from then on the checkpoint stays where it is.
+ */
+struct rebuild_run {
+	uint64_t end; /* member bytes below this are in sync */
+	bool ordered; /* still one run */
+};
 
-	memset(res, 0, sizeof(*res));
-	if (a && opts->member < a->n && raid_rebuild_smaller(t, a, opts->member, msg, msglen))
-		return -EINVAL;
-	if (parity_array_of(t)) {
-		/* raid5/raid6: rebuilt from parity, stripe by stripe (parity_tools.c). */
-		struct parity_rebuild_result pr;
-		start = rebuild_clock();
-		rc = parity_rebuild(parity_array_of(t), ex, opts->member, opts->rate,
-		                    opts->progress, opts->arg, &pr, msg, msglen);
-		res->bytes = pr.bytes;
-		res->read_errors = pr.read_errors;
-		res->unrecoverable = pr.unrecoverable;
-		res->first_unrecoverable = pr.first_unrecoverable;
-		res->elapsed_ns = rebuild_clock() - start;
-		return rc;
+static void rebuild_run_add(struct rebuild_run *run, const struct raid_rebuild_opts *opts,
+                            uint64_t at, uint64_t len, bool ok)
+{
+	if (!run->ordered || !ok || at > run->end) {
+		run->ordered = false;
+		return;
 	}
+	if (at + len > run->end)
+		run->end = at + len;
+	if (opts->checkpoint)
+		opts->checkpoint(opts->ckpt_arg, run->end);
+}
+
+/* Copy one piece to the member (@k is its copy there).  0, or -EIO with @msg. */
+static int rebuild_piece(struct raid_array *a, struct rl_exec *ex,
+                         const struct raid_rebuild_opts *opts, const struct raid_loc *locs,
+                         unsigned n, unsigned k, uint64_t off, uint64_t len, void *buf,
+                         struct rebuild_run *run, struct raid_rebuild_result *res, char *msg,
+                         size_t msglen)
+{
+	int rc;
+
+	if (locs[k].offset + len <= opts->resume)
+		return 0; /* below md's recovery_offset: in sync already */
+	if (rebuild_read_source(a, ex, locs, n, k, len, buf, res)) {
+		if (!res->unrecoverable++)
+			res->first_unrecoverable = off;
+		rebuild_run_add(run, opts, locs[k].offset, len, false);
+		return 0;
+	}
+	rc = rl_io_sync(a->t->children[opts->member], ex, RL_OP_WRITE, locs[k].offset,
+	                (uint32_t)len, buf, 0);
+	if (rc) {
+		snprintf(msg, msglen, "writing member %u at offset %llu failed: %s", opts->member,
+		         (unsigned long long)locs[k].offset, strerror(-rc));
+		return -EIO;
+	}
+	res->bytes += len;
+	rebuild_run_add(run, opts, locs[k].offset, len, true);
+	return 0;
+}
+
+/* Checks before a mirrored walk.  0, or -EINVAL with @msg. */
+static int rebuild_mirror_check(struct rl_target *t, const struct raid_array *a,
+                                const struct raid_rebuild_opts *opts, uint64_t unit, char *msg,
+                                size_t msglen)
+{
 	if (!a || a->copies < 2) {
 		snprintf(msg, msglen, "%s has no redundancy: there is nothing to rebuild from",
 		         a ? a->level->name : t->ops->name);
@@ -152,38 +185,60 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 		snprintf(msg, msglen, "the rebuild unit must be a multiple of %u", t->block_size);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* raid5/raid6: rebuilt from parity, stripe by stripe (parity_tools.c). */
+static int rebuild_parity(struct rl_target *t, struct rl_exec *ex,
+                          const struct raid_rebuild_opts *opts, struct raid_rebuild_result *res,
+                          char *msg, size_t msglen)
+{
+	struct parity_rebuild_result pr;
+	uint64_t start = rebuild_clock();
+	int rc = parity_rebuild_opts(parity_array_of(t), ex, opts, &pr, msg, msglen);
+
+	res->bytes = pr.bytes;
+	res->read_errors = pr.read_errors;
+	res->unrecoverable = pr.unrecoverable;
+	res->first_unrecoverable = pr.first_unrecoverable;
+	res->elapsed_ns = rebuild_clock() - start;
+	return rc;
+}
+
+int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebuild_opts *opts,
+                 struct raid_rebuild_result *res, char *msg, size_t msglen)
+{
+	struct raid_array *a = raid_array_of(t);
+	uint64_t unit = opts->unit ? opts->unit : REBUILD_UNIT, start, len;
+	struct rebuild_run run = {.end = opts->resume, .ordered = true};
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	struct rl_target *dst;
+	void *buf = NULL;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (a && opts->member < a->n && raid_rebuild_smaller(t, a, opts->member, msg, msglen))
+		return -EINVAL;
+	if (parity_array_of(t))
+		return rebuild_parity(t, ex, opts, res, msg, msglen);
+	if ((rc = rebuild_mirror_check(t, a, opts, unit, msg, msglen)))
+		return rc;
 	if (posix_memalign(&buf, 4096, unit))
 		return -ENOMEM;
 	dst = t->children[opts->member];
 	raid_member_set(a, opts->member, RAID_MEMBER_REBUILDING);
 	start = rebuild_clock();
-	for (uint64_t off = 0; off < t->size; off += len) {
+	for (uint64_t off = 0; off < t->size && !rc; off += len) {
 		unsigned n = a->level->locate(a, off, t->size - off < unit ? t->size - off : unit,
 		                              &len, locs);
-		unsigned k = n;
 
-		for (unsigned i = 0; i < n; i++)
-			if (locs[i].member == opts->member)
-				k = i;
-		if (k < n) {
-			if (rebuild_read_source(a, ex, locs, n, k, len, buf, res)) {
-				if (!res->unrecoverable++)
-					res->first_unrecoverable = off;
-			} else {
-				rc = rl_io_sync(dst, ex, RL_OP_WRITE, locs[k].offset, (uint32_t)len,
-				                buf, 0);
-				if (rc) {
-					snprintf(msg, msglen,
-					         "writing member %u at offset %llu failed: %s",
-					         opts->member, (unsigned long long)locs[k].offset,
-					         strerror(-rc));
-					rc = -EIO;
-					break;
-				}
-				res->bytes += len;
+		for (unsigned k = 0; k < n && !rc; k++)
+			if (locs[k].member == opts->member) {
+				rc = rebuild_piece(a, ex, opts, locs, n, k, off, len, buf, &run,
+				                   res, msg, msglen);
 				rebuild_throttle(start, res->bytes, opts->rate);
+				break;
 			}
-		}
 		if (opts->progress)
 			opts->progress(opts->arg, off + len, t->size);
 	}

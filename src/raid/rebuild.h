@@ -2,6 +2,10 @@
  * rebuild.h - reconstruct one member of a mirrored array (raid1, raid10)
  * from the others, and the executor helper the array tools share.
  *
+ * A rebuild can resume: opts.resume skips the member's first bytes (md's
+ * recovery_offset), and opts.checkpoint hears how far the member is in
+ * sync as the walk goes, so an interrupted rebuild is not started again.
+ *
  * The walk goes over the array in pieces (raid10: chunk pieces; raid1:
  * units of opts.unit bytes); for every piece that has a copy on the member
  * being rebuilt, it reads a surviving copy straight from its member and
@@ -26,6 +30,15 @@ struct raid_rebuild_opts {
 	/* Called after every step with array bytes walked so far (optional). */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *arg;
+	/*
+	 * md's recovery_offset: the member's first @resume bytes (from its data
+	 * start) are known in sync and are not rewritten.  The walk calls
+	 * @checkpoint (optional) after every step with the member offset below
+	 * which everything is now in sync, for the caller to record.
+	 */
+	uint64_t resume;
+	void (*checkpoint)(void *ckpt_arg, uint64_t in_sync);
+	void *ckpt_arg;
 };
 
 struct raid_rebuild_result {

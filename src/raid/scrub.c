@@ -172,8 +172,13 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 		unsigned n = a->level->locate(a, off, t->size - off < unit ? t->size - off : unit,
 		                              &len, locs);
 		uint64_t ok = 0;
+		bool hit = false;
 		int s;
 
+		for (unsigned i = 0; i < n; i++)
+			hit = hit || raid_regions_hit(opts->regions, locs[i].offset, len);
+		if (!hit) /* a clean region of md's bitmap: nothing to do */
+			n = 0;
 		for (unsigned i = 0; i < n; i++) {
 			if (!raid_member_readable(a, locs[i].member))
 				continue;
@@ -183,7 +188,9 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 			else
 				ok |= 1ull << i;
 		}
-		if (__builtin_popcountll(ok) < 2) {
+		if (!hit) {
+			/* not compared, not wanted */
+		} else if (__builtin_popcountll(ok) < 2) {
 			res->skipped++;
 		} else {
 			s = scrub_source(locs, n, ok, opts->source);

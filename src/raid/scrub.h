@@ -30,6 +30,8 @@ struct raid_mismatch {
 	bool repaired; /* rewritten from the source */
 };
 
+struct raid_regions;
+
 struct raid_scrub_opts {
 	bool repair;   /* rewrite differing copies from the source copy */
 	int source;    /* trusted member, or -1: the first in-sync copy */
@@ -37,6 +39,8 @@ struct raid_scrub_opts {
 	void (*mismatch)(void *arg, const struct raid_mismatch *m); /* each mismatch (optional) */
 	void (*progress)(void *arg, uint64_t done, uint64_t total); /* after each step (optional) */
 	void *arg;
+	/* Only the pieces with a copy in these regions (md's bitmap); NULL: all. */
+	const struct raid_regions *regions;
 };
 
 struct raid_scrub_result {

@@ -409,14 +409,6 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 			           f->path, found);
 			return -EPERM;
 		}
-		if (!f->blockdev && !rl_safety_file_is_ours(f->fd)) {
-			rl_err_set(
-			    err, pos,
-			    "refusing to write to %s: it is an existing file that raidlab did "
-			    "not create; pass --force-destroy to overwrite it",
-			    f->path);
-			return -EPERM;
-		}
 	}
 	f->writable = ctx->write_intent;
 	return 0;

@@ -10,7 +10,8 @@
 #   - a label holding markup stays text: no unknown element, no script.
 # Screenshots (1280x2000) are kept under $RAIDLAB_BUILD/test-artifacts/:
 # report.png (three CrystalDiskMark-like configurations), report-atto.png,
-# report-hdtune.png, report-jobs.png.  Look at them after changing the report.
+# report-hdtune.png, report-jobs.png, report-fio.png (fio's JSON beside
+# raidlab's result of the same job).  Look at them after changing the report.
 # Without node (or with RAIDLAB_BROWSER_NO_NODE=1), the CrystalDiskMark page
 # is checked with chromium --dump-dom instead, and the test then reports a
 # skip (77): the full check did not run.  It also skips when chromium is
@@ -40,6 +41,15 @@ report report cdm-single.json cdm-raid0x2.json cdm-nvme-raid0x3.json
 report report-atto atto-single.json atto-raid0x2.json
 report report-hdtune hdtune-single.json hdtune-raid0x2.json
 report report-jobs jobs-mem.json jobs-raid0.json
+# fio's own JSON beside raidlab's result of the same job
+need fio
+fiojob=(--name=mixed --filename="$T/f.img" --size=4m --rw=randrw --bs=4k --direct=0)
+fio "${fiojob[@]}" --output-format=json+ --output="$T/fio.json" >/dev/null || fail "fio"
+rm -f "$T/f.img"
+$RAIDLAB run "${fiojob[@]}" --json "$T/raidlab.json" --quiet || fail "raidlab run"
+$RAIDLAB compare "$T/fio.json" "$T/raidlab.json" --html "$T/report-fio.html" >/dev/null ||
+	fail "compare fio.json raidlab.json"
+fio_label=$(jq -r '."fio version"' "$T/fio.json")
 label='raid0 x3 <nvme> & "wide"'
 
 if [ -n "${RAIDLAB_BROWSER_NO_NODE:-}" ] || ! command -v node >/dev/null 2>&1; then
@@ -179,7 +189,7 @@ rm -f "$art"/report*.png
 mkdir "$T/profile"
 node "$T/check.js" "$T/profile" "$art" "$T"/report*.html >"$T/out.json" ||
 	fail "the browser check did not finish"
-for name in report report-atto report-hdtune report-jobs; do
+for name in report report-atto report-hdtune report-jobs report-fio; do
 	p() { jq -r ".pages[\"$name\"]$1" "$T/out.json"; }
 	want=$(grep -o '<svg class="chart' "$T/$name.html" | wc -l)
 	[ "$want" -gt 0 ] || fail "$name.html has no chart"
@@ -201,5 +211,7 @@ jq -e '.pages.report.bars > 0 and (.pages.report.kinds | index("chart dots")) !=
 [ "$(jq '.pages["report-hdtune"].lines' "$T/out.json")" -ge 4 ] || fail "HD Tune curves"
 jq -e --arg l "$label" '.pages.report.text | contains($l)' "$T/out.json" >/dev/null ||
 	fail "the label with markup is not shown as text"
-echo "screenshots: $art/report.png (and report-atto, report-hdtune, report-jobs)"
+jq -e --arg l "$fio_label" '.pages["report-fio"] | (.text | contains($l)) and (.text | contains("raidlab.json")) and .bars >= 4' \
+	"$T/out.json" >/dev/null || fail "the fio report lacks fio's column, raidlab's, or both directions' bars"
+echo "screenshots: $art/report.png (and report-atto, report-hdtune, report-jobs, report-fio)"
 echo ok

@@ -58,7 +58,7 @@
  *     zoned_abs) are the generator's (gen.h); blockalign sets its random
  *     unit.
  *   - cpus / cpus_split pin real workers' threads; mem and mem_align place
- *     the slot buffers (run.c: worker setup says where, and why it matters).
+ *     the slot buffers (run_worker.c: worker setup says where, and why it matters).
  */
 #ifndef RL_WORKLOAD_JOB_H
 #define RL_WORKLOAD_JOB_H
@@ -268,7 +268,8 @@ struct wl_job {
 	uint32_t cmdprio_class[2]; /* cmdprio_class=R[,W]; default 1 (real time) */
 	uint32_t cmdprio_level[2]; /* cmdprio=R[,W]; default 0 */
 	bool log_prio;             /* log_prio=1: lat logs show the priority value */
-	/* continue_on_error / ignore_error: errors a job counts and goes past (run.c) */
+	/* continue_on_error / ignore_error: errors a job counts and goes past (run.c, the request
+	 * path) */
 	uint32_t coe;                         /* WL_COE_* bits; 0: stop at the first */
 	int32_t ignore_err[3][WL_IGNORE_MAX]; /* per type (read, write, verify): errnos */
 	uint32_t nignore[3];                  /* 0: fio's default, EIO and EILSEQ */

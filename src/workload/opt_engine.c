@@ -1,0 +1,171 @@
+/*
+ * opt_engine.c - the option setters of how the job's I/O reaches the
+ * target: ioengine, direct/buffered, file paths, fallocate, sync, the I/O
+ * buffers' memory, and fio options accepted for compatibility whose value
+ * is only checked (thread, io_submit_mode, random_generator).
+ *
+ * Design: each setter checks the whole value before storing it; names of
+ * accepted-but-unused values are listed here so a typo still fails.
+ */
+#include "workload/opt_priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct opt_choice opt_engine_choices[] = {
+    {"io_uring", WL_ENGINE_IO_URING}, {"libaio", WL_ENGINE_LIBAIO},
+    {"psync", WL_ENGINE_PSYNC},       {"sync", WL_ENGINE_PSYNC},
+    {"pvsync", WL_ENGINE_PSYNC},      {"pvsync2", WL_ENGINE_PSYNC},
+    {"null", WL_ENGINE_NULL},         {NULL, 0},
+};
+
+int opt_set_engine(struct wl_job *job, const struct opt_def *def, const char *value,
+                   const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const struct opt_choice *c = opt_find_choice(def->choices, value);
+	if (!c)
+		return opt_choice_unsupported(def, value, ctx);
+	job->engine = (enum wl_engine)c->value;
+	snprintf(job->engine_name, sizeof(job->engine_name), "%s", c->text);
+	return 0;
+}
+
+int opt_set_buffered(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	bool b = false;
+	(void)def;
+	int ret = opt_parse_bool(value, &b, ctx);
+	if (ret)
+		return ret;
+	job->direct = !b;
+	job->direct_given = true;
+	return 0;
+}
+
+int opt_set_direct(struct wl_job *job, const struct opt_def *def, const char *value,
+                   const struct opt_ctx *ctx)
+{
+	int ret = opt_set_bool(job, def, value, ctx);
+	if (!ret)
+		job->direct_given = true;
+	return ret;
+}
+
+/* A path (filename=, directory=): any text without control characters. */
+int opt_set_path(struct wl_job *job, const struct opt_def *def, const char *value,
+                 const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	size_t len = strlen(value);
+	bool ok = len > 0 && len < WL_PATH_MAX;
+	for (size_t i = 0; ok && i < len; i++)
+		if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f)
+			ok = false;
+	if (!ok)
+		return opt_fail(ctx, true,
+		                "expected a path of 1 to %d characters without control characters",
+		                WL_PATH_MAX - 1);
+	memcpy(OPT_FIELD(job, def, char), value, len + 1);
+	return 0;
+}
+
+/* fallocate=none|native|posix|keep|truncate|0|1: checked, see the table. */
+int opt_set_fallocate(struct wl_job *job, const struct opt_def *def, const char *value,
+                      const struct opt_ctx *ctx)
+{
+	static const char *const modes[] = {"none",     "native", "posix", "keep",
+	                                    "truncate", "0",      "1"};
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < OPT_ARRAY_SIZE(modes); i++)
+		if (!strcmp(value, modes[i]))
+			return 0;
+	return opt_fail(ctx, true, "expected none, native, posix, keep, truncate, 0 or 1, got '%s'",
+	                value);
+}
+
+/* sync=0|none|1|sync|dsync: FUA on every write (O_SYNC and O_DSYNC alike). */
+int opt_set_sync(struct wl_job *job, const struct opt_def *def, const char *value,
+                 const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "0") || !strcmp(value, "none"))
+		job->sync_writes = false;
+	else if (!strcmp(value, "1") || !strcmp(value, "sync") || !strcmp(value, "dsync"))
+		job->sync_writes = true;
+	else
+		return opt_fail(ctx, true, "expected 0, none, 1, sync or dsync, got '%s'", value);
+	return 0;
+}
+
+/* mem=malloc|mmap|mmaphuge: where the I/O buffers live. */
+int opt_set_mem(struct wl_job *job, const struct opt_def *def, const char *value,
+                const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "malloc"))
+		job->mem = WL_MEM_MALLOC;
+	else if (!strcmp(value, "mmap"))
+		job->mem = WL_MEM_MMAP;
+	else if (!strcmp(value, "mmaphuge"))
+		job->mem = WL_MEM_HUGE;
+	else
+		return opt_fail(ctx, true, "expected malloc, mmap or mmaphuge, got '%s'", value);
+	return 0;
+}
+
+/* thread: raidlab's workers are always threads of one process. */
+int opt_set_thread(struct wl_job *job, const struct opt_def *def, const char *value,
+                   const struct opt_ctx *ctx)
+{
+	bool b = false;
+	(void)job;
+	(void)def;
+	int ret = opt_parse_bool(value, &b, ctx);
+	if (ret)
+		return ret;
+	if (!b)
+		return opt_fail(ctx, true,
+		                "raidlab's workers are always threads of one process; thread=0 "
+		                "(a process per job) cannot be honoured");
+	return 0;
+}
+
+/* io_submit_mode=inline|offload (see the table). */
+int opt_set_submit_mode(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (strcmp(value, "inline") && strcmp(value, "offload"))
+		return opt_fail(ctx, true, "expected inline or offload, got '%s'", value);
+	return 0;
+}
+
+/* random_generator: raidlab has one generator; the names are checked, not used. */
+int opt_set_generator(struct wl_job *job, const struct opt_def *def, const char *value,
+                      const struct opt_ctx *ctx)
+{
+	(void)job;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (strcmp(value, "tausworthe") && strcmp(value, "lfsr") && strcmp(value, "tausworthe64"))
+		return opt_fail(ctx, true, "expected tausworthe, lfsr or tausworthe64, got '%s'",
+		                value);
+	return 0;
+}

@@ -1,0 +1,366 @@
+/*
+ * opt_validate.c - wl_job_validate: the rules that involve more than one
+ * job option, checked once every option is set.
+ *
+ * Design: a [global] section may set time_based and a job runtime, so such
+ * rules cannot be checked by the setters; they run here, by concern (single
+ * values again for jobs built by hand, sizes, the region, the pattern,
+ * verify, sequential runs, buffer contents, timing, priorities, limits), in
+ * a fixed order so the first broken rule is the one reported.
+ */
+#include "workload/opt_priv.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static const char *opt_dist_name(enum wl_dist dist)
+{
+	switch (dist) {
+	case WL_DIST_RANDOM:
+		return "random";
+	case WL_DIST_ZIPF:
+		return "zipf";
+	case WL_DIST_PARETO:
+		return "pareto";
+	case WL_DIST_ZONED:
+		return "zoned";
+	case WL_DIST_ZONED_ABS:
+		return "zoned_abs";
+	}
+	return "invalid";
+}
+
+/* The largest block size of the job (bs, or the largest bssplit entry). */
+static uint32_t opt_max_bs(const struct wl_job *job)
+{
+	uint32_t maxbs = job->nbssplit ? 0 : job->bs;
+	for (unsigned i = 0; i < job->nbssplit && i < WL_BSSPLIT_MAX; i++)
+		if (job->bssplit[i].bs > maxbs)
+			maxbs = job->bssplit[i].bs;
+	return maxbs;
+}
+
+/* Does the job's verify check blocks it writes (not only blocks it reads)? */
+static bool opt_verify_writes(const struct wl_job *job)
+{
+	/* verify=meta on a reading job checks what it reads; otherwise the job writes */
+	bool vreads =
+	    job->verify == WL_VERIFY_META && (job->rw == WL_RW_READ || job->rw == WL_RW_RANDREAD);
+	return job->verify != WL_VERIFY_NONE && !vreads;
+}
+
+static const char *opt_verify_name(const struct wl_job *job)
+{
+	return job->verify == WL_VERIFY_META ? "verify=meta" : "verify=crc32c";
+}
+
+/* Single options, for jobs not filled in through wl_job_set. */
+static int opt_check_values(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (!memchr(job->name, '\0', sizeof(job->name)) || !job->name[0])
+		return opt_fail(ctx, false, "the job has no valid name (1 to %d characters)",
+		                WL_NAME_MAX - 1);
+	if ((unsigned)job->rw > WL_RW_RANDTRIM)
+		return opt_fail(ctx, false, "invalid rw value %d", (int)job->rw);
+	if ((unsigned)job->dist > WL_DIST_ZONED_ABS)
+		return opt_fail(ctx, false, "invalid random_distribution value %d", (int)job->dist);
+	if ((unsigned)job->engine > WL_ENGINE_NULL)
+		return opt_fail(ctx, false, "invalid ioengine value %d", (int)job->engine);
+	if ((unsigned)job->verify > WL_VERIFY_META)
+		return opt_fail(ctx, false, "invalid verify value %d", (int)job->verify);
+	return 0;
+}
+
+/* Block sizes, depths, counts and shares. */
+static int opt_check_sizes(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (job->nbssplit == 0 && !opt_bs_ok(job->bs))
+		return opt_fail(ctx, false, "bs=%u is not %s", job->bs, OPT_BS_FORM);
+	if (job->nbssplit > WL_BSSPLIT_MAX)
+		return opt_fail(ctx, false, "bssplit has %u entries, at most %d are allowed",
+		                job->nbssplit, WL_BSSPLIT_MAX);
+	unsigned sum = 0;
+	for (unsigned i = 0; i < job->nbssplit; i++) {
+		if (!opt_bs_ok(job->bssplit[i].bs))
+			return opt_fail(ctx, false, "bssplit entry %u: block size %u is not %s",
+			                i + 1, job->bssplit[i].bs, OPT_BS_FORM);
+		if (job->bssplit[i].pct > 100)
+			return opt_fail(ctx, false, "bssplit entry %u: percentage %u is above 100",
+			                i + 1, job->bssplit[i].pct);
+		sum += job->bssplit[i].pct;
+	}
+	if (job->nbssplit && sum != 100)
+		return opt_fail(ctx, false, "bssplit percentages add up to %u, expected 100", sum);
+	if (job->iodepth < 1 || job->iodepth > 65536)
+		return opt_fail(ctx, false, "iodepth=%u is not from 1 to 65536", job->iodepth);
+	if (job->numjobs < 1 || job->numjobs > 1024)
+		return opt_fail(ctx, false, "numjobs=%u is not from 1 to 1024", job->numjobs);
+	if (job->loops < 1 || job->loops > OPT_LOOPS_MAX)
+		return opt_fail(ctx, false, "loops=%u is not from 1 to %u", job->loops,
+		                OPT_LOOPS_MAX);
+	if (job->rwmixread > 100)
+		return opt_fail(ctx, false, "rwmixread=%u is above 100", job->rwmixread);
+	if (job->buffer_compress_percentage > 100)
+		return opt_fail(ctx, false, "buffer_compress_percentage=%u is above 100",
+		                job->buffer_compress_percentage);
+	if (job->log_avg_ns < OPT_NS_PER_MS || job->log_avg_ns > OPT_LOG_AVG_MAX * OPT_NS_PER_MS)
+		return opt_fail(ctx, false, "log_avg_msec must be from 1 to %llu milliseconds",
+		                OPT_LOG_AVG_MAX);
+	if (job->dist == WL_DIST_ZIPF &&
+	    (!(job->dist_param > 0) || job->dist_param == 1.0 || !isfinite(job->dist_param)))
+		return opt_fail(ctx, false, "zipf theta %g must be above 0 and other than 1",
+		                job->dist_param);
+	if (job->dist == WL_DIST_PARETO && !(job->dist_param > 0 && job->dist_param < 1))
+		return opt_fail(ctx, false, "pareto h %g must be between 0 and 1, both excluded",
+		                job->dist_param);
+	return 0;
+}
+
+/* The region: offset, size and the clones' offset_increment. */
+static int opt_check_region(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (job->offset % WL_BS_MIN)
+		return opt_fail(ctx, false, "offset=%llu is not a multiple of %u",
+		                (unsigned long long)job->offset, WL_BS_MIN);
+	if (job->size > UINT64_MAX - job->offset)
+		return opt_fail(ctx, false, "offset + size is beyond 2^64 bytes");
+	if (job->offset_increment % WL_BS_MIN)
+		return opt_fail(ctx, false, "offset_increment=%llu is not a multiple of %u",
+		                (unsigned long long)job->offset_increment, WL_BS_MIN);
+	if (job->offset_increment &&
+	    (job->numjobs - 1) > (UINT64_MAX - job->offset - job->size) / job->offset_increment)
+		return opt_fail(ctx, false,
+		                "offset + (numjobs - 1) x offset_increment + size is beyond 2^64 "
+		                "bytes");
+	uint32_t maxbs = opt_max_bs(job);
+	if (job->size && job->size < maxbs)
+		return opt_fail(
+		    ctx, false,
+		    "size=%llu bytes is smaller than the largest block size (%u bytes); "
+		    "give at least one block, or 0 for the rest of the target",
+		    (unsigned long long)job->size, maxbs);
+	return 0;
+}
+
+/* Rules across options: runtime and the random distribution. */
+static int opt_check_pattern(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (job->time_based && job->runtime_ns == 0)
+		return opt_fail(ctx, false, "time_based needs runtime > 0 (e.g. runtime=60)");
+	if (job->dist != WL_DIST_RANDOM && !wl_rw_is_random(job->rw))
+		return opt_fail(ctx, false,
+		                "random_distribution=%s applies to random patterns only, but rw=%s "
+		                "is sequential",
+		                opt_dist_name(job->dist), wl_rw_name(job->rw));
+	return 0;
+}
+
+/* verify: the patterns, regions and block sizes it can check. */
+static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	const char *vname = opt_verify_name(job);
+	bool vwrites = opt_verify_writes(job);
+	if (job->verify_only && job->verify != WL_VERIFY_CRC32C)
+		return opt_fail(ctx, false, "verify_only needs verify=crc32c");
+	if (vwrites && job->do_verify && (job->time_based || job->ramp_ns))
+		return opt_fail(ctx, false,
+		                "%s checks what one run of the region wrote; it cannot be combined "
+		                "with time_based or ramp_time (unless do_verify=0)",
+		                vname);
+	if (vwrites) {
+		switch (job->rw) {
+		case WL_RW_WRITE:
+		case WL_RW_RANDWRITE:
+			break;
+		case WL_RW_RW:
+		case WL_RW_RANDRW:
+			if (job->rwmixread == 100)
+				return opt_fail(
+				    ctx, false,
+				    "%s needs writes, but rwmixread=100 makes rw=%s read only",
+				    vname, wl_rw_name(job->rw));
+			break;
+		default:
+			return opt_fail(
+			    ctx, false,
+			    "%s needs a pattern that %s (write, randwrite, rw or randrw%s), "
+			    "got rw=%s",
+			    vname, job->verify == WL_VERIFY_META ? "writes or reads" : "writes",
+			    job->verify == WL_VERIFY_META ? ", read, randread" : "",
+			    wl_rw_name(job->rw));
+		}
+		if (job->numjobs > 1 && job->offset_increment &&
+		    (!job->size || job->offset_increment < job->size))
+			return opt_fail(
+			    ctx, false,
+			    "%s with numjobs and offset_increment needs offset_increment >= "
+			    "size, so the copies' regions do not overlap",
+			    vname);
+		if (job->nbssplit > 1 && (job->norandommap || job->dist != WL_DIST_RANDOM))
+			return opt_fail(
+			    ctx, false,
+			    "%s cannot be combined with bssplit and norandommap (or "
+			    "zipf/pareto): overlapping writes of different sizes cannot be "
+			    "checked",
+			    vname);
+	}
+	if (job->verify != WL_VERIFY_META && (job->verify_interval || job->verify_pattern_len))
+		return opt_fail(ctx, false, "%s applies to verify=meta (got verify=%s)",
+		                job->verify_interval ? "verify_interval" : "verify_pattern",
+		                job->verify == WL_VERIFY_CRC32C ? "crc32c" : "none");
+	if (job->verify_interval) {
+		if (job->verify_interval % WL_BS_MIN || job->verify_interval > WL_BS_MAX)
+			return opt_fail(ctx, false,
+			                "verify_interval=%llu is not a multiple of %u up to 64m",
+			                (unsigned long long)job->verify_interval, WL_BS_MIN);
+		for (unsigned i = 0; i <= job->nbssplit; i++) {
+			uint32_t b = i < job->nbssplit ? job->bssplit[i].bs : job->bs;
+			if ((i < job->nbssplit || !job->nbssplit) && b % job->verify_interval)
+				return opt_fail(
+				    ctx, false,
+				    "verify_interval=%llu does not divide the block size %u",
+				    (unsigned long long)job->verify_interval, b);
+		}
+	}
+	if (job->verify_pattern_len > WL_PATTERN_MAX)
+		return opt_fail(ctx, false, "verify_pattern has more than %d bytes",
+		                WL_PATTERN_MAX);
+	return 0;
+}
+
+/* Zones, rw's :N and :SIZE suffixes, blockalign. */
+static int opt_check_sequence(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	const char *vname = opt_verify_name(job);
+	bool vwrites = opt_verify_writes(job);
+	if ((job->dist == WL_DIST_ZONED || job->dist == WL_DIST_ZONED_ABS) &&
+	    (job->nzones < 1 || job->nzones > WL_ZONES_MAX))
+		return opt_fail(ctx, false, "random_distribution=%s has %u zones, expected 1 to %d",
+		                opt_dist_name(job->dist), job->nzones, WL_ZONES_MAX);
+	if (job->rw_nr < 1)
+		return opt_fail(ctx, false, "rw=%s:N needs N >= 1", wl_rw_name(job->rw));
+	if (job->rw_skip && wl_rw_is_random(job->rw))
+		return opt_fail(ctx, false, "rw=%s: a skip applies to sequential patterns only",
+		                wl_rw_name(job->rw));
+	if (vwrites && job->rw_nr > 1)
+		return opt_fail(
+		    ctx, false,
+		    "%s cannot be combined with rw=%s:%u: runs of sequential I/O overlap "
+		    "the random map's blocks",
+		    vname, wl_rw_name(job->rw), job->rw_nr);
+	if (job->blockalign && job->blockalign % WL_BS_MIN)
+		return opt_fail(ctx, false, "blockalign=%llu is not a multiple of %u",
+		                (unsigned long long)job->blockalign, WL_BS_MIN);
+	return 0;
+}
+
+/* Buffer contents: zeros, refills, compression and dedupe. */
+static int opt_check_buffers(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (job->zero_buffers && job->refill_buffers)
+		return opt_fail(ctx, false, "zero_buffers and refill_buffers exclude each other");
+	if (job->zero_buffers && job->buffer_compress_percentage)
+		return opt_fail(ctx, false,
+		                "zero_buffers and buffer_compress_percentage exclude each other");
+	if (job->verify != WL_VERIFY_NONE && job->dedupe_pct)
+		return opt_fail(ctx, false,
+		                "verify and dedupe_percentage exclude each other (verify blocks "
+		                "are unique by design)");
+	if (job->zero_buffers && job->dedupe_pct)
+		return opt_fail(ctx, false,
+		                "zero_buffers and dedupe_percentage exclude each other (zeros are "
+		                "all duplicates)");
+	if (job->dedupe_pct > 100 || job->dedupe_ws_pct > 100)
+		return opt_fail(ctx, false, "dedupe percentages must be from 0 to 100");
+	return 0;
+}
+
+/* flow, latency_target and steady state. */
+static int opt_check_timing(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (job->flow > 1000)
+		return opt_fail(ctx, false, "flow=%u is not from 0 to 1000", job->flow);
+	if (job->lat_target_ns && !(job->lat_pct > 0 && job->lat_pct <= 100))
+		return opt_fail(ctx, false, "latency_percentile=%g is not above 0 and at most 100",
+		                job->lat_pct);
+	if (job->lat_target_ns && job->engine == WL_ENGINE_PSYNC)
+		return opt_fail(
+		    ctx, false,
+		    "latency_target searches the queue depth, but ioengine=%s keeps one "
+		    "I/O in flight; use io_uring or libaio",
+		    job->engine_name);
+	if (job->ss_dur_ns) {
+		if ((unsigned)job->ss_kind > WL_SS_LAT || job->ss_kind == WL_SS_NONE ||
+		    !(job->ss_limit >= 0) || !isfinite(job->ss_limit))
+			return opt_fail(ctx, false, "ss: invalid criterion");
+		if (!job->ss_interval_ns || job->ss_dur_ns < job->ss_interval_ns)
+			return opt_fail(
+			    ctx, false,
+			    "ss_dur (%llu ms) must hold at least one ss_interval (%llu ms)",
+			    (unsigned long long)(job->ss_dur_ns / OPT_NS_PER_MS),
+			    (unsigned long long)(job->ss_interval_ns / OPT_NS_PER_MS));
+		if (job->ss_dur_ns / job->ss_interval_ns > OPT_SS_SAMPLES_MAX)
+			return opt_fail(ctx, false,
+			                "ss_dur / ss_interval is %llu samples, at most %u are kept",
+			                (unsigned long long)(job->ss_dur_ns / job->ss_interval_ns),
+			                OPT_SS_SAMPLES_MAX);
+	}
+	return 0;
+}
+
+/* Priorities (prio, prioclass, cmdprio) and the verify backlog. */
+static int opt_check_priority(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if ((job->cmdprio_pct[0] || job->cmdprio_pct[1]) && job->engine != WL_ENGINE_IO_URING &&
+	    job->engine != WL_ENGINE_LIBAIO)
+		return opt_fail(ctx, false,
+		                "cmdprio_percentage needs ioengine=io_uring or libaio (as in fio), "
+		                "got ioengine=%s",
+		                job->engine_name);
+	for (int d = 0; d < 2; d++)
+		if (job->cmdprio_pct[d] > 100 || job->cmdprio_class[d] < 1 ||
+		    job->cmdprio_class[d] > 3 || job->cmdprio_level[d] > 7)
+			return opt_fail(ctx, false, "cmdprio values out of range");
+	if (job->prio_level > 7 || job->prio_class > 3)
+		return opt_fail(ctx, false, "prio / prioclass out of range");
+	if (job->verify_backlog && !opt_verify_writes(job))
+		return opt_fail(
+		    ctx, false,
+		    "verify_backlog checks written blocks: it needs verify=crc32c or meta "
+		    "on a job that writes");
+	return 0;
+}
+
+/* Error handling and NUMA values in range. */
+static int opt_check_limits(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (job->coe > (WL_COE_READ | WL_COE_WRITE | WL_COE_VERIFY) ||
+	    job->nignore[0] > WL_IGNORE_MAX || job->nignore[1] > WL_IGNORE_MAX ||
+	    job->nignore[2] > WL_IGNORE_MAX)
+		return opt_fail(ctx, false, "continue_on_error / ignore_error out of range");
+	if ((unsigned)job->numa_mpol > WL_MPOL_LOCAL)
+		return opt_fail(ctx, false, "invalid numa_mem_policy value %d",
+		                (int)job->numa_mpol);
+	return 0;
+}
+
+int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size_t msglen)
+{
+	struct opt_ctx ctx = {.where = where, .msg = msg, .msglen = msglen};
+	static int (*const checks[])(const struct wl_job *, const struct opt_ctx *) = {
+	    opt_check_values,   opt_check_sizes,    opt_check_region,  opt_check_pattern,
+	    opt_check_verify,   opt_check_sequence, opt_check_buffers, opt_check_timing,
+	    opt_check_priority, opt_check_limits,
+	};
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!job)
+		return opt_fail(&ctx, false, "internal error: no job");
+	for (size_t i = 0; i < OPT_ARRAY_SIZE(checks); i++) {
+		int ret = checks[i](job, &ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,80 @@
+/*
+ * opt_verify.c - the option setters of what is written and checked:
+ * verify, verify_pattern and dedupe_mode.
+ *
+ * Design: which verify modes combine with which patterns is a rule across
+ * options and lives in wl_job_validate (opt_validate.c); these setters only
+ * parse their own value.
+ */
+#include "workload/opt_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const struct opt_choice opt_verify_choices[] = {
+    {"crc32c", WL_VERIFY_CRC32C}, {"meta", WL_VERIFY_META}, {"crc32c-intel", WL_VERIFY_CRC32C},
+    {"none", WL_VERIFY_NONE},     {"0", WL_VERIFY_NONE},    {NULL, 0},
+};
+
+int opt_set_verify(struct wl_job *job, const struct opt_def *def, const char *value,
+                   const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const struct opt_choice *c = opt_find_choice(def->choices, value);
+	if (!c)
+		return opt_choice_unsupported(def, value, ctx);
+	job->verify = (enum wl_verify)c->value;
+	return 0;
+}
+
+/*
+ * verify_pattern=0xHEX (bytes in the order written) or "text" / 'text':
+ * what fills verify=meta blocks after their header, checked on read.
+ */
+int opt_set_vpattern(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	uint8_t pat[WL_PATTERN_MAX];
+	size_t n = 0, len;
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	len = strlen(value);
+	if (len > 2 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
+		const char *h = value + 2;
+		size_t digits = len - 2;
+		if (strspn(h, "0123456789abcdefABCDEF") != digits ||
+		    (digits + 1) / 2 > WL_PATTERN_MAX)
+			goto bad;
+		for (size_t i = 0; i < digits;) {
+			/* an odd count: the first byte has one digit */
+			size_t take = (i == 0 && digits % 2) ? 1 : 2;
+			char b[3] = {h[i], take == 2 ? h[i + 1] : '\0', '\0'};
+			pat[n++] = (uint8_t)strtoul(b, NULL, 16);
+			i += take;
+		}
+	} else if (len >= 3 && (value[0] == '"' || value[0] == '\'') &&
+	           value[len - 1] == value[0] && len - 2 <= WL_PATTERN_MAX) {
+		n = len - 2;
+		memcpy(pat, value + 1, n);
+	} else {
+		goto bad;
+	}
+	memcpy(job->verify_pattern, pat, n);
+	job->verify_pattern_len = (uint32_t)n;
+	return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected 0x and hex digits or a quoted string, at most %d bytes "
+	                "(0xaa555aa5, \"abcd\"), got '%s'",
+	                WL_PATTERN_MAX, value);
+}
+
+/* dedupe_mode=repeat|working_set */
+int opt_set_dedupe_mode(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	return opt_two_words(def, value, ctx, "repeat", "working_set", &job->dedupe_working_set);
+}

@@ -1,0 +1,491 @@
+/*
+ * run_group.c - the group runner and the public entry points: check a job
+ * against its target, resolve what depends on the target, build a worker
+ * for every clone of every job, start their threads together, show
+ * progress, and hand the workers' results to run_result.c.
+ *
+ * Design: the calling thread only prepares, watches and collects; the
+ * workers run on their own threads (run_worker.c).  Each step of
+ * wl_run_group is one function over struct run_group, so an error at any
+ * step frees the same way.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "workload/run_priv.h"
+
+static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_opts *opts,
+                         bool virtual_time, double wall)
+{
+	const struct wl_job *job = ws[0].job;
+	struct wl_progress p = {.job = job, .virtual_time = virtual_time, .wall_s = wall};
+	double frac_sum = 0;
+	int phase = 2;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct run_worker *w = &ws[i];
+		uint64_t b = atomic_load_explicit(&w->prog_bytes, memory_order_relaxed);
+		uint64_t e = atomic_load_explicit(&w->prog_elapsed, memory_order_relaxed);
+		int ph = atomic_load_explicit(&w->prog_phase, memory_order_relaxed);
+		double f = 0;
+		p.bytes += b;
+		p.read_bytes += atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed);
+		p.ios += atomic_load_explicit(&w->prog_ios, memory_order_relaxed);
+		if (e / 1e9 > p.elapsed_s)
+			p.elapsed_s = e / 1e9;
+		if (w->budget)
+			f = (double)b / (double)w->budget;
+		if (w->job->runtime_ns) {
+			double ft = (double)e / (double)w->job->runtime_ns;
+			if (ft > f)
+				f = ft;
+		}
+		if (ph == 2 || atomic_load_explicit(&w->finished, memory_order_relaxed))
+			f = 1.0;
+		frac_sum += f > 1.0 ? 1.0 : f;
+		if (ph < phase)
+			phase = ph;
+	}
+	p.fraction = frac_sum / n;
+	p.phase = phase == 0 ? "ramp" : phase == 1 ? "run" : "verify";
+	p.njobs = n;
+	opts->progress(opts->progress_arg, &p);
+}
+
+static double run_wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* io_uring rings hold at most 32768 submission entries (IORING_MAX_ENTRIES). */
+#define RUN_URING_DEPTH_MAX 32768u
+
+int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_t msglen)
+{
+	bool virt = rl_target_leaf_caps(t) & RL_CAP_VIRTUAL;
+	enum rl_exec_kind kind = virt                             ? RL_EXEC_VIRTUAL
+	                         : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC
+	                                                          : RL_EXEC_URING;
+	unsigned n = job->numjobs;
+
+	/* The last worker's region lies highest (offset_increment moves each one up). */
+	uint64_t last = job->offset + (uint64_t)(n - 1) * job->offset_increment;
+	if (last >= t->size || (job->size && job->size > t->size - last)) {
+		snprintf(msg, msglen,
+		         "job '%s': offset %llu + size %llu is beyond the end of the target "
+		         "(%llu bytes)%s",
+		         job->name, (unsigned long long)last, (unsigned long long)job->size,
+		         (unsigned long long)t->size,
+		         job->offset_increment && n > 1
+		             ? " for the last of numjobs (offset_increment)"
+		             : "");
+		return -EINVAL;
+	}
+	/* Sizes the target or the engine cannot take fail here, named, not at I/O time. */
+	for (unsigned i = 0; i <= job->nbssplit; i++) {
+		uint32_t bs = i < job->nbssplit ? job->bssplit[i].bs : job->bs;
+		if ((i < job->nbssplit || !job->nbssplit) && bs % t->block_size) {
+			snprintf(msg, msglen,
+			         "job '%s': %s=%u is not a multiple of the target's logical block "
+			         "size (%u bytes)",
+			         job->name, job->nbssplit ? "bssplit" : "bs", bs, t->block_size);
+			return -EINVAL;
+		}
+	}
+	if (job->offset % t->block_size || job->offset_increment % t->block_size) {
+		snprintf(msg, msglen,
+		         "job '%s': %s=%llu is not a multiple of the target's logical block size "
+		         "(%u bytes)",
+		         job->name, job->offset % t->block_size ? "offset" : "offset_increment",
+		         (unsigned long long)(job->offset % t->block_size ? job->offset
+		                                                          : job->offset_increment),
+		         t->block_size);
+		return -EINVAL;
+	}
+	if (kind == RL_EXEC_URING && job->iodepth > RUN_URING_DEPTH_MAX) {
+		snprintf(msg, msglen,
+		         "job '%s': iodepth=%u: the io_uring engine keeps at most %u requests in "
+		         "flight per job (use numjobs for more, or ioengine=psync)",
+		         job->name, job->iodepth, RUN_URING_DEPTH_MAX);
+		return -EINVAL;
+	}
+	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
+		snprintf(msg, msglen, "job '%s': the target does not support trim", job->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static enum rl_exec_kind run_kind(const struct wl_job *job, bool virt)
+{
+	if (virt)
+		return RL_EXEC_VIRTUAL;
+	switch (job->engine) {
+	case WL_ENGINE_PSYNC:
+		return RL_EXEC_PSYNC;
+	case WL_ENGINE_LIBAIO:
+		return RL_EXEC_LIBAIO;
+	case WL_ENGINE_IO_URING:
+	case WL_ENGINE_NULL:
+		break;
+	}
+	return RL_EXEC_URING;
+}
+
+/*
+ * Resolve what depends on the target (size=N%, offset=N%, randrepeat=0)
+ * into @res->job and check the region of every clone.
+ */
+static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
+{
+	struct wl_job *job = &it->res->job;
+	struct rl_target *t0 = it->targets[0];
+
+	*job = *it->job;
+	unsigned n = job->numjobs;
+	if (job->offset_pct)
+		job->offset = t0->size / 100 * job->offset_pct / WL_BS_MIN * WL_BS_MIN;
+	if (job->size_pct) {
+		uint64_t room = t0->size > job->offset ? t0->size - job->offset : 0;
+		job->size = room / 100 * job->size_pct / WL_BS_MIN * WL_BS_MIN;
+		if (!job->size) {
+			snprintf(msg, msglen,
+			         "job '%s': size=%u%% of the target is less than one block",
+			         job->name, job->size_pct);
+			return -EINVAL;
+		}
+	}
+	if (!job->randrepeat) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		job->seed ^= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		struct rl_target *t = it->targets[k];
+		/* offset_increment moves clone k up */
+		uint64_t start = job->offset + (uint64_t)k * job->offset_increment;
+		if (start >= t->size || (job->size && job->size > t->size - start)) {
+			snprintf(
+			    msg, msglen,
+			    "job '%s': offset %llu + size %llu is beyond the end of the target "
+			    "(%llu bytes)%s",
+			    job->name, (unsigned long long)start, (unsigned long long)job->size,
+			    (unsigned long long)t->size,
+			    job->offset_increment && n > 1
+			        ? " for the last of numjobs (offset_increment)"
+			        : "");
+			return -EINVAL;
+		}
+		if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
+			snprintf(msg, msglen, "job '%s': the target does not support trim",
+			         job->name);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/* The state of one wl_run_group call. */
+struct run_group {
+	unsigned n, nthreads; /* workers (every clone of every job), threads */
+	bool virt;            /* simulated targets: one thread in virtual time */
+	struct run_worker *ws, **wptrs;
+	struct wl_result *parts; /* each worker's own result */
+	struct run_thread *ths;
+	pthread_t *tids;
+	pthread_barrier_t barrier;
+	atomic_bool group_stop;
+	struct wl_flow_set *flows;
+	struct wl_ss *sss; /* steady state: one per worker, shared with group_reporting */
+};
+
+/*
+ * Resolve every job against its targets, count the workers and choose the
+ * clock: simulated and real targets cannot run at the same time.
+ */
+static int run_group_prepare(struct run_group *g, struct wl_run_item *items, size_t nitems,
+                             char *msg, size_t msglen)
+{
+	bool real = false;
+
+	for (size_t i = 0; i < nitems; i++) {
+		struct wl_result *res = items[i].res;
+		memset(res, 0, sizeof(*res));
+		for (int d = 0; d < WL_DIRS; d++)
+			st_hist_init(&res->dir[d].hist);
+	}
+	for (size_t i = 0; i < nitems; i++) {
+		int rc = run_prepare(&items[i], msg, msglen);
+		if (rc)
+			return rc;
+		g->n += items[i].job->numjobs;
+		for (unsigned k = 0; k < items[i].job->numjobs; k++) {
+			if (rl_target_leaf_caps(items[i].targets[k]) & RL_CAP_VIRTUAL)
+				g->virt = true;
+			else
+				real = true;
+		}
+	}
+	if (!g->n)
+		return 0;
+	if (g->virt && real) {
+		snprintf(msg, msglen,
+		         "jobs that run at the same time cannot mix simulated and real targets "
+		         "(separate them with stonewall)");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < nitems; i++)
+		items[i].res->clock = run_kind(&items[i].res->job, g->virt);
+	g->nthreads = g->virt ? 1 : g->n;
+	return 0;
+}
+
+static int run_group_alloc(struct run_group *g)
+{
+	g->ws = calloc(g->n, sizeof(*g->ws));
+	g->parts = calloc(g->n, sizeof(*g->parts));
+	g->ths = calloc(g->nthreads, sizeof(*g->ths));
+	g->tids = calloc(g->nthreads, sizeof(*g->tids));
+	g->wptrs = calloc(g->n, sizeof(*g->wptrs));
+	g->flows = calloc(1, sizeof(*g->flows));
+	g->sss = calloc(g->n, sizeof(*g->sss));
+	if (!g->ws || !g->parts || !g->ths || !g->tids || !g->wptrs || !g->flows || !g->sss)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Worker @w is clone @k of @job. */
+static int run_group_worker(struct run_group *g, unsigned w, const struct wl_job *job, unsigned k,
+                            struct rl_target *t, char *msg, size_t msglen)
+{
+	struct run_worker *wk = &g->ws[w];
+
+	wk->job = job;
+	wk->group_stop = &g->group_stop;
+	wk->t = t;
+	wk->index = k;
+	wk->res = &g->parts[w];
+	wk->seed = job->seed + 0x9e3779b97f4a7c15ull * (k + 1);
+	wk->data_seed = job->seed;
+	wk->sync_every = job->fsync_n;
+	for (int d = 0; d < WL_DIRS; d++)
+		if (job->rate[d] || job->rate_iops[d])
+			wk->paced = true;
+	if (job->fdatasync_n && (!wk->sync_every || job->fdatasync_n < wk->sync_every))
+		wk->sync_every = job->fdatasync_n;
+	wk->gindex = w;
+	if (job->flow) {
+		wk->flow = wl_flow_join(g->flows, job->flow_id, job->flow);
+		if (!wk->flow) {
+			snprintf(msg, msglen,
+			         "job '%s': flow_id: more than %d flow groups run at the same time",
+			         job->name, WL_FLOW_MAX);
+			return -EINVAL;
+		}
+	}
+	if (job->ss_dur_ns) {
+		if (k == 0 || !job->group_reporting) {
+			int rc = wl_ss_init(&g->sss[w], job);
+			if (rc)
+				return rc;
+			wk->ss = &g->sss[w];
+		} else {
+			wk->ss = g->ws[w - k].ss; /* judged together */
+		}
+	}
+	g->wptrs[w] = wk;
+	return 0;
+}
+
+/* A worker for every clone of every job. */
+static int run_group_workers(struct run_group *g, struct wl_run_item *items, size_t nitems,
+                             char *msg, size_t msglen)
+{
+	unsigned w = 0, ndedupe = 0;
+
+	for (size_t i = 0; i < nitems; i++) {
+		const struct wl_job *job = &items[i].res->job;
+		for (unsigned k = 0; k < job->numjobs; k++, w++) {
+			if (job->dedupe_pct && job->dedupe_global)
+				g->ws[w].dedupe_index = ndedupe++;
+			int rc = run_group_worker(g, w, job, k, items[i].targets[k], msg, msglen);
+			if (rc)
+				return rc;
+		}
+	}
+	for (unsigned i = 0; i < g->n; i++)
+		g->ws[i].dedupe_count = ndedupe;
+	return 0;
+}
+
+static int run_group_start(struct run_group *g, char *msg, size_t msglen)
+{
+	pthread_barrier_init(&g->barrier, NULL, g->nthreads + 1);
+	for (unsigned i = 0; i < g->nthreads; i++) {
+		struct run_thread *th = &g->ths[i];
+		th->ws = g->virt ? g->wptrs : &g->wptrs[i];
+		th->n = g->virt ? g->n : 1;
+		th->kind = g->virt ? RL_EXEC_VIRTUAL : run_kind(g->ws[i].job, false);
+		th->barrier = &g->barrier;
+		if (pthread_create(&g->tids[i], NULL, run_thread_main, th)) {
+			/* Cannot happen with sane limits; stop cleanly if it does. */
+			snprintf(msg, msglen, "cannot start worker thread %u", i);
+			for (unsigned j = 0; j < i; j++)
+				pthread_cancel(g->tids[j]);
+			return -EAGAIN;
+		}
+	}
+	return 0;
+}
+
+static unsigned run_group_finished(const struct run_group *g)
+{
+	unsigned done = 0;
+	for (unsigned i = 0; i < g->n; i++)
+		done += atomic_load(&g->ws[i].finished);
+	return done;
+}
+
+/* Until every worker has finished: the progress line about 4 times a second. */
+static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts, bool report,
+                            double t0)
+{
+	while (run_group_finished(g) != g->n) {
+		if (opts && opts->progress && report)
+			run_progress(g->ws, g->n, opts, g->virt, run_wall_now() - t0);
+		struct timespec ts = {0, 50 * 1000 * 1000};
+		for (int k = 0; k < 5; k++) {
+			nanosleep(&ts, NULL);
+			if (run_group_finished(g) == g->n)
+				break;
+		}
+	}
+}
+
+static double run_cpu_seconds(const struct timeval *a, const struct timeval *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_usec - a->tv_usec) / 1e6;
+}
+
+/*
+ * Release the threads once all are set up (or report the first setup
+ * error, and they stop), watch them and collect their exit status; the
+ * process's CPU time over the run goes into @cpu.
+ */
+static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, double cpu[2],
+                          char *msg, size_t msglen)
+{
+	struct rusage ru0, ru1;
+	int rc = 0;
+
+	pthread_barrier_wait(&g->barrier); /* all set up */
+	getrusage(RUSAGE_SELF, &ru0);
+	for (unsigned i = 0; i < g->n; i++)
+		if (g->ws[i].setup_error && !rc) {
+			rc = g->ws[i].setup_error;
+			snprintf(msg, msglen, "%s", g->ws[i].setup_msg);
+		}
+	double t0 = run_wall_now();
+	pthread_barrier_wait(&g->barrier); /* go (or stop, if setup failed) */
+	run_group_watch(g, opts, !rc, t0);
+	for (unsigned i = 0; i < g->nthreads; i++) {
+		pthread_join(g->tids[i], NULL);
+		if (g->ths[i].rc && !rc) {
+			rc = g->ths[i].rc;
+			snprintf(msg, msglen, "job '%s' failed: %s", g->ths[i].ws[0]->job->name,
+			         strerror(-rc));
+		}
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	cpu[0] = run_cpu_seconds(&ru0.ru_utime, &ru1.ru_utime);
+	cpu[1] = run_cpu_seconds(&ru0.ru_stime, &ru1.ru_stime);
+	pthread_barrier_destroy(&g->barrier);
+	return rc;
+}
+
+static void run_group_free(struct run_group *g)
+{
+	for (unsigned i = 0; g->parts && g->ws && i < g->n; i++) {
+		for (int d = 0; d < WL_DIRS; d++) {
+			st_series_free(&g->parts[i].dir[d].series);
+			st_series_free(&g->parts[i].dir[d].lat);
+			st_series_free(&g->parts[i].dir[d].lat_cmd);
+			free(g->parts[i].dir[d].prio_hist);
+		}
+		wl_ss_report_free(g->parts[i].ss);
+		if (g->sss)
+			wl_ss_free(&g->sss[i]);
+		free(g->ws[i].bufmem);
+		free(g->ws[i].slots);
+		free(g->ws[i].bl);
+	}
+	free(g->wptrs);
+	free(g->flows);
+	free(g->sss);
+	free(g->ws);
+	free(g->parts);
+	free(g->ths);
+	free(g->tids);
+}
+
+int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_opts *opts,
+                 char *msg, size_t msglen)
+{
+	struct run_group g = {.group_stop = false};
+	double cpu[2];
+	int rc = run_group_prepare(&g, items, nitems, msg, msglen);
+
+	if (rc || !g.n)
+		return rc;
+	rc = run_group_alloc(&g);
+	if (!rc)
+		rc = run_group_workers(&g, items, nitems, msg, msglen);
+	if (!rc)
+		rc = run_group_start(&g, msg, msglen);
+	if (!rc) {
+		rc = run_group_wait(&g, opts, cpu, msg, msglen);
+		if (!rc)
+			run_collect(items, nitems, g.ws, g.parts, cpu[0], cpu[1]);
+	}
+	run_group_free(&g);
+	return rc;
+}
+
+int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_run_opts *opts,
+               struct wl_result *res, char *msg, size_t msglen)
+{
+	struct rl_target *stack[64];
+	struct rl_target **targets = stack;
+	int rc = wl_run_check(t, job, msg, msglen);
+
+	if (rc) {
+		memset(res, 0, sizeof(*res));
+		res->job = *job;
+		for (int d = 0; d < WL_DIRS; d++)
+			st_hist_init(&res->dir[d].hist);
+		return rc;
+	}
+	if (job->numjobs > 64) {
+		targets = calloc(job->numjobs, sizeof(*targets));
+		if (!targets) {
+			memset(res, 0, sizeof(*res));
+			res->job = *job;
+			return -ENOMEM;
+		}
+	}
+	for (unsigned k = 0; k < job->numjobs; k++)
+		targets[k] = t;
+	struct wl_run_item it = {.job = job, .targets = targets, .res = res};
+	rc = wl_run_group(&it, 1, opts, msg, msglen);
+	if (targets != stack)
+		free(targets);
+	return rc;
+}

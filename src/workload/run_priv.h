@@ -1,0 +1,150 @@
+/*
+ * run_priv.h - what the pieces of the job engine share (private to
+ * src/workload/run*.c; the public API is run.h).
+ *
+ * Design: a worker (struct run_worker) owns its request slots and moves
+ * through the phases described in run.c.  The pieces are:
+ *   run.c         the request path: issue, completion, pacing, verify;
+ *   run_worker.c  one worker's setup and the loop of the thread that drives
+ *                 a set of workers on one executor;
+ *   run_group.c   the group runner: workers for every clone of every job,
+ *                 their threads, progress and the public entry points;
+ *   run_result.c  the hand-off to reporting: merging workers' results.
+ * Nothing here is meant for other folders.
+ */
+#ifndef RL_WORKLOAD_RUN_PRIV_H
+#define RL_WORKLOAD_RUN_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/exec.h"
+#include "workload/buf.h"
+#include "workload/control.h"
+#include "workload/gen.h"
+#include "workload/run.h"
+
+enum run_phase { PHASE_MAIN, PHASE_BACKLOG, PHASE_VERIFY, PHASE_DONE };
+
+#define RUN_HUGE            (2u << 20) /* huge page size: buffer regions this large are aligned to it */
+#define RUN_ERROR_DUMP_MAX  10         /* error_dump: continued errors printed per worker */
+#define RUN_VERIFY_DUMP_MAX 10         /* verify_dump: failed blocks written per worker */
+/* rate / rate_iops: how far behind its schedule a job may catch up */
+#define RUN_RATE_CATCHUP_NS 100000000ull
+/* flow_sleep=0 in simulated time: a job ahead of its share looks again after this long */
+#define RUN_FLOW_RETRY_VIRTUAL_NS 1000u
+/* real clock: the longest a worker thread sleeps before it looks at its deadline and stop flag */
+#define RUN_WAKE_NS 50000000ull
+
+struct run_worker;
+
+struct run_slot {
+	struct rl_io io;
+	struct run_worker *w;
+	uint64_t t_submit;
+	uint8_t *buf;
+	bool counted;   /* submitted after ramp-up: goes into the statistics */
+	bool parked;    /* idle: latency_target's depth, or verify_backlog waiting for writes */
+	bool cmdprio;   /* issued with cmdprio_percentage's priority */
+	bool verifying; /* a VERIFY read: check the block on completion */
+	bool end_sync;  /* end_fsync's FLUSH (timed, but not counted among fsync= syncs, as fio) */
+	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
+};
+
+struct run_worker {
+	const struct wl_job *job;
+	atomic_bool *group_stop; /* set when an exitall job of the group ends */
+	struct rl_target *t;
+	struct rl_exec *ex;
+	unsigned index;
+	struct wl_gen gen;
+	struct run_slot *slots;
+	/* every slot's buffer, in one region (the first starts mem_align past bufmem) */
+	uint8_t *bufmem;
+	unsigned nslots, inflight;
+	enum run_phase phase;
+	uint64_t seed;       /* this worker's offset stream */
+	uint32_t sync_every; /* fsync / fdatasync: FLUSH after this many writes; 0 never */
+	uint64_t data_seed;  /* verify contents: the same for every worker */
+	uint64_t t_start, t_measure, t_deadline, t_last;
+	bool measuring;
+	uint64_t budget, issued; /* bytes, MAIN phase */
+	uint64_t loop_bytes;     /* bytes issued in the current loop */
+	uint64_t pass_bytes;     /* bytes issued in the current pass over the region (invalidate) */
+	uint32_t loop;
+	uint64_t verify_issued;     /* bytes replayed in VERIFY */
+	uint32_t writes_since_sync; /* fsync=N / fdatasync=N: writes since the last FLUSH */
+	bool wrote;                 /* a write was issued (end_fsync has work) */
+	bool paced;                 /* rate, rate_iops or thinktime: slots may wait */
+	uint64_t pace_next;         /* rate / rate_iops: no request before this time */
+	uint64_t ios_issued;        /* number_ios */
+	bool end_synced;            /* end_fsync's FLUSH was issued */
+	struct wl_gen vgen;         /* replay of MAIN's sequence */
+	struct wl_rng buf_rng;      /* buffer contents: apart from gen's stream, so replays match */
+	struct wl_result *res;      /* this worker's own partial result */
+	struct wl_flow *flow;       /* flow=: the flow group, or NULL */
+	uint64_t flow_mine;         /* this worker's I/Os counted in it */
+	bool flow_left;             /* its weight and I/Os have left the group */
+	unsigned depth;             /* slots allowed in flight (latency_target lowers it) */
+	bool lat_on, lat_done;      /* latency_target: searching; the final window is over */
+	struct wl_lat_search lat;
+	struct wl_ss *ss;        /* steady state record (shared by clones with group_reporting) */
+	struct wl_dedupe dedupe; /* dedupe_percentage: contents of the writes */
+	unsigned dedupe_index, dedupe_count; /* dedupe_global: this worker among those */
+	unsigned gindex;                     /* this worker among all of the group */
+	bool full;                           /* fill_device: a write found no space */
+	unsigned dumped;                     /* error_dump: continued errors printed */
+	bool cmdprio_on;                     /* cmdprio_percentage is set */
+	unsigned nparked;                    /* slots parked (see run_slot.parked) */
+	struct run_bl {
+		uint64_t off;
+		uint32_t len, gen;
+	} * bl;                 /* verify_backlog: blocks written and not yet checked */
+	unsigned bl_n, bl_next; /* entries, and the next to check */
+	bool bl_due;            /* check them before writing on */
+	unsigned vdumped;       /* verify_dump: blocks dumped */
+	struct wl_rng prio_rng; /* which requests get cmdprio's priority */
+	bool check_reads;       /* verify=meta on a reading job: check every read */
+	bool cut;               /* its modelled waits were cut (run_loop_cut): -ECANCELED ends */
+	int setup_error;
+	char setup_msg[256];
+	/* read by the progress thread */
+	_Atomic uint64_t prog_bytes, prog_ios, prog_elapsed, prog_rbytes;
+	_Atomic int prog_phase;
+	_Atomic bool finished;
+};
+
+/* A thread and the workers it drives on its executor. */
+struct run_thread {
+	struct run_worker **ws;
+	unsigned n;
+	enum rl_exec_kind kind;
+	int rc;
+	pthread_barrier_t *barrier;
+};
+
+static inline uint64_t run_now(struct run_worker *w)
+{
+	return rl_exec_now(w->ex);
+}
+
+/* run.c: the request path */
+void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
+void run_slot_done(struct rl_io *io, int status);
+void run_flow_leave(struct run_worker *w);
+void run_series_init(struct run_worker *w, uint64_t start);
+void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now);
+/* Does a job read its written blocks back after writing them? */
+bool run_reads_back(const struct wl_job *job);
+
+/* run_worker.c: the body of a worker thread (struct run_thread) */
+void *run_thread_main(void *arg);
+
+/* run_result.c: add @src's figures to @dst; each job's result from its workers' */
+void run_merge(struct wl_result *dst, const struct wl_result *src);
+void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
+                 struct wl_result *parts, double cpu_user, double cpu_sys);
+
+#endif

@@ -1,0 +1,182 @@
+/*
+ * run_result.c - the job engine's hand-off to reporting: merging workers'
+ * results into a job's (and clones' into a group_reporting total), and the
+ * small questions reports ask of a result.
+ *
+ * Design: a worker fills only its own struct wl_result while it runs, so
+ * nothing on the completion path is shared; once the group's threads are
+ * joined, run_collect merges them in the order of the jobs and clones.
+ * Histograms and series are summed; the first error and the first bad
+ * block are kept; CPU time is the process's, not added up.
+ */
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload/run_priv.h"
+
+void run_merge(struct wl_result *dst, const struct wl_result *src)
+{
+	for (int d = 0; d < WL_DIRS; d++) {
+		dst->dir[d].ios += src->dir[d].ios;
+		dst->dir[d].bytes += src->dir[d].bytes;
+		st_hist_merge(&dst->dir[d].hist, &src->dir[d].hist);
+		if (!dst->dir[d].series.interval_ns)
+			st_series_init(&dst->dir[d].series, src->dir[d].series.interval_ns,
+			               src->dir[d].series.start_ns, src->dir[d].series.n);
+		/* Workers start within microseconds of each other: intervals line up. */
+		st_series_merge(&dst->dir[d].series, &src->dir[d].series);
+		if (src->dir[d].lat.interval_ns) {
+			if (!dst->dir[d].lat.interval_ns)
+				st_series_init(&dst->dir[d].lat, src->dir[d].lat.interval_ns,
+				               src->dir[d].lat.start_ns, src->dir[d].lat.n);
+			st_series_merge(&dst->dir[d].lat, &src->dir[d].lat);
+		}
+		if (src->dir[d].lat_cmd.interval_ns) {
+			if (!dst->dir[d].lat_cmd.interval_ns)
+				st_series_init(&dst->dir[d].lat_cmd,
+				               src->dir[d].lat_cmd.interval_ns,
+				               src->dir[d].lat_cmd.start_ns, src->dir[d].lat_cmd.n);
+			st_series_merge(&dst->dir[d].lat_cmd, &src->dir[d].lat_cmd);
+		}
+		if (src->dir[d].prio_hist) {
+			if (!dst->dir[d].prio_hist) {
+				dst->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));
+				if (dst->dir[d].prio_hist) {
+					st_hist_init(&dst->dir[d].prio_hist[0]);
+					st_hist_init(&dst->dir[d].prio_hist[1]);
+				}
+			}
+			for (int k = 0; dst->dir[d].prio_hist && k < 2; k++)
+				st_hist_merge(&dst->dir[d].prio_hist[k], &src->dir[d].prio_hist[k]);
+		}
+	}
+	if ((src->errors || src->cont_errors) && !dst->errors && !dst->cont_errors) {
+		dst->first_error = src->first_error;
+		dst->first_error_offset = src->first_error_offset;
+		dst->first_error_op = src->first_error_op;
+	}
+	dst->errors += src->errors;
+	dst->cont_errors += src->cont_errors;
+	dst->flushes += src->flushes;
+	if (src->verified)
+		dst->verified = true;
+	dst->verify_blocks += src->verify_blocks;
+	if (src->verify_bad &&
+	    (!dst->verify_bad || src->verify_first_bad < dst->verify_first_bad)) {
+		dst->verify_first_bad = src->verify_first_bad;
+		memcpy(dst->verify_msg, src->verify_msg, sizeof(dst->verify_msg));
+	}
+	dst->verify_bad += src->verify_bad;
+	if (!dst->note[0] && src->note[0])
+		memcpy(dst->note, src->note, sizeof(dst->note));
+	if (src->lat_depth && !dst->lat_depth)
+		dst->lat_depth = src->lat_depth;
+	if (src->ss && !dst->ss)
+		dst->ss = wl_ss_report_dup(src->ss);
+}
+
+/*
+ * The hand-off: each job's result from its workers' (@parts, in the order
+ * of @items and their clones), with the measured runtime, latency_target's
+ * depth, the steady state window, each clone's own result when asked for,
+ * rate_min, the process's CPU time and the target's report.
+ */
+void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
+                 struct wl_result *parts, double cpu_user, double cpu_sys)
+{
+	unsigned w = 0;
+
+	for (size_t i = 0; i < nitems; i++) {
+		struct wl_result *res = items[i].res;
+		uint64_t runtime = 0;
+		for (unsigned k = 0; k < res->job.numjobs; k++, w++) {
+			uint64_t r =
+			    ws[w].t_last > ws[w].t_measure ? ws[w].t_last - ws[w].t_measure : 0;
+			if (r > runtime)
+				runtime = r;
+			if (ws[w].lat_on && !parts[w].lat_depth)
+				parts[w].lat_depth = ws[w].lat.qd;
+			if (ws[w].ss && (k == 0 || !res->job.group_reporting))
+				parts[w].ss = wl_ss_report(ws[w].ss);
+			run_merge(res, &parts[w]);
+		}
+		res->runtime_ns = runtime;
+		for (unsigned k = 0; items[i].clones && k < res->job.numjobs; k++) {
+			struct wl_result *c = &items[i].clones[k];
+			struct run_worker *cw = &ws[w - res->job.numjobs + k];
+			wl_result_init(c, &res->job);
+			c->job.numjobs = 1;
+			c->clock = res->clock;
+			run_merge(c, cw->res);
+			c->runtime_ns = cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
+			c->cpu_user_s = cpu_user;
+			c->cpu_sys_s = cpu_sys;
+		}
+		for (int d = 0; d < WL_DIRS; d++)
+			if (res->job.rate_min[d] && res->dir[d].ios &&
+			    wl_result_bw(res, (enum rl_op)d) < (double)res->job.rate_min[d] &&
+			    !res->rate_min_missed)
+				res->rate_min_missed = d + 1;
+		res->cpu_user_s = cpu_user;
+		res->cpu_sys_s = cpu_sys;
+		res->target_report = rl_target_report(items[i].targets[0]);
+	}
+}
+
+void wl_result_init(struct wl_result *res, const struct wl_job *job)
+{
+	memset(res, 0, sizeof(*res));
+	res->job = *job;
+	for (int d = 0; d < WL_DIRS; d++)
+		st_hist_init(&res->dir[d].hist);
+}
+
+void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
+{
+	bool first = !dst->runtime_ns && !dst->dir[0].ios && !dst->dir[1].ios && !dst->dir[2].ios;
+
+	run_merge(dst, src);
+	if (src->runtime_ns > dst->runtime_ns)
+		dst->runtime_ns = src->runtime_ns;
+	dst->clock = src->clock;
+	if (!dst->rate_min_missed)
+		dst->rate_min_missed = src->rate_min_missed;
+	if (first) {
+		dst->cpu_user_s = src->cpu_user_s;
+		dst->cpu_sys_s = src->cpu_sys_s;
+	}
+	if (!dst->target_report && src->target_report)
+		dst->target_report = json_object_get(src->target_report);
+}
+
+bool wl_result_ok(const struct wl_result *res)
+{
+	return !res->errors && !res->verify_bad && !res->rate_min_missed;
+}
+
+void wl_result_free(struct wl_result *res)
+{
+	for (int d = 0; d < WL_DIRS; d++) {
+		st_series_free(&res->dir[d].series);
+		st_series_free(&res->dir[d].lat);
+		st_series_free(&res->dir[d].lat_cmd);
+		free(res->dir[d].prio_hist);
+		res->dir[d].prio_hist = NULL;
+	}
+	if (res->target_report)
+		json_object_put(res->target_report);
+	res->target_report = NULL;
+	wl_ss_report_free(res->ss);
+	res->ss = NULL;
+}
+
+double wl_result_bw(const struct wl_result *res, enum rl_op d)
+{
+	return res->runtime_ns ? (double)res->dir[d].bytes * 1e9 / (double)res->runtime_ns : 0;
+}
+
+double wl_result_iops(const struct wl_result *res, enum rl_op d)
+{
+	return res->runtime_ns ? (double)res->dir[d].ios * 1e9 / (double)res->runtime_ns : 0;
+}

@@ -1036,6 +1036,9 @@ static int run_main(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return 0;
 	}
+	/* from before the targets open (laying out files takes a while): a signal then stops the
+	 * jobs at their start */
+	run_catch_signals();
 	rc = run_plan_build(&plan, &a, &jf);
 	if (rc) {
 		run_plan_free(&plan);
@@ -1077,7 +1080,6 @@ static int run_main(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
-	run_catch_signals();
 	time_t started = time(NULL);
 	status = run_waves(&a, &jf, &plan, res, clones, done, out);
 	run_report(&a, &jf, &plan, res, clones, done, out, started);

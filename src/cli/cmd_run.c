@@ -27,9 +27,9 @@
 #include "core/registry.h"
 #include "core/spec.h"
 #include "files/files.h"
-#include "stats/fio_json.h"
-#include "stats/fio_log.h"
-#include "stats/result.h"
+#include "results/fio_json.h"
+#include "results/fio_log.h"
+#include "results/result.h"
 #include "suites/suite.h"
 #include "workload/run.h"
 

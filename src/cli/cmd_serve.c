@@ -23,9 +23,9 @@
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
+#include "results/result.h"
 #include "serve/pace.h"
 #include "serve/serve.h"
-#include "stats/result.h"
 
 static const char serve_usage[] =
     "usage: raidlab serve [SPEC] [--export NAME=SPEC ...] [OPTIONS]\n"
@@ -85,114 +85,99 @@ struct serve_args {
 	struct serve_opts o;
 };
 
-static int serve_parse(int argc, char **argv, struct serve_args *a)
+/* One option (getopt_long's @c): -1 to go on, or the exit status. */
+static int serve_parse_option(struct serve_args *a, int c)
 {
-	static const struct option longopts[] = {
-	    {"export", required_argument, NULL, 'e'},  {"socket", required_argument, NULL, 's'},
-	    {"port", required_argument, NULL, 'p'},    {"bind", required_argument, NULL, 'b'},
-	    {"read-only", no_argument, NULL, 'r'},     {"shared", required_argument, NULL, 'S'},
-	    {"json", required_argument, NULL, 'j'},    {"ready-file", required_argument, NULL, 'R'},
-	    {"ctl", required_argument, NULL, 'C'},     {"tls-cert", required_argument, NULL, 'c'},
-	    {"tls-key", required_argument, NULL, 'k'}, {"tls-require", no_argument, NULL, 'Q'},
-	    {"status", no_argument, NULL, 'T'},        {"no-status", no_argument, NULL, 'N'},
-	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
-	    {"slow", required_argument, NULL, 'w'},    {"pace-file", required_argument, NULL, 'P'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
 	char why[256];
 	uint64_t v;
-	int c;
 
-	a->o.port = -1;
-	a->o.shared = 16;
-	a->status = -1;
-	a->slow = 1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e': {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg || memchr(optarg, '(', (size_t)(eq - optarg))) {
-				cli_error("serve", "--export: expected NAME=SPEC, got '%s'",
-				          optarg);
-				return 2;
-			}
-			if (a->n == SERVE_MAX_EXPORTS) {
-				cli_error("serve", "at most %d exports", SERVE_MAX_EXPORTS);
-				return 2;
-			}
-			a->names[a->n] = strndup(optarg, (size_t)(eq - optarg));
-			a->specs[a->n++] = eq + 1;
-			break;
-		}
-		case 's':
-			a->o.socket_path = optarg;
-			break;
-		case 'p':
-			if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v > 65535) {
-				cli_error("serve", "--port: expected 0..65535, got '%s'", optarg);
-				return 2;
-			}
-			a->o.port = (int)v;
-			break;
-		case 'b':
-			a->o.bind_addr = optarg;
-			break;
-		case 'r':
-			a->read_only = true;
-			break;
-		case 'S':
-			if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v < 1 || v > 1024) {
-				cli_error("serve", "--shared: expected 1..1024 clients, got '%s'",
-				          optarg);
-				return 2;
-			}
-			a->o.shared = (unsigned)v;
-			break;
-		case 'j':
-			a->json_path = optarg;
-			break;
-		case 'C':
-			a->o.ctl_path = optarg;
-			break;
-		case 'c':
-			a->o.tls_cert = optarg;
-			break;
-		case 'k':
-			a->o.tls_key = optarg;
-			break;
-		case 'Q':
-			a->o.tls_require = true;
-			break;
-		case 'R':
-			a->o.ready_file = optarg;
-			break;
-		case 'T':
-			a->status = 1;
-			break;
-		case 'N':
-			a->status = 0;
-			break;
-		case 'f':
-			a->force = true;
-			break;
-		case 'q':
-			a->quiet = true;
-			break;
-		case 'w':
-			if (cli_parse_slow("serve", optarg, &a->slow))
-				return 2;
-			break;
-		case 'P':
-			a->pace_file = optarg;
-			break;
-		case 'h':
-			fputs(serve_usage, stdout);
-			return 0;
-		default:
-			fputs(serve_usage, stderr);
+	switch (c) {
+	case 'e': {
+		const char *eq = strchr(optarg, '=');
+		if (!eq || eq == optarg || memchr(optarg, '(', (size_t)(eq - optarg))) {
+			cli_error("serve", "--export: expected NAME=SPEC, got '%s'", optarg);
 			return 2;
 		}
+		if (a->n == SERVE_MAX_EXPORTS) {
+			cli_error("serve", "at most %d exports", SERVE_MAX_EXPORTS);
+			return 2;
+		}
+		a->names[a->n] = strndup(optarg, (size_t)(eq - optarg));
+		a->specs[a->n++] = eq + 1;
+		return -1;
 	}
+	case 's':
+		a->o.socket_path = optarg;
+		return -1;
+	case 'p':
+		if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v > 65535) {
+			cli_error("serve", "--port: expected 0..65535, got '%s'", optarg);
+			return 2;
+		}
+		a->o.port = (int)v;
+		return -1;
+	case 'b':
+		a->o.bind_addr = optarg;
+		return -1;
+	case 'r':
+		a->read_only = true;
+		return -1;
+	case 'S':
+		if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v < 1 || v > 1024) {
+			cli_error("serve", "--shared: expected 1..1024 clients, got '%s'", optarg);
+			return 2;
+		}
+		a->o.shared = (unsigned)v;
+		return -1;
+	case 'j':
+		a->json_path = optarg;
+		return -1;
+	case 'C':
+		a->o.ctl_path = optarg;
+		return -1;
+	case 'c':
+		a->o.tls_cert = optarg;
+		return -1;
+	case 'k':
+		a->o.tls_key = optarg;
+		return -1;
+	case 'Q':
+		a->o.tls_require = true;
+		return -1;
+	case 'R':
+		a->o.ready_file = optarg;
+		return -1;
+	case 'T':
+		a->status = 1;
+		return -1;
+	case 'N':
+		a->status = 0;
+		return -1;
+	case 'f':
+		a->force = true;
+		return -1;
+	case 'q':
+		a->quiet = true;
+		return -1;
+	case 'w':
+		if (cli_parse_slow("serve", optarg, &a->slow))
+			return 2;
+		return -1;
+	case 'P':
+		a->pace_file = optarg;
+		return -1;
+	case 'h':
+		fputs(serve_usage, stdout);
+		return 0;
+	default:
+		fputs(serve_usage, stderr);
+		return 2;
+	}
+}
+
+/* After the options: the positional spec, then the rules across options.  -1 or the exit status. */
+static int serve_parse_check(int argc, char **argv, struct serve_args *a)
+{
 	if (optind < argc) {
 		if (optind + 1 < argc) {
 			cli_error("serve",
@@ -246,18 +231,46 @@ static int serve_parse(int argc, char **argv, struct serve_args *a)
 	return -1;
 }
 
+static int serve_parse(int argc, char **argv, struct serve_args *a)
+{
+	static const struct option longopts[] = {
+	    {"export", required_argument, NULL, 'e'},  {"socket", required_argument, NULL, 's'},
+	    {"port", required_argument, NULL, 'p'},    {"bind", required_argument, NULL, 'b'},
+	    {"read-only", no_argument, NULL, 'r'},     {"shared", required_argument, NULL, 'S'},
+	    {"json", required_argument, NULL, 'j'},    {"ready-file", required_argument, NULL, 'R'},
+	    {"ctl", required_argument, NULL, 'C'},     {"tls-cert", required_argument, NULL, 'c'},
+	    {"tls-key", required_argument, NULL, 'k'}, {"tls-require", no_argument, NULL, 'Q'},
+	    {"status", no_argument, NULL, 'T'},        {"no-status", no_argument, NULL, 'N'},
+	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
+	    {"slow", required_argument, NULL, 'w'},    {"pace-file", required_argument, NULL, 'P'},
+	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+	int c;
+
+	a->o.port = -1;
+	a->o.shared = 16;
+	a->status = -1;
+	a->slow = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		int rc = serve_parse_option(a, c);
+		if (rc >= 0)
+			return rc;
+	}
+	return serve_parse_check(argc, argv, a);
+}
+
 /* Counters of one export, in the same columns as a job. */
 static void serve_print(const struct serve_export *e, uint64_t secs_ns)
 {
-	static const char *const dirs[WL_DIRS] = {"read", "write", "trim"};
+	static const char *const dirs[SERVE_DIRS] = {"read", "write", "trim"};
 	double s = (double)secs_ns / 1e9;
 
 	printf("export '%s' (%s): %llu connection%s, %llu flush%s, %llu error%s\n", e->name,
 	       e->spec, (unsigned long long)e->connections, e->connections == 1 ? "" : "s",
 	       (unsigned long long)e->flushes, e->flushes == 1 ? "" : "es",
 	       (unsigned long long)e->errors, e->errors == 1 ? "" : "s");
-	for (int d = 0; d < WL_DIRS; d++) {
-		const struct wl_dir_result *r = &e->dir[d];
+	for (int d = 0; d < SERVE_DIRS; d++) {
+		const struct serve_dir_stats *r = &e->dir[d];
 		if (!r->ios)
 			continue;
 		printf("  %-5s %12llu ios %10.1f MB  %8.1f MB/s avg  lat mean %9.1f us  p99 %9.1f "
@@ -332,7 +345,11 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 		wl_job_init(&res->job);
 		snprintf(res->job.name, sizeof(res->job.name), "%s",
 		         e->name[0] ? e->name : "default");
-		memcpy(res->dir, e->dir, sizeof(res->dir));
+		for (int d = 0; d < SERVE_DIRS; d++) {
+			res->dir[d].ios = e->dir[d].ios;
+			res->dir[d].bytes = e->dir[d].bytes;
+			res->dir[d].hist = e->dir[d].hist;
+		}
 		res->runtime_ns = runtime_ns;
 		res->clock = clock;
 		res->errors = e->errors;
@@ -367,48 +384,43 @@ static int serve_json(const char *path, struct serve_ctx *ctx, uint64_t runtime_
 	return rc;
 }
 
-static int serve_main(int argc, char **argv)
-{
-	struct serve_args a = {0};
-	struct serve_export *exps = NULL; /* big (latency histograms): on the heap */
-	struct serve_ctx ctx = {0};
+/* One serving session: the parsed command line and what it opened. */
+struct serve_session {
+	struct serve_args a;
+	struct serve_export *exps; /* big (latency histograms): on the heap */
+	struct serve_ctx ctx;
 	struct serve_pace pace;
+	enum rl_exec_kind kind;
+	uint32_t caps_all;         /* leaf caps of every export */
+	unsigned opened, finished; /* exports opened; exports whose end was taken */
+	uint64_t *lost, lost_all;  /* acknowledged bytes lost, per export and in all */
+};
+
+/* Open every export's stack; refuse one that keeps no data.  -1 or the exit status. */
+static int serve_open(struct serve_session *ss)
+{
+	struct serve_args *a = &ss->a;
 	struct rl_build_ctx bctx;
 	struct rl_err err = {0};
-	char msg[512];
-	uint32_t caps_all = 0;
-	unsigned opened = 0, finished = 0;
-	uint64_t *lost = NULL, lost_all = 0;
-	int rc = serve_parse(argc, argv, &a), ret = 1;
 
-	if (rc >= 0) {
-		ret = rc;
-		goto out_names;
-	}
-	exps = calloc(a.n, sizeof(*exps));
-	lost = calloc(a.n, sizeof(*lost));
-	if (!exps || !lost) {
-		cli_error("serve", "out of memory");
-		goto out;
-	}
 	rl_build_ctx_init(&bctx);
-	bctx.write_intent = !a.read_only;
-	bctx.force_destroy = a.force;
+	bctx.write_intent = !a->read_only;
+	bctx.force_destroy = a->force;
 	bctx.keep = true; /* served data outlives the server */
 	bctx.buffered_ok = true;
-	bctx.quiet = a.quiet;
-	for (unsigned i = 0; i < a.n; i++) {
+	bctx.quiet = a->quiet;
+	for (unsigned i = 0; i < a->n; i++) {
+		struct serve_export *e = &ss->exps[i];
 		struct rl_target *t;
-		rc = rl_target_open(a.specs[i], &bctx, &t, &err);
+		int rc = rl_target_open(a->specs[i], &bctx, &t, &err);
 		if (rc) {
-			cli_spec_error("serve", a.specs[i], &err);
-			ret = rc == -EINVAL ? 2 : 1;
-			goto out;
+			cli_spec_error("serve", a->specs[i], &err);
+			return rc == -EINVAL ? 2 : 1;
 		}
-		exps[i].t = t;
-		exps[i].name = (char *)a.names[i];
-		exps[i].spec = (char *)a.specs[i];
-		opened++;
+		e->t = t;
+		e->name = (char *)a->names[i];
+		e->spec = (char *)a->specs[i];
+		ss->opened++;
 		uint32_t caps = rl_target_leaf_caps(t);
 		const struct rl_target *dl = serve_dataless_leaf(t);
 		if (dl) {
@@ -417,13 +429,12 @@ static int serve_main(int argc, char **argv)
 			    "export '%s': its %s() keeps no data, so clients would read back "
 			    "something else than they wrote; serve stacks whose every drive stores "
 			    "data (simulated drives: data=on)",
-			    a.names[i], dl->ops->name);
-			ret = 2;
-			goto out;
+			    a->names[i], dl->ops->name);
+			return 2;
 		}
-		caps_all |= caps;
-		serve_export_init(&exps[i], a.read_only);
-		if ((caps & RL_CAP_VIRTUAL) && !a.quiet) {
+		ss->caps_all |= caps;
+		serve_export_init(e, a->read_only);
+		if ((caps & RL_CAP_VIRTUAL) && !a->quiet) {
 			struct json_object *tree = rl_target_tree(t);
 			char sz[64];
 			cli_format_size(sz, sizeof(sz),
@@ -434,98 +445,148 @@ static int serve_main(int argc, char **argv)
 			        "address "
 			        "space for their tables and data; memory grows with what clients "
 			        "write\n",
-			        a.names[i], sz);
+			        a->names[i], sz);
 		}
 	}
-	if ((caps_all & RL_CAP_VIRTUAL) && (caps_all & RL_CAP_REAL)) {
+	return -1;
+}
+
+/*
+ * The executor (paced for simulated stacks), the exports attached to it,
+ * and the pace governor.  -1 or the exit status.
+ */
+static int serve_setup(struct serve_session *ss)
+{
+	struct serve_args *a = &ss->a;
+	struct serve_ctx *ctx = &ss->ctx;
+	int rc;
+
+	if ((ss->caps_all & RL_CAP_VIRTUAL) && (ss->caps_all & RL_CAP_REAL)) {
 		cli_error("serve", "simulated and real stacks cannot be served together: their "
 		                   "clocks differ; run two servers");
-		ret = 2;
-		goto out;
+		return 2;
 	}
-	if (a.slow > 1 && !(caps_all & RL_CAP_VIRTUAL)) {
+	if (a->slow > 1 && !(ss->caps_all & RL_CAP_VIRTUAL)) {
 		cli_error("serve", "--slow applies to simulated stacks only: a real device runs "
 		                   "at its own speed");
-		ret = 2;
-		goto out;
+		return 2;
 	}
-	enum rl_exec_kind kind = RL_EXEC_URING;
-	if (caps_all & RL_CAP_VIRTUAL) {
-		rc = rl_exec_create_paced(8192, 512, exps[0].t->vtime,
-		                          a.slow == CLI_SLOW_AUTO ? 1 : a.slow, &ctx.ex);
-		kind = RL_EXEC_VIRTUAL;
+	ss->kind = RL_EXEC_URING;
+	if (ss->caps_all & RL_CAP_VIRTUAL) {
+		rc = rl_exec_create_paced(8192, 512, ss->exps[0].t->vtime,
+		                          a->slow == CLI_SLOW_AUTO ? 1 : a->slow, &ctx->ex);
+		ss->kind = RL_EXEC_VIRTUAL;
 	} else {
-		rc = rl_exec_create(RL_EXEC_URING, 8192, 512, &ctx.ex);
+		rc = rl_exec_create(RL_EXEC_URING, 8192, 512, &ctx->ex);
 	}
 	if (rc) {
 		cli_error("serve", "cannot set up io_uring: %s", strerror(-rc));
-		goto out;
+		return 1;
 	}
-	ctx.ex->submit_with_wait = true;
-	for (unsigned i = 0; i < a.n; i++) {
-		rc = rl_target_attach(exps[i].t, ctx.ex);
+	ctx->ex->submit_with_wait = true;
+	for (unsigned i = 0; i < a->n; i++) {
+		rc = rl_target_attach(ss->exps[i].t, ctx->ex);
 		if (rc) {
-			cli_error("serve", "export '%s': %s", a.names[i], strerror(-rc));
-			goto out;
+			cli_error("serve", "export '%s': %s", a->names[i], strerror(-rc));
+			return 1;
 		}
 	}
-	ctx.exports = exps;
-	ctx.nexports = a.n;
-	ctx.max_inflight = 64;
-	if (kind == RL_EXEC_VIRTUAL) {
-		rc = serve_pace_init(&pace, ctx.ex, a.slow == CLI_SLOW_AUTO, CLI_SLOW_MAX,
-		                     a.pace_file);
+	ctx->exports = ss->exps;
+	ctx->nexports = a->n;
+	ctx->max_inflight = 64;
+	if (ss->kind == RL_EXEC_VIRTUAL) {
+		rc = serve_pace_init(&ss->pace, ctx->ex, a->slow == CLI_SLOW_AUTO, CLI_SLOW_MAX,
+		                     a->pace_file);
 		if (rc) {
-			cli_error("serve", "--pace-file %s: %s", a.pace_file, strerror(-rc));
-			goto out;
+			cli_error("serve", "--pace-file %s: %s", a->pace_file, strerror(-rc));
+			return 1;
 		}
-		ctx.pace = &pace;
-	} else if (a.pace_file && (rc = serve_pace_init(&pace, ctx.ex, false, 1, a.pace_file))) {
+		ctx->pace = &ss->pace;
+	} else if (a->pace_file &&
+	           (rc = serve_pace_init(&ss->pace, ctx->ex, false, 1, a->pace_file))) {
 		/* a real stack runs at its own speed: the file says x1, never raised */
-		cli_error("serve", "--pace-file %s: %s", a.pace_file, strerror(-rc));
+		cli_error("serve", "--pace-file %s: %s", a->pace_file, strerror(-rc));
+		return 1;
+	}
+	return -1;
+}
+
+/* After serving from @t0 to @t1: the stacks' end, the reports and --json.  The exit status. */
+static int serve_end(struct serve_session *ss, uint64_t t0, uint64_t t1)
+{
+	struct serve_args *a = &ss->a;
+
+	/* write-back caches destage now: what they could not write was acknowledged and is lost */
+	for (; ss->finished < a->n; ss->finished++) {
+		ss->lost[ss->finished] = cli_target_end("serve", ss->exps[ss->finished].t, NULL);
+		ss->lost_all += ss->lost[ss->finished];
+	}
+	if (ss->kind == RL_EXEC_VIRTUAL) {
+		for (unsigned i = 0; i < a->n; i++)
+			ss->exps[i].t->vtime = t1;
+		if (!a->quiet)
+			serve_lag_report(&ss->pace, stderr);
+	}
+	if (!a->quiet)
+		for (unsigned i = 0; i < a->n; i++)
+			serve_print(&ss->exps[i], t1 - t0);
+	if (a->json_path) {
+		int rc = serve_json(a->json_path, &ss->ctx, t1 - t0, ss->kind, ss->lost);
+		if (rc) {
+			cli_error("serve", "--json %s: %s", a->json_path, strerror(-rc));
+			return 1;
+		}
+	}
+	return ss->lost_all ? 1 : 0;
+}
+
+static int serve_main(int argc, char **argv)
+{
+	struct serve_session *ss = calloc(1, sizeof(*ss));
+	char msg[512];
+	int ret;
+
+	if (!ss) {
+		cli_error("serve", "out of memory");
+		return 1;
+	}
+	ret = serve_parse(argc, argv, &ss->a);
+	if (ret >= 0)
+		goto out_names;
+	ret = 1;
+	ss->exps = calloc(ss->a.n, sizeof(*ss->exps));
+	ss->lost = calloc(ss->a.n, sizeof(*ss->lost));
+	if (!ss->exps || !ss->lost) {
+		cli_error("serve", "out of memory");
 		goto out;
 	}
-	uint64_t t0 = rl_exec_now(ctx.ex);
-	rc = serve_run(&ctx, &a.o, msg, sizeof(msg));
-	uint64_t t1 = rl_exec_now(ctx.ex);
+	ret = serve_open(ss);
+	if (ret < 0)
+		ret = serve_setup(ss);
+	if (ret >= 0)
+		goto out;
+	uint64_t t0 = rl_exec_now(ss->ctx.ex);
+	int rc = serve_run(&ss->ctx, &ss->a.o, msg, sizeof(msg));
+	uint64_t t1 = rl_exec_now(ss->ctx.ex);
 	if (rc) {
 		cli_error("serve", "%s", msg);
+		ret = 1;
 		goto out;
 	}
-	/* write-back caches destage now: what they could not write was acknowledged and is lost */
-	for (; finished < a.n; finished++) {
-		lost[finished] = cli_target_end("serve", exps[finished].t, NULL);
-		lost_all += lost[finished];
-	}
-	if (kind == RL_EXEC_VIRTUAL) {
-		for (unsigned i = 0; i < a.n; i++)
-			exps[i].t->vtime = t1;
-		if (!a.quiet)
-			serve_lag_report(&pace, stderr);
-	}
-	if (!a.quiet)
-		for (unsigned i = 0; i < a.n; i++)
-			serve_print(&exps[i], t1 - t0);
-	if (a.json_path) {
-		rc = serve_json(a.json_path, &ctx, t1 - t0, kind, lost);
-		if (rc) {
-			cli_error("serve", "--json %s: %s", a.json_path, strerror(-rc));
-			goto out;
-		}
-	}
-	ret = lost_all ? 1 : 0;
+	ret = serve_end(ss, t0, t1);
 out:
-	for (unsigned i = 0; i < opened; i++) {
-		if (i >= finished)
-			rl_target_finish(exps[i].t);
-		rl_target_close(exps[i].t);
+	for (unsigned i = 0; i < ss->opened; i++) {
+		if (i >= ss->finished)
+			rl_target_finish(ss->exps[i].t);
+		rl_target_close(ss->exps[i].t);
 	}
-	rl_exec_destroy(ctx.ex);
-	free(lost);
-	free(exps);
+	rl_exec_destroy(ss->ctx.ex);
+	free(ss->lost);
+	free(ss->exps);
 out_names:
-	for (unsigned i = 0; i < a.n; i++)
-		free((char *)a.names[i]);
+	for (unsigned i = 0; i < ss->a.n; i++)
+		free((char *)ss->a.names[i]);
+	free(ss);
 	return ret;
 }
 

@@ -26,7 +26,7 @@
 #include "core/datadir.h"
 #include "core/registry.h"
 #include "report/validate.h"
-#include "stats/result.h"
+#include "results/result.h"
 #include "suites/runner.h"
 #include "suites/suite.h"
 

@@ -32,7 +32,7 @@
 
 #include "cli/cli.h"
 #include "core/target.h"
-#include "stats/result.h"
+#include "results/result.h"
 #include "workload/run.h"
 
 unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct json_object *doc)

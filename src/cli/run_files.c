@@ -30,7 +30,7 @@
 #include "files/leftovers.h"
 #include "files/stop.h"
 #include "files/target.h"
-#include "stats/result.h"
+#include "results/result.h"
 
 #define RF_MAX_TARGETS 16
 

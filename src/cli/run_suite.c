@@ -34,7 +34,7 @@
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
-#include "stats/result.h"
+#include "results/result.h"
 #include "suites/runner.h"
 #include "suites/suite.h"
 

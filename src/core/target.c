@@ -87,6 +87,13 @@ void rl_target_finish(struct rl_target *t)
 		t->ops->finish(t);
 }
 
+int rl_target_ctl(struct rl_target *t, struct rl_ctl *c)
+{
+	if (!t || !t->ops->ctl)
+		return -EOPNOTSUPP;
+	return t->ops->ctl(t, c);
+}
+
 void rl_target_close(struct rl_target *t)
 {
 	if (!t)

@@ -22,6 +22,7 @@
 #ifndef RL_CORE_TARGET_H
 #define RL_CORE_TARGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,45 @@ struct rl_exec;
 #define RL_CAP_VIRTUAL 0x10u /* needs a virtual-time executor (simulated drive) */
 #define RL_CAP_DIRECT  0x20u /* data moves through an O_DIRECT descriptor: buffers aligned */
 #define RL_CAP_FRESH   0x40u /* just created and filled with arbitrary data (no array state) */
+
+/*
+ * Control requests (the ctl op, rl_target_ctl): what an operator asks of a
+ * live target with members, such as an array under `raidlab serve`.  The
+ * target answers in the same struct; the caller moves any data itself,
+ * through t->children[member], with the offsets RL_CTL_LOCATE gives.
+ */
+enum rl_ctl_cmd {
+	RL_CTL_STATUS,        /* out: level, state, members, copies, member_state[] */
+	RL_CTL_FAIL,          /* member: fail it; -EBUSY if it holds the last readable copy
+	                         of some data, unless force */
+	RL_CTL_REBUILD_BEGIN, /* member: being rebuilt: written, never read */
+	RL_CTL_REBUILD_END,   /* member: in sync again (ok) or failed (!ok) */
+	RL_CTL_READABLE,      /* member: returns 1 when reads may go to it, else 0 */
+	RL_CTL_LOCATE,        /* the copies of offset: len (at most max, contiguous on
+	                         every copy), ncopies, copy[] in the target's copy order */
+};
+
+#define RL_CTL_MEMBERS_MAX 64 /* members (and copies) a control request can name */
+
+struct rl_ctl {
+	enum rl_ctl_cmd cmd;
+	unsigned member; /* FAIL, REBUILD_*, READABLE: a child index */
+	bool force;      /* FAIL: even the last readable copy */
+	bool ok;         /* REBUILD_END: the rebuild completed */
+	/* STATUS */
+	const char *level;                            /* type name ("raid1") */
+	const char *state;                            /* "optimal", "degraded", "failed" */
+	unsigned members;                             /* children */
+	unsigned copies;                              /* copies of each byte (1: none spare) */
+	const char *member_state[RL_CTL_MEMBERS_MAX]; /* "in_sync", "failed", "rebuilding" */
+	/* LOCATE: in offset and max; out len, ncopies, copy[] */
+	uint64_t offset, max, len;
+	unsigned ncopies;
+	struct rl_ctl_copy {
+		unsigned member; /* child index */
+		uint64_t offset; /* on that child */
+	} copy[RL_CTL_MEMBERS_MAX];
+};
 
 struct rl_target_ops {
 	/** Type name as written in specs ("file", "raid0").  Required. */
@@ -93,6 +133,15 @@ struct rl_target_ops {
 	 * through the executor.
 	 */
 	void (*drop_cache)(struct rl_target *t);
+
+	/**
+	 * Answer a control request (struct rl_ctl): fail a member, mark a
+	 * rebuild's start and end, report state, locate a range's copies.
+	 * Optional: targets without members leave it NULL.  Returns 0 (or the
+	 * answer of RL_CTL_READABLE), -EINVAL for a member out of range, or
+	 * the command's own errno.  Called from one thread at a time.
+	 */
+	int (*ctl)(struct rl_target *t, struct rl_ctl *c);
 };
 
 struct rl_target {
@@ -125,6 +174,9 @@ void rl_target_drop_cache(struct rl_target *t);
 
 /** Call ops->finish on @t and every target below it. */
 void rl_target_finish(struct rl_target *t);
+
+/** @t's ctl op on @c, or -EOPNOTSUPP when @t has none (@t itself, not below it). */
+int rl_target_ctl(struct rl_target *t, struct rl_ctl *c);
 
 /** Close @t and every target below it; NULL is accepted. */
 void rl_target_close(struct rl_target *t);

@@ -320,11 +320,9 @@ static int ft_need_prog(struct files_target *t, const char *prog, const char *pk
 	return -ENOENT;
 }
 
-static int ft_open_stack(struct files_target *t, const char *spec,
-                         const struct files_target_opts *o)
+/* What a stack needs of the machine: root, FUSE, loop devices and the programs. */
+static int ft_stack_check(struct files_target *t, const char *mkfs)
 {
-	char sock[4200], ready[4200], fuse[4200], file[4300], log[4200], mkfs[32], uri[4300];
-	const char *tmp = getenv("TMPDIR");
 	int rc;
 
 	if (geteuid() != 0) {
@@ -345,12 +343,20 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		         "in a container run privileged)");
 		return -ENOENT;
 	}
-	snprintf(mkfs, sizeof(mkfs), "mkfs.%s", t->fs);
 	if ((rc = ft_need_prog(t, "nbdfuse", "nbdfuse")) ||
 	    (rc = ft_need_prog(t, "fusermount3", "fuse3")) ||
 	    (rc = ft_need_prog(t, "losetup", "mount")) ||
 	    (rc = ft_need_prog(t, mkfs, strcmp(t->fs, "xfs") ? "e2fsprogs" : "xfsprogs")))
 		return rc;
+	return 0;
+}
+
+/* The runtime directory (t->rundir) with its FUSE directory and mount point (t->path). */
+static int ft_stack_rundir(struct files_target *t)
+{
+	const char *tmp = getenv("TMPDIR");
+	char fuse[4200];
+	int rc;
 
 	snprintf(t->rundir, sizeof(t->rundir), "%s/raidlab-fs.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(t->rundir)) {
@@ -365,10 +371,7 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		         strerror(-rc));
 		return rc;
 	}
-	snprintf(sock, sizeof(sock), "%s/nbd.sock", t->rundir);
-	snprintf(ready, sizeof(ready), "%s/ready", t->rundir);
 	snprintf(fuse, sizeof(fuse), "%s/fuse", t->rundir);
-	snprintf(file, sizeof(file), "%s/fuse/nbd", t->rundir);
 	snprintf(t->path, sizeof(t->path), "%s/mnt", t->rundir);
 	if (mkdir(fuse, 0700) || mkdir(t->path, 0700)) {
 		rc = -errno;
@@ -376,11 +379,20 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		         strerror(-rc));
 		return rc;
 	}
+	return 0;
+}
 
-	/* 1. raidlab serve */
+/* 1. raidlab serve (this binary) exports @spec on the runtime directory's socket. */
+static int ft_stack_serve(struct files_target *t, const char *spec,
+                          const struct files_target_opts *o)
+{
+	char sock[4200], ready[4200], log[4200], slow[32], pace[2100];
+	int rc;
+
+	snprintf(sock, sizeof(sock), "%s/nbd.sock", t->rundir);
+	snprintf(ready, sizeof(ready), "%s/ready", t->rundir);
 	files_target_phase(t, "serve");
 	snprintf(log, sizeof(log), "%s/serve.log", t->rundir);
-	char slow[32], pace[2100];
 	char *sargv[14] = {"raidlab", "serve",       (char *)spec,   "--socket",
 	                   sock,      "--no-status", "--ready-file", ready};
 	int sargc = 8;
@@ -408,13 +420,23 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		return rc;
 	}
 	files_stop_serve(pid); /* up, SIGUSR1 handled: Ctrl-C ends its pacing */
+	return 0;
+}
 
-	/* 2. nbdfuse */
+/* 2. nbdfuse shows the export as the file fuse/nbd. */
+static int ft_stack_fuse(struct files_target *t, const struct files_target_opts *o)
+{
+	char sock[4200], fuse[4200], file[4300], log[4200], uri[4300];
+	int rc;
+
+	snprintf(sock, sizeof(sock), "%s/nbd.sock", t->rundir);
+	snprintf(fuse, sizeof(fuse), "%s/fuse", t->rundir);
+	snprintf(file, sizeof(file), "%s/fuse/nbd", t->rundir);
 	files_target_phase(t, "nbdfuse");
 	snprintf(log, sizeof(log), "%s/nbdfuse.log", t->rundir);
 	snprintf(uri, sizeof(uri), "nbd+unix:///?socket=%s", sock);
 	char *fargv[] = {"nbdfuse", fuse, uri, NULL};
-	pid = ft_start(fargv, log, NULL);
+	pid_t pid = ft_start(fargv, log, NULL);
 	if (pid < 0) {
 		snprintf(t->msg, sizeof(t->msg), "cannot start nbdfuse: %s", strerror((int)-pid));
 		return (int)pid;
@@ -427,8 +449,16 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 	}
 	t->fuse_up = true;
 	ft_note(t);
+	return 0;
+}
 
-	/* 3. loop device */
+/* 3. a loop device (t->loop) over that file. */
+static int ft_stack_loop(struct files_target *t, const struct files_target_opts *o)
+{
+	char file[4300], log[4200];
+	int rc;
+
+	snprintf(file, sizeof(file), "%s/fuse/nbd", t->rundir);
 	files_target_phase(t, "losetup");
 	snprintf(log, sizeof(log), "%s/losetup.log", t->rundir);
 	char *largv[] = {"losetup", "-f", "--show", "--direct-io=on", file, NULL};
@@ -443,11 +473,16 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 	ft_note(t);
 	if (ft_stopped(o))
 		return -EINTR;
+	return 0;
+}
 
-	/* 4. mkfs */
+/* 4. mkfs (@mkfs: mkfs.FS) on the loop device, with the suite's mkfs options. */
+static int ft_stack_mkfs(struct files_target *t, const struct files_target_opts *o, char *mkfs)
+{
 	char *margv[64];
-	char opts[1024] = "";
-	int n = 0;
+	char opts[1024] = "", log[4200];
+	int n = 0, rc;
+
 	margv[n++] = mkfs;
 	margv[n++] = "-q";
 	margv[n++] = strcmp(t->fs, "xfs") ? "-F" : "-f";
@@ -465,8 +500,14 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 		return rc;
 	if (ft_stopped(o))
 		return -EINTR;
+	return 0;
+}
 
-	/* 5. mount */
+/* 5. mount it on t->path. */
+static int ft_stack_mount(struct files_target *t, const struct files_target_opts *o)
+{
+	int rc;
+
 	files_target_phase(t, "mount");
 	if (mount(t->loop, t->path, t->fs, 0, NULL)) {
 		rc = -errno;
@@ -478,6 +519,26 @@ static int ft_open_stack(struct files_target *t, const char *spec,
 	ft_note(t);
 	if (ft_stopped(o))
 		return -EINTR;
+	return 0;
+}
+
+/*
+ * A stack as a directory: serve -> nbdfuse -> loop -> mkfs -> mount, each
+ * step noted (ft_note) as it comes up so teardown and leftovers undo
+ * exactly what exists.
+ */
+static int ft_open_stack(struct files_target *t, const char *spec,
+                         const struct files_target_opts *o)
+{
+	char mkfs[32];
+	int rc;
+
+	snprintf(mkfs, sizeof(mkfs), "mkfs.%s", t->fs);
+	if ((rc = ft_stack_check(t, mkfs)) || (rc = ft_stack_rundir(t)) ||
+	    (rc = ft_stack_serve(t, spec, o)) || (rc = ft_stack_fuse(t, o)) ||
+	    (rc = ft_stack_loop(t, o)) || (rc = ft_stack_mkfs(t, o, mkfs)) ||
+	    (rc = ft_stack_mount(t, o)))
+		return rc;
 	if ((rc = ft_space(t, t->path, o->need)))
 		return rc;
 	return ft_make_work(t);

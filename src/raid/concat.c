@@ -64,6 +64,7 @@ static const struct rl_target_ops concat_ops = {
     .submit = raid_submit,
     .describe = raid_describe,
     .report = raid_report,
+    .ctl = raid_ctl,
     .destroy = raid_destroy,
 };
 

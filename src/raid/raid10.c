@@ -118,6 +118,7 @@ static const struct rl_target_ops raid10_ops = {
     .submit = raid_submit,
     .describe = raid_describe,
     .report = raid_report,
+    .ctl = raid_ctl,
     .destroy = raid_destroy,
 };
 

@@ -17,6 +17,7 @@ static const struct rl_target_ops raid5_ops = {
     .submit = parity_submit,
     .describe = raid_describe,
     .report = raid_report,
+    .ctl = raid_ctl,
     .attach = parity_attach,
     .finish = parity_target_finish,
     .destroy = parity_destroy,

@@ -255,5 +255,7 @@ void raid_submit(struct rl_target *t, struct rl_io *io);
 int raid_describe(struct rl_target *t, struct json_object *obj);
 int raid_report(struct rl_target *t, struct json_object *obj);
 void raid_destroy(struct rl_target *t);
+/** Control requests: fail, rebuild start and end, status, locate (raid_ctl.c). */
+int raid_ctl(struct rl_target *t, struct rl_ctl *c);
 
 #endif

@@ -205,7 +205,7 @@ static void conn_zero_next(struct serve_slot *s)
 
 static void conn_count(struct serve_slot *s, enum rl_op d, uint64_t bytes, uint64_t now)
 {
-	struct wl_dir_result *r = &s->c->exp->dir[d];
+	struct serve_dir_stats *r = &s->c->exp->dir[d];
 
 	r->ios++;
 	r->bytes += bytes;

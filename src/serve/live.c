@@ -21,6 +21,11 @@
  * has completed.  Writes elsewhere go on.  This is md's resync window in
  * its simplest form.  The array must be the export's top target, so
  * client offsets are array offsets.
+ *
+ * The array is reached only through the target interface: its ctl op
+ * (rl_target_ctl) fails members, marks a rebuild's start and end, reports
+ * states and locates each unit's copies; the data moves through the
+ * array's children like any request.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +33,6 @@
 #include <string.h>
 
 #include "core/spec.h"
-#include "raid/raid_common.h"
 #include "serve/live.h"
 #include "serve/serve.h"
 
@@ -48,11 +52,11 @@ enum live_phase {
 
 struct serve_live {
 	struct serve_export *e;
-	struct raid_array *a;
+	struct rl_target *t; /* the array: the export's top target */
 	struct rl_exec *ex;
 	enum live_phase phase;
 	unsigned member, k, src, n;
-	struct raid_loc locs[RAID_MAX_MEMBERS];
+	struct rl_ctl loc; /* the current unit's copies (RL_CTL_LOCATE) */
 	uint64_t off, len, bytes, rate;
 	uint64_t t0, t1;
 	uint64_t read_errors, unrecoverable;
@@ -79,14 +83,20 @@ static void live_submit(struct serve_live *l, struct rl_target *t, uint8_t op, u
 	rl_target_submit(t, &l->io);
 }
 
+/* A control request on the array about @member. */
+static int live_ctl(struct rl_target *t, enum rl_ctl_cmd cmd, unsigned member, bool flag)
+{
+	struct rl_ctl c = {.cmd = cmd, .member = member, .force = flag, .ok = flag};
+
+	return rl_target_ctl(t, &c);
+}
+
 static void live_end(struct serve_live *l, enum live_phase ph)
 {
 	l->phase = ph;
 	l->t1 = rl_exec_now(l->ex);
-	if (ph == LIVE_DONE)
-		raid_member_set(l->a, l->member, RAID_MEMBER_IN_SYNC);
-	else if (ph == LIVE_FAILED)
-		raid_member_set(l->a, l->member, RAID_MEMBER_FAILED);
+	if (ph == LIVE_DONE || ph == LIVE_FAILED)
+		(void)live_ctl(l->t, RL_CTL_REBUILD_END, l->member, ph == LIVE_DONE);
 	/* LIVE_INTERRUPTED: the member stays "rebuilding" (written, never read). */
 }
 
@@ -122,7 +132,8 @@ static void live_write_done(struct rl_io *io, int status)
 	serve_fence_lift(l->e);
 	if (status) {
 		snprintf(l->msg, sizeof(l->msg), "writing member %u at offset %llu failed: %s",
-		         l->member, (unsigned long long)l->locs[l->k].offset, strerror(-status));
+		         l->member, (unsigned long long)l->loc.copy[l->k].offset,
+		         strerror(-status));
 		live_end(l, LIVE_FAILED);
 		return;
 	}
@@ -150,7 +161,7 @@ static void live_read_done(struct rl_io *io, int status)
 		return;
 	}
 	l->phase = LIVE_WRITE;
-	live_submit(l, l->a->t->children[l->member], RL_OP_WRITE, l->locs[l->k].offset,
+	live_submit(l, l->t->children[l->member], RL_OP_WRITE, l->loc.copy[l->k].offset,
 	            (uint32_t)l->len, l->buf, live_write_done);
 }
 
@@ -158,11 +169,11 @@ static void live_read_done(struct rl_io *io, int status)
 static void live_read(struct serve_live *l)
 {
 	for (; l->src < l->n; l->src++) {
-		unsigned m = l->locs[l->src].member;
-		if (l->src == l->k || !raid_member_readable(l->a, m))
+		unsigned m = l->loc.copy[l->src].member;
+		if (l->src == l->k || live_ctl(l->t, RL_CTL_READABLE, m, false) <= 0)
 			continue;
 		l->phase = LIVE_READ;
-		live_submit(l, l->a->t->children[m], RL_OP_READ, l->locs[l->src].offset,
+		live_submit(l, l->t->children[m], RL_OP_READ, l->loc.copy[l->src].offset,
 		            (uint32_t)l->len, l->buf, live_read_done);
 		return;
 	}
@@ -176,7 +187,7 @@ static void live_read(struct serve_live *l)
 /* Start the next unit, or finish. */
 static void live_next(struct serve_live *l)
 {
-	struct rl_target *t = l->a->t;
+	struct rl_target *t = l->t;
 
 	if (l->stopping) {
 		live_end(l, LIVE_INTERRUPTED);
@@ -184,10 +195,19 @@ static void live_next(struct serve_live *l)
 	}
 	while (l->off < t->size) {
 		uint64_t max = t->size - l->off < LIVE_UNIT ? t->size - l->off : LIVE_UNIT;
-		l->n = l->a->level->locate(l->a, l->off, max, &l->len, l->locs);
+		l->loc = (struct rl_ctl){.cmd = RL_CTL_LOCATE, .offset = l->off, .max = max};
+		int rc = rl_target_ctl(t, &l->loc);
+		if (rc) {
+			snprintf(l->msg, sizeof(l->msg), "cannot locate offset %llu: %s",
+			         (unsigned long long)l->off, strerror(-rc));
+			live_end(l, LIVE_FAILED);
+			return;
+		}
+		l->n = l->loc.ncopies;
+		l->len = l->loc.len;
 		l->k = l->n;
 		for (unsigned i = 0; i < l->n; i++)
-			if (l->locs[i].member == l->member)
+			if (l->loc.copy[i].member == l->member)
 				l->k = i;
 		if (l->k == l->n) {
 			l->off += l->len; /* no copy of this piece on the member */
@@ -250,26 +270,27 @@ static struct serve_export *live_export(struct serve_ctx *ctx, const char *name,
 	return NULL;
 }
 
-static int live_member(struct serve_export *e, char **w, int n, struct raid_array **pa,
-                       unsigned *member, char *out, size_t outlen)
+/* The array's status in *@st and member=K; an error when the export is no array. */
+static int live_member(struct serve_export *e, char **w, int n, struct rl_ctl *st, unsigned *member,
+                       char *out, size_t outlen)
 {
 	const char *ms = live_arg(w, n, "member");
-	struct raid_array *a = raid_array_of(e->t);
 	uint64_t k;
 	char why[128];
 
-	if (!a) {
+	st->cmd = RL_CTL_STATUS;
+	if (rl_target_ctl(e->t, st)) {
 		snprintf(out, outlen,
 		         "error: export '%s' is %s, not an array (it must be the top "
 		         "of the stack)\n",
 		         e->name, e->t->ops->name);
 		return -EINVAL;
 	}
-	if (!ms || rl_parse_u64(ms, &k, why, sizeof(why)) || k >= a->n) {
-		snprintf(out, outlen, "error: member=K with K in 0..%u is required\n", a->n - 1);
+	if (!ms || rl_parse_u64(ms, &k, why, sizeof(why)) || k >= st->members) {
+		snprintf(out, outlen, "error: member=K with K in 0..%u is required\n",
+		         st->members - 1);
 		return -EINVAL;
 	}
-	*pa = a;
 	*member = (unsigned)k;
 	return 0;
 }
@@ -284,23 +305,23 @@ static void live_status(struct serve_ctx *ctx, const struct serve_export *only, 
 		struct serve_export *e = &ctx->exports[i];
 		if (only && e != only)
 			continue;
-		struct raid_array *a = raid_array_of(e->t);
+		struct rl_ctl st = {.cmd = RL_CTL_STATUS};
+		bool array = rl_target_ctl(e->t, &st) == 0;
 		uint64_t ios = e->dir[0].ios + e->dir[1].ios + e->dir[2].ios;
 		used += (size_t)snprintf(out + used, outlen - used,
 		                         "export '%s': %s, %llu requests, %llu errors", e->name,
 		                         e->t->ops->name, (unsigned long long)ios,
 		                         (unsigned long long)e->errors);
-		if (a && used < outlen) {
-			used += (size_t)snprintf(out + used, outlen - used,
-			                         ", %s; members:", raid_array_state(a));
-			for (unsigned m = 0; m < a->n && used < outlen; m++)
-				used += (size_t)snprintf(
-				    out + used, outlen - used, " %u %s", m,
-				    raid_member_state_name(raid_member_state(a, m)));
+		if (array && used < outlen) {
+			used +=
+			    (size_t)snprintf(out + used, outlen - used, ", %s; members:", st.state);
+			for (unsigned m = 0; m < st.members && used < outlen; m++)
+				used += (size_t)snprintf(out + used, outlen - used, " %u %s", m,
+				                         st.member_state[m]);
 		}
 		struct serve_live *l = e->live;
 		if (l && used < outlen) {
-			double pct = 100.0 * (double)l->off / (double)l->a->t->size;
+			double pct = 100.0 * (double)l->off / (double)l->t->size;
 			used += (size_t)snprintf(
 			    out + used, outlen - used,
 			    "; rebuild of member %u: %s %.1f%% (%llu bytes written)%s%s", l->member,
@@ -347,10 +368,10 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 			snprintf(out, outlen, "idle\n");
 		else
 			snprintf(out, outlen, "%s %.1f %s\n", live_phase_word(l->phase),
-			         100.0 * (double)l->off / (double)l->a->t->size, l->msg);
+			         100.0 * (double)l->off / (double)l->t->size, l->msg);
 		return 0;
 	}
-	struct raid_array *a;
+	struct rl_ctl st;
 	unsigned member;
 	if (strcmp(w[0], "fail") && strcmp(w[0], "rebuild")) {
 		snprintf(out, outlen,
@@ -359,7 +380,7 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 		         w[0]);
 		return -EINVAL;
 	}
-	if (live_member(e, w, n, &a, &member, out, outlen))
+	if (live_member(e, w, n, &st, &member, out, outlen))
 		return -EINVAL;
 	if (e->live && e->live->phase != LIVE_DONE && e->live->phase != LIVE_FAILED &&
 	    e->live->phase != LIVE_INTERRUPTED) {
@@ -369,23 +390,29 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 	}
 	if (!strcmp(w[0], "fail")) {
 		const char *force = live_arg(w, n, "force");
-		if (!(force && !strcmp(force, "1")) && !raid_member_redundant(a, member)) {
+		int rc = live_ctl(e->t, RL_CTL_FAIL, member, force && !strcmp(force, "1"));
+		if (rc == -EBUSY) {
 			/* As mdadm --fail refuses the last copy: every request would fail. */
 			snprintf(out, outlen,
 			         "error: member %u holds the last readable copy of some data "
 			         "(array %s): failing it would fail every request there; pass "
 			         "--force to fail it anyway\n",
-			         member, raid_array_state(a));
+			         member, st.state);
 			return -EBUSY;
 		}
-		raid_member_set(a, member, RAID_MEMBER_FAILED);
-		snprintf(out, outlen, "member %u failed; array %s\n", member, raid_array_state(a));
+		if (rc) {
+			snprintf(out, outlen, "error: failing member %u: %s\n", member,
+			         strerror(-rc));
+			return rc;
+		}
+		st.cmd = RL_CTL_STATUS;
+		(void)rl_target_ctl(e->t, &st);
+		snprintf(out, outlen, "member %u failed; array %s\n", member, st.state);
 		return 0;
 	}
 	/* rebuild */
-	if (a->copies < 2) {
-		snprintf(out, outlen, "error: %s has no redundancy to rebuild from\n",
-		         a->level->name);
+	if (st.copies < 2) {
+		snprintf(out, outlen, "error: %s has no redundancy to rebuild from\n", st.level);
 		return -EINVAL;
 	}
 	if (ctx->shutting_down) {
@@ -413,12 +440,12 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 	memset(l, 0, sizeof(*l));
 	l->buf = buf;
 	l->e = e;
-	l->a = a;
+	l->t = e->t;
 	l->ex = ctx->ex;
 	l->member = member;
 	l->rate = r;
 	l->t0 = rl_exec_now(ctx->ex);
-	raid_member_set(a, member, RAID_MEMBER_REBUILDING);
+	(void)live_ctl(e->t, RL_CTL_REBUILD_BEGIN, member, false);
 	snprintf(out, outlen, "rebuilding member %u of export '%s'\n", member, e->name);
 	live_next(l);
 	return 0;

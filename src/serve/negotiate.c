@@ -35,7 +35,7 @@ void serve_export_init(struct serve_export *e, bool read_only)
 		e->tflags |= NBD_FLAG_SEND_WRITE_ZEROES;
 	if ((t->caps & RL_CAP_TRIM) && !read_only)
 		e->tflags |= NBD_FLAG_SEND_TRIM;
-	for (int d = 0; d < WL_DIRS; d++)
+	for (int d = 0; d < SERVE_DIRS; d++)
 		st_hist_init(&e->dir[d].hist);
 	e->parked_tail = &e->parked;
 }

@@ -41,7 +41,7 @@
 
 #include "core/exec.h"
 #include "core/target.h"
-#include "workload/run.h"
+#include "stats/hist.h"
 
 struct json_object;
 
@@ -49,21 +49,30 @@ struct serve_slot;
 struct serve_live;
 struct serve_pace;
 
+#define SERVE_DIRS 3 /* read, write, trim: indexed by enum rl_op */
+
+/** The requests of one direction an export counted. */
+struct serve_dir_stats {
+	uint64_t ios;        /* completed requests */
+	uint64_t bytes;      /* their bytes */
+	struct st_hist hist; /* latency, ns */
+};
+
 /** One export: a target stack under a name. */
 struct serve_export {
-	char *name;                        /* as clients ask for it ("" is the default export) */
-	char *spec;                        /* the target spec, sent as the export's description */
-	struct rl_target *t;               /* the stack (owned by whoever opened it) */
-	bool read_only;                    /* refuse writes, trims and zeroing */
-	uint16_t tflags;                   /* NBD transmission flags (serve_export_init) */
-	uint32_t min_bs;                   /* minimum block size: the target's block size */
-	uint32_t pref_bs;                  /* preferred block size */
-	uint32_t max_payload;              /* longest READ/WRITE accepted */
-	struct wl_dir_result dir[WL_DIRS]; /* counted requests by direction */
-	uint64_t flushes;                  /* FLUSH requests completed */
-	uint64_t zero_bytes;               /* bytes zeroed by WRITE_ZEROES (also in dir[WRITE]) */
-	uint64_t errors;                   /* requests answered with an error */
-	uint64_t connections;              /* clients that reached transmission on it */
+	char *name;           /* as clients ask for it ("" is the default export) */
+	char *spec;           /* the target spec, sent as the export's description */
+	struct rl_target *t;  /* the stack (owned by whoever opened it) */
+	bool read_only;       /* refuse writes, trims and zeroing */
+	uint16_t tflags;      /* NBD transmission flags (serve_export_init) */
+	uint32_t min_bs;      /* minimum block size: the target's block size */
+	uint32_t pref_bs;     /* preferred block size */
+	uint32_t max_payload; /* longest READ/WRITE accepted */
+	struct serve_dir_stats dir[SERVE_DIRS]; /* counted requests by direction */
+	uint64_t flushes;                       /* FLUSH requests completed */
+	uint64_t zero_bytes;  /* bytes zeroed by WRITE_ZEROES (also in dir[WRITE]) */
+	uint64_t errors;      /* requests answered with an error */
+	uint64_t connections; /* clients that reached transmission on it */
 
 	/*
 	 * Write fence (live.c): while active, client writes, trims and zeroing

@@ -551,7 +551,7 @@ static void srv_totals(const struct serve_ctx *ctx, uint64_t *ios, uint64_t *byt
 {
 	*ios = *bytes = 0;
 	for (unsigned i = 0; i < ctx->nexports; i++)
-		for (int d = 0; d < WL_DIRS; d++) {
+		for (int d = 0; d < SERVE_DIRS; d++) {
 			*ios += ctx->exports[i].dir[d].ios;
 			*bytes += ctx->exports[i].dir[d].bytes;
 		}

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stats/result.h"
+#include "results/result.h"
 #include "suites/runner.h"
 #include "workload/run.h"
 

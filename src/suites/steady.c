@@ -30,7 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "stats/result.h"
+#include "results/result.h"
 #include "suites/suite.h"
 
 #define STEADY_MAX_EXCURSION 0.20

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats/result.h"
+#include "results/result.h"
 #include "suites/suite.h"
 
 #define SUITE_NS_PER_S  1000000000ull

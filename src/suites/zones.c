@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/result.h"
+#include "results/result.h"
 #include "suites/suite.h"
 
 void suite_curve_free(struct suite_curve *c)

@@ -199,7 +199,7 @@ struct wl_job {
 	uint64_t startdelay_ns;      /* startdelay=: start this long after the group */
 	bool exitall;                /* exitall: when this job ends, the group's others stop */
 	bool invalidate;             /* drop the target's host cache at the start and every pass */
-	/* write_bw_log / write_lat_log / write_iops_log: fio's log files (stats/fio_log.h) */
+	/* write_bw_log / write_lat_log / write_iops_log: fio's log files (results/fio_log.h) */
 	bool bw_log, lat_log, iops_log;
 	char bw_log_name[WL_LOGNAME_MAX]; /* file prefix; "" = the job's name */
 	char lat_log_name[WL_LOGNAME_MAX];

@@ -10,8 +10,8 @@
  * slat is written as fio does, with 0 (raidlab does not time submission
  * apart, as in its fio JSON).
  */
-#ifndef RL_STATS_FIO_LOG_H
-#define RL_STATS_FIO_LOG_H
+#ifndef RL_RESULTS_FIO_LOG_H
+#define RL_RESULTS_FIO_LOG_H
 
 #include <stddef.h>
 

@@ -8,8 +8,8 @@
  *     runtime_s, mb_s, iops, lat_us: {...}, histogram, series}, target_counters} ] }
  * Suites add "suite" and "tests" beside "jobs" (same direction objects).
  */
-#ifndef RL_STATS_RESULT_H
-#define RL_STATS_RESULT_H
+#ifndef RL_RESULTS_RESULT_H
+#define RL_RESULTS_RESULT_H
 
 #include "core/target.h"
 #include "workload/run.h"

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats/fio_json.h"
-#include "stats/result.h"
+#include "results/fio_json.h"
+#include "results/result.h"
 #include "workload/control.h"
 
 static const double fio_pcts[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,

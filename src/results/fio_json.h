@@ -9,8 +9,8 @@
  * every field onto raidlab's measurements and says which ones raidlab does
  * not measure (they are 0, as fio prints them when it has no samples).
  */
-#ifndef RL_STATS_FIO_JSON_H
-#define RL_STATS_FIO_JSON_H
+#ifndef RL_RESULTS_FIO_JSON_H
+#define RL_RESULTS_FIO_JSON_H
 
 #include <stdbool.h>
 #include <stdio.h>

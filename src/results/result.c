@@ -12,7 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "stats/result.h"
+#include "results/result.h"
 
 #ifndef RL_VERSION
 #define RL_VERSION "0.0.0"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats/fio_log.h"
+#include "results/fio_log.h"
 
 enum fio_log_kind { FIO_LOG_BW, FIO_LOG_IOPS, FIO_LOG_LAT, FIO_LOG_SLAT };
 

@@ -41,7 +41,8 @@ static const char run_usage[] =
     "Runs fio jobs against files, devices, arrays or simulated drives and prints\n"
     "throughput, IOPS and latency.  fio's job files and command lines run unchanged.\n"
     "\n"
-    "  --target SPEC         where jobs without filename=/directory= do I/O: a path,\n"
+    "  --target SPEC         where jobs without filename=/directory= do I/O (default, as\n"
+    "                        fio: ./JOBNAME.N.0): a path,\n"
     "                        file(PATH, size=1g), mem(size=1g), raid0(...), ssd(...)\n"
     "                        ('raidlab help targets')\n"
     "  --json FILE           write raidlab's full result as JSON (docs/results.md)\n"
@@ -600,18 +601,18 @@ static int run_plan_build(struct run_plan *p, const struct run_args *a, const st
 				return rc;
 			}
 			const char *use = spec;
-			if (rc == 1) {
-				if (!deftarget) {
-					cli_error(
-					    "run",
-					    "job '%s' has no target: give filename= (or "
-					    "directory=) "
-					    "in the job, or --target SPEC (target= in the job "
-					    "file's [global])",
-					    j->name);
+			if (rc == 1 && deftarget) {
+				use = deftarget;
+			} else if (rc == 1) {
+				/* fio's default: the file NAME.CLONE.0 in the current folder */
+				struct wl_job here = *j;
+				snprintf(here.directory, sizeof(here.directory), ".");
+				rc = wl_job_target_spec(&here, k, spec, sizeof(spec), msg,
+				                        sizeof(msg));
+				if (rc) {
+					cli_error("run", "%s", msg);
 					return -EINVAL;
 				}
-				use = deftarget;
 			}
 			rc = run_plan_add(p, a, j, use, &p->tidx[c]);
 			if (rc)

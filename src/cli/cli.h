@@ -96,6 +96,13 @@ int cli_run_suite(int argc, char **argv);
 int cli_run_files(int argc, char **argv);
 
 /**
+ * fio's --cmdhelp[=OPTION|all] and --enghelp[=ENGINE[,OPTION]] for `raidlab
+ * run` (run_fioflags.c): print to stdout; return the exit code.
+ */
+int cli_run_cmdhelp(const char *opt);
+int cli_run_enghelp(const char *arg);
+
+/**
  * A tool that keeps the files it creates (create, rebuild) failed: remove
  * the files raidlab created under @t (outcome.c), so a refused command
  * leaves nothing behind.  Call before closing @t.

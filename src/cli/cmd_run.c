@@ -41,7 +41,8 @@ static const char run_usage[] =
     "Runs fio jobs against files, devices, arrays or simulated drives and prints\n"
     "throughput, IOPS and latency.  fio's job files and command lines run unchanged.\n"
     "\n"
-    "  --target SPEC         where jobs without filename=/directory= do I/O: a path,\n"
+    "  --target SPEC         where jobs without filename=/directory= do I/O (default, as\n"
+    "                        fio: ./JOBNAME.N.0): a path,\n"
     "                        file(PATH, size=1g), mem(size=1g), raid0(...), ssd(...)\n"
     "                        ('raidlab help targets')\n"
     "  --json FILE           write raidlab's full result as JSON (docs/results.md)\n"
@@ -50,7 +51,14 @@ static const char run_usage[] =
     "                        several separated by ','\n"
     "  --minimal             the same as --output-format=terse\n"
     "  --eta=WHEN            progress line: auto (default: on a terminal), always, never\n"
+    "  --eta-newline=T       keep the progress line every T; --eta-interval=T: redraw it\n"
+    "                        at most every T\n"
     "  --status-interval=T   also print the current rates every T (e.g. 1s), on any output\n"
+    "                        (with json: a JSON document per interval, as fio)\n"
+    "  --readonly            refuse any job that writes or trims\n"
+    "  --max-jobs=N          refuse more than N jobs (numjobs copies count)\n"
+    "  --version, --cmdhelp[=OPT], --enghelp[=ENGINE]: fio's answers, then exit\n"
+    "  --warnings-fatal, --aux-path=DIR: accepted as in fio\n"
     "  --section=NAME        run only the job section NAME (may be repeated)\n"
     "  --parse-only          check the jobs and exit\n"
     "  --showcmd             print the jobs as command-line options and exit\n"
@@ -83,8 +91,11 @@ struct run_args {
 	bool fmt_normal, fmt_json, fmt_jsonplus, fmt_terse;
 	bool fmt_given, minimal; /* --output-format and --minimal (terse): one or the other */
 	bool quiet, parse_only, showcmd;
+	bool readonly;     /* --readonly: a job that writes or trims is refused */
+	unsigned max_jobs; /* --max-jobs: 0 = no limit */
 	enum run_eta eta;
 	uint64_t status_ns;
+	uint64_t eta_interval_ns, eta_newline_ns; /* --eta-interval, --eta-newline */
 	const char *sections[RUN_SECTIONS_MAX];
 	unsigned nsections;
 	struct rl_build_ctx ctx;
@@ -150,8 +161,9 @@ static int run_cli_job_start(struct run_args *a, const char *name)
 
 static bool run_takes_value(const char *name)
 {
-	static const char *const names[] = {"target",          "json", "output-format", "output",
-	                                    "status-interval", "eta",  "section"};
+	static const char *const names[] = {
+	    "target",      "json",         "output-format", "output",   "status-interval", "eta",
+	    "eta-newline", "eta-interval", "max-jobs",      "aux-path", "section"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))
 			return true;
@@ -188,12 +200,33 @@ static int run_own_option(struct run_args *a, const char *name, const char *val)
 			cli_error("run", "--eta: expected auto, always or never, got '%s'", val);
 			return -EINVAL;
 		}
-	} else if (!strcmp(name, "status-interval")) {
-		if (rl_parse_time(val, &a->status_ns, tmp, sizeof(tmp)) || !a->status_ns) {
+	} else if (!strcmp(name, "status-interval") || !strcmp(name, "eta-newline") ||
+	           !strcmp(name, "eta-interval")) {
+		uint64_t *ns = name[0] == 's'   ? &a->status_ns
+		               : name[4] == 'n' ? &a->eta_newline_ns
+		                                : &a->eta_interval_ns;
+		if (rl_parse_time(val, ns, tmp, sizeof(tmp)) || !*ns) {
 			cli_error("run",
-			          "--status-interval: expected a duration such as 1 or 500ms (a "
-			          "plain number is seconds), got '%s'",
+			          "--%s: expected a duration such as 1 or 500ms (a plain number is "
+			          "seconds), got '%s'",
+			          name, val);
+			return -EINVAL;
+		}
+	} else if (!strcmp(name, "max-jobs")) {
+		char *end;
+		unsigned long n = strtoul(val, &end, 10);
+		if (*end || !*val || n < 1 || n > 65536) {
+			cli_error("run",
+			          "--max-jobs: expected a number of jobs from 1 to 65536, got '%s'",
 			          val);
+			return -EINVAL;
+		}
+		a->max_jobs = (unsigned)n;
+	} else if (!strcmp(name, "aux-path")) {
+		/* fio's place for its generated files; raidlab generates none there */
+		struct stat st;
+		if (stat(val, &st) || !S_ISDIR(st.st_mode)) {
+			cli_error("run", "--aux-path %s: not a directory", val);
 			return -EINVAL;
 		}
 	} else if (!strcmp(name, "section")) {
@@ -258,6 +291,17 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 			a->parse_only = true;
 		} else if (!strcmp(name, "showcmd") && !val) {
 			a->showcmd = true;
+		} else if (!strcmp(name, "version") && !val) {
+			printf("raidlab-%s\n", RL_VERSION); /* fio's form: fio-3.33 */
+			exit(0);
+		} else if (!strcmp(name, "cmdhelp")) {
+			exit(cli_run_cmdhelp(val));
+		} else if (!strcmp(name, "enghelp")) {
+			exit(cli_run_enghelp(val));
+		} else if (!strcmp(name, "readonly") && !val) {
+			a->readonly = true;
+		} else if (!strcmp(name, "warnings-fatal") && !val) {
+			/* accepted: raidlab's parser warns of nothing, it refuses */
 		} else if (!strcmp(name, "keep") && !val) {
 			a->ctx.keep = true;
 		} else if (!strcmp(name, "force-destroy") && !val) {
@@ -382,6 +426,32 @@ static int run_pick_sections(struct run_args *a, struct wl_jobfile *jf)
 		}
 	}
 	jf->njobs = keep;
+	return 0;
+}
+
+/*
+ * --readonly refuses a job that writes or trims (fio's read-only mode, exit
+ * status 1 as fio's); --max-jobs refuses more jobs (counting numjobs copies)
+ * than it allows.  Returns the exit status, 0 when the jobs may run.
+ */
+static int run_check_flags(const struct run_args *a, const struct wl_jobfile *jf)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < jf->njobs; i++) {
+		total += jf->jobs[i].numjobs;
+		if (a->readonly && wl_job_writes(&jf->jobs[i])) {
+			cli_error("run",
+			          "job '%s' writes or trims (rw=%s), but --readonly is given",
+			          jf->jobs[i].name, wl_rw_name(jf->jobs[i].rw));
+			return 1;
+		}
+	}
+	if (a->max_jobs && total > a->max_jobs) {
+		cli_error("run", "%zu jobs (counting numjobs copies), more than --max-jobs=%u",
+		          total, a->max_jobs);
+		return 2;
+	}
 	return 0;
 }
 
@@ -531,18 +601,18 @@ static int run_plan_build(struct run_plan *p, const struct run_args *a, const st
 				return rc;
 			}
 			const char *use = spec;
-			if (rc == 1) {
-				if (!deftarget) {
-					cli_error(
-					    "run",
-					    "job '%s' has no target: give filename= (or "
-					    "directory=) "
-					    "in the job, or --target SPEC (target= in the job "
-					    "file's [global])",
-					    j->name);
+			if (rc == 1 && deftarget) {
+				use = deftarget;
+			} else if (rc == 1) {
+				/* fio's default: the file NAME.CLONE.0 in the current folder */
+				struct wl_job here = *j;
+				snprintf(here.directory, sizeof(here.directory), ".");
+				rc = wl_job_target_spec(&here, k, spec, sizeof(spec), msg,
+				                        sizeof(msg));
+				if (rc) {
+					cli_error("run", "%s", msg);
 					return -EINVAL;
 				}
-				use = deftarget;
 			}
 			rc = run_plan_add(p, a, j, use, &p->tidx[c]);
 			if (rc)
@@ -562,12 +632,67 @@ static int run_plan_build(struct run_plan *p, const struct run_args *a, const st
 }
 
 struct run_progress_state {
-	bool tty;           /* redraw one line on stderr */
-	uint64_t status_ns; /* --status-interval: print a line this often */
+	bool tty;                            /* redraw one line on stderr */
+	uint64_t status_ns;                  /* --status-interval: print a line this often */
+	bool status_json;                    /* ... as a fio JSON document (json, json+ output) */
+	double eta_every_s, newline_every_s; /* --eta-interval, --eta-newline */
+	double last_eta, last_newline;
+	bool eta_drawn; /* the line was drawn once (the first draw does not wait) */
 	double last_print, last_s;
 	uint64_t last_bytes, last_ios, last_rbytes;
 	FILE *out;
 };
+
+/* One direction of a --status-interval document: cumulative, as fio's. */
+static struct json_object *run_status_dir(uint64_t bytes, double elapsed_s)
+{
+	struct json_object *d = json_object_new_object();
+	double bw = elapsed_s > 0 ? (double)bytes / elapsed_s : 0;
+
+	json_object_object_add(d, "io_bytes", json_object_new_int64((int64_t)bytes));
+	json_object_object_add(d, "io_kbytes", json_object_new_int64((int64_t)(bytes >> 10)));
+	json_object_object_add(d, "bw_bytes", json_object_new_int64((int64_t)bw));
+	json_object_object_add(d, "bw", json_object_new_int64((int64_t)(bw / 1024)));
+	json_object_object_add(d, "runtime", json_object_new_int64((int64_t)(elapsed_s * 1e3)));
+	return d;
+}
+
+/*
+ * --status-interval with json output: fio prints a whole JSON document per
+ * interval, so stdout stays a stream of documents.  This one carries fio's
+ * top-level keys and, per running group, the job's name, elapsed time and
+ * the bytes and bandwidth so far by direction (docs/options.md).
+ */
+static void run_status_json(FILE *out, const struct wl_progress *p)
+{
+	struct json_object *doc = json_object_new_object(), *jobs = json_object_new_array();
+	struct json_object *job = json_object_new_object();
+	struct timespec now;
+	char when[64];
+	time_t t;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = now.tv_sec;
+	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
+	json_object_object_add(doc, "fio version", json_object_new_string("raidlab-" RL_VERSION));
+	json_object_object_add(doc, "timestamp", json_object_new_int64(now.tv_sec));
+	json_object_object_add(doc, "timestamp_ms",
+	                       json_object_new_int64(now.tv_sec * 1000LL + now.tv_nsec / 1000000));
+	json_object_object_add(doc, "time", json_object_new_string(when));
+	json_object_object_add(job, "jobname", json_object_new_string(p->job->name));
+	json_object_object_add(job, "groupid", json_object_new_int(0));
+	json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
+	json_object_object_add(job, "read", run_status_dir(p->read_bytes, p->elapsed_s));
+	json_object_object_add(job, "write",
+	                       run_status_dir(p->bytes - p->read_bytes, p->elapsed_s));
+	json_object_array_add(jobs, job);
+	json_object_object_add(doc, "jobs", jobs);
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+	                                              JSON_C_TO_STRING_NOSLASHESCAPE),
+	      out);
+	fputc('\n', out);
+	json_object_put(doc);
+}
 
 static void run_progress_cb(void *arg, const struct wl_progress *p)
 {
@@ -593,7 +718,13 @@ static void run_progress_cb(void *arg, const struct wl_progress *p)
 	st->last_rbytes = p->read_bytes;
 	st->last_ios = p->ios;
 	double eta = p->fraction > 0.001 ? p->wall_s * (1 - p->fraction) / p->fraction : 0;
-	if (st->tty) {
+	if (st->tty && (!st->eta_drawn || p->wall_s - st->last_eta >= st->eta_every_s)) {
+		st->eta_drawn = true;
+		st->last_eta = p->wall_s;
+		if (st->newline_every_s && p->wall_s - st->last_newline >= st->newline_every_s) {
+			st->last_newline = p->wall_s;
+			fputc('\n', stderr); /* --eta-newline: this line stays */
+		}
 		fprintf(stderr,
 		        "\r\033[KJobs: %u (%s): [%5.1f%% done] [r=%.1fMB/s w=%.1fMB/s] "
 		        "[%.0f IOPS] [eta %4.0fs]%s",
@@ -603,6 +734,11 @@ static void run_progress_cb(void *arg, const struct wl_progress *p)
 	}
 	if (st->status_ns && p->wall_s - st->last_print >= st->status_ns / 1e9) {
 		st->last_print = p->wall_s;
+		if (st->status_json) {
+			run_status_json(st->out, p);
+			fflush(st->out);
+			return;
+		}
 		fprintf(st->out,
 		        "status: %.1fs jobs=%u %5.1f%% done read=%.1fMB/s write=%.1fMB/s "
 		        "iops=%.0f\n",
@@ -639,6 +775,9 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	    .tty = a->eta == RUN_ETA_ALWAYS ||
 	           (a->eta == RUN_ETA_AUTO && isatty(STDERR_FILENO) && !a->quiet),
 	    .status_ns = a->status_ns,
+	    .status_json = a->fmt_json || a->fmt_jsonplus,
+	    .eta_every_s = a->eta_interval_ns / 1e9,
+	    .newline_every_s = a->eta_newline_ns / 1e9,
 	    .out = out,
 	};
 	struct wl_run_opts opts = {.progress = ps.tty || ps.status_ns ? run_progress_cb : NULL,
@@ -805,14 +944,7 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s), started %s\n", RL_VERSION,
 		        jf->njobs, p->nwaves, date);
 	}
-	if (a->fmt_normal)
-		for (size_t i = 0; i < n; i++) {
-			size_t j = sh[i].job;
-			bool new_target =
-			    i == 0 || p->tidx[p->clone0[j]] != p->tidx[p->clone0[sh[i - 1].job]];
-			cli_print_job(out, sh[i].res,
-			              new_target ? p->tg[p->tidx[p->clone0[j]]].spec : NULL);
-		}
+	/* fio's order for several formats: terse lines, the JSON document, the normal report */
 	if (a->fmt_json || a->fmt_jsonplus || a->fmt_terse) {
 		struct st_fio_job *fj = calloc(n ? n : 1, sizeof(*fj));
 		for (size_t i = 0; fj && i < n; i++) {
@@ -820,6 +952,8 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 			fj[i].groupid = p->groupid[sh[i].job];
 			fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
 		}
+		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
+			st_fio_terse(out, &fj[i]);
 		if (fj && (a->fmt_json || a->fmt_jsonplus)) {
 			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus);
 			fputs(json_object_to_json_string_ext(
@@ -828,10 +962,16 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 			fputc('\n', out);
 			json_object_put(doc);
 		}
-		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
-			st_fio_terse(out, &fj[i]);
 		free(fj);
 	}
+	if (a->fmt_normal)
+		for (size_t i = 0; i < n; i++) {
+			size_t j = sh[i].job;
+			bool new_target =
+			    i == 0 || p->tidx[p->clone0[j]] != p->tidx[p->clone0[sh[i - 1].job]];
+			cli_print_job(out, sh[i].res,
+			              new_target ? p->tg[p->tidx[p->clone0[j]]].spec : NULL);
+		}
 	for (size_t i = 0; i < n; i++)
 		if (sh[i].merged) {
 			wl_result_free(sh[i].res);
@@ -883,6 +1023,10 @@ static int run_main(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return 2;
 	}
+	if ((rc = run_check_flags(&a, &jf))) {
+		wl_jobfile_free(&jf);
+		return rc;
+	}
 	if (a.showcmd || a.parse_only) {
 		if (a.showcmd)
 			run_showcmd(&jf);
@@ -893,6 +1037,9 @@ static int run_main(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return 0;
 	}
+	/* from before the targets open (laying out files takes a while): a signal then stops the
+	 * jobs at their start */
+	run_catch_signals();
 	rc = run_plan_build(&plan, &a, &jf);
 	if (rc) {
 		run_plan_free(&plan);
@@ -934,7 +1081,6 @@ static int run_main(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
-	run_catch_signals();
 	time_t started = time(NULL);
 	status = run_waves(&a, &jf, &plan, res, clones, done, out);
 	run_report(&a, &jf, &plan, res, clones, done, out, started);

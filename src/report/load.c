@@ -24,6 +24,9 @@
  * tree; text that is not a clean document is then parsed again as it is,
  * so errors name the file's own line and column.
  *
+ * fio's JSON (json or json+) is recognised by "fio version" and read as a
+ * job result through its own small walk (rep_fio_*), with fio's keys.
+ *
  * Latency percentiles of a suite test come from its passes (the aggregated
  * figure carries only the mean and maybe p99): with aggregate "best" from
  * the pass with the highest MB/s (the pass CrystalDiskMark shows), otherwise
@@ -37,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "report/result.h"
 #include "report/strip.h"
@@ -46,6 +50,8 @@
 
 struct rep_load {
 	const char *name;
+	bool fio;                   /* the document is fio's JSON */
+	struct json_object *global; /* fio's "global options", or NULL */
 	char *err;
 	size_t errlen;
 };
@@ -571,6 +577,153 @@ static int rep_job(struct rep_load *ld, struct json_object *jobj, const char *pa
 	return 0;
 }
 
+/*
+ * fio's own JSON (--output-format=json or json+, fio's or raidlab's) is a
+ * job result too: "fio version" instead of schema_version, and per job a
+ * direction object with bw_bytes (B/s), iops, lat_ns and clat_ns.  A
+ * direction that moved no bytes is absent, as in raidlab's results.
+ * Percentiles are lat_ns's when fio was asked for them (lat_percentiles),
+ * else clat_ns's; both in ns.  The label is the "fio version" string
+ * ("fio-3.33"), so the column says whose run it was.
+ */
+static const char *const rep_fio_pct_keys[REP_NPCT] = {"50.000000", "90.000000", "99.000000",
+                                                       "99.900000"};
+
+/* The fio direction @key of job @jobj (path @path) into @fig. */
+static int rep_fio_direction(struct rep_load *ld, struct json_object *jobj, const char *path,
+                             const char *key, struct rep_figure *fig)
+{
+	struct json_object *d, *lat, *clat, *pcts = NULL;
+	char dp[REP_PATH], lp[REP_PATH];
+	double bytes, bw, lat_ns;
+	int rc;
+
+	for (int k = 0; k < REP_NPCT; k++)
+		fig->pct[k] = NAN;
+	rep_path(dp, sizeof dp, path, key);
+	if ((rc = rep_field(ld, jobj, path, key, REP_W_OBJECT, false, &d)) || !d ||
+	    (rc = rep_number(ld, d, dp, "io_bytes", true, &bytes)) || bytes <= 0)
+		return rc;
+	if ((rc = rep_number(ld, d, dp, "bw_bytes", true, &bw)) ||
+	    (rc = rep_number(ld, d, dp, "iops", true, &fig->iops)) ||
+	    (rc = rep_field(ld, d, dp, "lat_ns", REP_W_OBJECT, true, &lat)) ||
+	    (rc = rep_field(ld, d, dp, "clat_ns", REP_W_OBJECT, false, &clat)))
+		return rc;
+	rep_path(lp, sizeof lp, dp, "lat_ns");
+	if ((rc = rep_number(ld, lat, lp, "mean", true, &lat_ns)))
+		return rc;
+	fig->mb_s = bw / 1e6;
+	fig->lat_mean_us = lat_ns / 1e3;
+	if ((rc = rep_range(ld, dp, "bw_bytes", fig->mb_s, 0, true, REP_MB_S_MAX)) ||
+	    (rc = rep_range(ld, dp, "iops", fig->iops, 0, true, REP_IOPS_MAX)) ||
+	    (rc = rep_range(ld, lp, "mean", fig->lat_mean_us, 0, true, REP_LAT_MAX)))
+		return rc;
+	if (!json_object_object_get_ex(lat, "percentile", &pcts) && clat) {
+		rep_path(lp, sizeof lp, dp, "clat_ns");
+		json_object_object_get_ex(clat, "percentile", &pcts);
+		lat = clat;
+	}
+	if (pcts) {
+		char pp[REP_PATH];
+		rep_path(pp, sizeof pp, lp, "percentile");
+		if (!rep_is(pcts, REP_W_OBJECT))
+			return rep_fail(ld, "field '%s' must be an object, not %s", pp,
+			                rep_type_word(pcts));
+		for (int k = 0; k < REP_NPCT; k++) {
+			if ((rc = rep_number(ld, pcts, pp, rep_fio_pct_keys[k], false,
+			                     &fig->pct[k])))
+				return rc;
+			fig->pct[k] /= 1e3;
+			if ((rc = rep_range(ld, pp, rep_fio_pct_keys[k], fig->pct[k], 0, false,
+			                    REP_LAT_MAX)))
+				return rc;
+		}
+	}
+	fig->present = true;
+	return 0;
+}
+
+/* A job option as fio wrote it: the job's own, else the global one; NULL when neither. */
+static const char *rep_fio_option(struct json_object *job_opts, struct json_object *global,
+                                  const char *key)
+{
+	struct json_object *v;
+
+	if ((job_opts && json_object_object_get_ex(job_opts, key, &v)) ||
+	    (global && json_object_object_get_ex(global, key, &v)))
+		return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	return NULL;
+}
+
+/* "4096", "4k", "1m" (fio's default base: 1024) as a number, else -1. */
+static long long rep_fio_size(const char *s)
+{
+	static const char units[] = "kmgt";
+	const char *u;
+	char *end;
+	long long n;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	n = strtoll(s, &end, 10);
+	if (!*end)
+		return n;
+	u = strchr(units, end[0] | 0x20);
+	if (!u || (end[1] && strcasecmp(end + 1, "b") && strcasecmp(end + 1, "ib")))
+		return -1;
+	for (long i = 0; i <= u - units; i++)
+		n *= 1024;
+	return n;
+}
+
+static int rep_fio_job(struct rep_load *ld, struct json_object *jobj, const char *path,
+                       struct json_object *global, struct rep_test *t)
+{
+	const char *v;
+	int rc;
+
+	if ((rc = rep_string(ld, jobj, path, "jobname", true, &t->name)) ||
+	    (rc = rep_field(ld, jobj, path, "job options", REP_W_OBJECT, false, &t->options)))
+		return rc;
+	for (int d = 0; d < REP_NDIR; d++)
+		if ((rc = rep_fio_direction(ld, jobj, path, rep_dir_name(d), &t->dir[d])))
+			return rc;
+	t->pattern = rep_fio_option(t->options, global, "rw");
+	if (!t->pattern)
+		t->pattern = "read"; /* fio's default */
+	t->bs = rep_fio_size(rep_fio_option(t->options, global, "bs"));
+	v = rep_fio_option(t->options, global, "iodepth");
+	t->iodepth = v ? rep_fio_size(v) : 1;
+	v = rep_fio_option(t->options, global, "numjobs");
+	t->threads = v ? rep_fio_size(v) : 1;
+	return 0;
+}
+
+/* What fio ran on: the first job's filename, else its directory, else fio's default files. */
+static int rep_fio_target(struct rep_result *res, struct json_object *jobs,
+                          struct json_object *global)
+{
+	struct json_object *job = json_object_array_get_idx(jobs, 0), *opts = NULL, *target;
+	const char *spec;
+
+	if (job)
+		json_object_object_get_ex(job, "job options", &opts);
+	spec = rep_fio_option(opts, global, "filename");
+	if (!spec)
+		spec = rep_fio_option(opts, global, "directory");
+	target = json_object_new_object();
+	if (!target ||
+	    json_object_object_add(target, "spec",
+	                           json_object_new_string(spec ? spec : "fio's files")) ||
+	    json_object_object_add(res->root, "target", target)) {
+		json_object_put(target);
+		return -ENOMEM;
+	}
+	res->target = target;
+	res->spec = json_object_get_string(json_object_object_get(target, "spec"));
+	return res->spec ? 0 : -ENOMEM;
+}
+
 /* tests[] or jobs[] into res->tests. */
 static int rep_entries(struct rep_load *ld, struct rep_result *res, struct json_object *arr,
                        const char *what)
@@ -596,6 +749,7 @@ static int rep_entries(struct rep_load *ld, struct rep_result *res, struct json_
 			return rep_fail(ld, "field '%s' must be an object, not %s", p,
 			                rep_type_word(e));
 		rc = res->kind == REP_KIND_SUITE ? rep_suite_test(ld, e, p, best, t)
+		     : ld->fio                   ? rep_fio_job(ld, e, p, ld->global, t)
 		                                 : rep_job(ld, e, p, t);
 		if (rc)
 			return rc;
@@ -627,6 +781,22 @@ static int rep_suite(struct rep_load *ld, struct rep_result *res, struct json_ob
 	return rep_entries(ld, res, tests, "tests");
 }
 
+static int rep_fio(struct rep_load *ld, struct rep_result *res)
+{
+	struct json_object *jobs;
+	int rc;
+
+	res->kind = REP_KIND_JOBS;
+	ld->fio = true;
+	if ((rc = rep_string(ld, res->root, "", "fio version", true, &res->label)) ||
+	    (rc = rep_field(ld, res->root, "", "global options", REP_W_OBJECT, false,
+	                    &ld->global)) ||
+	    (rc = rep_field(ld, res->root, "", "jobs", REP_W_ARRAY, true, &jobs)) ||
+	    (rc = rep_fio_target(res, jobs, ld->global)))
+		return rc;
+	return rep_entries(ld, res, jobs, "jobs");
+}
+
 static int rep_check(struct rep_load *ld, struct rep_result *res)
 {
 	struct json_object *root = res->root, *v, *jobs, *suite;
@@ -637,6 +807,9 @@ static int rep_check(struct rep_load *ld, struct rep_result *res)
 	if (!rep_is(root, REP_W_OBJECT))
 		return rep_fail(ld, "not a raidlab result: the document is %s, not an object",
 		                rep_type_word(root));
+	if (!json_object_object_get_ex(root, "schema_version", NULL) &&
+	    json_object_object_get_ex(root, "fio version", NULL))
+		return rep_fio(ld, res);
 	if ((rc = rep_field(ld, root, "", "schema_version", REP_W_INT, true, &v)))
 		return rc;
 	if (json_object_get_int64(v) != REP_SCHEMA_VERSION)

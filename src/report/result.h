@@ -11,7 +11,9 @@
  *
  * Two kinds of result share the view: a suite result (top-level "suite",
  * "label", "tests") gives one rep_test per tests[] entry; a plain job result
- * gives one rep_test per jobs[] entry, named after the job.  Strings and the
+ * gives one rep_test per jobs[] entry, named after the job; fio's own JSON
+ * ("fio version", no schema_version) is read as a job result too, labelled
+ * with fio's version string.  Strings and the
  * free-form objects (host, target tree, parameters) point into the parsed
  * JSON document, which the rep_result owns.
  */

@@ -412,13 +412,6 @@ static int file_check_data(struct file_state *f, const struct rl_build_ctx *ctx,
 		           f->path, found);
 		return -EPERM;
 	}
-	if (!f->blockdev && !rl_safety_file_is_ours(f->fd)) {
-		rl_err_set(err, pos,
-		           "refusing to write to %s: it is an existing file that raidlab did "
-		           "not create; pass --force-destroy to overwrite it",
-		           f->path);
-		return -EPERM;
-	}
 	return 0;
 }
 

@@ -5,15 +5,13 @@
  * /proc/self/mountinfo and /proc/swaps, for the device itself and for its
  * partitions (listed in /sys/dev/block/MAJ:MIN/).  Holders (md, dm, ...)
  * come from /sys/dev/block/MAJ:MIN/holders.  Signatures come from libblkid's
- * safe probe, which reports a partition table, a filesystem or a RAID
- * member, and refuses to guess when it finds more than one (that also
- * counts as "found").  Loop devices name their backing file in
- * /sys/block/loopN/loop/backing_file (compared by device and inode, or by
- * device number when it is a block device: a loop device on a block device
- * registers no holder, so it is looked for the same way, for the device
- * and each of its partitions);
- * writers are found in /proc/PID/fd and the access mode in
- * /proc/PID/fdinfo; a lock's holder in /proc/locks (flock locks carry the
+ * safe probe with every superblock and partition prober on, which reports a
+ * partition table, a filesystem, a RAID member, LUKS or swap, and refuses to
+ * guess when it finds more than one (that also counts as "found").  Loop devices name their backing
+ * file in /sys/block/loopN/loop/backing_file (compared by device and inode, or by device number
+ * when it is a block device: a loop device on a block device registers no holder, so it is looked
+ * for the same way, for the device and each of its partitions); writers are found in /proc/PID/fd
+ * and the access mode in /proc/PID/fdinfo; a lock's holder in /proc/locks (flock locks carry the
  * PID of the process that took them).
  */
 #include <blkid.h>
@@ -361,13 +359,6 @@ int rl_safety_lock(int fd, bool write, char *found, size_t len)
 	else
 		snprintf(found, len, "it is in use by another raidlab run (locked)");
 	return 1;
-}
-
-bool rl_safety_file_is_ours(int fd)
-{
-	char v[8];
-
-	return fgetxattr(fd, RL_SAFETY_XATTR, v, sizeof(v)) > 0;
 }
 
 void rl_safety_mark_file(int fd)

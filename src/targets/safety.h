@@ -13,11 +13,11 @@
  *   run holds (every target takes an advisory lock: exclusive to write,
  *   shared to read).
  *
- * Holds data - refused unless --force-destroy: a partition table, a
- *   filesystem or a RAID signature (libblkid) on a device or a regular
- *   file; an existing regular file that raidlab did not create (an
- *   extended attribute marks the files it creates - but the mark survives
- *   mkfs, so files are probed for signatures as well).
+ * Holds data - refused unless --force-destroy: any signature libblkid's
+ *   probes recognise (partition table, filesystem, RAID superblock, LUKS,
+ *   swap) on a device or a regular file.  A regular file without one is
+ *   written as fio writes it.  Files raidlab creates carry an extended
+ *   attribute, so `getfattr` tells a left-over test file from others.
  *
  * The message always says what was found.  Reads are always allowed
  * (they only take the shared lock, so they wait for no-one but a writer).
@@ -51,9 +51,6 @@ int rl_safety_check_signature(const char *path, const char *allow_type, char *fo
  * @found says "it is in use by PID N"), or a negative errno.
  */
 int rl_safety_lock(int fd, bool write, char *found, size_t len);
-
-/** True if the regular file open as @fd carries raidlab's mark. */
-bool rl_safety_file_is_ours(int fd);
 
 /** Put raidlab's mark on a file it created (best effort). */
 void rl_safety_mark_file(int fd);

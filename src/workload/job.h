@@ -422,4 +422,7 @@ struct wl_option_info {
 };
 const struct wl_option_info *wl_options(size_t *count);
 
+/** The @i-th name ioengine= accepts (fio's spelling), or NULL past the last. */
+const char *wl_engine_name(size_t i);
+
 #endif

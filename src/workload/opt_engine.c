@@ -19,6 +19,13 @@ const struct opt_choice opt_engine_choices[] = {
     {"null", WL_ENGINE_NULL},         {NULL, 0},
 };
 
+const char *wl_engine_name(size_t i)
+{
+	return i < sizeof(opt_engine_choices) / sizeof(opt_engine_choices[0])
+	           ? opt_engine_choices[i].text
+	           : NULL;
+}
+
 int opt_set_engine(struct wl_job *job, const struct opt_def *def, const char *value,
                    const struct opt_ctx *ctx)
 {

@@ -56,11 +56,15 @@ static void run_pace_resume(struct rl_io *io, int status)
 /* Park @s until @when (never past the job's deadline); false if it cannot wait. */
 static bool run_pace_wait(struct run_worker *w, struct run_slot *s, uint64_t when)
 {
+	/* stopping: no new wait (a cut one would otherwise be queued again at once) */
+	if (wl_run_stop_requested() || atomic_load_explicit(w->group_stop, memory_order_relaxed))
+		return false;
 	if (when > w->t_deadline)
 		when = w->t_deadline;
 	s->io.cb = run_pace_resume;
 	w->inflight++;
-	if (rl_exec_at(w->ex, &s->io, when, 0)) {
+	/* a wait a signal's stop may cut short (run_loop_cut): rate, thinktime, flow */
+	if (rl_exec_at_wait(w->ex, &s->io, when, 0)) {
 		w->inflight--;
 		s->io.cb = run_slot_done;
 		return false;

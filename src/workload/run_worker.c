@@ -206,7 +206,11 @@ static void run_worker_begin(struct run_worker *w)
 		w->phase = PHASE_DONE;
 }
 
-/* startdelay: slot 0 rides a timer and starts the worker when it fires. */
+/*
+ * startdelay: slot 0 rides a timer and starts the worker when it fires, or
+ * when a signal's stop cuts the wait short (run_loop_cut); a stopped worker
+ * then begins and at once issues nothing, so its result is an empty one.
+ */
 static void run_delayed_start(struct rl_io *io, int status)
 {
 	struct run_slot *s = (struct run_slot *)io;
@@ -227,7 +231,7 @@ static void run_worker_start(struct run_worker *w)
 	struct run_slot *s = &w->slots[0];
 	s->io.cb = run_delayed_start;
 	w->inflight++;
-	if (rl_exec_at(w->ex, &s->io, run_now(w) + w->job->startdelay_ns, 0)) {
+	if (rl_exec_at_wait(w->ex, &s->io, run_now(w) + w->job->startdelay_ns, 0)) {
 		w->inflight--;
 		s->io.cb = run_slot_done;
 		run_worker_begin(w);
@@ -252,9 +256,10 @@ static bool run_worker_stopping(struct run_worker *w)
 {
 	if (w->phase == PHASE_DONE || wl_run_stop_requested())
 		return true;
+	/* t_deadline is 0 until the worker begins (in its startdelay): no deadline yet */
 	return w->phase == PHASE_MAIN &&
 	       (atomic_load_explicit(w->group_stop, memory_order_relaxed) ||
-	        run_now(w) >= w->t_deadline);
+	        (w->t_deadline && run_now(w) >= w->t_deadline));
 }
 
 /*

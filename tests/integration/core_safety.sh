@@ -1,19 +1,56 @@
 #!/usr/bin/env bash
-# The safety rule: no writes over a filesystem signature on a block device
-# or a file, nor over an existing file raidlab did not create, unless
-# --force-destroy; never (--force-destroy or not) to what is in use: a
-# mounted device, a loop-attached file, a file another process writes, a
-# file another raidlab run holds.
+# The safety rule: no writes over a signature libblkid recognises (a
+# filesystem, partition table, RAID superblock, LUKS, swap) on a block
+# device or a file unless --force-destroy; an existing file without one is
+# written as fio writes it; never (--force-destroy or not) to what is in
+# use: a mounted device, a loop-attached file, a file another process
+# writes, a file another raidlab run holds.
 . "$(dirname "$0")/lib.sh"
 
-# existing regular file: refused, then allowed with --force-destroy
+# an existing regular file with no signature: written without --force-destroy, as fio does
+need fio
 head -c 4194304 /dev/urandom >mine.img
 cp mine.img orig.img
-expect_fail 1 "raidlab did not create" $RAIDLAB run --target "$T/mine.img" --rw=write --size=1m --quiet
-cmp -s mine.img orig.img || fail "refused write changed the file"
+fio --name=w --filename="$T/fio.img" --size=1m --rw=write --output=/dev/null ||
+	fail "fio could not write its own file"
+cp mine.img fio.img
+fio --name=w --filename="$T/fio.img" --size=1m --rw=write --output=/dev/null ||
+	fail "fio refused an existing file"
+cmp -s fio.img orig.img && fail "fio did not write the existing file"
 $RAIDLAB run --target "$T/mine.img" --rw=read --size=1m --quiet || fail "read refused"
-$RAIDLAB run --target "$T/mine.img" --rw=write --size=1m --quiet --force-destroy || fail "forced write"
-cmp -s mine.img orig.img && fail "forced write did not write"
+$RAIDLAB run --target "$T/mine.img" --rw=write --size=1m --quiet ||
+	fail "a plain existing file was refused (fio writes it)"
+cmp -s mine.img orig.img && fail "the write did not write"
+[ "$(stat -c %s mine.img)" = 4194304 ] || fail "the existing file was truncated or grown"
+cmp -s <(tail -c 3145728 mine.img) <(tail -c 3145728 orig.img) ||
+	fail "the write went past size=1m"
+[ -e mine.img ] || fail "an existing file was removed at the end"
+# the same job with fio's option spelling
+cp orig.img mine.img
+$RAIDLAB run --name=w --filename="$T/mine.img" --size=1m --rw=write --output-format=json \
+	>/dev/null || fail "fio's command line on an existing file"
+cmp -s mine.img orig.img && fail "the fio-style write did not write"
+
+# a file with a signature is refused with the signature named, then written with --force-destroy
+truncate -s 4m swap.img luks.img mbr.img
+mkswap swap.img >/dev/null 2>&1 || fail "mkswap"
+# a LUKS1 header (magic and version) and an MBR with one partition: what blkid looks for
+printf 'LUKS\xba\xbe\x00\x01aes' | dd of=luks.img conv=notrunc status=none
+printf '\x00\x00\x00\x00\x83\x00\x00\x00\x00\x08\x00\x00\x00\x10\x00\x00' |
+	dd of=mbr.img bs=1 seek=446 conv=notrunc status=none
+printf '\x55\xaa' | dd of=mbr.img bs=1 seek=510 conv=notrunc status=none
+for f in swap:swap luks:crypto_LUKS mbr:"dos partition table"; do
+	img=${f%%:*}.img
+	cp "$img" before.img
+	expect_fail 1 "${f#*:}" $RAIDLAB run --target "$T/$img" --rw=write --size=1m --quiet
+	grep -q "force-destroy" "$T/err" || fail "$img: message does not say how to override"
+	cmp -s "$img" before.img || fail "$img: a refused write changed it"
+	expect_fail 1 "${f#*:}" $RAIDLAB run atto --target "$T/$img" --size=1m --quiet
+	$RAIDLAB run --target "$T/$img" --rw=read --size=1m --quiet || fail "$img: read refused"
+	$RAIDLAB run --target "$T/$img" --rw=write --size=1m --quiet --force-destroy ||
+		fail "$img: forced write"
+	blkid -p "$img" >/dev/null 2>&1 && fail "$img: the forced write left the signature"
+done
 # a file raidlab created and kept is its own: writes allowed
 $RAIDLAB run --target "file($T/own.img, size=2m)" --rw=write --quiet --keep
 [ -f own.img ] || fail "--keep did not keep the file"

@@ -117,10 +117,17 @@ $RAIDLAB run --name=c --directory="$T/d" --size=1m --numjobs=2 --rw=write --keep
 	fail "directory="
 [ -s d/c.0.0 ] && [ -s d/c.1.0 ] || fail "directory=: files $(ls d)"
 
-# --parse-only, --section, --showcmd; a job file with no target names both ways.
-printf '[global]\nsize=1m\n[x]\nrw=read\n' >nt.fio
-expect_fail 2 "job 'x' has no target: give filename= (or directory=) in the job, or --target" \
-	$RAIDLAB run nt.fio
+# --parse-only, --section, --showcmd.  A job with no filename= or directory=
+# does its I/O, as fio's, on the file NAME.CLONE.0 in the current folder.
+printf '[global]\nsize=1m\nnumjobs=2\n[x]\nrw=write\n' >nt.fio
+mkdir -p nt-fio nt-raidlab
+(cd nt-fio && fio ../nt.fio --output=/dev/null) || fail "fio: a job without a file"
+(cd nt-raidlab && $RAIDLAB run ../nt.fio --keep --quiet) || fail "a job without a file"
+[ "$(ls nt-fio)" = "$(ls nt-raidlab)" ] && [ "$(ls nt-raidlab | tr '\n' ' ')" = "x.0.0 x.1.0 " ] ||
+	fail "default files: fio made $(ls nt-fio), raidlab $(ls nt-raidlab)"
+[ "$(stat -c %s nt-raidlab/x.0.0)" = "$(stat -c %s nt-fio/x.0.0)" ] || fail "default file sizes differ"
+(cd nt-raidlab && rm -f ./* && $RAIDLAB run ../nt.fio --quiet) || fail "without --keep"
+[ -z "$(ls nt-raidlab)" ] || fail "the default files were not removed"
 $RAIDLAB run nt.fio --parse-only || fail "--parse-only needs no target"
 printf '[j]\nfilename=%s/pp\nzonemode=zbd\n' "$T" >bad.fio
 expect_fail 2 "bad.fio:3: unknown option 'zonemode'" $RAIDLAB run bad.fio --parse-only

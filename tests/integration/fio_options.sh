@@ -105,7 +105,7 @@ $RAIDLAB run "${dd_opts[@]}" --keep --quiet
 u=$(unique_blocks dd.img)
 [ "$u" -gt 430 ] && [ "$u" -lt 600 ] || fail "dedupe_percentage=50: $u of 1024 blocks unique"
 $RAIDLAB run "${dd_opts[@]}" --dedupe_mode=working_set --dedupe_working_set_percentage=10 \
-	--keep --quiet --force-destroy
+	--keep --quiet
 u=$(unique_blocks dd.img)
 [ "$u" -gt 430 ] && [ "$u" -lt 600 ] || fail "working_set: $u of 1024 blocks unique"
 if command -v fio >/dev/null; then
@@ -138,7 +138,7 @@ $RAIDLAB run --name=w --filename=m.img --size=1m --rw=randwrite --bs=16k --verif
 mkdir -p small
 if mount -t tmpfs -o size=1m tmpfs small 2>/dev/null; then
 	cleanup_hooks+=("umount '$T/small'")
-	fill=(--name=f --filename=small/f --size=4m --bs=64k --rw=write --direct=0 --force-destroy)
+	fill=(--name=f --filename=small/f --size=4m --bs=64k --rw=write --direct=0)
 	truncate -s 4m small/f
 	$RAIDLAB run "${fill[@]}" --fill_device=1 --output-format=json >fill.json
 	[ "$(jqv fill.json '.jobs[0].write.io_bytes')" -eq 1048576 ] || fail "fill_device wrote $(jqv fill.json .jobs[0].write.io_bytes) bytes"
@@ -168,7 +168,7 @@ rm -f p.img
 $RAIDLAB run "${prio[@]}" --log_prio=1 --keep --output-format=json >raidlab.json
 prio_logs raidlab raidlab.prio
 grep -q '^0x2000 0x6000 5$' raidlab.prio || { cat raidlab.prio; fail "log_prio: priority column"; }
-$RAIDLAB run "${prio[@]}" --log_prio=0 --force-destroy --output-format=json >raidlab.json
+$RAIDLAB run "${prio[@]}" --log_prio=0 --output-format=json >raidlab.json
 cut -d, -f5 pl_clat.1.log | tr -d ' ' | sort -u | tr '\n' ' ' | grep -q '^0 1 $' ||
 	fail "without log_prio the column is 1 for the real time class, 0 for others"
 if command -v fio >/dev/null; then

@@ -11,7 +11,8 @@
 # Screenshots (1280x2000) are kept under $RAIDLAB_BUILD/test-artifacts/:
 # report.png (three CrystalDiskMark-like configurations), report-atto.png,
 # report-hdtune.png, report-jobs.png, report-sweep.png (a sweep of 8
-# simulated configurations: heatmap, series, trade-off).  Look at them after changing the report.
+# simulated configurations: heatmap, series, trade-off), report-fio.png (fio's
+# JSON beside raidlab's result of the same job).  Look at them after changing the report.
 # Without node (or with RAIDLAB_BROWSER_NO_NODE=1), the CrystalDiskMark page
 # is checked with chromium --dump-dom instead, and the test then reports a
 # skip (77): the full check did not run.  It also skips when chromium is
@@ -41,6 +42,15 @@ report report cdm-single.json cdm-raid0x2.json cdm-nvme-raid0x3.json
 report report-atto atto-single.json atto-raid0x2.json
 report report-hdtune hdtune-single.json hdtune-raid0x2.json
 report report-jobs jobs-mem.json jobs-raid0.json
+# fio's own JSON beside raidlab's result of the same job
+need fio
+fiojob=(--name=mixed --filename="$T/f.img" --size=4m --rw=randrw --bs=4k --direct=0)
+fio "${fiojob[@]}" --output-format=json+ --output="$T/fio.json" >/dev/null || fail "fio"
+rm -f "$T/f.img"
+$RAIDLAB run "${fiojob[@]}" --json "$T/raidlab.json" --quiet || fail "raidlab run"
+$RAIDLAB compare "$T/fio.json" "$T/raidlab.json" --html "$T/report-fio.html" >/dev/null ||
+	fail "compare fio.json raidlab.json"
+fio_label=$(jq -r '."fio version"' "$T/fio.json")
 label='raid0 x3 <nvme> & "wide"'
 # a sweep's report: heatmap, series along chunk size and member count, trade-off
 $RAIDLAB sweep cdm5 --no-store --quiet --size 4m --passes 1 --duration 50ms -j 2 \
@@ -184,7 +194,7 @@ rm -f "$art"/report*.png
 mkdir "$T/profile"
 node "$T/check.js" "$T/profile" "$art" "$T"/report*.html >"$T/out.json" ||
 	fail "the browser check did not finish"
-for name in report report-atto report-hdtune report-jobs report-sweep; do
+for name in report report-atto report-hdtune report-jobs report-sweep report-fio; do
 	p() { jq -r ".pages[\"$name\"]$1" "$T/out.json"; }
 	want=$(grep -o '<svg class="chart' "$T/$name.html" | wc -l)
 	[ "$want" -gt 0 ] || fail "$name.html has no chart"
@@ -211,5 +221,7 @@ jq -e '.pages["report-sweep"].text | contains("Along chunk")' "$T/out.json" >/de
 	fail "the sweep report has no series along chunk size"
 jq -e --arg l "$label" '.pages.report.text | contains($l)' "$T/out.json" >/dev/null ||
 	fail "the label with markup is not shown as text"
-echo "screenshots: $art/report.png (and report-atto, report-hdtune, report-jobs)"
+jq -e --arg l "$fio_label" '.pages["report-fio"] | (.text | contains($l)) and (.text | contains("raidlab.json")) and .bars >= 4' \
+	"$T/out.json" >/dev/null || fail "the fio report lacks fio's column, raidlab's, or both directions' bars"
+echo "screenshots: $art/report.png (and report-atto, report-hdtune, report-jobs, report-fio)"
 echo ok

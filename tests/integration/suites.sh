@@ -166,12 +166,15 @@ for s in anvil asssd atto cdm cdm-nvme cdm6 cdm7 hdtune iometer steady; do
 	grep -q "^$s - " <<<"$out" || fail "help suites lacks $s"
 done
 out=$($RAIDLAB help run); grep -q 'SUITE' <<<"$out" || fail "help run mentions suites"
-# safety: a file raidlab did not create is written only with --force-destroy; reading is fine
+# safety: a plain existing file is written (as fio writes it), one with a signature only with
+# --force-destroy; reading is fine
 head -c 2097152 /dev/urandom >mine.img
-expect_fail 1 "raidlab did not create" $RAIDLAB run atto --target "$T/mine.img" --size=1m --quiet
+$RAIDLAB run atto --target "$T/mine.img" --size=1m --min-bs=1m --quiet || fail "atto on a plain file"
+mkswap mine.img >/dev/null 2>&1 || fail "mkswap"
+expect_fail 1 "swap signature" $RAIDLAB run atto --target "$T/mine.img" --size=1m --quiet
 $RAIDLAB run hdtune --target "$T/mine.img" --zones=2 --sample=64k --duration=0.01 --quiet ||
 	fail "hdtune reads without write intent"
-expect_fail 1 "raidlab did not create" $RAIDLAB run hdtune --target "$T/mine.img" --write --quiet
+expect_fail 1 "swap signature" $RAIDLAB run hdtune --target "$T/mine.img" --write --quiet
 $RAIDLAB run atto --target "$T/mine.img" --size=1m --min-bs=1m --quiet --force-destroy ||
 	fail "atto with --force-destroy"
 

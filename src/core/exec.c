@@ -17,6 +17,7 @@
  * The backends are in exec_real.c (io_uring and psync) and exec_virtual.c.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,63 @@ const char *rl_exec_kind_name(enum rl_exec_kind kind)
 		return "libaio";
 	}
 	return "?";
+}
+
+/* --- the executors that exist, by id --- */
+
+static pthread_mutex_t exec_live_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t exec_last_id;
+static uint64_t *exec_live_ids;
+static size_t exec_nlive, exec_live_cap;
+
+static int exec_live_add(struct rl_exec *ex)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&exec_live_lock);
+	if (exec_nlive == exec_live_cap) {
+		size_t cap = exec_live_cap ? 2 * exec_live_cap : 16;
+		uint64_t *ids = realloc(exec_live_ids, cap * sizeof(*ids));
+		if (ids) {
+			exec_live_ids = ids;
+			exec_live_cap = cap;
+		}
+	}
+	if (exec_nlive < exec_live_cap) {
+		ex->id = ++exec_last_id;
+		exec_live_ids[exec_nlive++] = ex->id;
+	} else {
+		rc = -ENOMEM;
+	}
+	pthread_mutex_unlock(&exec_live_lock);
+	return rc;
+}
+
+static void exec_live_remove(uint64_t id)
+{
+	pthread_mutex_lock(&exec_live_lock);
+	for (size_t i = 0; i < exec_nlive; i++)
+		if (exec_live_ids[i] == id) {
+			exec_live_ids[i] = exec_live_ids[--exec_nlive];
+			break;
+		}
+	if (!exec_nlive) { /* the last one: nothing is left allocated */
+		free(exec_live_ids);
+		exec_live_ids = NULL;
+		exec_live_cap = 0;
+	}
+	pthread_mutex_unlock(&exec_live_lock);
+}
+
+bool rl_exec_live(uint64_t id)
+{
+	bool live = false;
+
+	pthread_mutex_lock(&exec_live_lock);
+	for (size_t i = 0; i < exec_nlive && !live; i++)
+		live = exec_live_ids[i] == id;
+	pthread_mutex_unlock(&exec_live_lock);
+	return live;
 }
 
 int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
@@ -82,6 +140,11 @@ int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth
 	}
 	if (rc)
 		goto fail;
+	if ((rc = exec_live_add(ex))) {
+		if (ex->backend && ex->backend->destroy)
+			ex->backend->destroy(ex);
+		goto fail;
+	}
 	*out = ex;
 	return 0;
 fail:
@@ -95,6 +158,7 @@ void rl_exec_destroy(struct rl_exec *ex)
 {
 	if (!ex)
 		return;
+	exec_live_remove(ex->id);
 	if (ex->backend && ex->backend->destroy)
 		ex->backend->destroy(ex);
 	free(ex->pool_mem);

@@ -68,6 +68,7 @@ struct rl_exec_backend {
 
 struct rl_exec {
 	enum rl_exec_kind kind;
+	uint64_t id; /* unique for the process's life (an address can be reused): rl_exec_live */
 	const struct rl_exec_backend *backend;
 	void *backend_priv;
 
@@ -171,8 +172,17 @@ static inline uint64_t rl_exec_wall_span(const struct rl_exec *ex, uint64_t d)
 	return d > UINT64_MAX / ex->pace_slow ? UINT64_MAX : d * ex->pace_slow;
 }
 
-/** Destroy an executor; no request may be in flight. */
+/**
+ * Destroy an executor.  No request of its owner may be in flight; what
+ * targets started on it in the background (a cache's destage, a retry
+ * timer) is abandoned and never completes, and a target that holds state
+ * for such a request (a stripe lock) learns with rl_exec_live() that its
+ * executor is gone.
+ */
 void rl_exec_destroy(struct rl_exec *ex);
+
+/** Whether the executor with id @id (ex->id) still exists. */
+bool rl_exec_live(uint64_t id);
 
 /**
  * io_uring: the entry taken with rl_exec_get_sqe() is prepared.  Submits

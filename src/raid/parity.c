@@ -193,12 +193,25 @@ static struct parity_slot *parity_lock(struct parity_array *pa, struct rl_io *ho
 	if (!s->busy || s->grant == host) {
 		s->busy = true;
 		s->grant = NULL;
-		s->owner = host->ex;
+		s->owner = host->ex->id;
+		pthread_mutex_unlock(&pa->lock);
+		return s;
+	}
+	if (!rl_exec_live(s->owner)) {
+		/*
+		 * Held for a request whose executor is gone (background work of
+		 * a cache above, left when its job ended): that request and its
+		 * waiters never complete, so the entry is taken over as it is.
+		 */
+		s->owner = host->ex->id;
+		s->grant = NULL;
+		s->wait_head = s->wait_tail = NULL;
+		atomic_fetch_add_explicit(&pa->orphans, 1, RELAXED);
 		pthread_mutex_unlock(&pa->lock);
 		return s;
 	}
 	atomic_fetch_add_explicit(&pa->lock_waits, 1, RELAXED);
-	if (s->owner == host->ex) {
+	if (s->owner == host->ex->id) {
 		parity_req(host)->link = NULL;
 		if (s->wait_tail)
 			parity_req(s->wait_tail)->link = host;

@@ -65,6 +65,11 @@ static void parity_report_level(const struct raid_array *a, struct json_object *
 		json_object_object_add(
 		    obj, c[i].key,
 		    json_object_new_int64((int64_t)atomic_load_explicit(c[i].v, RELAXED)));
+	/* only when it happened: background work a job's end left behind */
+	uint64_t orphans = atomic_load_explicit(&pa->orphans, RELAXED);
+	if (orphans)
+		json_object_object_add(obj, "orphaned_stripe_locks",
+		                       json_object_new_int64((int64_t)orphans));
 }
 
 static unsigned parity_locate_unused(const struct raid_array *a, uint64_t off, uint64_t max,

@@ -52,7 +52,7 @@ struct parity_plan {
 struct parity_slot {
 	/* lock state, under pa->lock */
 	bool busy;
-	struct rl_exec *owner;
+	uint64_t owner; /* id of the executor whose requests hold it */
 	struct rl_io *wait_head, *wait_tail;
 	struct rl_io *grant; /* request the lock was handed to */
 
@@ -117,6 +117,7 @@ struct parity_array {
 
 	_Atomic uint64_t rmw, rcw, full_stripe, reconstruct_writes, reconstruct_reads;
 	_Atomic uint64_t corrected, lock_waits;
+	_Atomic uint64_t orphans; /* stripe entries taken over from gone executors */
 	_Atomic uint64_t read_errors[RAID_MAX_MEMBERS];
 };
 

@@ -139,7 +139,10 @@ static int pool_start(const struct suite_request *rq, struct pool_job *j)
 	}
 	close(p[1]);
 	j->fd = p[0];
-	j->len = 0;
+	/* a fresh buffer: this slot may still name the one of a job moved down
+	   from it when another finished (that job owns it now) */
+	j->buf = NULL;
+	j->len = j->cap = 0;
 	return 0;
 }
 

@@ -34,6 +34,24 @@ const struct cli_command *cli_command_first(void)
 	return cli_head;
 }
 
+int cli_opt_common(int c, const char *usage, bool *force, bool *quiet)
+{
+	switch (c) {
+	case 'f':
+		*force = true;
+		return -1;
+	case 'q':
+		*quiet = true;
+		return -1;
+	case 'h':
+		fputs(usage, stdout);
+		return 0;
+	default:
+		fputs(usage, stderr);
+		return 2;
+	}
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

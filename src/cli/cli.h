@@ -34,6 +34,14 @@ const struct cli_command *cli_command_first(void);
 /** Print "raidlab CMD: message" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * The options the array tools (create, check, rebuild) share, for their
+ * getopt switch's default: -f sets *force, -q sets *quiet, -h prints
+ * @usage; anything else prints @usage to stderr.  Returns -1 to go on
+ * parsing, or the exit status (0 after -h, 2 for an unknown option).
+ */
+int cli_opt_common(int c, const char *usage, bool *force, bool *quiet);
+
 /**
  * Print a spec error with the spec text and a caret under the position:
  *   raidlab run: target spec: position 7: expected ')' ...

@@ -116,18 +116,11 @@ static int check_main(int argc, char **argv)
 			opts.source = (int)k;
 			break;
 		}
-		case 'f':
-			ctx.force_destroy = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(check_usage, stdout);
-			return 0;
-		default:
-			fputs(check_usage, stderr);
-			return 2;
+		default: {
+			int end = cli_opt_common(c, check_usage, &ctx.force_destroy, &quiet);
+			if (end >= 0)
+				return end;
+		}
 		}
 	}
 	if (optind != argc - 1) {

@@ -165,18 +165,11 @@ static int create_main(int argc, char **argv)
 		case 'a':
 			o.assume_clean = true;
 			break;
-		case 'f':
-			ctx.force_destroy = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(create_usage, stdout);
-			return 0;
-		default:
-			fputs(create_usage, stderr);
-			return 2;
+		default: {
+			int end = cli_opt_common(c, create_usage, &ctx.force_destroy, &quiet);
+			if (end >= 0)
+				return end;
+		}
 		}
 	}
 	if (argc - optind < 3) {

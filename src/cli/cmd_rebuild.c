@@ -105,18 +105,11 @@ static int rebuild_main(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'f':
-			ctx.force_destroy = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(rebuild_usage, stdout);
-			return 0;
-		default:
-			fputs(rebuild_usage, stderr);
-			return 2;
+		default: {
+			int end = cli_opt_common(c, rebuild_usage, &ctx.force_destroy, &quiet);
+			if (end >= 0)
+				return end;
+		}
 		}
 	}
 	if (optind != argc - 1 || !have_member) {

@@ -59,14 +59,7 @@ static const struct raid_level concat_level = {
     .describe = concat_describe,
 };
 
-static const struct rl_target_ops concat_ops = {
-    .name = "concat",
-    .submit = raid_submit,
-    .describe = raid_describe,
-    .report = raid_report,
-    .ctl = raid_ctl,
-    .destroy = raid_destroy,
-};
+static const struct rl_target_ops concat_ops = RAID_TARGET_OPS("concat");
 
 static const struct rl_param concat_params[] = {
     {.name = "rounding",

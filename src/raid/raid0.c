@@ -121,14 +121,7 @@ static const struct raid_level raid0_level = {
     .describe = raid0_describe,
 };
 
-static const struct rl_target_ops raid0_ops = {
-    .name = "raid0",
-    .submit = raid_submit,
-    .describe = raid_describe,
-    .report = raid_report,
-    .ctl = raid_ctl,
-    .destroy = raid_destroy,
-};
+static const struct rl_target_ops raid0_ops = RAID_TARGET_OPS("raid0");
 
 static const struct rl_param raid0_params[] = {
     {.name = "chunk",

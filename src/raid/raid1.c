@@ -59,14 +59,7 @@ static const struct raid_level raid1_level = {
     .intact = raid1_intact,
 };
 
-static const struct rl_target_ops raid1_ops = {
-    .name = "raid1",
-    .submit = raid_submit,
-    .describe = raid_describe,
-    .report = raid_report,
-    .ctl = raid_ctl,
-    .destroy = raid_destroy,
-};
+static const struct rl_target_ops raid1_ops = RAID_TARGET_OPS("raid1");
 
 static const struct rl_param raid1_params[] = {
     RAID_PARAM_READ, RAID_PARAM_WRITES, RAID_PARAM_FAILED, RAID_PARAM_MAX_READ_ERRORS, {0},

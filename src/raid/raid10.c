@@ -113,14 +113,7 @@ static const struct raid_level raid10_level = {
     .describe = raid10_describe,
 };
 
-static const struct rl_target_ops raid10_ops = {
-    .name = "raid10",
-    .submit = raid_submit,
-    .describe = raid_describe,
-    .report = raid_report,
-    .ctl = raid_ctl,
-    .destroy = raid_destroy,
-};
+static const struct rl_target_ops raid10_ops = RAID_TARGET_OPS("raid10");
 
 static const struct rl_param raid10_params[] = {
     {.name = "layout",

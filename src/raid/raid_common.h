@@ -305,6 +305,13 @@ void raid_submit(struct rl_target *t, struct rl_io *io);
 int raid_describe(struct rl_target *t, struct json_object *obj);
 int raid_report(struct rl_target *t, struct json_object *obj);
 void raid_destroy(struct rl_target *t);
+
+/* The target operations of a mirror/stripe level: the shared engine under its name. */
+#define RAID_TARGET_OPS(level_name)                                                                \
+	{                                                                                          \
+		.name = level_name, .submit = raid_submit, .describe = raid_describe,              \
+		.report = raid_report, .ctl = raid_ctl, .destroy = raid_destroy,                   \
+	}
 /** Control requests: fail, rebuild start and end, status, locate (raid_ctl.c). */
 int raid_ctl(struct rl_target *t, struct rl_ctl *c);
 

@@ -54,6 +54,19 @@ void wl_flow_leave(struct wl_flow *f, uint32_t weight, uint64_t mine)
 	atomic_fetch_sub(&f->weight, weight);
 }
 
+void wl_flow_begin(struct wl_flow *f, uint64_t now)
+{
+	uint64_t cur = atomic_load_explicit(&f->last_begin, memory_order_relaxed);
+
+	while (cur < now && !atomic_compare_exchange_weak(&f->last_begin, &cur, now))
+		;
+}
+
+uint64_t wl_flow_deadline(const struct wl_flow *f, uint64_t span)
+{
+	return atomic_load_explicit(&f->last_begin, memory_order_relaxed) + span;
+}
+
 /* --- latency target --- */
 
 static void lat_new_cycle(struct wl_lat_search *ls, uint64_t now)

@@ -46,8 +46,9 @@
 
 struct wl_flow {
 	uint32_t id;
-	_Atomic uint64_t counter; /* I/Os of the group's jobs, plus one (as fio) */
-	_Atomic uint64_t weight;  /* sum of the weights of the jobs in the group */
+	_Atomic uint64_t counter;    /* I/Os of the group's jobs, plus one (as fio) */
+	_Atomic uint64_t weight;     /* sum of the weights of the jobs in the group */
+	_Atomic uint64_t last_begin; /* wall clock: when the last job of the group began */
 };
 
 struct wl_flow_set {
@@ -69,6 +70,15 @@ bool wl_flow_ahead(struct wl_flow *f, uint32_t weight, uint64_t *mine);
 
 /** The job ends: its I/Os and weight leave the group. */
 void wl_flow_leave(struct wl_flow *f, uint32_t weight, uint64_t mine);
+/*
+ * A job of the group began issuing at wall-clock @now.  A job that began
+ * late (its thread got a core later on a busy machine) would otherwise run
+ * alone after the others' deadlines, outside the group's proportions; the
+ * group's jobs on real clocks end together instead: wl_flow_deadline().
+ */
+void wl_flow_begin(struct wl_flow *f, uint64_t now);
+/** When a job of @f measuring @span after its begin ends: the latest begin plus @span. */
+uint64_t wl_flow_deadline(const struct wl_flow *f, uint64_t span);
 
 /* --- latency target --- */
 

@@ -29,12 +29,10 @@ const char *wl_engine_name(size_t i)
 int opt_set_engine(struct wl_job *job, const struct opt_def *def, const char *value,
                    const struct opt_ctx *ctx)
 {
-	int ret = opt_need_value(def, value, ctx);
+	const struct opt_choice *c;
+	int ret = opt_take_choice(def, value, ctx, &c);
 	if (ret)
 		return ret;
-	const struct opt_choice *c = opt_find_choice(def->choices, value);
-	if (!c)
-		return opt_choice_unsupported(def, value, ctx);
 	job->engine = (enum wl_engine)c->value;
 	snprintf(job->engine_name, sizeof(job->engine_name), "%s", c->text);
 	return 0;

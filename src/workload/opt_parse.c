@@ -175,6 +175,18 @@ int opt_choice_unsupported(const struct opt_def *def, const char *value, const s
 	                ctx->given, value, opt_choice_list(def->choices, list, sizeof(list)));
 }
 
+/* ioengine and verify: the value's choice in def->choices, or the refusal. */
+int opt_take_choice(const struct opt_def *def, const char *value, const struct opt_ctx *ctx,
+                    const struct opt_choice **out)
+{
+	int ret = opt_need_value(def, value, ctx);
+
+	if (ret)
+		return ret;
+	*out = opt_find_choice(def->choices, value);
+	return *out ? 0 : opt_choice_unsupported(def, value, ctx);
+}
+
 /* --- value parsers shared by the setters --- */
 
 int opt_need_value(const struct opt_def *def, const char *value, const struct opt_ctx *ctx)

@@ -120,6 +120,10 @@ int opt_two_words(const struct opt_def *def, const char *value, const struct opt
                   const char *no, const char *yes, bool *out);
 /* ioengine and verify: "ioengine 'x' is not supported by raidlab (supported: ...)". */
 int opt_choice_unsupported(const struct opt_def *def, const char *value, const struct opt_ctx *ctx);
+/* ioengine and verify: *out = the value's entry in def->choices, or the error (needs a value,
+   not supported). */
+int opt_take_choice(const struct opt_def *def, const char *value, const struct opt_ctx *ctx,
+                    const struct opt_choice **out);
 
 /* --- the setters, by family --- */
 

@@ -19,12 +19,10 @@ const struct opt_choice opt_verify_choices[] = {
 int opt_set_verify(struct wl_job *job, const struct opt_def *def, const char *value,
                    const struct opt_ctx *ctx)
 {
-	int ret = opt_need_value(def, value, ctx);
+	const struct opt_choice *c;
+	int ret = opt_take_choice(def, value, ctx, &c);
 	if (ret)
 		return ret;
-	const struct opt_choice *c = opt_find_choice(def->choices, value);
-	if (!c)
-		return opt_choice_unsupported(def, value, ctx);
 	job->verify = (enum wl_verify)c->value;
 	return 0;
 }

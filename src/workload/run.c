@@ -360,6 +360,13 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		w->measuring = true;
 		atomic_store_explicit(&w->prog_phase, 1, memory_order_relaxed);
 	}
+	if (now >= w->t_deadline && w->flow && !w->flow_left && job->runtime_ns &&
+	    w->ex->kind != RL_EXEC_VIRTUAL) {
+		/* a flow group on real clocks ends together: at its latest begin's deadline */
+		uint64_t d = wl_flow_deadline(w->flow, job->ramp_ns + job->runtime_ns);
+		if (d > w->t_deadline)
+			w->t_deadline = d;
+	}
 	if (now >= w->t_deadline) {
 		/* the job ran until its deadline, also while it waited (rate, thinktime) */
 		if (w->measuring && w->t_deadline > w->t_last)

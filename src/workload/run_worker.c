@@ -180,6 +180,8 @@ static void run_worker_begin(struct run_worker *w)
 	w->t_start = now;
 	w->t_measure = now + job->ramp_ns;
 	w->t_deadline = job->runtime_ns ? w->t_measure + job->runtime_ns : UINT64_MAX;
+	if (w->flow && w->ex->kind != RL_EXEC_VIRTUAL)
+		wl_flow_begin(w->flow, now);
 	w->t_last = w->t_measure;
 	run_series_init(w, w->t_measure);
 	if (w->ss)

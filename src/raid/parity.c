@@ -197,6 +197,18 @@ static struct parity_slot *parity_lock(struct parity_array *pa, struct rl_io *ho
 		pthread_mutex_unlock(&pa->lock);
 		return s;
 	}
+	atomic_fetch_add_explicit(&pa->lock_waits, 1, RELAXED);
+	if (s->owner == host->ex->id) {
+		parity_req(host)->link = NULL;
+		if (s->wait_tail)
+			parity_req(s->wait_tail)->link = host;
+		else
+			s->wait_head = host;
+		s->wait_tail = host;
+		pthread_mutex_unlock(&pa->lock);
+		return NULL;
+	}
+	/* another executor's: asked only here, off the common same-executor wait */
 	if (!rl_exec_live(s->owner)) {
 		/*
 		 * Held for a request whose executor is gone (background work of
@@ -209,17 +221,6 @@ static struct parity_slot *parity_lock(struct parity_array *pa, struct rl_io *ho
 		atomic_fetch_add_explicit(&pa->orphans, 1, RELAXED);
 		pthread_mutex_unlock(&pa->lock);
 		return s;
-	}
-	atomic_fetch_add_explicit(&pa->lock_waits, 1, RELAXED);
-	if (s->owner == host->ex->id) {
-		parity_req(host)->link = NULL;
-		if (s->wait_tail)
-			parity_req(s->wait_tail)->link = host;
-		else
-			s->wait_head = host;
-		s->wait_tail = host;
-		pthread_mutex_unlock(&pa->lock);
-		return NULL;
 	}
 	pthread_mutex_unlock(&pa->lock);
 	/* Held by another thread: look again shortly. */

@@ -46,6 +46,12 @@ struct rl_target_type {
 	const struct rl_param *params; /* key=value parameters (params.h), NULL-name ended */
 	const char *params_note;       /* what else it accepts, for help; NULL if nothing */
 	/**
+	 * Keys parsed by another table that the type also accepts (ssd: the
+	 * drive profile's parameters), for help and the docs; NULL if none.
+	 */
+	const struct rl_param *(*more_params)(void);
+	const char *more_params_title; /* their heading: "drive profile parameters" */
+	/**
 	 * Build a target from @node (node->name == type name; for "file" the
 	 * node may also be a plain word holding the path).  Returns 0 and sets
 	 * *out, or a negative errno with @err set (position and message).

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/datadir.h"
+#include "core/params.h"
 #include "core/spec.h"
 #include "sim/sim.h"
 
@@ -57,6 +58,7 @@ struct sim_key {
 	size_t off;
 	const char *const *choices; /* KT_ENUM */
 	uint64_t min, max;          /* KT_UINT */
+	const char *help;           /* what it sets, for help and the docs */
 };
 
 static const char *const iface_names[] = {"sata", "ahci", "nvme", NULL};
@@ -66,70 +68,86 @@ static const char *const slc_names[] = {"off", "static", "dynamic", NULL};
 static const char *const state_names[] = {"fresh", "full", "steady", NULL};
 static const char *const scale_names[] = {"off", "dies", NULL};
 
-#define K(n, t, f)                                                                                 \
+#define K(n, t, f, h)                                                                              \
 	{                                                                                          \
-#n, t, offsetof(struct sim_params, f), NULL, 0, 0                                  \
+#n, t, offsetof(struct sim_params, f), NULL, 0, 0, h                               \
 	}
-#define KE(n, f, c)                                                                                \
+#define KE(n, f, c, h)                                                                             \
 	{                                                                                          \
-#n, KT_ENUM, offsetof(struct sim_params, f), c, 0, 0                               \
+#n, KT_ENUM, offsetof(struct sim_params, f), c, 0, 0, h                            \
 	}
-#define KU(n, f, lo, hi)                                                                           \
+#define KU(n, f, lo, hi, h)                                                                        \
 	{                                                                                          \
-#n, KT_UINT, offsetof(struct sim_params, f), NULL, lo, hi                          \
+#n, KT_UINT, offsetof(struct sim_params, f), NULL, lo, hi, h                       \
 	}
 
 static const struct sim_key sim_keys[] = {
-    KE(iface, iface, iface_names),
-    KU(sata_gen, sata_gen, 1, 3),
-    KU(pcie_gen, pcie_gen, 1, 5),
-    KU(pcie_lanes, pcie_lanes, 1, 16),
-    K(link_bw, KT_RATE, link_bw),
-    KU(queues, queues, 1, 65535),
-    KU(queue_depth, queue_depth, 1, 65536),
-    K(cmd_time, KT_TIME, cmd_ns),
-    K(cmd_write_time, KT_TIME, cmd_write_ns),
-    K(latency, KT_TIME, latency_ns),
-    K(sync_commit, KT_TIME, sync_commit_ns),
-    K(sync_io, KT_TIME, sync_io_ns),
-    K(ctrl_read_bw, KT_RATE, ctrl_read_bw),
-    K(ctrl_write_bw, KT_RATE, ctrl_write_bw),
-    {"cell", KT_ENUM, offsetof(struct sim_params, bits), cell_names, 0, 0},
-    KU(channels, channels, 1, 64),
-    KU(dies, dies, 1, 64),
-    KU(planes, planes, 1, 8),
-    K(page, KT_SIZE, page),
-    KU(pages, pages, 1, 65536),
-    KU(blocks, blocks, 1, 1u << 20),
-    K(channel_rate, KT_RATE, channel_rate),
-    K(t_read, KT_TIME, t_read),
-    K(t_prog, KT_TIME, t_prog),
-    K(t_erase, KT_TIME, t_erase),
-    K(t_read_slc, KT_TIME, t_read_slc),
-    K(t_prog_slc, KT_TIME, t_prog_slc),
-    K(t_suspend, KT_TIME, t_suspend),
-    K(suspend, KT_BOOL, suspend),
-    K(capacity, KT_SIZE, capacity),
-    KE(scale, scale, scale_names),
-    K(slc_size_max, KT_SIZE, slc_size_max),
-    K(op, KT_PCT, op),
-    K(map_unit, KT_SIZE, map_unit),
-    KE(gc, gc, gc_names),
-    KU(gc_free, gc_free, 0, 1u << 20),
-    K(write_buffer, KT_SIZE, write_buffer),
-    K(trim, KT_BOOL, trim),
-    K(idle, KT_TIME, idle_ns),
-    KE(slc, slc, slc_names),
-    {"slc_size", KT_SLC_SIZE, offsetof(struct sim_params, slc_size), NULL, 0, 0},
-    K(logical_block, KT_SIZE, logical_block),
-    K(rated_read, KT_RATE, rated_read),
-    K(rated_write, KT_RATE, rated_write),
-    KU(rated_read_iops, rated_read_iops, 0, 100000000),
-    KU(rated_write_iops, rated_write_iops, 0, 100000000),
-    KE(state, state, state_names),
-    K(data, KT_BOOL, data),
-    K(seed, KT_U64, seed),
-    K(precond_writes, KT_U64, precond_writes),
+    KE(iface, iface, iface_names, "host interface (SATA and AHCI: one queue of 32 commands)"),
+    KU(sata_gen, sata_gen, 1, 3, "SATA generation: 1.5, 3 or 6 Gb/s"),
+    KU(pcie_gen, pcie_gen, 1, 5, "PCIe generation of the link"),
+    KU(pcie_lanes, pcie_lanes, 1, 16, "PCIe lanes of the link"),
+    K(link_bw, KT_RATE, link_bw,
+      "practical link rate; overrides the one derived from the interface"),
+    KU(queues, queues, 1, 65535, "NVMe submission queues"),
+    KU(queue_depth, queue_depth, 1, 65536, "NVMe queue depth"),
+    K(cmd_time, KT_TIME, cmd_ns, "controller time per command"),
+    K(cmd_write_time, KT_TIME, cmd_write_ns,
+      "controller time per write command, when it differs from cmd_time"),
+    K(latency, KT_TIME, latency_ns, "fixed latency added to every command"),
+    K(sync_commit, KT_TIME, sync_commit_ns,
+      "a flush or FUA write: one journal commit after the data (0: none)"),
+    K(sync_io, KT_TIME, sync_io_ns, "the commit's extra time per request it covers"),
+    K(ctrl_read_bw, KT_RATE, ctrl_read_bw, "controller read data-path limit (0: none)"),
+    K(ctrl_write_bw, KT_RATE, ctrl_write_bw, "controller write data-path limit (0: none)"),
+    {"cell", KT_ENUM, offsetof(struct sim_params, bits), cell_names, 0, 0,
+     "bits per cell of the NAND (sets the SLC-mode ratio)"},
+    KU(channels, channels, 1, 64, "flash channels"),
+    KU(dies, dies, 1, 64, "dies per channel"),
+    KU(planes, planes, 1, 8, "planes per die"),
+    K(page, KT_SIZE, page, "flash page size"),
+    KU(pages, pages, 1, 65536, "pages per block"),
+    KU(blocks, blocks, 1, 1u << 20, "blocks per plane"),
+    K(channel_rate, KT_RATE, channel_rate, "transfer rate of one channel"),
+    K(t_read, KT_TIME, t_read, "page read time in native mode"),
+    K(t_prog, KT_TIME, t_prog, "page program time in native mode (all planes at once)"),
+    K(t_erase, KT_TIME, t_erase, "block erase time"),
+    K(t_read_slc, KT_TIME, t_read_slc, "page read time in SLC mode"),
+    K(t_prog_slc, KT_TIME, t_prog_slc, "page program time in SLC mode"),
+    K(t_suspend, KT_TIME, t_suspend, "time to suspend a program or erase for a host read"),
+    K(suspend, KT_BOOL, suspend, "host reads suspend programs and erases"),
+    K(capacity, KT_SIZE, capacity, "user capacity (the spare area follows from the flash)"),
+    KE(scale, scale, scale_names,
+       "a capacity above the profile's: refused (off), or the family's larger model with more dies "
+       "per channel of the same NAND (dies); a static SLC cache grows with the dies"),
+    K(slc_size_max, KT_SIZE, slc_size_max,
+      "where a static SLC cache grown by scale=dies stops (0: no cap)"),
+    K(op, KT_PCT, op, "spare area, (physical - user) / user, instead of capacity"),
+    K(map_unit, KT_SIZE, map_unit, "FTL mapping unit (a power of two, 4k or more)"),
+    KE(gc, gc, gc_names, "garbage-collection victim policy"),
+    KU(gc_free, gc_free, 0, 1u << 20, "free superblocks below which GC starts (0: automatic)"),
+    K(write_buffer, KT_SIZE, write_buffer, "DRAM write buffer"),
+    K(trim, KT_BOOL, trim, "discards reach the FTL"),
+    K(idle, KT_TIME, idle_ns, "idle time before background folding and GC start (0: never)"),
+    KE(slc, slc, slc_names, "SLC cache kind"),
+    {"slc_size", KT_SLC_SIZE, offsetof(struct sim_params, slc_size), NULL, 0, 0,
+     "SLC cache size (static: its size; dynamic: its most), or a percentage of the capacity"},
+    K(logical_block, KT_SIZE, logical_block, "the drive's logical sector size"),
+    K(rated_read, KT_RATE, rated_read,
+      "the maker's sequential read rating (shown by raidlab profiles)"),
+    K(rated_write, KT_RATE, rated_write,
+      "the maker's sequential write rating (shown by raidlab profiles)"),
+    KU(rated_read_iops, rated_read_iops, 0, 100000000,
+       "the maker's random read rating in IOPS (shown by raidlab profiles)"),
+    KU(rated_write_iops, rated_write_iops, 0, 100000000,
+       "the maker's random write rating in IOPS (shown by raidlab profiles)"),
+    KE(state, state, state_names,
+       "the drive's state when opened: fresh, full (every block written once) or steady (random "
+       "overwrites until write amplification settles); spec only"),
+    K(data, KT_BOOL, data,
+      "keep the data written, so it reads back (memory for what is written); spec only"),
+    K(seed, KT_U64, seed, "seed of the drive's random choices; spec only"),
+    K(precond_writes, KT_U64, precond_writes,
+      "state=steady: the most settling writes (0: automatic); spec only"),
 };
 
 #define SIM_NKEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))
@@ -142,6 +160,33 @@ const char *const *sim_params_keys(void)
 		for (size_t i = 0; i < SIM_NKEYS; i++)
 			names[i] = sim_keys[i].name;
 	return names;
+}
+
+const struct rl_param *sim_params_doc(void)
+{
+	static const enum rl_param_type types[] = {
+	    [KT_ENUM] = RL_PARAM_ENUM, [KT_UINT] = RL_PARAM_U64,  [KT_SIZE] = RL_PARAM_SIZE,
+	    [KT_TIME] = RL_PARAM_TIME, [KT_RATE] = RL_PARAM_RATE, [KT_PCT] = RL_PARAM_PERCENT,
+	    [KT_BOOL] = RL_PARAM_BOOL, [KT_U64] = RL_PARAM_U64,   [KT_SLC_SIZE] = RL_PARAM_SIZE,
+	};
+	static struct rl_param tab[SIM_NKEYS + 1];
+
+	if (tab[0].name)
+		return tab;
+	for (size_t i = 0; i < SIM_NKEYS; i++) {
+		const struct sim_key *k = &sim_keys[i];
+		tab[i] = (struct rl_param){
+		    .name = k->name,
+		    .type = types[k->type],
+		    .def_note = "the profile's",
+		    .min = k->min,
+		    .max = k->max,
+		    .choices = k->choices,
+		    .form = k->type == KT_SLC_SIZE ? "SIZE|PCT" : NULL,
+		    .help = k->help,
+		};
+	}
+	return tab;
 }
 
 void sim_params_default(struct sim_params *p)

@@ -125,6 +125,14 @@ int sim_params_set(struct sim_params *p, const char *key, const char *value, cha
 /** NULL-terminated list of every settable parameter name. */
 const char *const *sim_params_keys(void);
 
+struct rl_param;
+/**
+ * The drive parameters as a parameter table (core/params.h), for help, the
+ * docs and the man pages: the same rows that parse a profile line or a spec
+ * override, with their help.  Built on first use (not thread-safe).
+ */
+const struct rl_param *sim_params_doc(void);
+
 /** Directories searched for profiles, in order (NULL-terminated, static storage). */
 const char *const *sim_profile_dirs(void);
 

@@ -368,9 +368,11 @@ static struct rl_target_type ssd_type = {
     .args = "PROFILE",
     .params = ssd_params,
     .params_note = "and any drive profile parameter by its name, which overrides the "
-                   "profile's (docs/simulator.md lists them): op=20%, trim=off, "
+                   "profile's ('raidlab help targets ssd' lists them): op=20%, trim=off, "
                    "gc=greedy|fifo|random, blocks=N, state=fresh|full|steady, data=on, seed=N, "
                    "...",
+    .more_params = sim_params_doc,
+    .more_params_title = "drive profile parameters",
     .create = ssd_create,
 };
 RL_TARGET_REGISTER(ssd_type)

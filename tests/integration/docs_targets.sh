@@ -28,10 +28,21 @@ $(head -40 diff)"
 	fi
 done
 
-# 2. docs/targets.md has every block and a section for every type
+# 2. docs/targets.md has every type's block (a type's further table, such
+# as the ssd's drive profile parameters, may live in another file) and a
+# section for every type
 while read -r marker; do
-	grep -qxF -- "$marker" "$top/docs/targets.md" || problem "docs/targets.md lacks the block '$marker'"
+	if [[ $marker == *" parameters (generated "* ]]; then
+		grep -qxF -- "$marker" "$top"/docs/*.md || problem "no file in docs/ carries the block '$marker'"
+	else
+		grep -qxF -- "$marker" "$top/docs/targets.md" || problem "docs/targets.md lacks the block '$marker'"
+	fi
 done < <(grep '^<!-- parameters of ' generated)
+# the ssd's drive parameters are the ones a profile file may set
+$RAIDLAB help targets ssd >ssd_help && grep -q '^Drive profile parameters' ssd_help || problem "help targets ssd omits the drive parameters"
+for k in t_read slc_size scale op data; do
+	grep -q "^| \`$k=" generated || problem "the generated drive parameters lack $k"
+done
 $RAIDLAB help targets | sed -n 's/^  \([a-z0-9]\+\) .*/\1/p' >types
 [ "$(wc -l <types)" -ge 10 ] || fail "help targets lists too few types: $(tr '\n' ' ' <types)"
 while read -r t; do

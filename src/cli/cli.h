@@ -97,6 +97,26 @@ int cli_result_save(const char *cmd, struct json_object *doc, const char *path);
  */
 int cli_run_suite(int argc, char **argv);
 
+/*
+ * A suite run put together by another command (demo) rather than from a
+ * command line: the same options, checks, results and comparison as
+ * `raidlab run SUITE`.  cli_suite_new() takes a suite's name (NULL if none
+ * such, or no memory); options are applied in order, as --NAME=VAL would be
+ * (@val NULL for a flag), and cli_suite_options() applies a command line's
+ * worth of them, so a caller's defaults come first and the user's override
+ * them.  An error is printed when it happens and kept; cli_suite_check()
+ * also checks the options together and returns 2 once anything was wrong
+ * (0 otherwise); cli_suite_execute() then returns 2 without running
+ * anything.  It frees @s and returns the exit status (0, 1 a suite failed,
+ * 2 bad usage).
+ */
+struct cli_suite;
+struct cli_suite *cli_suite_new(const char *suite);
+void cli_suite_option(struct cli_suite *s, const char *name, const char *val);
+void cli_suite_options(struct cli_suite *s, int argc, char **argv);
+int cli_suite_check(struct cli_suite *s);
+int cli_suite_execute(struct cli_suite *s);
+
 /**
  * `raidlab run FILE-SUITE ...` (run_files.c): argv[1] names a file suite
  * (files/files.h).  Returns the exit code.

@@ -13,8 +13,10 @@
  * validation set amd-nvme-raid checks against published measurements,
  * and the output says so.
  *
- * It is `raidlab run cdm` with a fixed set of targets; every option after
- * the demo's own is passed on, so `raidlab demo --passes=5` works.
+ * It is `raidlab run cdm` with a fixed set of targets, put together through
+ * the suite-run interface of run_suite.c (cli_suite_*) rather than a built
+ * command line; every option after the demo's own is applied after the
+ * demo's defaults, so `raidlab demo --passes=5` works.
  */
 #include <stdio.h>
 #include <string.h>
@@ -71,6 +73,25 @@ static int demo_main(int argc, char **argv)
 	snprintf(r0x3, sizeof(r0x3), "controller(amd-raidxpert2, raid0(ssd(%s) x3, chunk=64k))",
 	         drive);
 	snprintf(r1x2, sizeof(r1x2), "controller(amd-raidxpert2, raid1(ssd(%s) x2))", drive);
+
+	static const char *const labels[] = {"single", "raid0 x2", "raid0 x3", "raid1 x2"};
+	const char *specs[] = {single, r0x2, r0x3, r1x2};
+	struct cli_suite *run = cli_suite_new("cdm");
+	if (!run) {
+		cli_error("demo", "out of memory");
+		return 1;
+	}
+	for (size_t i = 0; i < 4; i++) {
+		cli_suite_option(run, "target", specs[i]);
+		cli_suite_option(run, "label", labels[i]);
+	}
+	cli_suite_option(run, "passes", "3");
+	cli_suite_option(run, "out-dir", out_dir);
+	cli_suite_option(run, "html", html);
+	cli_suite_options(run, npass, (char **)passthru);
+	if (cli_suite_check(run))
+		return cli_suite_execute(run); /* frees it; the error is printed */
+
 	printf(
 	    "platform: AMD X399, drives on CPU lanes, controller in RAID mode with the RAIDXpert2\n"
 	    "driver (profile amd-raidxpert2), %s drives; this platform model is checked against\n"
@@ -78,27 +99,12 @@ static int demo_main(int argc, char **argv)
 	    drive);
 	fflush(stdout);
 
-	char *args[DEMO_MAX_ARGS + 32];
-	int n = 0;
-	args[n++] = "run";
-	args[n++] = "cdm";
-	args[n++] = "--target", args[n++] = single, args[n++] = "--label", args[n++] = "single";
-	args[n++] = "--target", args[n++] = r0x2, args[n++] = "--label", args[n++] = "raid0 x2";
-	args[n++] = "--target", args[n++] = r0x3, args[n++] = "--label", args[n++] = "raid0 x3";
-	args[n++] = "--target", args[n++] = r1x2, args[n++] = "--label", args[n++] = "raid1 x2";
-	args[n++] = "--passes=3";
-	args[n++] = "--out-dir", args[n++] = (char *)out_dir;
-	args[n++] = "--html", args[n++] = (char *)html;
-	for (int i = 0; i < npass; i++)
-		args[n++] = (char *)passthru[i];
-	args[n] = NULL;
-
 	printf("raidlab demo: is RAID over %s drives worth it?  CrystalDiskMark 8 on four\n"
 	       "simulated configurations (simulated time; every drive has its own x4 link, as\n"
 	       "on the validated platform, so arrays are not capped by a shared uplink).\n",
 	       drive);
 	fflush(stdout);
-	int rc = cli_run_suite(n, args);
+	int rc = cli_suite_execute(run);
 	if (rc == 0)
 		printf("\nresults: %s/   report: %s\n", out_dir, html);
 	return rc;

@@ -98,14 +98,73 @@ static void rs_usage(FILE *f, const struct suite_def *def)
 
 /* --- arguments --- */
 
-static int rs_parse(int argc, char **argv, struct rs_args *a)
+static bool rs_takes_value(const char *name)
+{
+	return !strcmp(name, "target") || !strcmp(name, "label") || !strcmp(name, "json") ||
+	       !strcmp(name, "out-dir") || !strcmp(name, "html") || !strcmp(name, "csv") ||
+	       !strcmp(name, "output-format") || suite_param_takes_value(name);
+}
+
+/* One option, --NAME or --NAME=VAL (@val NULL when none was given). */
+static int rs_option(struct rs_args *a, const char *name, const char *val)
 {
 	char msg[512];
 
-	a->def = suite_find(argv[1]);
-	a->p = a->def->defaults;
-	rl_build_ctx_init(&a->ctx);
-	for (int i = 2; i < argc; i++) {
+	if (!strcmp(name, "target") || !strcmp(name, "label")) {
+		bool t = name[0] == 't';
+		size_t *n = t ? &a->ntargets : &a->nlabels;
+		if (*n == RS_MAX_TARGETS) {
+			cli_error("run", "at most %d --%s options", RS_MAX_TARGETS, name);
+			return -EINVAL;
+		}
+		(t ? a->targets : a->labels)[(*n)++] = val;
+	} else if (!strcmp(name, "json")) {
+		a->json_path = val;
+	} else if (!strcmp(name, "out-dir")) {
+		a->out_dir = val;
+	} else if (!strcmp(name, "html")) {
+		a->html_path = val;
+	} else if (!strcmp(name, "csv")) {
+		a->csv_path = val;
+	} else if (!strcmp(name, "output-format")) {
+		if (!strcmp(val, "json"))
+			a->json_stdout = true;
+		else if (strcmp(val, "normal")) {
+			cli_error("run", "--output-format: expected normal or json, got '%s'", val);
+			return -EINVAL;
+		}
+	} else if (!strcmp(name, "quiet") && !val) {
+		a->quiet = true;
+	} else if (!strcmp(name, "force") && !val) {
+		a->force = true;
+	} else if (!strcmp(name, "keep") && !val) {
+		a->ctx.keep = true;
+	} else if (!strcmp(name, "force-destroy") && !val) {
+		a->ctx.force_destroy = true;
+	} else if (!strcmp(name, "help")) {
+		rs_usage(stdout, a->def);
+		exit(0);
+	} else {
+		int rc = suite_params_set(a->def, &a->p, name, val, msg, sizeof(msg));
+		if (rc == -ENOENT) {
+			cli_error("run",
+			          "%s: unknown option '--%s' (suites take no job options; "
+			          "'raidlab run %s --help' lists its options)",
+			          a->def->name, name, a->def->name);
+			return -EINVAL;
+		}
+		if (rc) {
+			cli_error("run", "%s: %s", a->def->name, msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The options in @argv from @first on. */
+static int rs_parse_options(struct rs_args *a, int argc, char **argv, int first)
+{
+	for (int i = first; i < argc; i++) {
 		const char *arg = argv[i];
 		char name[64];
 		const char *val = NULL;
@@ -125,68 +184,23 @@ static int rs_parse(int argc, char **argv, struct rs_args *a)
 		name[nlen] = 0;
 		if (eq)
 			val = eq + 1;
-		bool takes_value = !strcmp(name, "target") || !strcmp(name, "label") ||
-		                   !strcmp(name, "json") || !strcmp(name, "out-dir") ||
-		                   !strcmp(name, "html") || !strcmp(name, "csv") ||
-		                   !strcmp(name, "output-format") || suite_param_takes_value(name);
-		if (takes_value && !val) {
+		if (rs_takes_value(name) && !val) {
 			if (i + 1 >= argc) {
 				cli_error("run", "--%s needs a value", name);
 				return -EINVAL;
 			}
 			val = argv[++i];
 		}
-		if (!strcmp(name, "target") || !strcmp(name, "label")) {
-			bool t = name[0] == 't';
-			size_t *n = t ? &a->ntargets : &a->nlabels;
-			if (*n == RS_MAX_TARGETS) {
-				cli_error("run", "at most %d --%s options", RS_MAX_TARGETS, name);
-				return -EINVAL;
-			}
-			(t ? a->targets : a->labels)[(*n)++] = val;
-		} else if (!strcmp(name, "json")) {
-			a->json_path = val;
-		} else if (!strcmp(name, "out-dir")) {
-			a->out_dir = val;
-		} else if (!strcmp(name, "html")) {
-			a->html_path = val;
-		} else if (!strcmp(name, "csv")) {
-			a->csv_path = val;
-		} else if (!strcmp(name, "output-format")) {
-			if (!strcmp(val, "json"))
-				a->json_stdout = true;
-			else if (strcmp(val, "normal")) {
-				cli_error("run",
-				          "--output-format: expected normal or json, got '%s'",
-				          val);
-				return -EINVAL;
-			}
-		} else if (!strcmp(name, "quiet") && !val) {
-			a->quiet = true;
-		} else if (!strcmp(name, "force") && !val) {
-			a->force = true;
-		} else if (!strcmp(name, "keep") && !val) {
-			a->ctx.keep = true;
-		} else if (!strcmp(name, "force-destroy") && !val) {
-			a->ctx.force_destroy = true;
-		} else if (!strcmp(name, "help")) {
-			rs_usage(stdout, a->def);
-			exit(0);
-		} else {
-			int rc = suite_params_set(a->def, &a->p, name, val, msg, sizeof(msg));
-			if (rc == -ENOENT) {
-				cli_error("run",
-				          "%s: unknown option '--%s' (suites take no job options; "
-				          "'raidlab run %s --help' lists its options)",
-				          a->def->name, name, a->def->name);
-				return -EINVAL;
-			}
-			if (rc) {
-				cli_error("run", "%s: %s", a->def->name, msg);
-				return -EINVAL;
-			}
-		}
+		int rc = rs_option(a, name, val);
+		if (rc)
+			return rc;
 	}
+	return 0;
+}
+
+/* What no single option can check: the options together. */
+static int rs_check(const struct rs_args *a)
+{
 	if (!a->ntargets) {
 		cli_error("run",
 		          "%s: no target: give --target SPEC (repeat it to compare "
@@ -209,6 +223,14 @@ static int rs_parse(int argc, char **argv, struct rs_args *a)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static void rs_init(struct rs_args *a, const struct suite_def *def)
+{
+	memset(a, 0, sizeof(*a));
+	a->def = def;
+	a->p = def->defaults;
+	rl_build_ctx_init(&a->ctx);
 }
 
 /* A file name from a label: [A-Za-z0-9._-] kept, runs of anything else become one '_'. */
@@ -585,9 +607,9 @@ static int rs_write(struct json_object *doc, const char *path)
 	return cli_result_save("run", doc, path) ? 1 : 0;
 }
 
-int cli_run_suite(int argc, char **argv)
+/* Run what @a describes (checked): every target, the results, the comparison. */
+static int rs_execute(struct rs_args *a)
 {
-	struct rs_args a = {0};
 	struct json_object *docs[RS_MAX_TARGETS] = {0};
 	const char *labels[RS_MAX_TARGETS];
 	char names[RS_MAX_TARGETS][128];
@@ -597,74 +619,124 @@ int cli_run_suite(int argc, char **argv)
 	const char *paths[RS_MAX_TARGETS];
 	struct sigaction sa = {.sa_handler = rs_on_signal};
 
-	if (rs_parse(argc, argv, &a))
-		return 2;
-
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
-	for (size_t i = 0; i < a.ntargets; i++) {
+	const char *dir = a->out_dir ? a->out_dir : a->ntargets > 1 ? "." : NULL;
+	for (size_t i = 0; i < a->ntargets; i++) {
 		char base[100];
-		labels[i] = i < a.nlabels ? a.labels[i] : a.targets[i];
+		labels[i] = i < a->nlabels ? a->labels[i] : a->targets[i];
 		rs_file_name(labels[i], base, sizeof(base));
 		snprintf(names[i], sizeof(names[i]), "%s", base);
 		/* The same name twice: NAME-2, NAME-3, ... */
 		for (unsigned dup = 2; rs_name_taken(names, i); dup++)
 			snprintf(names[i], sizeof(names[i]), "%s-%u", base, dup);
-		if (dir && asprintf(&pathbuf[i], "%s/%s-%s.json", dir, a.def->name, names[i]) < 0)
+		if (dir && asprintf(&pathbuf[i], "%s/%s-%s.json", dir, a->def->name, names[i]) < 0)
 			pathbuf[i] = NULL;
 		paths[i] = pathbuf[i] ? pathbuf[i] : labels[i];
 	}
 	/* before any run: a result must not be lost to a typo in a path */
 	if ((dir && cli_output_dir("run", "--out-dir", dir)) ||
-	    cli_output_check("run", "--json", a.json_path) ||
-	    cli_output_check("run", "--html", a.html_path) ||
-	    cli_output_check("run", "--csv", a.csv_path)) {
-		for (size_t i = 0; i < a.ntargets; i++)
+	    cli_output_check("run", "--json", a->json_path) ||
+	    cli_output_check("run", "--html", a->html_path) ||
+	    cli_output_check("run", "--csv", a->csv_path)) {
+		for (size_t i = 0; i < a->ntargets; i++)
 			free(pathbuf[i]);
 		return 2;
 	}
-	for (size_t i = 0; i < a.ntargets; i++) {
-		int rc = rs_run_one(&a, a.targets[i], labels[i], &docs[i]);
+	for (size_t i = 0; i < a->ntargets; i++) {
+		int rc = rs_run_one(a, a->targets[i], labels[i], &docs[i]);
 		if (rc) {
 			status = status ? status : rc;
 			if (!docs[i]) { /* a failed run with a result (data lost) is still written
 				         */
-				if (a.ntargets == 1)
+				if (a->ntargets == 1)
 					break;
 				continue;
 			}
 		}
-		if (a.ntargets == 1 && !a.quiet && !a.json_stdout)
+		if (a->ntargets == 1 && !a->quiet && !a->json_stdout)
 			rs_print_suite(stdout, docs[i]);
-		if (a.json_path && rs_write(docs[i], a.json_path))
+		if (a->json_path && rs_write(docs[i], a->json_path))
 			status = 1;
-		if (a.json_stdout)
+		if (a->json_stdout)
 			st_result_write(docs[i], "-");
 		if (dir) {
 			if (!pathbuf[i] || rs_write(docs[i], paths[i]))
 				status = 1;
-			else if (!a.quiet && a.ntargets > 1)
+			else if (!a->quiet && a->ntargets > 1)
 				fprintf(stderr, "raidlab run: %s: wrote %s\n", labels[i], paths[i]);
 		}
 		if (wl_run_stop_requested()) {
-			if (i + 1 < a.ntargets)
+			if (i + 1 < a->ntargets)
 				cli_error("run", "interrupted: remaining targets skipped");
 			status = 1;
 			break;
 		}
 	}
-	if ((a.ntargets > 1 && !a.quiet) || a.html_path || a.csv_path) {
-		int rc = rs_compare(a.ntargets > 1 && !a.quiet ? stdout : NULL, &a, docs, labels,
-		                    paths, a.ntargets);
+	if ((a->ntargets > 1 && !a->quiet) || a->html_path || a->csv_path) {
+		int rc = rs_compare(a->ntargets > 1 && !a->quiet ? stdout : NULL, a, docs, labels,
+		                    paths, a->ntargets);
 		if (!status)
 			status = rc;
 	}
-	for (size_t i = 0; i < a.ntargets; i++) {
+	for (size_t i = 0; i < a->ntargets; i++) {
 		json_object_put(docs[i]);
 		free(pathbuf[i]);
 	}
 	return status;
+}
+
+int cli_run_suite(int argc, char **argv)
+{
+	struct rs_args a;
+
+	rs_init(&a, suite_find(argv[1]));
+	if (rs_parse_options(&a, argc, argv, 2) || rs_check(&a))
+		return 2;
+	return rs_execute(&a);
+}
+
+struct cli_suite {
+	struct rs_args a;
+	int status; /* the first error (2) */
+};
+
+struct cli_suite *cli_suite_new(const char *suite)
+{
+	const struct suite_def *def = suite_find(suite);
+	struct cli_suite *s;
+
+	if (!def || !(s = calloc(1, sizeof(*s))))
+		return NULL;
+	rs_init(&s->a, def);
+	return s;
+}
+
+void cli_suite_option(struct cli_suite *s, const char *name, const char *val)
+{
+	if (!s->status && rs_option(&s->a, name, val))
+		s->status = 2;
+}
+
+void cli_suite_options(struct cli_suite *s, int argc, char **argv)
+{
+	if (!s->status && rs_parse_options(&s->a, argc, argv, 0))
+		s->status = 2;
+}
+
+int cli_suite_check(struct cli_suite *s)
+{
+	if (!s->status && rs_check(&s->a))
+		s->status = 2;
+	return s->status;
+}
+
+int cli_suite_execute(struct cli_suite *s)
+{
+	int rc = cli_suite_check(s) ? s->status : rs_execute(&s->a);
+
+	free(s);
+	return rc;
 }

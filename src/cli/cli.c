@@ -89,3 +89,36 @@ void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err)
 		return;
 	fprintf(stderr, "  %s\n  %*s^\n", spec, (int)err->pos, "");
 }
+
+int cli_targets_take(struct cli_targets *t, const char *name, const char *val)
+{
+	bool target = !strcmp(name, "target");
+
+	if (!target && strcmp(name, "label"))
+		return 0;
+	size_t *n = target ? &t->n : &t->nlabels;
+	if (*n == CLI_MAX_TARGETS) {
+		cli_error("run", "at most %d --%s options", CLI_MAX_TARGETS, name);
+		return -EINVAL;
+	}
+	(target ? t->spec : t->label)[(*n)++] = val;
+	return 1;
+}
+
+int cli_targets_check(const struct cli_targets *t, const char *suite, const char *give)
+{
+	if (!t->n) {
+		cli_error("run", "%s: no target: give %s", suite, give);
+		return -EINVAL;
+	}
+	if (t->nlabels > t->n) {
+		cli_error("run", "%zu --label options for %zu --target options", t->nlabels, t->n);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const char *cli_targets_label(const struct cli_targets *t, size_t i)
+{
+	return i < t->nlabels ? t->label[i] : t->spec[i];
+}

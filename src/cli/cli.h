@@ -42,6 +42,30 @@ void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(prin
  */
 int cli_opt_common(int c, const char *usage, bool *force, bool *quiet);
 
+#define CLI_MAX_TARGETS 64
+
+/* The configurations a suite command compares: --target SPEC and --label NAME, in order. */
+struct cli_targets {
+	const char *spec[CLI_MAX_TARGETS];
+	const char *label[CLI_MAX_TARGETS]; /* the first nlabels given; the rest: the spec */
+	size_t n, nlabels;
+};
+
+/*
+ * Take option --@name=@val if it is --target or --label: 1 when taken, 0
+ * when it is another option, -EINVAL (printed) past CLI_MAX_TARGETS.
+ */
+int cli_targets_take(struct cli_targets *t, const char *name, const char *val);
+
+/*
+ * At least one target and no more labels than targets: 0, or -EINVAL
+ * (printed; @give says what a target looks like to the @suite).
+ */
+int cli_targets_check(const struct cli_targets *t, const char *suite, const char *give);
+
+/* The name of configuration @i: its label, or its spec. */
+const char *cli_targets_label(const struct cli_targets *t, size_t i);
+
 /**
  * Print a spec error with the spec text and a caret under the position:
  *   raidlab run: target spec: position 7: expected ')' ...

@@ -32,12 +32,9 @@
 #include "files/target.h"
 #include "results/result.h"
 
-#define RF_MAX_TARGETS 16
-
 struct rf_args {
 	const struct files_suite *def;
-	const char *targets[RF_MAX_TARGETS], *labels[RF_MAX_TARGETS];
-	size_t ntargets, nlabels;
+	struct cli_targets t; /* --target and --label */
 	const char *json_path, *out_dir, *fs, *mkfs_options;
 	double scale;
 	unsigned long long seed;
@@ -132,15 +129,12 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 			val = argv[++i];
 		}
 		char *end = NULL;
-		if (!strcmp(name, "target") || !strcmp(name, "label")) {
-			bool t = name[0] == 't';
-			size_t *n = t ? &a->ntargets : &a->nlabels;
-			if (*n == RF_MAX_TARGETS) {
-				cli_error("run", "at most %d --%s options", RF_MAX_TARGETS, name);
-				return -EINVAL;
-			}
-			(t ? a->targets : a->labels)[(*n)++] = val;
-		} else if (!strcmp(name, "json")) {
+		int taken = cli_targets_take(&a->t, name, val);
+		if (taken < 0)
+			return taken;
+		if (taken)
+			continue;
+		if (!strcmp(name, "json")) {
 			a->json_path = val;
 		} else if (!strcmp(name, "out-dir")) {
 			a->out_dir = val;
@@ -195,17 +189,9 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 			return -EINVAL;
 		}
 	}
-	if (!a->ntargets) {
-		cli_error("run", "%s: no target: give --target dir(PATH) or --target SPEC",
-		          a->def->name);
+	if (cli_targets_check(&a->t, a->def->name, "--target dir(PATH) or --target SPEC"))
 		return -EINVAL;
-	}
-	if (a->nlabels > a->ntargets) {
-		cli_error("run", "%zu --label options for %zu --target options", a->nlabels,
-		          a->ntargets);
-		return -EINVAL;
-	}
-	if (a->ntargets > 1 && a->json_path) {
+	if (a->t.n > 1 && a->json_path) {
 		cli_error("run",
 		          "--json writes one result; with several targets use --out-dir DIR");
 		return -EINVAL;
@@ -450,8 +436,8 @@ static void rf_warn_leftovers(const struct rf_args *a)
 	const char *tmp = files_leftovers_tmpdir();
 	bool stack = false;
 
-	for (size_t i = 0; i < a->ntargets; i++)
-		stack |= strncmp(a->targets[i], "dir(", 4) != 0;
+	for (size_t i = 0; i < a->t.n; i++)
+		stack |= strncmp(a->t.spec[i], "dir(", 4) != 0;
 	if (!stack || !files_leftovers_find(tmp, NULL))
 		return;
 	fprintf(stderr, "raidlab run: warning: an earlier run that did not finish left:\n");
@@ -488,16 +474,16 @@ int cli_run_files(int argc, char **argv)
 		return 2;
 	files_stop_install();
 	rf_warn_leftovers(&a);
-	const char *dir = a.out_dir ? a.out_dir : a.ntargets > 1 ? "." : NULL;
+	const char *dir = a.out_dir ? a.out_dir : a.t.n > 1 ? "." : NULL;
 	if ((dir && cli_output_dir("run", "--out-dir", dir)) ||
 	    cli_output_check("run", "--json", a.json_path)) {
 		files_stop_uninstall();
 		return 2;
 	}
-	for (size_t i = 0; i < a.ntargets && !files_stop_level(); i++) {
-		const char *label = i < a.nlabels ? a.labels[i] : a.targets[i];
+	for (size_t i = 0; i < a.t.n && !files_stop_level(); i++) {
+		const char *label = cli_targets_label(&a.t, i);
 		struct json_object *doc = NULL;
-		int rc = rf_run_one(&a, a.targets[i], label, &doc);
+		int rc = rf_run_one(&a, a.t.spec[i], label, &doc);
 		if (rc)
 			status = status ? status : rc;
 		if (!doc)

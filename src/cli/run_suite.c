@@ -40,15 +40,12 @@
 
 #include "report/render.h"
 
-#define RS_MAX_TARGETS 64
+#define RS_MAX_TARGETS CLI_MAX_TARGETS
 
 struct rs_args {
 	const struct suite_def *def;
 	struct suite_params p;
-	const char *targets[RS_MAX_TARGETS];
-	size_t ntargets;
-	const char *labels[RS_MAX_TARGETS];
-	size_t nlabels;
+	struct cli_targets t; /* --target and --label */
 	const char *json_path;
 	const char *out_dir;
 	const char *html_path; /* the comparison as an HTML report */
@@ -110,15 +107,10 @@ static int rs_option(struct rs_args *a, const char *name, const char *val)
 {
 	char msg[512];
 
-	if (!strcmp(name, "target") || !strcmp(name, "label")) {
-		bool t = name[0] == 't';
-		size_t *n = t ? &a->ntargets : &a->nlabels;
-		if (*n == RS_MAX_TARGETS) {
-			cli_error("run", "at most %d --%s options", RS_MAX_TARGETS, name);
-			return -EINVAL;
-		}
-		(t ? a->targets : a->labels)[(*n)++] = val;
-	} else if (!strcmp(name, "json")) {
+	int taken = cli_targets_take(&a->t, name, val);
+	if (taken)
+		return taken < 0 ? taken : 0;
+	if (!strcmp(name, "json")) {
 		a->json_path = val;
 	} else if (!strcmp(name, "out-dir")) {
 		a->out_dir = val;
@@ -201,19 +193,10 @@ static int rs_parse_options(struct rs_args *a, int argc, char **argv, int first)
 /* What no single option can check: the options together. */
 static int rs_check(const struct rs_args *a)
 {
-	if (!a->ntargets) {
-		cli_error("run",
-		          "%s: no target: give --target SPEC (repeat it to compare "
-		          "configurations)",
-		          a->def->name);
+	if (cli_targets_check(&a->t, a->def->name,
+	                      "--target SPEC (repeat it to compare configurations)"))
 		return -EINVAL;
-	}
-	if (a->nlabels > a->ntargets) {
-		cli_error("run", "%zu --label options for %zu --target options", a->nlabels,
-		          a->ntargets);
-		return -EINVAL;
-	}
-	if (a->ntargets > 1 && (a->json_path || a->json_stdout)) {
+	if (a->t.n > 1 && (a->json_path || a->json_stdout)) {
 		cli_error("run", "--json and --output-format=json write one result; with several "
 		                 "targets use --out-dir DIR (one file per configuration)");
 		return -EINVAL;
@@ -623,10 +606,10 @@ static int rs_execute(struct rs_args *a)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	const char *dir = a->out_dir ? a->out_dir : a->ntargets > 1 ? "." : NULL;
-	for (size_t i = 0; i < a->ntargets; i++) {
+	const char *dir = a->out_dir ? a->out_dir : a->t.n > 1 ? "." : NULL;
+	for (size_t i = 0; i < a->t.n; i++) {
 		char base[100];
-		labels[i] = i < a->nlabels ? a->labels[i] : a->targets[i];
+		labels[i] = cli_targets_label(&a->t, i);
 		rs_file_name(labels[i], base, sizeof(base));
 		snprintf(names[i], sizeof(names[i]), "%s", base);
 		/* The same name twice: NAME-2, NAME-3, ... */
@@ -641,22 +624,22 @@ static int rs_execute(struct rs_args *a)
 	    cli_output_check("run", "--json", a->json_path) ||
 	    cli_output_check("run", "--html", a->html_path) ||
 	    cli_output_check("run", "--csv", a->csv_path)) {
-		for (size_t i = 0; i < a->ntargets; i++)
+		for (size_t i = 0; i < a->t.n; i++)
 			free(pathbuf[i]);
 		return 2;
 	}
-	for (size_t i = 0; i < a->ntargets; i++) {
-		int rc = rs_run_one(a, a->targets[i], labels[i], &docs[i]);
+	for (size_t i = 0; i < a->t.n; i++) {
+		int rc = rs_run_one(a, a->t.spec[i], labels[i], &docs[i]);
 		if (rc) {
 			status = status ? status : rc;
 			if (!docs[i]) { /* a failed run with a result (data lost) is still written
 				         */
-				if (a->ntargets == 1)
+				if (a->t.n == 1)
 					break;
 				continue;
 			}
 		}
-		if (a->ntargets == 1 && !a->quiet && !a->json_stdout)
+		if (a->t.n == 1 && !a->quiet && !a->json_stdout)
 			rs_print_suite(stdout, docs[i]);
 		if (a->json_path && rs_write(docs[i], a->json_path))
 			status = 1;
@@ -665,23 +648,23 @@ static int rs_execute(struct rs_args *a)
 		if (dir) {
 			if (!pathbuf[i] || rs_write(docs[i], paths[i]))
 				status = 1;
-			else if (!a->quiet && a->ntargets > 1)
+			else if (!a->quiet && a->t.n > 1)
 				fprintf(stderr, "raidlab run: %s: wrote %s\n", labels[i], paths[i]);
 		}
 		if (wl_run_stop_requested()) {
-			if (i + 1 < a->ntargets)
+			if (i + 1 < a->t.n)
 				cli_error("run", "interrupted: remaining targets skipped");
 			status = 1;
 			break;
 		}
 	}
-	if ((a->ntargets > 1 && !a->quiet) || a->html_path || a->csv_path) {
-		int rc = rs_compare(a->ntargets > 1 && !a->quiet ? stdout : NULL, a, docs, labels,
-		                    paths, a->ntargets);
+	if ((a->t.n > 1 && !a->quiet) || a->html_path || a->csv_path) {
+		int rc = rs_compare(a->t.n > 1 && !a->quiet ? stdout : NULL, a, docs, labels, paths,
+		                    a->t.n);
 		if (!status)
 			status = rc;
 	}
-	for (size_t i = 0; i < a->ntargets; i++) {
+	for (size_t i = 0; i < a->t.n; i++) {
 		json_object_put(docs[i]);
 		free(pathbuf[i]);
 	}

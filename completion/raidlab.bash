@@ -1,0 +1,52 @@
+# bash completion for raidlab.
+#
+# Holds no lists: raidlab itself answers (`raidlab __complete WORD... CUR`)
+# from the tables it parses with, so commands, options, option values
+# (--rw=, --ioengine=), suites, target types and the profiles inside ssd( and
+# controller( cannot drift from what the installed raidlab accepts.  A line
+# "@files" in the answer adds file names.
+#
+# bash splits the word being completed at COMP_WORDBREAKS (= : ( and more)
+# and replaces only the piece after the last break; raidlab is given the
+# whole word, so each candidate loses the text before that piece.  Inside an
+# open quote readline replaces the whole quoted text instead.
+_raidlab()
+{
+	local line=${COMP_LINE:0:COMP_POINT} cur keep c part
+	local -a words out=()
+	local files=0
+	read -ra words <<<"$line"
+	[[ -z $line || $line == *[[:space:]] ]] && words+=("")
+	cur=${words[${#words[@]} - 1]}
+	if [[ $cur == *[\'\"]* ]]; then
+		keep=${cur%%[\'\"]*}
+	else
+		local wb=${COMP_WORDBREAKS//[[:space:]]/}
+		part=${cur##*["$wb"]}
+		keep=${cur%"$part"}
+	fi
+	cur=${cur//[\'\"]/}
+	words=("${words[@]//[\'\"]/}")
+	words[${#words[@]} - 1]=$cur
+	while IFS= read -r c; do
+		if [[ $c == @files ]]; then
+			files=1
+		elif [[ $c == "$keep"* ]]; then
+			out+=("${c#"$keep"}")
+		fi
+	done < <("${words[0]}" __complete "${words[@]:1}" 2>/dev/null)
+	COMPREPLY=("${out[@]}")
+	if ((files)); then
+		local f
+		while IFS= read -r f; do
+			COMPREPLY+=("$f")
+		done < <(compgen -f -- "${cur#"$keep"}")
+		compopt -o filenames 2>/dev/null
+	fi
+	# "--bs=" and "ssd(" want more on the same word
+	if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *[=\(] ]]; then
+		compopt -o nospace 2>/dev/null
+	fi
+	return 0
+}
+complete -F _raidlab raidlab

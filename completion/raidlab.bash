@@ -12,17 +12,29 @@
 # open quote readline replaces the whole quoted text instead.
 _raidlab()
 {
-	local line=${COMP_LINE:0:COMP_POINT} cur keep c part
-	local -a words out=()
+	local line=${COMP_LINE:0:COMP_POINT} cur keep c part w acc=
+	local -a raw words out=()
 	local files=0
-	read -ra words <<<"$line"
-	[[ -z $line || $line == *[[:space:]] ]] && words+=("")
+	# words as raidlab will see them: a spec still open (an unclosed quote
+	# or '(') goes on across spaces
+	read -ra raw <<<"$line"
+	for w in "${raw[@]}"; do
+		acc=${acc:+$acc }$w
+		local q=${acc//[^\'\"]/} o=${acc//[^(]/} e=${acc//[^)]/}
+		if ((${#q} % 2 == 0 && ${#o} <= ${#e})); then
+			words+=("$acc")
+			acc=
+		fi
+	done
+	if [[ -z $line || $line == *[[:space:]] ]]; then
+		[[ -n $acc ]] && acc+=" " || words+=("")
+	fi
+	[[ -n $acc ]] && words+=("$acc")
 	cur=${words[${#words[@]} - 1]}
 	if [[ $cur == *[\'\"]* ]]; then
 		keep=${cur%%[\'\"]*}
 	else
-		local wb=${COMP_WORDBREAKS//[[:space:]]/}
-		part=${cur##*["$wb"]}
+		part=${cur##*["$COMP_WORDBREAKS"]}
 		keep=${cur%"$part"}
 	fi
 	cur=${cur//[\'\"]/}

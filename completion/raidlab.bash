@@ -14,14 +14,14 @@ _raidlab()
 {
 	local line=${COMP_LINE:0:COMP_POINT} cur keep c part w acc=
 	local -a raw words out=()
-	local files=0
+	local files=0 escape=0 quote=
 	# words as raidlab will see them: a spec still open (an unclosed quote
 	# or '(') goes on across spaces
 	read -ra raw <<<"$line"
 	for w in "${raw[@]}"; do
 		acc=${acc:+$acc }$w
 		local q=${acc//[^\'\"]/} o=${acc//[^(]/} e=${acc//[^)]/}
-		if ((${#q} % 2 == 0 && ${#o} <= ${#e})); then
+		if ((${#q} % 2 == 0 && (${#q} > 0 || ${#o} <= ${#e}))); then
 			words+=("$acc")
 			acc=
 		fi
@@ -31,18 +31,25 @@ _raidlab()
 	fi
 	[[ -n $acc ]] && words+=("$acc")
 	cur=${words[${#words[@]} - 1]}
-	if [[ $cur == *[\'\"]* ]]; then
+	if [[ $cur == *\\* ]]; then
+		# ssd\(sm: readline replaces the whole escaped word; so do we
+		keep=
+		escape=1
+	elif [[ $cur == *[\'\"]* ]]; then
 		keep=${cur%%[\'\"]*}
+		quote=${cur:${#keep}:1}
 	else
 		part=${cur##*["$COMP_WORDBREAKS"]}
 		keep=${cur%"$part"}
 	fi
-	cur=${cur//[\'\"]/}
-	words=("${words[@]//[\'\"]/}")
+	cur=${cur//[\'\"\\]/}
+	words=("${words[@]//[\'\"\\]/}")
 	words[${#words[@]} - 1]=$cur
 	while IFS= read -r c; do
 		if [[ $c == @files ]]; then
 			files=1
+		elif ((escape)); then
+			out+=("$(printf %q "$c")")
 		elif [[ $c == "$keep"* ]]; then
 			out+=("${c#"$keep"}")
 		fi
@@ -55,9 +62,12 @@ _raidlab()
 		done < <(compgen -f -- "${cur#"$keep"}")
 		compopt -o filenames 2>/dev/null
 	fi
-	# "--bs=" and "ssd(" want more on the same word
-	if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *[=\(] ]]; then
+	# "--bs=", "ssd(" and a profile inside a spec want more on the same word
+	if ((${#COMPREPLY[@]} == 1)) && [[ ${COMPREPLY[0]} == *[=\(] || $cur == *\(* ]]; then
 		compopt -o nospace 2>/dev/null
+		# readline drops the open quote of a word it completes without a
+		# space after: give it back
+		[[ -n $quote ]] && COMPREPLY[0]=$quote${COMPREPLY[0]}
 	fi
 	return 0
 }

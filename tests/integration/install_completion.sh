@@ -70,7 +70,8 @@ has "$(comp "raidlab run --target 'ssd(samsung-sm")" "ssd(samsung-sm951-512"
 
 if command -v zsh >/dev/null; then
 	zsh -c "fpath=($top/completion \$fpath); autoload -Uz compinit && compinit -u -d $T/zcd &&
-		autoload -Uz _raidlab && whence -w _raidlab" | grep -q function || fail "zsh cannot load _raidlab"
+		autoload -Uz _raidlab && whence -w _raidlab" >zsh.txt 2>&1
+	grep -q function zsh.txt || { cat zsh.txt; fail "zsh cannot load _raidlab"; }
 else
 	skip "zsh is not installed"
 fi

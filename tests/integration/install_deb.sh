@@ -54,8 +54,9 @@ clean raidlab version >v.txt
 grep -qx "profiles    /usr/share/raidlab/profiles (installed)" v.txt || { cat v.txt; fail "profiles not from /usr/share/raidlab"; }
 grep -qx "validation  /usr/share/raidlab/validation (installed)" v.txt || { cat v.txt; fail "validation sets not from /usr/share/raidlab"; }
 mkdir -p elsewhere/bin && cp /usr/bin/raidlab elsewhere/bin/
-clean elsewhere/bin/raidlab version | grep -qx "profiles    /usr/share/raidlab/profiles (installed)" ||
-	fail "the compiled-in share folder is not /usr/share/raidlab"
+clean elsewhere/bin/raidlab version >v2.txt
+grep -qx "profiles    /usr/share/raidlab/profiles (installed)" v2.txt ||
+	{ cat v2.txt; fail "the compiled-in share folder is not /usr/share/raidlab"; }
 
 clean raidlab demo >demo.txt 2>&1 || { tail -n 30 demo.txt; fail "raidlab demo failed"; }
 grep -q "raid0 x2" demo.txt || { tail -n 30 demo.txt; fail "raidlab demo shows no raid0 x2"; }
@@ -63,7 +64,8 @@ clean raidlab validate sm951-windows-stripe >validate.txt 2>&1 || { tail -n 30 v
 grep -q PASS validate.txt || { tail -n 30 validate.txt; fail "validate did not pass"; }
 
 [ "$(clean man -w raidlab-run)" = /usr/share/man/man1/raidlab-run.1.gz ] || fail "man raidlab-run not found"
-clean man raidlab-run 2>&1 | col -bx | grep -q -- "--ioengine" || fail "man raidlab-run lacks --ioengine"
+clean man raidlab-run 2>&1 | col -bx >man.txt
+grep -q -- "--ioengine=" man.txt || { head -n 20 man.txt; fail "man raidlab-run lacks --ioengine"; }
 out=$(clean bash -c 'source /usr/share/bash-completion/completions/raidlab
 	COMP_LINE="raidlab ru"; COMP_POINT=${#COMP_LINE}; COMP_WORDS=(raidlab ru); COMP_CWORD=1
 	_raidlab; echo "${COMPREPLY[*]}"')

@@ -22,7 +22,7 @@ comp() {
 		_raidlab
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$top" "$1"
 }
-has() { grep -qx -- "$2" <<<"$1" || { echo "$1"; fail "completion lacks '$2'"; }; }
+has() { grep -qxF -- "$2" <<<"$1" || { echo "$1"; fail "completion lacks '$2'"; }; }
 
 reg=$(bash -c 'source "$1/completion/raidlab.bash"; complete -p raidlab' _ "$top")
 [ "$reg" = "complete -F _raidlab raidlab" ] || fail "complete -p raidlab: '$reg'"
@@ -65,8 +65,12 @@ for f in "$top"/profiles/*.controller; do
 	has "$(comp "raidlab run --target raid0(controller(")" "$n"
 done
 has "$(comp "raidlab run --target=raid0(ssd(x), ch")" "chunk="
-# inside quotes readline replaces the whole quoted word
-has "$(comp "raidlab run --target 'ssd(samsung-sm")" "ssd(samsung-sm951-512"
+# inside quotes readline replaces the whole quoted word, and a single
+# match inside a spec gets no space and its open quote back
+has "$(comp "raidlab run --target 'ssd(samsung-sm")" "'ssd(samsung-sm951-512"
+has "$(comp "raidlab run --target 'ssd(s")" "ssd(samsung-sm951-512"
+# an escaped spec completes escaped
+has "$(comp "raidlab run --target ssd\\(samsung-sm")" "ssd\\(samsung-sm951-512"
 
 if command -v zsh >/dev/null; then
 	zsh -c "fpath=($top/completion \$fpath); autoload -Uz compinit && compinit -u -d $T/zcd &&

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Debian package, as a new user gets it: dpkg-buildpackage builds it
-# from a copy of the tree (debian/), lintian finds no error in it, apt-get
+# The Debian package, as a new user gets it: make deb (dpkg-buildpackage)
+# builds it from a copy of the tree (debian/), lintian finds no error in it, apt-get
 # installs it, and with the source tree gone the installed raidlab reads
 # its data from /usr/share/raidlab (raidlab version says "installed", also
 # for a copy of the binary elsewhere: the share folder is compiled in),
@@ -32,7 +32,8 @@ if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 else
 	tar -C "$top" --exclude='./build*' --exclude=./.git -cf - . | tar -xf - -C src
 fi
-(cd src && dpkg-buildpackage -us -uc -b) >build.log 2>&1 || { tail -n 40 build.log; fail "dpkg-buildpackage failed"; }
+make -C src deb >build.log 2>&1 || { tail -n 40 build.log; fail "make deb failed"; }
+mv src/raidlab_*_*.deb .
 deb=$(ls raidlab_*_*.deb)
 [ -f "$deb" ] || fail "no raidlab_*.deb built"
 dpkg-deb -f "$deb" Recommends | grep -q fio || fail "fio is not recommended"

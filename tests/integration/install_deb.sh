@@ -7,7 +7,12 @@
 # runs the demo and a validation set, has its manual pages and its bash
 # completion.  The package is removed again on exit.  Slow (a whole
 # package build): tests/run.sh runs it with the plain build only.
+# test-timeout: 2700
 . "$(dirname "$0")/lib.sh"
+# a timeout (TERM) still removes the package: the EXIT trap runs on exit,
+# and the long steps run in the background so the signal is taken at once
+trap 'exit 143' TERM INT HUP
+long() { "$@" & wait $!; }
 top=${RAIDLAB_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 need dpkg-buildpackage
 need dh
@@ -32,20 +37,20 @@ if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
 else
 	tar -C "$top" --exclude='./build*' --exclude=./.git -cf - . | tar -xf - -C src
 fi
-make -C src deb >build.log 2>&1 || { tail -n 40 build.log; fail "make deb failed"; }
+DEB_BUILD_OPTIONS="parallel=$(nproc)" long make -C src deb >build.log 2>&1 || { tail -n 40 build.log; fail "make deb failed"; }
 mv src/raidlab_*_*.deb .
 deb=$(ls raidlab_*_*.deb)
 [ -f "$deb" ] || fail "no raidlab_*.deb built"
 dpkg-deb -f "$deb" Recommends | grep -q fio || fail "fio is not recommended"
 dpkg-deb -f "$deb" Depends | grep -q fio && fail "fio is a hard dependency"
 
-lintian --tag-display-limit 0 "$deb" >lintian.txt 2>&1 || true
+long lintian --tag-display-limit 0 "$deb" >lintian.txt 2>&1 || true
 if grep -q '^E: ' lintian.txt; then
 	cat lintian.txt
 	fail "lintian reports errors"
 fi
 
-apt install "./$deb" >install.log 2>&1 || { cat install.log; fail "apt-get install ./$deb failed"; }
+long apt install "./$deb" >install.log 2>&1 || { cat install.log; fail "apt-get install ./$deb failed"; }
 rm -rf src
 mkdir run && cd run
 # no source tree in reach: a fresh environment in an empty folder
@@ -59,9 +64,9 @@ clean elsewhere/bin/raidlab version >v2.txt
 grep -qx "profiles    /usr/share/raidlab/profiles (installed)" v2.txt ||
 	{ cat v2.txt; fail "the compiled-in share folder is not /usr/share/raidlab"; }
 
-clean raidlab demo >demo.txt 2>&1 || { tail -n 30 demo.txt; fail "raidlab demo failed"; }
+long clean raidlab demo >demo.txt 2>&1 || { tail -n 30 demo.txt; fail "raidlab demo failed"; }
 grep -q "raid0 x2" demo.txt || { tail -n 30 demo.txt; fail "raidlab demo shows no raid0 x2"; }
-clean raidlab validate sm951-windows-stripe >validate.txt 2>&1 || { tail -n 30 validate.txt; fail "raidlab validate failed"; }
+long clean raidlab validate sm951-windows-stripe >validate.txt 2>&1 || { tail -n 30 validate.txt; fail "raidlab validate failed"; }
 grep -q PASS validate.txt || { tail -n 30 validate.txt; fail "validate did not pass"; }
 
 [ "$(clean man -w raidlab-run)" = /usr/share/man/man1/raidlab-run.1.gz ] || fail "man raidlab-run not found"

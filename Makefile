@@ -8,6 +8,9 @@
 #   make check-tsan the threaded tests under ThreadSanitizer (part of check)
 #   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
 #   make format     clang-format every source file
+#   make install    install under PREFIX (default /usr/local; DESTDIR for staging)
+#   make uninstall  remove what make install put there
+#   make deb        build the Debian package (debian/) into ./raidlab_*.deb
 #
 # Sources are found by wildcard: every .c under src/ goes into a static
 # library, except src/cli/main.c which makes the binary.  Tests under
@@ -44,9 +47,62 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_HELPERS := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 
-.PHONY: print-ldlibs all run check check-plain check-asan check-hog check-tsan test fuzz fuzz-run format format-check deps clean bench
+.PHONY: print-ldlibs man install uninstall deb all run check check-plain check-asan check-hog check-tsan test fuzz fuzz-run format format-check deps clean bench
 
-all: $(BIN) $(UNIT_BIN)
+# Where make install puts things.  DATADIR is compiled into the binary (as
+# the installed share folder it reads profiles and validation sets from);
+# a binary moved with its tree also finds ../share/raidlab (core/datadir.h).
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+DATADIR     ?= $(PREFIX)/share/raidlab
+MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/raidlab
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+MAN_DIR     := $(BUILD)/man
+
+all: $(BIN) $(UNIT_BIN) $(MAN_DIR)/raidlab.1
+
+# datadir.o is rebuilt when DATADIR changes (the stamp holds the last one).
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(BUILD)/src/core/datadir.o: ALL_CFLAGS += -DRL_DATADIR=\"$(DATADIR)\"
+$(BUILD)/src/core/datadir.o: $(BUILD)/datadir.stamp
+FORCE:
+
+# The manual pages, written by raidlab from its own tables (cmd_manpage.c),
+# with the profiles of this tree.
+man: $(MAN_DIR)/raidlab.1
+$(MAN_DIR)/raidlab.1: $(BIN) $(wildcard profiles/*)
+	@echo "  MAN   $(MAN_DIR)"
+	@rm -rf $(MAN_DIR) $(MAN_DIR).tmp && mkdir -p $(MAN_DIR).tmp
+	@env -u RAIDLAB_PROFILES -u RAIDLAB_VALIDATION RAIDLAB_DATADIR=$(CURDIR) \
+		$(BIN) __manpage $(MAN_DIR).tmp && mv $(MAN_DIR).tmp $(MAN_DIR)
+
+install: $(BIN) $(MAN_DIR)/raidlab.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/validation \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/raidlab
+	install -m 644 profiles/*.profile profiles/*.controller $(DESTDIR)$(DATADIR)/profiles/
+	install -m 644 validation/* $(DESTDIR)$(DATADIR)/validation/
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 docs/*.md $(DESTDIR)$(DOCDIR)/docs/
+	install -m 644 completion/raidlab.bash $(DESTDIR)$(BASHCOMPDIR)/raidlab
+	install -m 644 completion/_raidlab $(DESTDIR)$(ZSHCOMPDIR)/_raidlab
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/raidlab $(DESTDIR)$(MANDIR)/man1/raidlab.1 \
+		$(DESTDIR)$(MANDIR)/man1/raidlab-*.1 $(DESTDIR)$(BASHCOMPDIR)/raidlab \
+		$(DESTDIR)$(ZSHCOMPDIR)/_raidlab
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+
+# The Debian package (debian/rules builds in build-deb/), moved here.
+deb:
+	dpkg-buildpackage -us -uc -b
+	mv ../raidlab_$(VERSION)*_*.deb ../raidlab_$(VERSION)*_*.buildinfo ../raidlab_$(VERSION)*_*.changes .
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -60,7 +116,7 @@ $(LIB): $(LIB_OBJ)
 # --whole-archive: target types register themselves from constructors.
 $(BIN): $(BUILD)/src/cli/main.o $(LIB)
 	@echo "  LD    $@"
-	@$(CC) $(ALL_CFLAGS) -o $@ $< -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
+	@$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -Wl,--whole-archive $(LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(UNIT_HELPERS)
 	@mkdir -p $(dir $@)
@@ -142,6 +198,6 @@ print-ldlibs:
 	@echo $(LDLIBS)
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz build-fuzz-lib
+	rm -rf build build-asan build-tsan build-fuzz build-fuzz-lib build-deb
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/cli/main.d

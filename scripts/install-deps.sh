@@ -15,12 +15,14 @@
 # tar, gzip and xfsprogs (the file suites: untar's extractor, compressibility checks,
 # --fs=xfs); strace (tests compare the system calls raidlab and fio make: page-cache
 # drops, submission batches, I/O priorities).
+# dpkg-dev, debhelper, lintian (make deb and its test), man-db and groff-base (man -l
+# reads the generated manual pages), bash-completion and zsh (the completion scripts).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
       libaio-dev fio-examples gnuplot-nox libgnutls28-dev
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs
       nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs
-      strace)
+      strace dpkg-dev debhelper lintian man-db groff-base bash-completion zsh)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

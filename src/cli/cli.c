@@ -9,11 +9,11 @@
 #include "cli/cli.h"
 #include "core/spec.h"
 
-static struct cli_command *cli_head;
+static struct cli_command *cli_head, *cli_hidden;
 
 void cli_command_register(struct cli_command *cmd)
 {
-	struct cli_command **p = &cli_head;
+	struct cli_command **p = cmd->hidden ? &cli_hidden : &cli_head;
 
 	while (*p && strcmp((*p)->name, cmd->name) < 0)
 		p = &(*p)->next;
@@ -24,6 +24,9 @@ void cli_command_register(struct cli_command *cmd)
 const struct cli_command *cli_command_find(const char *name)
 {
 	for (const struct cli_command *c = cli_head; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	for (const struct cli_command *c = cli_hidden; c; c = c->next)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;

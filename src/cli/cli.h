@@ -18,11 +18,13 @@ struct cli_command {
 	const char *summary; /* one line for `raidlab --help` */
 	const char *usage;   /* full help text for `raidlab help NAME` */
 	int (*main)(int argc, char **argv);
+	bool hidden; /* for tools (man pages, shell completion): runs, never listed */
 	struct cli_command *next;
 };
 
 void cli_command_register(struct cli_command *cmd);
 const struct cli_command *cli_command_find(const char *name);
+/** The listed commands, sorted by name (hidden ones are found, not listed). */
 const struct cli_command *cli_command_first(void);
 
 #define CLI_COMMAND_REGISTER(cmd)                                                                  \

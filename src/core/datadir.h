@@ -3,10 +3,17 @@
  * profiles, validation sets).
  *
  * For a data kind SUB ("profiles", "validation") the directories are, in
- * order: every directory in the environment variable ENV (colon
- * separated), then relative to the executable (../SUB,
- * ../share/raidlab/SUB, ../../SUB for build/tests), then $RAIDLAB_TOP/SUB,
- * then ./SUB.  The first directory holding a name wins.
+ * order:
+ *   1. every directory in the environment variable ENV (colon separated);
+ *   2. $RAIDLAB_DATADIR/SUB, then $RAIDLAB_TOP/SUB (a source tree the test
+ *      runner names);
+ *   3. the installed share folder: ../share/raidlab/SUB beside the
+ *      executable (an installed tree moved elsewhere), then RL_DATADIR/SUB,
+ *      compiled in from the build's PREFIX (/usr/local/share/raidlab);
+ *   4. the source tree: ../SUB beside the executable (build/raidlab), then
+ *      ../../SUB (build/tests/test_x), then ./SUB.
+ * The same directory reached twice is listed once.  The first directory
+ * holding a name wins.
  */
 #ifndef RL_CORE_DATADIR_H
 #define RL_CORE_DATADIR_H
@@ -15,10 +22,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RL_DATA_DIRS_MAX 8
+#define RL_DATA_DIRS_MAX 12
+
+/* Where a data directory comes from (the numbered steps above). */
+enum rl_data_origin {
+	RL_DATA_ENV,       /* the kind's own variable (RAIDLAB_PROFILES) */
+	RL_DATA_DATADIR,   /* $RAIDLAB_DATADIR */
+	RL_DATA_TOP,       /* $RAIDLAB_TOP */
+	RL_DATA_INSTALLED, /* the installed share folder */
+	RL_DATA_SOURCE,    /* the source tree */
+	RL_DATA_CWD,       /* the current directory */
+};
 
 /** Fill @out with the directories for @sub (see above); returns how many. */
 size_t rl_data_dirs(const char *sub, const char *env, char out[][PATH_MAX]);
+
+/**
+ * The first existing directory for @sub, into @out (PATH_MAX bytes), and
+ * where it comes from; -1 (out empty) when none exists.
+ */
+int rl_data_found(const char *sub, const char *env, char *out);
+
+/** The installed share folder compiled in (PREFIX/share/raidlab). */
+const char *rl_data_share(void);
+
+/** "installed", "source tree", ... for an origin. */
+const char *rl_data_origin_name(int origin);
 
 /**
  * The names (without @suffix) of the files in @dir ending in @suffix,

@@ -14,10 +14,9 @@
  * public specifications the values come from).  Format and parameters are
  * documented in docs/simulator.md.
  *
- * Where profiles are found, in order: every directory in $RAIDLAB_PROFILES
- * (colon separated), then relative to the executable (../profiles,
- * ../share/raidlab/profiles, ../../profiles for build/tests), then
- * $RAIDLAB_TOP/profiles, then ./profiles.
+ * Where profiles are found: the directories of core/datadir.h for
+ * "profiles" ($RAIDLAB_PROFILES, $RAIDLAB_DATADIR, the installed share
+ * folder, the source tree).
  *
  * Geometry: the FTL block is a superblock (one block on every die), so
  * units per superblock b = dies x planes x pages x page / unit.  The spare
@@ -402,46 +401,11 @@ static int profile_parse(const char *path, struct sim_params *p, char *msg, size
 
 const char *const *sim_profile_dirs(void)
 {
-	static char store[8][PATH_MAX];
-	static const char *dirs[9];
-	static const char *const rel[] = {"../profiles", "../share/raidlab/profiles",
-	                                  "../../profiles"};
-	char exe[PATH_MAX];
-	unsigned n = 0;
-	const char *env = getenv("RAIDLAB_PROFILES");
+	static char store[RL_DATA_DIRS_MAX][PATH_MAX];
+	static const char *dirs[RL_DATA_DIRS_MAX + 1];
+	size_t n = rl_data_dirs("profiles", "RAIDLAB_PROFILES", store);
 
-	if (env && *env) {
-		const char *s = env;
-		while (*s && n < 3) {
-			const char *c = strchr(s, ':');
-			size_t l = c ? (size_t)(c - s) : strlen(s);
-			if (l && l < PATH_MAX) {
-				memcpy(store[n], s, l);
-				store[n][l] = 0;
-				n++;
-			}
-			s += l + (c ? 1 : 0);
-		}
-	}
-	ssize_t el = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (el > 0) {
-		exe[el] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			for (unsigned i = 0; i < 3 && n < 7; i++)
-				if ((size_t)snprintf(store[n], PATH_MAX, "%s/%s", exe, rel[i]) <
-				    PATH_MAX)
-					n++;
-		}
-	}
-	env = getenv("RAIDLAB_TOP");
-	if (env && *env && n < 8 &&
-	    (size_t)snprintf(store[n], PATH_MAX, "%s/profiles", env) < PATH_MAX)
-		n++;
-	if (n < 8)
-		snprintf(store[n++], PATH_MAX, "profiles");
-	for (unsigned i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		dirs[i] = store[i];
 	dirs[n] = NULL;
 	return dirs;

@@ -422,6 +422,13 @@ struct wl_option_info {
 };
 const struct wl_option_info *wl_options(size_t *count);
 
+/**
+ * The @i-th value the enumerated option @name (or its alias) accepts, from
+ * the table the setter checks against (rw, ioengine, verify); NULL past the
+ * last or for an option that is not enumerated.
+ */
+const char *wl_option_choice(const char *name, size_t i);
+
 /** The @i-th name ioengine= accepts (fio's spelling), or NULL past the last. */
 const char *wl_engine_name(size_t i);
 

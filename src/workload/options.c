@@ -608,3 +608,15 @@ const struct wl_option_info *wl_options(size_t *count)
 		*count = OPT_ARRAY_SIZE(opt_table);
 	return opt_infos;
 }
+
+const char *wl_option_choice(const char *name, size_t i)
+{
+	const struct opt_def *def = opt_lookup(name);
+
+	if (!def || !def->choices)
+		return NULL;
+	for (size_t k = 0; def->choices[k].text; k++)
+		if (k == i)
+			return def->choices[k].text;
+	return NULL;
+}

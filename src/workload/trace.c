@@ -565,7 +565,8 @@ static uint64_t trace_footprint(const struct wl_trace *tr)
 void wl_trace_summarize(const struct wl_trace *tr, struct wl_trace_summary *s)
 {
 	static const uint64_t bounds[7] = {4096, 8192, 16384, 65536, 131072, 524288, 1048576};
-	uint64_t next[RL_OP_COUNT] = {0}, window = UINT64_MAX, windows = 0;
+	uint64_t next[RL_OP_COUNT] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+	uint64_t window = UINT64_MAX, windows = 0;
 	unsigned in_window = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -580,7 +581,7 @@ void wl_trace_summarize(const struct wl_trace *tr, struct wl_trace_summary *s)
 			while (b < 7 && io->len > bounds[b])
 				b++;
 			s->size_count[b]++;
-			if (i && io->off == next[io->op])
+			if (io->off == next[io->op])
 				s->sequential++;
 			next[io->op] = io->off + io->len;
 		}

@@ -131,8 +131,8 @@ static int swc_workload(struct swc_args *a, const char *name)
 	}
 	if (!def) {
 		cli_error("sweep",
-		          "'%s' is neither a suite (raidlab help suites lists them) nor a job file "
-		          "or trace",
+		          "'%s' is not a suite (raidlab help suites lists them), a job file or a "
+		          "trace",
 		          name);
 		return -EINVAL;
 	}

@@ -57,7 +57,7 @@ printf '[x]\nfilename=/dev/sda\nrw=read\n' >own.fio
 expect_fail 2 "own.fio: job 'x' names its own filename=" "$RAIDLAB" sweep own.fio --target 'ssd(850evo)'
 printf 'fio version 3 iolog\n0 f add\n10 f write 4096 x\n' >bad.iolog
 expect_fail 2 "bad.iolog:3: field 5 (length)" "$RAIDLAB" sweep bad.iolog --target 'ssd(850evo)'
-expect_fail 2 "neither a suite" "$RAIDLAB" sweep no-such-workload --target 'ssd(850evo)'
+expect_fail 2 "not a suite" "$RAIDLAB" sweep no-such-workload --target 'ssd(850evo)'
 
 # advise with a job file: ranked, and it says the file runs as written
 "$RAIDLAB" advise --drives 2x850evo --workload mix.fio --store ast -j 2 >adv.out 2>adv.err ||

@@ -35,7 +35,8 @@
 
 static const char advise_usage[] =
     "usage: raidlab advise --drives NxDRIVE [--controller PROFILE | --platform NAME]\n"
-    "                      [--workload SUITE] [--goal throughput|latency|capacity|safety]\n"
+    "                      [--workload SUITE|JOBFILE|TRACE] [--goal "
+    "throughput|latency|capacity|safety]\n"
     "                      [-j N] [--store DIR] [--json FILE]\n"
     "\n"
     "Measures the sensible arrays of N drives (single, raid0, raid1, raid10, raid5,\n"
@@ -48,7 +49,8 @@ static const char advise_usage[] =
     "  --drives NxDRIVE      how many drives of which profile: 4x850evo, 2xsm951\n"
     "  --controller PROFILE  a controller profile (raidlab profiles): perc-h730p\n"
     "  --platform NAME       amd-x399 (RAIDXpert2), windows (dynamic volume), md\n"
-    "  --workload SUITE      the workload (default cdm5)\n"
+    "  --workload W          the workload: a suite (default cdm5), a fio job file or\n"
+    "                        a trace (docs/traces.md)\n"
     "  --goal GOAL           throughput (default), latency, capacity or safety\n"
     "  -j N, --store DIR     as for raidlab sweep (results are kept and reused)\n"
     "  --json FILE           the sweep document of every configuration measured\n"
@@ -403,33 +405,61 @@ static int adv_relabel(struct sw_plan *pl, const char *const *lv)
 	return 0;
 }
 
+static int advise_measure(struct adv_args *ap, struct sw_workload *wlp);
+
+/* --workload: a suite in a short form, or a job file or trace as it is written. */
+static int advise_workload(const char *name, struct sw_workload *wl)
+{
+	char msg[512];
+
+	wl->def = suite_find(name);
+	if (!wl->def && access(name, F_OK) == 0) {
+		if (sw_workload_file(wl, name, msg, sizeof(msg)) == 0)
+			return 0;
+		cli_error("advise", "--workload: %s", msg);
+		return 2;
+	}
+	if (!wl->def) {
+		cli_error("advise", "--workload: '%s' is neither a suite nor a job file or trace",
+		          name);
+		return 2;
+	}
+	wl->p = wl->def->defaults;
+	snprintf(wl->name, sizeof(wl->name), "%s", name);
+	/* a short form: one measured pass, a small area, short timed tests */
+	suite_params_set(wl->def, &wl->p, "size", "64m", msg, sizeof(msg));
+	suite_params_set(wl->def, &wl->p, "passes", "1", msg, sizeof(msg));
+	suite_params_set(wl->def, &wl->p, "duration", "500ms", msg, sizeof(msg));
+	return 0;
+}
+
 static int advise_main(int argc, char **argv)
 {
 	struct adv_args a = {0};
 	struct sw_workload wl = {0};
+	int rc = adv_parse(argc, argv, &a);
+
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	rc = advise_workload(a.suite, &wl);
+	if (!rc)
+		rc = advise_measure(&a, &wl);
+	sw_workload_free(&wl);
+	return rc;
+}
+
+static int advise_measure(struct adv_args *ap, struct sw_workload *wlp)
+{
+	struct adv_args a = *ap;
+	struct sw_workload wl = *wlp;
 	char texts[16][512];
 	const char *tp[16], *lv[16];
 	struct sw_plan pl;
 	struct rl_err err = {0};
 	size_t nt, bad = 0, n = 0;
 	struct adv_row *rows;
-	char msg[256];
-	int rc, status;
+	int status;
 
-	rc = adv_parse(argc, argv, &a);
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	wl.def = suite_find(a.suite);
-	if (!wl.def) {
-		cli_error("advise", "--workload: '%s' is not a suite", a.suite);
-		return 2;
-	}
-	wl.p = wl.def->defaults;
-	snprintf(wl.name, sizeof(wl.name), "%s", a.suite);
-	/* a short form: one measured pass, a small area, short timed tests */
-	suite_params_set(wl.def, &wl.p, "size", "64m", msg, sizeof(msg));
-	suite_params_set(wl.def, &wl.p, "passes", "1", msg, sizeof(msg));
-	suite_params_set(wl.def, &wl.p, "duration", "500ms", msg, sizeof(msg));
 	if (cli_output_check("advise", "--json", a.json) ||
 	    (a.store && cli_output_dir("advise", "--store", a.store)))
 		return 2;
@@ -463,9 +493,10 @@ static int advise_main(int argc, char **argv)
 	}
 	adv_sort_goal = a.goal;
 	qsort(rows, n, sizeof(*rows), adv_cmp);
-	printf("%d x %s%s%s, workload %s (short form: 64 MiB, one pass, 500 ms tests)\n\n",
-	       a.drives, a.drive, a.controller ? " behind " : "", a.controller ? a.controller : "",
-	       a.suite);
+	printf("%d x %s%s%s, workload %s (%s)\n\n", a.drives, a.drive,
+	       a.controller ? " behind " : "", a.controller ? a.controller : "", a.suite,
+	       wl.kind == SW_WORKLOAD_SUITE ? "short form: 64 MiB, one pass, 500 ms tests"
+	                                    : "as the file is written");
 	printf("%4s  %-40s %10s %5s %10s %10s %10s %10s\n", "rank", "configuration", "usable GB",
 	       "fails", "MB/s", "IOPS", "p99 us", "write MB/s");
 	for (size_t i = 0; i < n; i++)

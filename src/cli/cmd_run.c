@@ -65,6 +65,8 @@ static const char run_usage[] =
     "  --quiet               no progress line and no report\n"
     "  --keep                keep test files raidlab created\n"
     "  --force-destroy       allow writing over data found on the target\n"
+    "  --trace FILE          replay a recorded trace (read_iolog=; docs/traces.md);\n"
+    "                        --replay_no_stall=1: as fast as possible\n"
     "  --JOBOPTION=VALUE     any job option, e.g. --rw=randread --bs=4k --iodepth=32\n"
     "                        ('raidlab help options' lists them)\n"
     "\n"
@@ -270,6 +272,8 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 		name[nlen] = 0;
 		if (eq)
 			val = eq + 1;
+		if (!val && !strcmp(name, "trace") && i + 1 < argc)
+			val = argv[++i]; /* --trace FILE: read_iolog, spelt as raidlab's options */
 		/* raidlab's own options; the ones taking a value accept "--x v" too */
 		if (run_takes_value(name)) {
 			if (!val) {

@@ -48,6 +48,9 @@ static const char serve_usage[] =
     "  --tls-require       refuse clients that do not start TLS\n"
     "  --json FILE         at the end, write the session as a result file (one job\n"
     "                      per export; docs/results.md)\n"
+    "  --record FILE       at the end, write every request the clients sent as a\n"
+    "                      trace (fio iolog v3; 'raidlab run --trace FILE' replays it,\n"
+    "                      docs/traces.md)\n"
     "  --ready-file FILE   write the TCP port (or 0) to FILE once listening\n"
     "  --status / --no-status  a one-line status on stderr (default: on a terminal)\n"
     "  --force-destroy     write even where the safety checks find data\n"
@@ -78,6 +81,7 @@ struct serve_args {
 	const char *specs[SERVE_MAX_EXPORTS];
 	unsigned n;
 	const char *json_path;
+	const char *record_path; /* --record FILE, or NULL */
 	bool read_only, force, quiet;
 	int status;    /* -1 auto, 0 off, 1 on */
 	uint32_t slow; /* paced executor: wall ns per simulated ns; CLI_SLOW_AUTO: governed */
@@ -128,6 +132,9 @@ static int serve_parse_option(struct serve_args *a, int c)
 			return 2;
 		}
 		a->o.shared = (unsigned)v;
+		return -1;
+	case 'O':
+		a->record_path = optarg;
 		return -1;
 	case 'j':
 		a->json_path = optarg;
@@ -224,6 +231,7 @@ static int serve_parse_check(int argc, char **argv, struct serve_args *a)
 	}
 	/* before serving: a session's result, or the file a script waits for, must be writable */
 	if (cli_output_check("serve", "--json", a->json_path) ||
+	    cli_output_check("serve", "--record", a->record_path) ||
 	    cli_output_check("serve", "--ready-file", a->o.ready_file))
 		return 2;
 	a->o.quiet = a->quiet;
@@ -233,17 +241,27 @@ static int serve_parse_check(int argc, char **argv, struct serve_args *a)
 
 static int serve_parse(int argc, char **argv, struct serve_args *a)
 {
-	static const struct option longopts[] = {
-	    {"export", required_argument, NULL, 'e'},  {"socket", required_argument, NULL, 's'},
-	    {"port", required_argument, NULL, 'p'},    {"bind", required_argument, NULL, 'b'},
-	    {"read-only", no_argument, NULL, 'r'},     {"shared", required_argument, NULL, 'S'},
-	    {"json", required_argument, NULL, 'j'},    {"ready-file", required_argument, NULL, 'R'},
-	    {"ctl", required_argument, NULL, 'C'},     {"tls-cert", required_argument, NULL, 'c'},
-	    {"tls-key", required_argument, NULL, 'k'}, {"tls-require", no_argument, NULL, 'Q'},
-	    {"status", no_argument, NULL, 'T'},        {"no-status", no_argument, NULL, 'N'},
-	    {"force-destroy", no_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
-	    {"slow", required_argument, NULL, 'w'},    {"pace-file", required_argument, NULL, 'P'},
-	    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+	static const struct option longopts[] = {{"export", required_argument, NULL, 'e'},
+	                                         {"socket", required_argument, NULL, 's'},
+	                                         {"port", required_argument, NULL, 'p'},
+	                                         {"bind", required_argument, NULL, 'b'},
+	                                         {"read-only", no_argument, NULL, 'r'},
+	                                         {"shared", required_argument, NULL, 'S'},
+	                                         {"json", required_argument, NULL, 'j'},
+	                                         {"ready-file", required_argument, NULL, 'R'},
+	                                         {"ctl", required_argument, NULL, 'C'},
+	                                         {"tls-cert", required_argument, NULL, 'c'},
+	                                         {"tls-key", required_argument, NULL, 'k'},
+	                                         {"tls-require", no_argument, NULL, 'Q'},
+	                                         {"status", no_argument, NULL, 'T'},
+	                                         {"no-status", no_argument, NULL, 'N'},
+	                                         {"force-destroy", no_argument, NULL, 'f'},
+	                                         {"quiet", no_argument, NULL, 'q'},
+	                                         {"slow", required_argument, NULL, 'w'},
+	                                         {"pace-file", required_argument, NULL, 'P'},
+	                                         {"help", no_argument, NULL, 'h'},
+	                                         {"record", required_argument, NULL, 'O'},
+	                                         {NULL, 0, NULL, 0}};
 	int c;
 
 	a->o.port = -1;
@@ -540,6 +558,30 @@ static int serve_end(struct serve_session *ss, uint64_t t0, uint64_t t1)
 	return ss->lost_all ? 1 : 0;
 }
 
+/* --record: the requests the clients sent, written even after a failure. */
+static int serve_record_write(struct serve_session *ss, const struct wl_trace *tr)
+{
+	FILE *f = fopen(ss->a.record_path, "w");
+	int rc =
+	    f ? wl_trace_write(tr, ss->a.n == 1 && ss->a.names[0][0] ? ss->a.names[0] : "nbd", f)
+	      : -errno;
+
+	if (f && fclose(f) && !rc)
+		rc = -errno;
+	if (rc) {
+		cli_error("serve", "--record %s: %s", ss->a.record_path, strerror(-rc));
+		return rc;
+	}
+	if (ss->ctx.record_lost)
+		cli_error(
+		    "serve", "--record %s: %llu requests did not fit in the trace (at most %u)",
+		    ss->a.record_path, (unsigned long long)ss->ctx.record_lost, WL_TRACE_MAX_IOS);
+	else if (!ss->a.quiet)
+		fprintf(stderr, "raidlab serve: recorded %zu requests in %s\n", tr->n,
+		        ss->a.record_path);
+	return ss->ctx.record_lost ? -E2BIG : 0;
+}
+
 static int serve_main(int argc, char **argv)
 {
 	struct serve_session *ss = calloc(1, sizeof(*ss));
@@ -565,15 +607,22 @@ static int serve_main(int argc, char **argv)
 		ret = serve_setup(ss);
 	if (ret >= 0)
 		goto out;
+	struct wl_trace record;
+	wl_trace_init(&record);
+	if (ss->a.record_path)
+		ss->ctx.record = &record;
 	uint64_t t0 = rl_exec_now(ss->ctx.ex);
 	int rc = serve_run(&ss->ctx, &ss->a.o, msg, sizeof(msg));
 	uint64_t t1 = rl_exec_now(ss->ctx.ex);
 	if (rc) {
 		cli_error("serve", "%s", msg);
 		ret = 1;
-		goto out;
+	} else {
+		ret = serve_end(ss, t0, t1);
 	}
-	ret = serve_end(ss, t0, t1);
+	if (ss->a.record_path && serve_record_write(ss, &record))
+		ret = 1;
+	wl_trace_free(&record);
 out:
 	for (unsigned i = 0; i < ss->opened; i++) {
 		if (i >= ss->finished)

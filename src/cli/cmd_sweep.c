@@ -30,11 +30,12 @@
 #define SWC_MAX 64
 
 static const char sweep_usage[] =
-    "usage: raidlab sweep SUITE... --target SPEC [--target SPEC ...] [-j N] [--store DIR]\n"
+    "usage: raidlab sweep WORKLOAD... --target SPEC [--target SPEC ...] [-j N] [--store DIR]\n"
     "                     [--no-store] [--json FILE] [--csv FILE] [--html FILE] [--quiet]\n"
     "                     [SUITE OPTIONS]\n"
     "\n"
-    "Runs every SUITE on every configuration the target specs name, in parallel, and\n"
+    "Runs every WORKLOAD - a suite (cdm5, atto ...), a fio job file or a recorded trace\n"
+    "(docs/traces.md) - on every configuration the target specs name, in parallel, and\n"
     "keeps each result so an interrupted or extended sweep runs only what is missing.\n"
     "A spec may hold alternatives: {a,b,c} anywhere stands for each of a, b and c, and\n"
     "{2..8} for a range of whole numbers; groups multiply:\n"
@@ -55,7 +56,8 @@ static const char sweep_usage[] =
     "  --csv FILE     one row per point x test x direction, axes as columns\n"
     "  --html FILE    the report: heatmap, series along numeric axes, trade-offs\n"
     "  --quiet        no progress lines and no table\n"
-    "  SUITE OPTIONS  --size, --passes, --duration ... apply to every suite\n"
+    "  SUITE OPTIONS  --size, --passes, --duration ... apply to every suite (a job file\n"
+    "                 or trace runs as it is written; its contents key its results)\n"
     "\n"
     "docs/sweep.md describes the grammar, the store and the outputs.  Exit status: 0\n"
     "every configuration that is valid has a result, 1 one failed or was interrupted,\n"
@@ -95,7 +97,7 @@ static int swc_apply_options(struct swc_args *a)
 	char msg[512];
 
 	for (size_t w = 0; w < a->nwl; w++)
-		for (size_t o = 0; o < a->nopts; o++) {
+		for (size_t o = 0; o < a->nopts && a->wl[w].kind == SW_WORKLOAD_SUITE; o++) {
 			int rc = suite_params_set(a->wl[w].def, &a->wl[w].p, a->opt_names[o],
 			                          a->opt_vals[o], msg, sizeof(msg));
 			if (rc == -ENOENT)
@@ -112,16 +114,26 @@ static int swc_apply_options(struct swc_args *a)
 static int swc_workload(struct swc_args *a, const char *name)
 {
 	const struct suite_def *def = suite_find(name);
+	char msg[512];
 
-	if (!def) {
-		cli_error("sweep",
-		          "'%s' is not a suite (raidlab help suites lists them; job files and "
-		          "traces are not sweep workloads yet)",
-		          name);
-		return -EINVAL;
-	}
 	if (a->nwl == SWC_MAX) {
 		cli_error("sweep", "at most %d workloads", SWC_MAX);
+		return -EINVAL;
+	}
+	if (!def && access(name, F_OK) == 0) { /* a job file or a trace */
+		int rc = sw_workload_file(&a->wl[a->nwl], name, msg, sizeof(msg));
+		if (rc) {
+			cli_error("sweep", "%s", msg);
+			return rc;
+		}
+		a->nwl++;
+		return 0;
+	}
+	if (!def) {
+		cli_error("sweep",
+		          "'%s' is not a suite (raidlab help suites lists them), a job file or a "
+		          "trace",
+		          name);
 		return -EINVAL;
 	}
 	a->wl[a->nwl].kind = SW_WORKLOAD_SUITE;
@@ -343,50 +355,64 @@ int cli_sweep_run(struct sw_plan *pl, unsigned par, bool quiet)
 	return sw_plan_count(pl, SW_FAILED) ? 1 : 0;
 }
 
-static int sweep_main(int argc, char **argv)
+static int swc_sweep(struct swc_args *a, int argc, char **argv)
 {
-	struct swc_args a = {0};
 	struct sw_plan pl;
 	struct rl_err err = {0};
 	size_t bad = 0;
 	int rc, status;
 
-	rc = swc_parse(argc, argv, &a);
-	for (size_t o = 0; o < a.nopts; o++) /* the options are in the workloads now */
-		free((char *)a.opt_names[o]);
+	rc = swc_parse(argc, argv, a);
+	for (size_t o = 0; o < a->nopts; o++) /* the options are in the workloads now */
+		free((char *)a->opt_names[o]);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	if (cli_output_check("sweep", "--json", a.json) ||
-	    cli_output_check("sweep", "--csv", a.csv) ||
-	    cli_output_check("sweep", "--html", a.html) ||
-	    (a.store && cli_output_dir("sweep", "--store", a.store)))
+	if (cli_output_check("sweep", "--json", a->json) ||
+	    cli_output_check("sweep", "--csv", a->csv) ||
+	    cli_output_check("sweep", "--html", a->html) ||
+	    (a->store && cli_output_dir("sweep", "--store", a->store)))
 		return 2;
-	rc = sw_plan_build(&pl, a.targets, a.ntargets, a.wl, a.nwl, &err, &bad);
+	rc = sw_plan_build(&pl, a->targets, a->ntargets, a->wl, a->nwl, &err, &bad);
 	if (rc) {
 		if (err.pos != SIZE_MAX)
-			cli_spec_error("sweep", a.targets[bad], &err);
+			cli_spec_error("sweep", a->targets[bad], &err);
 		else
-			cli_error("sweep", "%s: %s", a.targets[bad], err.msg);
+			cli_error("sweep", "%s: %s", a->targets[bad], err.msg);
 		sw_plan_free(&pl);
 		return rc == -EINVAL ? 2 : 1;
 	}
-	pl.store = a.store;
+	pl.store = a->store;
 	pl.simulated_only = true;
-	status = cli_sweep_run(&pl, a.par, a.quiet);
-	if (!a.quiet)
+	status = cli_sweep_run(&pl, a->par, a->quiet);
+	if (!a->quiet)
 		swc_table(stdout, &pl);
-	if (a.json || a.csv || a.html) {
+	if (a->json || a->csv || a->html) {
 		struct json_object *doc = sw_plan_json(&pl);
-		if (a.json)
-			status |= swc_write_file(a.json, &pl, 0, doc);
-		if (a.csv)
-			status |= swc_write_file(a.csv, &pl, 1, doc);
-		if (a.html)
-			status |= swc_write_file(a.html, &pl, 2, doc);
+		if (a->json)
+			status |= swc_write_file(a->json, &pl, 0, doc);
+		if (a->csv)
+			status |= swc_write_file(a->csv, &pl, 1, doc);
+		if (a->html)
+			status |= swc_write_file(a->html, &pl, 2, doc);
 		json_object_put(doc);
 	}
 	sw_plan_free(&pl);
 	return status;
+}
+
+static int sweep_main(int argc, char **argv)
+{
+	struct swc_args *a = calloc(1, sizeof(*a));
+
+	if (!a) {
+		cli_error("sweep", "out of memory");
+		return 1;
+	}
+	int rc = swc_sweep(a, argc, argv);
+	for (size_t w = 0; w < a->nwl; w++)
+		sw_workload_free(&a->wl[w]);
+	free(a);
+	return rc;
 }
 
 static struct cli_command sweep_cmd = {

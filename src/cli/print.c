@@ -32,10 +32,21 @@ void cli_print_job(FILE *f, const struct wl_result *res, const char *spec)
 
 	if (spec)
 		fprintf(f, "target: %s\n", spec);
-	fprintf(f, "job '%s': rw=%s bs=%u iodepth=%u numjobs=%u, %.2f s measured (%s clock%s)\n",
-	        j->name, wl_rw_name(j->rw), j->bs, j->iodepth, j->numjobs, res->runtime_ns / 1e9,
-	        rl_exec_kind_name(res->clock),
-	        res->clock == RL_EXEC_VIRTUAL ? ", simulated time" : "");
+	if (j->read_iolog[0]) /* a replay: the trace, not rw/bs, says what it does */
+		fprintf(f,
+		        "job '%s': read_iolog=%s%s iodepth=%u numjobs=%u, %.2f s measured (%s "
+		        "clock%s)\n",
+		        j->name, j->read_iolog, j->replay_no_stall ? " replay_no_stall=1" : "",
+		        j->iodepth, j->numjobs, res->runtime_ns / 1e9,
+		        rl_exec_kind_name(res->clock),
+		        res->clock == RL_EXEC_VIRTUAL ? ", simulated time" : "");
+	else
+		fprintf(
+		    f,
+		    "job '%s': rw=%s bs=%u iodepth=%u numjobs=%u, %.2f s measured (%s clock%s)\n",
+		    j->name, wl_rw_name(j->rw), j->bs, j->iodepth, j->numjobs,
+		    res->runtime_ns / 1e9, rl_exec_kind_name(res->clock),
+		    res->clock == RL_EXEC_VIRTUAL ? ", simulated time" : "");
 	fprintf(f, "  %-5s %12s %10s %11s | %9s %9s %9s %9s %10s\n", "", "ios", "MB/s", "IOPS",
 	        "lat mean", "p50", "p99", "p99.9", "max (us)");
 	for (int d = 0; d < WL_DIRS; d++) {

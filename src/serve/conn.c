@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/exec.h"
 #include "serve/conn_int.h"
@@ -257,6 +258,36 @@ static void conn_io_done(struct rl_io *io, int status)
 	conn_reply(s, 0, NULL);
 }
 
+/*
+ * --record: the request as the client sent it, at the wall-clock time it was
+ * accepted (the client's own pace, whatever the stack's speed).
+ */
+static void conn_record(struct serve_ctx *ctx, const struct serve_slot *s)
+{
+	static const int ops[] = {[NBD_CMD_READ] = RL_OP_READ + 1,
+	                          [NBD_CMD_WRITE] = RL_OP_WRITE + 1,
+	                          [NBD_CMD_FLUSH] = RL_OP_FLUSH + 1,
+	                          [NBD_CMD_TRIM] = RL_OP_TRIM + 1,
+	                          [NBD_CMD_WRITE_ZEROES] = RL_OP_WRITE + 1};
+	struct timespec ts;
+	int op = s->type < sizeof(ops) / sizeof(ops[0]) ? ops[s->type] - 1 : -1;
+
+	if (op < 0 || (op != RL_OP_FLUSH && !s->len))
+		return; /* CACHE and empty requests move no data */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!ctx->record->n)
+		ctx->record_t0 = now;
+	uint64_t off = op == RL_OP_FLUSH ? 0 : s->offset, left = op == RL_OP_FLUSH ? 0 : s->len;
+	do { /* a request beyond a trace's largest is recorded in pieces */
+		uint32_t piece = left > WL_TRACE_LEN_MAX ? WL_TRACE_LEN_MAX : (uint32_t)left;
+		if (wl_trace_add(ctx->record, now - ctx->record_t0, (enum rl_op)op, off, piece))
+			ctx->record_lost++;
+		off += piece;
+		left -= piece;
+	} while (left);
+}
+
 /* Check a request against the export; 0 or an NBD error with *why set. */
 static uint32_t conn_check(struct serve_conn *c, struct serve_slot *s, const char **why)
 {
@@ -344,6 +375,8 @@ static void conn_dispatch(struct serve_conn *c, struct serve_slot *s)
 		conn_reply(s, err, why);
 		return;
 	}
+	if (c->ctx->record)
+		conn_record(c->ctx, s);
 	if (s->type == NBD_CMD_WRITE || s->type == NBD_CMD_WRITE_ZEROES ||
 	    s->type == NBD_CMD_TRIM) {
 		struct serve_export *e = c->exp;

@@ -42,6 +42,7 @@
 #include "core/exec.h"
 #include "core/target.h"
 #include "stats/hist.h"
+#include "workload/trace.h"
 
 struct json_object;
 
@@ -115,6 +116,9 @@ struct serve_ctx {
 	uint64_t lat_sum;         /* service time of completed requests, executor ns */
 	uint64_t lat_count;       /* requests counted in lat_sum */
 	struct serve_pace *pace;  /* simulated stacks: the emulation governor, or NULL */
+	struct wl_trace *record;  /* --record: every accepted request is appended, or NULL */
+	uint64_t record_t0;       /* --record: CLOCK_MONOTONIC ns of the first request */
+	uint64_t record_lost;     /* --record: requests the trace could not hold */
 	/**
 	 * Called with the connection's owner when a reply carrying at least
 	 * SERVE_KICK_BYTES of data has been queued, so the socket layer can

@@ -42,6 +42,11 @@ static uint64_t sw_fnv(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
+uint64_t sw_content_hash(const void *data, size_t len)
+{
+	return sw_fnv(SW_FNV_OFFSET, data, len);
+}
+
 static uint64_t sw_fnv_str(uint64_t h, const char *s)
 {
 	return sw_fnv(h, s, strlen(s) + 1); /* the NUL separates fields */
@@ -83,8 +88,11 @@ static void sw_point_key(const struct sw_plan *pl, struct sw_point *pt)
 	uint64_t h = sw_fnv(SW_FNV_OFFSET, &pl->salt, sizeof(pl->salt));
 
 	h = sw_fnv_str(h, pt->spec);
-	h = sw_fnv_str(h, w->name);
+	if (w->kind == SW_WORKLOAD_SUITE)
+		h = sw_fnv_str(h, w->name);
 	h = sw_fnv_str(h, json_object_to_json_string_ext(params, JSON_C_TO_STRING_PLAIN));
+	if (w->kind != SW_WORKLOAD_SUITE) /* a file: what it holds, not what it is called */
+		h = sw_fnv(h, &w->content, sizeof(w->content));
 	json_object_put(params);
 	snprintf(pt->key, sizeof(pt->key), "%016llx", (unsigned long long)h);
 }

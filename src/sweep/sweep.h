@@ -24,8 +24,9 @@
  * changes invalidates every point, which is the safe side).  A sweep that
  * is extended (one more alternative) finds the old points by their keys.
  *
- * A workload is a suite with its parameters.  The struct has a kind so a
- * fio job file or a recorded trace can become a workload the same way.
+ * A workload is a suite with its parameters, a fio job file or a recorded
+ * trace (workload.c: a file becomes a suite made at run time, whose tests
+ * are its jobs); a file's contents are part of its points' keys.
  *
  * The output document (sw_plan_json, docs/sweep.md): kind "sweep", the
  * axes, every point with its axes' values, spec, workload, usable
@@ -46,15 +47,30 @@
 struct json_object;
 
 enum sw_workload_kind {
-	SW_WORKLOAD_SUITE, /* a block suite: cdm5, atto ... */
+	SW_WORKLOAD_SUITE,   /* a block suite: cdm5, atto ... */
+	SW_WORKLOAD_JOBFILE, /* a fio job file: each job is a test */
+	SW_WORKLOAD_TRACE,   /* a trace (docs/traces.md), replayed at its recorded times */
 };
+
+struct sw_file;
 
 struct sw_workload {
 	enum sw_workload_kind kind;
 	char name[64];
 	const struct suite_def *def;
 	struct suite_params p;
+	struct sw_file *file; /* job file or trace: its jobs (sw_workload_free) */
+	uint64_t content;     /* job file or trace: hash of its contents, part of the key */
 };
+
+/**
+ * Make @w from the job file or trace at @path (a trace if it parses as one).
+ * 0, or a negative errno with @msg naming the file (and line).
+ */
+int sw_workload_file(struct sw_workload *w, const char *path, char *msg, size_t msglen);
+void sw_workload_free(struct sw_workload *w);
+/** The store's hash (FNV-1a, 64 bits) of @len bytes. */
+uint64_t sw_content_hash(const void *data, size_t len);
 
 enum sw_state {
 	SW_PENDING, /* to run */

@@ -66,6 +66,8 @@ bool wl_job_writes(const struct wl_job *job)
 {
 	if (job->verify_only)
 		return false; /* it only reads back */
+	if (job->read_iolog[0])
+		return true; /* a trace may write: armed as a writer, whatever it holds */
 	switch (job->rw) {
 	case WL_RW_WRITE:
 	case WL_RW_RANDWRITE:

@@ -209,12 +209,15 @@ struct wl_job {
 	uint32_t rw_nr;  /* rw=randread:N: a new random offset every N I/Os (1: always) */
 	struct wl_zone zones[WL_ZONES_MAX]; /* random_distribution=zoned / zoned_abs */
 	unsigned nzones;
-	uint64_t rate[3];           /* rate=R[,W[,T]]: bytes per second per direction; 0 none */
-	uint64_t rate_iops[3];      /* rate_iops=R[,W[,T]] */
-	uint64_t rate_min[3];       /* rate_min=: the job fails if it ends slower (bytes/s) */
-	bool rate_poisson;          /* rate_process=poisson: exponential gaps between requests */
-	uint64_t thinktime_ns;      /* thinktime=: pause after each I/O (a plain number is us) */
-	uint64_t number_ios;        /* number_ios=: stop after this many I/Os; 0 no limit */
+	uint64_t rate[3];             /* rate=R[,W[,T]]: bytes per second per direction; 0 none */
+	uint64_t rate_iops[3];        /* rate_iops=R[,W[,T]] */
+	uint64_t rate_min[3];         /* rate_min=: the job fails if it ends slower (bytes/s) */
+	bool rate_poisson;            /* rate_process=poisson: exponential gaps between requests */
+	uint64_t thinktime_ns;        /* thinktime=: pause after each I/O (a plain number is us) */
+	char read_iolog[WL_PATH_MAX]; /* read_iolog=: replay this trace instead of rw/bs; "" none */
+	bool replay_no_stall;         /* replay_no_stall=1: as fast as possible, in order */
+	uint32_t replay_time_scale;   /* replay_time_scale=: percent of the recorded rate (100) */
+	uint64_t number_ios;          /* number_ios=: stop after this many I/Os; 0 no limit */
 	uint64_t filesize;          /* filesize=: size of files the job creates; 0: offset + size */
 	char wait_for[WL_NAME_MAX]; /* wait_for=JOB: start when that job has finished */
 	uint32_t exit_what;         /* exit_what: 0 group (default), 1 stonewall, 2 all */

@@ -163,6 +163,10 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 	bool vwrites = opt_verify_writes(job);
 	if (job->verify_only && job->verify != WL_VERIFY_CRC32C)
 		return opt_fail(ctx, false, "verify_only needs verify=crc32c");
+	if (job->read_iolog[0] && job->verify)
+		return opt_fail(
+		    ctx, false,
+		    "read_iolog replays a trace, which verify cannot check: use verify=0");
 	if (vwrites && job->do_verify && (job->time_based || job->ramp_ns))
 		return opt_fail(ctx, false,
 		                "%s checks what one run of the region wrote; it cannot be combined "

@@ -307,6 +307,18 @@ static const struct opt_def opt_table[] = {
               "The job fails (exit status 1, naming the direction) if it ends slower than "
               "this many bytes per second, READ[,WRITE[,TRIM]] as for rate."),
      .set = opt_set_rate, .off = OPT_OFF(rate_min, uint64_t[3])},
+    {OPT_INFO("read_iolog", "trace", "str", "",
+              "Replay this trace instead of rw/bs/size: a fio iolog v2 or v3, blkparse text "
+              "or the kernel blk tracer's text (docs/traces.md).  Offsets beyond the "
+              "region wrap round it; loops repeats the trace."),
+     .set = opt_set_path, .off = OPT_OFF(read_iolog, char[WL_PATH_MAX])},
+    {OPT_INFO("replay_no_stall", NULL, "bool", "0",
+              "read_iolog: issue the requests as fast as possible, in order, instead of at "
+              "their recorded times."),
+     .set = opt_set_bool, .off = OPT_OFF(replay_no_stall, bool)},
+    {OPT_INFO("replay_time_scale", NULL, "int", "100",
+              "read_iolog: run at this percentage of the recorded rate (200: twice as fast)."),
+     .set = opt_set_u32, .off = OPT_OFF(replay_time_scale, uint32_t), .min = 1, .max = 1000000},
     {OPT_INFO("thinktime", NULL, "str", "0",
               "Pause this long after each I/O completes before its slot issues the next "
               "(a plain number is microseconds, as in fio; or 2ms, 1s)."),

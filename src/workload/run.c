@@ -396,11 +396,19 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		s->counted = false;
 		return true;
 	}
-	enum rl_op op = wl_gen_op(&w->gen);
-	uint32_t len = wl_gen_len(&w->gen);
-	if (w->measuring && w->budget && len > w->budget - w->issued)
-		len = (uint32_t)(w->budget - w->issued);
-	uint64_t off = wl_gen_offset(&w->gen, op, &len);
+	enum rl_op op;
+	uint32_t len;
+	uint64_t off;
+	if (w->trace.n) {
+		if (!run_trace_next(w, now, &op, &off, &len))
+			return false;
+	} else {
+		op = wl_gen_op(&w->gen);
+		len = wl_gen_len(&w->gen);
+		if (w->measuring && w->budget && len > w->budget - w->issued)
+			len = (uint32_t)(w->budget - w->issued);
+		off = wl_gen_offset(&w->gen, op, &len);
+	}
 	s->io.op = (uint8_t)op;
 	s->io.offset = off;
 	s->io.len = len;
@@ -555,6 +563,9 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 			}
 			if (w->paced && now < w->pace_next && now < w->t_deadline &&
 			    run_pace_wait(w, s, w->pace_next))
+				return;
+			if (w->trace.n && now < run_trace_due(w) && now < w->t_deadline &&
+			    run_pace_wait(w, s, run_trace_due(w)))
 				return;
 			if (w->flow && !w->flow_left && now < w->t_deadline &&
 			    wl_flow_ahead(w->flow, w->job->flow, &w->flow_mine) &&

@@ -425,6 +425,7 @@ static void run_group_free(struct run_group *g)
 			wl_ss_free(&g->sss[i]);
 		free(g->ws[i].bufmem);
 		free(g->ws[i].slots);
+		wl_trace_free(&g->ws[i].trace);
 		free(g->ws[i].bl);
 	}
 	free(g->wptrs);

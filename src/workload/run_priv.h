@@ -25,6 +25,7 @@
 #include "workload/control.h"
 #include "workload/gen.h"
 #include "workload/run.h"
+#include "workload/trace.h"
 
 enum run_phase { PHASE_MAIN, PHASE_BACKLOG, PHASE_VERIFY, PHASE_DONE };
 
@@ -108,6 +109,9 @@ struct run_worker {
 	struct wl_rng prio_rng; /* which requests get cmdprio's priority */
 	bool check_reads;       /* verify=meta on a reading job: check every read */
 	bool cut;               /* its modelled waits were cut (run_loop_cut): -ECANCELED ends */
+	struct wl_trace trace;  /* read_iolog: the requests to replay (n 0: none) */
+	size_t trace_pos;       /* read_iolog: the next request */
+	uint64_t trace_t0;      /* read_iolog: when this pass over the trace began */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -138,6 +142,15 @@ void run_series_init(struct run_worker *w, uint64_t start);
 void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now);
 /* Does a job read its written blocks back after writing them? */
 bool run_reads_back(const struct wl_job *job);
+
+/* run_trace.c: read_iolog */
+/* Read the trace; *maxbs grows to its largest request. */
+int run_trace_setup(struct run_worker *w, uint32_t *maxbs);
+/* The time the next request is due, or 0 when it may go now. */
+uint64_t run_trace_due(const struct run_worker *w);
+/* The next request in *op, *off, *len; false at the trace's end. */
+bool run_trace_next(struct run_worker *w, uint64_t now, enum rl_op *op, uint64_t *off,
+                    uint32_t *len);
 
 /* run_worker.c: the body of a worker thread (struct run_thread) */
 void *run_thread_main(void *arg);

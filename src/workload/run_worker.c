@@ -117,6 +117,11 @@ static int run_worker_setup(struct run_worker *w)
 	for (unsigned i = 0; i < job->nbssplit; i++)
 		if (job->bssplit[i].bs > maxbs)
 			maxbs = job->bssplit[i].bs;
+	if (job->read_iolog[0]) {
+		int rc = run_trace_setup(w, &maxbs);
+		if (rc)
+			return rc;
+	}
 	if (job->verify && job->numjobs > 1 && !job->offset_increment) {
 		/*
 		 * Clones that verify split the region, so no block is written by
@@ -152,6 +157,8 @@ static int run_worker_setup(struct run_worker *w)
 	/* io_size: that much per loop, within the region (wrapping round it if larger) */
 	w->budget =
 	    job->time_based ? 0 : (job->io_size ? job->io_size : w->gen.region_len) * job->loops;
+	if (w->trace.n)
+		w->budget = 0; /* the trace's end ends the job */
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&w->res->dir[d].hist);
 	if (job->verify_backlog && run_reads_back(job)) {
@@ -182,6 +189,7 @@ static void run_worker_begin(struct run_worker *w)
 	w->t_deadline = job->runtime_ns ? w->t_measure + job->runtime_ns : UINT64_MAX;
 	if (w->flow && w->ex->kind != RL_EXEC_VIRTUAL)
 		wl_flow_begin(w->flow, now);
+	w->trace_t0 = now;
 	w->t_last = w->t_measure;
 	run_series_init(w, w->t_measure);
 	if (w->ss)

@@ -287,6 +287,9 @@ struct wl_job {
 	/* fio's logs */
 	bool log_offset;   /* log_offset=1: logs have an offset column (0 for averaged lines) */
 	bool per_job_logs; /* 0: one log file for all jobs, without the job number */
+	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
+	 */
+	uint32_t unified_rw;
 };
 
 /**

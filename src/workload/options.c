@@ -350,6 +350,11 @@ static const struct opt_def opt_table[] = {
               "0: every job writes its lines to one log NAME_bw.log (no job number), as "
               "fio does."),
      .set = opt_set_bool, .off = OPT_OFF(per_job_logs, bool)},
+    {OPT_INFO("unified_rw_reporting", NULL, "enum", "none",
+              "fio's JSON output: none (or 0): read, write and trim apart; mixed (or 1): "
+              "one \"mixed\" direction summing them, instead; both (or 2): both.  "
+              "raidlab's own table and terse output keep the directions apart."),
+     .set = opt_set_unified_rw},
     {OPT_INFO("significant_figures", NULL, "int", "4",
               "Checked, 1 to 10: fio's digits for figures of its normal output.  "
               "raidlab's normal output is its own table with fixed decimals; JSON and "

@@ -4,8 +4,8 @@
 # allow_file_create=0 refuses a missing file, buffer_pattern and
 # verify=pattern write the same bytes (and each program verifies the
 # other's), verify_pattern alone checks reads, log_offset and per_job_logs
-# shape the logs as fio's, and the options accepted for job files are
-# accepted by both.
+# shape the logs as fio's, unified_rw_reporting gives fio's "mixed" JSON, and
+# the options accepted for job files are accepted by both.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -101,6 +101,23 @@ done
 cmp f.cols r.cols || fail "log_offset: raidlab's lines have $(cat r.cols) columns, fio's 6"
 # both jobs' lines are in the one file: two lines per interval
 [ "$(grep -c . r/L_bw.log)" -ge 5 ] || fail "per_job_logs=0: $(grep -c . r/L_bw.log) lines"
+
+# --- unified_rw_reporting: fio's "mixed" direction in JSON, alone or beside the others ---
+for m in mixed both; do
+	fio --name=j --bs=4k --size=1m --rw=randrw --filename=f/u --unified_rw_reporting=$m \
+		--output-format=json >f.json || fail "fio unified_rw_reporting=$m"
+	$RAIDLAB run --name=j --bs=4k --size=1m --rw=randrw --filename=r/u \
+		--unified_rw_reporting=$m --output-format=json >r.json || fail "unified_rw_reporting=$m"
+	for path in '.jobs[0]' '.jobs[0].mixed'; do
+		d=$(jq -n -c --slurpfile f f.json --slurpfile r r.json \
+			"[(\$f[0]$path | keys) - (\$r[0]$path | keys), (\$r[0]$path | keys) - (\$f[0]$path | keys)]")
+		[ "$d" = "[[],[]]" ] || fail "unified_rw_reporting=$m: keys at $path differ from fio's: $d"
+	done
+	jq -e '.jobs[0].mixed.io_bytes == 1048576 and .jobs[0].mixed.total_ios == 256' r.json \
+		>/dev/null || fail "unified_rw_reporting=$m: mixed does not sum the directions"
+done
+jq -e '(.jobs[0].read.io_bytes + .jobs[0].write.io_bytes) == .jobs[0].mixed.io_bytes' r.json \
+	>/dev/null || fail "unified_rw_reporting=both: read + write != mixed"
 
 # --- accepted for job files by both (checked values; a wrong one is refused) ---
 for o in openfiles=4 file_service_type=random:4 file_service_type=sequential overwrite=1 \

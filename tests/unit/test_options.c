@@ -1071,6 +1071,7 @@ static const char *const promised[] = {
     "log_offset",
     "per_job_logs",
     "significant_figures",
+    "unified_rw_reporting",
     "verify_interval",
     "verify_pattern",
     "do_verify",

@@ -6,8 +6,9 @@
 #
 #   bench/fio-jobs.sh [SECONDS_PER_RUN] [ROUNDS]
 #
-# The six files are fio's examples from tests/fio-examples (sequential and
-# random read, write and mixed, O_DIRECT, libaio), with their runtime set to
+# The six files are fio's examples (Debian's fio-examples, edited for a
+# scratch folder by tests/fio-examples/derive.py: sequential and random
+# read, write and mixed, O_DIRECT, libaio), with their runtime set to
 # SECONDS and their size to 256m.  Goal: throughput within +-10 % of fio,
 # the same jobs, groups and directions.
 #
@@ -32,6 +33,9 @@ command -v jq >/dev/null || { echo "jq is not installed (scripts/install-deps.sh
 [ -x "$RAIDLAB" ] || { echo "build raidlab first (make)"; exit 1; }
 export SCRATCH=$work/scratch
 mkdir -p "$SCRATCH"
+examples=${FIO_EXAMPLES:-/usr/share/doc/fio/examples}
+[ -r "$examples/fio-seq-read.fio" ] || { echo "no fio examples in $examples (fio-examples)"; exit 1; }
+python3 "$top/tests/fio-examples/derive.py" "$examples" "$work/ex"
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 # "bytes/s jobs groups directions" of a fio-shaped JSON document
@@ -48,7 +52,7 @@ printf '%-18s %10s %10s %7s | %-12s %-12s\n' "job file" "raidlab MB/s" "fio MB/s
 status=0
 for name in fio-seq-read fio-seq-write fio-rand-read fio-rand-write fio-seq-RW fio-rand-RW; do
 	sed -e "s/^runtime=.*/runtime=$secs/" -e "s/^size=.*/size=256m/" \
-		"$top/tests/fio-examples/$name.fio" >"$work/$name.fio"
+		"$work/ex/$name.fio" >"$work/$name.fio"
 	r_bw=() f_bw=()
 	for ((i = 0; i < rounds; i++)); do
 		"$RAIDLAB" run "$work/$name.fio" --force-destroy --output-format=json >"$work/r.json"

@@ -3,7 +3,7 @@
 # Build: gcc, make, pkg-config, liburing, libblkid, json-c, cmocka, ISA-L (parity), libaio,
 # GnuTLS (serve's TLS).
 # gnuplot-nox: fio_generate_plots and fio2gnuplot render raidlab's fio-format logs in tests.
-# fio-examples: fio's own example job files (tests/fio-examples is checked against them).
+# fio-examples: fio's own example job files (tests/integration/fio_examples.sh runs them all).
 # Test peers: fio, qemu-utils (qemu-img/qemu-io), nbdkit, libnbd-bin (nbdinfo/nbdcopy),
 # clang (libFuzzer), e2fsprogs (mkfs.ext4 for the safety test), util-linux (losetup),
 # valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results),

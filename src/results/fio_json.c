@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -153,6 +154,47 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	return o;
 }
 
+/*
+ * unified_rw_reporting: fio's "mixed" direction, read, write and trim summed
+ * (counts, latencies and the per-interval series for the sample figures).
+ */
+static struct json_object *fio_mixed(const struct wl_result *res, bool plus)
+{
+	struct wl_result *m = malloc(sizeof(*m));
+	struct json_object *o;
+	if (!m)
+		return json_object_new_object();
+	memset(m, 0, sizeof(*m));
+	m->job = res->job;
+	m->runtime_ns = res->runtime_ns;
+	struct wl_dir_result *all = &m->dir[0];
+	st_hist_init(&all->hist);
+	size_t n = 0;
+	for (int d = 0; d < WL_DIRS; d++)
+		if (res->dir[d].series.n > n)
+			n = res->dir[d].series.n;
+	all->series.bytes = calloc(n ? n : 1, sizeof(uint64_t));
+	all->series.ios = calloc(n ? n : 1, sizeof(uint64_t));
+	for (int d = 0; d < WL_DIRS && all->series.bytes && all->series.ios; d++) {
+		const struct wl_dir_result *r = &res->dir[d];
+		all->ios += r->ios;
+		all->bytes += r->bytes;
+		st_hist_merge(&all->hist, &r->hist);
+		if (r->series.interval_ns)
+			all->series.interval_ns = r->series.interval_ns;
+		for (size_t i = 0; i < r->series.n; i++) {
+			all->series.bytes[i] += r->series.bytes[i];
+			all->series.ios[i] += r->series.ios[i];
+		}
+	}
+	all->series.n = all->series.bytes && all->series.ios ? n : 0;
+	o = fio_dir(m, RL_OP_READ, plus);
+	free(all->series.bytes);
+	free(all->series.ios);
+	free(m);
+	return o;
+}
+
 /* Share (percent) of all I/O whose latency lies in (prev, limit] ns. */
 static void fio_lat_buckets(struct json_object *job, const struct wl_result *res)
 {
@@ -277,15 +319,19 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 		json_object_object_add(opts, "directory",
 		                       json_object_new_string(res->job.directory));
 	json_object_object_add(o, "job options", opts);
-	json_object_object_add(o, "read", fio_dir(res, RL_OP_READ, plus));
-	json_object_object_add(o, "write", fio_dir(res, RL_OP_WRITE, plus));
-	json_object_object_add(o, "trim", fio_dir(res, RL_OP_TRIM, plus));
-	struct json_object *sync = json_object_new_object();
-	struct st_hist zero;
-	st_hist_init(&zero);
-	fio_add_i(sync, "total_ios", (int64_t)res->flushes);
-	json_object_object_add(sync, "lat_ns", fio_lat(&zero, NULL, false, false));
-	json_object_object_add(o, "sync", sync);
+	if (res->job.unified_rw)
+		json_object_object_add(o, "mixed", fio_mixed(res, plus));
+	if (res->job.unified_rw != 1) { /* mixed alone: fio writes no directions, no sync */
+		json_object_object_add(o, "read", fio_dir(res, RL_OP_READ, plus));
+		json_object_object_add(o, "write", fio_dir(res, RL_OP_WRITE, plus));
+		json_object_object_add(o, "trim", fio_dir(res, RL_OP_TRIM, plus));
+		struct json_object *sync = json_object_new_object();
+		struct st_hist zero;
+		st_hist_init(&zero);
+		fio_add_i(sync, "total_ios", (int64_t)res->flushes);
+		json_object_object_add(sync, "lat_ns", fio_lat(&zero, NULL, false, false));
+		json_object_object_add(o, "sync", sync);
+	}
 	fio_add_i(o, "job_runtime", (int64_t)(res->runtime_ns / 1000000));
 	fio_add_d(o, "usr_cpu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0);
 	fio_add_d(o, "sys_cpu", rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0);

@@ -18,11 +18,18 @@
 
 enum fio_log_kind { FIO_LOG_BW, FIO_LOG_IOPS, FIO_LOG_LAT, FIO_LOG_SLAT };
 
-/* fio's name: PREFIX_SUFFIX.JOBNUM.log, the job's name when no prefix is given. */
+/*
+ * fio's name: PREFIX_SUFFIX.JOBNUM.log, the job's name when no prefix is
+ * given; with per_job_logs=0, PREFIX_SUFFIX.log shared by all jobs.
+ */
 static void fio_log_path(char *path, size_t len, const struct wl_job *j, const char *prefix,
                          const char *suffix, unsigned jobnum)
 {
-	snprintf(path, len, "%s_%s.%u.log", prefix[0] ? prefix : j->name, suffix, jobnum);
+	const char *p = prefix[0] ? prefix : j->name;
+	if (j->per_job_logs)
+		snprintf(path, len, "%s_%s.%u.log", p, suffix, jobnum);
+	else
+		snprintf(path, len, "%s_%s.log", p, suffix);
 }
 
 size_t st_fio_logs_files(const struct wl_job *j, unsigned jobnum,
@@ -53,7 +60,8 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 	size_t n = 0;
 
 	fio_log_path(path, sizeof(path), &res->job, prefix, suffix, jobnum);
-	FILE *f = fopen(path, "w");
+	/* a shared log (per_job_logs=0) is added to, as fio does, even across runs */
+	FILE *f = fopen(path, res->job.per_job_logs ? "w" : "a");
 	if (!f) {
 		int e = errno;
 		snprintf(msg, msglen, "cannot write %s: %s", path, strerror(e));
@@ -97,13 +105,14 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 					v = kind == FIO_LOG_LAT ? l->bytes[i] / l->ios[i] : 0;
 					break;
 				}
-				/* bs 0: averaged, as fio; the last column is fio's priority field
-				 */
+				/* bs 0: averaged, as fio (and offset 0 with log_offset); the last
+				 * column is fio's priority field */
+				fprintf(f, "%llu, %llu, %d, 0, %s", msec, v, d,
+				        res->job.log_offset ? "0, " : "");
 				if (res->job.log_prio)
-					fprintf(f, "%llu, %llu, %d, 0, 0x%04x\n", msec, v, d, prio);
+					fprintf(f, "0x%04x\n", prio);
 				else
-					fprintf(f, "%llu, %llu, %d, 0, %u\n", msec, v, d,
-					        (prio >> 13) == 1); /* 1: the real time class */
+					fprintf(f, "%u\n", (prio >> 13) == 1); /* 1: real time */
 			}
 		}
 	}

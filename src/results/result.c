@@ -242,9 +242,10 @@ struct json_object *st_result_options(const struct wl_job *job)
 		result_opt(o, "buffer_compress_percentage", "%u", job->buffer_compress_percentage);
 	result_opt(o, "loops", "%u", job->loops);
 	result_opt(o, "verify", "%s",
-	           job->verify == WL_VERIFY_CRC32C ? "crc32c"
-	           : job->verify == WL_VERIFY_META ? "meta"
-	                                           : "0");
+	           job->verify == WL_VERIFY_CRC32C    ? "crc32c"
+	           : job->verify == WL_VERIFY_META    ? "meta"
+	           : job->verify == WL_VERIFY_PATTERN ? "pattern"
+	                                              : "0");
 	result_opt(o, "randseed", "%llu", (unsigned long long)job->seed);
 	if (job->norandommap)
 		result_opt(o, "norandommap", "1");

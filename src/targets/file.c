@@ -50,6 +50,8 @@ struct file_state {
 	bool blockdev;
 	bool created; /* raidlab made this file: remove it at finish unless keep */
 	bool keep;
+	bool unlink; /* remove it at finish even if it existed (fio's unlink=1) */
+	bool create; /* a missing file may be created (fio's allow_file_create) */
 	bool direct;
 	bool writable;
 	int access_hint; /* POSIX_FADV_* given to a buffered file before each job */
@@ -161,9 +163,10 @@ static void file_finish(struct rl_target *t)
 {
 	struct file_state *f = t->priv;
 
-	if (f->created && !f->keep) {
+	if ((f->created && !f->keep) || (f->unlink && !f->blockdev && f->path)) {
 		unlink(f->path);
 		f->created = false;
+		f->unlink = false;
 	}
 }
 
@@ -426,6 +429,9 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return rl_err_set(err, pos, "%s is neither a regular file nor a block device",
 		                  f->path);
+	if (!exists && !f->create)
+		return rl_err_set(err, pos, "%s does not exist, and create=0 (allow_file_create=0)",
+		                  f->path);
 	if (!exists && (rc = file_make(f, t, want_size, ctx, &st, pos, err)))
 		return rc;
 	f->blockdev = S_ISBLK(st.st_mode);
@@ -471,6 +477,14 @@ static const struct rl_param file_params[] = {
      .type = RL_PARAM_BOOL,
      .def_note = "off (`--keep`)",
      .help = "keep a file raidlab created when the run ends"},
+    {.name = "unlink",
+     .type = RL_PARAM_BOOL,
+     .def_note = "off (fio's `unlink`)",
+     .help = "remove the regular file when the run ends, even one that existed before"},
+    {.name = "create",
+     .type = RL_PARAM_BOOL,
+     .def_note = "on (fio's `allow_file_create`)",
+     .help = "create the file if it does not exist; off: a missing file is an error"},
     {0},
 };
 
@@ -479,7 +493,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 {
 	const char *path;
 	uint64_t size = 0;
-	bool direct = ctx->direct, keep = ctx->keep;
+	bool direct = ctx->direct, keep = ctx->keep, unl = false, create = true;
 	int rc;
 
 	if (node->is_call) {
@@ -491,6 +505,8 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 		if ((rc = rl_param_u64(node, file_params, "size", &size, err)) ||
 		    (rc = rl_param_bool(node, file_params, "direct", &direct, err)) ||
 		    (rc = rl_param_bool(node, file_params, "keep", &keep, err)) ||
+		    (rc = rl_param_bool(node, file_params, "unlink", &unl, err)) ||
+		    (rc = rl_param_bool(node, file_params, "create", &create, err)) ||
 		    (rc = rl_params_check(node, file_params, err)))
 			return rc;
 	} else {
@@ -511,6 +527,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	f->fd = -1;
 	f->direct = direct;
 	f->keep = keep;
+	f->create = create;
 	t->priv = f;
 	t->caps = RL_CAP_FLUSH | RL_CAP_DATA | RL_CAP_REAL;
 	f->access_hint = ctx->access_hint;
@@ -519,6 +536,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 		rl_target_close(t);
 		return rc;
 	}
+	f->unlink = unl; /* only a file that passed every check may be removed */
 	*out = t;
 	return 0;
 }

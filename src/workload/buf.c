@@ -36,8 +36,43 @@ static void buf_shape(const struct wl_job *job, uint8_t *buf, size_t len)
 	}
 }
 
+void wl_pattern_fill(uint8_t *buf, size_t len, const uint8_t *pat, size_t n)
+{
+	size_t have = n < len ? n : len;
+	memcpy(buf, pat, have);
+	/* double the filled part (a whole number of patterns) until the block is full */
+	while (have < len) {
+		size_t take = have < len - have ? have : len - have;
+		memcpy(buf + have, buf, take);
+		have += take;
+	}
+}
+
+int wl_pattern_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                     uint64_t *bad_offset, char *msg, size_t msglen)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
+		if (buf[i] != want) {
+			*bad_offset = offset + i;
+			snprintf(
+			    msg, msglen,
+			    "pattern mismatch at offset %llu (block at %llu): 0x%02x, expected "
+			    "0x%02x",
+			    (unsigned long long)(offset + i), (unsigned long long)offset, buf[i],
+			    want);
+			return -EILSEQ;
+		}
+	}
+	return 0;
+}
+
 void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len)
 {
+	if (job->buffer_pattern_len) {
+		wl_pattern_fill(buf, len, job->buffer_pattern, job->buffer_pattern_len);
+		return;
+	}
 	if (job->zero_buffers) {
 		memset(buf, 0, len);
 		return;

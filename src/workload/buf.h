@@ -95,6 +95,16 @@ void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, si
 int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
                   uint64_t *bad_offset, char *msg, size_t msglen);
 
+/** Repeat @pat (@n bytes, n > 0) over @buf from its first byte. */
+void wl_pattern_fill(uint8_t *buf, size_t len, const uint8_t *pat, size_t n);
+
+/**
+ * verify=pattern: check that a block read from @offset is verify_pattern
+ * repeated; 0, or -EILSEQ with the first bad byte's offset and a message.
+ */
+int wl_pattern_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                     uint64_t *bad_offset, char *msg, size_t msglen);
+
 /** Fill @buf for a plain write according to the job's buffer options. */
 void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len);
 

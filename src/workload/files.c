@@ -4,7 +4,8 @@
  * fio names the files of a job with filename= (a path, a device, or several
  * separated by ':', with '\:' for a literal colon) and directory= (where
  * they live, for names that are not absolute; without filename each clone
- * k of numjobs uses its own file JOBNAME.k.0).  raidlab does I/O to target specs, so this file
+ * k of numjobs uses its own nrfiles files named by filename_format,
+ * JOBNAME.k.0 by default).  raidlab does I/O to target specs, so this file
  * turns those options into one: file("PATH", size=...) for one file, concat(...) of files for a
  * list, the value itself when it already is a spec (it has a
  * '('), and null(size=...) for ioengine=null.  Paths are quoted in the spec
@@ -41,9 +42,12 @@ __attribute__((format(printf, 4, 5))) static bool files_append(char *buf, size_t
 	return true;
 }
 
-/* file("DIR/PATH", size=N) with '"' and '\' escaped. */
-static bool files_add_file(char *buf, size_t len, size_t *pos, const char *dir, const char *path,
-                           size_t plen, uint64_t size)
+/*
+ * file("DIR/PATH", size=N) with '"' and '\' escaped, and the job's file
+ * habits as the file target's parameters: unlink=1, create=0.
+ */
+static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_job *job,
+                           const char *dir, const char *path, size_t plen, uint64_t size)
 {
 	bool ok = files_append(buf, len, pos, "file(\"");
 	if (plen && path[0] == '/')
@@ -67,7 +71,60 @@ static bool files_add_file(char *buf, size_t len, size_t *pos, const char *dir, 
 		ok = files_append(buf, len, pos, "\"");
 	if (ok && size)
 		ok = files_append(buf, len, pos, ", size=%llu", (unsigned long long)size);
+	if (ok && job->unlink_files)
+		ok = files_append(buf, len, pos, ", unlink=1");
+	if (ok && !job->allow_file_create)
+		ok = files_append(buf, len, pos, ", create=0");
 	return ok && files_append(buf, len, pos, ")");
+}
+
+/*
+ * fio's filename_format for clone @clone's file @filenum: $jobname, $jobnum
+ * and $filenum replaced, anything else as written.  The name's length, or
+ * @len when it did not fit.
+ */
+static size_t files_format_name(const struct wl_job *job, unsigned clone, unsigned filenum,
+                                char *name, size_t len)
+{
+	size_t pos = 0;
+	for (const char *p = job->filename_format; *p && pos < len;) {
+		if (!strncmp(p, "$jobname", 8)) {
+			files_append(name, len, &pos, "%s", job->name);
+			p += 8;
+		} else if (!strncmp(p, "$jobnum", 7)) {
+			files_append(name, len, &pos, "%u", clone);
+			p += 7;
+		} else if (!strncmp(p, "$filenum", 8)) {
+			files_append(name, len, &pos, "%u", filenum);
+			p += 8;
+		} else {
+			files_append(name, len, &pos, "%c", *p++);
+		}
+	}
+	return pos;
+}
+
+/* A region of @want bytes over @nfiles files: each one's share, in 4 KiB units. */
+static uint64_t files_share(const struct wl_job *job, uint64_t want, unsigned nfiles)
+{
+	uint64_t each = nfiles > 1 && want && !job->filesize ? (want + nfiles - 1) / nfiles : want;
+	return (each + 4095) & ~4095ull;
+}
+
+/* Clone @clone's files named by filename_format: one file, or concat() of nrfiles. */
+static bool files_add_formatted(char *buf, size_t len, size_t *pos, const struct wl_job *job,
+                                const char *dir, unsigned clone, uint64_t want)
+{
+	unsigned n = job->nrfiles ? job->nrfiles : 1;
+	uint64_t each = files_share(job, want, n);
+	bool ok = n == 1 || files_append(buf, len, pos, "concat(");
+	for (unsigned f = 0; f < n && ok; f++) {
+		char name[WL_PATH_MAX + 64];
+		size_t nl = files_format_name(job, clone, f, name, sizeof(name));
+		ok = nl < sizeof(name) && nl > 0 && (!f || files_append(buf, len, pos, ", ")) &&
+		     files_add_file(buf, len, pos, job, dir, name, nl, each);
+	}
+	return ok && (n == 1 || files_append(buf, len, pos, ")"));
 }
 
 /* The next ':'-separated name (fio's '\:' does not separate); its length. */
@@ -107,9 +164,7 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 	if (!job->filename[0]) {
 		if (!dir)
 			return 1;
-		char name[WL_NAME_MAX + 32];
-		int n = snprintf(name, sizeof(name), "%s.%u.0", job->name, clone);
-		if (!files_add_file(buf, len, &pos, dir, name, (size_t)n, want))
+		if (!files_add_formatted(buf, len, &pos, job, dir, clone, want))
 			goto toolong;
 		return 0;
 	}
@@ -139,16 +194,15 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 			break;
 		p += n + 1;
 	}
-	/* Each file of a list holds an equal share of the region (or filesize), in 4 KiB units. */
-	uint64_t each = nfiles > 1 && want && !job->filesize ? (want + nfiles - 1) / nfiles : want;
-	each = (each + 4095) & ~4095ull;
+	/* Each file of a list holds an equal share of the region (or filesize). */
+	uint64_t each = files_share(job, want, nfiles);
 	if (nfiles > 1 && !files_append(buf, len, &pos, "concat("))
 		goto toolong;
 	const char *p = job->filename;
 	for (unsigned i = 0; i < nfiles; i++) {
 		size_t n = files_next(p);
 		if ((i && !files_append(buf, len, &pos, ", ")) ||
-		    !files_add_file(buf, len, &pos, dir, p, n, each))
+		    !files_add_file(buf, len, &pos, job, dir, p, n, each))
 			goto toolong;
 		p += n + 1;
 	}

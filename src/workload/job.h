@@ -111,7 +111,8 @@ enum wl_engine {
 enum wl_verify {
 	WL_VERIFY_NONE = 0,
 	WL_VERIFY_CRC32C,
-	WL_VERIFY_META, /* fio's meta: a self-describing header per verify_interval (buf.h) */
+	WL_VERIFY_META,    /* fio's meta: a self-describing header per verify_interval (buf.h) */
+	WL_VERIFY_PATTERN, /* fio's pattern: every byte is verify_pattern's, checked on read */
 };
 
 #define WL_PATTERN_MAX 64 /* verify_pattern bytes */
@@ -277,6 +278,21 @@ struct wl_job {
 	int32_t ignore_err[3][WL_IGNORE_MAX]; /* per type (read, write, verify): errnos */
 	uint32_t nignore[3];                  /* 0: fio's default, EIO and EILSEQ */
 	bool error_dump;                      /* print continued errors (default 1) */
+	bool verify_given; /* verify= was given (verify_pattern alone: pattern) */
+	/* fio's file habits (files.c, the file target) */
+	uint32_t nrfiles;                  /* files per clone named by filename_format; default 1 */
+	char filename_format[WL_PATH_MAX]; /* default $jobname.$jobnum.$filenum */
+	bool unlink_files;      /* unlink=1 / unlink_each_loop=1: remove them at the end */
+	bool allow_file_create; /* 0: a file that does not exist is an error */
+	/* buffer_pattern=: what writes carry (0 bytes: random data) */
+	uint8_t buffer_pattern[WL_PATTERN_MAX];
+	uint32_t buffer_pattern_len;
+	/* fio's logs */
+	bool log_offset;   /* log_offset=1: logs have an offset column (0 for averaged lines) */
+	bool per_job_logs; /* 0: one log file for all jobs, without the job number */
+	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
+	 */
+	uint32_t unified_rw;
 };
 
 /**
@@ -326,6 +342,15 @@ uint16_t wl_job_cmdprio(const struct wl_job *job, int dir);
  * must be in ignore_error's list for it (default EIO and EILSEQ, as fio).
  */
 bool wl_job_continues(const struct wl_job *job, int type, int err);
+
+/**
+ * verify=meta and verify=pattern: a block says by itself what it must hold,
+ * so any read can be checked (a reading job checks what an earlier one wrote).
+ */
+static inline bool wl_verify_self_checked(enum wl_verify v)
+{
+	return v == WL_VERIFY_META || v == WL_VERIFY_PATTERN;
+}
 
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */
 bool wl_rw_is_random(enum wl_rw rw);

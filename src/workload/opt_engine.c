@@ -174,3 +174,45 @@ int opt_set_generator(struct wl_job *job, const struct opt_def *def, const char 
 		                value);
 	return 0;
 }
+
+/*
+ * file_service_type=random|roundrobin|sequential|zipf|pareto|normal|gauss,
+ * each with an optional :N: checked, not kept.  A job's files are one
+ * concatenated region here (files.c), so its offsets pick the file.
+ */
+int opt_set_file_service(struct wl_job *job, const struct opt_def *def, const char *value,
+                         const struct opt_ctx *ctx)
+{
+	static const char *const kinds[] = {"random", "roundrobin", "sequential", "zipf",
+	                                    "pareto", "normal",     "gauss"};
+	int ret = opt_need_value(def, value, ctx);
+	(void)job;
+	if (ret)
+		return ret;
+	size_t n = strcspn(value, ":");
+	double arg = 0;
+	if (value[n] && (!value[n + 1] || !opt_parse_double(value + n + 1, &arg)))
+		goto bad;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strlen(kinds[i]) == n && !strncmp(kinds[i], value, n))
+			return 0;
+bad:
+	return opt_fail(ctx, true,
+	                "expected random, roundrobin, sequential, zipf, pareto, normal or gauss, "
+	                "optionally with :N, got '%s'",
+	                value);
+}
+
+/* pre_read=1: fio reads the files into the cache first and so keeps them there (invalidate=0). */
+int opt_set_pre_read(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	bool b = false;
+	(void)def;
+	int ret = opt_parse_bool(value, &b, ctx);
+	if (ret)
+		return ret;
+	if (b)
+		job->invalidate = false;
+	return 0;
+}

@@ -146,3 +146,20 @@ int opt_set_text(struct wl_job *job, const struct opt_def *def, const char *valu
 	(void)job;
 	return opt_need_value(def, value, ctx);
 }
+
+/*
+ * A boolean that only ever turns its field on: fsync_on_close=1 asks for
+ * end_fsync, unlink_each_loop=1 for unlink; their =0 leaves what the other
+ * option said.
+ */
+int opt_set_bool_on(struct wl_job *job, const struct opt_def *def, const char *value,
+                    const struct opt_ctx *ctx)
+{
+	bool b = false;
+	int ret = opt_parse_bool(value, &b, ctx);
+	if (ret)
+		return ret;
+	if (b)
+		*OPT_FIELD(job, def, bool) = true;
+	return 0;
+}

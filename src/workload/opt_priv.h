@@ -129,13 +129,14 @@ int opt_take_choice(const struct opt_def *def, const char *value, const struct o
 
 /* opt_generic.c */
 opt_set_fn opt_set_bool, opt_set_u32, opt_set_u64, opt_set_percent, opt_set_size, opt_set_time,
-    opt_set_bool_accepted, opt_set_u32_accepted, opt_set_text;
+    opt_set_bool_accepted, opt_set_u32_accepted, opt_set_text, opt_set_bool_on;
 /* opt_pattern.c */
 opt_set_fn opt_set_name, opt_set_rw, opt_set_bsrange, opt_set_bs, opt_set_bssplit, opt_set_rwmix,
     opt_set_dist;
 /* opt_engine.c */
 opt_set_fn opt_set_engine, opt_set_buffered, opt_set_direct, opt_set_path, opt_set_fallocate,
-    opt_set_sync, opt_set_mem, opt_set_thread, opt_set_submit_mode, opt_set_generator;
+    opt_set_sync, opt_set_mem, opt_set_thread, opt_set_submit_mode, opt_set_generator,
+    opt_set_file_service, opt_set_pre_read;
 /* opt_place.c */
 opt_set_fn opt_set_prio, opt_set_pair, opt_set_cpus, opt_set_numa_nodes, opt_set_numa_mpol,
     opt_set_cpus_policy;
@@ -143,8 +144,9 @@ opt_set_fn opt_set_prio, opt_set_pair, opt_set_cpus, opt_set_numa_nodes, opt_set
 opt_set_fn opt_set_rate, opt_set_rate_process, opt_set_usec, opt_set_lat_pct, opt_set_ss,
     opt_set_exit_what, opt_set_wait_for;
 /* opt_verify.c */
-opt_set_fn opt_set_verify, opt_set_vpattern, opt_set_dedupe_mode;
+opt_set_fn opt_set_verify, opt_set_vpattern, opt_set_bpattern, opt_set_dedupe_mode;
 /* opt_report.c */
-opt_set_fn opt_set_log_avg, opt_set_log, opt_set_pct_list, opt_set_coe, opt_set_ignore_error;
+opt_set_fn opt_set_log_avg, opt_set_log, opt_set_pct_list, opt_set_coe, opt_set_ignore_error,
+    opt_set_unified_rw;
 
 #endif

@@ -181,3 +181,20 @@ bad:
 	                "(EAGAIN,ENOSPC:122), got '%s'",
 	                WL_IGNORE_MAX, value);
 }
+
+/* unified_rw_reporting=none|mixed|both, or fio's 0|1|2. */
+int opt_set_unified_rw(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	static const struct opt_choice modes[] = {{"none", 0}, {"0", 0}, {"mixed", 1}, {"1", 1},
+	                                          {"both", 2}, {"2", 2}, {NULL, 0}};
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const struct opt_choice *c = opt_find_choice(modes, value);
+	if (!c)
+		return opt_fail(ctx, true, "expected none, mixed or both (or 0, 1, 2), got '%s'",
+		                value);
+	job->unified_rw = (uint32_t)c->value;
+	return 0;
+}

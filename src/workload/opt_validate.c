@@ -45,14 +45,16 @@ static uint32_t opt_max_bs(const struct wl_job *job)
 static bool opt_verify_writes(const struct wl_job *job)
 {
 	/* verify=meta on a reading job checks what it reads; otherwise the job writes */
-	bool vreads =
-	    job->verify == WL_VERIFY_META && (job->rw == WL_RW_READ || job->rw == WL_RW_RANDREAD);
+	bool vreads = wl_verify_self_checked(job->verify) &&
+	              (job->rw == WL_RW_READ || job->rw == WL_RW_RANDREAD);
 	return job->verify != WL_VERIFY_NONE && !vreads;
 }
 
 static const char *opt_verify_name(const struct wl_job *job)
 {
-	return job->verify == WL_VERIFY_META ? "verify=meta" : "verify=crc32c";
+	return job->verify == WL_VERIFY_META      ? "verify=meta"
+	       : job->verify == WL_VERIFY_PATTERN ? "verify=pattern"
+	                                          : "verify=crc32c";
 }
 
 /* Single options, for jobs not filled in through wl_job_set. */
@@ -67,7 +69,7 @@ static int opt_check_values(const struct wl_job *job, const struct opt_ctx *ctx)
 		return opt_fail(ctx, false, "invalid random_distribution value %d", (int)job->dist);
 	if ((unsigned)job->engine > WL_ENGINE_NULL)
 		return opt_fail(ctx, false, "invalid ioengine value %d", (int)job->engine);
-	if ((unsigned)job->verify > WL_VERIFY_META)
+	if ((unsigned)job->verify > WL_VERIFY_PATTERN)
 		return opt_fail(ctx, false, "invalid verify value %d", (int)job->verify);
 	return 0;
 }
@@ -190,8 +192,9 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 			    ctx, false,
 			    "%s needs a pattern that %s (write, randwrite, rw or randrw%s), "
 			    "got rw=%s",
-			    vname, job->verify == WL_VERIFY_META ? "writes or reads" : "writes",
-			    job->verify == WL_VERIFY_META ? ", read, randread" : "",
+			    vname,
+			    wl_verify_self_checked(job->verify) ? "writes or reads" : "writes",
+			    wl_verify_self_checked(job->verify) ? ", read, randread" : "",
 			    wl_rw_name(job->rw));
 		}
 		if (job->numjobs > 1 && job->offset_increment &&
@@ -209,10 +212,16 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 			    "checked",
 			    vname);
 	}
-	if (job->verify != WL_VERIFY_META && (job->verify_interval || job->verify_pattern_len))
-		return opt_fail(ctx, false, "%s applies to verify=meta (got verify=%s)",
-		                job->verify_interval ? "verify_interval" : "verify_pattern",
-		                job->verify == WL_VERIFY_CRC32C ? "crc32c" : "none");
+	if (job->verify != WL_VERIFY_META && job->verify_interval)
+		return opt_fail(ctx, false, "verify_interval applies to verify=meta (got %s)",
+		                job->verify == WL_VERIFY_NONE ? "verify=none" : vname);
+	if (job->verify == WL_VERIFY_PATTERN && !job->verify_pattern_len)
+		return opt_fail(ctx, false, "verify=pattern needs verify_pattern");
+	if (job->verify != WL_VERIFY_META && job->verify != WL_VERIFY_PATTERN &&
+	    job->verify_pattern_len)
+		return opt_fail(ctx, false,
+		                "verify_pattern applies to verify=meta or verify=pattern (got %s)",
+		                job->verify == WL_VERIFY_NONE ? "verify=none" : vname);
 	if (job->verify_interval) {
 		if (job->verify_interval % WL_BS_MIN || job->verify_interval > WL_BS_MAX)
 			return opt_fail(ctx, false,

@@ -1,6 +1,6 @@
 /*
  * opt_verify.c - the option setters of what is written and checked:
- * verify, verify_pattern and dedupe_mode.
+ * verify, verify_pattern, buffer_pattern and dedupe_mode.
  *
  * Design: which verify modes combine with which patterns is a rule across
  * options and lives in wl_job_validate (opt_validate.c); these setters only
@@ -12,8 +12,13 @@
 #include <string.h>
 
 const struct opt_choice opt_verify_choices[] = {
-    {"crc32c", WL_VERIFY_CRC32C}, {"meta", WL_VERIFY_META}, {"crc32c-intel", WL_VERIFY_CRC32C},
-    {"none", WL_VERIFY_NONE},     {"0", WL_VERIFY_NONE},    {NULL, 0},
+    {"crc32c", WL_VERIFY_CRC32C},
+    {"meta", WL_VERIFY_META},
+    {"crc32c-intel", WL_VERIFY_CRC32C},
+    {"pattern", WL_VERIFY_PATTERN},
+    {"none", WL_VERIFY_NONE},
+    {"0", WL_VERIFY_NONE},
+    {NULL, 0},
 };
 
 int opt_set_verify(struct wl_job *job, const struct opt_def *def, const char *value,
@@ -24,17 +29,18 @@ int opt_set_verify(struct wl_job *job, const struct opt_def *def, const char *va
 	if (ret)
 		return ret;
 	job->verify = (enum wl_verify)c->value;
+	job->verify_given = c->value != WL_VERIFY_NONE; /* a method was chosen */
 	return 0;
 }
 
 /*
- * verify_pattern=0xHEX (bytes in the order written) or "text" / 'text':
- * what fills verify=meta blocks after their header, checked on read.
+ * A pattern of verify_pattern and buffer_pattern: 0xHEX (bytes in the order
+ * written) or "text" / 'text', at most WL_PATTERN_MAX bytes, into @pat;
+ * its length, or -EINVAL with the message.
  */
-int opt_set_vpattern(struct wl_job *job, const struct opt_def *def, const char *value,
-                     const struct opt_ctx *ctx)
+static int opt_parse_pattern(const struct opt_def *def, const char *value,
+                             uint8_t pat[WL_PATTERN_MAX], const struct opt_ctx *ctx)
 {
-	uint8_t pat[WL_PATTERN_MAX];
 	size_t n = 0, len;
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
@@ -60,14 +66,44 @@ int opt_set_vpattern(struct wl_job *job, const struct opt_def *def, const char *
 	} else {
 		goto bad;
 	}
-	memcpy(job->verify_pattern, pat, n);
-	job->verify_pattern_len = (uint32_t)n;
-	return 0;
+	return (int)n;
 bad:
 	return opt_fail(ctx, true,
 	                "expected 0x and hex digits or a quoted string, at most %d bytes "
 	                "(0xaa555aa5, \"abcd\"), got '%s'",
 	                WL_PATTERN_MAX, value);
+}
+
+/*
+ * verify_pattern: what fills verify=meta blocks after their header (all of a
+ * verify=pattern block), checked on read.  Given without verify=, fio writes
+ * a header and the pattern: verify=meta here.
+ */
+int opt_set_vpattern(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	uint8_t pat[WL_PATTERN_MAX];
+	int n = opt_parse_pattern(def, value, pat, ctx);
+	if (n < 0)
+		return n;
+	memcpy(job->verify_pattern, pat, (size_t)n);
+	job->verify_pattern_len = (uint32_t)n;
+	if (!job->verify_given)
+		job->verify = WL_VERIFY_META;
+	return 0;
+}
+
+/* buffer_pattern: the bytes every write carries, repeated (fio's buffer_pattern). */
+int opt_set_bpattern(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	uint8_t pat[WL_PATTERN_MAX];
+	int n = opt_parse_pattern(def, value, pat, ctx);
+	if (n < 0)
+		return n;
+	memcpy(job->buffer_pattern, pat, (size_t)n);
+	job->buffer_pattern_len = (uint32_t)n;
+	return 0;
 }
 
 /* dedupe_mode=repeat|working_set */

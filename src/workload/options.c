@@ -145,7 +145,8 @@ static const struct opt_def opt_table[] = {
               "a pattern that writes: write, randwrite, rw, randrw); meta: every "
               "verify_interval of a written block starts with a header naming its offset "
               "and length (checksummed), the rest is verify_pattern; a job that writes "
-              "reads its blocks back, a job that reads checks every block it reads.  none "
+              "reads its blocks back, a job that reads checks every block it reads.  "
+              "pattern: every byte is verify_pattern's (no header), checked the same way.  none "
               "or 0: off.  fio's other methods (md5, sha256, ...) are not supported."),
      .set = opt_set_verify, .choices = opt_verify_choices},
     {OPT_INFO("verify_interval", NULL, "size", "0",
@@ -156,7 +157,8 @@ static const struct opt_def opt_table[] = {
               "verify=meta: fill blocks after their header with this pattern, repeated (0x "
               "and hex digits in the order written, or a quoted string; at most 64 "
               "bytes), and check it on read; empty: random data, only the headers are "
-              "checked."),
+              "checked.  verify=pattern: the whole block is the pattern.  Given without "
+              "verify=, it means verify=meta (fio writes its header and the pattern)."),
      .set = opt_set_vpattern},
     {OPT_INFO("do_verify", NULL, "bool", "1",
               "With verify: 0 writes the verifiable blocks without checking them (a later "
@@ -207,6 +209,60 @@ static const struct opt_def opt_table[] = {
               "Accepted for fio job files: raidlab creates and lays out every job's files "
               "one after another before any job starts, so creation is always serialized."),
      .set = opt_set_bool_accepted},
+    {OPT_INFO("filename_format", NULL, "str", "$jobname.$jobnum.$filenum",
+              "Name of the files of a job that gives no filename: $jobname, $jobnum (the "
+              "numjobs copy, from 0) and $filenum (from 0) are replaced, as in fio; the "
+              "files go in directory= or the current folder."),
+     .set = opt_set_path, .off = OPT_OFF(filename_format, char[WL_PATH_MAX])},
+    {OPT_INFO("nrfiles", NULL, "int", "1",
+              "Files each copy of a job without filename= uses, 1 to 1024, named by "
+              "filename_format; size (or filesize each) is shared among them.  They "
+              "form one region, file after file, so the job's offsets choose the file."),
+     .set = opt_set_u32, .off = OPT_OFF(nrfiles, uint32_t), .min = 1, .max = 1024},
+    {OPT_INFO("openfiles", NULL, "int", "1",
+              "Accepted for fio job files (1 or more): raidlab keeps all of a job's files "
+              "open for the whole run."),
+     .set = opt_set_u32_accepted, .min = 1, .max = UINT32_MAX},
+    {OPT_INFO("file_service_type", NULL, "str", "roundrobin",
+              "Accepted for fio job files (random, roundrobin, sequential, zipf, pareto, "
+              "normal, gauss, each with an optional :N): the files of a job form one "
+              "region, so the job's own offsets decide which file each I/O goes to."),
+     .set = opt_set_file_service},
+    {OPT_INFO("allow_file_create", NULL, "bool", "1",
+              "0: a file the job names must exist; raidlab does not create it and the run "
+              "fails naming it."),
+     .set = opt_set_bool, .off = OPT_OFF(allow_file_create, bool)},
+    {OPT_INFO("unlink", NULL, "bool", "0",
+              "1: remove the job's regular files when the run ends, also those that "
+              "existed before it (raidlab removes the files it created anyway, unless "
+              "--keep).  Block devices are never removed."),
+     .set = opt_set_bool, .off = OPT_OFF(unlink_files, bool)},
+    {OPT_INFO("unlink_each_loop", NULL, "bool", "0",
+              "1: as unlink=1.  raidlab keeps its files open across loops, so they are "
+              "removed once, when the run ends."),
+     .set = opt_set_bool_on, .off = OPT_OFF(unlink_files, bool)},
+    {OPT_INFO("overwrite", NULL, "bool", "0",
+              "Accepted for fio job files: raidlab creates a missing file in full before "
+              "the job runs, so writes go to blocks that exist, as fio's overwrite=1."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("pre_read", NULL, "bool", "0",
+              "1: leave the page cache as it is (invalidate=0), as fio's pre_read does.  "
+              "The files are not read ahead of the job."),
+     .set = opt_set_pre_read},
+    {OPT_INFO("fsync_on_close", NULL, "bool", "0",
+              "1: flush the file when the job ends, as end_fsync=1 (raidlab closes its "
+              "files once, at the end)."),
+     .set = opt_set_bool_on, .off = OPT_OFF(end_fsync, bool)},
+    {OPT_INFO("scramble_buffers", NULL, "bool", "1",
+              "Accepted for fio job files: raidlab's write buffers are random data (or "
+              "zero_buffers, buffer_pattern, buffer_compress_percentage), never a "
+              "repeated block that fio would need to scramble."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("buffer_pattern", NULL, "str", "",
+              "What every write carries: 0x and hex digits or a quoted string, at most 64 "
+              "bytes, repeated from the start of each block (fio's buffer_pattern).  "
+              "verify and dedupe_percentage fill their blocks their own way."),
+     .set = opt_set_bpattern},
     {OPT_INFO("verify_only", NULL, "bool", "0",
               "Do not write: replay the job's write sequence and check the blocks that an "
               "earlier run of the same job (same options and randseed) wrote.  Needs verify."),
@@ -286,6 +342,24 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("write_iops_log", NULL, "str", "",
               "Write fio's IOPS log NAME_iops.N.log: I/Os per second of each interval."),
      .set = opt_set_log, .off = OPT_OFF(iops_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("log_offset", NULL, "bool", "0",
+              "1: fio's logs get an offset column before the priority; raidlab's lines are "
+              "averages over log_avg_msec, for which fio writes offset 0."),
+     .set = opt_set_bool, .off = OPT_OFF(log_offset, bool)},
+    {OPT_INFO("per_job_logs", NULL, "bool", "1",
+              "0: every job writes its lines to one log NAME_bw.log (no job number), as "
+              "fio does."),
+     .set = opt_set_bool, .off = OPT_OFF(per_job_logs, bool)},
+    {OPT_INFO("unified_rw_reporting", NULL, "enum", "none",
+              "fio's JSON output: none (or 0): read, write and trim apart; mixed (or 1): "
+              "one \"mixed\" direction summing them, instead; both (or 2): both.  "
+              "raidlab's own table and terse output keep the directions apart."),
+     .set = opt_set_unified_rw},
+    {OPT_INFO("significant_figures", NULL, "int", "4",
+              "Checked, 1 to 10: fio's digits for figures of its normal output.  "
+              "raidlab's normal output is its own table with fixed decimals; JSON and "
+              "terse carry full figures in either program."),
+     .set = opt_set_u32_accepted, .min = 1, .max = 10},
     {OPT_INFO("rate", NULL, "str", "0",
               "Cap the job's bandwidth: READ[,WRITE[,TRIM]] bytes per second (10m,2m); one "
               "value caps every direction; 0 or empty: no cap.  Requests wait for their "
@@ -527,11 +601,8 @@ static const struct {
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-    "bs_unaligned",  "iodepth_batch_complete",
-    "iodepth_low",   "percentage_random",
-    "nrfiles",       "hipri",
-    "fixedbufs",     "registerfiles",
-    "sqthread_poll",
+    "bs_unaligned", "iodepth_batch_complete", "iodepth_low",   "percentage_random", "hipri",
+    "fixedbufs",    "registerfiles",          "sqthread_poll",
 };
 
 static const struct opt_def *opt_lookup(const char *name)
@@ -594,6 +665,7 @@ void wl_job_init(struct wl_job *job)
 			(void)def->set(job, def, def->info.def, &ctx);
 	}
 	job->direct_given = false;
+	job->verify_given = false;
 	job->rwmix_given[0] = job->rwmix_given[1] = false;
 }
 

@@ -223,7 +223,7 @@ static void run_error_continue(struct run_worker *w, struct run_slot *s, int sta
 bool run_reads_back(const struct wl_job *job)
 {
 	return job->do_verify && (job->verify == WL_VERIFY_CRC32C ||
-	                          (job->verify == WL_VERIFY_META && wl_job_writes(job)));
+	                          (wl_verify_self_checked(job->verify) && wl_job_writes(job)));
 }
 
 /* verify_dump: one block into JOB.OFFSET.KIND in the current directory. */
@@ -249,6 +249,8 @@ static void run_check(struct run_worker *w, struct run_slot *s)
 	int rc =
 	    w->job->verify == WL_VERIFY_META
 	        ? wl_meta_check(w->job, s->buf, s->io.len, s->io.offset, &bad, msg, sizeof(msg))
+	    : w->job->verify == WL_VERIFY_PATTERN
+	        ? wl_pattern_check(w->job, s->buf, s->io.len, s->io.offset, &bad, msg, sizeof(msg))
 	        : wl_verify_check(s->buf, s->io.len, s->io.offset, w->data_seed, s->gen, &bad, msg,
 	                          sizeof(msg));
 
@@ -452,6 +454,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
 		else if (job->verify == WL_VERIFY_META)
 			wl_meta_fill(job, &w->buf_rng, s->buf, len, off, w->ios_issued, w->gindex);
+		else if (job->verify == WL_VERIFY_PATTERN)
+			wl_pattern_fill(s->buf, len, job->verify_pattern, job->verify_pattern_len);
 		else if (job->dedupe_pct)
 			wl_dedupe_fill(job, &w->dedupe, s->buf, len);
 		else if (job->refill_buffers)

@@ -146,7 +146,8 @@ static int run_worker_setup(struct run_worker *w)
 		               w->dedupe_index, w->dedupe_count);
 	w->nslots = job->iodepth;
 	w->depth = w->nslots;
-	w->check_reads = job->verify == WL_VERIFY_META && job->do_verify && !wl_job_writes(job);
+	w->check_reads =
+	    wl_verify_self_checked(job->verify) && job->do_verify && !wl_job_writes(job);
 	w->lat_on = job->lat_target_ns > 0;
 	w->slots = calloc(w->nslots, sizeof(*w->slots));
 	if (!w->slots)

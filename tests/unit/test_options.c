@@ -1060,6 +1060,22 @@ static const char *const promised[] = {
     "dedupe_mode",
     "dedupe_working_set_percentage",
     "dedupe_global",
+    "filename_format",
+    "nrfiles",
+    "openfiles",
+    "file_service_type",
+    "allow_file_create",
+    "unlink",
+    "unlink_each_loop",
+    "overwrite",
+    "pre_read",
+    "fsync_on_close",
+    "scramble_buffers",
+    "buffer_pattern",
+    "log_offset",
+    "per_job_logs",
+    "significant_figures",
+    "unified_rw_reporting",
     "verify_interval",
     "verify_pattern",
     "do_verify",
@@ -1181,7 +1197,8 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
 			    strcmp(o->name, "cpus_allowed") && strncmp(o->name, "numa_", 5) &&
 			    strcmp(o->name, "verify_pattern") && strcmp(o->name, "prio") &&
-			    strcmp(o->name, "ignore_error") && strcmp(o->name, "read_iolog"))
+			    strcmp(o->name, "buffer_pattern") && strcmp(o->name, "ignore_error") &&
+			    strcmp(o->name, "read_iolog"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1831,8 +1848,21 @@ static void test_control_options(void **state)
 	SET_OK(&j, "verify_interval", "3k");
 	VALIDATE_ERR(&j, "verify_interval=3072 does not divide the block size 4096");
 	wl_job_init(&j);
-	SET_OK(&j, "verify_pattern", "0x01");
-	VALIDATE_ERR(&j, "verify_pattern applies to verify=meta (got verify=none)");
+	SET_OK(&j, "verify_pattern", "0x01"); /* alone: fio's header and pattern */
+	assert_int_equal(j.verify, WL_VERIFY_META);
+	VALIDATE_OK(&j);
+	wl_job_init(&j);
+	SET_OK(&j, "verify", "crc32c");
+	SET_OK(&j, "rw", "write");
+	SET_OK(&j, "verify_pattern", "0x01"); /* verify= given first is kept */
+	VALIDATE_ERR(&j, "verify_pattern applies to verify=meta or verify=pattern (got "
+	                 "verify=crc32c)");
+	wl_job_init(&j);
+	SET_OK(&j, "verify", "pattern");
+	SET_OK(&j, "rw", "write");
+	VALIDATE_ERR(&j, "verify=pattern needs verify_pattern");
+	SET_OK(&j, "verify_pattern", "\"ab\"");
+	VALIDATE_OK(&j);
 	SET_ERR("verify_pattern", "0x", "option 'verify_pattern': expected 0x and hex digits");
 	SET_ERR("verify_pattern", "255", "got '255'");
 	SET_ERR("verify_pattern", "\"unterminated", "got '\"unterminated'");

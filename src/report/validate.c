@@ -284,7 +284,9 @@ static double val_dir_figure(struct json_object *test, const char *direction, co
 			return NAN;
 		return json_object_get_double(v);
 	}
-	if (!json_object_object_get_ex(d, metric, &v))
+	/* a figure of the test as a whole (HD Tune's min_mb_s), for a direction it ran */
+	if (!json_object_object_get_ex(d, metric, &v) &&
+	    !json_object_object_get_ex(test, metric, &v))
 		return NAN;
 	return json_object_get_double(v);
 }

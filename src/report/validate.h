@@ -19,7 +19,8 @@
  *
  * Figures: a cell's test is a test name of the suite, or "peak" for the
  * highest MB/s over every test (ATTO's peak); its metric is "mb_s"
- * (default) or "lat_us" (mean latency).  A cell with "anomaly" set is
+ * (default), "lat_us" (mean latency) or another key of the direction or,
+ * failing that, of the test (HD Tune's "min_mb_s").  A cell with "anomaly" set is
  * reported but not counted in the statistics.
  */
 #ifndef RL_REPORT_VALIDATE_H

@@ -198,8 +198,14 @@ static uint64_t dev_end(struct sim_dev *d, uint64_t done)
 	return done;
 }
 
-/* One run of units of one program unit: when its data is in the controller. */
-static uint64_t dev_read_run(struct sim_dev *d, uint64_t pui, uint32_t n, uint64_t ready)
+/*
+ * One run of units of one program unit: when its data is in the controller.
+ * @bytes: the host's bytes in the run (0: whole units, as a read-modify-write
+ * needs); only the pages holding them cross the channel, so a 4 KiB read of a
+ * drive with a larger mapping unit does not move the whole unit.
+ */
+static uint64_t dev_read_run(struct sim_dev *d, uint64_t pui, uint32_t n, uint64_t bytes,
+                             uint64_t ready)
 {
 	uint32_t per_blk = d->g.b >> d->g.pu_shift;
 	uint32_t blk = sim_div(pui, d->g.ppb_magic);
@@ -210,8 +216,10 @@ static uint64_t dev_read_run(struct sim_dev *d, uint64_t pui, uint32_t n, uint64
 		d->c.buffer_read_units += n;
 		return ready;
 	}
+	if (bytes && d->p.page)
+		bytes = (bytes + d->p.page - 1) / d->p.page * d->p.page;
 	return sim_nand_read(d, (uint32_t)(pui - (uint64_t)blk * per_blk) % d->g.ndies, ready, n,
-	                     d->blk[blk].slc, true);
+	                     bytes, d->blk[blk].slc, true);
 }
 
 uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len)
@@ -244,7 +252,7 @@ uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t le
 			continue;
 		}
 		if (run_n) {
-			uint64_t r = dev_read_run(d, run_pu, run_n, c);
+			uint64_t r = dev_read_run(d, run_pu, run_n, run_bytes, c);
 			r = sim_host_xfer(d, false, r, run_bytes);
 			if (r > done)
 				done = r;
@@ -254,7 +262,7 @@ uint64_t sim_dev_read(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t le
 		run_bytes = bytes;
 	}
 	if (run_n) {
-		uint64_t r = dev_read_run(d, run_pu, run_n, c);
+		uint64_t r = dev_read_run(d, run_pu, run_n, run_bytes, c);
 		r = sim_host_xfer(d, false, r, run_bytes);
 		if (r > done)
 			done = r;
@@ -321,7 +329,7 @@ uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t l
 		uint32_t old = sim_l2p(d, u);
 		if ((us < off || us + unit > off + len) && old != SIM_NONE) {
 			/* read-modify-write of a partly written unit */
-			uint64_t r = dev_read_run(d, old >> d->g.pu_shift, 1, c);
+			uint64_t r = dev_read_run(d, old >> d->g.pu_shift, 1, 0, c);
 			if (r > ready)
 				ready = r;
 			d->c.rmw_reads++;

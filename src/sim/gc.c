@@ -180,7 +180,7 @@ uint32_t sim_gc_relocate(struct sim_dev *d, uint64_t ready)
 			continue;
 		k->valid -= n;
 		if (d->timing)
-			t = sim_nand_read(d, pui % d->g.ndies, ready, n, k->slc, false);
+			t = sim_nand_read(d, pui % d->g.ndies, ready, n, 0, k->slc, false);
 		d->gc_last_t = t;
 		if (t > d->gc_erase_after)
 			d->gc_erase_after = t;

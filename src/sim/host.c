@@ -13,6 +13,9 @@
  *  - Link: a calendar per direction for NVMe/AHCI over PCIe (full duplex),
  *    one shared calendar for SATA (half duplex).  Optional controller data
  *    path limits (ctrl_read_bw / ctrl_write_bw) are one more calendar each.
+ *    On writes the data path takes the data as its frames arrive (8 KiB
+ *    DATA FISes on SATA), so a large command costs the slower of the two
+ *    rates plus one frame, not their sum.
  *  - latency: a fixed per-command delay that occupies nothing (bus round
  *    trips, interrupt); dev.c adds it at completion.
  */
@@ -22,6 +25,7 @@
 #include "sim/sim.h"
 
 #define HOST_CAL_CAP 4096
+#define HOST_FRAME   8192 /* SATA's largest DATA FIS; NVMe moves data in TLPs */
 
 static inline uint64_t xfer_ns(uint64_t bytes, uint64_t rate)
 {
@@ -129,7 +133,7 @@ uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t 
 	struct sim_host *h = &d->host;
 	uint64_t cbw = to_dev ? d->p.ctrl_write_bw : d->p.ctrl_read_bw;
 	struct sim_cal *link = &h->link[h->half_duplex ? 0 : to_dev];
-	uint64_t t = ready, dur;
+	uint64_t t = ready, dur, start;
 
 	if (!bytes)
 		return ready;
@@ -139,10 +143,17 @@ uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t 
 		t = sim_cal_reserve(&h->ctrl[0], d->now, t, dur) + dur;
 	}
 	dur = xfer_ns(bytes, d->g.link_bw);
-	t = sim_cal_reserve(link, d->now, t, dur) + dur;
+	start = sim_cal_reserve(link, d->now, t, dur);
+	t = start + dur;
 	if (cbw && to_dev) {
-		dur = xfer_ns(bytes, cbw);
-		t = sim_cal_reserve(&h->ctrl[1], d->now, t, dur) + dur;
+		/* the data path takes the data frame by frame as it arrives */
+		uint64_t frame = bytes < HOST_FRAME ? bytes : HOST_FRAME;
+		uint64_t cdur = xfer_ns(bytes, cbw);
+		uint64_t cend = sim_cal_reserve(&h->ctrl[1], d->now,
+		                                start + xfer_ns(frame, d->g.link_bw), cdur) +
+		                cdur;
+		uint64_t tail = t + xfer_ns(frame, cbw);
+		t = cend > tail ? cend : tail;
 	}
 	return t;
 }

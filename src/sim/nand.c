@@ -83,12 +83,15 @@ static inline uint64_t die_reserve(struct sim_dev *d, struct sim_die *die, uint6
 	return s;
 }
 
-uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint32_t units, bool slc,
-                       bool host)
+uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint32_t units,
+                       uint64_t bytes, bool slc, bool host)
 {
 	struct sim_die *die = &d->die[die_no];
 	uint64_t tr = (slc && d->p.t_read_slc ? d->p.t_read_slc : d->p.t_read) * d->g.prog_k;
-	uint64_t start, end, x, dur;
+	uint64_t start, end, x, dur, pp = (uint64_t)d->p.planes * d->p.page;
+
+	if (bytes && d->g.prog_k > 1 && pp && bytes < (uint64_t)d->g.prog_k * pp)
+		tr = tr / d->g.prog_k * ((bytes + pp - 1) / pp); /* only the pages asked for */
 
 	if (host) {
 		uint64_t r = ready > die->rd ? ready : die->rd;
@@ -104,7 +107,9 @@ uint64_t sim_nand_read(struct sim_dev *d, uint32_t die_no, uint64_t ready, uint3
 	}
 	d->c.nand_read_ops++;
 	d->c.nand_read_units += units;
-	dur = chan_ns(d, (uint64_t)units * d->g.unit);
+	if (!bytes || bytes > (uint64_t)units * d->g.unit)
+		bytes = (uint64_t)units * d->g.unit;
+	dur = chan_ns(d, bytes);
 	x = sim_cal_reserve(&d->chan[die_no % d->g.nch], d->now, end, dur);
 	return x + dur;
 }

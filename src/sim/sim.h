@@ -420,9 +420,14 @@ void sim_host_finish(struct sim_dev *d, uint64_t t);
 /* nand.c */
 int sim_nand_init(struct sim_dev *d);
 void sim_nand_free(struct sim_dev *d);
-/** Read @units units of one program unit on @die; returns when the data is in the controller. */
-uint64_t sim_nand_read(struct sim_dev *d, uint32_t die, uint64_t ready, uint32_t units, bool slc,
-                       bool host);
+/**
+ * Read @units units of one program unit on @die; returns when the data is in
+ * the controller.  @bytes is what crosses the channel (0: the whole units): a
+ * page read loads the page register, and the controller clocks out only the
+ * columns it needs.
+ */
+uint64_t sim_nand_read(struct sim_dev *d, uint32_t die, uint64_t ready, uint32_t units,
+                       uint64_t bytes, bool slc, bool host);
 /** Program one program unit on @die with data ready at @ready; returns the end. */
 uint64_t sim_nand_program(struct sim_dev *d, uint32_t die, uint64_t ready, bool slc, bool gc);
 /** Erase superblock @blk on every die from @ready. */

@@ -31,7 +31,12 @@ done < <(sed -n '/^## Known failures/,/^## /p' "$top/tests/fio-examples/README.m
 run() {
 	rm -rf "$SCRATCH" "$T/wd"
 	mkdir -p "$SCRATCH" "$T/wd"
-	(cd "$T/wd" && timeout -k 5 20 "$@" --output-format=json >"$T/out.json" 2>"$T/err")
+	local rc=0
+	(cd "$T/wd" && timeout -k 5 20 "$@" --output-format=json >"$T/out.json" 2>"$T/err") || rc=$?
+	# a job process that outlived its parent (some of fio's examples ignore
+	# SIGTERM) must not run on beside the rest of the suite
+	pkill -KILL -f -- "$T/ex/" 2>/dev/null || true
+	return $rc
 }
 
 total=0 fio_ok=0 rl_ok=0 bad=""

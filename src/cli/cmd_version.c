@@ -7,10 +7,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mpi/rank.h"
 
-static const char version_usage[] = "usage: raidlab version\n"
-                                    "\n"
-                                    "Prints raidlab's version (the same as raidlab --version).\n";
+static const char version_usage[] =
+    "usage: raidlab version\n"
+    "\n"
+    "Prints raidlab's version (the same as raidlab --version), then whether\n"
+    "MPI is built in (mpi: LIBRARY VERSION, or mpi: not built in).\n";
 
 static int version_main(int argc, char **argv)
 {
@@ -23,6 +26,7 @@ static int version_main(int argc, char **argv)
 		return 2;
 	}
 	printf("raidlab %s\n", RL_VERSION);
+	printf("mpi: %s\n", rl_mpi_built() ? rl_mpi_library() : "not built in");
 	return 0;
 }
 

@@ -15,12 +15,13 @@
 # tar, gzip and xfsprogs (the file suites: untar's extractor, compressibility checks,
 # --fs=xfs); strace (tests compare the system calls raidlab and fio make: page-cache
 # drops, submission batches, I/O priorities).
+# libopenmpi-dev, openmpi-bin: MPI (optional in the build; sweep, validate over ranks, docs/mpi.md).
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
       libaio-dev fio-examples gnuplot-nox libgnutls28-dev
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs
       nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs
-      strace)
+      strace libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

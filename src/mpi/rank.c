@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mpi/rank.h"
 
@@ -151,12 +152,29 @@ int rl_mpi_probe(int from, int tag, int *src, int *tag_out, size_t *len)
 	return 1;
 }
 
-int rl_mpi_recv(int from, int tag, void *buf, size_t len)
+int rl_mpi_recv(int from, int tag, void *buf, size_t len, double wait_s)
 {
-	return MPI_Recv(buf, (int)len, MPI_BYTE, from, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
-	               MPI_SUCCESS
-	           ? 0
-	           : -EIO;
+	MPI_Request req;
+	struct timespec t0, t;
+	int flag = 0;
+
+	if (MPI_Irecv(buf, (int)len, MPI_BYTE, from, tag, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (MPI_Test(&req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (flag)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 >
+		    wait_s)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	}
+	/* the sender died halfway through a large message: give it up */
+	MPI_Cancel(&req);
+	return -ETIMEDOUT;
 }
 
 #else /* no MPI: a lone process */
@@ -209,7 +227,7 @@ int rl_mpi_probe(int from, int tag, int *src, int *tag_out, size_t *len)
 	return -ENOTSUP;
 }
 
-int rl_mpi_recv(int from, int tag, void *buf, size_t len)
+int rl_mpi_recv(int from, int tag, void *buf, size_t len, double wait_s)
 {
 	return -ENOTSUP;
 }

@@ -61,7 +61,11 @@ void rl_mpi_cancel(struct rl_mpi_send *s);
  */
 int rl_mpi_probe(int from, int tag, int *src, int *tag_out, size_t *len);
 
-/** Receive the message rl_mpi_probe found (@len bytes into @buf); 0 or -EIO. */
-int rl_mpi_recv(int from, int tag, void *buf, size_t len);
+/**
+ * Receive the message rl_mpi_probe found (@len bytes into @buf), waiting
+ * at most @wait_s seconds for the rest of it (a large message comes in
+ * parts; its sender may die halfway).  0, -ETIMEDOUT or -EIO.
+ */
+int rl_mpi_recv(int from, int tag, void *buf, size_t len, double wait_s);
 
 #endif

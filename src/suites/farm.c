@@ -63,7 +63,7 @@ static void farm_fingerprint(const struct suite_request *rq, char *buf, size_t l
 
 /* A message from @from with @tag, or any tag (-1): its text (NUL-ended, the
    caller's), NULL when none waits. */
-static char *farm_take(int from, int tag, int *src, int *tag_out, size_t *len)
+static char *farm_take(int from, int tag, int *src, int *tag_out, size_t *len, double wait_s)
 {
 	char *msg;
 
@@ -71,7 +71,7 @@ static char *farm_take(int from, int tag, int *src, int *tag_out, size_t *len)
 		return NULL;
 	if (!(msg = malloc(*len + 1)))
 		return NULL;
-	if (rl_mpi_recv(*src, *tag_out, msg, *len)) {
+	if (rl_mpi_recv(*src, *tag_out, msg, *len, wait_s)) {
 		free(msg);
 		return NULL;
 	}
@@ -130,7 +130,7 @@ static int farm_send_wait(int tag, const char *buf, size_t len)
  */
 static int farm_compute(const struct suite_request *rq, size_t index, char **text, size_t *len)
 {
-	struct pool_job j = {0};
+	struct pool_job j = {.orphan_dies = true};
 	struct rl_mpi_send *beat = NULL;
 	double last = farm_now();
 	char head[64];
@@ -188,7 +188,7 @@ static void farm_worker(const struct suite_request *rq, size_t n)
 	for (;;) {
 		int src, tag;
 		size_t len, index;
-		char *msg = farm_take(0, -1, &src, &tag, &len), *fp;
+		char *msg = farm_take(0, -1, &src, &tag, &len, 3600), *fp;
 		if (!msg) {
 			poll(NULL, 0, FARM_POLL_MS);
 			continue;
@@ -318,7 +318,7 @@ static void farm_listen(struct farm *f)
 	size_t len;
 	char *msg, *body;
 
-	while ((msg = farm_take(-1, -1, &src, &tag, &len))) {
+	while ((msg = farm_take(-1, -1, &src, &tag, &len, f->timeout))) {
 		struct farm_rank *rk = src > 0 && src < f->size ? &f->rk[src] : NULL;
 		size_t index = strtoull(msg, &body, 10);
 		if (rk && index < f->n) {
@@ -427,6 +427,7 @@ int suite_farm_run(const struct suite_request *rq, size_t n, struct suite_pool_r
 	if (rl_mpi_rank() > 0)
 		farm_worker(rq, n); /* does not return */
 	f.size = rl_mpi_size();
+	f.local.orphan_dies = true;
 	f.timeout = t && atof(t) > 0 ? atof(t) : FARM_TIMEOUT_S;
 	f.st = calloc(n ? n : 1, 1);
 	f.rk = calloc((size_t)f.size, sizeof(*f.rk));

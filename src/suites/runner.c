@@ -12,9 +12,11 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -129,6 +131,8 @@ int pool_start(const struct suite_request *rq, struct pool_job *j)
 	}
 	if (!j->pid) {
 		close(p[0]);
+		if (j->orphan_dies)
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pool_child(rq, p[1]);
 	}
 	close(p[1]);

@@ -7,6 +7,7 @@
 #ifndef RL_SUITES_RUNNER_PRIV_H
 #define RL_SUITES_RUNNER_PRIV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -19,6 +20,7 @@ struct pool_job {
 	int fd;
 	char *buf;
 	size_t len, cap;
+	bool orphan_dies; /* the worker is killed when its parent dies (a rank's) */
 };
 
 /** Fork a worker for @rq; its result comes on j->fd.  0 or -errno. */

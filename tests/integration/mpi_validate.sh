@@ -5,12 +5,7 @@
 # it short on a busy machine.  Ranks on localhost, oversubscribed.
 . "$(dirname "$0")/lib.sh"
 need jq
-need mpirun
-$RAIDLAB version | grep -q '^mpi: Open MPI' ||
-	skip "raidlab was built without MPI (libopenmpi-dev: scripts/install-deps.sh): $($RAIDLAB version | tail -1)"
-# no leak check under mpirun: see mpi_sweep.sh
-export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
-mpi=(mpirun --oversubscribe --allow-run-as-root --enable-recovery)
+need_mpi
 set_=sm951-windows-stripe
 
 "${mpi[@]}" -n 1 $RAIDLAB validate $set_ --quiet --json one.json >one.out 2>one.err ||

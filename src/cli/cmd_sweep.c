@@ -320,7 +320,9 @@ int cli_sweep_run(struct sw_plan *pl, unsigned par, bool quiet)
 		    (i == 0 || strcmp(pl->pts[i - 1].spec, pl->pts[i].spec)))
 			fprintf(stderr, "raidlab sweep: skipped %s: %s\n", pl->pts[i].spec,
 			        pl->pts[i].reason);
-	stored = sw_plan_load(pl);
+	/* under MPI only rank 0 reads the store (it may be on rank 0's disk
+	   alone); the other ranks are handed points by rank 0 whatever they hold */
+	stored = rl_mpi_rank() == 0 ? sw_plan_load(pl) : 0;
 	todo = sw_plan_count(pl, SW_PENDING);
 	if (!quiet && rl_mpi_rank() == 0)
 		fprintf(stderr,
@@ -332,7 +334,9 @@ int cli_sweep_run(struct sw_plan *pl, unsigned par, bool quiet)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (todo && sw_plan_run(pl, par, quiet ? NULL : swc_progress, pl)) {
+	/* under MPI every rank enters the pool, even with nothing to run: rank 0
+	   tells the others when the work is done */
+	if ((todo || rl_mpi_size() > 1) && sw_plan_run(pl, par, quiet ? NULL : swc_progress, pl)) {
 		cli_error("sweep", "the worker pool could not run");
 		return 1;
 	}

@@ -10,7 +10,8 @@
  * Open MPI 5, srun --mpi=pmix) and PMI_SIZE (srun with PMI-2).  Errors on
  * the world communicator are returned, not fatal, so that a rank that
  * died (mpirun --enable-recovery keeps the others running) shows as an
- * error code to the rank that talks to it, not as the end of the job.
+ * error code to the rank that talks to it, not as the end of the job, and
+ * MPI_Finalize waits for no other rank (a dead one would never come).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -58,6 +59,9 @@ int rl_mpi_init(int *argc, char ***argv)
 {
 	if (mpi_started || !mpi_launched())
 		return 0;
+	/* no barrier in MPI_Finalize: with a dead rank (mpirun --enable-recovery)
+	   Open MPI's closing fence may wait for it for ever; a user's setting wins */
+	setenv("OMPI_MCA_async_mpi_finalize", "1", 0);
 	if (MPI_Init(argc, argv) != MPI_SUCCESS)
 		return -EIO;
 	mpi_started = true;

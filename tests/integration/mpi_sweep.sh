@@ -29,6 +29,12 @@ cmp <(untimed one.json) <(untimed four.json) ||
 cmp one.csv four.csv || fail "4-rank CSV differs from the one-host CSV"
 [ "$(ls four | wc -l)" -eq 8 ] || fail "the 4-rank store has $(ls four | wc -l) files, expected 8"
 diff <(ls one) <(ls four) || fail "the stores hold other keys"
+# again: every point is in the store, nothing to hand out; the ranks still end
+"${mpi[@]}" -n 4 $RAIDLAB sweep "${args[@]}" --store four --json again.json >again.out 2>again.err ||
+	{ cat again.err; fail "4-rank sweep with every point stored"; }
+grep -q '8 in the store, 0 to run' again.err || { cat again.err; fail "the stored points were not taken"; }
+cmp <(untimed four.json | grep -v '"stored"') <(untimed again.json | grep -v '"stored"') ||
+	fail "the stored sweep differs"
 [ "$(grep -c 'raid10 x4 chunk=256k' four.out)" -eq 1 ] || { cat four.out; fail "the table is not printed once"; }
 
 # a rank dies while it computes: kill rank 2 once it has a worker running

@@ -22,6 +22,13 @@ CC        ?= cc
 PKGS      := liburing blkid json-c libisal gnutls
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# MPI (Open MPI's ompi-c) is optional: found, it is built in (src/mpi/,
+# docs/mpi.md); MPI=0 builds without it even where it is installed.
+MPI       ?= $(shell pkg-config --exists ompi-c 2>/dev/null && echo 1 || echo 0)
+ifeq ($(MPI),1)
+  PKG_CFLAGS += $(shell pkg-config --cflags ompi-c) -DRL_MPI=1
+  PKG_LIBS   += $(shell pkg-config --libs ompi-c)
+endif
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wmissing-prototypes \

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "mpi/rank.h"
 #include "report/sweep.h"
 #include "sweep/sweep.h"
 #include "workload/run.h"
@@ -327,21 +328,27 @@ int cli_sweep_run(struct sw_plan *pl, unsigned par, bool quiet)
 
 	sw_plan_check(pl);
 	for (size_t i = 0; i < pl->n; i++)
-		if (pl->pts[i].state == SW_SKIPPED &&
+		if (pl->pts[i].state == SW_SKIPPED && rl_mpi_rank() == 0 &&
 		    (i == 0 || strcmp(pl->pts[i - 1].spec, pl->pts[i].spec)))
 			fprintf(stderr, "raidlab sweep: skipped %s: %s\n", pl->pts[i].spec,
 			        pl->pts[i].reason);
-	stored = sw_plan_load(pl);
+	/* under MPI only rank 0 reads the store (it may be on rank 0's disk
+	   alone); the other ranks are handed points by rank 0 whatever they hold */
+	stored = rl_mpi_rank() == 0 ? sw_plan_load(pl) : 0;
 	todo = sw_plan_count(pl, SW_PENDING);
-	if (!quiet)
+	if (!quiet && rl_mpi_rank() == 0)
 		fprintf(stderr,
 		        "sweep: %zu points (%zu configurations skipped as invalid), %zu in the "
-		        "store, %zu to run, %u at a time\n",
-		        pl->n, sw_plan_count(pl, SW_SKIPPED), stored, todo, par);
+		        "store, %zu to run, %u at a time%s\n",
+		        pl->n, sw_plan_count(pl, SW_SKIPPED), stored, todo,
+		        rl_mpi_size() > 1 ? (unsigned)rl_mpi_size() : par,
+		        rl_mpi_size() > 1 ? " (one per MPI rank)" : "");
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (todo && sw_plan_run(pl, par, quiet ? NULL : swc_progress, pl)) {
+	/* under MPI every rank enters the pool, even with nothing to run: rank 0
+	   tells the others when the work is done */
+	if ((todo || rl_mpi_size() > 1) && sw_plan_run(pl, par, quiet ? NULL : swc_progress, pl)) {
 		cli_error("sweep", "the worker pool could not run");
 		return 1;
 	}

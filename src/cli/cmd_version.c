@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "core/datadir.h"
+#include "mpi/rank.h"
 
 static const char version_usage[] =
     "usage: raidlab version\n"
@@ -18,7 +19,8 @@ static const char version_usage[] =
     "Prints raidlab's version (the same as raidlab --version), then the\n"
     "directories its profiles and validation sets are read from and\n"
     "why: $RAIDLAB_PROFILES / $RAIDLAB_VALIDATION, $RAIDLAB_DATADIR,\n"
-    "the installed share folder, or the source tree.\n";
+    "the installed share folder, or the source tree; and whether MPI is\n"
+    "built in (mpi: LIBRARY VERSION, or mpi: not built in).\n";
 
 /* "profiles:   /usr/share/raidlab/profiles (installed)" */
 static void version_data(const char *sub, const char *env)
@@ -42,6 +44,7 @@ static int version_main(int argc, char **argv)
 	printf("raidlab %s\n", RL_VERSION);
 	version_data("profiles", "RAIDLAB_PROFILES");
 	version_data("validation", "RAIDLAB_VALIDATION");
+	printf("mpi: %s\n", rl_mpi_built() ? rl_mpi_library() : "not built in");
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mpi/rank.h"
 
 #ifndef RL_VERSION
 #define RL_VERSION "0.0.0"
@@ -78,7 +79,14 @@ static int main_dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int rc = main_dispatch(argc, argv);
+	int rc;
 
+	/* under mpirun/srun every rank runs the same command (docs/mpi.md) */
+	if (rl_mpi_init(&argc, &argv)) {
+		fprintf(stderr, "raidlab: MPI did not start (launched by mpirun or srun?)\n");
+		return 1;
+	}
+	rc = main_dispatch(argc, argv);
+	rl_mpi_finalize();
 	return main_close_stdout(argc > 1 && argv[1][0] != '-' ? argv[1] : NULL, rc);
 }

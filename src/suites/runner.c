@@ -12,14 +12,18 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mpi/rank.h"
 #include "results/result.h"
 #include "suites/runner.h"
+#include "suites/runner_priv.h"
 #include "workload/run.h"
 
 int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
@@ -82,14 +86,6 @@ int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
 
 /* --- the pool --- */
 
-struct pool_job {
-	size_t index;
-	pid_t pid;
-	int fd;
-	char *buf;
-	size_t len, cap;
-};
-
 static void pool_child(const struct suite_request *rq, int fd)
 {
 	struct suite_outcome o;
@@ -119,7 +115,7 @@ static void pool_child(const struct suite_request *rq, int fd)
 	_exit(0);
 }
 
-static int pool_start(const struct suite_request *rq, struct pool_job *j)
+int pool_start(const struct suite_request *rq, struct pool_job *j)
 {
 	int p[2];
 
@@ -135,6 +131,8 @@ static int pool_start(const struct suite_request *rq, struct pool_job *j)
 	}
 	if (!j->pid) {
 		close(p[0]);
+		if (j->orphan_dies)
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 		pool_child(rq, p[1]);
 	}
 	close(p[1]);
@@ -147,7 +145,7 @@ static int pool_start(const struct suite_request *rq, struct pool_job *j)
 }
 
 /* Read what is there; 1 at end of file, 0 for more to come, -errno on error. */
-static int pool_read(struct pool_job *j)
+int pool_read(struct pool_job *j)
 {
 	if (j->len + 65536 + 1 > j->cap) {
 		size_t cap = j->cap ? j->cap * 2 : 1 << 20;
@@ -164,37 +162,59 @@ static int pool_read(struct pool_job *j)
 	return n == 0;
 }
 
-/* The worker is done (or its pipe failed): reap it and take its result. */
-static void pool_finish(struct pool_job *j, int rdrc, struct suite_pool_result *res)
+void pool_parse(char *buf, size_t len, int status, struct suite_pool_result *res)
 {
 	struct json_object *wrap = NULL, *v;
+
+	if (!len) {
+		snprintf(res->error, sizeof(res->error), "the worker died (status %d)", status);
+		return;
+	}
+	buf[len] = 0;
+	wrap = json_tokener_parse(buf);
+	if (!wrap)
+		snprintf(res->error, sizeof(res->error), "the worker's output is not JSON");
+	else if (json_object_object_get_ex(wrap, "result", &v))
+		res->doc = json_object_get(v);
+	else if (json_object_object_get_ex(wrap, "error", &v))
+		snprintf(res->error, sizeof(res->error), "%s", json_object_get_string(v));
+	json_object_put(wrap);
+}
+
+int pool_reap(struct pool_job *j)
+{
 	int status = 0;
 
 	close(j->fd);
 	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (rdrc < 0) {
+	return status;
+}
+
+/* The worker is done (or its pipe failed): reap it and take its result. */
+static void pool_finish(struct pool_job *j, int rdrc, struct suite_pool_result *res)
+{
+	int status = pool_reap(j);
+
+	if (rdrc < 0)
 		snprintf(res->error, sizeof(res->error), "reading the worker's result: %s",
 		         strerror(-rdrc));
-	} else if (!j->len) {
-		snprintf(res->error, sizeof(res->error), "the worker died (status %d)", status);
-	} else {
-		j->buf[j->len] = 0;
-		wrap = json_tokener_parse(j->buf);
-		if (!wrap)
-			snprintf(res->error, sizeof(res->error), "the worker's output is not JSON");
-		else if (json_object_object_get_ex(wrap, "result", &v))
-			res->doc = json_object_get(v);
-		else if (json_object_object_get_ex(wrap, "error", &v))
-			snprintf(res->error, sizeof(res->error), "%s", json_object_get_string(v));
-		json_object_put(wrap);
-	}
+	else
+		pool_parse(j->buf, j->len, status, res);
 	free(j->buf);
 	j->buf = NULL;
 	j->cap = j->len = 0;
 }
 
 int suite_pool_run(const struct suite_request *rq, size_t n, unsigned par,
+                   struct suite_pool_result *out, suite_pool_done_fn done, void *arg)
+{
+	if (rl_mpi_size() > 1)
+		return suite_farm_run(rq, n, out, done, arg);
+	return pool_run_local(rq, n, par, out, done, arg);
+}
+
+int pool_run_local(const struct suite_request *rq, size_t n, unsigned par,
                    struct suite_pool_result *out, suite_pool_done_fn done, void *arg)
 {
 	struct pool_job *run;

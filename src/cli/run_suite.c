@@ -490,6 +490,7 @@ static int rs_compare(FILE *f, const struct rs_args *a, struct json_object **doc
 	if (!rc && m > 0)
 		rc = rep_compare_build(res, m, 0, &cmp, err, sizeof(err));
 	if (!rc && cmp) {
+		cmp->writer = "raidlab run";
 		if (f) {
 			fputc('\n', f);
 			rep_table_write(f, cmp, REP_METRIC_MB_S);

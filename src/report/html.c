@@ -292,8 +292,10 @@ static void rep_html_head(FILE *f, const struct rep_compare *cmp,
 		same_suite = !strcmp(cmp->cols[c]->suite_name, first->suite_name);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta name=\"generator\" content=\"raidlab compare\">\n<title>raidlab: ",
+	      "<meta name=\"generator\" content=\"",
 	      f);
+	rep_html_text(f, cmp->writer ? cmp->writer : "raidlab compare");
+	fputs("\">\n<title>raidlab: ", f);
 	if (same_suite)
 		rep_html_text(f, first->suite_title ? first->suite_title : first->suite_name);
 	else
@@ -370,7 +372,9 @@ void rep_html_write_extra(FILE *f, const struct rep_compare *cmp, enum rep_metri
 	rep_html_stacks(f, cmp);
 	rep_html_hosts(f, cmp);
 	rep_html_params(f, cmp);
-	fputs("<footer>Written by <code>raidlab compare</code>. This page is self-contained: "
-	      "no scripts, nothing loaded from the network.</footer>\n</main>\n</body>\n</html>\n",
+	fputs("<footer>Written by <code>", f);
+	rep_html_text(f, cmp->writer ? cmp->writer : "raidlab compare");
+	fputs("</code>. This page is self-contained: no scripts, nothing loaded from the "
+	      "network.</footer>\n</main>\n</body>\n</html>\n",
 	      f);
 }

@@ -58,4 +58,14 @@ expect_fail 2 "does not exist, and size=50% is a share of an existing file" \
 	$RAIDLAB run --name=x --rw=read --size=50% --filename="$T/new.img"
 grep -q 'give a size to create' "$T/err" && fail "--size=50%: says to give a size, one was given"
 [ ! -e "$T/new.img" ] || fail "--size=50% created the file"
+
+# --- validate's summary: enforced thresholds apart from aims, plain numbers --
+$RAIDLAB validate amd-nvme-raid >val.txt || { cat val.txt; fail "validate amd-nvme-raid failed"; }
+grep -E '[0-9]e[+-][0-9]' val.txt && fail "validate prints a figure in exponent form"
+grep -q '^  enforced thresholds (PASS or FAIL is judged on these alone): ' val.txt ||
+	fail "validate does not say which thresholds are enforced"
+grep -q '^  targets (the agreement aimed at, reported, not enforced): .*: not met' val.txt ||
+	fail "validate does not say the targets are aims"
+grep -q '^  PASS: every enforced threshold is met (the findings and targets' val.txt ||
+	fail "validate's PASS does not say what it means"
 echo "ok"

@@ -68,4 +68,18 @@ grep -q '^  targets (the agreement aimed at, reported, not enforced): .*: not me
 	fail "validate does not say the targets are aims"
 grep -q '^  PASS: every enforced threshold is met (the findings and targets' val.txt ||
 	fail "validate's PASS does not say what it means"
+
+# --- access times in milliseconds only, as AS SSD and HD Tune show them ----
+$RAIDLAB run asssd --target 'ssd(samsung-sm951-512)' --size=64m --passes=1 --duration=1 >as.txt ||
+	fail "asssd run failed"
+grep -Eq '^Acc\.time +[0-9.]+ ms +[0-9.]+ ms$' as.txt ||
+	{ cat as.txt; fail "asssd: the Acc.time row is not in ms only"; }
+$RAIDLAB run hdtune --target 'ssd(samsung-sm951-512)' --size=64m >ht.txt || fail "hdtune run failed"
+grep -Eq '^Access Time \(read\) +[0-9.]+ ms$' ht.txt ||
+	{ cat ht.txt; fail "hdtune: the Access Time row is not in ms only"; }
+
+# --- a run --html report names its writer -----------------------------------
+$RAIDLAB run atto --target 'ssd(samsung-sm951-512)' --size=64m --html r.html --quiet >/dev/null ||
+	fail "atto --html failed"
+grep -q '<footer>Written by <code>raidlab run</code>' r.html || fail "run --html footer names another writer"
 echo "ok"

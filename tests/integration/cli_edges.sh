@@ -82,4 +82,5 @@ grep -Eq '^Access Time \(read\) +[0-9.]+ ms$' ht.txt ||
 $RAIDLAB run atto --target 'ssd(samsung-sm951-512)' --size=64m --html r.html --quiet >/dev/null ||
 	fail "atto --html failed"
 grep -q '<footer>Written by <code>raidlab run</code>' r.html || fail "run --html footer names another writer"
+grep -q '<span class="badge sim"[^>]*>simulated</span>' r.html || fail "run --html: no simulated badge"
 echo "ok"

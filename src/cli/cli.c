@@ -8,6 +8,9 @@
 
 #include "cli/cli.h"
 #include "core/spec.h"
+#include "core/suggest.h"
+#include "files/files.h"
+#include "suites/suite.h"
 
 static struct cli_command *cli_head, *cli_hidden;
 
@@ -21,8 +24,25 @@ void cli_command_register(struct cli_command *cmd)
 	*p = cmd;
 }
 
+/*
+ * Usage texts built from registries: every constructor has run by the time
+ * anyone asks for a command, so the registries are complete here.
+ */
+static void cli_usage_fill(void)
+{
+	static bool filled;
+
+	if (filled)
+		return;
+	filled = true;
+	for (struct cli_command *c = cli_head; c; c = c->next)
+		if (c->usage_fill)
+			c->usage_fill(c);
+}
+
 const struct cli_command *cli_command_find(const char *name)
 {
+	cli_usage_fill();
 	for (const struct cli_command *c = cli_head; c; c = c->next)
 		if (!strcmp(c->name, name))
 			return c;
@@ -34,6 +54,7 @@ const struct cli_command *cli_command_find(const char *name)
 
 const struct cli_command *cli_command_first(void)
 {
+	cli_usage_fill();
 	return cli_head;
 }
 
@@ -53,6 +74,24 @@ int cli_opt_common(int c, const char *usage, bool *force, bool *quiet)
 		fputs(usage, stderr);
 		return 2;
 	}
+}
+
+size_t cli_suite_names(const char **v, size_t max)
+{
+	size_t n = 0;
+
+	for (const struct suite_def *d = suite_first(); d && n < max; d = d->next)
+		v[n++] = d->name;
+	for (size_t i = 0; files_suite_at(i) && n < max; i++)
+		v[n++] = files_suite_at(i)->name;
+	return n;
+}
+
+const char *cli_suite_list(const char *typed, char *buf, size_t len)
+{
+	const char *v[64];
+
+	return rl_suggest_list(typed, v, cli_suite_names(v, 64), buf, len);
 }
 
 void cli_error(const char *cmd, const char *fmt, ...)

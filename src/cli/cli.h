@@ -11,6 +11,7 @@
 #define RL_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct cli_command {
@@ -19,6 +20,9 @@ struct cli_command {
 	const char *usage;   /* full help text for `raidlab help NAME` */
 	int (*main)(int argc, char **argv);
 	bool hidden; /* for tools (man pages, shell completion): runs, never listed */
+	/* optional: sets usage from registries (suites...) once all have registered;
+	   cli_command_find/first call it before returning the command */
+	void (*usage_fill)(struct cli_command *self);
 	struct cli_command *next;
 };
 
@@ -32,6 +36,16 @@ const struct cli_command *cli_command_first(void);
 	{                                                                                          \
 		cli_command_register(&(cmd));                                                      \
 	}
+
+/**
+ * The names of every suite, the block suites (suites/suite.h) then the file
+ * suites (files/files.h), in registry order, into @v (at most @max).
+ * Returns how many.
+ */
+size_t cli_suite_names(const char **v, size_t max);
+
+/** "cdm, cdm5, ..." of every suite, nearest to @typed first (core/suggest.h), in @buf. */
+const char *cli_suite_list(const char *typed, char *buf, size_t len);
 
 /** Print "raidlab CMD: message" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

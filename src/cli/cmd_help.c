@@ -139,6 +139,8 @@ static int help_suites(void)
 	return 0;
 }
 
+static struct cli_command help_cmd;
+
 static int help_main(int argc, char **argv)
 {
 	const struct cli_command *c;
@@ -148,6 +150,10 @@ static int help_main(int argc, char **argv)
 		       "suites\n\ncommands:\n");
 		for (c = cli_command_first(); c; c = c->next)
 			printf("  %-10s %s\n", c->name, c->summary);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("%s", help_cmd.usage);
 		return 0;
 	}
 	if (!strcmp(argv[1], "targets"))

@@ -75,11 +75,32 @@ static const char run_usage[] =
     "its [global] and sections override.  Jobs run at the same time unless stonewall\n"
     "separates them.  Exit status: 0 ok, 1 I/O error or verify failure, 2 bad usage.\n"
     "\n"
-    "SUITE is a standard benchmark reproduced from its public definition: cdm, cdm-nvme,\n"
-    "cdm7, cdm6 (CrystalDiskMark), atto, asssd, anvil, hdtune, iometer, steady.  With\n"
+    "SUITE is a standard benchmark reproduced from its public definition.  With\n"
     "several --target options it runs each and writes one JSON per configuration.\n"
-    "'raidlab help suites' lists them; 'raidlab run SUITE --help' shows a suite's options\n"
-    "(a job file with a suite's name needs a path: ./cdm).\n";
+    "'raidlab help suites' describes them; 'raidlab run SUITE --help' shows a suite's\n"
+    "options (a job file with a suite's name needs a path: ./cdm).  The suites:\n";
+
+/* run_usage and the suites' names from their registries, wrapped at 80 columns. */
+static char run_usage_full[sizeof(run_usage) + 1024];
+
+static void run_usage_fill(struct cli_command *self)
+{
+	const char *v[64];
+	size_t n = cli_suite_names(v, 64), pos = strlen(run_usage), col = 0;
+
+	memcpy(run_usage_full, run_usage, pos + 1);
+	for (size_t i = 0; i < n && pos + 64 < sizeof(run_usage_full); i++) {
+		size_t w = strlen(v[i]) + 2;
+		if (col && col + w > 78) {
+			run_usage_full[pos++] = '\n';
+			col = 0;
+		}
+		pos += (size_t)snprintf(run_usage_full + pos, sizeof(run_usage_full) - pos,
+		                        "%s%s%s", col ? " " : "  ", v[i], i + 1 < n ? "," : ".\n");
+		col += w;
+	}
+	self->usage = run_usage_full;
+}
 
 #define RUN_SECTIONS_MAX 32
 
@@ -311,7 +332,7 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 		} else if (!strcmp(name, "force-destroy") && !val) {
 			a->ctx.force_destroy = true;
 		} else if (!strcmp(name, "help")) {
-			fputs(run_usage, stdout);
+			fputs(cli_command_find("run")->usage, stdout);
 			exit(0);
 		} else if (!strcmp(name, "name") && val && !a->jobfile) {
 			if (run_cli_job_start(a, val))
@@ -364,8 +385,16 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 	}
 	FILE *f = fopen(a->jobfile, "r");
 	if (!f) {
-		cli_error("run", "cannot open job file %s: %s", a->jobfile, strerror(errno));
-		return -errno;
+		int e = errno;
+		char list[512];
+		if (e == ENOENT && !strchr(a->jobfile, '/') && !strchr(a->jobfile, '.'))
+			cli_error("run",
+			          "no suite and no job file named '%s' (suites: %s; 'raidlab help "
+			          "suites' describes them)",
+			          a->jobfile, cli_suite_list(a->jobfile, list, sizeof(list)));
+		else
+			cli_error("run", "cannot open job file %s: %s", a->jobfile, strerror(e));
+		return -e;
 	}
 	struct stat st;
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
@@ -568,6 +597,8 @@ static int run_plan_add(struct run_plan *p, const struct run_args *a, const stru
 		p->tg[i].ctx.access_hint = POSIX_FADV_RANDOM;
 	else if (p->tg[i].ctx.access_hint != POSIX_FADV_RANDOM)
 		p->tg[i].ctx.access_hint = POSIX_FADV_SEQUENTIAL;
+	if (j->size_pct)
+		p->tg[i].ctx.size_pct = j->size_pct;
 	if (!j->size_pct && j->offset + j->size > p->tg[i].ctx.default_file_size)
 		p->tg[i].ctx.default_file_size = j->offset + j->size;
 	*out = (unsigned)i;
@@ -1137,5 +1168,6 @@ static struct cli_command run_cmd = {
     .summary = "run fio-style jobs against a target",
     .usage = run_usage,
     .main = run_main,
+    .usage_fill = run_usage_fill,
 };
 CLI_COMMAND_REGISTER(run_cmd)

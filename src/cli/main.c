@@ -10,11 +10,14 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/suggest.h"
 #include "mpi/rank.h"
+#include "workload/job.h"
 
 #ifndef RL_VERSION
 #define RL_VERSION "0.0.0"
@@ -52,6 +55,63 @@ static int main_close_stdout(const char *cmd, int rc)
 	return rc ? rc : 1;
 }
 
+/*
+ * An unknown first word: a suite or a job option belongs to `run`, so say
+ * so; otherwise the nearest command, or the list of commands.
+ */
+/* Is @name a job option (or its alias) of `raidlab help options`? */
+static bool main_is_job_option(const char *name)
+{
+	size_t n;
+	const struct wl_option_info *o = wl_options(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(o[i].name, name) || (o[i].alias && !strcmp(o[i].alias, name)))
+			return true;
+	return false;
+}
+
+static void main_unknown(const char *word)
+{
+	const char *v[64], *best = NULL;
+	size_t n = cli_suite_names(v, 64), score, best_score = SIZE_MAX;
+	char opt[64];
+	size_t len = strcspn(word + 2, "=");
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], word)) {
+			fprintf(
+			    stderr,
+			    "raidlab: '%s' is a suite, not a command; did you mean 'raidlab run "
+			    "%s --target SPEC'?\n",
+			    word, word);
+			return;
+		}
+	if (!strncmp(word, "--", 2) && len < sizeof(opt)) {
+		memcpy(opt, word + 2, len);
+		opt[len] = '\0';
+		if (main_is_job_option(opt)) {
+			fprintf(stderr,
+			        "raidlab: '%s' is a job option, not a command; did you mean "
+			        "'raidlab run "
+			        "%s ...'?\n",
+			        word, word);
+			return;
+		}
+	}
+	for (const struct cli_command *c = cli_command_first(); c; c = c->next)
+		if (rl_suggest_close(word, c->name, &score) && score < best_score) {
+			best = c->name;
+			best_score = score;
+		}
+	if (best) {
+		fprintf(stderr, "raidlab: unknown command '%s' (did you mean '%s'?)\n", word, best);
+		return;
+	}
+	fprintf(stderr, "raidlab: unknown command '%s'\n\n", word);
+	main_usage(stderr);
+}
+
 static int main_dispatch(int argc, char **argv)
 {
 	const struct cli_command *c;
@@ -70,8 +130,7 @@ static int main_dispatch(int argc, char **argv)
 	}
 	c = cli_command_find(argv[1]);
 	if (!c) {
-		fprintf(stderr, "raidlab: unknown command '%s'\n\n", argv[1]);
-		main_usage(stderr);
+		main_unknown(argv[1]);
 		return 2;
 	}
 	return c->main(argc - 1, argv + 1);

@@ -289,6 +289,13 @@ static void rs_print_dir(FILE *f, struct json_object *d)
 		fprintf(f, " %10s %11s %10s", "-", "-", "-");
 		return;
 	}
+	if (rs_get(d, "access_time_ms")) {
+		/* an access time, as AS SSD and HD Tune show it: milliseconds only */
+		char ms[32];
+		snprintf(ms, sizeof(ms), "%.3f ms", rs_num(d, "access_time_ms"));
+		fprintf(f, " %34s", ms);
+		return;
+	}
 	fprintf(f, " %10.2f %11.1f %10.2f", rs_num(d, "mb_s"), rs_num(d, "iops"),
 	        rs_num(rs_get(d, "lat_us"), "mean"));
 }
@@ -495,6 +502,7 @@ static int rs_compare(FILE *f, const struct rs_args *a, struct json_object **doc
 	if (!rc && m > 0)
 		rc = rep_compare_build(res, m, 0, &cmp, err, sizeof(err));
 	if (!rc && cmp) {
+		cmp->writer = "raidlab run";
 		if (f) {
 			fputc('\n', f);
 			rep_table_write(f, cmp, REP_METRIC_MB_S);

@@ -32,11 +32,12 @@ struct rl_build_ctx {
 	bool direct;                /* O_DIRECT for files and devices (default true) */
 	bool buffered_ok;           /* fall back to buffered I/O where O_DIRECT is refused */
 	uint64_t default_file_size; /* size for a test file created without size= (0: required) */
-	bool quiet;                 /* no warnings on stderr */
-	bool md_members;            /* md(...) assembling members from their superblocks: their
-	                               md signature is expected, not data to protect */
-	int access_hint;            /* buffered files: POSIX_FADV_* access pattern (fio's
-	                               fadvise_hint); 0 = POSIX_FADV_NORMAL */
+	uint32_t size_pct; /* a job's size=N% (0: none): said when a new file lacks a size */
+	bool quiet;        /* no warnings on stderr */
+	bool md_members;   /* md(...) assembling members from their superblocks: their
+	                      md signature is expected, not data to protect */
+	int access_hint;   /* buffered files: POSIX_FADV_* access pattern (fio's
+	                      fadvise_hint); 0 = POSIX_FADV_NORMAL */
 };
 
 struct rl_target_type {

@@ -52,6 +52,7 @@ struct rep_compare {
 	size_t baseline; /* column index, 0-based */
 	size_t nrows;
 	struct rep_row *rows;
+	const char *writer; /* the command the report names as its writer; NULL: raidlab compare */
 };
 
 /**

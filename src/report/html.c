@@ -54,6 +54,9 @@ static const char rep_css[] =
     ".up{color:#047857}.down{color:#b91c1c}.same{color:var(--muted)}\n"
     ".sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}\n"
     ".base{font-size:12px;color:var(--muted);font-weight:400}\n"
+    ".badge{display:inline-block;font-size:11px;font-weight:600;padding:1px 6px;"
+    "border-radius:8px;margin-left:4px;white-space:nowrap}\n"
+    ".badge.sim{background:#ede9fe;color:#5b21b6}.badge.real{background:#dcfce7;color:#166534}\n"
     "svg.chart{width:100%;height:auto;display:block}\n"
     "svg.chart text{font-size:12px;fill:#374151}\n"
     "svg.chart .ctitle{font-size:14px;font-weight:600;fill:#111827}\n"
@@ -232,6 +235,25 @@ static void rep_html_scores(FILE *f, const struct rep_compare *cmp)
 	fputs("</tbody></table></div>\n", f);
 }
 
+/*
+ * A badge that tells simulated figures from measured ones at a glance:
+ * "simulated" (simulated drives, simulated time) or "real hardware".
+ */
+static void rep_html_badge(FILE *f, const struct rep_result *r)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(r->target, "simulated", &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return;
+	fputs(json_object_get_boolean(v)
+	          ? " <span class=\"badge sim\" title=\"simulated drives, simulated time\">"
+	            "simulated</span>"
+	          : " <span class=\"badge real\" title=\"measured on real storage\">real "
+	            "hardware</span>",
+	      f);
+}
+
 static void rep_html_configs(FILE *f, const struct rep_compare *cmp)
 {
 	char buf[64];
@@ -248,6 +270,7 @@ static void rep_html_configs(FILE *f, const struct rep_compare *cmp)
 		rep_html_col(f, cmp, c);
 		if (c == cmp->baseline)
 			fputs(" <span class=\"base\">(baseline)</span>", f);
+		rep_html_badge(f, r);
 		fputs("</td><td class=\"name\">", f);
 		if (r->kind == REP_KIND_SUITE) {
 			rep_html_text(f, r->suite_name);
@@ -292,8 +315,10 @@ static void rep_html_head(FILE *f, const struct rep_compare *cmp,
 		same_suite = !strcmp(cmp->cols[c]->suite_name, first->suite_name);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	      "<meta name=\"generator\" content=\"raidlab compare\">\n<title>raidlab: ",
+	      "<meta name=\"generator\" content=\"",
 	      f);
+	rep_html_text(f, cmp->writer ? cmp->writer : "raidlab compare");
+	fputs("\">\n<title>raidlab: ", f);
 	if (same_suite)
 		rep_html_text(f, first->suite_title ? first->suite_title : first->suite_name);
 	else
@@ -370,7 +395,9 @@ void rep_html_write_extra(FILE *f, const struct rep_compare *cmp, enum rep_metri
 	rep_html_stacks(f, cmp);
 	rep_html_hosts(f, cmp);
 	rep_html_params(f, cmp);
-	fputs("<footer>Written by <code>raidlab compare</code>. This page is self-contained: "
-	      "no scripts, nothing loaded from the network.</footer>\n</main>\n</body>\n</html>\n",
+	fputs("<footer>Written by <code>", f);
+	rep_html_text(f, cmp->writer ? cmp->writer : "raidlab compare");
+	fputs("</code>. This page is self-contained: no scripts, nothing loaded from the "
+	      "network.</footer>\n</main>\n</body>\n</html>\n",
 	      f);
 }

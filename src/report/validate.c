@@ -157,6 +157,25 @@ static double val_share(struct json_object *th, const char *key)
 	return val_num(th, key, &v) ? v : -1;
 }
 
+/*
+ * A figure as plain text: four significant digits as %g gives them, but
+ * never in exponent form (1.022e+04 prints as 10220).  @buf holds 32.
+ */
+static const char *val_num_text(double v, char *buf)
+{
+	snprintf(buf, 32, "%.4g", v);
+	if (!strchr(buf, 'e'))
+		return buf;
+	if (fabs(v) >= 1) {
+		snprintf(buf, 32, "%.0f", v);
+		return buf;
+	}
+	snprintf(buf, 32, "%.8f", v);
+	for (size_t n = strlen(buf); n > 1 && buf[n - 1] == '0'; n--)
+		buf[n - 1] = '\0';
+	return buf;
+}
+
 /* A thresholds (or targets) object: shares within 1.25x / 2x / 4x / 10 %, findings, orderings. */
 static void val_th_load(struct json_object *th, struct val_thresholds *t)
 {
@@ -461,12 +480,15 @@ static void val_orderings(const struct val_set *s, struct val_stats *st)
 				if (held) {
 					st->orderings_held++;
 				} else if (!st->order_fail[0]) {
+					char n[4][32];
 					snprintf(
 					    st->order_fail, sizeof(st->order_fail),
-					    "%s %s: published %s %.4g > %s %.4g, simulated %.4g <= "
-					    "%.4g",
-					    x->test, x->direction, A->name, x->published, B->name,
-					    y->published, x->simulated, y->simulated);
+					    "%s %s: published %s %s > %s %s, simulated %s <= %s",
+					    x->test, x->direction, A->name,
+					    val_num_text(x->published, n[0]), B->name,
+					    val_num_text(y->published, n[1]),
+					    val_num_text(x->simulated, n[2]),
+					    val_num_text(y->simulated, n[3]));
 				}
 			}
 		}
@@ -536,10 +558,11 @@ static void val_relation_one(const struct val_set *s, struct val_relation *r, co
 			r->checked++;
 			if (!val_rel_holds(r, lv, rv) && r->held) {
 				r->held = false;
+				char n[2][32];
 				snprintf(r->detail, sizeof(r->detail),
-				         "%s %s %s: %s %.4g vs %s %.4g (needs %s %.3g x)", tn,
-				         dirs[d], metric ? metric : "MB/s", lname, lv, rname, rv,
-				         r->op, r->f_lo);
+				         "%s %s %s: %s %s vs %s %s (needs %s %.3g x)", tn, dirs[d],
+				         metric ? metric : "MB/s", lname, val_num_text(lv, n[0]),
+				         rname, val_num_text(rv, n[1]), r->op, r->f_lo);
 			}
 		}
 	}
@@ -722,6 +745,35 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 
 /* --- text --- */
 
+/* "within 2x >= 90 %, every finding holds, ..." of @th, for the summary. */
+static const char *val_th_text(const struct val_thresholds *th, char *buf, size_t len)
+{
+	static const char *const names[] = {"within 1.25x", "within 2x", "within 4x",
+	                                    "within 10 %"};
+	const double shares[] = {th->within_125, th->within_2, th->within_4, th->within_10pct};
+	size_t pos = 0;
+
+	buf[0] = '\0';
+#define VAL_ADD(...)                                                                               \
+	do {                                                                                       \
+		if (pos < len)                                                                     \
+			pos += (size_t)snprintf(buf + pos, len - pos, __VA_ARGS__);                \
+	} while (0)
+	VAL_ADD("every cell simulated");
+	for (size_t i = 0; i < 4; i++)
+		if (shares[i] >= 0)
+			VAL_ADD(", %s %s %.0f %% of cells", names[i],
+			        shares[i] >= 1 ? "for" : ">=", 100 * shares[i]);
+	if (th->orderings)
+		VAL_ADD(", every mode ordering holds");
+	if (th->relations)
+		VAL_ADD(", every finding holds");
+	if (th->relations_min >= 0)
+		VAL_ADD(", at least %ld finding(s) hold", th->relations_min);
+#undef VAL_ADD
+	return buf;
+}
+
 void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st, bool cells)
 {
 	fprintf(f, "%s: %s\n", s->name, s->title);
@@ -734,8 +786,10 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 				fprintf(f, "  %-34s did not run: %s\n", c->name, c->error);
 			for (size_t j = 0; j < c->ncells; j++) {
 				const struct val_cell *x = &c->cells[j];
-				fprintf(f, "  %-34s %-12s %-5s %10.4g %10.4g %6.2fx%s\n", c->name,
-				        x->test, x->direction, x->published, x->simulated,
+				char n[2][32];
+				fprintf(f, "  %-34s %-12s %-5s %10s %10s %6.2fx%s\n", c->name,
+				        x->test, x->direction, val_num_text(x->published, n[0]),
+				        val_num_text(x->simulated, n[1]),
 				        x->simulated / x->published,
 				        x->anomaly ? "  (anomaly: not counted)" : "");
 			}
@@ -757,12 +811,21 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 	for (size_t i = 0; i < s->nrelations; i++)
 		fprintf(f, "  finding %s: %s (%s)\n", s->relations[i].held ? "holds " : "FAILS ",
 		        s->relations[i].finding, s->relations[i].detail);
+	char th[512];
+	fprintf(f, "  enforced thresholds (PASS or FAIL is judged on these alone): %s\n",
+	        val_th_text(&s->th, th, sizeof(th)));
 	if (s->has_targets)
-		fprintf(f, "  targets (the agreement aimed at): %s%s%s\n",
-		        st->targets_met ? "met" : "not met", st->targets_met ? "" : ": ",
-		        st->targets_met ? "" : st->targets_why);
-	fprintf(f, "  %s%s%s\n", st->pass ? "PASS" : "FAIL", st->pass ? "" : ": ",
-	        st->pass ? "" : st->why);
+		fprintf(
+		    f, "  targets (the agreement aimed at, reported, not enforced): %s: %s%s%s\n",
+		    val_th_text(&s->targets, th, sizeof(th)), st->targets_met ? "met" : "not met",
+		    st->targets_met ? "" : ", ", st->targets_met ? "" : st->targets_why);
+	if (st->pass)
+		fprintf(f, "  PASS: every enforced threshold is met%s\n",
+		        st->relations_held < st->relations || (s->has_targets && !st->targets_met)
+		            ? " (the findings and targets that miss above are not enforced)"
+		            : "");
+	else
+		fprintf(f, "  FAIL: %s\n", st->why);
 }
 
 /* --- HTML --- */
@@ -833,9 +896,11 @@ static void val_html_chart(FILE *f, const struct val_set *s)
 			        c->anomaly                      ? "#999"
 			        : !strcmp(c->direction, "read") ? "#1f77b4"
 			                                        : "#d62728");
+			char n[2][32];
 			rep_html_text(f, s->configs[i].name);
-			fprintf(f, " %s %s: published %.4g, simulated %.4g</title></circle>\n",
-			        c->test, c->direction, c->published, c->simulated);
+			fprintf(f, " %s %s: published %s, simulated %s</title></circle>\n", c->test,
+			        c->direction, val_num_text(c->published, n[0]),
+			        val_num_text(c->simulated, n[1]));
 		}
 	fprintf(f,
 	        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">published "
@@ -886,10 +951,12 @@ void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stat
 				rep_html_text(f, s->configs[c].name);
 				fprintf(f, "</td><td>");
 				rep_html_text(f, x->test);
+				char nb[2][32];
 				fprintf(f,
-				        "</td><td>%s</td><td>%.4g</td><td>%.4g</"
+				        "</td><td>%s</td><td>%s</td><td>%s</"
 				        "td><td>%.2f&times;%s</td></tr>\n",
-				        x->direction, x->published, x->simulated, r,
+				        x->direction, val_num_text(x->published, nb[0]),
+				        val_num_text(x->simulated, nb[1]), r,
 				        x->anomaly ? " (anomaly)" : "");
 			}
 		fprintf(f, "</table>\n<ul>\n");

@@ -37,6 +37,7 @@
 #include "core/datadir.h"
 #include "core/params.h"
 #include "core/spec.h"
+#include "core/suggest.h"
 #include "sim/sim.h"
 
 enum sim_ktype {
@@ -451,6 +452,37 @@ static int profile_list_dir(const char *dir, char ***out)
 	return n;
 }
 
+/* sim_profile_each's callback: collect the names. */
+static void profile_name_add(const struct sim_params *p, void *arg)
+{
+	rl_names_add(arg, p->name);
+}
+
+/*
+ * "no drive profile 'X' (profiles: nearest, ...)": the profiles that exist,
+ * nearest to the name first; the folders searched only when there are none.
+ */
+static void profile_not_found(const char *name, const char *const *dirs, char *msg, size_t msglen)
+{
+	struct rl_names pn = {.n = 0};
+	char list[512];
+
+	sim_profile_each(profile_name_add, &pn);
+	if (pn.n) {
+		snprintf(msg, msglen,
+		         "no drive profile '%s' (profiles: %s; raidlab profiles describes them)",
+		         name, rl_suggest_list(name, pn.v, pn.n, list, sizeof(list)));
+		return;
+	}
+	snprintf(msg, msglen, "no drive profile '%s' and no profiles found (looked in", name);
+	for (unsigned i = 0; dirs[i]; i++) {
+		size_t l = strlen(msg);
+		snprintf(msg + l, msglen - l, "%s %s", i ? "," : "", dirs[i]);
+	}
+	size_t l = strlen(msg);
+	snprintf(msg + l, msglen - l, "; set RAIDLAB_PROFILES to a profiles directory)");
+}
+
 int sim_profile_load(const char *name, struct sim_params *p, char *msg, size_t msglen)
 {
 	const char *const *dirs = sim_profile_dirs();
@@ -487,13 +519,7 @@ int sim_profile_load(const char *name, struct sim_params *p, char *msg, size_t m
 		if (found)
 			return 0;
 	}
-	snprintf(msg, msglen, "no drive profile '%s' (looked in", name);
-	for (unsigned i = 0; dirs[i]; i++) {
-		size_t l = strlen(msg);
-		snprintf(msg + l, msglen - l, "%s %s", i ? "," : "", dirs[i]);
-	}
-	size_t l = strlen(msg);
-	snprintf(msg + l, msglen - l, "; set RAIDLAB_PROFILES to a profiles directory)");
+	profile_not_found(name, dirs, msg, msglen);
 	return -ENOENT;
 }
 

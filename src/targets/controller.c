@@ -33,6 +33,7 @@
 
 #include "core/datadir.h"
 #include "core/registry.h"
+#include "core/suggest.h"
 #include "targets/controller.h"
 
 #define CTL_MAX_KV 64
@@ -271,6 +272,12 @@ static int ctl_array_default(struct rl_spec_node *child, const char *pkey, const
 	return ctl_kv_add(child, dot + 1, value, pos, pos);
 }
 
+/* rl_ctl_profile_each's callback: collect the names, for an error. */
+static int ctl_name_add(const struct rl_ctl_profile *p, void *arg)
+{
+	return !rl_names_add(arg, p->name);
+}
+
 static int ctl_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)
 {
@@ -283,11 +290,18 @@ static int ctl_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		                  "controller takes a profile name and one target: "
 		                  "controller(PROFILE, TARGET, key=value...)");
 	rc = rl_ctl_profile_load(node->args[0]->name, &p);
-	if (rc == -ENOENT)
+	if (rc == -ENOENT) {
+		struct rl_names cn = {.n = 0};
+		char list[512];
+		rl_ctl_profile_each(ctl_name_add, &cn);
 		return rl_err_set(
 		    err, node->args[0]->pos,
-		    "controller: no controller profile '%s' (raidlab profiles lists them)",
-		    node->args[0]->name);
+		    "controller: no controller profile '%s' (profiles: %s; raidlab "
+		    "profiles describes them)",
+		    node->args[0]->name,
+		    cn.n ? rl_suggest_list(node->args[0]->name, cn.v, cn.n, list, sizeof(list))
+		         : "none found");
+	}
 	if (rc)
 		return rl_err_set(err, node->args[0]->pos,
 		                  "controller: the profile '%s' cannot be read",

@@ -278,6 +278,13 @@ static int file_make(struct file_state *f, struct rl_target *t, uint64_t want_si
 {
 	int rc;
 
+	if (!want_size && ctx->size_pct)
+		return rl_err_set(
+		    err, pos,
+		    "%s does not exist, and size=%u%% is a share of an existing file; "
+		    "give the new file a size in bytes, e.g. --size=1g or "
+		    "file(%s, size=1g)",
+		    f->path, (unsigned)ctx->size_pct, f->path);
 	if (!want_size)
 		return rl_err_set(err, pos,
 		                  "%s does not exist; give a size to create it, e.g. "
@@ -426,6 +433,12 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	char found[512];
 	int rc;
 
+	if (exists && S_ISDIR(st.st_mode))
+		return rl_err_set(err, pos,
+		                  "%s is a folder, not a file or device: jobs take --directory=%s "
+		                  "(or a file in it: file(%s/test.img, size=1g)); file suites take "
+		                  "dir(%s)",
+		                  f->path, f->path, f->path, f->path);
 	if (exists && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return rl_err_set(err, pos, "%s is neither a regular file nor a block device",
 		                  f->path);

@@ -12,6 +12,7 @@
 #include "workload/opt_priv.h"
 
 #include "core/spec.h"
+#include "core/suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,54 +69,6 @@ __attribute__((format(printf, 3, 4))) int opt_fail(const struct opt_ctx *ctx, bo
 
 /* --- suggestions --- */
 
-/*
- * Edit distance (Levenshtein with adjacent transpositions), ignoring case.
- * Names are short; longer strings are not compared (SIZE_MAX).
- */
-static size_t opt_distance(const char *a, const char *b)
-{
-	enum { N = 48 };
-	size_t la = strlen(a), lb = strlen(b);
-	if (la >= N || lb >= N)
-		return SIZE_MAX;
-	unsigned char d[N + 1][N + 1];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (unsigned char)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (unsigned char)j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]);
-			int cb = tolower((unsigned char)b[j - 1]);
-			unsigned best = d[i - 1][j - 1] + (ca != cb);
-			if (d[i - 1][j] + 1u < best)
-				best = d[i - 1][j] + 1u;
-			if (d[i][j - 1] + 1u < best)
-				best = d[i][j - 1] + 1u;
-			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
-			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1u < best)
-				best = d[i - 2][j - 2] + 1u;
-			d[i][j] = (unsigned char)best;
-		}
-	}
-	return d[la][lb];
-}
-
-/*
- * Is @cand close enough to @typed to suggest?  Short names allow one edit,
- * medium two, long three; a typed prefix of 4+ characters also counts.
- */
-static bool opt_close(const char *typed, const char *cand, size_t *score)
-{
-	size_t len = strlen(typed);
-	size_t limit = len <= 4 ? 1 : len <= 10 ? 2 : 3;
-	size_t d = opt_distance(typed, cand);
-	if (len >= 4 && strncasecmp(typed, cand, len) == 0 && d > 0)
-		d = d < limit ? d : limit; /* a prefix is as good as the worst allowed edit */
-	*score = d;
-	return d <= limit && d < len;
-}
-
 /* The closest of @names (NULL-terminated list of pointers) or NULL. */
 const char *opt_suggest_from(const char *typed, const char *const *names, size_t n)
 {
@@ -123,7 +76,7 @@ const char *opt_suggest_from(const char *typed, const char *const *names, size_t
 	size_t best_score = SIZE_MAX;
 	for (size_t i = 0; i < n; i++) {
 		size_t score;
-		if (names[i] && opt_close(typed, names[i], &score) && score < best_score) {
+		if (names[i] && rl_suggest_close(typed, names[i], &score) && score < best_score) {
 			best = names[i];
 			best_score = score;
 		}

@@ -41,13 +41,15 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_name},
     {OPT_INFO("rw", "readwrite", "enum", "read",
               "I/O pattern: read, write, randread, randwrite, rw (or readwrite: sequential "
-              "mixed), randrw, trim, randtrim.  fio's ':N' suffix (rw=randread:8) is not "
-              "supported."),
+              "mixed), randrw, trim, randtrim.  As in fio, a random mode may end in ':N' "
+              "for a new random offset every N I/Os (rw=randread:8 gives runs of 8 sequential "
+              "I/Os), a sequential one in ':SIZE' to skip SIZE after every I/O "
+              "(rw=read:64k; negative goes back)."),
      .set = opt_set_rw, .choices = opt_rw_choices},
     {OPT_INFO("bs", "blocksize", "size", "4k",
               "Block size of every I/O: a multiple of 512 from 512 to 64m.  Setting bs "
-              "clears bssplit (the later of the two wins).  fio's per-direction form "
-              "(4k,64k) and ranges are not supported."),
+              "clears bssplit (the later of the two wins).  A range MIN-MAX (bs=4k-64k) is "
+              "bsrange.  fio's per-direction form (4k,64k) is not supported."),
      .set = opt_set_bs},
     {OPT_INFO("bsrange", "blocksize_range", "str", "",
               "MIN-MAX: block sizes from MIN to MAX in steps of MIN, equally likely (MAX at "
@@ -75,12 +77,12 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_u32, .off = OPT_OFF(numjobs, uint32_t), .min = 1, .max = 1024},
     {OPT_INFO("size", NULL, "size", "0",
               "Bytes of the target the job covers, starting at offset; 0 means up to the "
-              "end of the target.  Only whole blocks are used.  Percentages (size=50%) are "
-              "not supported."),
+              "end of the target.  Only whole blocks are used.  A percentage (size=50%) is "
+              "that share of the target, which must exist then (a new file needs bytes)."),
      .set = opt_set_size, .off = OPT_OFF(size, uint64_t)},
     {OPT_INFO("offset", NULL, "size", "0",
-              "Start of the region in bytes, a multiple of 512.  Percentages are not "
-              "supported."),
+              "Start of the region in bytes, a multiple of 512, or a percentage of the "
+              "target (offset=25%), 0 to 99."),
      .set = opt_set_size, .off = OPT_OFF(offset, uint64_t), .align = WL_BS_MIN},
     {OPT_INFO("offset_increment", NULL, "size", "0",
               "With numjobs, copy k's region starts at offset + k x offset_increment (a "

@@ -1138,6 +1138,71 @@ static void test_fio_direct_default(void **state)
 	assert_true(j.direct);
 }
 
+/* Is @name an option or alias of @opts? */
+static bool help_is_option(const struct wl_option_info *opts, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(opts[i].name, name) || (opts[i].alias && !strcmp(opts[i].alias, name)))
+			return true;
+	return false;
+}
+
+/*
+ * The help must not contradict the parser: every NAME=VALUE example in an
+ * option's help is accepted, unless its sentence says "not supported" (or
+ * "an error", "refused"), and then it is refused (`raidlab help options` once called rw=randread:8
+ * unsupported while it worked).
+ */
+static void test_option_help_examples(void **state)
+{
+	(void)state;
+	size_t n = 0, checked = 0;
+	const struct wl_option_info *opts = wl_options(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *h = opts[i].help;
+		for (const char *p = h; (p = strchr(p, '=')) != NULL; p++) {
+			const char *b = p;
+			while (b > h && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z')))
+				b--;
+			size_t nl = (size_t)(p - b), vl = strcspn(p + 1, " ),;");
+			char name[64], value[64];
+			while (vl &&
+			       (p[vl] == '.' || p[vl] == ':')) /* the sentence's, not the value's */
+				vl--;
+			if (!nl || nl >= sizeof(name) || !vl || vl >= sizeof(value))
+				continue;
+			memcpy(name, b, nl);
+			name[nl] = '\0';
+			memcpy(value, p + 1, vl);
+			value[vl] = '\0';
+			if (!help_is_option(opts, n, name) || strchr(value, '=') ||
+			    (value[0] >= 'A' && value[0] <= 'Z')) /* a placeholder: bs=MIN-MAX */
+				continue;
+			/* the sentence around the example: from the last ". " to the next */
+			const char *s0 = b, *s1 = strstr(p, ". ");
+			while (s0 > h && !(s0[-1] == ' ' && s0 > h + 1 && s0[-2] == '.'))
+				s0--;
+			size_t sl = s1 ? (size_t)(s1 - s0) : strlen(s0);
+			char sentence[512];
+			snprintf(sentence, sizeof(sentence), "%.*s", (int)sl, s0);
+			bool refused = strstr(sentence, "not supported") ||
+			               strstr(sentence, "an error") || strstr(sentence, "refused");
+			struct wl_job j;
+			wl_job_init(&j);
+			int rc = wl_job_set(&j, name, value, "help", msg, sizeof(msg));
+			if (refused != (rc != 0))
+				fail_msg(
+				    "option '%s': its help gives %s=%s as %s, but the parser %s it "
+				    "(%s)",
+				    opts[i].name, name, value, refused ? "refused" : "accepted",
+				    rc ? "refuses" : "accepts", rc ? msg : sentence);
+			checked++;
+		}
+	}
+	assert_true(checked >= 5); /* the scan finds the examples at all */
+}
+
 static void test_option_table(void **state)
 {
 	(void)state;
@@ -1955,6 +2020,7 @@ int main(void)
 	    cmocka_unit_test(test_jobfile_base),
 	    cmocka_unit_test(test_jobfile_comments),
 	    cmocka_unit_test(test_jobfile_crlf_and_whitespace),
+	    cmocka_unit_test(test_option_help_examples),
 	    cmocka_unit_test(test_jobfile_quoting),
 	    cmocka_unit_test(test_jobfile_bare_booleans),
 	    cmocka_unit_test(test_jobfile_duplicates),

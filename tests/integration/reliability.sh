@@ -95,10 +95,14 @@ expect_fail 2 "ready-file /nonexistent/r: directory" timeout 60 $RAIDLAB serve '
 expect_fail 2 "validate: --json /nonexistent/v.json: directory" timeout 60 $RAIDLAB validate \
     --json /nonexistent/v.json
 mkdir "$T/gone"
-TMPDIR="$T" $RAIDLAB run --quiet --target 'mem(size=1m)' --rw=read --time_based --runtime=1 \
-    --json "$T/gone/out.json" 2>"$T/fb.err" &
+# the folder goes once the job runs (its first status report is out), after
+# the output paths were checked
+TMPDIR="$T" $RAIDLAB run --target 'mem(size=1m)' --rw=read --time_based --runtime=2 \
+    --status-interval=100ms --output-format=json --json "$T/gone/out.json" >"$T/fb.out" \
+    2>"$T/fb.err" &
 pid=$!
-sleep 0.3
+for _ in $(seq 600); do [ -s "$T/fb.out" ] && break; sleep 0.05; done
+[ -s "$T/fb.out" ] || fail "no status report from the run in 30 s"
 rm -rf "$T/gone"
 rc=0
 wait $pid || rc=$?

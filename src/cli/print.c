@@ -139,3 +139,38 @@ void cli_print_tree(FILE *f, struct json_object *tree, int depth)
 			fprintf(f, "%*s(missing member)\n", (depth + 1) * 2, "");
 	}
 }
+
+struct json_object *cli_json_get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+double cli_json_num(struct json_object *o, const char *key)
+{
+	return json_object_get_double(cli_json_get(o, key));
+}
+
+void cli_file_name(const char *label, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *s = label; *s && n + 1 < len; s++) {
+		char c = *s;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		          (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+		if (!ok)
+			c = '_';
+		if (c == '_' && (n == 0 || buf[n - 1] == '_'))
+			continue;
+		if (c == '.' && n == 0)
+			continue; /* no hidden files */
+		buf[n++] = c;
+	}
+	while (n && buf[n - 1] == '_')
+		n--;
+	buf[n] = 0;
+	if (!n)
+		snprintf(buf, len, "result");
+}

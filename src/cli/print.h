@@ -23,4 +23,16 @@ void cli_print_tree(FILE *f, struct json_object *tree, int depth);
 /** Bytes as "1.00 GiB (1073741824 bytes)". */
 void cli_format_size(char *buf, size_t len, unsigned long long bytes);
 
+/*
+ * A file name from a configuration's label: [A-Za-z0-9._-] kept, runs of
+ * anything else one '_', no leading '.' or '_'; "result" when nothing is left.
+ */
+void cli_file_name(const char *label, char *buf, size_t len);
+
+/* Member @key of object @o (borrowed), or NULL when @o is NULL or has none. */
+struct json_object *cli_json_get(struct json_object *o, const char *key);
+
+/* Member @key of @o as a number; 0 when absent. */
+double cli_json_num(struct json_object *o, const char *key);
+
 #endif

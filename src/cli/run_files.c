@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/print.h"
 #include "files/files.h"
 #include "files/leftovers.h"
 #include "files/stop.h"
@@ -289,41 +290,31 @@ static struct json_object *rf_doc(const struct rf_args *a, const struct files_ta
 	return doc;
 }
 
-static struct json_object *rf_get(struct json_object *o, const char *k)
-{
-	struct json_object *v = NULL;
-	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
-}
-
-static double rf_num(struct json_object *o, const char *k)
-{
-	return json_object_get_double(rf_get(o, k));
-}
-
 static void rf_print(FILE *f, struct json_object *doc)
 {
-	struct json_object *tests = rf_get(doc, "tests");
+	struct json_object *tests = cli_json_get(doc, "tests");
 
 	fprintf(f, "%s: %s\ntarget: %s\n",
-	        json_object_get_string(rf_get(rf_get(doc, "suite"), "name")),
-	        json_object_get_string(rf_get(rf_get(doc, "suite"), "title")),
-	        json_object_get_string(rf_get(rf_get(doc, "target"), "spec")));
+	        json_object_get_string(cli_json_get(cli_json_get(doc, "suite"), "name")),
+	        json_object_get_string(cli_json_get(cli_json_get(doc, "suite"), "title")),
+	        json_object_get_string(cli_json_get(cli_json_get(doc, "target"), "spec")));
 	fprintf(f,
 	        "MB/s = 1,000,000 bytes/s including the sync; cached = the data phase alone\n\n");
 	fprintf(f, "%-20s %8s %10s %10s %9s %9s %9s %11s\n", "Test", "", "files", "MB", "MB/s",
 	        "time s", "sync s", "cached MB/s");
 	for (size_t i = 0; i < json_object_array_length(tests); i++) {
 		struct json_object *t = json_object_array_get_idx(tests, i);
-		const char *dir = rf_get(t, "read") ? "read" : "write";
-		struct json_object *d = rf_get(t, dir);
+		const char *dir = cli_json_get(t, "read") ? "read" : "write";
+		struct json_object *d = cli_json_get(t, dir);
 		fprintf(f, "%-20s %8s %10lld %10.1f %9.2f %9.3f %9.3f %11.2f\n",
-		        json_object_get_string(rf_get(t, "name")), dir,
-		        (long long)json_object_get_int64(rf_get(d, "files")),
-		        rf_num(d, "bytes") / 1e6, rf_num(d, "mb_s"), rf_num(d, "time_s"),
-		        rf_num(d, "sync_s"), rf_num(d, "cached_mb_s"));
+		        json_object_get_string(cli_json_get(t, "name")), dir,
+		        (long long)json_object_get_int64(cli_json_get(d, "files")),
+		        cli_json_num(d, "bytes") / 1e6, cli_json_num(d, "mb_s"),
+		        cli_json_num(d, "time_s"), cli_json_num(d, "sync_s"),
+		        cli_json_num(d, "cached_mb_s"));
 	}
-	struct json_object *s = rf_get(doc, "suite");
-	if (json_object_get_int(rf_get(s, "cache_drop_failures")))
+	struct json_object *s = cli_json_get(doc, "suite");
+	if (json_object_get_int(cli_json_get(s, "cache_drop_failures")))
 		fprintf(f, "note: the page cache could not be dropped (not root): reads may have "
 		           "come from memory\n");
 }
@@ -445,26 +436,6 @@ static void rf_warn_leftovers(const struct rf_args *a)
 	fprintf(stderr, "raidlab run: 'raidlab cleanup' removes them ('--dry-run' shows how)\n");
 }
 
-static void rf_file_name(const char *label, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (const char *s = label; *s && n + 1 < len; s++) {
-		char c = *s;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		          (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
-		c = ok ? c : '_';
-		if ((c == '_' && (n == 0 || buf[n - 1] == '_')) || (c == '.' && n == 0))
-			continue;
-		buf[n++] = c;
-	}
-	while (n && buf[n - 1] == '_')
-		n--;
-	buf[n] = 0;
-	if (!n)
-		snprintf(buf, len, "result");
-}
-
 int cli_run_files(int argc, char **argv)
 {
 	struct rf_args a = {0};
@@ -496,7 +467,7 @@ int cli_run_files(int argc, char **argv)
 		}
 		if (dir) {
 			char base[100], *path = NULL;
-			rf_file_name(label, base, sizeof(base));
+			cli_file_name(label, base, sizeof(base));
 			if (asprintf(&path, "%s/%s-%s.json", dir, a.def->name, base) < 0 ||
 			    st_result_write(doc, path)) {
 				cli_error("run", "cannot write %s", path ? path : dir);

@@ -216,30 +216,6 @@ static void rs_init(struct rs_args *a, const struct suite_def *def)
 	rl_build_ctx_init(&a->ctx);
 }
 
-/* A file name from a label: [A-Za-z0-9._-] kept, runs of anything else become one '_'. */
-static void rs_file_name(const char *label, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (const char *s = label; *s && n + 1 < len; s++) {
-		char c = *s;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		          (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
-		if (!ok)
-			c = '_';
-		if (c == '_' && (n == 0 || buf[n - 1] == '_'))
-			continue;
-		if (c == '.' && n == 0)
-			continue; /* no hidden files */
-		buf[n++] = c;
-	}
-	while (n && buf[n - 1] == '_')
-		n--;
-	buf[n] = 0;
-	if (!n)
-		snprintf(buf, len, "result");
-}
-
 /* Is names[i] already used by one of names[0..i-1]? */
 static bool rs_name_taken(char (*names)[128], size_t i)
 {
@@ -270,18 +246,6 @@ static void rs_progress(void *arg, const struct suite_progress *p)
 
 /* --- tables, from the result JSON --- */
 
-static struct json_object *rs_get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static double rs_num(struct json_object *o, const char *key)
-{
-	return json_object_get_double(rs_get(o, key));
-}
-
 /* One direction's three columns, or dashes. */
 static void rs_print_dir(FILE *f, struct json_object *d)
 {
@@ -289,15 +253,15 @@ static void rs_print_dir(FILE *f, struct json_object *d)
 		fprintf(f, " %10s %11s %10s", "-", "-", "-");
 		return;
 	}
-	if (rs_get(d, "access_time_ms")) {
+	if (cli_json_get(d, "access_time_ms")) {
 		/* an access time, as AS SSD and HD Tune show it: milliseconds only */
 		char ms[32];
-		snprintf(ms, sizeof(ms), "%.3f ms", rs_num(d, "access_time_ms"));
+		snprintf(ms, sizeof(ms), "%.3f ms", cli_json_num(d, "access_time_ms"));
 		fprintf(f, " %34s", ms);
 		return;
 	}
-	fprintf(f, " %10.2f %11.1f %10.2f", rs_num(d, "mb_s"), rs_num(d, "iops"),
-	        rs_num(rs_get(d, "lat_us"), "mean"));
+	fprintf(f, " %10.2f %11.1f %10.2f", cli_json_num(d, "mb_s"), cli_json_num(d, "iops"),
+	        cli_json_num(cli_json_get(d, "lat_us"), "mean"));
 }
 
 static void rs_print_params(FILE *f, struct json_object *params)
@@ -318,67 +282,70 @@ static void rs_print_params(FILE *f, struct json_object *params)
 
 static void rs_print_extras(FILE *f, struct json_object *t)
 {
-	const char *name = json_object_get_string(rs_get(t, "name"));
+	const char *name = json_object_get_string(cli_json_get(t, "name"));
 	struct json_object *v, *ss;
 
-	if (rs_get(t, "min_mb_s"))
+	if (cli_json_get(t, "min_mb_s"))
 		fprintf(f, "  %s: minimum %.2f, maximum %.2f, average %.2f MB/s over %zu zones\n",
-		        name, rs_num(t, "min_mb_s"), rs_num(t, "max_mb_s"),
-		        rs_num(rs_get(t, rs_get(t, "read") ? "read" : "write"), "mb_s"),
-		        json_object_array_length(rs_get(rs_get(t, "curve"), "x")));
-	if ((v = rs_get(t, "burst_mb_s")))
+		        name, cli_json_num(t, "min_mb_s"), cli_json_num(t, "max_mb_s"),
+		        cli_json_num(cli_json_get(t, cli_json_get(t, "read") ? "read" : "write"),
+		                     "mb_s"),
+		        json_object_array_length(cli_json_get(cli_json_get(t, "curve"), "x")));
+	if ((v = cli_json_get(t, "burst_mb_s")))
 		fprintf(f, "  %s: %.2f MB/s\n", name, json_object_get_double(v));
-	if (rs_get(rs_get(t, "read"), "access_time_ms") ||
-	    rs_get(rs_get(t, "write"), "access_time_ms")) {
+	if (cli_json_get(cli_json_get(t, "read"), "access_time_ms") ||
+	    cli_json_get(cli_json_get(t, "write"), "access_time_ms")) {
 		fprintf(f, "  %s:", name);
-		if ((v = rs_get(rs_get(t, "read"), "access_time_ms")))
+		if ((v = cli_json_get(cli_json_get(t, "read"), "access_time_ms")))
 			fprintf(f, " read %.3f ms", json_object_get_double(v));
-		if ((v = rs_get(rs_get(t, "write"), "access_time_ms")))
+		if ((v = cli_json_get(cli_json_get(t, "write"), "access_time_ms")))
 			fprintf(f, " write %.3f ms", json_object_get_double(v));
 		fputc('\n', f);
 	}
-	if ((ss = rs_get(t, "steady_state"))) {
-		int rounds = json_object_get_int(rs_get(ss, "rounds"));
-		if (json_object_get_boolean(rs_get(ss, "reached")))
+	if ((ss = cli_json_get(t, "steady_state"))) {
+		int rounds = json_object_get_int(cli_json_get(ss, "rounds"));
+		if (json_object_get_boolean(cli_json_get(ss, "reached")))
 			fprintf(f, "  %s: steady state after %d rounds", name, rounds);
 		else
 			fprintf(f, "  %s: NO steady state within %d rounds (%.1f s)", name, rounds,
-			        rs_num(ss, "time_s"));
+			        cli_json_num(ss, "time_s"));
 		fprintf(f,
 		        ": window mean %.0f IOPS, excursion %.1f %% (max %.0f), slope %.1f %% "
 		        "(max %.0f)\n",
-		        rs_num(ss, "mean_iops"), rs_num(ss, "excursion_pct"),
-		        rs_num(ss, "max_excursion_pct"), rs_num(ss, "slope_pct"),
-		        rs_num(ss, "max_slope_pct"));
+		        cli_json_num(ss, "mean_iops"), cli_json_num(ss, "excursion_pct"),
+		        cli_json_num(ss, "max_excursion_pct"), cli_json_num(ss, "slope_pct"),
+		        cli_json_num(ss, "max_slope_pct"));
 	}
 }
 
 static void rs_print_suite(FILE *f, struct json_object *doc)
 {
-	struct json_object *suite = rs_get(doc, "suite"), *tests = rs_get(doc, "tests");
-	struct json_object *tg = rs_get(doc, "target"), *scores;
+	struct json_object *suite = cli_json_get(doc, "suite"), *tests = cli_json_get(doc, "tests");
+	struct json_object *tg = cli_json_get(doc, "target"), *scores;
 	bool has[3] = {false, false, false};
 	static const char *const keys[3] = {"read", "write", "mix"};
 	const char *mix_title =
-	    strcmp(json_object_get_string(rs_get(suite, "name")), "iometer") ? "Mix" : "Total";
+	    strcmp(json_object_get_string(cli_json_get(suite, "name")), "iometer") ? "Mix"
+	                                                                           : "Total";
 	int w = 4;
 	size_t n = json_object_array_length(tests);
 
-	fprintf(f, "%s: %s\n", json_object_get_string(rs_get(suite, "name")),
-	        json_object_get_string(rs_get(suite, "title")));
-	fprintf(f, "target: %s%s\n", json_object_get_string(rs_get(tg, "spec")),
-	        json_object_get_boolean(rs_get(tg, "simulated")) ? " (simulated drive: times are "
-	                                                           "simulated)"
-	                                                         : "");
-	rs_print_params(f, rs_get(suite, "params"));
+	fprintf(f, "%s: %s\n", json_object_get_string(cli_json_get(suite, "name")),
+	        json_object_get_string(cli_json_get(suite, "title")));
+	fprintf(f, "target: %s%s\n", json_object_get_string(cli_json_get(tg, "spec")),
+	        json_object_get_boolean(cli_json_get(tg, "simulated"))
+	            ? " (simulated drive: times are "
+	              "simulated)"
+	            : "");
+	rs_print_params(f, cli_json_get(suite, "params"));
 	fprintf(f, "passes -> figure: %s; MB/s = 1,000,000 bytes/s, latency in us\n\n",
-	        json_object_get_string(rs_get(suite, "aggregate")));
+	        json_object_get_string(cli_json_get(suite, "aggregate")));
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(tests, i);
-		int len = (int)strlen(json_object_get_string(rs_get(t, "name")));
+		int len = (int)strlen(json_object_get_string(cli_json_get(t, "name")));
 		w = len > w ? len : w;
 		for (int k = 0; k < 3; k++)
-			has[k] |= rs_get(t, keys[k]) != NULL;
+			has[k] |= cli_json_get(t, keys[k]) != NULL;
 	}
 	fprintf(f, "%-*s", w, "");
 	for (int k = 0, last = has[2] ? 2 : has[1] ? 1 : 0; k < 3; k++)
@@ -394,17 +361,18 @@ static void rs_print_suite(FILE *f, struct json_object *doc)
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *t = json_object_array_get_idx(tests, i);
-		fprintf(f, "%-*s", w, json_object_get_string(rs_get(t, "name")));
+		fprintf(f, "%-*s", w, json_object_get_string(cli_json_get(t, "name")));
 		for (int k = 0; k < 3; k++)
 			if (has[k])
-				rs_print_dir(f, rs_get(t, keys[k]));
+				rs_print_dir(f, cli_json_get(t, keys[k]));
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < n; i++)
 		rs_print_extras(f, json_object_array_get_idx(tests, i));
-	if ((scores = rs_get(doc, "scores")))
-		fprintf(f, "Score: read %.0f, write %.0f, total %.0f\n", rs_num(scores, "read"),
-		        rs_num(scores, "write"), rs_num(scores, "total"));
+	if ((scores = cli_json_get(doc, "scores")))
+		fprintf(f, "Score: read %.0f, write %.0f, total %.0f\n",
+		        cli_json_num(scores, "read"), cli_json_num(scores, "write"),
+		        cli_json_num(scores, "total"));
 }
 
 /* MB/s of every test and direction, one column per configuration (without the report module). */
@@ -415,12 +383,12 @@ static void rs_print_plain(FILE *f, struct json_object **docs, const char **labe
 	int w = 4;
 
 	for (size_t i = 0; i < n && !ref; i++)
-		ref = docs[i] ? rs_get(docs[i], "tests") : NULL;
+		ref = docs[i] ? cli_json_get(docs[i], "tests") : NULL;
 	if (!ref)
 		return;
 	for (size_t i = 0; i < json_object_array_length(ref); i++) {
-		int len = (int)strlen(
-		    json_object_get_string(rs_get(json_object_array_get_idx(ref, i), "name")));
+		int len = (int)strlen(json_object_get_string(
+		    cli_json_get(json_object_array_get_idx(ref, i), "name")));
 		w = len > w ? len : w;
 	}
 	fprintf(f, "\nMB/s (decimal) per configuration:\n%-*s %-5s", w, "Test", "");
@@ -429,25 +397,25 @@ static void rs_print_plain(FILE *f, struct json_object **docs, const char **labe
 	fputc('\n', f);
 	for (size_t i = 0; i < json_object_array_length(ref); i++) {
 		struct json_object *t = json_object_array_get_idx(ref, i);
-		const char *name = json_object_get_string(rs_get(t, "name"));
+		const char *name = json_object_get_string(cli_json_get(t, "name"));
 		for (int k = 0; k < 3; k++) {
-			if (!rs_get(t, keys[k]))
+			if (!cli_json_get(t, keys[k]))
 				continue;
 			fprintf(f, "%-*s %-5s", w, name, keys[k]);
 			for (size_t c = 0; c < n; c++) {
 				struct json_object *ct = NULL,
-				                   *tests =
-				                       docs[c] ? rs_get(docs[c], "tests") : NULL;
+				                   *tests = docs[c] ? cli_json_get(docs[c], "tests")
+				                                    : NULL;
 				for (size_t j = 0; tests && j < json_object_array_length(tests);
 				     j++) {
 					struct json_object *x = json_object_array_get_idx(tests, j);
-					if (!strcmp(json_object_get_string(rs_get(x, "name")),
+					if (!strcmp(json_object_get_string(cli_json_get(x, "name")),
 					            name))
 						ct = x;
 				}
-				struct json_object *d = rs_get(ct, keys[k]);
+				struct json_object *d = cli_json_get(ct, keys[k]);
 				if (d)
-					fprintf(f, " %14.2f", rs_num(d, "mb_s"));
+					fprintf(f, " %14.2f", cli_json_num(d, "mb_s"));
 				else
 					fprintf(f, " %14s", "-");
 			}
@@ -618,7 +586,7 @@ static int rs_execute(struct rs_args *a)
 	for (size_t i = 0; i < a->t.n; i++) {
 		char base[100];
 		labels[i] = cli_targets_label(&a->t, i);
-		rs_file_name(labels[i], base, sizeof(base));
+		cli_file_name(labels[i], base, sizeof(base));
 		snprintf(names[i], sizeof(names[i]), "%s", base);
 		/* The same name twice: NAME-2, NAME-3, ... */
 		for (unsigned dup = 2; rs_name_taken(names, i); dup++)

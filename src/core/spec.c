@@ -61,6 +61,18 @@ struct spec_buf {
 	bool failed;
 };
 
+int rl_msg_set(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg && msglen) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msglen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
 int rl_err_set(struct rl_err *err, size_t pos, const char *fmt, ...)
 {
 	va_list ap;

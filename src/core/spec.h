@@ -62,6 +62,13 @@ struct rl_err {
 int rl_err_set(struct rl_err *err, size_t pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/**
+ * The same for a plain message buffer: @msg (of @msglen bytes; may be NULL
+ * or empty) gets the text, truncated to fit.  Returns -EINVAL.
+ */
+int rl_msg_set(char *msg, size_t msglen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /** A key=value parameter of a call. */
 struct rl_spec_kv {
 	char *key;

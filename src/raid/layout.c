@@ -13,22 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spec.h"
 #include "raid/layout.h"
-
-static int layout_err(char *msg, size_t msglen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int layout_err(char *msg, size_t msglen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 static uint64_t layout_min(uint64_t a, uint64_t b)
 {
@@ -50,17 +36,17 @@ int raid0_geom_init(struct raid0_geom *g, const uint64_t *sizes, unsigned n, uin
 
 	memset(g, 0, sizeof(*g));
 	if (n < 1 || n > RAID_MAX_MEMBERS)
-		return layout_err(msg, msglen, "raid0 takes 1 to %d members, not %u",
+		return rl_msg_set(msg, msglen, "raid0 takes 1 to %d members, not %u",
 		                  RAID_MAX_MEMBERS, n);
 	if (!chunk || chunk % 512)
-		return layout_err(msg, msglen, "chunk must be a positive multiple of 512 bytes");
+		return rl_msg_set(msg, msglen, "chunk must be a positive multiple of 512 bytes");
 	g->chunk = chunk;
 	g->layout = layout;
 	g->nmembers = n;
 	for (unsigned i = 0; i < n; i++) {
 		g->member_size[i] = sizes[i] / chunk * chunk;
 		if (!g->member_size[i])
-			return layout_err(
+			return rl_msg_set(
 			    msg, msglen, "member %u holds %llu bytes, less than one chunk (%llu)",
 			    i, (unsigned long long)sizes[i], (unsigned long long)chunk);
 	}
@@ -184,15 +170,15 @@ int raid10_geom_init(struct raid10_geom *g, unsigned disks, unsigned near_copies
 
 	memset(g, 0, sizeof(*g));
 	if (chunk < 4096 || (chunk & (chunk - 1)))
-		return layout_err(msg, msglen,
+		return rl_msg_set(msg, msglen,
 		                  "raid10 needs a power-of-two chunk of at least 4k, not %llu",
 		                  (unsigned long long)chunk);
 	if (disks < 2 || disks > RAID_MAX_MEMBERS)
-		return layout_err(msg, msglen, "raid10 takes 2 to %d members, not %u",
+		return rl_msg_set(msg, msglen, "raid10 takes 2 to %d members, not %u",
 		                  RAID_MAX_MEMBERS, disks);
 	if (!near_copies || !far_copies || copies < 2 || copies > RAID10_MAX_COPIES ||
 	    copies > disks)
-		return layout_err(msg, msglen,
+		return rl_msg_set(msg, msglen,
 		                  "raid10 with %u copies needs 2 <= copies <= members (%u)", copies,
 		                  disks);
 	g->raid_disks = disks;
@@ -215,7 +201,7 @@ int raid10_geom_init(struct raid10_geom *g, unsigned disks, unsigned near_copies
 	size = (g->dev_size >> g->chunk_shift) / far_copies * disks / near_copies;
 	g->size = size << g->chunk_shift;
 	if (!g->size)
-		return layout_err(msg, msglen, "raid10 members of %llu bytes hold no chunk",
+		return rl_msg_set(msg, msglen, "raid10 members of %llu bytes hold no chunk",
 		                  (unsigned long long)member_size);
 	return 0;
 }
@@ -276,15 +262,15 @@ int concat_geom_init(struct concat_geom *g, const uint64_t *sizes, unsigned n, u
 {
 	memset(g, 0, sizeof(*g));
 	if (n < 1 || n > RAID_MAX_MEMBERS)
-		return layout_err(msg, msglen, "concat takes 1 to %d members, not %u",
+		return rl_msg_set(msg, msglen, "concat takes 1 to %d members, not %u",
 		                  RAID_MAX_MEMBERS, n);
 	if (!rounding || rounding % 512)
-		return layout_err(msg, msglen, "rounding must be a positive multiple of 512");
+		return rl_msg_set(msg, msglen, "rounding must be a positive multiple of 512");
 	g->nmembers = n;
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t s = sizes[i] / rounding * rounding;
 		if (!s)
-			return layout_err(msg, msglen,
+			return rl_msg_set(msg, msglen,
 			                  "member %u holds %llu bytes, less than the rounding "
 			                  "(%llu)",
 			                  i, (unsigned long long)sizes[i],

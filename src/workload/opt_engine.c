@@ -148,31 +148,35 @@ int opt_set_thread(struct wl_job *job, const struct opt_def *def, const char *va
 	return 0;
 }
 
+/* @value is one of @words (NULL-ended), which @expected lists in words. */
+static int opt_check_word(const struct opt_def *def, const char *value, const struct opt_ctx *ctx,
+                          const char *const *words, const char *expected)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	for (; *words; words++)
+		if (!strcmp(value, *words))
+			return 0;
+	return opt_fail(ctx, true, "expected %s, got '%s'", expected, value);
+}
+
 /* io_submit_mode=inline|offload (see the table). */
 int opt_set_submit_mode(struct wl_job *job, const struct opt_def *def, const char *value,
                         const struct opt_ctx *ctx)
 {
+	static const char *const modes[] = {"inline", "offload", NULL};
 	(void)job;
-	int ret = opt_need_value(def, value, ctx);
-	if (ret)
-		return ret;
-	if (strcmp(value, "inline") && strcmp(value, "offload"))
-		return opt_fail(ctx, true, "expected inline or offload, got '%s'", value);
-	return 0;
+	return opt_check_word(def, value, ctx, modes, "inline or offload");
 }
 
 /* random_generator: raidlab has one generator; the names are checked, not used. */
 int opt_set_generator(struct wl_job *job, const struct opt_def *def, const char *value,
                       const struct opt_ctx *ctx)
 {
+	static const char *const gens[] = {"tausworthe", "lfsr", "tausworthe64", NULL};
 	(void)job;
-	int ret = opt_need_value(def, value, ctx);
-	if (ret)
-		return ret;
-	if (strcmp(value, "tausworthe") && strcmp(value, "lfsr") && strcmp(value, "tausworthe64"))
-		return opt_fail(ctx, true, "expected tausworthe, lfsr or tausworthe64, got '%s'",
-		                value);
-	return 0;
+	return opt_check_word(def, value, ctx, gens, "tausworthe, lfsr or tausworthe64");
 }
 
 /*

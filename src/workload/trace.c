@@ -11,6 +11,8 @@
  */
 #include "workload/trace.h"
 
+#include "core/spec.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -50,18 +52,6 @@ int wl_trace_add(struct wl_trace *tr, uint64_t t_ns, enum rl_op op, uint64_t off
 }
 
 /* --- fields --- */
-
-__attribute__((format(printf, 3, 4))) static int trace_fail(char *msg, size_t msglen,
-                                                            const char *fmt, ...)
-{
-	va_list ap;
-	if (msg && msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 static bool trace_u64(const char *s, uint64_t *out)
 {
@@ -148,31 +138,31 @@ static int trace_blk_request(char **tok, int n, int first, const char *where,
 
 	if (n - first < 2)
 		return strcmp(tok[first], "Q") == 0
-		           ? trace_fail(msg, msglen, "%s: field %d (rwbs): missing", where,
+		           ? rl_msg_set(msg, msglen, "%s: field %d (rwbs): missing", where,
 		                        first + 2)
 		           : 0;
 	if (strcmp(tok[first], "Q") != 0)
 		return 0;
 	rwbs = tok[first + 1];
 	if (strspn(rwbs, "RWDFSMAN") != strlen(rwbs) || !rwbs[0])
-		return trace_fail(msg, msglen,
+		return rl_msg_set(msg, msglen,
 		                  "%s: field %d (rwbs): expected letters of RWDFSMAN, got '%s'",
 		                  where, first + 2, rwbs);
 	bool has_range = n - first >= 5 && strcmp(tok[first + 3], "+") == 0;
 	if (has_range) {
 		if (!trace_u64(tok[first + 2], &sector) || sector > (UINT64_MAX >> 10))
-			return trace_fail(
+			return rl_msg_set(
 			    msg, msglen,
 			    "%s: field %d (sector): expected a sector number, got '%s'", where,
 			    first + 3, tok[first + 2]);
 		if (!trace_u64(tok[first + 4], &blocks) || blocks > WL_TRACE_LEN_MAX / 512)
-			return trace_fail(msg, msglen,
+			return rl_msg_set(msg, msglen,
 			                  "%s: field %d (sectors): expected a count of 512-byte "
 			                  "sectors up to %u, "
 			                  "got '%s'",
 			                  where, first + 5, WL_TRACE_LEN_MAX / 512, tok[first + 4]);
 	} else if (n - first > 2 && tok[first + 2][0] != '[') {
-		return trace_fail(msg, msglen,
+		return rl_msg_set(msg, msglen,
 		                  "%s: field %d (sector): expected 'SECTOR + COUNT', got '%s'",
 		                  where, first + 3, tok[first + 2]);
 	}
@@ -205,7 +195,7 @@ int wl_trace_blk_line(const char *line, enum wl_trace_blk kind, const char *wher
 	int n, dev = -1;
 
 	if (len > TRACE_LINE_MAX)
-		return trace_fail(msg, msglen, "%s: line longer than %d bytes", where,
+		return rl_msg_set(msg, msglen, "%s: line longer than %d bytes", where,
 		                  TRACE_LINE_MAX);
 	memcpy(buf, line, len + 1);
 	n = trace_split(buf, tok);
@@ -214,16 +204,16 @@ int wl_trace_blk_line(const char *line, enum wl_trace_blk kind, const char *wher
 	if (kind == WL_TRACE_BLKPARSE) {
 		/* DEV CPU SEQ TIME PID ACTION RWBS ... */
 		if (!trace_is_dev(tok[0]))
-			return trace_fail(msg, msglen,
+			return rl_msg_set(msg, msglen,
 			                  "%s: field 1 (device): expected MAJOR,MINOR, got '%s'",
 			                  where, tok[0]);
 		if (n < 6)
-			return trace_fail(
+			return rl_msg_set(
 			    msg, msglen,
 			    "%s: expected DEVICE CPU SEQUENCE TIME PID ACTION ..., got %d fields",
 			    where, n);
 		if (!trace_seconds(tok[3], &io->t_ns))
-			return trace_fail(
+			return rl_msg_set(
 			    msg, msglen,
 			    "%s: field 4 (time): expected SECONDS.NANOSECONDS, got '%s'", where,
 			    tok[3]);
@@ -239,11 +229,11 @@ int wl_trace_blk_line(const char *line, enum wl_trace_blk kind, const char *wher
 	if (dev < 1)
 		return 0; /* another tracer's line, or a message such as "cgroup ..." */
 	if (!trace_seconds(tok[dev - 1], &io->t_ns))
-		return trace_fail(msg, msglen,
+		return rl_msg_set(msg, msglen,
 		                  "%s: field %d (time): expected SECONDS.MICROSECONDS:, got '%s'",
 		                  where, dev, tok[dev - 1]);
 	if (dev + 1 >= n)
-		return trace_fail(msg, msglen, "%s: field %d (action): missing", where, dev + 2);
+		return rl_msg_set(msg, msglen, "%s: field %d (action): missing", where, dev + 2);
 	return trace_blk_request(tok, n, dev + 1, where, io, msg, msglen);
 }
 
@@ -267,7 +257,7 @@ static int trace_iolog_num(struct trace_parse *p, const char *tok, int field, co
                            uint64_t *out)
 {
 	if (!trace_u64(tok, out))
-		return trace_fail(p->msg, p->msglen,
+		return rl_msg_set(p->msg, p->msglen,
 		                  "%s:%u: field %d (%s): expected a whole number, got '%s'",
 		                  p->name, p->line, field, what, tok);
 	return 0;
@@ -292,7 +282,7 @@ static int trace_iolog_line(struct trace_parse *p, struct wl_trace *tr, char **t
 	int op = -3;
 
 	if (n != f + 2 && n != f + 4)
-		return trace_fail(p->msg, p->msglen,
+		return rl_msg_set(p->msg, p->msglen,
 		                  "%s:%u: expected %sFILE ACTION [OFFSET LENGTH], got %d fields",
 		                  p->name, p->line, f ? "TIMESTAMP " : "", n);
 	if (f) {
@@ -300,7 +290,7 @@ static int trace_iolog_line(struct trace_parse *p, struct wl_trace *tr, char **t
 		if (rc)
 			return rc;
 		if (t > UINT64_MAX / 1000)
-			return trace_fail(p->msg, p->msglen,
+			return rl_msg_set(p->msg, p->msglen,
 			                  "%s:%u: field 1 (timestamp): too large", p->name,
 			                  p->line);
 		t *= 1000;
@@ -309,7 +299,7 @@ static int trace_iolog_line(struct trace_parse *p, struct wl_trace *tr, char **t
 		if (strcmp(tok[f + 1], acts[i].word) == 0)
 			op = acts[i].op;
 	if (op == -3 || (op == -2 && f))
-		return trace_fail(
+		return rl_msg_set(
 		    p->msg, p->msglen,
 		    "%s:%u: field %d (action): expected read, write, trim, sync, datasync, "
 		    "add, open or close%s, got '%s'",
@@ -321,14 +311,14 @@ static int trace_iolog_line(struct trace_parse *p, struct wl_trace *tr, char **t
 		if (rc)
 			return rc;
 	} else if (op >= 0 && op != RL_OP_FLUSH) {
-		return trace_fail(p->msg, p->msglen, "%s:%u: field %d (offset): missing for %s",
+		return rl_msg_set(p->msg, p->msglen, "%s:%u: field %d (offset): missing for %s",
 		                  p->name, p->line, f + 3, tok[f + 1]);
 	}
 	if (op == -1)
 		return 0;
 	if (op == -2) {
 		if (off > (UINT64_MAX - p->wait_ns) / 1000)
-			return trace_fail(p->msg, p->msglen, "%s:%u: field 3 (wait): too long",
+			return rl_msg_set(p->msg, p->msglen, "%s:%u: field 3 (wait): too long",
 			                  p->name, p->line);
 		p->wait_ns += off * 1000;
 		return 0;
@@ -336,7 +326,7 @@ static int trace_iolog_line(struct trace_parse *p, struct wl_trace *tr, char **t
 	if (op == RL_OP_FLUSH)
 		off = len = 0;
 	else if (!len || len > WL_TRACE_LEN_MAX || off > UINT64_MAX - len)
-		return trace_fail(
+		return rl_msg_set(
 		    p->msg, p->msglen,
 		    "%s:%u: field %d (length): expected 1 to %u bytes within 2^64, got '%s'",
 		    p->name, p->line, f + 4, WL_TRACE_LEN_MAX, tok[f + 3]);
@@ -399,7 +389,7 @@ static int trace_first_line(struct trace_parse *p, const char *line)
 	else if (strcmp(line, "fio version 3 iolog") == 0)
 		p->version = 3;
 	else if (strncmp(line, "fio version ", 12) == 0)
-		return trace_fail(p->msg, p->msglen,
+		return rl_msg_set(p->msg, p->msglen,
 		                  "%s:1: only fio iolog versions 2 and 3 are read, got '%.40s'",
 		                  p->name, line);
 	return 0;
@@ -420,7 +410,7 @@ static int trace_parse_line(struct trace_parse *p, struct wl_trace *tr, const ch
 	if (n == 0)
 		return 0;
 	if (n < 0)
-		return trace_fail(p->msg, p->msglen, "%s:%u: more than %d fields", p->name, p->line,
+		return rl_msg_set(p->msg, p->msglen, "%s:%u: more than %d fields", p->name, p->line,
 		                  TRACE_TOKENS);
 	return trace_iolog_line(p, tr, tok, n);
 }
@@ -441,26 +431,26 @@ int wl_trace_parse(const char *text, size_t len, const char *name, struct wl_tra
 		size_t l = nl ? (size_t)(nl - (text + at)) : len - at;
 		p.line++;
 		if (l > TRACE_LINE_MAX) {
-			rc = trace_fail(msg, msglen, "%s:%u: line longer than %d bytes", name,
+			rc = rl_msg_set(msg, msglen, "%s:%u: line longer than %d bytes", name,
 			                p.line, TRACE_LINE_MAX);
 			break;
 		}
 		memcpy(line, text + at, l);
 		line[l] = '\0';
 		if (memchr(line, '\0', l))
-			rc = trace_fail(msg, msglen, "%s:%u: a NUL byte: not a text trace", name,
+			rc = rl_msg_set(msg, msglen, "%s:%u: a NUL byte: not a text trace", name,
 			                p.line);
 		else
 			rc = trace_parse_line(&p, tr, line);
 		at += l + (nl ? 1 : 0);
 	}
 	if (!rc && !tr->n)
-		rc = trace_fail(msg, msglen,
+		rc = rl_msg_set(msg, msglen,
 		                "%s: no requests (expected a fio iolog v2/v3, blkparse text or the "
 		                "kernel's blk tracer output)",
 		                name);
 	if (rc == -ENOMEM || rc == -E2BIG)
-		trace_fail(msg, msglen, "%s:%u: %s", name, p.line,
+		rl_msg_set(msg, msglen, "%s:%u: %s", name, p.line,
 		           rc == -E2BIG ? "more requests than a trace holds" : "out of memory");
 	if (rc)
 		wl_trace_free(tr);
@@ -482,7 +472,7 @@ int wl_trace_load(const char *path, struct wl_trace *tr, char *msg, size_t msgle
 	wl_trace_init(tr);
 	if (!f) {
 		rc = -errno;
-		trace_fail(msg, msglen, "%s: %s", path, strerror(errno));
+		rl_msg_set(msg, msglen, "%s: %s", path, strerror(errno));
 		return rc;
 	}
 	for (;;) {
@@ -505,7 +495,7 @@ int wl_trace_load(const char *path, struct wl_trace *tr, char *msg, size_t msgle
 	}
 	fclose(f);
 	if (rc)
-		trace_fail(msg, msglen, "%s: %s", path, strerror(-rc));
+		rl_msg_set(msg, msglen, "%s: %s", path, strerror(-rc));
 	else
 		rc = wl_trace_parse(buf, len, path, tr, msg, msglen);
 	free(buf);

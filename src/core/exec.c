@@ -351,12 +351,14 @@ static int exec_drain_ready(struct rl_exec *ex)
 		return 0;
 	ex->ready_head = NULL;
 	ex->ready_tail = &ex->ready_head;
+	rl_exec_batch_begin(ex);
 	while (io) {
 		struct rl_io *next = io->next;
 		rl_io_complete(io, io->status);
 		io = next;
 		n++;
 	}
+	rl_exec_batch_end(ex);
 	return n;
 }
 

@@ -122,6 +122,15 @@ struct rl_exec {
 	 * 0: only at the next poll, in one batch.
 	 */
 	unsigned submit_batch;
+
+	/*
+	 * The clock of a batch of completions (rl_exec_batch_now): while a
+	 * batch is delivered (the ready queue, a reap of io_uring or libaio
+	 * events, all finished before the delivery starts) the first reading
+	 * is kept for the rest, as fio stamps one time per reaped batch.
+	 */
+	bool batch_open;
+	uint64_t batch_now; /* 0: not read yet in this batch */
 };
 
 /**
@@ -195,6 +204,33 @@ void rl_exec_sqe_ready(struct rl_exec *ex);
 static inline uint64_t rl_exec_now(struct rl_exec *ex)
 {
 	return ex->backend->now(ex);
+}
+
+/** Open a batch of completions that all finished before it began (exec_backend.h users). */
+static inline void rl_exec_batch_begin(struct rl_exec *ex)
+{
+	ex->batch_open = true;
+	ex->batch_now = 0;
+}
+
+static inline void rl_exec_batch_end(struct rl_exec *ex)
+{
+	ex->batch_open = false;
+}
+
+/**
+ * The time at which the completion being delivered is seen: on a wall
+ * clock inside a batch, one reading for the whole batch (a completion
+ * handler that runs 32 of them reads the clock once); elsewhere, and on
+ * the virtual and paced clocks, rl_exec_now() itself.
+ */
+static inline uint64_t rl_exec_batch_now(struct rl_exec *ex)
+{
+	if (!ex->batch_open || ex->kind == RL_EXEC_VIRTUAL || ex->pace_slow)
+		return rl_exec_now(ex);
+	if (!ex->batch_now)
+		ex->batch_now = rl_exec_now(ex);
+	return ex->batch_now;
 }
 
 /** Queue @io to complete with @status on the next turn of the loop. */

@@ -94,6 +94,7 @@ static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts)
 		return 0;
 	if (n < 0)
 		return n;
+	rl_exec_batch_begin(ex);
 	for (int i = 0; i < n; i++) {
 		struct iocb *cb = st->events[i].obj;
 		struct rl_io *io = cb->data;
@@ -109,6 +110,7 @@ static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts)
 		st->free[st->nfree++] = cb;
 		rl_exec_backend_done(ex, io, status);
 	}
+	rl_exec_batch_end(ex);
 	return n;
 }
 

@@ -53,6 +53,7 @@ static int uring_reap(struct rl_exec *ex)
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
 
+	rl_exec_batch_begin(ex);
 	io_uring_for_each_cqe(ex->ring, head, cqe)
 	{
 		struct rl_io *io = io_uring_cqe_get_data(cqe);
@@ -70,6 +71,7 @@ static int uring_reap(struct rl_exec *ex)
 		io_uring_cq_advance(ex->ring, 1);
 		rl_exec_backend_done(ex, io, status);
 	}
+	rl_exec_batch_end(ex);
 	return (int)n;
 }
 

@@ -108,24 +108,63 @@ uint64_t wl_perm_map(const struct wl_perm *p, uint64_t i)
 	return x;
 }
 
-uint64_t wl_perm_next(const struct wl_perm *p, struct wl_perm_pos *pos)
+/*
+ * The next WL_PERM_LANES counter values of the pass, mapped side by side:
+ * each value's rounds are a chain of dependent multiplies, and eight
+ * independent chains keep the multiplier busy where one would wait on
+ * each result.  The values and their order are those of mapping the
+ * counter one value at a time; images past n (mixed radices) are dropped.
+ */
+static void perm_fill(const struct wl_perm *p, struct wl_perm_pos *pos)
 {
-	if (p->pow4) {
-		if (pos->lo >= p->n)
-			pos->lo = 0; /* a new pass */
-		return perm_binary(p, pos->lo++);
-	}
-	for (;;) {
-		uint64_t x;
+	uint64_t l[WL_PERM_LANES], r[WL_PERM_LANES];
+	unsigned n = 0;
+
+	for (unsigned j = 0; j < WL_PERM_LANES; j++) {
+		if (p->pow4) {
+			if (pos->lo >= p->n)
+				pos->lo = 0; /* a new pass */
+			l[j] = pos->lo >> p->half;
+			r[j] = pos->lo++ & p->mask;
+			continue;
+		}
 		if (pos->lo >= p->b) {
 			pos->lo = 0;
 			if (++pos->hi >= p->a)
 				pos->hi = 0; /* a new pass */
 		}
-		x = perm_mixed(p, pos->hi, pos->lo++);
-		if (x < p->n)
-			return x;
+		l[j] = pos->hi;
+		r[j] = pos->lo++;
 	}
+	for (int k = 0; k < 4; k++) {
+		uint64_t m = k & 1 ? p->b : p->a;
+		for (unsigned j = 0; j < WL_PERM_LANES; j++) {
+			uint64_t t;
+			if (p->pow4) {
+				t = l[j] ^ (perm_round(r[j], p->keys[k]) & p->mask);
+			} else {
+				uint64_t v = perm_round(r[j], p->keys[k]);
+				t = l[j] + (uint64_t)(((unsigned __int128)v * m) >> 64);
+				t -= t >= m ? m : 0;
+			}
+			l[j] = r[j];
+			r[j] = t;
+		}
+	}
+	for (unsigned j = 0; j < WL_PERM_LANES; j++) {
+		uint64_t x = p->pow4 ? (l[j] << p->half) | r[j] : l[j] * p->b + r[j];
+		if (x < p->n)
+			pos->ahead[n++] = x;
+	}
+	pos->nahead = n;
+	pos->taken = 0;
+}
+
+uint64_t wl_perm_next(const struct wl_perm *p, struct wl_perm_pos *pos)
+{
+	while (pos->taken >= pos->nahead)
+		perm_fill(p, pos);
+	return pos->ahead[pos->taken++];
 }
 
 /* --- Zipf by rejection-inversion (Hoermann and Derflinger) on k = 1..n --- */

@@ -87,9 +87,14 @@ struct wl_perm {
 	uint64_t keys[4]; /* round keys */
 };
 
-/** A position in a pass over the map (wl_perm_next). */
+/* How many counter values wl_perm_next maps at once (independent chains the CPU overlaps). */
+#define WL_PERM_LANES 8
+
+/** A position in a pass over the map (wl_perm_next); zeroed to start. */
 struct wl_perm_pos {
-	uint64_t hi, lo; /* the next counter value, as its two digits */
+	uint64_t hi, lo;               /* the next counter value to map, as its two digits */
+	uint64_t ahead[WL_PERM_LANES]; /* values mapped ahead, in pass order */
+	unsigned nahead, taken;        /* how many there are; how many were returned */
 };
 
 void wl_perm_init(struct wl_perm *p, uint64_t n, uint64_t seed);

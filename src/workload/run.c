@@ -280,7 +280,7 @@ void run_slot_done(struct rl_io *io, int status)
 {
 	struct run_slot *s = (struct run_slot *)io;
 	struct run_worker *w = s->w;
-	uint64_t now = run_now(w);
+	uint64_t now = rl_exec_batch_now(w->ex);
 
 	w->inflight--;
 	if (status == -ECANCELED && w->cut) {

@@ -80,6 +80,8 @@ static const struct suite_opt suite_opts[] = {
      "end the sustained phase after this long even without a steady state"},
     {"fill", "fill_passes", SUITE_OPT_FILL, SUITE_K_COUNT, SUITE_P(fill), 0, 10, "N",
      "sequential writes over the whole region before the sustained phase"},
+    {"small-pages", "small_pages", SUITE_OPT_PAGES, SUITE_K_BOOL, SUITE_P(small_pages), 0, 1, NULL,
+     "I/O buffers in 4 KiB pages as fio's default, not huge pages (docs/results.md)"},
 };
 
 #define SUITE_NOPTS             (sizeof(suite_opts) / sizeof(suite_opts[0]))
@@ -93,6 +95,12 @@ static const struct suite_opt *suite_opt_find(const char *name)
 	return NULL;
 }
 
+/* Does @def take the option of @bit (its own, or one every suite takes)? */
+static bool suite_takes(const struct suite_def *def, unsigned bit)
+{
+	return (def->options | SUITE_OPT_COMMON) & bit;
+}
+
 /* "--size, --passes, ..." of the options @def accepts. */
 static void suite_opt_list(const struct suite_def *def, char *buf, size_t len)
 {
@@ -100,7 +108,7 @@ static void suite_opt_list(const struct suite_def *def, char *buf, size_t len)
 
 	buf[0] = 0;
 	for (size_t i = 0; i < SUITE_NOPTS && pos < len; i++) {
-		if (!(def->options & suite_opts[i].bit))
+		if (!suite_takes(def, suite_opts[i].bit))
 			continue;
 		int n =
 		    snprintf(buf + pos, len - pos, "%s--%s", pos ? ", " : "", suite_opts[i].name);
@@ -120,7 +128,7 @@ int suite_params_set(const struct suite_def *def, struct suite_params *p, const 
 
 	if (!o)
 		return -ENOENT;
-	if (!(def->options & o->bit)) {
+	if (!suite_takes(def, o->bit)) {
 		suite_opt_list(def, list, sizeof(list));
 		snprintf(msg, msglen, "suite '%s' does not take --%s (its options: %s)", def->name,
 		         name, list[0] ? list : "none");
@@ -242,7 +250,7 @@ void suite_options_help(const struct suite_def *def, FILE *f)
 	for (size_t i = 0; i < SUITE_NOPTS; i++) {
 		const struct suite_opt *o = &suite_opts[i];
 		char flag[48], dflt[48];
-		if (!(def->options & o->bit))
+		if (!suite_takes(def, o->bit))
 			continue;
 		snprintf(flag, sizeof(flag), "--%s%s%s", o->name, o->metavar ? "=" : "",
 		         o->metavar ? o->metavar : "");
@@ -279,7 +287,7 @@ struct json_object *suite_params_json(const struct suite_def *def, const struct 
 	for (size_t i = 0; i < SUITE_NOPTS; i++) {
 		const struct suite_opt *so = &suite_opts[i];
 		struct json_object *v = NULL;
-		if (!(def->options & so->bit))
+		if (!suite_takes(def, so->bit))
 			continue;
 		switch (so->kind) {
 		case SUITE_K_SIZE:

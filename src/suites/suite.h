@@ -111,6 +111,7 @@ struct suite_params {
 	uint64_t round_ns;      /* --round: length of one steady-state round (steady) */
 	uint64_t time_limit_ns; /* --time-limit: longest sustained phase (steady) */
 	unsigned fill;          /* --fill: sequential fills of the region first (steady) */
+	bool small_pages;       /* --small-pages: I/O buffers in 4 KiB pages (default: huge) */
 };
 
 /* Bits of suite_def.options: which --NAME options a suite accepts. */
@@ -128,6 +129,8 @@ struct suite_params {
 #define SUITE_OPT_BS_RANGE 0x0800u /* --min-bs and --max-bs */
 #define SUITE_OPT_ROUND    0x1000u /* --round and --time-limit */
 #define SUITE_OPT_FILL     0x2000u
+#define SUITE_OPT_PAGES    0x4000u
+#define SUITE_OPT_COMMON   SUITE_OPT_PAGES /* taken by every suite */
 #define SUITE_PASSES_MAX   100u
 #define SUITE_ZONES_MAX    10000u
 #define SUITE_AREA_MIN     (1u << 20) /* smallest test area: one 1 MiB block */

@@ -59,6 +59,9 @@ static const char run_usage[] =
     "                        (with json: a JSON document per interval, as fio)\n"
     "  --readonly            refuse any job that writes or trims\n"
     "  --max-jobs=N          refuse more than N jobs (numjobs copies count)\n"
+    "  --fleet-stonewall     under mpirun: every rank stops when the first ends a wave\n"
+    "  --offset-per-rank=S   under mpirun: rank r's jobs start r*S further in (one shared\n"
+    "                        target, a region per rank)\n"
     "  --version, --cmdhelp[=OPT], --enghelp[=ENGINE]: fio's answers, then exit\n"
     "  --warnings-fatal, --aux-path=DIR: accepted as in fio\n"
     "  --section=NAME        run only the job section NAME (may be repeated)\n"
@@ -76,6 +79,9 @@ static const char run_usage[] =
     "--name apply to every job.  With a JOBFILE, command-line options are defaults\n"
     "its [global] and sections override.  Jobs run at the same time unless stonewall\n"
     "separates them.  Exit status: 0 ok, 1 I/O error or verify failure, 2 bad usage.\n"
+    "Under mpirun every rank runs the jobs at once, behind a barrier per wave, with\n"
+    "$rank, $nranks and $host replaced in the arguments and specs; rank 0 reports the\n"
+    "sum over the ranks and each rank (docs/mpi.md).\n"
     "\n"
     "SUITE is a standard benchmark reproduced from its public definition.  With\n"
     "several --target options it runs each and writes one JSON per configuration.\n"
@@ -1090,6 +1096,8 @@ static int run_fleet_end(const struct run_args *a, const struct run_plan *p,
 	}
 	if (run_fleet.rank > 0)
 		return status;
+	if (!a->quiet && (a->fmt_json || a->fmt_jsonplus))
+		cli_fleet_fio_json(out, &run_fleet, p->tg[p->tidx[0]].t, a->fmt_jsonplus);
 	if (!a->quiet && a->fmt_normal)
 		cli_fleet_print(out, &run_fleet);
 	return fleet_ok(&run_fleet) ? status : 1;

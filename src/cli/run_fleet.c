@@ -8,15 +8,20 @@
  * whose I/Os, MB/s and IOPS are the sums of the ranks' and whose latencies
  * come from the merged histograms; then one line per rank and direction
  * with its host, its own figures and how its job ended (finished, or
- * stopped by a stonewall); then the slowest and fastest rank.
+ * stopped by a stonewall); then the slowest and fastest rank.  fio's JSON
+ * has the shape of fio's client/server mode: "client_stats" holds each
+ * rank's jobs with its "hostname", then per job an "All clients" entry
+ * with the sums and the merged latencies.
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/print.h"
+#include "results/fio_json.h"
 #include "suites/fleet.h"
 
 int cli_fleet_argv(const struct fleet *f, int argc, char **argv, char ***out)
@@ -96,4 +101,54 @@ void cli_fleet_print(FILE *out, const struct fleet *f)
 	for (size_t i = 0; i < f->njobs; i++)
 		if (f->jobs[i].ranks && f->jobs[i].merged.runtime_ns)
 			fleet_print_job(out, f, &f->jobs[i]);
+}
+
+/* fio's entry of the aggregate: the sums of the ranks' rates, not bytes over the longest runtime.
+ */
+static void fleet_fio_sums(struct json_object *e, const struct fleet_job *j)
+{
+	for (int d = 0; d < WL_DIRS; d++) {
+		struct json_object *o = json_object_object_get(e, fleet_dirs[d]);
+		if (!o)
+			continue;
+		json_object_object_add(o, "bw_bytes", json_object_new_int64((int64_t)j->bw[d]));
+		json_object_object_add(o, "bw", json_object_new_int64((int64_t)(j->bw[d] / 1024)));
+		json_object_object_add(o, "iops", json_object_new_double(j->iops[d]));
+	}
+	json_object_object_add(e, "jobname", json_object_new_string("All clients"));
+}
+
+void cli_fleet_fio_json(FILE *out, const struct fleet *f, struct rl_target *t, bool plus)
+{
+	size_t n = 0, cap = f->njobs * ((size_t)f->size + 1);
+	struct st_fio_job *fj = calloc(cap ? cap : 1, sizeof(*fj));
+
+	if (!fj)
+		return;
+	for (size_t i = 0; i < f->njobs; i++) {
+		if (!f->jobs[i].ranks || !f->jobs[i].merged.runtime_ns)
+			continue;
+		for (int r = 0; r < f->size; r++)
+			fj[n++] = (struct st_fio_job){.res = &f->jobs[i].ranks[r].res, .target = t};
+		fj[n++] = (struct st_fio_job){.res = &f->jobs[i].merged, .target = t};
+	}
+	struct json_object *doc = st_fio_json(fj, n, plus);
+	struct json_object *jobs = json_object_get(json_object_object_get(doc, "jobs"));
+	size_t k = 0;
+	for (size_t i = 0; i < f->njobs; i++) {
+		if (!f->jobs[i].ranks || !f->jobs[i].merged.runtime_ns)
+			continue;
+		for (int r = 0; r < f->size; r++, k++)
+			json_object_object_add(json_object_array_get_idx(jobs, k), "hostname",
+			                       json_object_new_string(f->jobs[i].ranks[r].host));
+		fleet_fio_sums(json_object_array_get_idx(jobs, k++), &f->jobs[i]);
+	}
+	json_object_object_del(doc, "jobs");
+	json_object_object_add(doc, "client_stats", jobs);
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+	                                              JSON_C_TO_STRING_NOSLASHESCAPE),
+	      out);
+	fputc('\n', out);
+	json_object_put(doc);
+	free(fj);
 }

@@ -3,6 +3,7 @@
 #  1. four ranks each read their own file ($rank in the spec); rank 0's
 #     aggregate is the sum of the ranks' figures, and its latency histogram
 #     and percentiles equal a merge of the ranks' histograms done here;
+#     fio's JSON has the ranks and "All clients" (fio's client/server form);
 #  2. stonewalling: one rank's target is made slow (delay(...), started with
 #     mpirun's MPMD form); the other ranks finish their reads and the slow
 #     one is stopped with part of its reads done, its figures reported apart;
@@ -55,6 +56,14 @@ jq -e "$j"' as $j
 [ "$(grep -c '^  rank [0-3] .* read ' agg.out)" -eq 4 ] || { cat agg.out; fail "not one line per rank"; }
 grep -q "^  slowest: rank [0-3] " agg.out || { cat agg.out; fail "no slowest rank"; }
 ls rl.* 2>/dev/null && fail "the ranks' test files were left behind"
+# fio's JSON as fio's client/server mode prints it: each rank's job, then "All clients"
+"${mpi[@]}" -n 2 $RAIDLAB run "${job[@]}" --target "file($dir/rl.\$rank, size=8m)" --output-format=json \
+	>fio.json 2>fio.err || { cat fio.err; fail "2-rank fleet run, fio's JSON"; }
+jq -e '(.client_stats | length) == 3 and .client_stats[2].jobname == "All clients"
+	and (.client_stats[:2] | all(.hostname != null))
+	and .client_stats[2].read.io_bytes == ([.client_stats[:2][].read.io_bytes] | add)
+	and (.client_stats[2].read.iops - ([.client_stats[:2][].read.iops] | add) | fabs) < 1e-6 * .client_stats[2].read.iops' \
+	fio.json >/dev/null || { jq -c '.client_stats[] | [.jobname, .hostname, .read.iops]' fio.json; fail "fio's JSON has no 'All clients' sum"; }
 echo "ok: 4 ranks, aggregate $(jqv agg.json "$j.aggregate.read.iops | floor") IOPS = sum of the ranks'," \
 	"p99 $(jqv agg.json "$j.aggregate.read.lat_us.p99") us from the merged histograms"
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct cli_command {
 	const char *name;    /* "run" */
@@ -162,6 +163,19 @@ int cli_suite_execute(struct cli_suite *s);
  * (files/files.h).  Returns the exit code.
  */
 int cli_run_files(int argc, char **argv);
+
+/*
+ * `raidlab run` on every rank of an MPI job (run_fleet.c, suites/fleet.h):
+ * cli_fleet_argv() copies @argv with $rank, $nranks and $host replaced
+ * (free with cli_fleet_argv_free; 0 or -EINVAL with an error printed);
+ * cli_fleet_print() is rank 0's report of the gathered jobs (the table).
+ */
+struct fleet;
+int cli_fleet_argv(const struct fleet *f, int argc, char **argv, char ***out);
+void cli_fleet_argv_free(int argc, char **argv);
+void cli_fleet_print(FILE *out, const struct fleet *f);
+/* fio's JSON of the gathered jobs as fio's client/server mode prints it (rank 0) */
+void cli_fleet_fio_json(FILE *out, const struct fleet *f, struct rl_target *t, bool plus);
 
 /**
  * fio's --cmdhelp[=OPTION|all] and --enghelp[=ENGINE[,OPTION]] for `raidlab

@@ -27,9 +27,11 @@
 #include "core/registry.h"
 #include "core/spec.h"
 #include "files/files.h"
+#include "mpi/rank.h"
 #include "results/fio_json.h"
 #include "results/fio_log.h"
 #include "results/result.h"
+#include "suites/fleet.h"
 #include "suites/suite.h"
 #include "workload/run.h"
 
@@ -57,6 +59,9 @@ static const char run_usage[] =
     "                        (with json: a JSON document per interval, as fio)\n"
     "  --readonly            refuse any job that writes or trims\n"
     "  --max-jobs=N          refuse more than N jobs (numjobs copies count)\n"
+    "  --fleet-stonewall     under mpirun: every rank stops when the first ends a wave\n"
+    "  --offset-per-rank=S   under mpirun: rank r's jobs start r*S further in (one shared\n"
+    "                        target, a region per rank)\n"
     "  --version, --cmdhelp[=OPT], --enghelp[=ENGINE]: fio's answers, then exit\n"
     "  --warnings-fatal, --aux-path=DIR: accepted as in fio\n"
     "  --section=NAME        run only the job section NAME (may be repeated)\n"
@@ -74,6 +79,9 @@ static const char run_usage[] =
     "--name apply to every job.  With a JOBFILE, command-line options are defaults\n"
     "its [global] and sections override.  Jobs run at the same time unless stonewall\n"
     "separates them.  Exit status: 0 ok, 1 I/O error or verify failure, 2 bad usage.\n"
+    "Under mpirun every rank runs the jobs at once, behind a barrier per wave, with\n"
+    "$rank, $nranks and $host replaced in the arguments and specs; rank 0 reports the\n"
+    "sum over the ranks and each rank (docs/mpi.md).\n"
     "\n"
     "SUITE is a standard benchmark reproduced from its public definition.  With\n"
     "several --target options it runs each and writes one JSON per configuration.\n"
@@ -125,7 +133,14 @@ struct run_args {
 	struct wl_job base;
 	struct wl_job *cli_jobs; /* jobs started with --name (no job file) */
 	size_t ncli_jobs;
+	bool fleet_stonewall;     /* --fleet-stonewall (under mpirun) */
+	uint64_t offset_per_rank; /* --offset-per-rank (under mpirun) */
 };
+
+/* Under mpirun: every rank runs the jobs at once (suites/fleet.h, run_fleet.c). */
+static struct fleet run_fleet;
+static bool run_fleet_on;
+static volatile sig_atomic_t run_signalled;
 
 /* --output-format=normal,json,json+,terse */
 static int run_parse_format(struct run_args *a, const char *val)
@@ -185,8 +200,9 @@ static int run_cli_job_start(struct run_args *a, const char *name)
 static bool run_takes_value(const char *name)
 {
 	static const char *const names[] = {
-	    "target",      "json",         "output-format", "output",   "status-interval", "eta",
-	    "eta-newline", "eta-interval", "max-jobs",      "aux-path", "section"};
+	    "target",          "json",     "output-format", "output",
+	    "status-interval", "eta",      "eta-newline",   "eta-interval",
+	    "max-jobs",        "aux-path", "section",       "offset-per-rank"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(name, names[i]))
 			return true;
@@ -258,6 +274,19 @@ static int run_own_option(struct run_args *a, const char *name, const char *val)
 			return -EINVAL;
 		}
 		a->sections[a->nsections++] = val;
+	} else if (!strcmp(name, "fleet-stonewall") || !strcmp(name, "offset-per-rank")) {
+		if (!run_fleet_on) {
+			cli_error("run", "--%s: only under mpirun or srun (MPI %s)", name,
+			          rl_mpi_built() ? "is built in, but this is no MPI rank"
+			                         : "is not built in");
+			return -EINVAL;
+		}
+		if (name[0] == 'f')
+			a->fleet_stonewall = true;
+		else if (rl_parse_size(val, &a->offset_per_rank, tmp, sizeof(tmp))) {
+			cli_error("run", "--offset-per-rank: %s", tmp);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -308,6 +337,9 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 				return -EINVAL;
 		} else if (!strcmp(name, "quiet") && !val) {
 			a->quiet = true;
+		} else if (!strcmp(name, "fleet-stonewall") && !val) {
+			if (run_own_option(a, name, NULL))
+				return -EINVAL;
 		} else if (!strcmp(name, "minimal") && !val) {
 			a->minimal = true;
 			a->fmt_normal = a->fmt_json = a->fmt_jsonplus = false;
@@ -649,6 +681,15 @@ static int run_plan_build(struct run_plan *p, const struct run_args *a, const st
 					return -EINVAL;
 				}
 			}
+			char ranked[sizeof(spec)];
+			if (run_fleet_on) {
+				if (fleet_subst(&run_fleet, use, ranked, sizeof(ranked))) {
+					cli_error("run", "target too long after $rank/$host: %s",
+					          use);
+					return -EINVAL;
+				}
+				use = ranked;
+			}
 			rc = run_plan_add(p, a, j, use, &p->tidx[c]);
 			if (rc)
 				return rc;
@@ -785,6 +826,7 @@ static void run_progress_cb(void *arg, const struct wl_progress *p)
 static void run_on_signal(int sig)
 {
 	(void)sig;
+	run_signalled = 1;
 	wl_run_request_stop();
 }
 
@@ -849,7 +891,16 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 			continue;
 		ps.last_s = 0;
 		ps.last_bytes = ps.last_ios = ps.last_rbytes = 0;
+		if (run_fleet_on && fleet_wave_begin(&run_fleet, (unsigned)w, &opts)) {
+			cli_error("run", "rank %d: the ranks could not meet before wave %zu",
+			          run_fleet.rank, w + 1);
+			status = 1;
+			break;
+		}
 		int rc = wl_run_group(items, n, &opts, msg, sizeof(msg));
+		/* a stonewall's stop is the fleet's, not the user's: the next wave runs */
+		if (run_fleet_on && fleet_wave_end(&run_fleet, &opts) && !run_signalled)
+			wl_run_clear_stop();
 		if (ps.tty)
 			fprintf(stderr, "\r\033[K");
 		if (rc) {
@@ -1027,7 +1078,53 @@ static int run_check_logs(const struct wl_job *j, unsigned jobnum)
 	return 0;
 }
 
+/*
+ * Under mpirun: each rank's own figures to rank 0, which reports the jobs
+ * over all ranks; the other ranks report nothing.  The exit status of rank
+ * 0 says whether every rank's jobs went well.
+ */
+static int run_fleet_end(const struct run_args *a, const struct run_plan *p,
+                         const struct wl_jobfile *jf, const struct wl_result *res, const bool *done,
+                         FILE *out, int status)
+{
+	char msg[512];
+
+	if (fleet_gather(&run_fleet, res, done, p->wave, jf->njobs, p->tg[p->tidx[0]].spec, msg,
+	                 sizeof(msg))) {
+		cli_error("run", "rank %d: %s", run_fleet.rank, msg);
+		return 1;
+	}
+	if (run_fleet.rank > 0)
+		return status;
+	if (!a->quiet && (a->fmt_json || a->fmt_jsonplus))
+		cli_fleet_fio_json(out, &run_fleet, p->tg[p->tidx[0]].t, a->fmt_jsonplus);
+	if (!a->quiet && a->fmt_normal)
+		cli_fleet_print(out, &run_fleet);
+	return fleet_ok(&run_fleet) ? status : 1;
+}
+
+static int run_main_args(int argc, char **argv);
+
 static int run_main(int argc, char **argv)
+{
+	char **ranked = NULL;
+	int rc;
+
+	if (!fleet_active() ||
+	    (argc > 1 && argv[1][0] != '-' && (suite_find(argv[1]) || files_suite_find(argv[1]))))
+		return run_main_args(argc, argv);
+	fleet_init(&run_fleet);
+	if (cli_fleet_argv(&run_fleet, argc, argv, &ranked))
+		return 2;
+	run_fleet_on = true;
+	rc = run_main_args(argc, ranked);
+	run_fleet_on = false;
+	fleet_free(&run_fleet);
+	cli_fleet_argv_free(argc, ranked);
+	return rc;
+}
+
+static int run_main_args(int argc, char **argv)
 {
 	struct run_args a = {0};
 	struct wl_jobfile jf;
@@ -1057,6 +1154,22 @@ static int run_main(int argc, char **argv)
 	if (run_pick_sections(&a, &jf)) {
 		wl_jobfile_free(&jf);
 		return 2;
+	}
+	if (run_fleet_on) {
+		char fmsg[512];
+		run_fleet.stonewall = a.fleet_stonewall;
+		run_fleet.offset_per_rank = a.offset_per_rank;
+		a.ctx.shared = a.offset_per_rank > 0; /* one target, a region per rank */
+		if (fleet_offsets(&run_fleet, jf.jobs, jf.njobs, fmsg, sizeof(fmsg))) {
+			cli_error("run", "%s", fmsg);
+			wl_jobfile_free(&jf);
+			return 2;
+		}
+		if (run_fleet.rank > 0) { /* rank 0 alone reports and writes the results */
+			a.quiet = true;
+			a.json_path = a.output = NULL;
+			a.status_ns = 0;
+		}
 	}
 	if ((rc = run_check_flags(&a, &jf))) {
 		wl_jobfile_free(&jf);
@@ -1118,7 +1231,18 @@ static int run_main(int argc, char **argv)
 	}
 	time_t started = time(NULL);
 	status = run_waves(&a, &jf, &plan, res, clones, done, out);
-	run_report(&a, &jf, &plan, res, clones, done, out, started);
+	if (run_fleet_on && a.fmt_normal && !a.quiet) {
+		char date[64];
+		struct tm tm;
+		localtime_r(&started, &tm);
+		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s) on %d ranks, started %s\n",
+		        RL_VERSION, jf.njobs, plan.nwaves, run_fleet.size, date);
+	}
+	if (run_fleet_on)
+		status = run_fleet_end(&a, &plan, &jf, res, done, out, status);
+	else
+		run_report(&a, &jf, &plan, res, clones, done, out, started);
 	for (size_t i = 0; i < jf.njobs; i++) {
 		char lmsg[512];
 		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
@@ -1139,6 +1263,8 @@ static int run_main(int argc, char **argv)
 				status = 1;
 			plan.tg[i].finished = true;
 		}
+		if (run_fleet_on && run_fleet.rank == 0)
+			json_object_object_add(doc, "fleet", fleet_json(&run_fleet));
 		if (a.json_path && cli_result_save("run", doc, a.json_path))
 			status = 1;
 		json_object_put(doc);

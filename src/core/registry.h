@@ -38,6 +38,8 @@ struct rl_build_ctx {
 	                      md signature is expected, not data to protect */
 	int access_hint;   /* buffered files: POSIX_FADV_* access pattern (fio's
 	                      fadvise_hint); 0 = POSIX_FADV_NORMAL */
+	bool shared;       /* processes of one job share it, each on its own region (MPI
+	                      ranks with --offset-per-rank): a shared lock, also to write */
 };
 
 struct rl_target_type {

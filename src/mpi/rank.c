@@ -88,6 +88,29 @@ int rl_mpi_size(void)
 	return mpi_size_no;
 }
 
+bool rl_mpi_active(void)
+{
+	return mpi_started;
+}
+
+int rl_mpi_barrier(void)
+{
+	MPI_Request req;
+	int flag = 0;
+
+	if (!mpi_started || mpi_size_no < 2)
+		return 0;
+	if (MPI_Ibarrier(MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	while (!flag) {
+		if (MPI_Test(&req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (!flag)
+			nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	}
+	return 0;
+}
+
 int rl_mpi_isend(int to, int tag, const void *buf, size_t len, struct rl_mpi_send **s)
 {
 	struct rl_mpi_send *m;
@@ -210,6 +233,16 @@ int rl_mpi_rank(void)
 int rl_mpi_size(void)
 {
 	return 1;
+}
+
+bool rl_mpi_active(void)
+{
+	return false;
+}
+
+int rl_mpi_barrier(void)
+{
+	return 0;
 }
 
 int rl_mpi_isend(int to, int tag, const void *buf, size_t len, struct rl_mpi_send **s)

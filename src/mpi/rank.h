@@ -40,6 +40,16 @@ void rl_mpi_finalize(void);
 int rl_mpi_rank(void);
 int rl_mpi_size(void);
 
+/** True when this process is one of a launcher's ranks (MPI was started). */
+bool rl_mpi_active(void);
+
+/**
+ * Wait until every rank has called rl_mpi_barrier (a non-blocking barrier
+ * polled with short sleeps, so a waiting rank does not spin a core).  0,
+ * or -EIO; at once when alone.
+ */
+int rl_mpi_barrier(void);
+
 /** A message on its way (rl_mpi_isend). */
 struct rl_mpi_send;
 

@@ -340,7 +340,8 @@ static int file_open_fd(struct file_state *f, const struct rl_build_ctx *ctx, si
 	f->fd = open(f->path, flags | O_CLOEXEC);
 	if (f->fd < 0 && errno == EBUSY && (flags & O_EXCL)) {
 		int probe = open(f->path, O_RDONLY | O_CLOEXEC);
-		if (probe < 0 || rl_safety_check_in_use(f->path, probe, found, sizeof(found)) <= 0)
+		if (probe < 0 ||
+		    rl_safety_check_in_use(f->path, probe, false, found, sizeof(found)) <= 0)
 			snprintf(found, sizeof(found),
 			         "the kernel refused an exclusive open (it is mounted, or claimed "
 			         "by md, dm or another program)");
@@ -452,7 +453,7 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	    (rc = file_measure(f, t, &st, want_size, pos, err)))
 		return rc;
 	/* In use: refused whatever --force-destroy says. */
-	rc = rl_safety_lock(f->fd, ctx->write_intent, found, sizeof(found));
+	rc = rl_safety_lock(f->fd, ctx->write_intent && !ctx->shared, found, sizeof(found));
 	if (rc < 0 && rc != -ENOLCK && rc != -EOPNOTSUPP) {
 		rl_err_set(err, pos, "cannot lock %s: %s", f->path, strerror(-rc));
 		return rc;
@@ -463,7 +464,7 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 		return -EBUSY;
 	}
 	if (ctx->write_intent && !f->created &&
-	    rl_safety_check_in_use(f->path, f->fd, found, sizeof(found)) > 0) {
+	    rl_safety_check_in_use(f->path, f->fd, ctx->shared, found, sizeof(found)) > 0) {
 		rl_err_set(err, pos,
 		           "refusing to write to %s: %s; --force-destroy does not override this",
 		           f->path, found);

@@ -235,8 +235,27 @@ static int safety_loop_backed(const struct stat *st, char *found, size_t len)
 	return hit;
 }
 
-/* Another process with the file of @st (device and inode) open for writing? */
-static int safety_writer(const struct stat *st, char *found, size_t len)
+/* The command name of process @pid into @comm ("?" when it is gone). */
+static void safety_comm(long pid, char *comm, size_t len)
+{
+	char p[64];
+	FILE *f;
+
+	snprintf(comm, len, "?");
+	snprintf(p, sizeof(p), "/proc/%ld/comm", pid);
+	if ((f = fopen(p, "r"))) {
+		if (fgets(comm, (int)len, f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+}
+
+/*
+ * Another process with the file of @st (device and inode) open for writing?
+ * With @shared, raidlab processes are not counted: they are the other ranks
+ * of the same job (a raidlab run of its own would hold the exclusive lock).
+ */
+static int safety_writer(const struct stat *st, bool shared, char *found, size_t len)
 {
 	DIR *procs = opendir("/proc");
 	struct dirent *pe;
@@ -276,13 +295,10 @@ static int safety_writer(const struct stat *st, char *found, size_t len)
 					break;
 			fclose(f);
 			if ((flags & O_ACCMODE) != O_RDONLY) {
-				char comm[64] = "?";
-				snprintf(p, sizeof(p), "/proc/%ld/comm", pid);
-				if ((f = fopen(p, "r"))) {
-					if (fgets(comm, sizeof(comm), f))
-						comm[strcspn(comm, "\n")] = 0;
-					fclose(f);
-				}
+				char comm[64];
+				safety_comm(pid, comm, sizeof(comm));
+				if (shared && !strcmp(comm, "raidlab"))
+					continue;
 				snprintf(found, len, "it is open for writing by PID %ld (%s)", pid,
 				         comm);
 				hit = 1;
@@ -294,7 +310,7 @@ static int safety_writer(const struct stat *st, char *found, size_t len)
 	return hit;
 }
 
-int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len)
+int rl_safety_check_in_use(const char *path, int fd, bool shared, char *found, size_t len)
 {
 	char what[2304];
 	struct stat st;
@@ -308,7 +324,7 @@ int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len)
 		snprintf(found, len, "it %s", what);
 		return 1;
 	}
-	return safety_writer(&st, found, len);
+	return safety_writer(&st, shared, found, len);
 }
 
 int rl_safety_check_signature(const char *path, const char *allow_type, char *found, size_t len)

@@ -33,10 +33,11 @@
 
 /**
  * Is the block device or regular file @path (open as @fd) in use: mounted,
- * swap, held, loop-attached, or open for writing by another process?
- * Returns 1 and describes it in @found, else 0.
+ * swap, held, loop-attached, or open for writing by another process (with
+ * @shared: by another process than raidlab, the ranks of one job sharing
+ * it)?  Returns 1 and describes it in @found, else 0.
  */
-int rl_safety_check_in_use(const char *path, int fd, char *found, size_t len);
+int rl_safety_check_in_use(const char *path, int fd, bool shared, char *found, size_t len);
 
 /**
  * Does @path hold a partition table, filesystem or RAID signature other

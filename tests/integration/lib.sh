@@ -55,8 +55,11 @@ expect_fail() {
 # jqv FILE EXPR: one value from a JSON file.
 jqv() { jq -r "$2" "$1"; }
 
-# need_mpi: mpirun and a raidlab built with MPI; sets mpi=(mpirun FLAGS) for
-# ranks on this host (oversubscribed, as root, surviving a dead rank).  Open
+# need_mpi: mpirun and a raidlab built with MPI; sets mpi=(timeout ... mpirun
+# FLAGS) for ranks on this host (oversubscribed, as root, surviving a dead
+# rank), bounded so that a job that never ends (a rank that hangs in
+# MPI_Finalize) fails its test instead of holding CI (RAIDLAB_MPI_LIMIT
+# seconds, default 600; mpirun is the child of timeout).  Open
 # MPI's runtime keeps allocations until exit in plugins it has unloaded,
 # which LeakSanitizer can neither name nor suppress: no leak check under
 # mpirun (the same code paths are leak-checked in single-process tests).
@@ -65,5 +68,6 @@ need_mpi() {
 	$RAIDLAB version | grep -q '^mpi: Open MPI' ||
 		skip "raidlab was built without MPI (libopenmpi-dev): $($RAIDLAB version | tail -1)"
 	export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0"
-	mpi=(mpirun --oversubscribe --allow-run-as-root --enable-recovery)
+	mpi=(timeout -k 10 "${RAIDLAB_MPI_LIMIT:-600}" mpirun --oversubscribe --allow-run-as-root
+		--enable-recovery)
 }

@@ -45,7 +45,8 @@ RAIDLAB_MPI_TIMEOUT=3 "${mpi[@]}" -n 4 $RAIDLAB sweep "${args[@]}" --quiet --sto
 mp=$!
 victim=
 for _ in $(seq 1200); do
-	for p in $(pgrep -P $mp); do
+	# $mp is timeout; mpirun its child; the ranks mpirun's children
+	for p in $(for q in $(pgrep -P $mp); do pgrep -P "$q"; done); do
 		grep -qz '^OMPI_COMM_WORLD_RANK=2$' /proc/$p/environ 2>/dev/null && victim=$p
 	done
 	[ -n "$victim" ] && [ -n "$(pgrep -P "$victim")" ] && break

@@ -35,8 +35,10 @@ static const char sweep_usage[] =
     "                     [--no-store] [--json FILE] [--csv FILE] [--html FILE] [--quiet]\n"
     "                     [SUITE OPTIONS]\n"
     "\n"
-    "Runs every WORKLOAD - a suite (cdm5, atto ...), a fio job file or a recorded trace\n"
-    "(docs/traces.md) - on every configuration the target specs name, in parallel, and\n"
+    "Runs every WORKLOAD - a suite (cdm5, atto ...), a fio job file, a recorded trace\n"
+    "(docs/traces.md) or 'rebuild' (member 0 of the array rebuilt: a simulated walk of\n"
+    "its last 8 GiB, the whole member's time estimated; the spec fails it with\n"
+    "failed=0) - on every configuration the target specs name, in parallel, and\n"
     "keeps each result so an interrupted or extended sweep runs only what is missing.\n"
     "A spec may hold alternatives: {a,b,c} anywhere stands for each of a, b and c, and\n"
     "{2..8} for a range of whole numbers; groups multiply:\n"
@@ -125,6 +127,10 @@ static int swc_workload(struct swc_args *a, const char *name)
 	if (a->nwl == SWC_MAX) {
 		cli_error("sweep", "at most %d workloads", SWC_MAX);
 		return -EINVAL;
+	}
+	if (!def && !strcmp(name, "rebuild")) { /* the rebuild of member 0 */
+		sw_workload_rebuild(&a->wl[a->nwl++]);
+		return 0;
 	}
 	if (!def && access(name, F_OK) == 0) { /* a job file or a trace */
 		int rc = sw_workload_file(&a->wl[a->nwl], name, msg, sizeof(msg));

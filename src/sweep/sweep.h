@@ -28,7 +28,8 @@
  *
  * A workload is a suite with its parameters, a fio job file or a recorded
  * trace (workload.c: a file becomes a suite made at run time, whose tests
- * are its jobs); a file's contents are part of its points' keys.
+ * are its jobs), or the rebuild of a member (rebuild.c); a file's contents,
+ * and the rebuild's method, are part of their points' keys.
  *
  * A point that runs past its timeout is killed and failed ("timed out after
  * N s"), and the store keeps that: a later run takes it as failed without
@@ -58,6 +59,7 @@ enum sw_workload_kind {
 	SW_WORKLOAD_SUITE,   /* a block suite: cdm5, atto ... */
 	SW_WORKLOAD_JOBFILE, /* a fio job file: each job is a test */
 	SW_WORKLOAD_TRACE,   /* a trace (docs/traces.md), replayed at its recorded times */
+	SW_WORKLOAD_REBUILD, /* the rebuild of member 0 (rebuild.c) */
 };
 
 struct sw_file;
@@ -78,6 +80,14 @@ struct sw_workload {
 int sw_workload_file(struct sw_workload *w, const char *path, char *msg, size_t msglen);
 void sw_workload_free(struct sw_workload *w);
 
+/* The part of member 0 a rebuild point walks; the rest is estimated (rebuild.c). */
+#define SW_REBUILD_SLICE (8ull << 30)
+/**
+ * Make @w the rebuild of member 0 (its spec should fail it: failed=0): one
+ * test, "rebuild", with the walk's write figure and a "rebuild" object
+ * holding the estimated time for the whole member (estimate_s).
+ */
+void sw_workload_rebuild(struct sw_workload *w);
 /** The store's hash (FNV-1a, 64 bits) of @len bytes. */
 uint64_t sw_content_hash(const void *data, size_t len);
 

@@ -201,5 +201,7 @@ void cli_created_walk(struct json_object *tree);
  */
 struct sw_plan;
 int cli_sweep_run(struct sw_plan *pl, unsigned par, bool quiet);
+/** --timeout VALUE of sweep and advise: a duration, 0 for none, or "auto".  0 or -EINVAL. */
+int cli_sweep_timeout(const char *cmd, const char *val, double *out);
 
 #endif

@@ -14,10 +14,13 @@
  * validation/ folder) covers the controller and the drive, or that the
  * answer extrapolates.
  *
- * Parity levels behind a write-back cache are not enumerated: the
- * simulated write-back cache over raid5/raid6 does not finish its final
- * destage in reasonable time, so they are run write-through only (said in
- * the output).
+ * Each configuration that survives a failure is measured twice more: the
+ * workload again with member 0 failed (the spec's failed=0), for its
+ * degraded figure, and the rebuild of that member (sweep/rebuild.c: a
+ * simulated walk of the member's last 8 GiB, the rest estimated at the
+ * walk's rate), for the time the array runs without redundancy.  The
+ * rebuild does not depend on the controller's write policy, so it runs
+ * once per array (a second plan, after the first).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -37,7 +40,7 @@ static const char advise_usage[] =
     "usage: raidlab advise --drives NxDRIVE [--controller PROFILE | --platform NAME]\n"
     "                      [--workload SUITE|JOBFILE|TRACE] [--goal "
     "throughput|latency|capacity|safety]\n"
-    "                      [-j N] [--store DIR] [--json FILE]\n"
+    "                      [-j N] [--store DIR] [--timeout T] [--json FILE]\n"
     "\n"
     "Measures the sensible arrays of N drives (single, raid0, raid1, raid10, raid5,\n"
     "raid6; two chunk sizes; the controller's write policies) on simulated stacks with\n"
@@ -52,7 +55,8 @@ static const char advise_usage[] =
     "  --workload W          the workload: a suite (default cdm5), a fio job file or\n"
     "                        a trace (docs/traces.md)\n"
     "  --goal GOAL           throughput (default), latency, capacity or safety\n"
-    "  -j N, --store DIR     as for raidlab sweep (results are kept and reused)\n"
+    "  -j N, --store DIR,    as for raidlab sweep (results are kept and reused, a\n"
+    "  --timeout T           configuration that hangs is stopped)\n"
     "  --json FILE           the sweep document of every configuration measured\n"
     "\n"
     "What it cannot know: price, power, and wear limits.  docs/advise.md.\n";
@@ -65,12 +69,24 @@ struct adv_args {
 	const char *controller, *suite, *store, *json;
 	enum adv_goal goal;
 	unsigned par;
+	double timeout;
 };
 
 struct adv_row {
 	const struct sw_point *pt;
 	double mb_s, iops, p99_us, write_mb_s;
+	double degraded_mb_s; /* with member 0 failed; 0: not measured */
+	double rebuild_s;     /* estimated rebuild of member 0; 0: not measured */
 };
+
+/* What a sweep text of advise measures. */
+enum adv_kind {
+	ADV_HEALTHY,  /* the configuration */
+	ADV_DEGRADED, /* the same with member 0 failed */
+	ADV_REBUILD,  /* its array (no write policy) with member 0 failed, for the rebuild */
+};
+
+#define ADV_TEXTS 48
 
 static const struct {
 	const char *platform, *controller;
@@ -85,6 +101,7 @@ static int adv_parse(int argc, char **argv, struct adv_args *a)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	a->par = cpus > 0 ? (unsigned)cpus : 1;
+	a->timeout = SW_TIMEOUT_AUTO;
 	a->suite = "cdm5";
 	a->store = ".raidlab-sweep";
 	for (int i = 1; i < argc; i++) {
@@ -149,6 +166,9 @@ static int adv_parse(int argc, char **argv, struct adv_args *a)
 			a->par = (unsigned)n;
 		} else if (!strcmp(o, "--store")) {
 			a->store = v;
+		} else if (!strcmp(o, "--timeout")) {
+			if (cli_sweep_timeout("advise", v, &a->timeout))
+				return -EINVAL;
 		} else if (!strcmp(o, "--json")) {
 			a->json = v;
 		} else {
@@ -184,7 +204,8 @@ static bool adv_has_write_policy(const struct adv_args *a)
 }
 
 /* The sweep texts for the configurations worth measuring; returns how many. */
-static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char **lv, bool wp)
+static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char **lv,
+                          enum adv_kind *kind, bool wp)
 {
 	static const struct {
 		const char *level, *opts;
@@ -199,27 +220,29 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 	};
 	size_t n = 0;
 
-	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
-		char members[32], inner[256];
-		unsigned hi = levels[l].max ? levels[l].max : a->drives;
-		bool parity = levels[l].level[4] == '5' || levels[l].level[4] == '6';
-		if (a->drives < levels[l].min)
-			continue;
-		if (hi == levels[l].min)
-			snprintf(members, sizeof(members), "x%u", hi);
-		else
-			snprintf(members, sizeof(members), "x{%u..%u}", levels[l].min, hi);
-		snprintf(inner, sizeof(inner), "%s(ssd(%s) %s%s)", levels[l].level, a->drive,
-		         members, levels[l].opts);
-		lv[n] = levels[l].level;
-		if (!a->controller)
-			snprintf(out[n++], 512, "%s", inner);
-		else
-			snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller, inner,
-			         !wp      ? ""
-			         : parity ? ", write=through"
-			                  : ", write={back,through}");
-	}
+	for (int k = ADV_HEALTHY; k <= ADV_REBUILD; k++)
+		for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
+			char members[32], inner[256];
+			unsigned hi = levels[l].max ? levels[l].max : a->drives;
+			bool redundant = strcmp(levels[l].level, "raid0") != 0;
+			if (a->drives < levels[l].min || (k != ADV_HEALTHY && !redundant))
+				continue;
+			if (hi == levels[l].min)
+				snprintf(members, sizeof(members), "x%u", hi);
+			else
+				snprintf(members, sizeof(members), "x{%u..%u}", levels[l].min, hi);
+			snprintf(inner, sizeof(inner), "%s(ssd(%s) %s%s%s)", levels[l].level,
+			         a->drive, members, levels[l].opts,
+			         k == ADV_HEALTHY ? "" : ", failed=0");
+			lv[n] = levels[l].level;
+			kind[n] = (enum adv_kind)k;
+			if (!a->controller)
+				snprintf(out[n++], 512, "%s", inner);
+			else
+				snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller,
+				         inner,
+				         wp && k != ADV_REBUILD ? ", write={back,through}" : "");
+		}
 	return n;
 }
 
@@ -344,6 +367,17 @@ static const char *adv_policy(const struct sw_plan *pl, const struct sw_point *p
 	return NULL;
 }
 
+/* "3.2 h", "47 min": a duration for the table. */
+static void adv_hours(char *buf, size_t len, double s)
+{
+	if (s <= 0)
+		snprintf(buf, len, "-");
+	else if (s >= 5400)
+		snprintf(buf, len, "%.1f h", s / 3600);
+	else
+		snprintf(buf, len, "%.0f min", s / 60);
+}
+
 /* The short answer: the winner, the best that survives a failure, and what moves writes. */
 static void adv_answer(FILE *f, const struct adv_args *a, const struct sw_plan *pl,
                        const struct adv_row *rows, size_t n)
@@ -367,6 +401,15 @@ static void adv_answer(FILE *f, const struct adv_args *a, const struct sw_plan *
 	else if (!safe)
 		fputs("Trade-off: nothing here survives a failure (one drive, or striping only).\n",
 		      f);
+	if (safe && safe->degraded_mb_s > 0 && safe->mb_s > 0) {
+		char reb[32];
+		adv_hours(reb, sizeof(reb), safe->rebuild_s);
+		fprintf(f,
+		        "With a member failed, %s runs at %.0f MB/s (%.0f %% of healthy); "
+		        "rebuilding the member takes about %s.\n",
+		        safe->pt->label, safe->degraded_mb_s,
+		        100 * safe->degraded_mb_s / safe->mb_s, reb);
+	}
 	/* writes: spread across write policies against spread across levels */
 	for (size_t i = 0; i < n; i++) {
 		const char *p = adv_policy(pl, rows[i].pt);
@@ -385,8 +428,27 @@ static void adv_answer(FILE *f, const struct adv_args *a, const struct sw_plan *
 		        wmax[0] / wmax[1], wlev[1] / wlev[0]);
 }
 
-/* "raid10 x4 chunk=64k write=back": the level of the point's text, then its axes. */
-static int adv_relabel(struct sw_plan *pl, const char *const *lv)
+/* The value of axis @name at @pt, or "". */
+static const char *adv_axis(const struct sw_plan *pl, const struct sw_point *pt, const char *name)
+{
+	for (size_t k = 0; k < pl->naxes; k++)
+		if (!strcmp(pl->axes[k], name) && pt->values[k])
+			return pt->values[k];
+	return "";
+}
+
+/* "raid10 x4 chunk=64k write=back": what a configuration is, without its failed member. */
+static void adv_shape(const struct sw_plan *pl, const struct sw_point *pt, const char *const *lv,
+                      bool write, char *buf, size_t len)
+{
+	const char *x = strstr(pt->spec, ") x");
+
+	snprintf(buf, len, "%s x%d chunk=%s write=%s", lv[pt->target], x ? atoi(x + 3) : 1,
+	         adv_axis(pl, pt, "chunk"), write ? adv_axis(pl, pt, "write") : "");
+}
+
+/* "raid10 x4 write=back chunk=64k": the level of the point's text, then its axes. */
+static int adv_relabel(struct sw_plan *pl, const char *const *lv, const enum adv_kind *kind)
 {
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sw_point *pt = &pl->pts[i];
@@ -398,11 +460,51 @@ static int adv_relabel(struct sw_plan *pl, const char *const *lv)
 			if (pt->values[k] && strcmp(pl->axes[k], "count"))
 				len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s=%s",
 				                        pl->axes[k], pt->values[k]);
+		if (kind[pt->target] != ADV_HEALTHY && len < sizeof(buf))
+			snprintf(buf + len, sizeof(buf) - len, ", member 0 failed");
 		free(pt->label);
 		if (!(pt->label = strdup(buf)))
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The rows of the healthy points, each with its degraded figure and rebuild estimate. */
+static size_t adv_rows(const struct sw_plan *pl, const char *const *lv, const enum adv_kind *kind,
+                       const struct sw_plan *rb, const char *const *rlv, struct adv_row *rows)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct sw_point *pt = &pl->pts[i];
+		char want[256], have[256];
+		if (!pt->result || kind[pt->target] != ADV_HEALTHY)
+			continue;
+		rows[n].pt = pt;
+		adv_figures(&rows[n]);
+		adv_shape(pl, pt, lv, true, want, sizeof(want));
+		for (size_t k = 0; k < pl->n; k++) {
+			struct adv_row d = {.pt = &pl->pts[k]};
+			if (!d.pt->result || kind[d.pt->target] != ADV_DEGRADED)
+				continue;
+			adv_shape(pl, d.pt, lv, true, have, sizeof(have));
+			if (!strcmp(want, have)) {
+				adv_figures(&d);
+				rows[n].degraded_mb_s = d.mb_s;
+			}
+		}
+		adv_shape(pl, pt, lv, false, want, sizeof(want));
+		for (size_t k = 0; k < rb->n; k++) {
+			struct json_object *tests = adv_get(rb->pts[k].result, "tests");
+			adv_shape(rb, &rb->pts[k], rlv, false, have, sizeof(have));
+			if (tests && !strcmp(want, have))
+				rows[n].rebuild_s = json_object_get_double(
+				    adv_get(adv_get(json_object_array_get_idx(tests, 0), "rebuild"),
+				            "estimate_s"));
+		}
+		n++;
+	}
+	return n;
 }
 
 static int advise_measure(struct adv_args *ap, struct sw_workload *wlp);
@@ -448,80 +550,128 @@ static int advise_main(int argc, char **argv)
 	return rc;
 }
 
+/* Build, label and run one of advise's plans (texts @tp, @nt of them). */
+static int adv_plan_run(struct sw_plan *pl, const struct adv_args *a, const char **tp, size_t nt,
+                        const char *const *lv, const enum adv_kind *kind,
+                        const struct sw_workload *wl)
+{
+	struct rl_err err = {0};
+	size_t bad = 0;
+
+	if (sw_plan_build(pl, tp, nt, wl, 1, &err, &bad)) {
+		cli_error("advise", "%s: %s", tp[bad], err.msg);
+		return -2;
+	}
+	if (adv_relabel(pl, lv, kind)) {
+		cli_error("advise", "out of memory");
+		return -1;
+	}
+	pl->store = a->store;
+	pl->simulated_only = true;
+	pl->timeout_s = a->timeout;
+	return cli_sweep_run(pl, a->par, false);
+}
+
+static void adv_table(FILE *f, const struct adv_row *rows, size_t n)
+{
+	fprintf(f, "%4s  %-40s %10s %5s %9s %9s %9s %10s %9s %9s\n", "rank", "configuration",
+	        "usable GB", "fails", "MB/s", "IOPS", "p99 us", "write MB/s", "degraded",
+	        "rebuild");
+	for (size_t i = 0; i < n; i++) {
+		char deg[32], reb[32];
+		if (rows[i].degraded_mb_s > 0)
+			snprintf(deg, sizeof(deg), "%.1f", rows[i].degraded_mb_s);
+		else
+			snprintf(deg, sizeof(deg), "-");
+		adv_hours(reb, sizeof(reb), rows[i].rebuild_s);
+		fprintf(f, "%4zu  %-40.40s %10.1f %5d %9.1f %9.0f %9.1f %10.1f %9s %9s\n", i + 1,
+		        rows[i].pt->label, (double)rows[i].pt->capacity / 1e9, rows[i].pt->survives,
+		        rows[i].mb_s, rows[i].iops, rows[i].p99_us, rows[i].write_mb_s, deg, reb);
+	}
+	fprintf(f,
+	        "\nMB/s, IOPS, p99: geometric means over the workload's tests and directions; "
+	        "fails: member failures survived;\ndegraded: MB/s of the same workload with "
+	        "member 0 failed; rebuild: member 0 rebuilt by raidlab's walk\n(one request at "
+	        "a time, no other I/O) over its last %llu GiB on the simulated clock, the rest "
+	        "at the rate of\nthat walk's second half; a controller's rebuild-rate setting "
+	        "and user I/O during it would make it longer.\n",
+	        (unsigned long long)(SW_REBUILD_SLICE >> 30));
+}
+
+/* The sweep document of both plans: the rebuild points after the others. */
+static int adv_json(const char *path, const struct sw_plan *pl, const struct sw_plan *rb)
+{
+	struct json_object *doc = sw_plan_json(pl), *more = sw_plan_json(rb), *to, *from;
+	int rc = 0;
+
+	json_object_object_get_ex(doc, "points", &to);
+	json_object_object_get_ex(more, "points", &from);
+	for (size_t i = 0; i < json_object_array_length(from); i++)
+		json_object_array_add(to, json_object_get(json_object_array_get_idx(from, i)));
+	if (json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY)) {
+		cli_error("advise", "cannot write %s", path);
+		rc = 1;
+	}
+	json_object_put(doc);
+	json_object_put(more);
+	return rc;
+}
+
 static int advise_measure(struct adv_args *ap, struct sw_workload *wlp)
 {
 	struct adv_args a = *ap;
-	struct sw_workload wl = *wlp;
-	char texts[16][512];
-	const char *tp[16], *lv[16];
-	struct sw_plan pl;
-	struct rl_err err = {0};
-	size_t nt, bad = 0, n = 0;
-	struct adv_row *rows;
-	int status;
+	char texts[ADV_TEXTS][512];
+	const char *tp[ADV_TEXTS], *lv[ADV_TEXTS], *rtp[ADV_TEXTS], *rlv[ADV_TEXTS];
+	enum adv_kind kind[ADV_TEXTS], rkind[ADV_TEXTS];
+	struct sw_plan pl = {0}, rb = {0};
+	struct sw_workload rebuild;
+	size_t nt, na = 0, nr = 0, n = 0;
+	struct adv_row *rows = NULL;
+	int status, rc;
 
 	if (cli_output_check("advise", "--json", a.json) ||
 	    (a.store && cli_output_dir("advise", "--store", a.store)))
 		return 2;
-	nt = adv_targets(&a, texts, lv, adv_has_write_policy(&a));
-	for (size_t i = 0; i < nt; i++)
-		tp[i] = texts[i];
-	if (sw_plan_build(&pl, tp, nt, &wl, 1, &err, &bad)) {
-		cli_error("advise", "%s: %s", tp[bad], err.msg);
-		sw_plan_free(&pl);
-		return 2;
-	}
-	if (adv_relabel(&pl, lv)) {
-		cli_error("advise", "out of memory");
-		sw_plan_free(&pl);
-		return 1;
-	}
-	pl.store = a.store;
-	pl.simulated_only = true;
-	status = cli_sweep_run(&pl, a.par, false);
-	rows = calloc(pl.n + 1, sizeof(*rows));
-	for (size_t i = 0; rows && i < pl.n; i++)
-		if (pl.pts[i].result) {
-			rows[n].pt = &pl.pts[i];
-			adv_figures(&rows[n++]);
+	nt = adv_targets(&a, texts, lv, kind, adv_has_write_policy(&a));
+	for (size_t i = 0; i < nt; i++) /* the rebuilds are a plan of their own */
+		if (kind[i] == ADV_REBUILD) {
+			rtp[nr] = texts[i];
+			rlv[nr] = lv[i];
+			rkind[nr++] = ADV_REBUILD;
+		} else {
+			tp[na] = texts[i];
+			lv[na] = lv[i];
+			kind[na++] = kind[i];
 		}
-	if (!n) {
+	sw_workload_rebuild(&rebuild);
+	status = adv_plan_run(&pl, &a, tp, na, lv, kind, wlp);
+	if (status >= 0 && nr) {
+		rc = adv_plan_run(&rb, &a, rtp, nr, rlv, rkind, &rebuild);
+		status = rc < 0 ? rc : status | rc;
+	}
+	if (status >= 0 && (rows = calloc(pl.n + 1, sizeof(*rows))))
+		n = adv_rows(&pl, lv, kind, &rb, rlv, rows);
+	if (status >= 0 && !n) {
 		cli_error("advise", "no configuration could be measured");
-		free(rows);
-		sw_plan_free(&pl);
-		return 1;
+		status = 1;
 	}
-	adv_sort_goal = a.goal;
-	qsort(rows, n, sizeof(*rows), adv_cmp);
-	printf("%d x %s%s%s, workload %s (%s)\n\n", a.drives, a.drive,
-	       a.controller ? " behind " : "", a.controller ? a.controller : "", a.suite,
-	       wl.kind == SW_WORKLOAD_SUITE ? "short form: 64 MiB, one pass, 500 ms tests"
-	                                    : "as the file is written");
-	printf("%4s  %-40s %10s %5s %10s %10s %10s %10s\n", "rank", "configuration", "usable GB",
-	       "fails", "MB/s", "IOPS", "p99 us", "write MB/s");
-	for (size_t i = 0; i < n; i++)
-		printf("%4zu  %-40.40s %10.1f %5d %10.1f %10.0f %10.1f %10.1f\n", i + 1,
-		       rows[i].pt->label, (double)rows[i].pt->capacity / 1e9, rows[i].pt->survives,
-		       rows[i].mb_s, rows[i].iops, rows[i].p99_us, rows[i].write_mb_s);
-	printf("\nMB/s, IOPS, p99: geometric means over the workload's tests and directions; "
-	       "fails: member failures survived.\nNot measured here: performance with a member "
-	       "failed and rebuild time.\n");
-	if (a.controller && adv_has_write_policy(&a))
-		printf("raid5/raid6 run write-through only: the simulated write-back cache over a "
-		       "parity array does not finish.\n");
-	adv_answer(stdout, &a, &pl, rows, n);
-	adv_backing(stdout, &a);
-	if (a.json) {
-		struct json_object *doc = sw_plan_json(&pl);
-		if (json_object_to_file_ext(a.json, doc, JSON_C_TO_STRING_PRETTY)) {
-			cli_error("advise", "cannot write %s", a.json);
-			status = 1;
-		}
-		json_object_put(doc);
+	if (status >= 0 && n) {
+		adv_sort_goal = a.goal;
+		qsort(rows, n, sizeof(*rows), adv_cmp);
+		printf("%d x %s%s%s, workload %s (%s)\n\n", a.drives, a.drive,
+		       a.controller ? " behind " : "", a.controller ? a.controller : "", a.suite,
+		       wlp->kind == SW_WORKLOAD_SUITE ? "short form: 64 MiB, one pass, 500 ms tests"
+		                                      : "as the file is written");
+		adv_table(stdout, rows, n);
+		adv_answer(stdout, &a, &pl, rows, n);
+		adv_backing(stdout, &a);
+		if (a.json)
+			status |= adv_json(a.json, &pl, &rb);
 	}
 	free(rows);
 	sw_plan_free(&pl);
-	return status;
+	sw_plan_free(&rb);
+	return status == -2 ? 2 : status < 0 ? 1 : status;
 }
 
 static struct cli_command advise_cmd = {

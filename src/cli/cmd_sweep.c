@@ -35,8 +35,10 @@ static const char sweep_usage[] =
     "                     [--no-store] [--json FILE] [--csv FILE] [--html FILE] [--quiet]\n"
     "                     [SUITE OPTIONS]\n"
     "\n"
-    "Runs every WORKLOAD - a suite (cdm5, atto ...), a fio job file or a recorded trace\n"
-    "(docs/traces.md) - on every configuration the target specs name, in parallel, and\n"
+    "Runs every WORKLOAD - a suite (cdm5, atto ...), a fio job file, a recorded trace\n"
+    "(docs/traces.md) or 'rebuild' (member 0 of the array rebuilt: a simulated walk of\n"
+    "its last 8 GiB, the whole member's time estimated; the spec fails it with\n"
+    "failed=0) - on every configuration the target specs name, in parallel, and\n"
     "keeps each result so an interrupted or extended sweep runs only what is missing.\n"
     "A spec may hold alternatives: {a,b,c} anywhere stands for each of a, b and c, and\n"
     "{2..8} for a range of whole numbers; groups multiply:\n"
@@ -56,6 +58,10 @@ static const char sweep_usage[] =
     "  --json FILE    every point with its axes and result (raidlab compare reads it)\n"
     "  --csv FILE     one row per point x test x direction, axes as columns\n"
     "  --html FILE    the report: heatmap, series along numeric axes, trade-offs\n"
+    "  --timeout T    a point still running after T (90s, 10m) is killed and failed, and\n"
+    "                 the store keeps that: later runs skip it unless T is larger or 0\n"
+    "                 (no limit); default auto: 10x the slowest finished point of the\n"
+    "                 same workload, at least 30 s (30 min before one has finished)\n"
     "  --quiet        no progress lines and no table\n"
     "  SUITE OPTIONS  --size, --passes, --duration ... apply to every suite (a job file\n"
     "                 or trace runs as it is written; its contents key its results)\n"
@@ -73,6 +79,7 @@ struct swc_args {
 	size_t nopts;
 	const char *store, *json, *csv, *html;
 	unsigned par;
+	double timeout;
 	bool quiet;
 };
 
@@ -121,6 +128,10 @@ static int swc_workload(struct swc_args *a, const char *name)
 		cli_error("sweep", "at most %d workloads", SWC_MAX);
 		return -EINVAL;
 	}
+	if (!def && !strcmp(name, "rebuild")) { /* the rebuild of member 0 */
+		sw_workload_rebuild(&a->wl[a->nwl++]);
+		return 0;
+	}
 	if (!def && access(name, F_OK) == 0) { /* a job file or a trace */
 		int rc = sw_workload_file(&a->wl[a->nwl], name, msg, sizeof(msg));
 		if (rc) {
@@ -151,6 +162,7 @@ static int swc_parse(int argc, char **argv, struct swc_args *a)
 
 	a->par = cpus > 0 ? (unsigned)cpus : 1;
 	a->store = ".raidlab-sweep";
+	a->timeout = SW_TIMEOUT_AUTO;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL;
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
@@ -185,6 +197,10 @@ static int swc_parse(int argc, char **argv, struct swc_args *a)
 				return -EINVAL;
 			}
 			a->targets[a->ntargets++] = val;
+		} else if (!strncmp(arg, "--timeout", 9) && (!arg[9] || arg[9] == '=')) {
+			if (swc_value(argc, argv, &i, "--timeout", &val) ||
+			    cli_sweep_timeout("sweep", val, &a->timeout))
+				return -EINVAL;
 		} else if (!strncmp(arg, "--store", 7) && (!arg[7] || arg[7] == '=')) {
 			if (swc_value(argc, argv, &i, "--store", &a->store))
 				return -EINVAL;
@@ -224,6 +240,26 @@ static int swc_parse(int argc, char **argv, struct swc_args *a)
 		return -EINVAL;
 	}
 	return swc_apply_options(a);
+}
+
+int cli_sweep_timeout(const char *cmd, const char *val, double *out)
+{
+	uint64_t ns;
+	char msg[256];
+
+	if (!strcmp(val, "auto")) {
+		*out = SW_TIMEOUT_AUTO;
+		return 0;
+	}
+	if (rl_parse_time(val, &ns, msg, sizeof(msg))) {
+		cli_error(cmd,
+		          "--timeout: %s (a duration such as 90s or 10m, 0 for no limit, "
+		          "or auto)",
+		          msg);
+		return -EINVAL;
+	}
+	*out = (double)ns / 1e9;
+	return 0;
 }
 
 static void swc_on_signal(int sig)
@@ -339,10 +375,13 @@ int cli_sweep_run(struct sw_plan *pl, unsigned par, bool quiet)
 	if (!quiet && rl_mpi_rank() == 0)
 		fprintf(stderr,
 		        "sweep: %zu points (%zu configurations skipped as invalid), %zu in the "
-		        "store, %zu to run, %u at a time%s\n",
+		        "store, %zu to run, %u at a time%s%s\n",
 		        pl->n, sw_plan_count(pl, SW_SKIPPED), stored, todo,
 		        rl_mpi_size() > 1 ? (unsigned)rl_mpi_size() : par,
-		        rl_mpi_size() > 1 ? " (one per MPI rank)" : "");
+		        rl_mpi_size() > 1 ? " (one per MPI rank)" : "",
+		        sw_plan_count(pl, SW_FAILED) ? "; some timed out in an earlier run and are "
+		                                       "not run again (--timeout)"
+		                                     : "");
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -390,6 +429,7 @@ static int swc_sweep(struct swc_args *a, int argc, char **argv)
 	}
 	pl.store = a->store;
 	pl.simulated_only = true;
+	pl.timeout_s = a->timeout;
 	status = cli_sweep_run(&pl, a->par, a->quiet);
 	if (!a->quiet)
 		swc_table(stdout, &pl);

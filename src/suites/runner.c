@@ -7,6 +7,9 @@
  * buffer, so a worker never blocks on a full pipe and the first to finish
  * is the first collected; at end of file it reaps the worker and parses.
  * A worker that dies without a word gets "the worker died (status S)".
+ * A request's timeout is kept by the poll: it waits no longer than the
+ * nearest deadline, and a worker past its own is killed and reaped, its
+ * result "timed out after N s", while the others go on.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mpi/rank.h"
@@ -115,6 +119,14 @@ static void pool_child(const struct suite_request *rq, int fd)
 	_exit(0);
 }
 
+static double pool_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int pool_start(const struct suite_request *rq, struct pool_job *j)
 {
 	int p[2];
@@ -137,6 +149,7 @@ int pool_start(const struct suite_request *rq, struct pool_job *j)
 	}
 	close(p[1]);
 	j->fd = p[0];
+	j->started = pool_now();
 	/* a fresh buffer: this slot may still name the one of a job moved down
 	   from it when another finished (that job owns it now) */
 	j->buf = NULL;
@@ -201,9 +214,40 @@ static void pool_finish(struct pool_job *j, int rdrc, struct suite_pool_result *
 		         strerror(-rdrc));
 	else
 		pool_parse(j->buf, j->len, status, res);
+	res->wall_s = pool_now() - j->started;
 	free(j->buf);
 	j->buf = NULL;
 	j->cap = j->len = 0;
+}
+
+/* Milliseconds until the nearest deadline of a running job; -1: none. */
+static int pool_wait_ms(const struct suite_request *rq, const struct pool_job *run, unsigned nrun)
+{
+	double now = pool_now(), least = -1;
+
+	for (unsigned i = 0; i < nrun; i++) {
+		double lim = rq[run[i].index].timeout_s, left;
+		if (lim <= 0)
+			continue;
+		left = run[i].started + lim - now;
+		if (least < 0 || left < least)
+			least = left > 0 ? left : 0;
+	}
+	return least < 0 ? -1 : least > 86400 ? 86400000 : (int)(least * 1000) + 1;
+}
+
+/* The worker ran past its timeout: kill it and say so in its result. */
+static void pool_expire(const struct suite_request *rq, struct pool_job *j,
+                        struct suite_pool_result *res)
+{
+	kill(j->pid, SIGKILL);
+	pool_reap(j);
+	free(j->buf);
+	j->buf = NULL;
+	j->cap = j->len = 0;
+	res->timed_out = true;
+	res->wall_s = pool_now() - j->started;
+	snprintf(res->error, sizeof(res->error), "timed out after %g s", rq->timeout_s);
 }
 
 int suite_pool_run(const struct suite_request *rq, size_t n, unsigned par,
@@ -253,7 +297,7 @@ int pool_run_local(const struct suite_request *rq, size_t n, unsigned par,
 			break;
 		for (unsigned i = 0; i < nrun; i++)
 			pfd[i] = (struct pollfd){.fd = run[i].fd, .events = POLLIN};
-		if (poll(pfd, nrun, -1) < 0) {
+		if (poll(pfd, nrun, pool_wait_ms(rq, run, nrun)) < 0) {
 			if (errno == EINTR)
 				continue;
 			int e = -errno;
@@ -264,12 +308,14 @@ int pool_run_local(const struct suite_request *rq, size_t n, unsigned par,
 			break;
 		}
 		for (unsigned i = 0; i < nrun; i++) {
-			if (!pfd[i].revents)
+			const struct suite_request *r = &rq[run[i].index];
+			int rc = pfd[i].revents ? pool_read(&run[i]) : 0;
+			if (!rc && r->timeout_s > 0 && pool_now() - run[i].started >= r->timeout_s)
+				pool_expire(r, &run[i], &out[run[i].index]);
+			else if (!rc)
 				continue;
-			int rc = pool_read(&run[i]);
-			if (!rc)
-				continue;
-			pool_finish(&run[i], rc, &out[run[i].index]);
+			else
+				pool_finish(&run[i], rc, &out[run[i].index]);
 			finished++;
 			if (done)
 				done(arg, run[i].index, finished, n);

@@ -19,7 +19,9 @@
  * given: put the longest first.  Results land in the slot of their request,
  * so the outcome does not depend on @par or on timing.  Once a stop is
  * requested (wl_run_request_stop, Ctrl-C) no further request is started:
- * those get the error "not started: the run was stopped".
+ * those get the error "not started: the run was stopped".  A request with a
+ * timeout_s that is still running at that age is killed (SIGKILL) and
+ * gets the error "timed out after N s"; the others go on.
  */
 #ifndef RL_SUITES_RUNNER_H
 #define RL_SUITES_RUNNER_H
@@ -48,6 +50,10 @@ struct suite_request {
 	/** Called once the test area is settled, before the first test; may be NULL. */
 	void (*started)(void *arg, uint64_t area, bool area_shrunk);
 	void *progress_arg; /* for both */
+	/** The pool kills the worker after this many wall-clock seconds (0: no
+	    limit).  Read while the request runs, so a done callback may change
+	    it for requests still running. */
+	double timeout_s;
 };
 
 /** Where a request stopped. */
@@ -81,6 +87,8 @@ int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
 struct suite_pool_result {
 	struct json_object *doc; /* the result, or NULL (error says why) */
 	char error[512];
+	bool timed_out; /* killed at its timeout_s ("timed out after N s") */
+	double wall_s;  /* seconds from its start to its collection */
 };
 
 /** Called after each request is collected: its index, and how many are done. */

@@ -21,6 +21,7 @@ struct pool_job {
 	char *buf;
 	size_t len, cap;
 	bool orphan_dies; /* the worker is killed when its parent dies (a rank's) */
+	double started;   /* when it was forked, seconds on CLOCK_MONOTONIC */
 };
 
 /** Fork a worker for @rq; its result comes on j->fd.  0 or -errno. */

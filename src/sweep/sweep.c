@@ -186,6 +186,7 @@ int sw_plan_build(struct sw_plan *pl, const char *const *targets, size_t ntarget
 	int rc = 0;
 
 	memset(pl, 0, sizeof(*pl));
+	pl->timeout_s = SW_TIMEOUT_AUTO;
 	pl->wl = wl;
 	pl->nwl = nwl;
 	pl->salt = sw_salt();
@@ -315,6 +316,28 @@ static void sw_store_path(const struct sw_plan *pl, const struct sw_point *pt, c
 	snprintf(buf, len, "%s/%s.json", pl->store, pt->key);
 }
 
+double sw_timeout(const struct sw_plan *pl, double slowest)
+{
+	if (pl->timeout_s != SW_TIMEOUT_AUTO)
+		return pl->timeout_s > 0 ? pl->timeout_s : 0;
+	if (slowest <= 0)
+		return SW_TIMEOUT_FIRST;
+	return slowest * SW_TIMEOUT_TIMES > SW_TIMEOUT_MIN ? slowest * SW_TIMEOUT_TIMES
+	                                                   : SW_TIMEOUT_MIN;
+}
+
+/* A stored timeout: failed again, unless the limit now is none or larger. */
+static void sw_point_timed_out(const struct sw_plan *pl, struct sw_point *pt, double was)
+{
+	if (pl->timeout_s == 0 || pl->timeout_s > was)
+		return; /* asked for: run it again */
+	pt->state = SW_FAILED;
+	snprintf(pt->reason, sizeof(pt->reason),
+	         "timed out after %g s in an earlier run; not run again (--timeout above %g, "
+	         "or 0 for no limit, runs it)",
+	         was, was);
+}
+
 size_t sw_plan_load(struct sw_plan *pl)
 {
 	size_t found = 0;
@@ -330,18 +353,28 @@ size_t sw_plan_load(struct sw_plan *pl)
 		if (access(path, R_OK) || !(doc = json_object_from_file(path)))
 			continue;
 		res = sw_get(doc, "result");
-		if (res && !strcmp(json_object_get_string(sw_get(doc, "key")), pt->key) &&
-		    !sw_get(res, "interrupted")) {
+		if (strcmp(json_object_get_string(sw_get(doc, "key")), pt->key)) {
+			json_object_put(doc);
+			continue;
+		}
+		if (res && !sw_get(res, "interrupted")) {
 			sw_point_take(pt, json_object_get(res), SW_STORED);
+			pt->wall_s = json_object_get_double(sw_get(doc, "wall_s"));
 			found++;
+		} else if (!res && sw_get(doc, "timed_out_after_s")) {
+			sw_point_timed_out(
+			    pl, pt, json_object_get_double(sw_get(doc, "timed_out_after_s")));
 		}
 		json_object_put(doc);
 	}
 	return found;
 }
 
-/* Write a point's result to the store: a temporary file renamed into place. */
-static int sw_store_write(const struct sw_plan *pl, const struct sw_point *pt)
+/*
+ * Write a point's result to the store, or that it timed out after
+ * @timed_out seconds (> 0): a temporary file renamed into place.
+ */
+static int sw_store_write(const struct sw_plan *pl, const struct sw_point *pt, double timed_out)
 {
 	struct json_object *doc = json_object_new_object();
 	char path[PATH_MAX], tmp[PATH_MAX + 16];
@@ -350,7 +383,11 @@ static int sw_store_write(const struct sw_plan *pl, const struct sw_point *pt)
 	json_object_object_add(doc, "key", json_object_new_string(pt->key));
 	json_object_object_add(doc, "spec", json_object_new_string(pt->spec));
 	json_object_object_add(doc, "workload", json_object_new_string(pl->wl[pt->workload].name));
-	json_object_object_add(doc, "result", json_object_get(pt->result));
+	if (timed_out > 0)
+		json_object_object_add(doc, "timed_out_after_s", json_object_new_double(timed_out));
+	else
+		json_object_object_add(doc, "result", json_object_get(pt->result));
+	json_object_object_add(doc, "wall_s", json_object_new_double(pt->wall_s));
 	sw_store_path(pl, pt, path, sizeof(path));
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
 	rc = json_object_to_file_ext(tmp, doc, JSON_C_TO_STRING_PLAIN) ? -EIO : 0;
@@ -366,7 +403,10 @@ static int sw_store_write(const struct sw_plan *pl, const struct sw_point *pt)
 
 struct sw_run {
 	struct sw_plan *pl;
-	size_t *idx; /* request -> point */
+	struct suite_request *rq;
+	size_t n;
+	double *slowest; /* per workload: its slowest finished point, seconds */
+	size_t *idx;     /* request -> point */
 	struct suite_pool_result *res;
 	sw_progress_fn fn;
 	void *arg;
@@ -381,11 +421,28 @@ static double sw_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* The limits of the requests of workload @w, after one of its points finished. */
+static void sw_run_limits(struct sw_run *r, size_t w)
+{
+	for (size_t k = 0; k < r->n; k++)
+		if (r->pl->pts[r->idx[k]].workload == w)
+			r->rq[k].timeout_s = sw_timeout(r->pl, r->slowest[w]);
+}
+
 static void sw_collected(void *arg, size_t index, size_t done, size_t total)
 {
 	struct sw_run *r = arg;
 	struct sw_point *pt = &r->pl->pts[r->idx[index]];
 	struct suite_pool_result *res = &r->res[index];
+
+	pt->wall_s = res->wall_s;
+	if (res->timed_out && r->pl->store && sw_store_write(r->pl, pt, r->rq[index].timeout_s))
+		fprintf(stderr, "raidlab sweep: warning: cannot write %s/%s.json\n", r->pl->store,
+		        pt->key);
+	if (res->doc && res->wall_s > r->slowest[pt->workload]) {
+		r->slowest[pt->workload] = res->wall_s;
+		sw_run_limits(r, pt->workload);
+	}
 
 	if (res->doc && sw_get(res->doc, "interrupted")) {
 		json_object_put(res->doc);
@@ -395,7 +452,7 @@ static void sw_collected(void *arg, size_t index, size_t done, size_t total)
 	if (res->doc) {
 		sw_point_take(pt, res->doc, SW_RAN);
 		res->doc = NULL;
-		if (r->pl->store && sw_store_write(r->pl, pt))
+		if (r->pl->store && sw_store_write(r->pl, pt, 0))
 			fprintf(stderr, "raidlab sweep: warning: cannot write %s/%s.json\n",
 			        r->pl->store, pt->key);
 	} else {
@@ -415,12 +472,19 @@ int sw_plan_run(struct sw_plan *pl, unsigned par, sw_progress_fn fn, void *arg)
 
 	r.idx = calloc(n ? n : 1, sizeof(*r.idx));
 	r.res = calloc(n ? n : 1, sizeof(*r.res));
-	if (!rq || !r.idx || !r.res) {
+	r.slowest = calloc(pl->nwl ? pl->nwl : 1, sizeof(*r.slowest));
+	r.rq = rq;
+	r.n = n;
+	if (!rq || !r.idx || !r.res || !r.slowest) {
 		free(rq);
 		free(r.idx);
 		free(r.res);
+		free(r.slowest);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; i < pl->n; i++) /* what the store says the points took */
+		if (pl->pts[i].result && pl->pts[i].wall_s > r.slowest[pl->pts[i].workload])
+			r.slowest[pl->pts[i].workload] = pl->pts[i].wall_s;
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sw_point *pt = &pl->pts[i];
 		const struct sw_workload *w = &pl->wl[pt->workload];
@@ -433,6 +497,7 @@ int sw_plan_run(struct sw_plan *pl, unsigned par, sw_progress_fn fn, void *arg)
 		rq[k].simulated_only = pl->simulated_only;
 		rl_build_ctx_init(&rq[k].ctx);
 		rq[k].ctx.quiet = true;
+		rq[k].timeout_s = sw_timeout(pl, r.slowest[pt->workload]);
 		r.idx[k++] = i;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
@@ -449,6 +514,7 @@ int sw_plan_run(struct sw_plan *pl, unsigned par, sw_progress_fn fn, void *arg)
 	free(rq);
 	free(r.idx);
 	free(r.res);
+	free(r.slowest);
 	return rc == -EIO ? 0 : rc;
 }
 

@@ -10,7 +10,9 @@
  *   sw_plan_check   opens each spec once as the run would (no I/O) and
  *                   marks the ones that do not open as skipped, with the
  *                   reason (raid6 of 3 members, a chunk the level refuses);
- *   sw_plan_load    takes every point already in the store;
+ *   sw_plan_load    takes every point already in the store (and a point
+ *                   that timed out before, as failed, unless the limit is
+ *                   now larger: see below);
  *   sw_plan_run     runs the rest in the suite runner's worker pool
  *                   (suites/runner.h), writing each result to the store as
  *                   soon as it is collected, so Ctrl-C loses only the
@@ -26,7 +28,14 @@
  *
  * A workload is a suite with its parameters, a fio job file or a recorded
  * trace (workload.c: a file becomes a suite made at run time, whose tests
- * are its jobs); a file's contents are part of its points' keys.
+ * are its jobs), or the rebuild of a member (rebuild.c); a file's contents,
+ * and the rebuild's method, are part of their points' keys.
+ *
+ * A point that runs past its timeout is killed and failed ("timed out after
+ * N s"), and the store keeps that: a later run takes it as failed without
+ * running it, unless its limit is larger than N (or none), so a hang costs
+ * its time once.  The default limit (SW_TIMEOUT_AUTO) follows the points
+ * of the same workload that finished, here or in the store (wall_s).
  *
  * The output document (sw_plan_json, docs/sweep.md): kind "sweep", the
  * axes, every point with its axes' values, spec, workload, usable
@@ -50,6 +59,7 @@ enum sw_workload_kind {
 	SW_WORKLOAD_SUITE,   /* a block suite: cdm5, atto ... */
 	SW_WORKLOAD_JOBFILE, /* a fio job file: each job is a test */
 	SW_WORKLOAD_TRACE,   /* a trace (docs/traces.md), replayed at its recorded times */
+	SW_WORKLOAD_REBUILD, /* the rebuild of member 0 (rebuild.c) */
 };
 
 struct sw_file;
@@ -69,6 +79,15 @@ struct sw_workload {
  */
 int sw_workload_file(struct sw_workload *w, const char *path, char *msg, size_t msglen);
 void sw_workload_free(struct sw_workload *w);
+
+/* The part of member 0 a rebuild point walks; the rest is estimated (rebuild.c). */
+#define SW_REBUILD_SLICE (8ull << 30)
+/**
+ * Make @w the rebuild of member 0 (its spec should fail it: failed=0): one
+ * test, "rebuild", with the walk's write figure and a "rebuild" object
+ * holding the estimated time for the whole member (estimate_s).
+ */
+void sw_workload_rebuild(struct sw_workload *w);
 /** The store's hash (FNV-1a, 64 bits) of @len bytes. */
 uint64_t sw_content_hash(const void *data, size_t len);
 
@@ -92,7 +111,14 @@ struct sw_point {
 	struct json_object *result; /* the suite result (SW_STORED, SW_RAN) */
 	uint64_t capacity;          /* usable bytes (target.size_bytes) */
 	int survives;               /* member failures the stack survives for sure */
+	double wall_s;              /* how long its run took (0: not known) */
 };
+
+/* sw_plan.timeout_s: derived from the points finished so far (sw_timeout) */
+#define SW_TIMEOUT_AUTO  (-1.0)
+#define SW_TIMEOUT_FIRST 1800.0 /* auto, while no point of the workload has finished */
+#define SW_TIMEOUT_MIN   30.0   /* auto, the least it gives */
+#define SW_TIMEOUT_TIMES 10.0   /* auto: this many times the slowest finished point */
 
 struct sw_plan {
 	size_t naxes;
@@ -103,8 +129,17 @@ struct sw_plan {
 	size_t nwl;
 	const char *store; /* directory; NULL: no store */
 	bool simulated_only;
-	uint64_t salt; /* version and profiles, part of every key */
+	uint64_t salt;    /* version and profiles, part of every key */
+	double timeout_s; /* per point, wall-clock seconds; 0: none; SW_TIMEOUT_AUTO */
 };
+
+/**
+ * The limit a point of a workload runs under: @pl's fixed timeout, or
+ * (SW_TIMEOUT_AUTO) SW_TIMEOUT_TIMES x @slowest, the longest a point of
+ * the same workload took, but at least SW_TIMEOUT_MIN; SW_TIMEOUT_FIRST
+ * while @slowest is 0 (none finished).  0: no limit.
+ */
+double sw_timeout(const struct sw_plan *pl, double slowest);
 
 /**
  * Build @pl from @ntargets texts with alternatives and @nwl workloads

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # raidlab advise: the ranked table with capacity and failures survived, the
-# answer in words, the validation set that backs it; and the seeds' own
+# degraded figure and the rebuild estimate of every configuration that
+# survives a failure, the answer in words, the validation set that backs
+# it; and the seeds' own
 # conclusions on their three validated platforms, read from the figures of
 # the configurations advise measured (its --json sweep document):
 #   PERC H730P with 4 850 EVOs: write-back against write-through moves
@@ -34,6 +36,25 @@ for l in 'raid0 x1' 'raid0 x4' 'raid1 x2' 'raid10 x4' 'raid5 x3' 'raid6 x4'; do
 done
 [ "$(jq '[.points[] | select(.label | startswith("raid6 x4"))][0].failures_survived' perc.json)" -eq 2 ] ||
 	fail "raid6 survives two failures"
+# degraded: measured with member 0 failed; a parity array that rebuilds each
+# missing chunk from the rest of its stripe reads sequentially slower
+deg=$(fig perc.json 'raid5 x4 write=through chunk=64k, member 0 failed' 'Seq Q32T1' read)
+whole=$(fig perc.json 'raid5 x4 write=through chunk=64k' 'Seq Q32T1' read)
+echo "perc: raid5 x4 seq read $whole, degraded $deg"
+more "$whole" "$deg" 1.1 || fail "degraded raid5 reads sequentially as fast as healthy ($deg against $whole)"
+grep -Eq '^ +[0-9]+  raid10 x4 write=through chunk=64k .* [0-9.]+ +[0-9.]+ (min|h)$' perc.out ||
+	{ cat perc.out; fail "raid10 has no degraded figure or rebuild time in the table"; }
+grep -Eq '^ +[0-9]+  raid0 x4 write=through chunk=64k .* - +-$' perc.out ||
+	fail "raid0 shows a degraded figure or a rebuild"
+grep -q '^With a member failed, .* rebuilding the member takes about ' perc.out || fail "no degraded answer"
+# a rebuild per redundant array (raid1 x2; raid10 x4, raid5 x3, x4, raid6 x4 at
+# two chunk sizes), none faster than the member's link can take the member
+[ "$(jq '[.points[] | select(.workload == "rebuild")] | length' perc.json)" = 9 ] ||
+	fail "expected 9 rebuilds, got $(jq '[.points[] | select(.workload == "rebuild")] | length' perc.json)"
+jq -e '[.points[] | select(.workload == "rebuild") | .result |
+	([.target.tree | .. | objects | select(.type? == "ssd") | .link_bytes_per_s][0]) as $link |
+	.tests[0].rebuild | .estimate_s >= .member_bytes / $link and .walk_s > 0 and .estimate_s > .walk_s]
+	| all' perc.json >/dev/null || fail "a rebuild estimate is faster than the link or shorter than its walk"
 back=$(fig perc.json 'raid0 x4 write=back chunk=64k' 'Seq Q32T1' write)
 through=$(fig perc.json 'raid0 x4 write=through chunk=64k' 'Seq Q32T1' write)
 r10=$(fig perc.json 'raid10 x4 write=through chunk=64k' 'Seq Q32T1' write)

@@ -149,7 +149,7 @@ static int cache_flush_private(struct rl_target *t)
 	rc = rl_target_attach(t, ex);
 	if (!rc)
 		rc = rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0);
-	for (int i = 0; i < 1000000 && !rl_exec_idle(ex); i++)
+	for (int i = 0; i < 1000000 && !rl_exec_stalled(ex); i++)
 		if (rl_exec_run_once(ex, true) < 0)
 			break;
 	rl_exec_destroy(ex);
@@ -384,7 +384,7 @@ static const struct rl_param cache_params[] = {
      .def = "32",
      .min = 1,
      .max = 1024,
-     .help = "background destage writes in flight at most"},
+     .help = "destage writes in flight at most (background, and each flush)"},
     {.name = "ra",
      .type = RL_PARAM_SIZE,
      .def_note = "one line",

@@ -79,7 +79,7 @@ struct cache_conf {
 	bool full_wait;    /* full=wait: a write-back write that finds no room waits for destage */
 	uint64_t idle_ns;  /* idle-flush: destage everything after this long without I/O */
 	uint64_t ra_bytes; /* read-ahead window */
-	uint32_t destage_qd; /* background destage writes in flight at most */
+	uint32_t destage_qd; /* destage writes in flight at most (background; each flush) */
 	uint32_t ra_qd;      /* prefetches in flight at most */
 	uint64_t dram_lat;   /* DRAM time of a hit or acknowledgement: lat + bytes / bw */
 	uint64_t dram_bw;

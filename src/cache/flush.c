@@ -7,7 +7,12 @@
  * dirty at or before A, and no destage begun at or after A has completed
  * for it (struct cache_line.covered).  A pass destages every such line
  * nobody else is destaging, one child request per dirty run (RL_IO_FUA
- * with disk-cache=off), and skips busy ones.  When a pass's children are
+ * with disk-cache=off), at most destage-qd of them in flight (the end of
+ * one resumes the pass), and skips busy ones.  The bound matters beyond
+ * the controller's queue: each level below takes children from the same
+ * executor pool, some only later (a link after its latency), so a flush
+ * that took a child per dirty line could empty the pool with every level
+ * parked for it.  When a pass's children are
  * done: another pass if it issued anything (lines dirtied meanwhile are not
  * needed, so this ends); if only busy lines are left, wait for one (on the
  * line when it is busy on this executor, else poll); when nothing is left,
@@ -32,6 +37,7 @@
 #define CACHE_F_BUSY   0x04u /* this pass skipped a needed line someone else is destaging */
 #define CACHE_F_MEMBER 0x08u /* the members' FLUSH step has begun */
 #define CACHE_F_BEGUN  0x10u /* the current line's destage is begun */
+#define CACHE_F_FULL   0x20u /* parked: destage-qd of its writes are in flight */
 
 static void cache_flush_pass(struct rl_io *io);
 
@@ -57,7 +63,8 @@ static bool cache_flush_needs(const struct cache *c, const struct cache_line *l,
 
 static void cache_flush_destage_done(struct rl_io *child, int status)
 {
-	struct cache *c = cache_of(child->parent);
+	struct rl_io *p = child->parent;
+	struct cache *c = cache_of(p);
 	struct rl_io *w;
 
 	pthread_mutex_lock(&c->lock);
@@ -65,8 +72,12 @@ static void cache_flush_destage_done(struct rl_io *child, int status)
 	                      (uint32_t)(child->offset % c->tab.line / c->tab.bs),
 	                      child->len / c->tab.bs, child->flags & RL_IO_FUA, status);
 	pthread_mutex_unlock(&c->lock);
-	rl_io_child_end(child, status);
+	rl_io_child_end(child, status); /* p lives on: its pass holds a guard */
 	cache_waiters_wake(w);
+	if (cache_req(p)->u.fl.flags & CACHE_F_FULL) {
+		cache_req(p)->u.fl.flags &= (uint16_t)~CACHE_F_FULL;
+		cache_flush_pass(p);
+	}
 }
 
 static void cache_flush_member_done(struct rl_io *child, int status)
@@ -217,6 +228,12 @@ static void cache_flush_pass(struct rl_io *io)
 			struct rl_io *child;
 			if (s >= c->tab.bpl)
 				break;
+			if (io->pending - 1 >= c->cfg.destage_qd) { /* all but the guard */
+				cache_cur_set(io, idx, s, flags | CACHE_F_FULL);
+				pthread_mutex_unlock(&c->lock);
+				cache_submit_list(c, go); /* the next one to end resumes the pass */
+				return;
+			}
 			child = rl_io_child_get(io);
 			if (!child) {
 				cache_cur_set(io, idx, s, flags);

@@ -331,9 +331,14 @@ void rl_exec_wait(struct rl_exec *ex, struct rl_io *io, rl_exec_resume_fn resume
 	ex->wait_tail = &io->next;
 }
 
+bool rl_exec_stalled(const struct rl_exec *ex)
+{
+	return !ex->ready_head && !ex->ntimers && !ex->backend_inflight;
+}
+
 bool rl_exec_idle(const struct rl_exec *ex)
 {
-	return !ex->ready_head && !ex->ntimers && !ex->backend_inflight && !ex->wait_head;
+	return rl_exec_stalled(ex) && !ex->wait_head;
 }
 
 void rl_exec_backend_done(struct rl_exec *ex, struct rl_io *io, int status)

@@ -272,6 +272,13 @@ int rl_exec_run_once(struct rl_exec *ex, bool block);
 /** True when nothing is queued, timed or in flight on this executor. */
 bool rl_exec_idle(const struct rl_exec *ex);
 
+/**
+ * True when nothing is queued, timed or in flight, whatever is parked for
+ * the pool: a parked request waits for a child's completion, so none of
+ * them can ever resume (a pool deadlock, or idle).
+ */
+bool rl_exec_stalled(const struct rl_exec *ex);
+
 /** Time of the earliest timer, or UINT64_MAX when there is none. */
 uint64_t rl_exec_next_timer(const struct rl_exec *ex);
 

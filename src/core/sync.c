@@ -39,7 +39,7 @@ int rl_io_sync(struct rl_target *t, struct rl_exec *ex, enum rl_op op, uint64_t 
 		int rc = rl_exec_run_once(ex, true);
 		if (rc < 0)
 			return rc;
-		if (rc == 0 && !w.done && rl_exec_idle(ex))
+		if (rc == 0 && !w.done && rl_exec_stalled(ex))
 			return -EDEADLK; /* nothing left that could complete it */
 	}
 	return w.status;

@@ -314,8 +314,9 @@ static int run_loop(struct run_worker **ws, unsigned n, struct rl_exec *ex)
 				else if (ws[i]->job->exitall)
 					atomic_store(ws[i]->group_stop, true);
 			}
-			if (rc == 0 && active && rl_exec_idle(ex))
-				return -EDEADLK; /* requests lost: a target broke its contract */
+			if (rc == 0 && active && rl_exec_stalled(ex))
+				return -EDEADLK; /* requests lost or parked for good: a target broke
+				                    its contract */
 		}
 	}
 	return 0;

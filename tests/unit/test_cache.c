@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -871,6 +872,48 @@ static void test_describe(void **state)
 	rl_target_close(t);
 }
 
+/*
+ * A flush of many dirty lines over a stack where each level below takes a
+ * child request of its own, the array's only after the link's latency (a
+ * timer): the flush keeps at most destage-qd of its writes in flight, so
+ * the levels below always find room in the executor's pool of 256.  When
+ * it took a child per dirty line, 128 flush writes and their 128 link
+ * requests emptied the pool before raid0 took any, every level parked for
+ * it: the flush never ended (and spun deaf to signals).  The alarm turns
+ * a hang into a failure.
+ */
+static void test_flush_deep_stack(void **state)
+{
+	struct rl_target *t = ut_open("cache(link(raid0(delay(mem(size=8m), lat=100us) x2, "
+	                              "chunk=64k), lat=10us), write=force-back, line=64k, "
+	                              "size=16m, idle-flush=0, destage-qd=8)");
+	uint8_t a[4096];
+	struct rl_exec *ex;
+	struct json_object *rep;
+	const int lines = 160; /* below dirty-high (75 % of 256): no background destage */
+
+	(void)state;
+	memset(a, 0xa5, sizeof(a));
+	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 256, 0, &ex), 0);
+	assert_int_equal(rl_target_attach(t, ex), 0);
+	for (int i = 0; i < lines; i++)
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, (uint64_t)i * 65536, 4096, a, 0),
+		                 0);
+	rep = rl_target_report(t);
+	assert_int_equal(jint(rep, "dirty_bytes"), lines * 4096);
+	json_object_put(rep);
+	alarm(60);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_FLUSH, 0, 0, NULL, 0), 0);
+	alarm(0);
+	rep = rl_target_report(t);
+	assert_int_equal(jint(rep, "dirty_bytes"), 0);
+	assert_int_equal(jint(rep, "destage_bytes"), lines * 4096);
+	json_object_put(rep);
+	rl_target_finish(t);
+	rl_target_close(t);
+	rl_exec_destroy(ex);
+}
+
 int main(void)
 {
 	/* CACHE_TEST_SEED=N explores other random sequences (the default is fixed). */
@@ -880,7 +923,7 @@ int main(void)
 	    cmocka_unit_test(test_spec_errors),      cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_hits_and_timing),  cmocka_unit_test(test_readahead_counters),
 	    cmocka_unit_test(test_battery_fallback), cmocka_unit_test(test_policies),
-	    cmocka_unit_test(test_powerloss_table),
+	    cmocka_unit_test(test_powerloss_table),  cmocka_unit_test(test_flush_deep_stack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -315,6 +316,31 @@ static void test_fanout_completes_once_with_first_error(void **state)
 	assert_int_equal(parent_done_calls, 1);
 	assert_int_equal(parent_status, -EIO);
 	assert_int_equal(ex->pool_used, 0);
+	rl_exec_destroy(ex);
+}
+
+/*
+ * A pool too small for the stack: the link takes the only child, and after
+ * its latency raid0 finds the pool empty and parks for good.  Nothing is
+ * queued, timed or in flight, so a synchronous request reports the
+ * deadlock instead of turning the loop forever (the alarm turns a spin
+ * into a failure).
+ */
+static void test_sync_reports_pool_deadlock(void **state)
+{
+	struct rl_target *t = ut_open("link(raid0(mem(size=1m) x2, chunk=4k), lat=1us)");
+	struct rl_exec *ex;
+	uint8_t b[4096] = {0};
+
+	(void)state;
+	assert_int_equal(rl_exec_create(RL_EXEC_VIRTUAL, 1, 0, &ex), 0);
+	assert_int_equal(rl_target_attach(t, ex), 0);
+	alarm(60);
+	assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, sizeof(b), b, 0), -EDEADLK);
+	alarm(0);
+	assert_true(rl_exec_stalled(ex));
+	assert_false(rl_exec_idle(ex)); /* raid0's request is still parked */
+	rl_target_close(t);
 	rl_exec_destroy(ex);
 }
 
@@ -683,6 +709,7 @@ int main(void)
 	    cmocka_unit_test(test_virtual_timers_in_order),
 	    cmocka_unit_test(test_paced_slow_motion),
 	    cmocka_unit_test(test_fanout_completes_once_with_first_error),
+	    cmocka_unit_test(test_sync_reports_pool_deadlock),
 	    cmocka_unit_test(test_submit_checks_contract),
 	    cmocka_unit_test(test_bytes_equal_asked_every_mode),
 	    cmocka_unit_test(test_verify_on_mem_and_numjobs),

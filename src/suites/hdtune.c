@@ -33,7 +33,6 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "suites/suite.h"
 

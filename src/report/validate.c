@@ -56,6 +56,20 @@ static int val_fail(char *msg, size_t len, const char *path, const char *fmt, ..
 	return -EINVAL;
 }
 
+/* "fit": the parameters fitted to a cell or a finding (in-sample); absent: out-of-sample. */
+static int val_fit_load(struct json_object *o, const char **fit)
+{
+	struct json_object *v;
+
+	*fit = NULL;
+	if (!json_object_object_get_ex(o, "fit", &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_string) || !json_object_get_string_len(v))
+		return -EINVAL;
+	*fit = json_object_get_string(v);
+	return 0;
+}
+
 static int val_load_cells(const char *path, struct json_object *arr, struct val_config *c,
                           size_t ci, char *msg, size_t len)
 {
@@ -72,6 +86,11 @@ static int val_load_cells(const char *path, struct json_object *arr, struct val_
 		cell->label = val_str(o, "label");
 		cell->anomaly = val_str(o, "anomaly");
 		cell->simulated = NAN;
+		if (val_fit_load(o, &cell->fit))
+			return val_fail(msg, len, path,
+			                "configs[%zu].cells[%zu]: "
+			                "fit must name the parameters fitted to it (a string)",
+			                ci, j);
 		if (!cell->test || !cell->direction)
 			return val_fail(msg, len, path,
 			                "configs[%zu].cells[%zu]: "
@@ -102,6 +121,11 @@ static int val_load_relation(const char *path, struct json_object *o, struct val
 
 	r->finding = val_str(o, "finding");
 	r->op = val_str(o, "op");
+	if (val_fit_load(o, &r->fit))
+		return val_fail(msg, len, path,
+		                "relations[%zu]: "
+		                "fit must name the parameters fitted to it (a string)",
+		                i);
 	if (!r->finding || !r->op)
 		return val_fail(msg, len, path,
 		                "relations[%zu]: "
@@ -357,51 +381,79 @@ static int val_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void val_stats_cells(const struct val_set *s, struct val_stats *st)
+/*
+ * The cell statistics of the cells @which selects (VAL_IN, VAL_OUT, or -1
+ * for every cell) into @a; the median of |ln(sim/pub)| into *@mal.
+ */
+static void val_cells_agree(const struct val_set *s, int which, struct val_agree *a, double *mal,
+                            size_t *anomalies, size_t *missing)
 {
 	size_t n = 0, in125 = 0, in15 = 0, in2 = 0, in4 = 0, in10 = 0;
 	double *lr;
 
 	for (size_t i = 0; i < s->nconfigs; i++)
-		st->cells += s->configs[i].ncells;
-	lr = calloc(st->cells ? st->cells : 1, sizeof(*lr));
+		for (size_t j = 0; j < s->configs[i].ncells; j++)
+			a->cells += which < 0 || !s->configs[i].cells[j].fit == (which == VAL_OUT);
+	lr = calloc(a->cells ? a->cells : 1, sizeof(*lr));
 	if (!lr)
 		return;
 	for (size_t i = 0; i < s->nconfigs; i++)
 		for (size_t j = 0; j < s->configs[i].ncells; j++) {
 			const struct val_cell *c = &s->configs[i].cells[j];
-			double r, a;
+			double r, l;
+			if (which >= 0 && !c->fit != (which == VAL_OUT))
+				continue;
 			if (c->anomaly) {
-				st->anomalies++;
+				(*anomalies)++;
 				continue;
 			}
 			if (!(c->simulated > 0)) {
-				st->missing++;
+				(*missing)++;
 				continue;
 			}
 			r = c->simulated / c->published;
-			a = fabs(log(r));
-			lr[n++] = a;
-			in125 += a <= log(1.25) + 1e-12;
-			in15 += a <= log(1.5) + 1e-12;
-			in2 += a <= log(2.0) + 1e-12;
-			in4 += a <= log(4.0) + 1e-12;
+			l = fabs(log(r));
+			lr[n++] = l;
+			in125 += l <= log(1.25) + 1e-12;
+			in15 += l <= log(1.5) + 1e-12;
+			in2 += l <= log(2.0) + 1e-12;
+			in4 += l <= log(4.0) + 1e-12;
 			in10 += fabs(r - 1) <= 0.10 + 1e-12;
-			if (exp(a) > st->worst_ratio)
-				st->worst_ratio = exp(a);
+			if (exp(l) > a->worst_ratio)
+				a->worst_ratio = exp(l);
 		}
-	st->counted = n;
+	a->counted = n;
 	if (n) {
 		qsort(lr, n, sizeof(*lr), val_cmp_double);
-		st->median_abs_log = n % 2 ? lr[n / 2] : (lr[n / 2 - 1] + lr[n / 2]) / 2;
-		st->median_ratio = exp(st->median_abs_log);
-		st->share_125 = (double)in125 / n;
-		st->share_15 = (double)in15 / n;
-		st->share_2 = (double)in2 / n;
-		st->share_4 = (double)in4 / n;
-		st->share_10pct = (double)in10 / n;
+		*mal = n % 2 ? lr[n / 2] : (lr[n / 2 - 1] + lr[n / 2]) / 2;
+		a->median_ratio = exp(*mal);
+		a->share_125 = (double)in125 / n;
+		a->share_15 = (double)in15 / n;
+		a->share_2 = (double)in2 / n;
+		a->share_4 = (double)in4 / n;
+		a->share_10pct = (double)in10 / n;
 	}
 	free(lr);
+}
+
+static void val_stats_cells(const struct val_set *s, struct val_stats *st)
+{
+	struct val_agree all = {0};
+	size_t an = 0, mi = 0;
+	double mal = 0;
+
+	val_cells_agree(s, -1, &all, &st->median_abs_log, &st->anomalies, &st->missing);
+	st->cells = all.cells;
+	st->counted = all.counted;
+	st->median_ratio = all.median_ratio;
+	st->worst_ratio = all.worst_ratio;
+	st->share_125 = all.share_125;
+	st->share_15 = all.share_15;
+	st->share_2 = all.share_2;
+	st->share_4 = all.share_4;
+	st->share_10pct = all.share_10pct;
+	for (int k = 0; k < VAL_SAMPLES; k++)
+		val_cells_agree(s, k, &st->sample[k], &mal, &an, &mi);
 }
 
 /* The group of a configuration name: the part before '/' (or the whole name). */
@@ -477,6 +529,9 @@ static void val_orderings(const struct val_set *s, struct val_stats *st)
 				if (!mode)
 					continue;
 				st->orderings++;
+				st->sample[x->fit || y->fit ? VAL_IN : VAL_OUT].orderings++;
+				st->sample[x->fit || y->fit ? VAL_IN : VAL_OUT].orderings_held +=
+				    held;
 				if (held) {
 					st->orderings_held++;
 				} else if (!st->order_fail[0]) {
@@ -596,6 +651,8 @@ static void val_relations(struct val_set *s, struct val_stats *st)
 			         r->checked);
 		st->relations++;
 		st->relations_held += r->held;
+		st->sample[r->fit ? VAL_IN : VAL_OUT].relations++;
+		st->sample[r->fit ? VAL_IN : VAL_OUT].relations_held += r->held;
 	}
 }
 
@@ -654,6 +711,37 @@ static struct json_object *val_dbl(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
+/* "in_sample" (and "fit": what was fitted to it) of a cell or a finding. */
+static void val_fit_json(struct json_object *x, const char *fit)
+{
+	json_object_object_add(x, "in_sample", json_object_new_boolean(fit != NULL));
+	if (fit)
+		json_object_object_add(x, "fit", json_object_new_string(fit));
+}
+
+/* One part's agreement: the summary's figures over its cells, orderings and findings. */
+static struct json_object *val_agree_json(const struct val_agree *a)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cells", json_object_new_int64((int64_t)a->cells));
+	json_object_object_add(o, "counted", json_object_new_int64((int64_t)a->counted));
+	json_object_object_add(o, "median_error_x", json_object_new_double(a->median_ratio));
+	json_object_object_add(o, "worst_x", json_object_new_double(a->worst_ratio));
+	json_object_object_add(o, "within_1.25", json_object_new_double(a->share_125));
+	json_object_object_add(o, "within_1.5", json_object_new_double(a->share_15));
+	json_object_object_add(o, "within_2", json_object_new_double(a->share_2));
+	json_object_object_add(o, "within_4", json_object_new_double(a->share_4));
+	json_object_object_add(o, "within_10pct", json_object_new_double(a->share_10pct));
+	json_object_object_add(o, "orderings", json_object_new_int64((int64_t)a->orderings));
+	json_object_object_add(o, "orderings_held",
+	                       json_object_new_int64((int64_t)a->orderings_held));
+	json_object_object_add(o, "relations", json_object_new_int64((int64_t)a->relations));
+	json_object_object_add(o, "relations_held",
+	                       json_object_new_int64((int64_t)a->relations_held));
+	return o;
+}
+
 struct json_object *val_set_json(const struct val_set *s, const struct val_stats *st)
 {
 	struct json_object *o = json_object_new_object(), *cfgs = json_object_new_array();
@@ -692,6 +780,7 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 			if (cell->anomaly)
 				json_object_object_add(x, "anomaly",
 				                       json_object_new_string(cell->anomaly));
+			val_fit_json(x, cell->fit);
 			json_object_array_add(cells, x);
 		}
 		json_object_object_add(co, "cells", cells);
@@ -704,6 +793,7 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 		json_object_object_add(x, "finding", json_object_new_string(r->finding));
 		json_object_object_add(x, "held", json_object_new_boolean(r->held));
 		json_object_object_add(x, "detail", json_object_new_string(r->detail));
+		val_fit_json(x, r->fit);
 		json_object_array_add(rels, x);
 	}
 	json_object_object_add(o, "relations", rels);
@@ -739,6 +829,8 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 	}
 	if (!st->pass)
 		json_object_object_add(sum, "why", json_object_new_string(st->why));
+	json_object_object_add(sum, "in_sample", val_agree_json(&st->sample[VAL_IN]));
+	json_object_object_add(sum, "out_of_sample", val_agree_json(&st->sample[VAL_OUT]));
 	json_object_object_add(o, "summary", sum);
 	return o;
 }
@@ -774,6 +866,22 @@ static const char *val_th_text(const struct val_thresholds *th, char *buf, size_
 	return buf;
 }
 
+/* One part's agreement on a line: its cells' figures, mode orderings and findings. */
+static void val_agree_print(FILE *f, const char *what, const struct val_agree *a)
+{
+	fprintf(f, "  %s: %zu cells", what, a->cells);
+	if (a->counted)
+		fprintf(f,
+		        " (%zu counted): median error x%.3f, worst x%.2f; within 1.25x %.0f %%, "
+		        "1.5x %.0f %%, 2x %.0f %%, 4x %.0f %%, 10 %% %.0f %%",
+		        a->counted, a->median_ratio, a->worst_ratio, 100 * a->share_125,
+		        100 * a->share_15, 100 * a->share_2, 100 * a->share_4,
+		        100 * a->share_10pct);
+	if (a->orderings)
+		fprintf(f, "; mode orderings %zu of %zu", a->orderings_held, a->orderings);
+	fprintf(f, "; findings %zu of %zu hold\n", a->relations_held, a->relations);
+}
+
 void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st, bool cells)
 {
 	fprintf(f, "%s: %s\n", s->name, s->title);
@@ -787,11 +895,12 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 			for (size_t j = 0; j < c->ncells; j++) {
 				const struct val_cell *x = &c->cells[j];
 				char n[2][32];
-				fprintf(f, "  %-34s %-12s %-5s %10s %10s %6.2fx%s\n", c->name,
+				fprintf(f, "  %-34s %-12s %-5s %10s %10s %6.2fx%s%s%s\n", c->name,
 				        x->test, x->direction, val_num_text(x->published, n[0]),
 				        val_num_text(x->simulated, n[1]),
 				        x->simulated / x->published,
-				        x->anomaly ? "  (anomaly: not counted)" : "");
+				        x->anomaly ? "  (anomaly: not counted)" : "",
+				        x->fit ? "  in-sample: " : "", x->fit ? x->fit : "");
 			}
 		}
 	}
@@ -809,8 +918,12 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 		    st->orderings_held, st->orderings, st->order_fail[0] ? "; first miss: " : "",
 		    st->order_fail, st->table_orderings_held, st->table_orderings);
 	for (size_t i = 0; i < s->nrelations; i++)
-		fprintf(f, "  finding %s: %s (%s)\n", s->relations[i].held ? "holds " : "FAILS ",
-		        s->relations[i].finding, s->relations[i].detail);
+		fprintf(f, "  finding %s: %s (%s)%s%s\n",
+		        s->relations[i].held ? "holds " : "FAILS ", s->relations[i].finding,
+		        s->relations[i].detail, s->relations[i].fit ? "  in-sample: " : "",
+		        s->relations[i].fit ? s->relations[i].fit : "");
+	val_agree_print(f, "in-sample (fitted to)", &st->sample[VAL_IN]);
+	val_agree_print(f, "out-of-sample (predicted)", &st->sample[VAL_OUT]);
 	char th[512];
 	fprintf(f, "  enforced thresholds (PASS or FAIL is judged on these alone): %s\n",
 	        val_th_text(&s->th, th, sizeof(th)));

@@ -22,6 +22,11 @@
  * (default), "lat_us" (mean latency) or another key of the direction or,
  * failing that, of the test (HD Tune's "min_mb_s").  A cell with "anomaly" set is
  * reported but not counted in the statistics.
+ *
+ * Calibration apart from checking: a cell or a relation with "fit" set (the
+ * parameters that were fitted to it) is in-sample; the others are
+ * out-of-sample.  The statistics are given for the whole set and for each
+ * part on its own; an ordering is in-sample when either of its cells is.
  */
 #ifndef RL_REPORT_VALIDATE_H
 #define RL_REPORT_VALIDATE_H
@@ -34,6 +39,7 @@ struct json_object;
 
 struct val_cell {
 	const char *test, *direction, *label, *anomaly; /* borrowed from the set's JSON */
+	const char *fit; /* the parameters fitted to this cell (in-sample), or NULL */
 	double published;
 	double simulated; /* NAN until filled */
 };
@@ -49,6 +55,7 @@ struct val_config {
 
 struct val_relation {
 	const char *finding;
+	const char *fit;               /* the parameters fitted to this finding, or NULL */
 	struct json_object *lhs, *rhs; /* borrowed */
 	const char *op;                /* "<", "<=", ">", ">=", "between" */
 	double f_lo, f_hi;             /* factor: lhs op factor x rhs ("between": [lo, hi]) */
@@ -79,6 +86,18 @@ struct val_set {
 	const char *order_group;
 };
 
+/* The two parts of a set: cells and findings no parameter was fitted to, and the fitted ones. */
+enum val_sample { VAL_OUT = 0, VAL_IN = 1, VAL_SAMPLES };
+
+/** The agreement of one part of a set (val_stats.sample). */
+struct val_agree {
+	size_t cells, counted; /* cells of the part; counted: neither anomalies nor missing */
+	double median_ratio, worst_ratio;
+	double share_125, share_15, share_2, share_4, share_10pct;
+	size_t orderings, orderings_held; /* mode orderings */
+	size_t relations, relations_held;
+};
+
 /** Per-set statistics over the counted cells (val_set_check). */
 struct val_stats {
 	size_t cells, counted, anomalies, missing;
@@ -95,6 +114,7 @@ struct val_stats {
 	char why[256]; /* what failed the thresholds */
 	bool targets_met;
 	char targets_why[256];
+	struct val_agree sample[VAL_SAMPLES]; /* out-of-sample and in-sample, apart */
 };
 
 /** Load a set from @path.  0, or -errno with @msg set (file and what is wrong). */

@@ -17,9 +17,17 @@
  *   - Burst Rate: the same --block at the start of the span transferred
  *     again and again for --duration, so it is served from the drive's (or
  *     the stack's) cache; its MB/s.
- * Reads by default.  --write runs the same three as writes afterwards and
- * OVERWRITES the span, so it needs write intent (the usual safety refusals
- * apply).  Each test runs once.
+ * Then HD Tune's Random Access tab:
+ *   - Random Access 512 bytes / 4 KB / 64 KB / 1 MB / Random: transfers of
+ *     that size (Random: the four sizes mixed, equally likely) at random
+ *     offsets over the whole span, one at a time, for --duration each; IOPS,
+ *     average access time (the mean latency, ms) and MB/s;
+ *   - 4 KB random read: the figure reviews quote from HD Tune, which is the
+ *     4 KB row of the reads (the same measurement under its own name).
+ * Reads by default.  --write runs the benchmark tab's three as writes
+ * after the reads, and the Random Access writes last; it OVERWRITES the
+ * span, so it needs write intent (the usual safety refusals apply).  Each
+ * test runs once.  docs/suites.md gives the sources and the choices made.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -29,6 +37,21 @@
 #include "suites/suite.h"
 
 enum { HDTUNE_RATE, HDTUNE_ACCESS, HDTUNE_BURST, HDTUNE_KINDS };
+
+/* The Random Access rows (after the benchmark tab's six tests in hdtune_tests). */
+enum { HDTUNE_RA_512, HDTUNE_RA_4K, HDTUNE_RA_64K, HDTUNE_RA_1M, HDTUNE_RA_MIXED, HDTUNE_RA_ROWS };
+#define HDTUNE_RA_READ  (2 * HDTUNE_KINDS)                /* first Random Access read row */
+#define HDTUNE_K4_READ  (HDTUNE_RA_READ + HDTUNE_RA_ROWS) /* "4 KB random read" */
+#define HDTUNE_RA_WRITE (HDTUNE_K4_READ + 1)              /* first Random Access write row */
+#define HDTUNE_RA_SIZES "512/25:4k/25:64k/25:1m/25"       /* the Random row's sizes */
+
+/* A random test at QD1 for --duration (bs, or bssplit when bs is 0). */
+#define HDTUNE_RAND(label, size, split, dir)                                                       \
+	{                                                                                          \
+		.name = (label), .pattern = SUITE_RAND, .bs = (size), .bssplit = (split),          \
+		.iodepth = 1, .threads = 1, .dirs = (dir), .timed = true                           \
+	}
+#define HDTUNE_RA(label, size, split, dir) HDTUNE_RAND("Random Access " label, size, split, dir)
 
 /* bs 0: the --block parameter (default 64 KiB). */
 static const struct suite_test hdtune_tests[] = {
@@ -68,6 +91,17 @@ static const struct suite_test hdtune_tests[] = {
      .threads = 1,
      .dirs = SUITE_DIR_WRITE,
      .timed = true},
+    HDTUNE_RA("512 bytes (read)", 512, NULL, SUITE_DIR_READ),
+    HDTUNE_RA("4 KB (read)", 4096, NULL, SUITE_DIR_READ),
+    HDTUNE_RA("64 KB (read)", 64u << 10, NULL, SUITE_DIR_READ),
+    HDTUNE_RA("1 MB (read)", 1u << 20, NULL, SUITE_DIR_READ),
+    HDTUNE_RA("Random (read)", 0, HDTUNE_RA_SIZES, SUITE_DIR_READ),
+    HDTUNE_RAND("4 KB random read", 4096, NULL, SUITE_DIR_READ),
+    HDTUNE_RA("512 bytes (write)", 512, NULL, SUITE_DIR_WRITE),
+    HDTUNE_RA("4 KB (write)", 4096, NULL, SUITE_DIR_WRITE),
+    HDTUNE_RA("64 KB (write)", 64u << 10, NULL, SUITE_DIR_WRITE),
+    HDTUNE_RA("1 MB (write)", 1u << 20, NULL, SUITE_DIR_WRITE),
+    HDTUNE_RA("Random (write)", 0, HDTUNE_RA_SIZES, SUITE_DIR_WRITE),
 };
 
 static struct json_object *hdtune_test_json(struct suite_run *r, const struct suite_test *t)
@@ -139,6 +173,64 @@ static int hdtune_timed(struct suite_run *r, const struct suite_test *t, enum su
 	return 0;
 }
 
+/*
+ * One Random Access row: random transfers over the whole span at QD1 for
+ * --duration.  Its direction object is returned (owned by the test object)
+ * for the 4 KB random read figure.
+ */
+static int hdtune_ra_row(struct suite_run *r, const struct suite_test *t, enum suite_dir dir,
+                         struct json_object **dir_obj)
+{
+	const char *key = dir == SUITE_READ ? "read" : "write";
+	struct suite_meas m;
+	struct wl_job job;
+	int rc;
+
+	suite_job_build(r, t, dir, &job);
+	r->cur_test = t->name;
+	r->cur_phase = key;
+	rc = suite_measure(r, &job, SUITE_VIEW(dir), 0, 1, SUITE_AGG_SINGLE, 0, NULL, NULL, &m);
+	if (rc) {
+		suite_meas_free(&m);
+		return rc;
+	}
+	struct json_object *obj = suite_test_json(r, t);
+	double ms = m.agg[dir].lat_mean_us / 1e3;
+	json_object_object_add(obj, "access_time_ms", json_object_new_double(ms));
+	*dir_obj = suite_meas_json(&m, dir);
+	json_object_object_add(obj, key, *dir_obj);
+	json_object_array_add(r->tests, obj);
+	return 0;
+}
+
+/* The Random Access rows of @dir; after the reads, the 4 KB random read figure. */
+static int hdtune_random_access(struct suite_run *r, enum suite_dir dir)
+{
+	const struct suite_test *t =
+	    &hdtune_tests[dir == SUITE_READ ? HDTUNE_RA_READ : HDTUNE_RA_WRITE];
+	struct json_object *d, *k4 = NULL;
+	int rc = 0;
+
+	for (int i = 0; !rc && i < HDTUNE_RA_ROWS; i++) {
+		rc = hdtune_ra_row(r, &t[i], dir, &d);
+		if (!rc && i == HDTUNE_RA_4K)
+			k4 = d;
+	}
+	if (rc || dir != SUITE_READ)
+		return rc;
+	/* The same measurement under the name reviews give it. */
+	struct json_object *obj = suite_test_json(r, &hdtune_tests[HDTUNE_K4_READ]), *copy = NULL;
+	if (json_object_deep_copy(k4, &copy, NULL)) {
+		json_object_put(obj);
+		snprintf(r->msg, sizeof(r->msg), "out of memory");
+		return -ENOMEM;
+	}
+	json_object_object_add(obj, "same_as", json_object_new_string(t[HDTUNE_RA_4K].name));
+	json_object_object_add(obj, "read", copy);
+	json_object_array_add(r->tests, obj);
+	return 0;
+}
+
 static int hdtune_run(struct suite_run *r)
 {
 	int rc = 0;
@@ -153,6 +245,11 @@ static int hdtune_run(struct suite_run *r)
 		if (!rc)
 			rc = hdtune_timed(r, &t[HDTUNE_BURST], (enum suite_dir)dir, HDTUNE_BURST);
 	}
+	/* The Random Access tab after the benchmark tab, so its figures stay as they were. */
+	if (!rc)
+		rc = hdtune_random_access(r, SUITE_READ);
+	if (!rc && r->p.write)
+		rc = hdtune_random_access(r, SUITE_WRITE);
 	return rc;
 }
 
@@ -163,9 +260,10 @@ static bool hdtune_writes(const struct suite_params *p)
 
 static struct suite_def hdtune_def = {
     .name = "hdtune",
-    .title = "HD Tune (benchmark: transfer rate, access time, burst rate)",
+    .title = "HD Tune (benchmark: transfer rate, access time, burst rate; random access)",
     .summary = "HD Tune: transfer rate over the whole LBA range (min/max/avg, curve), access "
-               "time, burst rate; --write also writes",
+               "time, burst rate; random access at 512 B / 4 KB / 64 KB / 1 MB / mixed sizes "
+               "(IOPS, access time, MB/s) and the 4 KB random read; --write also writes",
     .aggregate = SUITE_AGG_SINGLE,
     .tests = hdtune_tests,
     .ntests = sizeof(hdtune_tests) / sizeof(hdtune_tests[0]),

@@ -130,16 +130,25 @@ expect iometer.json "profiles" '.tests[0].rwmixread == 67 and .tests[0].bs == 81
 # --- hdtune: transfer-rate curve, access time, burst; --write adds the writes ---
 $RAIDLAB run hdtune --target 'mem(size=16m)' --zones=4 --sample=1m --duration=0.02 --quiet \
 	--json hd.json
-check hd.json hdtune "Transfer Rate (read)|Access Time (read)|Burst Rate (read)" 1
+RA_R="Random Access 512 bytes (read)|Random Access 4 KB (read)|Random Access 64 KB (read)|Random Access 1 MB (read)|Random Access Random (read)|4 KB random read"
+RA_W="Random Access 512 bytes (write)|Random Access 4 KB (write)|Random Access 64 KB (write)|Random Access 1 MB (write)|Random Access Random (write)"
+check hd.json hdtune "Transfer Rate (read)|Access Time (read)|Burst Rate (read)|$RA_R" 1
 expect hd.json "curve, access time, burst" '(.tests[0] | .curve.x_label == "position_gb"
 		and (.curve.x | length) == 4 and (.curve.mb_s | length) == 4
 		and .min_mb_s <= .read.mb_s and .read.mb_s <= .max_mb_s
 		and .read.passes[0].bytes == 4 * 1048576)
 	and .tests[1].access_time_ms > 0 and .tests[2].burst_mb_s > 0
 	and .suite.params.write == false and .suite.params.size_bytes == 16777216'
+expect hd.json "random access: QD1 over the span, access time = mean latency, 4 KB alias" '
+	[.tests[3:8][] | .read.passes[0] | (.bytes / .ios)] as $avg
+	| $avg[0] == 512 and $avg[1] == 4096 and $avg[2] == 65536 and $avg[3] == 1048576
+	and $avg[4] > 512 and $avg[4] < 1048576 and .tests[7].bssplit == "512/25:4k/25:64k/25:1m/25"
+	and all(.tests[3:8][]; .iodepth == 1 and .read.iops > 0
+		and ((.access_time_ms - .read.lat_us.mean / 1e3) | fabs) < 1e-9)
+	and .tests[8].same_as == "Random Access 4 KB (read)" and .tests[8].read == .tests[4].read'
 $RAIDLAB run hdtune --target 'mem(size=16m)' --zones=2 --sample=1m --duration=0.01 --write \
 	--quiet --json hdw.json
-check hdw.json hdtune "Transfer Rate (read)|Access Time (read)|Burst Rate (read)|Transfer Rate (write)|Access Time (write)|Burst Rate (write)" 1
+check hdw.json hdtune "Transfer Rate (read)|Access Time (read)|Burst Rate (read)|Transfer Rate (write)|Access Time (write)|Burst Rate (write)|$RA_R|$RA_W" 1
 
 # --- steady: fill, rounds to steady state or the limit, write over LBA ---
 $RAIDLAB run steady --target 'mem(size=8m)' --fill=1 --round=0.02 --time-limit=0.1 --zones=4 \

@@ -34,6 +34,30 @@ jq -e 'all(.sets[].configs[].cells[]; (.test|type)=="string" and (.direction|typ
 jq -e 'all(.sets[]; .summary.pass == true)' v.json >/dev/null || fail "a set does not pass"
 grep -q '<svg class="chart"' v.html || fail "the HTML report has no chart"
 
+# calibration apart from checking: cells and findings with "fit" are in-sample,
+# the rest out-of-sample; the two parts cover the set, and each part's median
+# error and findings are those of its own cells and findings
+jq -e 'all(.sets[]; . as $s | .summary as $m
+	| ($m.in_sample.cells + $m.out_of_sample.cells) == $m.cells
+	and ($m.in_sample.relations + $m.out_of_sample.relations) == $m.relations
+	and ($m.in_sample.orderings + $m.out_of_sample.orderings) == $m.orderings
+	and all(.configs[].cells[], .relations[]; .in_sample == (.fit != null))
+	and all(["in_sample", "out_of_sample"][]; . as $k
+		| [$s.configs[].cells[] | select(.in_sample == ($k == "in_sample")
+		   and .anomaly == null) | .ratio | log | fabs] | sort as $l
+		| ($l | length) as $n
+		| $m[$k].counted == $n
+		and ($n == 0 or ((if $n % 2 == 1 then $l[($n - 1) / 2]
+		                  else ($l[$n / 2 - 1] + $l[$n / 2]) / 2 end | exp)
+		                 - $m[$k].median_error_x | fabs) < 1e-9)
+		and $m[$k].relations_held == ([$s.relations[]
+			| select(.in_sample == ($k == "in_sample") and .held)] | length)))' \
+	v.json >/dev/null || fail "the in-sample and out-of-sample parts do not add up"
+jq -e '.sets[] | select(.name=="sm951-windows-stripe") | .summary.in_sample.cells == 3' \
+	v.json >/dev/null || fail "sm951: not the 3 cells its parameters were fitted to"
+grep -q '^  in-sample (fitted to): ' out.txt && grep -q '^  out-of-sample (predicted): ' out.txt ||
+	fail "the text report does not give both agreements"
+
 # replay one configuration by hand: the same figure (simulation is deterministic)
 spec=$(jq -r '.sets[] | select(.name=="sm951-windows-stripe") | .configs[]
               | select(.suite=="asssd") | select(.name=="raid0 x2") | .spec' v.json)
@@ -58,5 +82,7 @@ fi
 jq '.configs[0].cells[0].published = -1' "$top/validation/sm951-windows-stripe.json" >bad.json
 expect_fail 1 "bad.json: configs\[0\].cells\[0\]: published must be a positive number" \
 	$RAIDLAB validate ./bad.json
+jq '.relations[0].fit = 3' "$top/validation/sm951-windows-stripe.json" >badfit.json
+expect_fail 1 "badfit.json: relations\[0\]: fit must name the parameters" $RAIDLAB validate ./badfit.json
 expect_fail 2 "no validation set 'nosuchset'" $RAIDLAB validate nosuchset
 echo "validate: ok"

@@ -245,11 +245,27 @@ static void test_hdtune(void **state)
 	    {"Transfer Rate (write)", SUITE_SEQ, 0, 1, 1, SUITE_DIR_WRITE, false},
 	    {"Access Time (write)", SUITE_RAND, 4 * KIB, 1, 1, SUITE_DIR_WRITE, true},
 	    {"Burst Rate (write)", SUITE_SEQ, 0, 1, 1, SUITE_DIR_WRITE, true},
+	    {"Random Access 512 bytes (read)", SUITE_RAND, 512, 1, 1, SUITE_DIR_READ, true},
+	    {"Random Access 4 KB (read)", SUITE_RAND, 4 * KIB, 1, 1, SUITE_DIR_READ, true},
+	    {"Random Access 64 KB (read)", SUITE_RAND, 64 * KIB, 1, 1, SUITE_DIR_READ, true},
+	    {"Random Access 1 MB (read)", SUITE_RAND, MIB, 1, 1, SUITE_DIR_READ, true},
+	    {"Random Access Random (read)", SUITE_RAND, 0, 1, 1, SUITE_DIR_READ, true},
+	    {"4 KB random read", SUITE_RAND, 4 * KIB, 1, 1, SUITE_DIR_READ, true},
+	    {"Random Access 512 bytes (write)", SUITE_RAND, 512, 1, 1, SUITE_DIR_WRITE, true},
+	    {"Random Access 4 KB (write)", SUITE_RAND, 4 * KIB, 1, 1, SUITE_DIR_WRITE, true},
+	    {"Random Access 64 KB (write)", SUITE_RAND, 64 * KIB, 1, 1, SUITE_DIR_WRITE, true},
+	    {"Random Access 1 MB (write)", SUITE_RAND, MIB, 1, 1, SUITE_DIR_WRITE, true},
+	    {"Random Access Random (write)", SUITE_RAND, 0, 1, 1, SUITE_DIR_WRITE, true},
 	};
 	const struct suite_def *d = find("hdtune");
 	struct suite_params p = d->defaults;
 
-	check_tests(d, w, 6);
+	check_tests(d, w, 17);
+	/* the Random row mixes the four sizes, equally likely */
+	assert_string_equal(suite_test_find(d, "Random Access Random (read)")->bssplit,
+	                    "512/25:4k/25:64k/25:1m/25");
+	assert_string_equal(suite_test_find(d, "Random Access Random (write)")->bssplit,
+	                    "512/25:4k/25:64k/25:1m/25");
 	assert_int_equal(d->aggregate, SUITE_AGG_SINGLE);
 	assert_int_equal(p.size, 0); /* the whole target */
 	assert_int_equal(p.zones, 100);

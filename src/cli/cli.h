@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct cli_command {
 	const char *name;    /* "run" */
@@ -136,6 +137,14 @@ int cli_result_save(const char *cmd, struct json_object *doc, const char *path);
  * suite (suites/suite.h).  Returns the exit code.
  */
 int cli_run_suite(int argc, char **argv);
+
+/*
+ * CrystalDiskMark's own text export of a suite result (run_cdmtext.c):
+ * cli_cdm_text_supported() says whether suite @suite has its layout (the
+ * CDM 7/8 suites), cli_cdm_text_write() writes result @doc that way.
+ */
+bool cli_cdm_text_supported(const char *suite);
+void cli_cdm_text_write(FILE *f, struct json_object *doc);
 
 /*
  * A suite run put together by another command (demo) rather than from a

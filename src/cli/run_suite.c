@@ -10,9 +10,12 @@
  * usual safety refusals apply), checked against the suite's test area,
  * measured, and closed before the next, so configurations never run at the
  * same time.  One target: the suite's table, the way the tool shows it, and
- * --json FILE.  Several targets: one JSON per configuration (DIR/LABEL.json,
- * DIR defaults to ".") and a side-by-side table of MB/s; `raidlab compare`
- * does the full comparison from those files.
+ * --json FILE.  Several targets: each one's table as it finishes, then a
+ * side-by-side table of MB/s (--summary: that comparison alone), and one
+ * JSON per configuration (DIR/LABEL.json, DIR defaults to ".");
+ * `raidlab compare` does the full comparison from those files.
+ * --output-format=cdm-text prints CrystalDiskMark's own text export instead
+ * of the tables (run_cdmtext.c).
  *
  * The tables are printed from the result JSON, not from engine structures,
  * so what the terminal shows is exactly what the file holds.  The
@@ -51,6 +54,8 @@ struct rs_args {
 	const char *html_path; /* the comparison as an HTML report */
 	const char *csv_path;  /* the comparison as CSV */
 	bool json_stdout, quiet, force;
+	bool cdm_text; /* --output-format=cdm-text */
+	bool summary;  /* several targets: the comparison alone, no per-target tables */
 	struct rl_build_ctx ctx;
 };
 
@@ -70,8 +75,11 @@ static void rs_usage(FILE *f, const struct suite_def *def)
 	       "                        when there are several targets)\n"
 	       "  --html FILE           write the comparison of the targets as an HTML report\n"
 	       "  --csv FILE            write the comparison as CSV (docs/report.md)\n"
-	       "  --output-format=F     normal (default) or json (one target: the result on\n"
-	       "                        standard output)\n"
+	       "  --output-format=F     normal (default), json (one target: the result on\n"
+	       "                        standard output) or cdm-text (cdm, cdm-nvme, cdm7:\n"
+	       "                        CrystalDiskMark's own text export, one per target)\n"
+	       "  --summary             several targets: the comparison alone, without each\n"
+	       "                        target's table\n"
 	       "  --quiet               no progress line and no table\n"
 	       "  --force               run even when the target is smaller than the suite's test\n"
 	       "                        area (the whole target is used instead)\n"
@@ -119,12 +127,16 @@ static int rs_option(struct rs_args *a, const char *name, const char *val)
 	} else if (!strcmp(name, "csv")) {
 		a->csv_path = val;
 	} else if (!strcmp(name, "output-format")) {
-		if (!strcmp(val, "json"))
-			a->json_stdout = true;
-		else if (strcmp(val, "normal")) {
-			cli_error("run", "--output-format: expected normal or json, got '%s'", val);
+		a->json_stdout = !strcmp(val, "json");
+		a->cdm_text = !strcmp(val, "cdm-text");
+		if (!a->json_stdout && !a->cdm_text && strcmp(val, "normal")) {
+			cli_error("run",
+			          "--output-format: expected normal, json or cdm-text, got '%s'",
+			          val);
 			return -EINVAL;
 		}
+	} else if (!strcmp(name, "summary") && !val) {
+		a->summary = true;
 	} else if (!strcmp(name, "quiet") && !val) {
 		a->quiet = true;
 	} else if (!strcmp(name, "force") && !val) {
@@ -199,6 +211,13 @@ static int rs_check(const struct rs_args *a)
 	if (a->t.n > 1 && (a->json_path || a->json_stdout)) {
 		cli_error("run", "--json and --output-format=json write one result; with several "
 		                 "targets use --out-dir DIR (one file per configuration)");
+		return -EINVAL;
+	}
+	if (a->cdm_text && !cli_cdm_text_supported(a->def->name)) {
+		cli_error("run",
+		          "--output-format=cdm-text is CrystalDiskMark 7/8's text export: suites "
+		          "cdm, cdm-nvme and cdm7 have it, %s does not",
+		          a->def->name);
 		return -EINVAL;
 	}
 	if (a->json_path && a->out_dir) {
@@ -373,6 +392,14 @@ static void rs_print_suite(FILE *f, struct json_object *doc)
 		fprintf(f, "Score: read %.0f, write %.0f, total %.0f\n",
 		        cli_json_num(scores, "read"), cli_json_num(scores, "write"),
 		        cli_json_num(scores, "total"));
+}
+
+/* The table of the @i-th target, after a blank line from the one before. */
+static void rs_print_suite_sep(FILE *f, struct json_object *doc, size_t i)
+{
+	if (i)
+		fputc('\n', f);
+	rs_print_suite(f, doc);
 }
 
 /* MB/s of every test and direction, one column per configuration (without the report module). */
@@ -615,8 +642,10 @@ static int rs_execute(struct rs_args *a)
 				continue;
 			}
 		}
-		if (a->t.n == 1 && !a->quiet && !a->json_stdout)
-			rs_print_suite(stdout, docs[i]);
+		if (a->cdm_text && !a->quiet)
+			cli_cdm_text_write(stdout, docs[i]);
+		else if ((a->t.n == 1 || !a->summary) && !a->quiet && !a->json_stdout)
+			rs_print_suite_sep(stdout, docs[i], i);
 		if (a->json_path && rs_write(docs[i], a->json_path))
 			status = 1;
 		if (a->json_stdout)
@@ -634,9 +663,9 @@ static int rs_execute(struct rs_args *a)
 			break;
 		}
 	}
-	if ((a->t.n > 1 && !a->quiet) || a->html_path || a->csv_path) {
-		int rc = rs_compare(a->t.n > 1 && !a->quiet ? stdout : NULL, a, docs, labels, paths,
-		                    a->t.n);
+	bool console = a->t.n > 1 && !a->quiet && !a->cdm_text;
+	if (console || a->html_path || a->csv_path) {
+		int rc = rs_compare(console ? stdout : NULL, a, docs, labels, paths, a->t.n);
 		if (!status)
 			status = rc;
 	}

@@ -22,6 +22,9 @@
  * side-by-side table is the report module's comparison (baseline: the first
  * target) when it is built in; otherwise a plain MB/s table.
  *
+ * On a terminal a progress line (stderr) shows the running test, the
+ * steps done of the suite's total and an ETA (rs_progress).
+ *
  * Ctrl-C ends the running job early (wl_run_request_stop); the suite then
  * stops, and the targets are finished (test files removed) and closed.
  */
@@ -32,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -246,19 +250,66 @@ static bool rs_name_taken(char (*names)[128], size_t i)
 
 /* --- progress --- */
 
+/* One configuration's run, for the progress line. */
+struct rs_one {
+	const struct rs_args *a;
+	const char *label;
+	size_t index;          /* which target, 0-based */
+	struct timespec start; /* wall clock at its start, for the ETA */
+};
+
+static double rs_wall_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * fio-style ETA, "01m:23s": the wall time so far times what is left over
+ * what is done (the suite's steps as equal shares), once a little is done.
+ */
+static void rs_eta(char *buf, size_t len, double elapsed, double done)
+{
+	if (done < 0.005 || elapsed <= 0) {
+		snprintf(buf, len, "--m:--s");
+		return;
+	}
+	double left = elapsed * (1 - done) / done;
+	unsigned long s = left > 359999 ? 359999 : (unsigned long)(left + 0.5);
+	if (s >= 3600)
+		snprintf(buf, len, "%luh:%02lum:%02lus", s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, len, "%02lum:%02lus", s / 60, s % 60);
+}
+
+/*
+ * The progress line on a terminal (stderr), rewritten in place:
+ *   [2/8 tests][37.5%][eta 01m:23s] SEQ1M Q1T1 read 3/5: 45.0%  1627.0 MB/s  1551 IOPS
+ * with the target's number first when there are several.
+ */
 static void rs_progress(void *arg, const struct suite_progress *p)
 {
+	const struct rs_one *one = arg;
 	const struct wl_progress *j = p->job;
 	double mbs = j->elapsed_s > 0 ? j->bytes / 1e6 / j->elapsed_s : 0;
-	char pass[48] = "";
+	char pass[48] = "", target[48] = "", eta[32], step[48];
 
-	(void)arg;
 	if (p->passes && p->pass)
 		snprintf(pass, sizeof(pass), " %u/%u", p->pass, p->passes);
 	else if (p->passes)
 		snprintf(pass, sizeof(pass), " warm-up");
-	fprintf(stderr, "\r\033[K%s %s%s: %5.1f%% %10.1f MB/s %10.0f IOPS%s", p->test, p->phase,
-	        pass, 100 * j->fraction, mbs, j->elapsed_s > 0 ? j->ios / j->elapsed_s : 0,
+	if (one->a->t.n > 1)
+		snprintf(target, sizeof(target), "[target %zu/%zu]", one->index + 1, one->a->t.n);
+	if (p->step)
+		snprintf(step, sizeof(step), "[%u/%u tests]", p->step, p->steps);
+	else
+		snprintf(step, sizeof(step), "[0/%u tests]", p->steps);
+	rs_eta(eta, sizeof(eta), rs_wall_since(&one->start), p->done);
+	fprintf(stderr, "\r\033[K%s%s[%.1f%%][eta %s] %s %s%s: %5.1f%% %10.1f MB/s %10.0f IOPS%s",
+	        target, step, 100 * p->done, eta, p->test, p->phase, pass, 100 * j->fraction, mbs,
+	        j->elapsed_s > 0 ? j->ios / j->elapsed_s : 0,
 	        j->virtual_time ? " (simulated time)" : "");
 	fflush(stderr);
 }
@@ -527,11 +578,6 @@ static void rs_on_signal(int sig)
 
 /* --- one configuration --- */
 
-struct rs_one {
-	const struct rs_args *a;
-	const char *label;
-};
-
 static void rs_started(void *arg, uint64_t area, bool shrunk)
 {
 	const struct rs_one *one = arg;
@@ -544,9 +590,9 @@ static void rs_started(void *arg, uint64_t area, bool shrunk)
 }
 
 /* Run the suite on one target; *docp gets the result (NULL if it did not run).  Exit code. */
-static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
-                      struct json_object **docp)
+static int rs_run_one(struct rs_args *a, size_t index, const char *label, struct json_object **docp)
 {
+	const char *spec = a->t.spec[index];
 	bool tty = isatty(STDERR_FILENO) && !a->quiet && !a->json_stdout;
 	struct suite_request rq = {.def = a->def,
 	                           .p = a->p,
@@ -556,9 +602,10 @@ static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
 	                           .force = a->force,
 	                           .progress = tty ? rs_progress : NULL,
 	                           .started = rs_started};
-	struct rs_one one = {.a = a, .label = label};
+	struct rs_one one = {.a = a, .label = label, .index = index};
 	struct suite_outcome o;
 
+	clock_gettime(CLOCK_MONOTONIC, &one.start);
 	rq.progress_arg = &one;
 	rq.ctx.quiet = a->quiet;
 	suite_request_run(&rq, &o);
@@ -632,7 +679,7 @@ static int rs_execute(struct rs_args *a)
 		return 2;
 	}
 	for (size_t i = 0; i < a->t.n; i++) {
-		int rc = rs_run_one(a, a->t.spec[i], labels[i], &docs[i]);
+		int rc = rs_run_one(a, i, labels[i], &docs[i]);
 		if (rc) {
 			status = status ? status : rc;
 			if (!docs[i]) { /* a failed run with a result (data lost) is still written

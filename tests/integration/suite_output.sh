@@ -83,4 +83,27 @@ grep -q '^RND4K\|^Read\|MB/s per\|^configurations' c.txt && fail "cdm-text: the 
 # a suite without CDM's layout is refused, naming those that have it
 expect_fail 2 "cdm-text is CrystalDiskMark 7/8's text export: suites cdm, cdm-nvme and cdm7" \
 	$RAIDLAB run atto --target "$A" --output-format=cdm-text
+
+# --- the progress line: test, done/total, ETA on a terminal only -------------
+need script
+img="file($T/p.img, size=32m)"
+slow=(--size=16m --passes=2 --warmup=1 --duration=150ms)
+# script(1) gives the run a terminal; the progress line goes to it (stderr), the table to a file
+script -qfec "$RAIDLAB run cdm --target '$img' ${slow[*]} >$T/tty-table.txt" /dev/null >tty.raw ||
+	fail "cdm on a terminal failed"
+tr '\r' '\n' <tty.raw >tty.txt
+grep -q '^cdm: ' "$T/tty-table.txt" || fail "no table after the progress line"
+grep -qE '\[[1-8]/8 tests\]\[[0-9.]+%\]\[eta [0-9]{2}m:[0-9]{2}s\] (SEQ|RND)[^ ]+ Q[0-9]+T[0-9]+ (read|write)' tty.txt ||
+	{ head -c 2000 tty.txt; fail "no progress line with tests done/total and an ETA"; }
+# every step is shown, in order (the count only grows)
+steps=$(grep -oE '^.*\[([1-8])/8 tests\]' tty.txt | grep -oE '[1-8]/8' | cut -d/ -f1 | uniq | tr '\n' ' ')
+[ "$steps" = "1 2 3 4 5 6 7 8 " ] || fail "steps shown: $steps (want 1 to 8 in order)"
+# quiet where nobody watches: no terminal, --quiet, JSON on standard output
+$RAIDLAB run cdm --target "$img" "${fast[@]}" >/dev/null 2>notty.err || fail "cdm without a terminal failed"
+grep -q 'eta' notty.err && fail "a progress line without a terminal"
+for o in --quiet --output-format=json; do
+	script -qfec "$RAIDLAB run cdm --target '$img' ${fast[*]} $o >/dev/null" /dev/null >q.raw ||
+		fail "cdm $o failed"
+	grep -q 'eta' q.raw && fail "a progress line with $o"
+done
 echo ok

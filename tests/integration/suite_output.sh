@@ -84,6 +84,20 @@ grep -q '^RND4K\|^Read\|MB/s per\|^configurations' c.txt && fail "cdm-text: the 
 expect_fail 2 "cdm-text is CrystalDiskMark 7/8's text export: suites cdm, cdm-nvme and cdm7" \
 	$RAIDLAB run atto --target "$A" --output-format=cdm-text
 
+# --- HD Tune on a fresh simulated drive: flat, and the console says why ------
+hd=(--size=256m --zones=20 --duration=200ms)
+$RAIDLAB run hdtune --target "$A" "${hd[@]}" --json fresh.json >fresh.txt || fail "hdtune (fresh)"
+[ "$(jq '.target_final_counters.nand.bytes_read' fresh.json)" = 0 ] || fail "a fresh drive read flash"
+[ "$(jq '.tests[0].min_mb_s == .tests[0].max_mb_s' fresh.json)" = true ] || fail "fresh: not flat"
+grep -q '^note: no read reached the simulated flash' fresh.txt || fail "fresh hdtune: no note on why it is flat"
+$RAIDLAB run hdtune --target "ssd(samsung-sm951-512, state=full)" "${hd[@]}" --json full.json >full.txt ||
+	fail "hdtune (state=full)"
+[ "$(jq '.tests[0].min_mb_s < .tests[0].max_mb_s' full.json)" = true ] || fail "state=full: still flat"
+acc='.tests[] | select(.name == "Access Time (read)") | .access_time_ms'
+[ "$(jq --argjson f "$(jq "$acc" fresh.json)" "$acc > \$f" full.json)" = true ] ||
+	fail "state=full: the access time is not that of flash"
+grep -q '^note: no read reached' full.txt && fail "state=full: the note, though flash was read"
+
 # --- the progress line: test, done/total, ETA on a terminal only -------------
 need script
 img="file($T/p.img, size=32m)"

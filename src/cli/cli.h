@@ -139,6 +139,14 @@ int cli_result_save(const char *cmd, struct json_object *doc, const char *path);
 int cli_run_suite(int argc, char **argv);
 
 /*
+ * CrystalDiskMark's own text export of a suite result (run_cdmtext.c):
+ * cli_cdm_text_supported() says whether suite @suite has its layout (the
+ * CDM 7/8 suites), cli_cdm_text_write() writes result @doc that way.
+ */
+bool cli_cdm_text_supported(const char *suite);
+void cli_cdm_text_write(FILE *f, struct json_object *doc);
+
+/*
  * A suite run put together by another command (demo) rather than from a
  * command line: the same options, checks, results and comparison as
  * `raidlab run SUITE`.  cli_suite_new() takes a suite's name (NULL if none

@@ -10,14 +10,20 @@
  * usual safety refusals apply), checked against the suite's test area,
  * measured, and closed before the next, so configurations never run at the
  * same time.  One target: the suite's table, the way the tool shows it, and
- * --json FILE.  Several targets: one JSON per configuration (DIR/LABEL.json,
- * DIR defaults to ".") and a side-by-side table of MB/s; `raidlab compare`
- * does the full comparison from those files.
+ * --json FILE.  Several targets: each one's table as it finishes, then a
+ * side-by-side table of MB/s (--summary: that comparison alone), and one
+ * JSON per configuration (DIR/LABEL.json, DIR defaults to ".");
+ * `raidlab compare` does the full comparison from those files.
+ * --output-format=cdm-text prints CrystalDiskMark's own text export instead
+ * of the tables (run_cdmtext.c).
  *
  * The tables are printed from the result JSON, not from engine structures,
  * so what the terminal shows is exactly what the file holds.  The
  * side-by-side table is the report module's comparison (baseline: the first
  * target) when it is built in; otherwise a plain MB/s table.
+ *
+ * On a terminal a progress line (stderr) shows the running test, the
+ * steps done of the suite's total and an ETA (rs_progress).
  *
  * Ctrl-C ends the running job early (wl_run_request_stop); the suite then
  * stops, and the targets are finished (test files removed) and closed.
@@ -29,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -51,6 +58,8 @@ struct rs_args {
 	const char *html_path; /* the comparison as an HTML report */
 	const char *csv_path;  /* the comparison as CSV */
 	bool json_stdout, quiet, force;
+	bool cdm_text; /* --output-format=cdm-text */
+	bool summary;  /* several targets: the comparison alone, no per-target tables */
 	struct rl_build_ctx ctx;
 };
 
@@ -70,8 +79,11 @@ static void rs_usage(FILE *f, const struct suite_def *def)
 	       "                        when there are several targets)\n"
 	       "  --html FILE           write the comparison of the targets as an HTML report\n"
 	       "  --csv FILE            write the comparison as CSV (docs/report.md)\n"
-	       "  --output-format=F     normal (default) or json (one target: the result on\n"
-	       "                        standard output)\n"
+	       "  --output-format=F     normal (default), json (one target: the result on\n"
+	       "                        standard output) or cdm-text (cdm, cdm-nvme, cdm7:\n"
+	       "                        CrystalDiskMark's own text export, one per target)\n"
+	       "  --summary             several targets: the comparison alone, without each\n"
+	       "                        target's table\n"
 	       "  --quiet               no progress line and no table\n"
 	       "  --force               run even when the target is smaller than the suite's test\n"
 	       "                        area (the whole target is used instead)\n"
@@ -119,12 +131,16 @@ static int rs_option(struct rs_args *a, const char *name, const char *val)
 	} else if (!strcmp(name, "csv")) {
 		a->csv_path = val;
 	} else if (!strcmp(name, "output-format")) {
-		if (!strcmp(val, "json"))
-			a->json_stdout = true;
-		else if (strcmp(val, "normal")) {
-			cli_error("run", "--output-format: expected normal or json, got '%s'", val);
+		a->json_stdout = !strcmp(val, "json");
+		a->cdm_text = !strcmp(val, "cdm-text");
+		if (!a->json_stdout && !a->cdm_text && strcmp(val, "normal")) {
+			cli_error("run",
+			          "--output-format: expected normal, json or cdm-text, got '%s'",
+			          val);
 			return -EINVAL;
 		}
+	} else if (!strcmp(name, "summary") && !val) {
+		a->summary = true;
 	} else if (!strcmp(name, "quiet") && !val) {
 		a->quiet = true;
 	} else if (!strcmp(name, "force") && !val) {
@@ -201,6 +217,13 @@ static int rs_check(const struct rs_args *a)
 		                 "targets use --out-dir DIR (one file per configuration)");
 		return -EINVAL;
 	}
+	if (a->cdm_text && !cli_cdm_text_supported(a->def->name)) {
+		cli_error("run",
+		          "--output-format=cdm-text is CrystalDiskMark 7/8's text export: suites "
+		          "cdm, cdm-nvme and cdm7 have it, %s does not",
+		          a->def->name);
+		return -EINVAL;
+	}
 	if (a->json_path && a->out_dir) {
 		cli_error("run", "give either --json FILE or --out-dir DIR, not both");
 		return -EINVAL;
@@ -227,19 +250,66 @@ static bool rs_name_taken(char (*names)[128], size_t i)
 
 /* --- progress --- */
 
+/* One configuration's run, for the progress line. */
+struct rs_one {
+	const struct rs_args *a;
+	const char *label;
+	size_t index;          /* which target, 0-based */
+	struct timespec start; /* wall clock at its start, for the ETA */
+};
+
+static double rs_wall_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * fio-style ETA, "01m:23s": the wall time so far times what is left over
+ * what is done (the suite's steps as equal shares), once a little is done.
+ */
+static void rs_eta(char *buf, size_t len, double elapsed, double done)
+{
+	if (done < 0.005 || elapsed <= 0) {
+		snprintf(buf, len, "--m:--s");
+		return;
+	}
+	double left = elapsed * (1 - done) / done;
+	unsigned long s = left > 359999 ? 359999 : (unsigned long)(left + 0.5);
+	if (s >= 3600)
+		snprintf(buf, len, "%luh:%02lum:%02lus", s / 3600, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, len, "%02lum:%02lus", s / 60, s % 60);
+}
+
+/*
+ * The progress line on a terminal (stderr), rewritten in place:
+ *   [2/8 tests][37.5%][eta 01m:23s] SEQ1M Q1T1 read 3/5: 45.0%  1627.0 MB/s  1551 IOPS
+ * with the target's number first when there are several.
+ */
 static void rs_progress(void *arg, const struct suite_progress *p)
 {
+	const struct rs_one *one = arg;
 	const struct wl_progress *j = p->job;
 	double mbs = j->elapsed_s > 0 ? j->bytes / 1e6 / j->elapsed_s : 0;
-	char pass[48] = "";
+	char pass[48] = "", target[48] = "", eta[32], step[48];
 
-	(void)arg;
 	if (p->passes && p->pass)
 		snprintf(pass, sizeof(pass), " %u/%u", p->pass, p->passes);
 	else if (p->passes)
 		snprintf(pass, sizeof(pass), " warm-up");
-	fprintf(stderr, "\r\033[K%s %s%s: %5.1f%% %10.1f MB/s %10.0f IOPS%s", p->test, p->phase,
-	        pass, 100 * j->fraction, mbs, j->elapsed_s > 0 ? j->ios / j->elapsed_s : 0,
+	if (one->a->t.n > 1)
+		snprintf(target, sizeof(target), "[target %zu/%zu]", one->index + 1, one->a->t.n);
+	if (p->step)
+		snprintf(step, sizeof(step), "[%u/%u tests]", p->step, p->steps);
+	else
+		snprintf(step, sizeof(step), "[0/%u tests]", p->steps);
+	rs_eta(eta, sizeof(eta), rs_wall_since(&one->start), p->done);
+	fprintf(stderr, "\r\033[K%s%s[%.1f%%][eta %s] %s %s%s: %5.1f%% %10.1f MB/s %10.0f IOPS%s",
+	        target, step, 100 * p->done, eta, p->test, p->phase, pass, 100 * j->fraction, mbs,
+	        j->elapsed_s > 0 ? j->ios / j->elapsed_s : 0,
 	        j->virtual_time ? " (simulated time)" : "");
 	fflush(stderr);
 }
@@ -318,6 +388,55 @@ static void rs_print_extras(FILE *f, struct json_object *t)
 	}
 }
 
+/*
+ * Bytes the host read (@host) and the simulated drives read from flash
+ * (@nand), summed over the final counters of every simulated drive in the
+ * stack (objects with "host" and "nand" counters, at any depth).
+ */
+static void rs_sim_reads(struct json_object *o, double *host, double *nand)
+{
+	struct json_object *h, *n;
+
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			rs_sim_reads(json_object_array_get_idx(o, i), host, nand);
+		return;
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return;
+	if ((h = cli_json_get(o, "host")) && (n = cli_json_get(o, "nand"))) {
+		*host += cli_json_num(h, "bytes_read");
+		*nand += cli_json_num(n, "bytes_read");
+		return;
+	}
+	json_object_object_foreach(o, key, val)
+	{
+		(void)key;
+		rs_sim_reads(val, host, nand);
+	}
+}
+
+/*
+ * A suite that read a fresh simulated drive read only blocks never
+ * written: the drive answers those from its mapping table without reading
+ * flash (as real SSDs do), the same at every position and for every
+ * repeat, so curves are flat and HD Tune's burst equals its transfer rate.
+ * Say so, rather than let it pass for the drive's flash.
+ */
+static void rs_print_unmapped_note(FILE *f, struct json_object *doc)
+{
+	double host = 0, nand = 0;
+
+	rs_sim_reads(cli_json_get(doc, "target_final_counters"), &host, &nand);
+	if (host > 0 && nand == 0)
+		fprintf(
+		    f,
+		    "note: no read reached the simulated flash: every block read had never "
+		    "been written, and a drive\nanswers those from its mapping table, the same "
+		    "everywhere (flat curves, burst = transfer\nrate); give the drive state=full "
+		    "(or write the span first) to measure its flash reads\n");
+}
+
 static void rs_print_suite(FILE *f, struct json_object *doc)
 {
 	struct json_object *suite = cli_json_get(doc, "suite"), *tests = cli_json_get(doc, "tests");
@@ -373,6 +492,15 @@ static void rs_print_suite(FILE *f, struct json_object *doc)
 		fprintf(f, "Score: read %.0f, write %.0f, total %.0f\n",
 		        cli_json_num(scores, "read"), cli_json_num(scores, "write"),
 		        cli_json_num(scores, "total"));
+	rs_print_unmapped_note(f, doc);
+}
+
+/* The table of the @i-th target, after a blank line from the one before. */
+static void rs_print_suite_sep(FILE *f, struct json_object *doc, size_t i)
+{
+	if (i)
+		fputc('\n', f);
+	rs_print_suite(f, doc);
 }
 
 /* MB/s of every test and direction, one column per configuration (without the report module). */
@@ -500,11 +628,6 @@ static void rs_on_signal(int sig)
 
 /* --- one configuration --- */
 
-struct rs_one {
-	const struct rs_args *a;
-	const char *label;
-};
-
 static void rs_started(void *arg, uint64_t area, bool shrunk)
 {
 	const struct rs_one *one = arg;
@@ -517,9 +640,9 @@ static void rs_started(void *arg, uint64_t area, bool shrunk)
 }
 
 /* Run the suite on one target; *docp gets the result (NULL if it did not run).  Exit code. */
-static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
-                      struct json_object **docp)
+static int rs_run_one(struct rs_args *a, size_t index, const char *label, struct json_object **docp)
 {
+	const char *spec = a->t.spec[index];
 	bool tty = isatty(STDERR_FILENO) && !a->quiet && !a->json_stdout;
 	struct suite_request rq = {.def = a->def,
 	                           .p = a->p,
@@ -529,9 +652,10 @@ static int rs_run_one(struct rs_args *a, const char *spec, const char *label,
 	                           .force = a->force,
 	                           .progress = tty ? rs_progress : NULL,
 	                           .started = rs_started};
-	struct rs_one one = {.a = a, .label = label};
+	struct rs_one one = {.a = a, .label = label, .index = index};
 	struct suite_outcome o;
 
+	clock_gettime(CLOCK_MONOTONIC, &one.start);
 	rq.progress_arg = &one;
 	rq.ctx.quiet = a->quiet;
 	suite_request_run(&rq, &o);
@@ -605,7 +729,7 @@ static int rs_execute(struct rs_args *a)
 		return 2;
 	}
 	for (size_t i = 0; i < a->t.n; i++) {
-		int rc = rs_run_one(a, a->t.spec[i], labels[i], &docs[i]);
+		int rc = rs_run_one(a, i, labels[i], &docs[i]);
 		if (rc) {
 			status = status ? status : rc;
 			if (!docs[i]) { /* a failed run with a result (data lost) is still written
@@ -615,8 +739,10 @@ static int rs_execute(struct rs_args *a)
 				continue;
 			}
 		}
-		if (a->t.n == 1 && !a->quiet && !a->json_stdout)
-			rs_print_suite(stdout, docs[i]);
+		if (a->cdm_text && !a->quiet)
+			cli_cdm_text_write(stdout, docs[i]);
+		else if ((a->t.n == 1 || !a->summary) && !a->quiet && !a->json_stdout)
+			rs_print_suite_sep(stdout, docs[i], i);
 		if (a->json_path && rs_write(docs[i], a->json_path))
 			status = 1;
 		if (a->json_stdout)
@@ -634,9 +760,9 @@ static int rs_execute(struct rs_args *a)
 			break;
 		}
 	}
-	if ((a->t.n > 1 && !a->quiet) || a->html_path || a->csv_path) {
-		int rc = rs_compare(a->t.n > 1 && !a->quiet ? stdout : NULL, a, docs, labels, paths,
-		                    a->t.n);
+	bool console = a->t.n > 1 && !a->quiet && !a->cdm_text;
+	if (console || a->html_path || a->csv_path) {
+		int rc = rs_compare(console ? stdout : NULL, a, docs, labels, paths, a->t.n);
 		if (!status)
 			status = rc;
 	}

@@ -266,10 +266,23 @@ double rep_metric_value(const struct rep_figure *fig, enum rep_metric m)
 		return fig->iops;
 	case REP_METRIC_LAT:
 		return fig->lat_mean_us;
+	case REP_METRIC_ACCESS:
+		return fig->access_ms;
 	case REP_NMETRIC:
 		break;
 	}
 	return NAN;
+}
+
+enum rep_metric rep_row_metric(const struct rep_compare *cmp, size_t r, enum rep_metric m)
+{
+	for (size_t c = 0; c < cmp->ncols; c++) {
+		const struct rep_figure *fig = rep_cell(cmp, r, c);
+
+		if (fig && fig->present && isfinite(fig->access_ms))
+			return REP_METRIC_ACCESS;
+	}
+	return m;
 }
 
 bool rep_percent(double value, double base, double *pct)
@@ -282,7 +295,7 @@ bool rep_percent(double value, double base, double *pct)
 
 bool rep_metric_lower_better(enum rep_metric m)
 {
-	return m == REP_METRIC_LAT;
+	return m == REP_METRIC_LAT || m == REP_METRIC_ACCESS;
 }
 
 static const char *const rep_metric_keys[REP_NMETRIC] = {"mb_s", "iops", "lat"};
@@ -295,6 +308,8 @@ const char *rep_metric_key(enum rep_metric m)
 const char *rep_metric_unit(enum rep_metric m)
 {
 	static const char *const units[REP_NMETRIC] = {"MB/s", "IOPS", "\u00b5s"};
+	if (m == REP_METRIC_ACCESS)
+		return "ms";
 	return m < REP_NMETRIC ? units[m] : "?";
 }
 

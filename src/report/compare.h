@@ -35,6 +35,9 @@ enum rep_metric {
 	REP_METRIC_IOPS,
 	REP_METRIC_LAT, /* mean latency, µs */
 	REP_NMETRIC,
+	/* Not a metric to choose: the access time (ms) that access-time rows show
+	   whatever the metric, as AS SSD and HD Tune show no MB/s or IOPS there. */
+	REP_METRIC_ACCESS,
 };
 
 struct rep_row {
@@ -74,6 +77,12 @@ void rep_row_title(const struct rep_row *row, char *buf, size_t len);
 void rep_row_name(const struct rep_row *row, char *buf, size_t len);
 
 double rep_metric_value(const struct rep_figure *fig, enum rep_metric m);
+
+/**
+ * The metric row @r is shown in for the chosen @m: REP_METRIC_ACCESS for an
+ * access-time row (a column's figure carries access_time_ms), else @m.
+ */
+enum rep_metric rep_row_metric(const struct rep_compare *cmp, size_t r, enum rep_metric m);
 
 /**
  * Percentage of @value against @base: (value - base) / base x 100.  False

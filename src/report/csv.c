@@ -8,7 +8,11 @@
  *
  *   config,label,file,suite,test,direction,pattern,bs,iodepth,threads,
  *   mb_s,iops,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p99_9_us,
- *   mb_s_vs_baseline_pct,iops_vs_baseline_pct,lat_mean_vs_baseline_pct
+ *   mb_s_vs_baseline_pct,iops_vs_baseline_pct,lat_mean_vs_baseline_pct,
+ *   access_time_ms,access_time_vs_baseline_pct
+ *
+ * An access-time row (AS SSD's Acc.time, HD Tune's Access Time) has its
+ * figure in access_time_ms and no mb_s or iops, as those tools show none.
  *
  * Unknown values are empty fields.  Lines end in CRLF and fields that hold
  * a comma, a double quote, CR or LF are quoted with inner quotes doubled,
@@ -80,11 +84,13 @@ void rep_csv_write(FILE *f, const struct rep_compare *cmp)
 {
 	fputs("config,label,file,suite,test,direction,pattern,bs,iodepth,threads,"
 	      "mb_s,iops,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p99_9_us,"
-	      "mb_s_vs_baseline_pct,iops_vs_baseline_pct,lat_mean_vs_baseline_pct\r\n",
+	      "mb_s_vs_baseline_pct,iops_vs_baseline_pct,lat_mean_vs_baseline_pct,"
+	      "access_time_ms,access_time_vs_baseline_pct\r\n",
 	      f);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct rep_row *row = &cmp->rows[r];
 		const struct rep_figure *base = rep_cell(cmp, r, cmp->baseline);
+		bool access = rep_row_metric(cmp, r, REP_METRIC_MB_S) == REP_METRIC_ACCESS;
 		char name[288];
 
 		rep_row_name(row, name, sizeof name);
@@ -108,13 +114,19 @@ void rep_csv_write(FILE *f, const struct rep_compare *cmp)
 			rep_csv_int(f, t->bs);
 			rep_csv_int(f, t->iodepth);
 			rep_csv_int(f, t->threads);
-			rep_csv_num(f, fig->mb_s);
-			rep_csv_num(f, fig->iops);
+			rep_csv_num(f, access ? NAN : fig->mb_s);
+			rep_csv_num(f, access ? NAN : fig->iops);
 			rep_csv_num(f, fig->lat_mean_us);
 			for (int p = 0; p < REP_NPCT; p++)
 				rep_csv_num(f, fig->pct[p]);
 			for (int m = 0; m < REP_NMETRIC; m++)
-				rep_csv_pct(f, rep_metric_value(fig, m), rep_metric_value(base, m));
+				rep_csv_pct(
+				    f,
+				    access && m != REP_METRIC_LAT ? NAN : rep_metric_value(fig, m),
+				    rep_metric_value(base, m));
+			rep_csv_num(f, rep_metric_value(fig, REP_METRIC_ACCESS));
+			rep_csv_pct(f, rep_metric_value(fig, REP_METRIC_ACCESS),
+			            rep_metric_value(base, REP_METRIC_ACCESS));
 			fputs("\r\n", f);
 		}
 	}

@@ -11,6 +11,8 @@ void rep_fmt_value(char *buf, size_t len, double v, enum rep_metric m)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
+	else if (m == REP_METRIC_ACCESS) /* milliseconds, as the tools show them */
+		snprintf(buf, len, "%.3f ms", v);
 	else
 		snprintf(buf, len, "%.*f", m == REP_METRIC_IOPS ? 1 : 2, v);
 }

@@ -179,20 +179,21 @@ static void rep_html_metric_table(FILE *f, const struct rep_compare *cmp, enum r
 	rep_html_thead(f, cmp, rep_metric_unit(m), cmp->kind == REP_KIND_SUITE ? "test" : "job");
 	fputs("<tbody>\n", f);
 	for (size_t r = 0; r < cmp->nrows; r++) {
-		double base = rep_metric_value(rep_cell(cmp, r, cmp->baseline), m);
+		enum rep_metric rm = rep_row_metric(cmp, r, m);
+		double base = rep_metric_value(rep_cell(cmp, r, cmp->baseline), rm);
 
 		rep_row_name(&cmp->rows[r], name, sizeof name);
 		fputs("<tr><td class=\"name\">", f);
 		rep_html_text(f, name);
 		fprintf(f, "</td><td>%s</td>", rep_dir_name(cmp->rows[r].dir));
 		for (size_t c = 0; c < cmp->ncols; c++) {
-			double v = rep_metric_value(rep_cell(cmp, r, c), m);
+			double v = rep_metric_value(rep_cell(cmp, r, c), rm);
 
 			fputs("<td class=\"n\">", f);
-			rep_html_num(f, v, m);
+			rep_html_num(f, v, rm);
 			fputs("</td>", f);
 			if (c != cmp->baseline)
-				rep_html_pct(f, v, base, m);
+				rep_html_pct(f, v, base, rm);
 		}
 		fputs("</tr>\n", f);
 	}

@@ -125,7 +125,9 @@ void rep_html_bars(FILE *f, const struct rep_compare *cmp)
 			continue;
 		rep_test_rows(cmp, r, rows);
 		for (int d = 0; d < REP_NDIR; d++) {
-			if (rows[d] == SIZE_MAX)
+			/* an access time has no throughput to chart (its table shows ms) */
+			if (rows[d] == SIZE_MAX ||
+			    rep_row_metric(cmp, rows[d], REP_METRIC_MB_S) == REP_METRIC_ACCESS)
 				continue;
 			names[ns] = rep_dir_name(d);
 			colors[ns] = rep_dir_colors[d];
@@ -135,6 +137,8 @@ void rep_html_bars(FILE *f, const struct rep_compare *cmp)
 			}
 			ns++;
 		}
+		if (!ns)
+			continue;
 		/* compact the values to ncols x ns */
 		for (size_t c = 0; c < cmp->ncols; c++) {
 			for (size_t s = 0; s < ns; s++)

@@ -304,7 +304,10 @@ static int rep_direction(struct rep_load *ld, struct json_object *d, const char 
 
 	for (int k = 0; k < REP_NPCT; k++)
 		fig->pct[k] = NAN;
-	if ((rc = rep_number(ld, d, path, "mb_s", true, &fig->mb_s)) ||
+	if ((rc = rep_number(ld, d, path, "access_time_ms", false, &fig->access_ms)) ||
+	    (!isnan(fig->access_ms) &&
+	     (rc = rep_range(ld, path, "access_time_ms", fig->access_ms, 0, false, REP_LAT_MAX))) ||
+	    (rc = rep_number(ld, d, path, "mb_s", true, &fig->mb_s)) ||
 	    (rc = rep_range(ld, path, "mb_s", fig->mb_s, 0, true, REP_MB_S_MAX)) ||
 	    (rc = rep_number(ld, d, path, "iops", true, &fig->iops)) ||
 	    (rc = rep_range(ld, path, "iops", fig->iops, 0, true, REP_IOPS_MAX)) ||
@@ -439,6 +442,25 @@ static void rep_test_init(struct rep_test *t)
 	memset(t, 0, sizeof *t);
 	t->bs = t->iodepth = t->threads = -1;
 	t->min_mb_s = t->max_mb_s = t->access_time_ms = t->burst_mb_s = NAN;
+	for (int d = 0; d < REP_NDIR; d++)
+		t->dir[d].access_ms = NAN;
+}
+
+/*
+ * An access-time test (a test-level access_time_ms and no transfer rate:
+ * no curve, minimum or burst beside it) is an access time in each
+ * direction it measured; results written before the directions carried
+ * their own access_time_ms get it from the mean latency, which is what
+ * both suites report as the access time.
+ */
+static void rep_access_dirs(struct rep_test *t)
+{
+	if (isnan(t->access_time_ms) || t->curve || !isnan(t->min_mb_s) || !isnan(t->burst_mb_s))
+		return;
+	for (int d = 0; d < REP_NDIR; d++) {
+		if (t->dir[d].present && isnan(t->dir[d].access_ms))
+			t->dir[d].access_ms = t->dir[d].lat_mean_us / 1e3;
+	}
 }
 
 static int rep_suite_test(struct rep_load *ld, struct json_object *tobj, const char *path,
@@ -463,6 +485,7 @@ static int rep_suite_test(struct rep_load *ld, struct json_object *tobj, const c
 	rep_path(cp, sizeof cp, path, "curve");
 	if (cobj && (rc = rep_curve(ld, cobj, cp, &t->curve)))
 		return rc;
+	rep_access_dirs(t);
 	return 0;
 }
 
@@ -598,6 +621,7 @@ static int rep_fio_direction(struct rep_load *ld, struct json_object *jobj, cons
 	double bytes, bw, lat_ns;
 	int rc;
 
+	fig->access_ms = NAN;
 	for (int k = 0; k < REP_NPCT; k++)
 		fig->pct[k] = NAN;
 	rep_path(dp, sizeof dp, path, key);

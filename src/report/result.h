@@ -56,6 +56,7 @@ struct rep_figure {
 	double iops;        /* requests per second */
 	double lat_mean_us; /* mean completion latency, µs */
 	double pct[REP_NPCT];
+	double access_ms; /* an access time (AS SSD Acc.time, HD Tune Access Time), ms */
 };
 
 /* tests[].curve: a transfer-rate curve (HD Tune, steady state). */

@@ -7,6 +7,14 @@
  * a floating comparison, so hostile numbers (1e308, denormals) give an ugly
  * chart, not a hang.  Chart colours come from one palette, chosen to stay
  * apart for the common colour-vision deficiencies.
+ *
+ * The labels of bar and percentile rows (configuration labels, often whole
+ * target specs) are wrapped, never cut: lines of at most LABEL_MAX code
+ * points, broken after a space, comma or '(' where one falls in the second
+ * half of a line, as <tspan> lines; the row grows to hold them.  Only past
+ * LABEL_LINES lines is a label cut (with an ellipsis and the whole text as
+ * its tooltip).  Other labels (legends, the sweep's points) are cut at
+ * LABEL_MAX with a tooltip.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,10 +24,12 @@
 #include "report/render.h"
 #include "report/svg.h"
 
-#define W         640.0
-#define CHAR_W    7.2 /* generous: a label column must not clip its text */
-#define LABEL_MAX 30  /* code points of a label before it is cut */
-#define MAX_TICKS 60
+#define W           640.0
+#define CHAR_W      7.2 /* generous: a label column must not clip its text */
+#define LABEL_MAX   30  /* code points of a label line */
+#define LABEL_LINES 12  /* lines of a wrapped label before it is cut */
+#define LINE_H      14  /* height of a label line */
+#define MAX_TICKS   60
 
 const char *rep_color(size_t i)
 {
@@ -135,6 +145,84 @@ void rep_svg_label(FILE *f, const char *s, double x, double y, const char *ancho
 	rep_label(f, s, x, y, anchor);
 }
 
+/*
+ * Where the lines of wrapped label @s end: @ends[i] is the byte offset
+ * after line i.  Returns the number of lines (at most LABEL_LINES; *cut is
+ * set when text remains after them).
+ */
+static size_t rep_wrap(const char *s, size_t ends[LABEL_LINES], bool *cut)
+{
+	size_t n = 0, i = 0;
+
+	*cut = false;
+	while (s[i] && n < LABEL_LINES) {
+		size_t cp = 0, j = i, brk = 0;
+
+		/* take up to LABEL_MAX code points; remember the last good break */
+		while (s[j]) {
+			if (((unsigned char)s[j] & 0xc0) != 0x80 && cp++ == LABEL_MAX)
+				break;
+			if ((s[j] == ' ' || s[j] == ',' || s[j] == '(') && cp > LABEL_MAX / 2)
+				brk = j + 1;
+			j++;
+		}
+		if (s[j] && brk)
+			j = brk;
+		ends[n++] = j;
+		i = j;
+		while (s[i] == ' ') /* a line does not start with the blank it broke at */
+			i++;
+	}
+	*cut = s[i] != '\0';
+	return n ? n : (ends[0] = 0, 1);
+}
+
+/* Lines of @s once wrapped. */
+static size_t rep_label_lines(const char *s)
+{
+	size_t ends[LABEL_LINES];
+	bool cut;
+
+	return rep_wrap(s, ends, &cut);
+}
+
+/* Label @s wrapped into <tspan> lines, centred on @y (the baseline of one line). */
+static void rep_label_wrapped(FILE *f, const char *s, double x, double y, const char *anchor)
+{
+	size_t ends[LABEL_LINES], start = 0;
+	bool cut;
+	size_t n = rep_wrap(s, ends, &cut);
+	char buf[LABEL_MAX * 4 + 8];
+
+	if (n == 1 && !cut) {
+		rep_label(f, s, x, y, anchor);
+		return;
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x,
+	        y - (double)(n - 1) * LINE_H / 2, anchor);
+	fputs("<title>", f);
+	rep_html_text(f, s);
+	fputs("</title>", f);
+	for (size_t k = 0; k < n; k++) {
+		size_t len = ends[k] - start;
+		if (len >= sizeof buf)
+			len = sizeof buf - 1;
+		memcpy(buf, s + start, len);
+		while (len && buf[len - 1] == ' ')
+			len--;
+		buf[len] = '\0';
+		fprintf(f, "<tspan x=\"%.1f\" dy=\"%d\">", x, k ? LINE_H : 0);
+		rep_html_text(f, buf);
+		if (cut && k + 1 == n)
+			fputs("\u2026", f);
+		fputs("</tspan>", f);
+		start = ends[k];
+		while (s[start] == ' ')
+			start++;
+	}
+	fputs("</text>\n", f);
+}
+
 /* A legend swatch and its name at (x, y); returns the x after it. */
 static double rep_legend_item(FILE *f, double x, double y, const char *color, bool dashed,
                               const char *name)
@@ -181,11 +269,21 @@ static void rep_x_ticks(FILE *f, double lo, double hi, double step, double x0, d
 	}
 }
 
+/* A group's height: its bars, or its wrapped label when that is taller. */
+static double rep_bar_group_h(const struct rep_bar_chart *c, size_t g, double bar_h)
+{
+	double bars = (double)c->nseries * bar_h;
+	size_t lines = rep_label_lines(c->group_labels[g]);
+	double label = lines > 1 ? (double)lines * LINE_H : 0; /* one line fits any group */
+
+	return label > bars ? label : bars;
+}
+
 void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 {
 	const double bar_h = 13, gap = 12, top = 48;
 	size_t lw = 4;
-	double max = 0, lo, hi, step, x0, x1, y, h;
+	double max = 0, lo, hi, step, x0, x1, y, h, body = 0;
 	char buf[64];
 
 	for (size_t g = 0; g < c->ngroups; g++)
@@ -198,7 +296,9 @@ void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 	rep_nice_axis(0, max > 0 ? max : 1, 5, &lo, &hi, &step);
 	x0 = (double)lw * CHAR_W + 16;
 	x1 = W - 72;
-	h = top + (double)c->ngroups * ((double)c->nseries * bar_h + gap) + 36;
+	for (size_t g = 0; g < c->ngroups; g++)
+		body += rep_bar_group_h(c, g, bar_h) + gap;
+	h = top + body + 36;
 	rep_svg_open(f, h, c->title, "bars");
 	y = 36;
 	{
@@ -207,15 +307,17 @@ void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 			lx = rep_legend_item(f, lx, y, c->series_colors[s], false,
 			                     c->series_names[s]);
 	}
-	y = top + (double)c->ngroups * ((double)c->nseries * bar_h + gap);
+	y = top + body;
 	rep_x_ticks(f, lo, hi, step, x0, x1, top - 4, y, c->unit);
 	y = top;
 	for (size_t g = 0; g < c->ngroups; g++) {
-		double gh = (double)c->nseries * bar_h;
+		double gh = rep_bar_group_h(c, g, bar_h);
+		double by0 =
+		    y + (gh - (double)c->nseries * bar_h) / 2; /* bars centred on the label */
 
 		bool any = false;
 
-		rep_label(f, c->group_labels[g], x0 - 8, y + gh / 2 + 4, "end");
+		rep_label_wrapped(f, c->group_labels[g], x0 - 8, y + gh / 2 + 4, "end");
 		for (size_t s = 0; s < c->nseries; s++)
 			any |= isfinite(c->values[g * c->nseries + s]);
 		if (!any)
@@ -224,7 +326,7 @@ void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 			        x0 + 6, y + gh / 2 + 4);
 		for (size_t s = 0; s < c->nseries; s++) {
 			double v = c->values[g * c->nseries + s];
-			double by = y + (double)s * bar_h, bw;
+			double by = by0 + (double)s * bar_h, bw;
 
 			if (!isfinite(v))
 				continue;
@@ -247,7 +349,7 @@ void rep_svg_bars(FILE *f, const struct rep_bar_chart *c)
 		y += gh + gap;
 	}
 	fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x0,
-	        top - 4, x0, top + (double)c->ngroups * ((double)c->nseries * bar_h + gap));
+	        top - 4, x0, top + body);
 	fputs("</svg>\n", f);
 }
 
@@ -459,10 +561,18 @@ static const char *rep_marker_end(int k)
 	return k % 4 == 0 ? "</circle>\n" : k % 4 == 1 ? "</rect>\n" : "</path>\n";
 }
 
+/* A row's height: the markers' row, or the wrapped label when taller. */
+static double rep_dot_row_h(const char *label, double row_h)
+{
+	double lh = (double)rep_label_lines(label) * LINE_H + 12;
+
+	return lh > row_h ? lh : row_h;
+}
+
 void rep_svg_dots(FILE *f, const struct rep_dot_chart *c)
 {
 	const double row_h = 26, top = 50;
-	double vmin = INFINITY, vmax = -INFINITY, lo, hi, x0, x1, h, y, lx;
+	double vmin = INFINITY, vmax = -INFINITY, lo, hi, x0, x1, h, y, lx, body = 0, rowy = top;
 	size_t lw = 4;
 	char buf[64];
 
@@ -485,7 +595,9 @@ void rep_svg_dots(FILE *f, const struct rep_dot_chart *c)
 		hi = lo + 1;
 	x0 = (double)lw * CHAR_W + 16;
 	x1 = W - 20;
-	h = top + (double)c->nrows * row_h + 36;
+	for (size_t r = 0; r < c->nrows; r++)
+		body += rep_dot_row_h(c->row_labels[r], row_h);
+	h = top + body + 36;
 	rep_svg_open(f, h, c->title, "dots");
 	lx = x0;
 	for (size_t k = 0; k < c->npoints; k++) {
@@ -496,7 +608,7 @@ void rep_svg_dots(FILE *f, const struct rep_dot_chart *c)
 		fputs("</text>\n", f);
 		lx += 24 + (double)rep_label_len(c->point_names[k]) * CHAR_W;
 	}
-	y = top + (double)c->nrows * row_h;
+	y = top + body;
 	for (int i = 0; i <= (int)(hi - lo) && i <= 64; i++) {
 		double x = rep_scale(lo + i, lo, hi, x0, x1);
 
@@ -514,9 +626,11 @@ void rep_svg_dots(FILE *f, const struct rep_dot_chart *c)
 	        "scale</text>\n",
 	        x1, y + 30);
 	for (size_t r = 0; r < c->nrows; r++) {
-		double cy = top + (double)r * row_h + row_h / 2, pmin = INFINITY, pmax = -INFINITY;
+		double rh = rep_dot_row_h(c->row_labels[r], row_h);
+		double cy = rowy + rh / 2, pmin = INFINITY, pmax = -INFINITY;
 
-		rep_label(f, c->row_labels[r], x0 - 8, cy + 4, "end");
+		rowy += rh;
+		rep_label_wrapped(f, c->row_labels[r], x0 - 8, cy + 4, "end");
 		for (size_t k = 0; k < c->npoints; k++) {
 			double v = c->values[r * c->npoints + k];
 			if (isfinite(v) && v > 0) {

@@ -153,12 +153,12 @@ static void rep_table_body(FILE *f, const struct rep_compare *cmp, enum rep_metr
 			snprintf(titles[r], sizeof titles[r], "%s", score_names[k]);
 		else
 			rep_row_title(&cmp->rows[r], titles[r], sizeof titles[r]);
-		base =
-		    score ? cmp->cols[b]->score[k] : rep_metric_value(rep_cell(cmp, r, b), metric);
+		enum rep_metric rm = score ? metric : rep_row_metric(cmp, r, metric);
+		base = score ? cmp->cols[b]->score[k] : rep_metric_value(rep_cell(cmp, r, b), rm);
 		for (size_t c = 0; c < nc; c++) {
 			double v = score ? cmp->cols[c]->score[k]
-			                 : rep_metric_value(rep_cell(cmp, r, c), metric);
-			rep_fill(&cells[r * nc + c], v, base, c == b, metric, score);
+			                 : rep_metric_value(rep_cell(cmp, r, c), rm);
+			rep_fill(&cells[r * nc + c], v, base, c == b, rm, score);
 		}
 	}
 

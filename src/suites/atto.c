@@ -54,6 +54,23 @@ static int atto_dir(struct suite_run *r, const struct suite_test *test, enum sui
 	return 0;
 }
 
+/* Is transfer size @t in the run's range (--min-bs..--max-bs, the area, the block)? */
+static bool atto_in_range(const struct suite_run *r, const struct suite_test *t)
+{
+	return t->bs >= r->p.min_bs && t->bs <= r->p.max_bs && t->bs <= r->area &&
+	       t->bs >= r->align;
+}
+
+/* A write and a read of each size in range. */
+static unsigned atto_steps(const struct suite_run *r)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sizeof(atto_tests) / sizeof(atto_tests[0]); i++)
+		n += atto_in_range(r, &atto_tests[i]) ? 2 : 0;
+	return n;
+}
+
 static int atto_run(struct suite_run *r)
 {
 	bool first = true;
@@ -61,8 +78,7 @@ static int atto_run(struct suite_run *r)
 
 	for (size_t i = 0; !rc && i < sizeof(atto_tests) / sizeof(atto_tests[0]); i++) {
 		const struct suite_test *t = &atto_tests[i];
-		if (t->bs < r->p.min_bs || t->bs > r->p.max_bs || t->bs > r->area ||
-		    t->bs < r->align)
+		if (!atto_in_range(r, t))
 			continue;
 		struct json_object *obj = suite_test_json(r, t);
 		json_object_array_add(r->tests, obj);
@@ -90,6 +106,7 @@ static struct suite_def atto_def = {
                  .max_bs = 64u << 20,
                  .interval_ns = 0},
     .options = SUITE_OPT_SIZE | SUITE_OPT_BS_RANGE | SUITE_OPT_QD | SUITE_OPT_INTERVAL,
+    .steps = atto_steps,
     .run = atto_run,
 };
 SUITE_REGISTER(atto_def)

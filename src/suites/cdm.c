@@ -131,6 +131,12 @@ static int cdm_run(struct suite_run *r)
 	return rc;
 }
 
+/* Every test read and written, and mixed with --mix. */
+static unsigned cdm_steps(const struct suite_run *r)
+{
+	return (unsigned)r->def->ntests * (r->p.mix ? 3 : 2);
+}
+
 #define CDM_OPTIONS                                                                                \
 	(SUITE_OPT_SIZE | SUITE_OPT_PASSES | SUITE_OPT_WARMUP | SUITE_OPT_DURATION |               \
 	 SUITE_OPT_INTERVAL | SUITE_OPT_MIX)
@@ -150,6 +156,7 @@ static struct suite_def cdm_def = {
     .ntests = sizeof(cdm8_tests) / sizeof(cdm8_tests[0]),
     .defaults = CDM_DEFAULTS(1024ull * CDM_MIB),
     .options = CDM_OPTIONS,
+    .steps = cdm_steps,
     .run = cdm_run,
 };
 SUITE_REGISTER(cdm_def)
@@ -164,6 +171,7 @@ static struct suite_def cdm_nvme_def = {
     .ntests = sizeof(cdm8_nvme_tests) / sizeof(cdm8_nvme_tests[0]),
     .defaults = CDM_DEFAULTS(1024ull * CDM_MIB),
     .options = CDM_OPTIONS,
+    .steps = cdm_steps,
     .run = cdm_run,
 };
 SUITE_REGISTER(cdm_nvme_def)
@@ -177,6 +185,7 @@ static struct suite_def cdm7_def = {
     .ntests = sizeof(cdm7_tests) / sizeof(cdm7_tests[0]),
     .defaults = CDM_DEFAULTS(1024ull * CDM_MIB),
     .options = CDM_OPTIONS,
+    .steps = cdm_steps,
     .run = cdm_run,
 };
 SUITE_REGISTER(cdm7_def)
@@ -191,6 +200,7 @@ static struct suite_def cdm6_def = {
     .ntests = sizeof(cdm6_tests) / sizeof(cdm6_tests[0]),
     .defaults = CDM_DEFAULTS(1000ull * CDM_MIB),
     .options = CDM_OPTIONS,
+    .steps = cdm_steps,
     .run = cdm_run,
 };
 SUITE_REGISTER(cdm6_def)
@@ -205,6 +215,7 @@ static struct suite_def cdm5_def = {
     .ntests = sizeof(cdm5_tests) / sizeof(cdm5_tests[0]),
     .defaults = CDM_DEFAULTS(1024ull * CDM_MIB),
     .options = CDM_OPTIONS,
+    .steps = cdm_steps,
     .run = cdm_run,
 };
 SUITE_REGISTER(cdm5_def)

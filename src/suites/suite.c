@@ -174,15 +174,54 @@ int suite_run_start(struct suite_run *r, bool force)
 	return 0;
 }
 
+unsigned suite_steps(const struct suite_run *r)
+{
+	bool writes = suite_writes(r->def, &r->p); /* hdtune without --write reads only */
+	unsigned n = 0;
+
+	if (r->def->steps)
+		return r->def->steps(r);
+	for (size_t i = 0; i < r->def->ntests; i++) {
+		const struct suite_test *t = &r->def->tests[i];
+		n += t->pattern == SUITE_MIXED ? 1
+		                               : (t->dirs & SUITE_DIR_READ ? 1 : 0) +
+		                                     (writes && t->dirs & SUITE_DIR_WRITE ? 1 : 0);
+	}
+	return n;
+}
+
+static bool suite_same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* A job starts: a new test or direction is a new step (filling the area is none). */
+static void suite_step_note(struct suite_run *r)
+{
+	if (r->prepared || r->cur_passes) {
+		if (!suite_same(r->cur_test, r->step_test) ||
+		    !suite_same(r->cur_phase, r->step_phase))
+			r->step++;
+		r->step_test = r->cur_test;
+		r->step_phase = r->cur_phase;
+	}
+	if (r->step > r->steps) /* a suite that runs more than it said */
+		r->steps = r->step;
+}
+
 static void suite_job_progress(void *arg, const struct wl_progress *wp)
 {
 	struct suite_run *r = arg;
+	double in_step = r->cur_njobs ? (r->cur_job + wp->fraction) / r->cur_njobs : wp->fraction;
 	struct suite_progress p = {
 	    .test = r->cur_test,
 	    .phase = r->cur_phase,
 	    .pass = r->cur_pass,
 	    .passes = r->cur_passes,
 	    .job = wp,
+	    .step = r->step,
+	    .steps = r->steps,
+	    .done = r->steps && r->step ? (r->step - 1 + in_step) / r->steps : 0,
 	};
 
 	r->progress(r->progress_arg, &p);
@@ -206,6 +245,7 @@ int suite_run_job(struct suite_run *r, const struct wl_job *job, struct wl_resul
 	 */
 	if (!r->p.small_pages)
 		j.mem = WL_MEM_HUGE;
+	suite_step_note(r);
 	if (wl_job_validate(&j, NULL, vmsg, sizeof(vmsg))) {
 		snprintf(r->msg, sizeof(r->msg), "test '%s': the job is not valid: %s", j.name,
 		         vmsg);
@@ -396,6 +436,8 @@ int suite_measure(struct suite_run *r, const struct wl_job *job, unsigned views,
 	for (unsigned i = 0; i < warmup + passes; i++) {
 		r->cur_pass = i < warmup ? 0 : i - warmup + 1;
 		r->cur_passes = passes;
+		r->cur_job = i;
+		r->cur_njobs = warmup + passes;
 		rc = fn ? fn(r, job, res, fn_arg) : suite_run_job(r, job, res);
 		if (rc)
 			break;
@@ -471,6 +513,7 @@ int suite_prepare(struct suite_run *r)
 	r->cur_phase = "write";
 	r->cur_pass = 0;
 	r->cur_passes = 0;
+	r->cur_job = r->cur_njobs = 0;
 	rc = suite_run_job(r, &job, res);
 	if (!rc)
 		wl_result_free(res);
@@ -552,5 +595,6 @@ int suite_run(struct suite_run *r, const char *label)
 	json_object_object_add(r->doc, "suite", s);
 	r->tests = json_object_new_array();
 	json_object_object_add(r->doc, "tests", r->tests);
+	r->steps = suite_steps(r);
 	return def->run(r);
 }

@@ -146,6 +146,12 @@ struct suite_def {
 	size_t ntests;
 	struct suite_params defaults;
 	unsigned options; /* SUITE_OPT_* accepted on the command line */
+	/**
+	 * How many steps (a test in one direction: one suite_measure, one zone
+	 * sweep, one run of rounds) a run on @r will take, for the progress
+	 * line's ETA.  NULL: one per direction of each test (a mixed test: one).
+	 */
+	unsigned (*steps)(const struct suite_run *r);
 	/** Does a run with @p write to the target?  NULL: always. */
 	bool (*writes)(const struct suite_params *p);
 	/**
@@ -254,6 +260,9 @@ struct suite_progress {
 	unsigned pass;     /* 1-based measured pass; 0 during warm-up */
 	unsigned passes;
 	const struct wl_progress *job; /* the engine's progress of the running job */
+	unsigned step;  /* 1-based step (a test in one direction); 0 while preparing */
+	unsigned steps; /* the steps the suite will run (an estimate: see suite_steps) */
+	double done;    /* the share of the suite done, 0..1 (steps as equal shares) */
 };
 
 struct suite_run {
@@ -275,6 +284,10 @@ struct suite_run {
 	/* state of the current measurement, for progress */
 	const char *cur_test, *cur_phase;
 	unsigned cur_pass, cur_passes;
+	unsigned cur_job, cur_njobs; /* the job within its step (0-based) and the step's jobs */
+	/* steps for the progress line's ETA (suite_steps): one test in one direction */
+	unsigned steps, step;
+	const char *step_test, *step_phase;
 	char msg[512]; /* error message */
 };
 
@@ -285,6 +298,9 @@ struct suite_run {
  * the area to the target.  -EINVAL for a size the suite cannot use.
  */
 int suite_run_start(struct suite_run *r, bool force);
+
+/** The steps of a run on @r (def->steps, else one per direction of each test). */
+unsigned suite_steps(const struct suite_run *r);
 
 /** Run the suite (def->run) and add suite/label fields to r->doc. */
 int suite_run(struct suite_run *r, const char *label);

@@ -80,6 +80,8 @@ int suite_zone_sweep(struct suite_run *r, const char *name, enum rl_op op, uint6
 		job.size = n;
 		r->cur_pass = z + 1;
 		r->cur_passes = zones;
+		r->cur_job = z;
+		r->cur_njobs = zones;
 		rc = suite_run_job(r, &job, res);
 		if (rc)
 			break;

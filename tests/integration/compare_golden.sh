@@ -84,6 +84,18 @@ grep -q '<svg class="chart lines"' "$E/atto.html" || fail "ATTO curve"
 grep -q 'position (GB)' "$E/hdtune.html" || fail "HD Tune curve axis"
 grep -q '^score total  *4265  *6480 *+51.9%$' "$E/asssd.txt" || fail "AS SSD score row"
 grep -q '^note: the results come from different suites' "$E/cdm.txt" || fail "different suites noted"
+# a long label is wrapped into lines, not cut
+grep -q '<tspan x="[0-9.]*" dy="0">raid0(file(/mnt/scratch/a.img,</tspan><tspan x="[0-9.]*" dy="14">size=1g) x2, chunk=64k)</tspan>' \
+	"$E/jobs.html" || fail "HTML: the long label is not wrapped"
+grep -q 'a.img…' "$E/jobs.html" && fail "HTML: a label is still cut"
+# access times in ms only, as AS SSD and HD Tune show them: no MB/s, IOPS or throughput bars
+grep -q '^Acc.time read  *0.042 ms  *0.045 ms  *+7.3%$' "$E/asssd.txt" || fail "AS SSD Acc.time not in ms"
+grep -q '^Access time read  *0.048 ms  *0.048 ms' "$E/hdtune.txt" || fail "HD Tune Access time not in ms"
+grep -q '^1,single SSD,asssd-single.json,asssd,Acc.time,read,rand,512,1,1,,,.*,0.042,' "$E/asssd.csv" ||
+	fail "CSV: Acc.time has MB/s or IOPS, or no access_time_ms"
+grep -q '<td class="name">Acc.time</td><td>read</td><td class="n">0.042 ms</td>' "$E/asssd.html" ||
+	fail "HTML: Acc.time not in ms"
+grep -q '<title>Acc.time</title>' "$E/asssd.html" && fail "HTML: a throughput chart of the access time"
 
 # a result of many jobs: compared without building their histograms (some 190 KB of tree per
 # job before, over 300 MB for these 1,000), with the same figures

@@ -52,3 +52,15 @@ make -s -C "$top" BUILD="$build" DESTDIR="$T/stage" uninstall >make.log 2>&1 ||
 left=$(find "$T/stage" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
 echo "install_make: ok"
+
+# one license, stated the same way in LICENSE, the package and the README
+[ -f "$top/LICENSE" ] || fail "no LICENSE file"
+head -1 "$top/LICENSE" | grep -qx "MIT License" || fail "LICENSE is not the MIT License"
+grep -qx "License: Expat" "$top/debian/copyright" || fail "debian/copyright does not say License: Expat"
+! grep -qi "no license" "$top/debian/copyright" || fail "debian/copyright still says no license"
+# the copyright file's text is LICENSE's permission notice, line for line
+sed -n '/^License: Expat/,$p' "$top/debian/copyright" | tail -n +2 | sed 's/^ //; s/^\.$//' >lic.deb
+sed -n '/^Permission/,$p' "$top/LICENSE" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >lic.txt
+cmp -s lic.deb lic.txt || { diff lic.txt lic.deb; fail "debian/copyright's license text differs from LICENSE"; }
+grep -q "MIT License" "$top/README.md" || fail "README does not name the license"
+echo "license: MIT, the same in LICENSE, debian/copyright and README"

@@ -145,6 +145,11 @@ const probe = `(() => {
 		unknownElements: [...document.querySelectorAll('*')].filter((e) => e instanceof HTMLUnknownElement).map((e) => e.tagName),
 		height: document.documentElement.scrollHeight,
 		fontFamily: getComputedStyle(document.body).fontFamily,
+		// chart labels wrapped into lines: the lines' text and the label's laid-out height
+		wrapped: [...document.querySelectorAll('svg.chart text')]
+			.filter((t) => t.querySelectorAll('tspan').length > 1)
+			.map((t) => ({ text: [...t.querySelectorAll('tspan')].map((s) => s.textContent).join(' '),
+				height: t.getBBox().height })),
 	};
 })()`;
 
@@ -223,5 +228,9 @@ jq -e --arg l "$label" '.pages.report.text | contains($l)' "$T/out.json" >/dev/n
 	fail "the label with markup is not shown as text"
 jq -e --arg l "$fio_label" '.pages["report-fio"] | (.text | contains($l)) and (.text | contains("raidlab.json")) and .bars >= 4' \
 	"$T/out.json" >/dev/null || fail "the fio report lacks fio's column, raidlab's, or both directions' bars"
+# a long target label is wrapped into lines, whole, each line laid out below the other
+long='raid0(file(/mnt/scratch/a.img, size=1g) x2, chunk=64k)'
+jq -e --arg l "$long" '[.pages["report-jobs"].wrapped[] | select(.text == $l and .height > 20)] | length > 0' \
+	"$T/out.json" >/dev/null || fail "the long label is not shown whole on two lines: $(jq -c '.pages["report-jobs"].wrapped' "$T/out.json")"
 echo "screenshots: $art/report.png (and report-atto, report-hdtune, report-jobs, report-fio)"
 echo ok

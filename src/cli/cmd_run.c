@@ -960,7 +960,7 @@ static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
 
 static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
                        const struct run_plan *p, struct wl_result *res, struct wl_result **clones,
-                       const bool *done, FILE *out, time_t started)
+                       const bool *done, FILE *out, time_t started, const struct st_disk_util *du)
 {
 	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
 	struct run_shown *sh = calloc(nclones, sizeof(*sh));
@@ -988,9 +988,9 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 			fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
 		}
 		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
-			st_fio_terse(out, &fj[i]);
+			st_fio_terse(out, &fj[i], du);
 		if (fj && (a->fmt_json || a->fmt_jsonplus)) {
-			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus);
+			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du);
 			fputs(json_object_to_json_string_ext(
 			          doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
 			      out);
@@ -1117,8 +1117,15 @@ static int run_main(int argc, char **argv)
 		goto done;
 	}
 	time_t started = time(NULL);
+	struct st_disk_util du;
+	struct rl_target **tgs = calloc(plan.ntg, sizeof(*tgs));
+	for (size_t i = 0; tgs && i < plan.ntg; i++)
+		tgs[i] = plan.tg[i].t;
+	st_disk_util_begin(&du, tgs, tgs ? plan.ntg : 0);
+	free(tgs);
 	status = run_waves(&a, &jf, &plan, res, clones, done, out);
-	run_report(&a, &jf, &plan, res, clones, done, out, started);
+	st_disk_util_end(&du);
+	run_report(&a, &jf, &plan, res, clones, done, out, started, &du);
 	for (size_t i = 0; i < jf.njobs; i++) {
 		char lmsg[512];
 		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {

@@ -293,6 +293,7 @@ struct wl_job {
 	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
 	 */
 	uint32_t unified_rw;
+	uint32_t kb_base; /* kb_base=1000|1024: the unit fio's normal output leads with */
 };
 
 /**

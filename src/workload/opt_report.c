@@ -198,3 +198,18 @@ int opt_set_unified_rw(struct wl_job *job, const struct opt_def *def, const char
 	job->unified_rw = (uint32_t)c->value;
 	return 0;
 }
+
+/* kb_base=1000|1024: which unit fio's normal output leads with. */
+int opt_set_kb_base(struct wl_job *job, const struct opt_def *def, const char *value,
+                    const struct opt_ctx *ctx)
+{
+	static const struct opt_choice bases[] = {{"1024", 1024}, {"1000", 1000}, {NULL, 0}};
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const struct opt_choice *c = opt_find_choice(bases, value);
+	if (!c)
+		return opt_fail(ctx, true, "expected 1024 or 1000, got '%s'", value);
+	job->kb_base = (uint32_t)c->value;
+	return 0;
+}

@@ -357,6 +357,13 @@ static const struct opt_def opt_table[] = {
               "one \"mixed\" direction summing them, instead; both (or 2): both.  "
               "raidlab's own table and terse output keep the directions apart."),
      .set = opt_set_unified_rw},
+    {OPT_INFO("kb_base", NULL, "int", "1024",
+              "1024 or 1000, as fio's (shown in fio's \"job options\").  Sizes given to "
+              "options keep their meaning (k is 1024, kB 1000), as fio 3.33's do on the "
+              "command line, and JSON and terse are unchanged, as in fio; fio's normal "
+              "output then leads with kB and MB/s, raidlab's own table is always in "
+              "decimal MB/s."),
+     .set = opt_set_kb_base},
     {OPT_INFO("significant_figures", NULL, "int", "4",
               "Checked, 1 to 10: fio's digits for figures of its normal output.  "
               "raidlab's normal output is its own table with fixed decimals; JSON and "

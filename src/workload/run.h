@@ -67,9 +67,10 @@ struct wl_result {
 	char verify_msg[256];              /* description of the first failure */
 	struct json_object *target_report; /* rl_target_report() after the job, or NULL */
 	double cpu_user_s, cpu_sys_s;      /* CPU time of the whole process during the job */
-	unsigned lat_depth;                /* latency_target: the depth the search settled on */
-	struct wl_ss_report *ss;           /* ss_dur: the steady state window, or NULL */
-	char note[256];                    /* something the user should hear of, or "" */
+	uint64_t ctx, majf, minf; /* its context switches, major and minor faults (fio's) */
+	unsigned lat_depth;       /* latency_target: the depth the search settled on */
+	struct wl_ss_report *ss;  /* ss_dur: the steady state window, or NULL */
+	char note[256];           /* something the user should hear of, or "" */
 };
 
 /** Live figures for a progress line. */

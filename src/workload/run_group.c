@@ -380,7 +380,7 @@ static double run_cpu_seconds(const struct timeval *a, const struct timeval *b)
  * error, and they stop), watch them and collect their exit status; the
  * process's CPU time over the run goes into @cpu.
  */
-static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, double cpu[2],
+static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, double cpu[5],
                           char *msg, size_t msglen)
 {
 	struct rusage ru0, ru1;
@@ -407,6 +407,9 @@ static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, d
 	getrusage(RUSAGE_SELF, &ru1);
 	cpu[0] = run_cpu_seconds(&ru0.ru_utime, &ru1.ru_utime);
 	cpu[1] = run_cpu_seconds(&ru0.ru_stime, &ru1.ru_stime);
+	cpu[2] = (double)(ru1.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nvcsw - ru0.ru_nivcsw);
+	cpu[3] = (double)(ru1.ru_majflt - ru0.ru_majflt);
+	cpu[4] = (double)(ru1.ru_minflt - ru0.ru_minflt);
 	pthread_barrier_destroy(&g->barrier);
 	return rc;
 }
@@ -441,7 +444,7 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
                  char *msg, size_t msglen)
 {
 	struct run_group g = {.group_stop = false};
-	double cpu[2];
+	double cpu[5]; /* user s, sys s, context switches, major, minor faults */
 	int rc = run_group_prepare(&g, items, nitems, msg, msglen);
 
 	if (rc || !g.n)
@@ -454,7 +457,7 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 	if (!rc) {
 		rc = run_group_wait(&g, opts, cpu, msg, msglen);
 		if (!rc)
-			run_collect(items, nitems, g.ws, g.parts, cpu[0], cpu[1]);
+			run_collect(items, nitems, g.ws, g.parts, cpu);
 	}
 	run_group_free(&g);
 	return rc;

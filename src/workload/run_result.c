@@ -82,8 +82,18 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
  * depth, the steady state window, each clone's own result when asked for,
  * rate_min, the process's CPU time and the target's report.
  */
+/* The process's CPU figures during the group (run_group_wait's order). */
+static void run_set_cpu(struct wl_result *res, const double cpu[5])
+{
+	res->cpu_user_s = cpu[0];
+	res->cpu_sys_s = cpu[1];
+	res->ctx = (uint64_t)cpu[2];
+	res->majf = (uint64_t)cpu[3];
+	res->minf = (uint64_t)cpu[4];
+}
+
 void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
-                 struct wl_result *parts, double cpu_user, double cpu_sys)
+                 struct wl_result *parts, const double cpu[5])
 {
 	unsigned w = 0;
 
@@ -110,16 +120,14 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			c->clock = res->clock;
 			run_merge(c, cw->res);
 			c->runtime_ns = cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
-			c->cpu_user_s = cpu_user;
-			c->cpu_sys_s = cpu_sys;
+			run_set_cpu(c, cpu);
 		}
 		for (int d = 0; d < WL_DIRS; d++)
 			if (res->job.rate_min[d] && res->dir[d].ios &&
 			    wl_result_bw(res, (enum rl_op)d) < (double)res->job.rate_min[d] &&
 			    !res->rate_min_missed)
 				res->rate_min_missed = d + 1;
-		res->cpu_user_s = cpu_user;
-		res->cpu_sys_s = cpu_sys;
+		run_set_cpu(res, cpu);
 		res->target_report = rl_target_report(items[i].targets[0]);
 	}
 }
@@ -145,6 +153,9 @@ void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
 	if (first) {
 		dst->cpu_user_s = src->cpu_user_s;
 		dst->cpu_sys_s = src->cpu_sys_s;
+		dst->ctx = src->ctx;
+		dst->majf = src->majf;
+		dst->minf = src->minf;
 	}
 	if (!dst->target_report && src->target_report)
 		dst->target_report = json_object_get(src->target_report);

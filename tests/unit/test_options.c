@@ -1076,6 +1076,7 @@ static const char *const promised[] = {
     "per_job_logs",
     "significant_figures",
     "unified_rw_reporting",
+    "kb_base",
     "verify_interval",
     "verify_pattern",
     "do_verify",

@@ -35,9 +35,10 @@ int opt_set_log(struct wl_job *job, const struct opt_def *def, const char *value
                 const struct opt_ctx *ctx)
 {
 	char *name = OPT_FIELD(job, def, char);
-	bool *on = def->off == offsetof(struct wl_job, bw_log_name)    ? &job->bw_log
-	           : def->off == offsetof(struct wl_job, lat_log_name) ? &job->lat_log
-	                                                               : &job->iops_log;
+	bool *on = def->off == offsetof(struct wl_job, bw_log_name)     ? &job->bw_log
+	           : def->off == offsetof(struct wl_job, lat_log_name)  ? &job->lat_log
+	           : def->off == offsetof(struct wl_job, hist_log_name) ? &job->hist_log
+	                                                                : &job->iops_log;
 	size_t len = value ? strlen(value) : 0;
 	if (len >= WL_LOGNAME_MAX || (value && strpbrk(value, "\n\r\t")))
 		return opt_fail(ctx, true, "expected a file prefix of at most %d characters",

@@ -26,6 +26,7 @@
 #include "core/exec.h"
 #include "core/target.h"
 #include "stats/hist.h"
+#include "stats/histlog.h"
 #include "stats/series.h"
 #include "workload/job.h"
 
@@ -42,6 +43,7 @@ struct wl_dir_result {
 	   "prios"); NULL without.  lat then holds [0]'s latencies and lat_cmd [1]'s. */
 	struct st_hist *prio_hist;
 	struct st_series lat_cmd;
+	struct st_histlog histlog; /* write_hist_log: latency bins per log_hist_msec */
 };
 
 #define WL_DIRS 3 /* read, write, trim: indexed by enum rl_op */

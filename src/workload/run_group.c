@@ -421,6 +421,7 @@ static void run_group_free(struct run_group *g)
 			st_series_free(&g->parts[i].dir[d].series);
 			st_series_free(&g->parts[i].dir[d].lat);
 			st_series_free(&g->parts[i].dir[d].lat_cmd);
+			st_histlog_free(&g->parts[i].dir[d].histlog);
 			free(g->parts[i].dir[d].prio_hist);
 		}
 		wl_ss_report_free(g->parts[i].ss);

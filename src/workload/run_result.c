@@ -39,6 +39,7 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
 				               src->dir[d].lat_cmd.start_ns, src->dir[d].lat_cmd.n);
 			st_series_merge(&dst->dir[d].lat_cmd, &src->dir[d].lat_cmd);
 		}
+		(void)st_histlog_merge(&dst->dir[d].histlog, &src->dir[d].histlog);
 		if (src->dir[d].prio_hist) {
 			if (!dst->dir[d].prio_hist) {
 				dst->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));
@@ -172,6 +173,7 @@ void wl_result_free(struct wl_result *res)
 		st_series_free(&res->dir[d].series);
 		st_series_free(&res->dir[d].lat);
 		st_series_free(&res->dir[d].lat_cmd);
+		st_histlog_free(&res->dir[d].histlog);
 		free(res->dir[d].prio_hist);
 		res->dir[d].prio_hist = NULL;
 	}

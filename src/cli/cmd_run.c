@@ -695,13 +695,15 @@ static struct json_object *run_status_dir(uint64_t bytes, double elapsed_s)
 /*
  * --status-interval with json output: fio prints a whole JSON document per
  * interval, so stdout stays a stream of documents.  This one carries fio's
- * top-level keys and, per running group, the job's name, elapsed time and
- * the bytes and bandwidth so far by direction (docs/options.md).
+ * top-level keys and, per running job and numjobs clone (as fio lists
+ * them), the job's name, elapsed time and the bytes and bandwidth so far by
+ * direction (docs/options.md).
  */
 static void run_status_json(FILE *out, const struct wl_progress *p)
 {
 	struct json_object *doc = json_object_new_object(), *jobs = json_object_new_array();
-	struct json_object *job = json_object_new_object();
+	struct wl_progress_worker all = {p->job, p->bytes, p->read_bytes, p->elapsed_s};
+	const struct wl_progress_worker *ws = p->workers ? p->workers : &all;
 	struct timespec now;
 	char when[64];
 	time_t t;
@@ -714,13 +716,17 @@ static void run_status_json(FILE *out, const struct wl_progress *p)
 	json_object_object_add(doc, "timestamp_ms",
 	                       json_object_new_int64(now.tv_sec * 1000LL + now.tv_nsec / 1000000));
 	json_object_object_add(doc, "time", json_object_new_string(when));
-	json_object_object_add(job, "jobname", json_object_new_string(p->job->name));
-	json_object_object_add(job, "groupid", json_object_new_int(0));
-	json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
-	json_object_object_add(job, "read", run_status_dir(p->read_bytes, p->elapsed_s));
-	json_object_object_add(job, "write",
-	                       run_status_dir(p->bytes - p->read_bytes, p->elapsed_s));
-	json_object_array_add(jobs, job);
+	for (unsigned i = 0; i < (p->workers ? p->njobs : 1); i++) {
+		struct json_object *job = json_object_new_object();
+		json_object_object_add(job, "jobname", json_object_new_string(ws[i].job->name));
+		json_object_object_add(job, "groupid", json_object_new_int(0));
+		json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
+		json_object_object_add(job, "read",
+		                       run_status_dir(ws[i].read_bytes, ws[i].elapsed_s));
+		json_object_object_add(
+		    job, "write", run_status_dir(ws[i].bytes - ws[i].read_bytes, ws[i].elapsed_s));
+		json_object_array_add(jobs, job);
+	}
 	json_object_object_add(doc, "jobs", jobs);
 	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 	                                              JSON_C_TO_STRING_NOSLASHESCAPE),

@@ -76,6 +76,13 @@ struct wl_result {
 };
 
 /** Live figures for a progress line. */
+/** One worker's share of a progress report (a job, or one of its numjobs clones). */
+struct wl_progress_worker {
+	const struct wl_job *job;
+	uint64_t bytes, read_bytes; /* since the start of measurement */
+	double elapsed_s;           /* on the run's clock */
+};
+
 struct wl_progress {
 	const struct wl_job *job;
 	double fraction;     /* 0..1 of the job done */
@@ -86,6 +93,7 @@ struct wl_progress {
 	bool virtual_time;
 	const char *phase; /* "ramp", "run", "verify" */
 	unsigned njobs;    /* workers running (all jobs and clones of the group) */
+	const struct wl_progress_worker *workers; /* njobs of them, or NULL (no memory) */
 };
 
 struct wl_run_opts {

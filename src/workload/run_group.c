@@ -26,6 +26,7 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	struct wl_progress p = {.job = job, .virtual_time = virtual_time, .wall_s = wall};
 	double frac_sum = 0;
 	int phase = 2;
+	struct wl_progress_worker *per = calloc(n, sizeof(*per));
 
 	for (unsigned i = 0; i < n; i++) {
 		struct run_worker *w = &ws[i];
@@ -38,6 +39,13 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 		p.ios += atomic_load_explicit(&w->prog_ios, memory_order_relaxed);
 		if (e / 1e9 > p.elapsed_s)
 			p.elapsed_s = e / 1e9;
+		if (per) {
+			per[i].job = w->job;
+			per[i].bytes = b;
+			per[i].read_bytes =
+			    atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed);
+			per[i].elapsed_s = e / 1e9;
+		}
 		if (w->budget)
 			f = (double)b / (double)w->budget;
 		if (w->job->runtime_ns) {
@@ -54,7 +62,9 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	p.fraction = frac_sum / n;
 	p.phase = phase == 0 ? "ramp" : phase == 1 ? "run" : "verify";
 	p.njobs = n;
+	p.workers = per;
 	opts->progress(opts->progress_arg, &p);
+	free(per);
 }
 
 static double run_wall_now(void)

@@ -80,9 +80,15 @@ echo "thinktime: $ms ms"
 $RAIDLAB run cdm --target "file(\"$T/suite.img\", size=64m)" --size=16m --passes=1 --warmup=0 \
 	--duration=200ms --interval=60s --json s.json >s.out 2>s.err &
 pid=$!
+stable=0 # the state must hold for a second: a test's own short waits do not
 for _ in $(seq 1200); do
-	[ "$(awk '/^Threads:/ { print $2 }' /proc/$pid/status 2>/dev/null)" = 1 ] &&
-		[ -e "$T/suite.img" ] && [ "$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)" = 230 ] && break
+	if [ "$(awk '/^Threads:/ { print $2 }' /proc/$pid/status 2>/dev/null)" = 1 ] &&
+		[ -e "$T/suite.img" ] && [ "$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)" = 230 ]; then
+		stable=$((stable + 1))
+		[ $stable -ge 20 ] && break
+	else
+		stable=0
+	fi
 	sleep 0.05
 done
 t0=$(date +%s%N)

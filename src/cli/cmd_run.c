@@ -736,13 +736,15 @@ static struct json_object *run_status_dir(uint64_t bytes, double elapsed_s)
 /*
  * --status-interval with json output: fio prints a whole JSON document per
  * interval, so stdout stays a stream of documents.  This one carries fio's
- * top-level keys and, per running group, the job's name, elapsed time and
- * the bytes and bandwidth so far by direction (docs/options.md).
+ * top-level keys and, per running job and numjobs clone (as fio lists
+ * them), the job's name, elapsed time and the bytes and bandwidth so far by
+ * direction (docs/options.md).
  */
 static void run_status_json(FILE *out, const struct wl_progress *p)
 {
 	struct json_object *doc = json_object_new_object(), *jobs = json_object_new_array();
-	struct json_object *job = json_object_new_object();
+	struct wl_progress_worker all = {p->job, p->bytes, p->read_bytes, p->elapsed_s};
+	const struct wl_progress_worker *ws = p->workers ? p->workers : &all;
 	struct timespec now;
 	char when[64];
 	time_t t;
@@ -755,13 +757,17 @@ static void run_status_json(FILE *out, const struct wl_progress *p)
 	json_object_object_add(doc, "timestamp_ms",
 	                       json_object_new_int64(now.tv_sec * 1000LL + now.tv_nsec / 1000000));
 	json_object_object_add(doc, "time", json_object_new_string(when));
-	json_object_object_add(job, "jobname", json_object_new_string(p->job->name));
-	json_object_object_add(job, "groupid", json_object_new_int(0));
-	json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
-	json_object_object_add(job, "read", run_status_dir(p->read_bytes, p->elapsed_s));
-	json_object_object_add(job, "write",
-	                       run_status_dir(p->bytes - p->read_bytes, p->elapsed_s));
-	json_object_array_add(jobs, job);
+	for (unsigned i = 0; i < (p->workers ? p->njobs : 1); i++) {
+		struct json_object *job = json_object_new_object();
+		json_object_object_add(job, "jobname", json_object_new_string(ws[i].job->name));
+		json_object_object_add(job, "groupid", json_object_new_int(0));
+		json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
+		json_object_object_add(job, "read",
+		                       run_status_dir(ws[i].read_bytes, ws[i].elapsed_s));
+		json_object_object_add(
+		    job, "write", run_status_dir(ws[i].bytes - ws[i].read_bytes, ws[i].elapsed_s));
+		json_object_array_add(jobs, job);
+	}
 	json_object_object_add(doc, "jobs", jobs);
 	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 	                                              JSON_C_TO_STRING_NOSLASHESCAPE),
@@ -1011,7 +1017,7 @@ static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
 
 static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
                        const struct run_plan *p, struct wl_result *res, struct wl_result **clones,
-                       const bool *done, FILE *out, time_t started)
+                       const bool *done, FILE *out, time_t started, const struct st_disk_util *du)
 {
 	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
 	struct run_shown *sh = calloc(nclones, sizeof(*sh));
@@ -1039,9 +1045,9 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 			fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
 		}
 		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
-			st_fio_terse(out, &fj[i]);
+			st_fio_terse(out, &fj[i], du);
 		if (fj && (a->fmt_json || a->fmt_jsonplus)) {
-			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus);
+			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du);
 			fputs(json_object_to_json_string_ext(
 			          doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
 			      out);
@@ -1230,7 +1236,14 @@ static int run_main_args(int argc, char **argv)
 		goto done;
 	}
 	time_t started = time(NULL);
+	struct st_disk_util du;
+	struct rl_target **tgs = calloc(plan.ntg, sizeof(*tgs));
+	for (size_t i = 0; tgs && i < plan.ntg; i++)
+		tgs[i] = plan.tg[i].t;
+	st_disk_util_begin(&du, tgs, tgs ? plan.ntg : 0);
+	free(tgs);
 	status = run_waves(&a, &jf, &plan, res, clones, done, out);
+	st_disk_util_end(&du);
 	if (run_fleet_on && a.fmt_normal && !a.quiet) {
 		char date[64];
 		struct tm tm;
@@ -1242,7 +1255,7 @@ static int run_main_args(int argc, char **argv)
 	if (run_fleet_on)
 		status = run_fleet_end(&a, &plan, &jf, res, done, out, status);
 	else
-		run_report(&a, &jf, &plan, res, clones, done, out, started);
+		run_report(&a, &jf, &plan, res, clones, done, out, started, &du);
 	for (size_t i = 0; i < jf.njobs; i++) {
 		char lmsg[512];
 		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {

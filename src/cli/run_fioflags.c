@@ -6,6 +6,8 @@
  * wl_engine_name()), so what they list is exactly what a job may say.  The
  * layout is fio's: a list is "name : one-line description"; one option is
  * shown as right-aligned "field: value" lines (name, alias, type, default).
+ * --enghelp=ENGINE lists the engine's own options (fio's cmdprio family for
+ * io_uring and libaio); an engine with none says so and exits 1, as fio.
  * An unknown option or engine is an error naming it, exit status 1 as in
  * fio's --enghelp (fio's --cmdhelp exits 0 there; a script learns more from 1).
  */
@@ -65,6 +67,66 @@ int cli_run_cmdhelp(const char *opt)
 	return 1;
 }
 
+/*
+ * The options that belong to an engine in fio's option table (fio lists
+ * them under --enghelp=ENGINE); the ones raidlab's parser knows are shown.
+ */
+static const struct {
+	const char *engine;
+	const char *const *opts;
+} fioflags_engine_opts[] = {
+    {"io_uring", (const char *const[]){"cmdprio_percentage", "cmdprio_class", "cmdprio", NULL}},
+    {"libaio", (const char *const[]){"cmdprio_percentage", "cmdprio_class", "cmdprio", NULL}},
+};
+
+/* The parser's entry for engine option @name of @engine, or NULL. */
+static const struct wl_option_info *fioflags_engine_opt(const char *engine, const char *name)
+{
+	size_t n;
+	const struct wl_option_info *o = wl_options(&n);
+
+	for (size_t e = 0; e < sizeof(fioflags_engine_opts) / sizeof(fioflags_engine_opts[0]);
+	     e++) {
+		if (strcmp(fioflags_engine_opts[e].engine, engine))
+			continue;
+		for (const char *const *p = fioflags_engine_opts[e].opts; *p; p++)
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(*p, name) && !strcmp(o[i].name, name))
+					return &o[i];
+	}
+	return NULL;
+}
+
+/* fio's answer for a known engine: its options' list, one option, or "has no options". */
+static int fioflags_engine_show(const char *engine, const char *opt)
+{
+	const struct wl_option_info *o;
+	char line[128];
+	int shown = 0;
+
+	if (opt) {
+		o = fioflags_engine_opt(engine, opt);
+		if (!o) {
+			cli_error("run", "--enghelp: IO engine %s has no option '%s'", engine, opt);
+			return 1;
+		}
+		fioflags_option_show(o);
+		return 0;
+	}
+	for (size_t e = 0; e < sizeof(fioflags_engine_opts) / sizeof(fioflags_engine_opts[0]); e++)
+		for (const char *const *p = fioflags_engine_opts[e].opts;
+		     !strcmp(fioflags_engine_opts[e].engine, engine) && *p; p++)
+			if ((o = fioflags_engine_opt(engine, *p))) {
+				fioflags_first_sentence(o->help, line, sizeof(line));
+				printf("%-24s: %s\n", o->name, line);
+				shown++;
+			}
+	if (shown)
+		return 0;
+	printf("IO engine %s has no options\n", engine);
+	return 1;
+}
+
 int cli_run_enghelp(const char *arg)
 {
 	char engine[64];
@@ -78,17 +140,9 @@ int cli_run_enghelp(const char *arg)
 		return 0;
 	}
 	snprintf(engine, sizeof(engine), "%.*s", (int)(len < sizeof(engine) ? len : 0), arg);
-	for (size_t i = 0; wl_engine_name(i); i++) {
-		if (strcmp(wl_engine_name(i), engine))
-			continue;
-		/* raidlab's engines take only the generic job options */
-		if (comma)
-			cli_error("run", "--enghelp: IO engine %s has no option '%s'", engine,
-			          comma + 1);
-		else
-			printf("IO engine %s has no options\n", engine);
-		return 1;
-	}
+	for (size_t i = 0; wl_engine_name(i); i++)
+		if (!strcmp(wl_engine_name(i), engine))
+			return fioflags_engine_show(engine, comma ? comma + 1 : NULL);
 	cli_error("run", "--enghelp: IO engine '%s' not found ('raidlab run --enghelp' lists them)",
 	          len < sizeof(engine) ? engine : arg);
 	return 1;

@@ -195,64 +195,93 @@ static struct json_object *fio_mixed(const struct wl_result *res, bool plus)
 	return o;
 }
 
-/* Share (percent) of all I/O whose latency lies in (prev, limit] ns. */
-static void fio_lat_buckets(struct json_object *job, const struct wl_result *res)
+/*
+ * fio's latency buckets: the share (percent) of all I/O whose latency lies
+ * in (previous limit, limit]: 10 steps in ns, 10 in us, 11 in ms and the
+ * rest (>=2000 ms), in that order in @out.  A histogram bucket counts where
+ * its low end lies.
+ */
+#define FIO_LAT_SHARES 32
+static const uint64_t fio_lat_steps[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+
+static void fio_lat_shares(const struct wl_result *res, double out[FIO_LAT_SHARES])
 {
-	static const uint64_t steps[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
-	static const uint64_t ms_steps[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
+	static const uint64_t scale[3] = {1, 1000, 1000000};
 	struct st_hist all;
-	char key[16];
+	uint64_t cum = 0, cum_prev = 0;
+	unsigned bi = 0;
+	size_t k = 0;
 
 	st_hist_init(&all);
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_merge(&all, &res->dir[d].hist);
-	/* count of samples below @ns (by bucket: a bucket counts where its midpoint lies) */
-	uint64_t cum_prev = 0;
-	unsigned bi = 0;
-	uint64_t cum = 0;
-	const char *names[3] = {"latency_ns", "latency_us", "latency_ms"};
-	const uint64_t scale[3] = {1, 1000, 1000000};
-	for (int g = 0; g < 3; g++) {
-		struct json_object *o = json_object_new_object();
-		const uint64_t *st = g == 2 ? ms_steps : steps;
-		size_t ns = g == 2 ? sizeof(ms_steps) / sizeof(ms_steps[0])
-		                   : sizeof(steps) / sizeof(steps[0]);
-		for (size_t i = 0; i < ns; i++) {
-			uint64_t limit = st[i] * scale[g];
+	for (int g = 0; g < 3; g++)
+		for (size_t i = 0; i < (g == 2 ? 11u : 10u); i++, k++) {
+			uint64_t limit = fio_lat_steps[i] * scale[g];
 			while (bi < ST_HIST_BUCKETS && st_hist_bucket_lo(bi) < limit)
 				cum += all.buckets[bi++];
-			snprintf(key, sizeof(key), "%llu", (unsigned long long)st[i]);
-			fio_add_d(o, key,
-			          all.count ? 100.0 * (double)(cum - cum_prev) / (double)all.count
-			                    : 0);
+			out[k] =
+			    all.count ? 100.0 * (double)(cum - cum_prev) / (double)all.count : 0;
 			cum_prev = cum;
 		}
-		if (g == 2) {
-			uint64_t rest = all.count - cum;
-			fio_add_d(o, ">=2000",
-			          all.count ? 100.0 * (double)rest / (double)all.count : 0);
+	out[k] = all.count ? 100.0 * (double)(all.count - cum) / (double)all.count : 0;
+}
+
+static void fio_lat_buckets(struct json_object *job, const struct wl_result *res)
+{
+	static const char *const names[3] = {"latency_ns", "latency_us", "latency_ms"};
+	double sh[FIO_LAT_SHARES];
+	char key[16];
+	size_t k = 0;
+
+	fio_lat_shares(res, sh);
+	for (int g = 0; g < 3; g++) {
+		struct json_object *o = json_object_new_object();
+		for (size_t i = 0; i < (g == 2 ? 11u : 10u); i++, k++) {
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)fio_lat_steps[i]);
+			fio_add_d(o, key, sh[k]);
 		}
+		if (g == 2)
+			fio_add_d(o, ">=2000", sh[k]);
 		json_object_object_add(job, names[g], o);
 	}
 }
 
+/*
+ * fio's I/O depth shares: iodepth_level has 1, 2, 4 ... 32 and >=64 (a
+ * depth counts under the highest key not above it); submit and complete
+ * have 0, 4, 8 ... 64 and >=64 (under the lowest key not below it: 1 to 4
+ * under "4").  All I/O is at the job's depth (see the file comment).
+ */
+#define FIO_DEPTHS 7
+static const char *const fio_level_keys[FIO_DEPTHS] = {"1", "2", "4", "8", "16", "32", ">=64"};
+static const char *const fio_submit_keys[FIO_DEPTHS] = {"0", "4", "8", "16", "32", "64", ">=64"};
+
+static size_t fio_depth_slot(unsigned depth, bool submit)
+{
+	size_t k = 0;
+	if (submit) {
+		while (k < 5 && depth > (4u << k))
+			k++;
+		return depth > 64 ? 6 : k + 1;
+	}
+	while (k < 5 && depth >= (2u << k))
+		k++;
+	return depth >= 64 ? 6 : k;
+}
+
+/* The depth a job's requests ran at: a synchronous engine has one at a time. */
+static unsigned fio_job_depth(const struct wl_result *res)
+{
+	return res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
+}
+
 static struct json_object *fio_depths(unsigned depth, bool submit)
 {
-	static const char *const keys[] = {"0", "1", "2", "4", "8", "16", "32", "64", ">=64"};
-	static const unsigned lim[] = {0, 1, 2, 4, 8, 16, 32, 64, UINT32_MAX};
 	struct json_object *o = json_object_new_object();
-	/* iodepth_level has 1..32 and >=64; submit/complete have 0..64 */
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (submit ? i == 8 : (i == 0 || i == 7))
-			continue;
-		bool here;
-		if (submit)
-			here = depth >= lim[i] && (i + 1 == 8 || depth < lim[i + 1]) && i > 0;
-		else
-			here = i == 8 ? depth >= 64
-			              : depth >= lim[i] && depth < (i == 6 ? 64 : lim[i + 1]);
-		fio_add_d(o, keys[i], here ? 100.0 : 0);
-	}
+	size_t at = fio_depth_slot(depth, submit);
+	for (size_t i = 0; i < FIO_DEPTHS; i++)
+		fio_add_d(o, submit ? fio_submit_keys[i] : fio_level_keys[i], i == at ? 100.0 : 0);
 	return o;
 }
 
@@ -300,6 +329,31 @@ static struct json_object *fio_ss(const struct wl_result *res)
 	return o;
 }
 
+/*
+ * fio's "job options" carry what was given; the reporting options a job
+ * changed from their defaults are added to raidlab's list, in fio's words.
+ */
+static void fio_given_options(struct json_object *opts, const struct wl_job *j)
+{
+	static const char *const unified[] = {"none", "mixed", "both"};
+	static const char *const coe[] = {"none",   "read",   "write",  "io",
+	                                  "verify", "verify", "verify", "all"};
+	char buf[256];
+	size_t len = 0;
+
+	for (unsigned i = 0; i < j->npct && len < sizeof(buf) - 32; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%g", i ? ":" : "",
+		                        j->pct_list[i]);
+	if (j->npct)
+		json_object_object_add(opts, "percentile_list", json_object_new_string(buf));
+	if (j->unified_rw && j->unified_rw < 3)
+		json_object_object_add(opts, "unified_rw_reporting",
+		                       json_object_new_string(unified[j->unified_rw]));
+	if (j->coe && j->coe < 8)
+		json_object_object_add(opts, "continue_on_error",
+		                       json_object_new_string(coe[j->coe]));
+}
+
 static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 {
 	const struct wl_result *res = fj->res;
@@ -318,6 +372,7 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	if (res->job.directory[0])
 		json_object_object_add(opts, "directory",
 		                       json_object_new_string(res->job.directory));
+	fio_given_options(opts, &res->job);
 	json_object_object_add(o, "job options", opts);
 	if (res->job.unified_rw)
 		json_object_object_add(o, "mixed", fio_mixed(res, plus));
@@ -335,10 +390,10 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	fio_add_i(o, "job_runtime", (int64_t)(res->runtime_ns / 1000000));
 	fio_add_d(o, "usr_cpu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0);
 	fio_add_d(o, "sys_cpu", rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0);
-	fio_add_i(o, "ctx", 0);
-	fio_add_i(o, "majf", 0);
-	fio_add_i(o, "minf", 0);
-	unsigned depth = res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
+	fio_add_i(o, "ctx", (int64_t)res->ctx);
+	fio_add_i(o, "majf", (int64_t)res->majf);
+	fio_add_i(o, "minf", (int64_t)res->minf);
+	unsigned depth = fio_job_depth(res);
 	json_object_object_add(o, "iodepth_level", fio_depths(depth, false));
 	json_object_object_add(o, "iodepth_submit", fio_depths(depth, true));
 	json_object_object_add(o, "iodepth_complete", fio_depths(depth, true));
@@ -366,7 +421,8 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	return o;
 }
 
-struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool plus)
+struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool plus,
+                                const struct st_disk_util *du)
 {
 	struct json_object *doc = json_object_new_object();
 	struct json_object *arr = json_object_new_array();
@@ -386,7 +442,7 @@ struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool pl
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(arr, fio_job(&jobs[i], plus));
 	json_object_object_add(doc, "jobs", arr);
-	json_object_object_add(doc, "disk_util", json_object_new_array());
+	json_object_object_add(doc, "disk_util", st_disk_util_json(du));
 	return doc;
 }
 
@@ -424,8 +480,9 @@ static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 	        r->ios ? 100.0 : 0.0, mean, dev);
 }
 
-void st_fio_terse(FILE *f, const struct st_fio_job *job)
+void st_fio_terse(FILE *f, const struct st_fio_job *job, const struct st_disk_util *du)
 {
+	double sh[FIO_LAT_SHARES];
 	const struct wl_result *res = job->res;
 	double rt_s = res->runtime_ns / 1e9;
 
@@ -433,7 +490,15 @@ void st_fio_terse(FILE *f, const struct st_fio_job *job)
 	        res->errors ? -res->first_error : 0);
 	fio_terse_dir(f, res, RL_OP_READ);
 	fio_terse_dir(f, res, RL_OP_WRITE);
-	fprintf(f, ";%f%%;%f%%;0;0;0", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0,
-	        rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0);
+	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0,
+	        rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0, (unsigned long long)res->ctx,
+	        (unsigned long long)res->majf, (unsigned long long)res->minf);
+	size_t at = fio_depth_slot(fio_job_depth(res), false);
+	for (size_t i = 0; i < FIO_DEPTHS; i++)
+		fprintf(f, ";%.1f%%", i == at ? 100.0 : 0.0);
+	fio_lat_shares(res, sh);
+	for (size_t i = 10; i < FIO_LAT_SHARES; i++) /* us and ms: terse has no ns buckets */
+		fprintf(f, ";%.2f%%", sh[i]);
+	st_disk_util_terse(f, du);
 	fputc('\n', f);
 }

@@ -46,6 +46,11 @@ size_t st_fio_logs_files(const struct wl_job *j, unsigned jobnum,
 		fio_log_path(out[n].path, sizeof(out[n].path), j, j->iops_log_name, "iops", jobnum);
 		out[n++].option = "--write_iops_log";
 	}
+	if (j->hist_log) {
+		fio_log_path(out[n].path, sizeof(out[n].path), j, j->hist_log_name, "clat_hist",
+		             jobnum);
+		out[n++].option = "--write_hist_log";
+	}
 	for (int i = 0; j->lat_log && i < 3; i++) {
 		fio_log_path(out[n].path, sizeof(out[n].path), j, j->lat_log_name, lat[i], jobnum);
 		out[n++].option = "--write_lat_log";
@@ -124,6 +129,56 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 	return 0;
 }
 
+/*
+ * write_hist_log: per interval, per direction with completions in it,
+ * "msec, direction, bs, " and the interval's bin counts (2^coarseness bins
+ * summed), as fio's NAME_clat_hist.N.log.
+ */
+static int fio_log_hist(const struct wl_result *res, unsigned jobnum, char *msg, size_t msglen)
+{
+	char path[WL_LOGNAME_MAX + WL_NAME_MAX + 32];
+	const struct wl_job *j = &res->job;
+	unsigned group = 1u << j->log_hist_coarseness;
+	size_t n = 0;
+
+	fio_log_path(path, sizeof(path), j, j->hist_log_name, "clat_hist", jobnum);
+	FILE *f = fopen(path, j->per_job_logs ? "w" : "a");
+	if (!f) {
+		int e = errno;
+		snprintf(msg, msglen, "cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	for (int d = 0; d < WL_DIRS; d++)
+		if (res->dir[d].histlog.n > n)
+			n = res->dir[d].histlog.n;
+	for (size_t i = 0; i < n; i++)
+		for (int d = 0; d < WL_DIRS; d++) {
+			const struct st_histlog *h = &res->dir[d].histlog;
+			const uint32_t *c = h->counts + i * ST_HISTLOG_BINS;
+			uint64_t any = 0;
+			for (unsigned b = 0; i < h->n && b < ST_HISTLOG_BINS; b++)
+				any += c[b];
+			if (!any)
+				continue;
+			fprintf(f, "%llu, %d, %u",
+			        (unsigned long long)((i + 1) * h->interval_ns / 1000000ull), d,
+			        j->bs);
+			for (unsigned b = 0; b < ST_HISTLOG_BINS; b += group) {
+				uint64_t sum = 0;
+				for (unsigned k = 0; k < group; k++)
+					sum += c[b + k];
+				fprintf(f, ", %llu", (unsigned long long)sum);
+			}
+			fputc('\n', f);
+		}
+	if (fclose(f)) {
+		int e = errno;
+		snprintf(msg, msglen, "cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 int st_fio_logs_write(const struct wl_result *res, unsigned jobnum, char *msg, size_t msglen)
 {
 	const struct wl_job *j = &res->job;
@@ -139,5 +194,7 @@ int st_fio_logs_write(const struct wl_result *res, unsigned jobnum, char *msg, s
 		rc = fio_log_one(res, FIO_LOG_LAT, j->lat_log_name, "clat", jobnum, msg, msglen);
 	if (!rc && j->lat_log)
 		rc = fio_log_one(res, FIO_LOG_SLAT, j->lat_log_name, "slat", jobnum, msg, msglen);
+	if (!rc && j->hist_log)
+		rc = fio_log_hist(res, jobnum, msg, msglen);
 	return rc;
 }

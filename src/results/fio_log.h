@@ -23,8 +23,8 @@ struct st_fio_log_file {
 	const char *option; /* "--write_bw_log", ... */
 };
 
-/** The most log files one job writes (bw, iops, lat, clat, slat). */
-#define ST_FIO_LOG_FILES 5
+/** The most log files one job writes (bw, iops, clat_hist, lat, clat, slat). */
+#define ST_FIO_LOG_FILES 6
 
 /**
  * The files job @j (numbered @jobnum) will write its logs to, so they can

@@ -180,6 +180,8 @@ struct json_object *st_result_options(const struct wl_job *job)
 		result_opt(o, "bssplit", "%s", buf);
 	}
 	result_opt(o, "iodepth", "%u", job->iodepth);
+	if (job->kb_base != 1024)
+		result_opt(o, "kb_base", "%u", job->kb_base);
 	result_opt(o, "numjobs", "%u", job->numjobs);
 	result_opt(o, "size", "%llu", (unsigned long long)job->size);
 	result_opt(o, "offset", "%llu", (unsigned long long)job->offset);

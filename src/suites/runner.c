@@ -76,7 +76,9 @@ int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
 	if (rc) {
 		out->stage = SUITE_STAGE_RUN;
 		snprintf(out->msg, sizeof(out->msg), "%s", r.msg);
-		if (out->lost) { /* what was lost is kept on record */
+		/* what was lost is kept on record; an interrupted run keeps the tests it
+		   finished (the document is marked "interrupted") */
+		if (out->lost || (rc == -EINTR && wl_run_stop_requested())) {
 			out->doc = r.doc;
 		} else {
 			json_object_put(r.doc);

@@ -522,13 +522,18 @@ int suite_prepare(struct suite_run *r)
 	return rc;
 }
 
+/* The pause sleeps in slices this long, so a SIGINT/SIGTERM ends it at once. */
+#define SUITE_PAUSE_SLICE_NS 50000000ull
+
+static uint64_t suite_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * SUITE_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
 void suite_pause(struct suite_run *r)
 {
-	struct timespec ts = {
-	    .tv_sec = (time_t)(r->p.interval_ns / SUITE_NS_PER_S),
-	    .tv_nsec = (long)(r->p.interval_ns % SUITE_NS_PER_S),
-	};
-
 	if (!r->p.interval_ns)
 		return;
 	if (r->simulated) {
@@ -540,8 +545,12 @@ void suite_pause(struct suite_run *r)
 		r->t->vtime += r->p.interval_ns;
 		return;
 	}
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	uint64_t end = suite_now_ns() + r->p.interval_ns, now;
+	while (!wl_run_stop_requested() && (now = suite_now_ns()) < end) {
+		uint64_t step = end - now < SUITE_PAUSE_SLICE_NS ? end - now : SUITE_PAUSE_SLICE_NS;
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)step};
+		nanosleep(&ts, NULL); /* EINTR: the stop is checked at once */
+	}
 }
 
 /* --- JSON --- */

@@ -205,9 +205,14 @@ struct wl_job {
 	char bw_log_name[WL_LOGNAME_MAX]; /* file prefix; "" = the job's name */
 	char lat_log_name[WL_LOGNAME_MAX];
 	char iops_log_name[WL_LOGNAME_MAX];
-	int64_t rw_skip; /* rw=read:N on a sequential pattern: bytes skipped (or, <0,
-	                    gone back) after every I/O */
-	uint32_t rw_nr;  /* rw=randread:N: a new random offset every N I/Os (1: always) */
+	/* write_hist_log: fio's NAME_clat_hist.N.log, a histogram per log_hist_msec */
+	bool hist_log;
+	char hist_log_name[WL_LOGNAME_MAX];
+	uint32_t log_hist_msec;       /* 0: the log stays empty, as fio's */
+	uint32_t log_hist_coarseness; /* 0..6: 1856 >> it bins per line */
+	int64_t rw_skip;              /* rw=read:N on a sequential pattern: bytes skipped (or, <0,
+	                                 gone back) after every I/O */
+	uint32_t rw_nr; /* rw=randread:N: a new random offset every N I/Os (1: always) */
 	struct wl_zone zones[WL_ZONES_MAX]; /* random_distribution=zoned / zoned_abs */
 	unsigned nzones;
 	uint64_t rate[3];             /* rate=R[,W[,T]]: bytes per second per direction; 0 none */
@@ -293,6 +298,7 @@ struct wl_job {
 	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
 	 */
 	uint32_t unified_rw;
+	uint32_t kb_base; /* kb_base=1000|1024: the unit fio's normal output leads with */
 };
 
 /**

@@ -147,6 +147,6 @@ opt_set_fn opt_set_rate, opt_set_rate_process, opt_set_usec, opt_set_lat_pct, op
 opt_set_fn opt_set_verify, opt_set_vpattern, opt_set_bpattern, opt_set_dedupe_mode;
 /* opt_report.c */
 opt_set_fn opt_set_log_avg, opt_set_log, opt_set_pct_list, opt_set_coe, opt_set_ignore_error,
-    opt_set_unified_rw;
+    opt_set_unified_rw, opt_set_kb_base;
 
 #endif

@@ -35,9 +35,10 @@ int opt_set_log(struct wl_job *job, const struct opt_def *def, const char *value
                 const struct opt_ctx *ctx)
 {
 	char *name = OPT_FIELD(job, def, char);
-	bool *on = def->off == offsetof(struct wl_job, bw_log_name)    ? &job->bw_log
-	           : def->off == offsetof(struct wl_job, lat_log_name) ? &job->lat_log
-	                                                               : &job->iops_log;
+	bool *on = def->off == offsetof(struct wl_job, bw_log_name)     ? &job->bw_log
+	           : def->off == offsetof(struct wl_job, lat_log_name)  ? &job->lat_log
+	           : def->off == offsetof(struct wl_job, hist_log_name) ? &job->hist_log
+	                                                                : &job->iops_log;
 	size_t len = value ? strlen(value) : 0;
 	if (len >= WL_LOGNAME_MAX || (value && strpbrk(value, "\n\r\t")))
 		return opt_fail(ctx, true, "expected a file prefix of at most %d characters",
@@ -196,5 +197,20 @@ int opt_set_unified_rw(struct wl_job *job, const struct opt_def *def, const char
 		return opt_fail(ctx, true, "expected none, mixed or both (or 0, 1, 2), got '%s'",
 		                value);
 	job->unified_rw = (uint32_t)c->value;
+	return 0;
+}
+
+/* kb_base=1000|1024: which unit fio's normal output leads with. */
+int opt_set_kb_base(struct wl_job *job, const struct opt_def *def, const char *value,
+                    const struct opt_ctx *ctx)
+{
+	static const struct opt_choice bases[] = {{"1024", 1024}, {"1000", 1000}, {NULL, 0}};
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	const struct opt_choice *c = opt_find_choice(bases, value);
+	if (!c)
+		return opt_fail(ctx, true, "expected 1024 or 1000, got '%s'", value);
+	job->kb_base = (uint32_t)c->value;
 	return 0;
 }

@@ -341,6 +341,20 @@ static const struct opt_def opt_table[] = {
               "the mean latency in ns of each interval; NAME_slat.N.log holds 0 (submission "
               "is not timed apart)."),
      .set = opt_set_log, .off = OPT_OFF(lat_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("write_hist_log", NULL, "str", "",
+              "Write fio's latency histogram log NAME_clat_hist.N.log: per log_hist_msec "
+              "interval and direction, 'msec, direction, bs, ' and the counts of fio's "
+              "1856 latency bins (ns, 64 per power of two) of that interval, which fio's "
+              "fiologparser_hist.py reads."),
+     .set = opt_set_log, .off = OPT_OFF(hist_log_name, char[WL_LOGNAME_MAX])},
+    {OPT_INFO("log_hist_msec", NULL, "int", "0",
+              "The interval of write_hist_log's lines in ms; 0: no lines (fio then leaves "
+              "the log empty too)."),
+     .set = opt_set_u32, .off = OPT_OFF(log_hist_msec, uint32_t), .min = 0, .max = 3600000},
+    {OPT_INFO("log_hist_coarseness", NULL, "int", "0",
+              "0 to 6: write_hist_log sums 2^N neighbouring bins, 1856, 928 ... 29 per "
+              "line, as fio."),
+     .set = opt_set_u32, .off = OPT_OFF(log_hist_coarseness, uint32_t), .min = 0, .max = 6},
     {OPT_INFO("write_iops_log", NULL, "str", "",
               "Write fio's IOPS log NAME_iops.N.log: I/Os per second of each interval."),
      .set = opt_set_log, .off = OPT_OFF(iops_log_name, char[WL_LOGNAME_MAX])},
@@ -357,6 +371,13 @@ static const struct opt_def opt_table[] = {
               "one \"mixed\" direction summing them, instead; both (or 2): both.  "
               "raidlab's own table and terse output keep the directions apart."),
      .set = opt_set_unified_rw},
+    {OPT_INFO("kb_base", NULL, "int", "1024",
+              "1024 or 1000, as fio's (shown in fio's \"job options\").  Sizes given to "
+              "options keep their meaning (k is 1024, kB 1000), as fio 3.33's do on the "
+              "command line, and JSON and terse are unchanged, as in fio; fio's normal "
+              "output then leads with kB and MB/s, raidlab's own table is always in "
+              "decimal MB/s."),
+     .set = opt_set_kb_base},
     {OPT_INFO("significant_figures", NULL, "int", "4",
               "Checked, 1 to 10: fio's digits for figures of its normal output.  "
               "raidlab's normal output is its own table with fixed decimals; JSON and "

@@ -107,6 +107,8 @@ void run_series_init(struct run_worker *w, uint64_t start)
 			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, start, expect);
 		if (job->lat_log && w->cmdprio_on)
 			st_series_init(&w->res->dir[d].lat_cmd, job->log_avg_ns, start, expect);
+		st_histlog_init(&w->res->dir[d].histlog,
+		                job->hist_log ? job->log_hist_msec * 1000000ull : 0, start);
 	}
 }
 
@@ -121,6 +123,7 @@ static void run_stats_restart(struct run_worker *w, uint64_t now)
 		st_series_free(&r->series);
 		st_series_free(&r->lat);
 		st_series_free(&r->lat_cmd);
+		st_histlog_free(&r->histlog);
 		if (r->prio_hist) {
 			st_hist_init(&r->prio_hist[0]);
 			st_hist_init(&r->prio_hist[1]);
@@ -309,6 +312,8 @@ void run_slot_done(struct rl_io *io, int status)
 		st_series_add(&d->series, now, io->len);
 		if (w->job->lat_log)
 			st_series_add(s->cmdprio ? &d->lat_cmd : &d->lat, now, now - s->t_submit);
+		if (d->histlog.interval_ns)
+			(void)st_histlog_add(&d->histlog, now, now - s->t_submit);
 		if (d->prio_hist)
 			st_hist_add(&d->prio_hist[s->cmdprio], now - s->t_submit);
 		if (w->ss)

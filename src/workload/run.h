@@ -26,6 +26,7 @@
 #include "core/exec.h"
 #include "core/target.h"
 #include "stats/hist.h"
+#include "stats/histlog.h"
 #include "stats/series.h"
 #include "workload/job.h"
 
@@ -42,6 +43,7 @@ struct wl_dir_result {
 	   "prios"); NULL without.  lat then holds [0]'s latencies and lat_cmd [1]'s. */
 	struct st_hist *prio_hist;
 	struct st_series lat_cmd;
+	struct st_histlog histlog; /* write_hist_log: latency bins per log_hist_msec */
 };
 
 #define WL_DIRS 3 /* read, write, trim: indexed by enum rl_op */
@@ -67,12 +69,20 @@ struct wl_result {
 	char verify_msg[256];              /* description of the first failure */
 	struct json_object *target_report; /* rl_target_report() after the job, or NULL */
 	double cpu_user_s, cpu_sys_s;      /* CPU time of the whole process during the job */
-	unsigned lat_depth;                /* latency_target: the depth the search settled on */
-	struct wl_ss_report *ss;           /* ss_dur: the steady state window, or NULL */
-	char note[256];                    /* something the user should hear of, or "" */
+	uint64_t ctx, majf, minf; /* its context switches, major and minor faults (fio's) */
+	unsigned lat_depth;       /* latency_target: the depth the search settled on */
+	struct wl_ss_report *ss;  /* ss_dur: the steady state window, or NULL */
+	char note[256];           /* something the user should hear of, or "" */
 };
 
 /** Live figures for a progress line. */
+/** One worker's share of a progress report (a job, or one of its numjobs clones). */
+struct wl_progress_worker {
+	const struct wl_job *job;
+	uint64_t bytes, read_bytes; /* since the start of measurement */
+	double elapsed_s;           /* on the run's clock */
+};
+
 struct wl_progress {
 	const struct wl_job *job;
 	double fraction;     /* 0..1 of the job done */
@@ -83,6 +93,7 @@ struct wl_progress {
 	bool virtual_time;
 	const char *phase; /* "ramp", "run", "verify" */
 	unsigned njobs;    /* workers running (all jobs and clones of the group) */
+	const struct wl_progress_worker *workers; /* njobs of them, or NULL (no memory) */
 };
 
 struct wl_run_opts {

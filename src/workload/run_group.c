@@ -26,6 +26,7 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	struct wl_progress p = {.job = job, .virtual_time = virtual_time, .wall_s = wall};
 	double frac_sum = 0;
 	int phase = 2;
+	struct wl_progress_worker *per = calloc(n, sizeof(*per));
 
 	for (unsigned i = 0; i < n; i++) {
 		struct run_worker *w = &ws[i];
@@ -38,6 +39,13 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 		p.ios += atomic_load_explicit(&w->prog_ios, memory_order_relaxed);
 		if (e / 1e9 > p.elapsed_s)
 			p.elapsed_s = e / 1e9;
+		if (per) {
+			per[i].job = w->job;
+			per[i].bytes = b;
+			per[i].read_bytes =
+			    atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed);
+			per[i].elapsed_s = e / 1e9;
+		}
 		if (w->budget)
 			f = (double)b / (double)w->budget;
 		if (w->job->runtime_ns) {
@@ -54,7 +62,9 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	p.fraction = frac_sum / n;
 	p.phase = phase == 0 ? "ramp" : phase == 1 ? "run" : "verify";
 	p.njobs = n;
+	p.workers = per;
 	opts->progress(opts->progress_arg, &p);
+	free(per);
 }
 
 static double run_wall_now(void)
@@ -380,7 +390,7 @@ static double run_cpu_seconds(const struct timeval *a, const struct timeval *b)
  * error, and they stop), watch them and collect their exit status; the
  * process's CPU time over the run goes into @cpu.
  */
-static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, double cpu[2],
+static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, double cpu[5],
                           char *msg, size_t msglen)
 {
 	struct rusage ru0, ru1;
@@ -407,6 +417,9 @@ static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, d
 	getrusage(RUSAGE_SELF, &ru1);
 	cpu[0] = run_cpu_seconds(&ru0.ru_utime, &ru1.ru_utime);
 	cpu[1] = run_cpu_seconds(&ru0.ru_stime, &ru1.ru_stime);
+	cpu[2] = (double)(ru1.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nvcsw - ru0.ru_nivcsw);
+	cpu[3] = (double)(ru1.ru_majflt - ru0.ru_majflt);
+	cpu[4] = (double)(ru1.ru_minflt - ru0.ru_minflt);
 	pthread_barrier_destroy(&g->barrier);
 	return rc;
 }
@@ -418,6 +431,7 @@ static void run_group_free(struct run_group *g)
 			st_series_free(&g->parts[i].dir[d].series);
 			st_series_free(&g->parts[i].dir[d].lat);
 			st_series_free(&g->parts[i].dir[d].lat_cmd);
+			st_histlog_free(&g->parts[i].dir[d].histlog);
 			free(g->parts[i].dir[d].prio_hist);
 		}
 		wl_ss_report_free(g->parts[i].ss);
@@ -441,7 +455,7 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
                  char *msg, size_t msglen)
 {
 	struct run_group g = {.group_stop = false};
-	double cpu[2];
+	double cpu[5]; /* user s, sys s, context switches, major, minor faults */
 	int rc = run_group_prepare(&g, items, nitems, msg, msglen);
 
 	if (rc || !g.n)
@@ -454,7 +468,7 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 	if (!rc) {
 		rc = run_group_wait(&g, opts, cpu, msg, msglen);
 		if (!rc)
-			run_collect(items, nitems, g.ws, g.parts, cpu[0], cpu[1]);
+			run_collect(items, nitems, g.ws, g.parts, cpu);
 	}
 	run_group_free(&g);
 	return rc;

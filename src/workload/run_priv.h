@@ -158,6 +158,6 @@ void *run_thread_main(void *arg);
 /* run_result.c: add @src's figures to @dst; each job's result from its workers' */
 void run_merge(struct wl_result *dst, const struct wl_result *src);
 void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
-                 struct wl_result *parts, double cpu_user, double cpu_sys);
+                 struct wl_result *parts, const double cpu[5]);
 
 #endif

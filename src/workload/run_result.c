@@ -39,6 +39,7 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
 				               src->dir[d].lat_cmd.start_ns, src->dir[d].lat_cmd.n);
 			st_series_merge(&dst->dir[d].lat_cmd, &src->dir[d].lat_cmd);
 		}
+		(void)st_histlog_merge(&dst->dir[d].histlog, &src->dir[d].histlog);
 		if (src->dir[d].prio_hist) {
 			if (!dst->dir[d].prio_hist) {
 				dst->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));
@@ -82,8 +83,18 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
  * depth, the steady state window, each clone's own result when asked for,
  * rate_min, the process's CPU time and the target's report.
  */
+/* The process's CPU figures during the group (run_group_wait's order). */
+static void run_set_cpu(struct wl_result *res, const double cpu[5])
+{
+	res->cpu_user_s = cpu[0];
+	res->cpu_sys_s = cpu[1];
+	res->ctx = (uint64_t)cpu[2];
+	res->majf = (uint64_t)cpu[3];
+	res->minf = (uint64_t)cpu[4];
+}
+
 void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
-                 struct wl_result *parts, double cpu_user, double cpu_sys)
+                 struct wl_result *parts, const double cpu[5])
 {
 	unsigned w = 0;
 
@@ -110,16 +121,14 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			c->clock = res->clock;
 			run_merge(c, cw->res);
 			c->runtime_ns = cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
-			c->cpu_user_s = cpu_user;
-			c->cpu_sys_s = cpu_sys;
+			run_set_cpu(c, cpu);
 		}
 		for (int d = 0; d < WL_DIRS; d++)
 			if (res->job.rate_min[d] && res->dir[d].ios &&
 			    wl_result_bw(res, (enum rl_op)d) < (double)res->job.rate_min[d] &&
 			    !res->rate_min_missed)
 				res->rate_min_missed = d + 1;
-		res->cpu_user_s = cpu_user;
-		res->cpu_sys_s = cpu_sys;
+		run_set_cpu(res, cpu);
 		res->target_report = rl_target_report(items[i].targets[0]);
 	}
 }
@@ -145,6 +154,9 @@ void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
 	if (first) {
 		dst->cpu_user_s = src->cpu_user_s;
 		dst->cpu_sys_s = src->cpu_sys_s;
+		dst->ctx = src->ctx;
+		dst->majf = src->majf;
+		dst->minf = src->minf;
 	}
 	if (!dst->target_report && src->target_report)
 		dst->target_report = json_object_get(src->target_report);
@@ -161,6 +173,7 @@ void wl_result_free(struct wl_result *res)
 		st_series_free(&res->dir[d].series);
 		st_series_free(&res->dir[d].lat);
 		st_series_free(&res->dir[d].lat_cmd);
+		st_histlog_free(&res->dir[d].histlog);
 		free(res->dir[d].prio_hist);
 		res->dir[d].prio_hist = NULL;
 	}

@@ -102,13 +102,17 @@ for tool in fio "$RAIDLAB run"; do
 		fail "$tool: the JSON part does not parse"
 done
 
-# --status-interval with json: standard output is JSON documents only, the last the whole result
+# --status-interval with json: standard output is JSON documents only, the last the whole
+# result; each lists every job and numjobs copy, as fio's
 for tool in fio "$RAIDLAB run"; do
 	$tool --name=s --filename="$T/e.img" --size=64m --rw=randread --time_based --runtime=2 \
-		--rate=8m --status-interval=500ms --output-format=json >status.json ||
+		--rate=8m --numjobs=2 --status-interval=500ms --output-format=json >status.json ||
 		fail "$tool --status-interval"
 	jq -s -e 'length >= 3 and all(.[]; .jobs[0].jobname == "s" and (."fio version" | type) == "string")' \
 		status.json >/dev/null || { head -c 600 status.json; fail "$tool: not a stream of JSON documents"; }
+	# numjobs=2: every document lists both copies, each with its own bytes
+	jq -s -e 'all(.[]; (.jobs | length) == 2) and .[-2].jobs[1].read.io_bytes > 0' status.json \
+		>/dev/null || fail "$tool: $(jq -s -c '[.[] | .jobs | length]' status.json) jobs per document"
 	jq -s -e '[.[].jobs[0].read.io_bytes] | . == sort and .[-1] > 0' status.json >/dev/null ||
 		fail "$tool: the interval documents are not cumulative"
 	jq -s -e '.[-1].jobs[0].read.clat_ns.mean > 0' status.json >/dev/null ||

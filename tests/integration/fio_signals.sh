@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SIGTERM, SIGINT and SIGHUP stop a run in any state at once, as fio does:
 # fio's own 1mbs_clients.fio (32 rate-limited jobs, most still in their
-# startdelay), a rate-limited job between two of its paced requests, and a
-# job in its startdelay.  Each exits with status 1 within a bound far above
+# startdelay), a rate-limited job between two of its paced requests, a job
+# in its startdelay, and a suite in the pause between two of its tests.  Each exits with status 1 within a bound far above
 # the code's aim (it stops within the 50 ms a worker sleeps at most), so a
 # busy machine does not fail it, while the old behaviour (waiting out the
 # delay or the pace: 2 minutes for 1mbs_clients.fio) does; the partial
@@ -71,4 +71,35 @@ ms=$(stop_after_start TERM "$T/think.img" $RAIDLAB run --name=t --filename="$T/t
 echo "thinktime: $ms ms"
 [ "$(cat rc)" = 1 ] && [ "$ms" -lt $BOUND_MS ] || fail "thinktime: exit $(cat rc) after $ms ms"
 [ ! -e think.img ] && [ ! -e delay.img ] && [ ! -e rate.img ] || fail "test files left behind"
+
+# a suite in the pause between two tests (--interval): it ends at once and
+# writes the tests it finished, marked "interrupted".  The pause is the time
+# raidlab runs on its main thread alone, asleep in clock_nanosleep (x86-64's
+# syscall 230; the syscall's number is all /proc shows of it)
+[ "$(uname -m)" = x86_64 ] || skip_env "the pause is recognised by x86-64's syscall number"
+$RAIDLAB run cdm --target "file(\"$T/suite.img\", size=64m)" --size=16m --passes=1 --warmup=0 \
+	--duration=200ms --interval=60s --json s.json >s.out 2>s.err &
+pid=$!
+stable=0 # the state must hold for a second: a test's own short waits do not
+for _ in $(seq 1200); do
+	if [ "$(awk '/^Threads:/ { print $2 }' /proc/$pid/status 2>/dev/null)" = 1 ] &&
+		[ -e "$T/suite.img" ] && [ "$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null)" = 230 ]; then
+		stable=$((stable + 1))
+		[ $stable -ge 20 ] && break
+	else
+		stable=0
+	fi
+	sleep 0.05
+done
+t0=$(date +%s%N)
+kill -TERM $pid
+rc=0
+wait $pid || rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "suite in its interval: $ms ms"
+[ $rc = 1 ] && [ "$ms" -lt $BOUND_MS ] || { cat s.err; fail "suite: exit $rc after $ms ms"; }
+grep -q "interrupted before test" s.err || { cat s.err; fail "suite: not stopped in its pause"; }
+jq -e '.interrupted == true and (.tests[0].read.mb_s > 0) and .tests[1].read == null' s.json \
+	>/dev/null || fail "suite: the finished test is not written, or not marked"
+[ ! -e suite.img ] || fail "suite: test file left behind"
 echo "fio_signals: ok"

@@ -1,0 +1,175 @@
+/*
+ * disk_util.c - fio's disk statistics from /proc/diskstats (disk_util.h).
+ *
+ * A file's device is the st_dev of the file (or of its folder when the file
+ * is not there yet); /sys/dev/block/MAJ:MIN names it, and a partition is
+ * replaced by its disk, as fio reports the disk.  Devices with major 0
+ * (tmpfs, overlay) have no counters and are left out.  util is io_ticks
+ * (ms the device had requests in flight) over the wall time between the
+ * two reads, as fio computes it.
+ */
+#include <json-c/json.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results/disk_util.h"
+
+static uint64_t disk_util_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The kernel's name of the disk holding device @dev (its parent if a partition). */
+static int disk_util_name(dev_t dev, char *name, size_t len)
+{
+	char link[128], target[512], part[160];
+	ssize_t n;
+
+	if (!major(dev))
+		return -1;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = 0;
+	snprintf(part, sizeof(part), "%s/partition", link);
+	if (!access(part, F_OK)) {
+		char *slash = strrchr(target, '/');
+		if (!slash)
+			return -1;
+		*slash = 0; /* the partition's folder sits in its disk's */
+	}
+	snprintf(name, len, "%s", basename(target));
+	return 0;
+}
+
+/* The counters of disk @name; 0, or -1 if /proc/diskstats has no such line. */
+static int disk_util_read(const char *name, uint64_t v[ST_DS_N])
+{
+	FILE *f = fopen("/proc/diskstats", "r");
+	char line[512], dev[64];
+	unsigned ma, mi;
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f)) {
+		unsigned long long c[ST_DS_N];
+		if (sscanf(line,
+		           "%u %u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &ma,
+		           &mi, dev, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8],
+		           &c[9], &c[10]) != 3 + ST_DS_N ||
+		    strcmp(dev, name))
+			continue;
+		for (int i = 0; i < ST_DS_N; i++)
+			v[i] = c[i];
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* Add the disk under @path (a file, its folder, or a block device). */
+static void disk_util_add_path(struct st_disk_util *u, const char *path)
+{
+	struct stat st;
+	char name[64], dir[4096];
+
+	if (stat(path, &st)) {
+		snprintf(dir, sizeof(dir), "%s", path);
+		if (stat(dirname(dir), &st))
+			return;
+	}
+	if (disk_util_name(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, name, sizeof(name)))
+		return;
+	for (size_t i = 0; i < u->n; i++)
+		if (!strcmp(u->dev[i].name, name))
+			return;
+	if (u->n == ST_DISK_UTIL_MAX || disk_util_read(name, u->dev[u->n].start))
+		return;
+	snprintf(u->dev[u->n].name, sizeof(u->dev[u->n].name), "%s", name);
+	u->n++;
+}
+
+/* Every "path" of a file leaf in a target tree (rl_target_tree). */
+static void disk_util_walk(struct st_disk_util *u, struct json_object *node)
+{
+	struct json_object *v;
+
+	if (json_object_object_get_ex(node, "path", &v))
+		disk_util_add_path(u, json_object_get_string(v));
+	if (json_object_object_get_ex(node, "children", &v))
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			disk_util_walk(u, json_object_array_get_idx(v, i));
+}
+
+void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets, size_t n)
+{
+	memset(u, 0, sizeof(*u));
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *tree = targets[i] ? rl_target_tree(targets[i]) : NULL;
+		if (tree)
+			disk_util_walk(u, tree);
+		json_object_put(tree);
+	}
+	u->t0_ns = disk_util_now_ns();
+}
+
+void st_disk_util_end(struct st_disk_util *u)
+{
+	double ms = (double)(disk_util_now_ns() - u->t0_ns) / 1e6;
+
+	for (size_t i = 0; i < u->n; i++) {
+		uint64_t now[ST_DS_N];
+		if (disk_util_read(u->dev[i].name, now))
+			memcpy(now, u->dev[i].start, sizeof(now));
+		for (int k = 0; k < ST_DS_N; k++)
+			u->dev[i].delta[k] =
+			    now[k] >= u->dev[i].start[k] ? now[k] - u->dev[i].start[k] : 0;
+		double busy = ms > 0 ? 100.0 * (double)u->dev[i].delta[ST_DS_IOTICKS] / ms : 0;
+		u->dev[i].util = busy > 100 ? 100 : busy;
+	}
+}
+
+struct json_object *st_disk_util_json(const struct st_disk_util *u)
+{
+	static const struct {
+		const char *key;
+		int field;
+	} keys[] = {{"read_ios", ST_DS_RIOS},      {"write_ios", ST_DS_WIOS},
+	            {"read_merges", ST_DS_RMERGE}, {"write_merges", ST_DS_WMERGE},
+	            {"read_ticks", ST_DS_RTICKS},  {"write_ticks", ST_DS_WTICKS},
+	            {"in_queue", ST_DS_QUEUE}};
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; u && i < u->n; i++) {
+		struct json_object *d = json_object_new_object();
+		json_object_object_add(d, "name", json_object_new_string(u->dev[i].name));
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			json_object_object_add(
+			    d, keys[k].key,
+			    json_object_new_int64((int64_t)u->dev[i].delta[keys[k].field]));
+		json_object_object_add(d, "util", json_object_new_double(u->dev[i].util));
+		json_object_array_add(arr, d);
+	}
+	return arr;
+}
+
+void st_disk_util_terse(FILE *f, const struct st_disk_util *u)
+{
+	for (size_t i = 0; u && i < u->n; i++) {
+		const uint64_t *d = u->dev[i].delta;
+		fprintf(f, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%.2f%%", u->dev[i].name,
+		        (unsigned long long)d[ST_DS_RIOS], (unsigned long long)d[ST_DS_WIOS],
+		        (unsigned long long)d[ST_DS_RMERGE], (unsigned long long)d[ST_DS_WMERGE],
+		        (unsigned long long)d[ST_DS_RTICKS], (unsigned long long)d[ST_DS_WTICKS],
+		        (unsigned long long)d[ST_DS_QUEUE], u->dev[i].util);
+	}
+}

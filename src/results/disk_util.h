@@ -1,0 +1,65 @@
+/*
+ * disk_util.h - fio's "Disk stats": what the kernel counted for the block
+ * devices under a run's files, from /proc/diskstats.
+ *
+ * st_disk_util_begin() finds the devices that hold the targets' files (the
+ * whole disk when a file sits on a partition, the device itself for a
+ * block-device target) and reads their counters; st_disk_util_json() reads
+ * them again and writes fio's "disk_util" array of the differences:
+ * requests, merges, ticks (ms), time in queue and util (the share of the
+ * run's wall time the device was busy).  Simulated targets have no device,
+ * so their runs have an empty array, as fio's on a file with no disk.
+ */
+#ifndef RL_RESULTS_DISK_UTIL_H
+#define RL_RESULTS_DISK_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/target.h"
+
+struct json_object;
+
+#define ST_DISK_UTIL_MAX 8
+
+/* /proc/diskstats' first eleven counters, in its order */
+enum {
+	ST_DS_RIOS,
+	ST_DS_RMERGE,
+	ST_DS_RSECT,
+	ST_DS_RTICKS,
+	ST_DS_WIOS,
+	ST_DS_WMERGE,
+	ST_DS_WSECT,
+	ST_DS_WTICKS,
+	ST_DS_INFLIGHT,
+	ST_DS_IOTICKS,
+	ST_DS_QUEUE,
+	ST_DS_N
+};
+
+struct st_disk_util {
+	size_t n;
+	uint64_t t0_ns; /* CLOCK_MONOTONIC at the start */
+	struct {
+		char name[64];
+		uint64_t start[ST_DS_N];
+		uint64_t delta[ST_DS_N];
+		double util; /* percent of the run's wall time */
+	} dev[ST_DISK_UTIL_MAX];
+};
+
+/** Find the devices under @targets' files and read their counters now. */
+void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets, size_t n);
+
+/** Read the counters again: the differences since st_disk_util_begin(). */
+void st_disk_util_end(struct st_disk_util *u);
+
+/** fio's "disk_util" array of what st_disk_util_end() found. */
+struct json_object *st_disk_util_json(const struct st_disk_util *u);
+
+/** fio's terse disk fields (;name;rios;wios;rmerge;wmerge;rticks;wticks;queue;util%). */
+void st_disk_util_terse(FILE *f, const struct st_disk_util *u);
+
+#endif

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# raidlab's fio-shaped outputs against fio's own, on the same command lines:
+#  - json and json+: every key path fio writes (array positions and the
+#    percentile and bin keys folded) is in raidlab's document too, on ten
+#    varied command lines; raidlab may add keys, it may not miss any;
+#  - terse (--minimal): 130 fields for a file on one disk, field by field of
+#    the same kind (integer, decimal, percent, "P%=V", name) as fio's, the
+#    fields that are counts rather than timings equal, and the timings of the
+#    same unit: on three jobs, each run twice by both tools, raidlab's two
+#    values lie within fio's two widened 10x, the noise of runs on a shared
+#    machine (a field in the wrong unit, KiB for bytes or us for ns, is off
+#    by 1000).
+. "$(dirname "$0")/lib.sh"
+need fio
+need jq
+
+F="$T/f.img"
+lines=(
+	"--name=rr --rw=randread --bs=4k --size=16m --iodepth=16 --ioengine=libaio --direct=1"
+	"--name=mix --rw=randrw --rwmixread=70 --bs=4k --size=16m --ioengine=psync"
+	"--name=w --rw=write --bs=64k --size=16m --numjobs=2 --group_reporting"
+	"--name=r --rw=read --size=16m --numjobs=2"
+	"--name=v --rw=write --bs=4k --size=4m --verify=crc32c"
+	"--name=u --rw=randrw --size=16m --unified_rw_reporting=both"
+	"--name=p --rw=randread --size=16m --percentile_list=50:99:99.9"
+	"--name=rate --rw=randread --size=16m --rate_iops=2000 --runtime=1 --time_based"
+	"--name=coe --rw=randwrite --size=8m --continue_on_error=all"
+	"--name=a --rw=read --size=8m --filename=F2 --name=b --rw=write --size=8m --ioengine=io_uring --iodepth=8"
+)
+
+# keypaths FILE: every path of the document, positions as [], percentile and bin keys as N
+keypaths() {
+	jq -r '[paths(..) | map(if type == "number" then "[]" else . end) | join(".")] | unique | .[]' "$1" |
+		sed -E 's/\.(bins|percentile)\.[0-9.]+$/.\1.N/' | sort -u
+}
+
+missing=0
+for fmt in json json+; do
+	for i in "${!lines[@]}"; do
+		read -ra args <<<"${lines[$i]//=F2/=$T/f2.img}"
+		rm -f "$F" "$T/f2.img"
+		fio --output-format=$fmt "${args[@]}" --filename="$F" >fio.json || fail "fio: ${lines[$i]}"
+		$RAIDLAB run --output-format=$fmt "${args[@]}" --filename="$F" >rl.json ||
+			fail "raidlab: ${lines[$i]}"
+		keypaths fio.json >fio.keys
+		keypaths rl.json >rl.keys
+		# the one known difference: raidlab does not count a verify pass's reads as
+		# read I/O (fio does), so a write job with verify has no read percentiles or bins
+		[[ ${lines[$i]} == *--verify=* ]] && sed -i -E '/^jobs\.\[\]\.read\.clat_ns\.(percentile|bins)/d' fio.keys
+		if [ -n "$(comm -23 fio.keys rl.keys)" ]; then
+			echo "$fmt, line $((i + 1)) (${lines[$i]}): raidlab lacks"
+			comm -23 fio.keys rl.keys | sed 's/^/    /' | head -20
+			missing=$((missing + $(comm -23 fio.keys rl.keys | wc -l)))
+		fi
+	done
+done
+[ $missing = 0 ] || fail "$missing key paths of fio's JSON missing in raidlab's"
+echo "json, json+: every key path of fio's on ${#lines[@]} command lines"
+
+# kind VALUE: what sort of terse field it is
+kind() {
+	case $1 in
+	*%=*) echo pv ;;
+	*%) echo pct ;;
+	'' | *[!0-9.-]*) echo word ;;
+	*.*) echo dec ;;
+	*) echo int ;;
+	esac
+}
+# fields that count rather than time (1-based): version, name, group, error,
+# read KiB, write KiB, the disk's name; the I/O depth shares to within a
+# point (fio counts the first few requests at the depths on the way up)
+exact=(1 3 4 5 6 47 122)
+depths=(93 94 95 96 97 98 99)
+# timings compared by unit: bw, iops, clat mean, lat mean, per direction (a min or
+# max is one sample: the noisiest figure there is)
+timed=(7 8 16 40 48 49 57 81)
+terse_jobs=(
+	"--name=t1 --rw=read --bs=4k --size=8m --ioengine=psync"
+	"--name=t2 --rw=randwrite --bs=4k --size=8m --ioengine=libaio --iodepth=8 --direct=1"
+	"--name=t3 --rw=randrw --bs=16k --size=8m --ioengine=psync"
+)
+for job in "${terse_jobs[@]}"; do
+	read -ra args <<<"$job"
+	rm -f "$F"
+	for run in 1 2; do
+		fio "${args[@]}" --filename="$F" --minimal >fio$run.t || fail "fio --minimal: $job"
+		$RAIDLAB run "${args[@]}" --filename="$F" --minimal >rl$run.t || fail "raidlab --minimal: $job"
+	done
+	for f in fio1 fio2 rl1 rl2; do
+		[ "$(wc -l <$f.t)" = 1 ] && [ "$(awk -F';' '{print NF}' $f.t)" = 130 ] ||
+			{ cat $f.t; fail "$job: $f has $(awk -F';' '{print NF}' $f.t) fields, not 130"; }
+	done
+	IFS=';' read -ra fa <fio1.t
+	IFS=';' read -ra fb <fio2.t
+	IFS=';' read -ra ra <rl1.t
+	IFS=';' read -ra rb <rl2.t
+	for k in $(seq 0 129); do
+		[ "$(kind "${fa[$k]}")" = "$(kind "${ra[$k]}")" ] ||
+			fail "$job: field $((k + 1)) is '${ra[$k]}' in raidlab's, '${fa[$k]}' in fio's"
+		case ${fa[$k]} in *%=*) [ "${fa[$k]%%=*}" = "${ra[$k]%%=*}" ] ||
+			fail "$job: field $((k + 1)): percentile ${ra[$k]%%=*}, fio's ${fa[$k]%%=*}" ;; esac
+	done
+	# a mixed job's split between reads and writes is drawn at random: its sum is exact
+	if [[ $job == *rw=randrw* ]]; then
+		[ $((fa[5] + fa[46])) = $((ra[5] + ra[46])) ] ||
+			fail "$job: read + write KiB is $((ra[5] + ra[46])) in raidlab's, $((fa[5] + fa[46])) in fio's"
+		ra[5]=${fa[5]} ra[46]=${fa[46]}
+	fi
+	for k in "${exact[@]}"; do
+		[ "${fa[$((k - 1))]}" = "${fb[$((k - 1))]}" ] || fail "fio's field $k changed between runs"
+		[ "${fa[$((k - 1))]}" = "${ra[$((k - 1))]}" ] ||
+			fail "$job: field $k is ${ra[$((k - 1))]} in raidlab's, ${fa[$((k - 1))]} in fio's"
+	done
+	for k in "${depths[@]}"; do
+		a=${fa[$((k - 1))]%\%} b=${ra[$((k - 1))]%\%}
+		awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }' ||
+			fail "$job: I/O depth field $k is $b% in raidlab's, $a% in fio's"
+	done
+	for k in "${timed[@]}"; do
+		vals=("${fa[$((k - 1))]}" "${fb[$((k - 1))]}" "${ra[$((k - 1))]}" "${rb[$((k - 1))]}")
+		awk -v a="${vals[0]}" -v b="${vals[1]}" -v r="${vals[2]}" -v s="${vals[3]}" 'BEGIN {
+			lo = a < b ? a : b; hi = a > b ? a : b
+			rlo = r < s ? r : s; rhi = r > s ? r : s
+			if (hi == 0) exit !(rhi == 0)
+			exit !(rlo >= lo / 10 && rhi <= hi * 10) }' ||
+			fail "$job: field $k: raidlab ${vals[2]} and ${vals[3]}, fio ${vals[0]} and ${vals[1]}"
+	done
+	echo "terse: $job: 130 fields of fio's kinds and units"
+done
+echo "fio_outputs: ok"

@@ -186,11 +186,33 @@ void cli_fleet_print(FILE *out, const struct fleet *f);
 void cli_fleet_fio_json(FILE *out, const struct fleet *f, struct rl_target *t, bool plus);
 
 /**
+ * `raidlab run`'s progress while jobs run (run_progress.c): the ETA line on
+ * a terminal and the --status-interval reports.  Pass a filled state as the
+ * progress_arg of cli_run_progress_cb.
+ */
+struct cli_run_progress {
+	bool tty;                            /* redraw one line on stderr */
+	uint64_t status_ns;                  /* --status-interval: print a line this often */
+	bool status_json;                    /* ... as a fio JSON document (json, json+ output) */
+	double eta_every_s, newline_every_s; /* --eta-interval, --eta-newline */
+	double last_eta, last_newline;
+	bool eta_drawn; /* the line was drawn once (the first draw does not wait) */
+	double last_print, last_s;
+	uint64_t last_bytes, last_ios, last_rbytes;
+	FILE *out;
+};
+struct wl_progress;
+void cli_run_progress_cb(void *arg, const struct wl_progress *p);
+
+/**
  * fio's --cmdhelp[=OPTION|all] and --enghelp[=ENGINE[,OPTION]] for `raidlab
  * run` (run_fioflags.c): print to stdout; return the exit code.
  */
 int cli_run_cmdhelp(const char *opt);
 int cli_run_enghelp(const char *arg);
+/* --showcmd: each job of @jf as command-line options, fio's spelling (run_fioflags.c) */
+struct wl_jobfile;
+void cli_run_showcmd(const struct wl_jobfile *jf);
 
 /**
  * A tool that keeps the files it creates (create, rebuild) failed: remove

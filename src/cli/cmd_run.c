@@ -520,27 +520,6 @@ static int run_check_flags(const struct run_args *a, const struct wl_jobfile *jf
 	return 0;
 }
 
-/* --showcmd: each job as command-line options (fio's spelling). */
-static void run_showcmd(const struct wl_jobfile *jf)
-{
-	for (size_t i = 0; i < jf->njobs; i++) {
-		struct json_object *o = st_result_options(&jf->jobs[i]);
-		printf("raidlab run --name=%s", jf->jobs[i].name);
-		json_object_object_foreach(o, key, v)
-		{
-			if (!strcmp(key, "name"))
-				continue;
-			printf(" --%s=%s", key, json_object_get_string(v));
-		}
-		if (jf->jobs[i].filename[0])
-			printf(" --filename=%s", jf->jobs[i].filename);
-		if (jf->jobs[i].directory[0])
-			printf(" --directory=%s", jf->jobs[i].directory);
-		putchar('\n');
-		json_object_put(o);
-	}
-}
-
 /* The targets of the run: one per distinct spec, shared by the jobs that name it. */
 struct run_target {
 	char *spec;
@@ -707,128 +686,6 @@ static int run_plan_build(struct run_plan *p, const struct run_args *a, const st
 	return 0;
 }
 
-struct run_progress_state {
-	bool tty;                            /* redraw one line on stderr */
-	uint64_t status_ns;                  /* --status-interval: print a line this often */
-	bool status_json;                    /* ... as a fio JSON document (json, json+ output) */
-	double eta_every_s, newline_every_s; /* --eta-interval, --eta-newline */
-	double last_eta, last_newline;
-	bool eta_drawn; /* the line was drawn once (the first draw does not wait) */
-	double last_print, last_s;
-	uint64_t last_bytes, last_ios, last_rbytes;
-	FILE *out;
-};
-
-/* One direction of a --status-interval document: cumulative, as fio's. */
-static struct json_object *run_status_dir(uint64_t bytes, double elapsed_s)
-{
-	struct json_object *d = json_object_new_object();
-	double bw = elapsed_s > 0 ? (double)bytes / elapsed_s : 0;
-
-	json_object_object_add(d, "io_bytes", json_object_new_int64((int64_t)bytes));
-	json_object_object_add(d, "io_kbytes", json_object_new_int64((int64_t)(bytes >> 10)));
-	json_object_object_add(d, "bw_bytes", json_object_new_int64((int64_t)bw));
-	json_object_object_add(d, "bw", json_object_new_int64((int64_t)(bw / 1024)));
-	json_object_object_add(d, "runtime", json_object_new_int64((int64_t)(elapsed_s * 1e3)));
-	return d;
-}
-
-/*
- * --status-interval with json output: fio prints a whole JSON document per
- * interval, so stdout stays a stream of documents.  This one carries fio's
- * top-level keys and, per running job and numjobs clone (as fio lists
- * them), the job's name, elapsed time and the bytes and bandwidth so far by
- * direction (docs/options.md).
- */
-static void run_status_json(FILE *out, const struct wl_progress *p)
-{
-	struct json_object *doc = json_object_new_object(), *jobs = json_object_new_array();
-	struct wl_progress_worker all = {p->job, p->bytes, p->read_bytes, p->elapsed_s};
-	const struct wl_progress_worker *ws = p->workers ? p->workers : &all;
-	struct timespec now;
-	char when[64];
-	time_t t;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	t = now.tv_sec;
-	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
-	json_object_object_add(doc, "fio version", json_object_new_string("raidlab-" RL_VERSION));
-	json_object_object_add(doc, "timestamp", json_object_new_int64(now.tv_sec));
-	json_object_object_add(doc, "timestamp_ms",
-	                       json_object_new_int64(now.tv_sec * 1000LL + now.tv_nsec / 1000000));
-	json_object_object_add(doc, "time", json_object_new_string(when));
-	for (unsigned i = 0; i < (p->workers ? p->njobs : 1); i++) {
-		struct json_object *job = json_object_new_object();
-		json_object_object_add(job, "jobname", json_object_new_string(ws[i].job->name));
-		json_object_object_add(job, "groupid", json_object_new_int(0));
-		json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
-		json_object_object_add(job, "read",
-		                       run_status_dir(ws[i].read_bytes, ws[i].elapsed_s));
-		json_object_object_add(
-		    job, "write", run_status_dir(ws[i].bytes - ws[i].read_bytes, ws[i].elapsed_s));
-		json_object_array_add(jobs, job);
-	}
-	json_object_object_add(doc, "jobs", jobs);
-	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-	                                              JSON_C_TO_STRING_NOSLASHESCAPE),
-	      out);
-	fputc('\n', out);
-	json_object_put(doc);
-}
-
-static void run_progress_cb(void *arg, const struct wl_progress *p)
-{
-	struct run_progress_state *st = arg;
-	/* The current rate: over the window since the previous call. */
-	double dt = p->elapsed_s - st->last_s;
-	double rmbs = 0, wmbs = 0, iops = 0;
-
-	if (p->elapsed_s < st->last_s || p->bytes < st->last_bytes ||
-	    p->read_bytes < st->last_rbytes) {
-		st->last_s = 0;
-		st->last_bytes = st->last_ios = st->last_rbytes = 0;
-		dt = p->elapsed_s;
-	}
-	if (dt > 0) {
-		rmbs = (double)(p->read_bytes - st->last_rbytes) / 1e6 / dt;
-		wmbs = (double)(p->bytes - p->read_bytes - (st->last_bytes - st->last_rbytes)) /
-		       1e6 / dt;
-		iops = (double)(p->ios - st->last_ios) / dt;
-	}
-	st->last_s = p->elapsed_s;
-	st->last_bytes = p->bytes;
-	st->last_rbytes = p->read_bytes;
-	st->last_ios = p->ios;
-	double eta = p->fraction > 0.001 ? p->wall_s * (1 - p->fraction) / p->fraction : 0;
-	if (st->tty && (!st->eta_drawn || p->wall_s - st->last_eta >= st->eta_every_s)) {
-		st->eta_drawn = true;
-		st->last_eta = p->wall_s;
-		if (st->newline_every_s && p->wall_s - st->last_newline >= st->newline_every_s) {
-			st->last_newline = p->wall_s;
-			fputc('\n', stderr); /* --eta-newline: this line stays */
-		}
-		fprintf(stderr,
-		        "\r\033[KJobs: %u (%s): [%5.1f%% done] [r=%.1fMB/s w=%.1fMB/s] "
-		        "[%.0f IOPS] [eta %4.0fs]%s",
-		        p->njobs, p->phase, 100 * p->fraction, rmbs, wmbs, iops, eta,
-		        p->virtual_time ? " (simulated time)" : "");
-		fflush(stderr);
-	}
-	if (st->status_ns && p->wall_s - st->last_print >= st->status_ns / 1e9) {
-		st->last_print = p->wall_s;
-		if (st->status_json) {
-			run_status_json(st->out, p);
-			fflush(st->out);
-			return;
-		}
-		fprintf(st->out,
-		        "status: %.1fs jobs=%u %5.1f%% done read=%.1fMB/s write=%.1fMB/s "
-		        "iops=%.0f\n",
-		        p->wall_s, p->njobs, 100 * p->fraction, rmbs, wmbs, iops);
-		fflush(st->out);
-	}
-}
-
 static void run_on_signal(int sig)
 {
 	(void)sig;
@@ -854,7 +711,7 @@ static void run_catch_signals(void)
 static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, struct run_plan *p,
                      struct wl_result *res, struct wl_result **clones, bool *done, FILE *out)
 {
-	struct run_progress_state ps = {
+	struct cli_run_progress ps = {
 	    .tty = a->eta == RUN_ETA_ALWAYS ||
 	           (a->eta == RUN_ETA_AUTO && isatty(STDERR_FILENO) && !a->quiet),
 	    .status_ns = a->status_ns,
@@ -863,7 +720,7 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	    .newline_every_s = a->eta_newline_ns / 1e9,
 	    .out = out,
 	};
-	struct wl_run_opts opts = {.progress = ps.tty || ps.status_ns ? run_progress_cb : NULL,
+	struct wl_run_opts opts = {.progress = ps.tty || ps.status_ns ? cli_run_progress_cb : NULL,
 	                           .progress_arg = &ps};
 	struct wl_run_item *items = calloc(jf->njobs, sizeof(*items));
 	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
@@ -1091,10 +948,17 @@ static int run_check_logs(const struct wl_job *j, unsigned jobnum)
  */
 static int run_fleet_end(const struct run_args *a, const struct run_plan *p,
                          const struct wl_jobfile *jf, const struct wl_result *res, const bool *done,
-                         FILE *out, int status)
+                         FILE *out, int status, time_t started)
 {
-	char msg[512];
+	char msg[512], date[64];
+	struct tm tm;
 
+	if (a->fmt_normal && !a->quiet) {
+		localtime_r(&started, &tm);
+		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s) on %d ranks, started %s\n",
+		        RL_VERSION, jf->njobs, p->nwaves, run_fleet.size, date);
+	}
 	if (fleet_gather(&run_fleet, res, done, p->wave, jf->njobs, p->tg[p->tidx[0]].spec, msg,
 	                 sizeof(msg))) {
 		cli_error("run", "rank %d: %s", run_fleet.rank, msg);
@@ -1107,6 +971,58 @@ static int run_fleet_end(const struct run_args *a, const struct run_plan *p,
 	if (!a->quiet && a->fmt_normal)
 		cli_fleet_print(out, &run_fleet);
 	return fleet_ok(&run_fleet) ? status : 1;
+}
+
+/* Block sizes, offsets and depths the targets and the engine cannot take; log files. */
+static int run_check_jobs(const struct run_plan *plan, const struct wl_jobfile *jf)
+{
+	for (size_t i = 0; i < jf->njobs; i++) {
+		char cmsg[512];
+		if (wl_run_check(plan->tg[plan->tidx[plan->clone0[i]]].t, &jf->jobs[i], cmsg,
+		                 sizeof(cmsg))) {
+			cli_error("run", "%s", cmsg);
+			return -EINVAL;
+		}
+		if (run_check_logs(&jf->jobs[i], (unsigned)i + 1))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * After the jobs: fio's log files, the end of the run on every target
+ * (what it wrote back, what it lost) and the result document (--json).
+ * 1 when any of it failed, else 0.
+ */
+static int run_save(const struct run_args *a, struct run_plan *plan, const struct wl_jobfile *jf,
+                    struct wl_result *res, const bool *done)
+{
+	struct json_object *doc;
+	int status = 0;
+
+	for (size_t i = 0; i < jf->njobs; i++) {
+		char lmsg[512];
+		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
+			cli_error("run", "job '%s': %s", res[i].job.name, lmsg);
+			status = 1;
+		}
+	}
+	doc = st_result_new(plan->tg[plan->tidx[0]].spec, plan->tg[plan->tidx[0]].t);
+	for (size_t i = 0; i < jf->njobs; i++)
+		if (done[i])
+			json_object_array_add(json_object_object_get(doc, "jobs"),
+			                      st_result_job(&res[i]));
+	for (size_t i = 0; i < plan->ntg; i++) {
+		if (cli_target_end("run", plan->tg[i].t, i == plan->tidx[0] ? doc : NULL))
+			status = 1;
+		plan->tg[i].finished = true;
+	}
+	if (run_fleet_on && run_fleet.rank == 0)
+		json_object_object_add(doc, "fleet", fleet_json(&run_fleet));
+	if (a->json_path && cli_result_save("run", doc, a->json_path))
+		status = 1;
+	json_object_put(doc);
+	return status;
 }
 
 static int run_main_args(int argc, char **argv);
@@ -1183,7 +1099,7 @@ static int run_main_args(int argc, char **argv)
 	}
 	if (a.showcmd || a.parse_only) {
 		if (a.showcmd)
-			run_showcmd(&jf);
+			cli_run_showcmd(&jf);
 		wl_jobfile_free(&jf);
 		return 0;
 	}
@@ -1200,21 +1116,10 @@ static int run_main_args(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return rc == -EINVAL ? 2 : 1;
 	}
-	/* block sizes, offsets and depths the targets and the engine cannot take; log files */
-	for (size_t i = 0; i < jf.njobs; i++) {
-		char cmsg[512];
-		if (wl_run_check(plan.tg[plan.tidx[plan.clone0[i]]].t, &jf.jobs[i], cmsg,
-		                 sizeof(cmsg))) {
-			cli_error("run", "%s", cmsg);
-			run_plan_free(&plan);
-			wl_jobfile_free(&jf);
-			return 2;
-		}
-		if (run_check_logs(&jf.jobs[i], (unsigned)i + 1)) {
-			run_plan_free(&plan);
-			wl_jobfile_free(&jf);
-			return 2;
-		}
+	if (run_check_jobs(&plan, &jf)) {
+		run_plan_free(&plan);
+		wl_jobfile_free(&jf);
+		return 2;
 	}
 	if (a.output && !(out = fopen(a.output, "w"))) {
 		cli_error("run", "cannot write %s: %s", a.output, strerror(errno));
@@ -1244,44 +1149,12 @@ static int run_main_args(int argc, char **argv)
 	free(tgs);
 	status = run_waves(&a, &jf, &plan, res, clones, done, out);
 	st_disk_util_end(&du);
-	if (run_fleet_on && a.fmt_normal && !a.quiet) {
-		char date[64];
-		struct tm tm;
-		localtime_r(&started, &tm);
-		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
-		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s) on %d ranks, started %s\n",
-		        RL_VERSION, jf.njobs, plan.nwaves, run_fleet.size, date);
-	}
 	if (run_fleet_on)
-		status = run_fleet_end(&a, &plan, &jf, res, done, out, status);
+		status = run_fleet_end(&a, &plan, &jf, res, done, out, status, started);
 	else
 		run_report(&a, &jf, &plan, res, clones, done, out, started, &du);
-	for (size_t i = 0; i < jf.njobs; i++) {
-		char lmsg[512];
-		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
-			cli_error("run", "job '%s': %s", res[i].job.name, lmsg);
-			status = 1;
-		}
-	}
-	{
-		struct json_object *doc =
-		    st_result_new(plan.tg[plan.tidx[0]].spec, plan.tg[plan.tidx[0]].t);
-		for (size_t i = 0; i < jf.njobs; i++)
-			if (done[i])
-				json_object_array_add(json_object_object_get(doc, "jobs"),
-				                      st_result_job(&res[i]));
-		/* the end of the run on every target: what it wrote back, what it lost */
-		for (size_t i = 0; i < plan.ntg; i++) {
-			if (cli_target_end("run", plan.tg[i].t, i == plan.tidx[0] ? doc : NULL))
-				status = 1;
-			plan.tg[i].finished = true;
-		}
-		if (run_fleet_on && run_fleet.rank == 0)
-			json_object_object_add(doc, "fleet", fleet_json(&run_fleet));
-		if (a.json_path && cli_result_save("run", doc, a.json_path))
-			status = 1;
-		json_object_put(doc);
-	}
+	if (run_save(&a, &plan, &jf, res, done))
+		status = 1;
 done:
 	for (size_t i = 0; res && i < jf.njobs; i++)
 		wl_result_free(&res[i]);

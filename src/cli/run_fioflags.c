@@ -1,6 +1,6 @@
 /*
  * run_fioflags.c - fio's informational command-line flags for `raidlab run`:
- * --cmdhelp[=OPTION|all] and --enghelp[=ENGINE[,OPTION]].
+ * --cmdhelp[=OPTION|all], --enghelp[=ENGINE[,OPTION]] and --showcmd.
  *
  * Both answer from the tables the parser itself uses (wl_options(),
  * wl_engine_name()), so what they list is exactly what a job may say.  The
@@ -11,10 +11,12 @@
  * An unknown option or engine is an error naming it, exit status 1 as in
  * fio's --enghelp (fio's --cmdhelp exits 0 there; a script learns more from 1).
  */
+#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "results/result.h"
 #include "workload/job.h"
 
 /* The help text's first sentence (up to ". " or the end), at most 100 characters. */
@@ -146,4 +148,25 @@ int cli_run_enghelp(const char *arg)
 	cli_error("run", "--enghelp: IO engine '%s' not found ('raidlab run --enghelp' lists them)",
 	          len < sizeof(engine) ? engine : arg);
 	return 1;
+}
+
+/* --showcmd: each job as command-line options (fio's spelling). */
+void cli_run_showcmd(const struct wl_jobfile *jf)
+{
+	for (size_t i = 0; i < jf->njobs; i++) {
+		struct json_object *o = st_result_options(&jf->jobs[i]);
+		printf("raidlab run --name=%s", jf->jobs[i].name);
+		json_object_object_foreach(o, key, v)
+		{
+			if (!strcmp(key, "name"))
+				continue;
+			printf(" --%s=%s", key, json_object_get_string(v));
+		}
+		if (jf->jobs[i].filename[0])
+			printf(" --filename=%s", jf->jobs[i].filename);
+		if (jf->jobs[i].directory[0])
+			printf(" --directory=%s", jf->jobs[i].directory);
+		putchar('\n');
+		json_object_put(o);
+	}
 }

@@ -1,0 +1,123 @@
+/*
+ * run_progress.c - what `raidlab run` shows while jobs run: fio's ETA line
+ * on a terminal (--eta, --eta-interval, --eta-newline) and the
+ * --status-interval reports, as text or as one fio JSON document per
+ * interval.  The engine calls cli_run_progress_cb with a snapshot of every
+ * worker; rates are over the window since the previous call.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "workload/run.h"
+
+/* One direction of a --status-interval document: cumulative, as fio's. */
+static struct json_object *run_status_dir(uint64_t bytes, double elapsed_s)
+{
+	struct json_object *d = json_object_new_object();
+	double bw = elapsed_s > 0 ? (double)bytes / elapsed_s : 0;
+
+	json_object_object_add(d, "io_bytes", json_object_new_int64((int64_t)bytes));
+	json_object_object_add(d, "io_kbytes", json_object_new_int64((int64_t)(bytes >> 10)));
+	json_object_object_add(d, "bw_bytes", json_object_new_int64((int64_t)bw));
+	json_object_object_add(d, "bw", json_object_new_int64((int64_t)(bw / 1024)));
+	json_object_object_add(d, "runtime", json_object_new_int64((int64_t)(elapsed_s * 1e3)));
+	return d;
+}
+
+/*
+ * --status-interval with json output: fio prints a whole JSON document per
+ * interval, so stdout stays a stream of documents.  This one carries fio's
+ * top-level keys and, per running job and numjobs clone (as fio lists
+ * them), the job's name, elapsed time and the bytes and bandwidth so far by
+ * direction (docs/options.md).
+ */
+static void run_status_json(FILE *out, const struct wl_progress *p)
+{
+	struct json_object *doc = json_object_new_object(), *jobs = json_object_new_array();
+	struct wl_progress_worker all = {p->job, p->bytes, p->read_bytes, p->elapsed_s};
+	const struct wl_progress_worker *ws = p->workers ? p->workers : &all;
+	struct timespec now;
+	char when[64];
+	time_t t;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = now.tv_sec;
+	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
+	json_object_object_add(doc, "fio version", json_object_new_string("raidlab-" RL_VERSION));
+	json_object_object_add(doc, "timestamp", json_object_new_int64(now.tv_sec));
+	json_object_object_add(doc, "timestamp_ms",
+	                       json_object_new_int64(now.tv_sec * 1000LL + now.tv_nsec / 1000000));
+	json_object_object_add(doc, "time", json_object_new_string(when));
+	for (unsigned i = 0; i < (p->workers ? p->njobs : 1); i++) {
+		struct json_object *job = json_object_new_object();
+		json_object_object_add(job, "jobname", json_object_new_string(ws[i].job->name));
+		json_object_object_add(job, "groupid", json_object_new_int(0));
+		json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
+		json_object_object_add(job, "read",
+		                       run_status_dir(ws[i].read_bytes, ws[i].elapsed_s));
+		json_object_object_add(
+		    job, "write", run_status_dir(ws[i].bytes - ws[i].read_bytes, ws[i].elapsed_s));
+		json_object_array_add(jobs, job);
+	}
+	json_object_object_add(doc, "jobs", jobs);
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+	                                              JSON_C_TO_STRING_NOSLASHESCAPE),
+	      out);
+	fputc('\n', out);
+	json_object_put(doc);
+}
+
+void cli_run_progress_cb(void *arg, const struct wl_progress *p)
+{
+	struct cli_run_progress *st = arg;
+	/* The current rate: over the window since the previous call. */
+	double dt = p->elapsed_s - st->last_s;
+	double rmbs = 0, wmbs = 0, iops = 0;
+
+	if (p->elapsed_s < st->last_s || p->bytes < st->last_bytes ||
+	    p->read_bytes < st->last_rbytes) {
+		st->last_s = 0;
+		st->last_bytes = st->last_ios = st->last_rbytes = 0;
+		dt = p->elapsed_s;
+	}
+	if (dt > 0) {
+		rmbs = (double)(p->read_bytes - st->last_rbytes) / 1e6 / dt;
+		wmbs = (double)(p->bytes - p->read_bytes - (st->last_bytes - st->last_rbytes)) /
+		       1e6 / dt;
+		iops = (double)(p->ios - st->last_ios) / dt;
+	}
+	st->last_s = p->elapsed_s;
+	st->last_bytes = p->bytes;
+	st->last_rbytes = p->read_bytes;
+	st->last_ios = p->ios;
+	double eta = p->fraction > 0.001 ? p->wall_s * (1 - p->fraction) / p->fraction : 0;
+	if (st->tty && (!st->eta_drawn || p->wall_s - st->last_eta >= st->eta_every_s)) {
+		st->eta_drawn = true;
+		st->last_eta = p->wall_s;
+		if (st->newline_every_s && p->wall_s - st->last_newline >= st->newline_every_s) {
+			st->last_newline = p->wall_s;
+			fputc('\n', stderr); /* --eta-newline: this line stays */
+		}
+		fprintf(stderr,
+		        "\r\033[KJobs: %u (%s): [%5.1f%% done] [r=%.1fMB/s w=%.1fMB/s] "
+		        "[%.0f IOPS] [eta %4.0fs]%s",
+		        p->njobs, p->phase, 100 * p->fraction, rmbs, wmbs, iops, eta,
+		        p->virtual_time ? " (simulated time)" : "");
+		fflush(stderr);
+	}
+	if (st->status_ns && p->wall_s - st->last_print >= st->status_ns / 1e9) {
+		st->last_print = p->wall_s;
+		if (st->status_json) {
+			run_status_json(st->out, p);
+			fflush(st->out);
+			return;
+		}
+		fprintf(st->out,
+		        "status: %.1fs jobs=%u %5.1f%% done read=%.1fMB/s write=%.1fMB/s "
+		        "iops=%.0f\n",
+		        p->wall_s, p->njobs, 100 * p->fraction, rmbs, wmbs, iops);
+		fflush(st->out);
+	}
+}

@@ -179,7 +179,7 @@ static uint64_t gen_zipf_next(struct wl_gen *g)
 int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint64_t len,
                 uint32_t block, uint64_t seed)
 {
-	uint32_t unit = job->bs;
+	uint32_t minbs, maxbs;
 
 	memset(g, 0, sizeof(*g));
 	g->job = job;
@@ -188,11 +188,8 @@ int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint
 	 * largest, so requests of mixed sizes never overlap and every written
 	 * block can be checked.
 	 */
-	for (unsigned i = 0; i < job->nbssplit; i++) {
-		uint32_t b = job->bssplit[i].bs;
-		if (i == 0 || (job->verify ? b > unit : b < unit))
-			unit = b;
-	}
+	wl_job_bs_bounds(job, &minbs, &maxbs);
+	uint32_t unit = job->verify ? maxbs : minbs;
 	if (job->blockalign && wl_rw_is_random(job->rw))
 		unit = (uint32_t)(job->blockalign < UINT32_MAX ? job->blockalign : UINT32_MAX);
 	if (unit < block)
@@ -259,19 +256,20 @@ enum rl_op wl_gen_op(struct wl_gen *g)
 	return RL_OP_READ;
 }
 
-uint32_t wl_gen_len(struct wl_gen *g)
+uint32_t wl_gen_len(struct wl_gen *g, enum rl_op op)
 {
-	const struct wl_job *job = g->job;
+	unsigned n;
+	const struct wl_bssplit *split = wl_job_bssplit(g->job, op < WL_GEN_DIRS ? op : 0, &n);
 
-	if (!job->nbssplit)
-		return job->bs;
+	if (!n)
+		return g->job->bs;
 	uint64_t r = wl_rng_below(&g->rng, 100);
-	for (unsigned i = 0; i < job->nbssplit; i++) {
-		if (r < job->bssplit[i].pct)
-			return job->bssplit[i].bs;
-		r -= job->bssplit[i].pct;
+	for (unsigned i = 0; i < n; i++) {
+		if (r < split[i].pct)
+			return split[i].bs;
+		r -= split[i].pct;
 	}
-	return job->bssplit[job->nbssplit - 1].bs;
+	return split[n - 1].bs;
 }
 
 /* Block number for a random pattern. */

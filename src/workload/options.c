@@ -59,8 +59,9 @@ static const struct opt_def opt_table[] = {
               "Mix of block sizes: SIZE/PCT entries separated by ':' (4k/60:64k/40), each "
               "size as for bs, at most 16 entries, percentages adding up to 100.  Entries "
               "without /PCT share the rest equally (the first ones get 1 more if it does "
-              "not divide evenly).  Replaces bs until bs is set again.  fio's "
-              "per-direction form (with ',') is not supported."),
+              "not divide evenly).  Replaces bs until bs is set again.  READ,WRITE[,TRIM] "
+              "lists give each direction its own (trims take the writes' unless given), "
+              "as fio (4k/50:64k/50,1m/100)."),
      .set = opt_set_bssplit},
     {OPT_INFO("iodepth", NULL, "int", "1",
               "I/Os kept in flight by each job: 1 to 65536 (io_uring: up to 32768)."),
@@ -548,6 +549,13 @@ static const struct opt_def opt_table[] = {
               "The priority level of cmdprio_percentage's requests, READ[,WRITE], 0 "
               "(highest) to 7."),
      .set = opt_set_pair, .off = OPT_OFF(cmdprio_level, uint32_t[2]), .min = 0, .max = 7},
+    {OPT_INFO("cmdprio_bssplit", NULL, "str", "",
+              "Per block size, the share of requests that carry a priority, READ[,WRITE]: "
+              "BS/PCT entries separated by ':' take cmdprio_class and cmdprio "
+              "(64k/30:1m/0); BS/PCT/CLASS/LEVEL[/HINT] entries their own, and one size may "
+              "have several (64k/25/1/1:64k/75/3/2).  Instead of cmdprio_percentage "
+              "(io_uring and libaio)."),
+     .set = opt_set_cmdprio_bssplit},
     {OPT_INFO("log_prio", NULL, "bool", "0",
               "The last column of write_lat_log's logs shows each sample's priority value "
               "as fio does (0x6000: class 3, level 0) instead of 1 for the real time class "

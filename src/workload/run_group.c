@@ -90,14 +90,19 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 		return -EINVAL;
 	}
 	/* Sizes the target or the engine cannot take fail here, named, not at I/O time. */
-	for (unsigned i = 0; i <= job->nbssplit; i++) {
-		uint32_t bs = i < job->nbssplit ? job->bssplit[i].bs : job->bs;
-		if ((i < job->nbssplit || !job->nbssplit) && bs % t->block_size) {
-			snprintf(msg, msglen,
-			         "job '%s': %s=%u is not a multiple of the target's logical block "
-			         "size (%u bytes)",
-			         job->name, job->nbssplit ? "bssplit" : "bs", bs, t->block_size);
-			return -EINVAL;
+	for (int d = 0; d < WL_DIRS; d++) {
+		unsigned ns;
+		const struct wl_bssplit *split = wl_job_bssplit(job, d, &ns);
+		for (unsigned i = 0; i < (ns ? ns : 1); i++) {
+			uint32_t bs = ns ? split[i].bs : job->bs;
+			if (bs % t->block_size) {
+				snprintf(
+				    msg, msglen,
+				    "job '%s': %s=%u is not a multiple of the target's logical "
+				    "block size (%u bytes)",
+				    job->name, ns ? "bssplit" : "bs", bs, t->block_size);
+				return -EINVAL;
+			}
 		}
 	}
 	if (job->offset % t->block_size || job->offset_increment % t->block_size) {

@@ -73,7 +73,7 @@ static void test_random_map_once_per_loop(void **state)
 	for (int loop = 0; loop < 2; loop++) {
 		memset(seen, 0, sizeof(seen));
 		for (uint64_t i = 0; i < n; i++) {
-			uint32_t len = wl_gen_len(&g);
+			uint32_t len = wl_gen_len(&g, RL_OP_READ);
 			uint64_t off = wl_gen_offset(&g, wl_gen_op(&g), &len);
 			assert_int_equal(len, 4096);
 			assert_true(off >= 8192 && (off - 8192) % 4096 == 0);

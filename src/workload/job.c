@@ -116,6 +116,8 @@ bool wl_job_writes(const struct wl_job *job)
 		return false; /* it only reads back */
 	if (job->read_iolog[0])
 		return true; /* a trace may write: armed as a writer, whatever it holds */
+	if (job->engine == WL_ENGINE_FALLOC || job->engine == WL_ENGINE_FTRUNCATE)
+		return true; /* its reads allocate too (fio opens the file read-write) */
 	switch (job->rw) {
 	case WL_RW_WRITE:
 	case WL_RW_RANDWRITE:

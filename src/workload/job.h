@@ -108,6 +108,17 @@ enum wl_engine {
 	WL_ENGINE_PSYNC,  /* psync, sync, pvsync, pvsync2: one synchronous call per I/O */
 	WL_ENGINE_LIBAIO, /* Linux native AIO through libaio (io_submit / io_getevents) */
 	WL_ENGINE_NULL,   /* no I/O: requests complete at once (a null() target) */
+	/* engine.c: a system call on the file per request instead of a transfer */
+	WL_ENGINE_FALLOC,    /* fallocate(2): read keeps the size, write grows it, trim punches */
+	WL_ENGINE_FTRUNCATE, /* ftruncate(2) to each write's offset */
+	/* engine.c: one operation on one of the job's files (or folders) per request */
+	WL_ENGINE_FILECREATE,
+	WL_ENGINE_FILESTAT,
+	WL_ENGINE_FILEDELETE,
+	WL_ENGINE_DIRCREATE,
+	WL_ENGINE_DIRSTAT,
+	WL_ENGINE_DIRDELETE,
+	WL_ENGINE_COUNT
 };
 
 enum wl_verify {
@@ -388,7 +399,8 @@ bool wl_rw_is_random(enum wl_rw rw);
 const char *wl_rw_name(enum wl_rw rw);
 /**
  * True if the job writes or trims (safety checks apply): write, randwrite,
- * trim, randtrim, and rw / randrw unless rwmixread is 100.
+ * trim, randtrim, and rw / randrw unless rwmixread is 100; any falloc or
+ * ftruncate job (its reads change the file's allocation).
  */
 bool wl_job_writes(const struct wl_job *job);
 /**
@@ -486,6 +498,13 @@ const struct wl_option_info *wl_options(size_t *count);
  * last or for an option that is not enumerated.
  */
 const char *wl_option_choice(const char *name, size_t i);
+
+/**
+ * The operation of a file-operation engine (filecreate ... dirdelete) as
+ * the fileops() target names it ("create", "stat", "delete"), with
+ * *@dirs set for the dir* ones; NULL for the other engines (engine.c).
+ */
+const char *wl_engine_fileop(enum wl_engine e, bool *dirs);
 
 /** The @i-th name ioengine= accepts (fio's spelling), or NULL past the last. */
 const char *wl_engine_name(size_t i);

@@ -13,10 +13,11 @@
 #include <string.h>
 
 const struct opt_choice opt_engine_choices[] = {
-    {"io_uring", WL_ENGINE_IO_URING}, {"libaio", WL_ENGINE_LIBAIO},
-    {"psync", WL_ENGINE_PSYNC},       {"sync", WL_ENGINE_PSYNC},
-    {"pvsync", WL_ENGINE_PSYNC},      {"pvsync2", WL_ENGINE_PSYNC},
-    {"null", WL_ENGINE_NULL},         {NULL, 0},
+    {"io_uring", WL_ENGINE_IO_URING},   {"libaio", WL_ENGINE_LIBAIO},
+    {"psync", WL_ENGINE_PSYNC},         {"sync", WL_ENGINE_PSYNC},
+    {"pvsync", WL_ENGINE_PSYNC},        {"pvsync2", WL_ENGINE_PSYNC},
+    {"null", WL_ENGINE_NULL},           {"falloc", WL_ENGINE_FALLOC},
+    {"ftruncate", WL_ENGINE_FTRUNCATE}, {NULL, 0},
 };
 
 const char *wl_engine_name(size_t i)

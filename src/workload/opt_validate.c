@@ -87,7 +87,7 @@ static int opt_check_values(const struct wl_job *job, const struct opt_ctx *ctx)
 		return opt_fail(ctx, false, "invalid rw value %d", (int)job->rw);
 	if ((unsigned)job->dist > WL_DIST_ZONED_ABS)
 		return opt_fail(ctx, false, "invalid random_distribution value %d", (int)job->dist);
-	if ((unsigned)job->engine > WL_ENGINE_NULL)
+	if ((unsigned)job->engine >= WL_ENGINE_COUNT)
 		return opt_fail(ctx, false, "invalid ioengine value %d", (int)job->engine);
 	if ((unsigned)job->verify > WL_VERIFY_PATTERN)
 		return opt_fail(ctx, false, "invalid verify value %d", (int)job->verify);

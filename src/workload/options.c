@@ -126,7 +126,10 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("ioengine", NULL, "enum", "io_uring",
               "How I/O is issued: io_uring; libaio (Linux native AIO through libaio); psync, "
               "sync, pvsync, pvsync2 (one synchronous call per I/O, so iodepth is 1 in "
-              "effect); null (no I/O at all: a null() target of the job's size)."),
+              "effect); null (no I/O at all: a null() target of the job's size); falloc "
+              "(each read is fallocate(2) keeping the size, each write one growing it, each "
+              "trim a hole punched) and ftruncate (each write truncates the file to its "
+              "offset), on one file, as fio's."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("zero_buffers", NULL, "bool", "0",
               "Write blocks of zeros.  Excludes refill_buffers and "

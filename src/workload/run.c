@@ -421,7 +421,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	    wl_job_cmdprio_pick(w->job, op, len, (uint32_t)wl_rng_below(&w->prio_rng, 100), &cprio);
 	s->io.ioprio = s->cmdprio ? cprio : wl_job_ioprio(w->job);
 	s->verifying = false;
-	s->io.flags = 0;
+	s->io.flags = w->io_flags; /* the engine's (falloc, ftruncate) */
 	w->ios_issued++;
 	if (w->paced && op < WL_DIRS) {
 		uint64_t cost = 0, c2 = 0;
@@ -451,7 +451,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		w->wrote = true;
 		w->writes_since_sync++;
 		if (job->sync_writes)
-			s->io.flags = RL_IO_FUA;
+			s->io.flags |= RL_IO_FUA;
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
 		else if (job->verify == WL_VERIFY_META)

@@ -71,9 +71,7 @@ static double run_wall_now(void)
 int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_t msglen)
 {
 	bool virt = rl_target_leaf_caps(t) & RL_CAP_VIRTUAL;
-	enum rl_exec_kind kind = virt                             ? RL_EXEC_VIRTUAL
-	                         : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC
-	                                                          : RL_EXEC_URING;
+	enum rl_exec_kind kind = virt ? RL_EXEC_VIRTUAL : wl_engine_exec(job->engine);
 	unsigned n = job->numjobs;
 
 	/* The last worker's region lies highest (offset_increment moves each one up). */
@@ -122,6 +120,13 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 		         job->name, job->iodepth, RUN_URING_DEPTH_MAX);
 		return -EINVAL;
 	}
+	if (wl_engine_io_flags(job->engine) && strcmp(t->ops->name, "file")) {
+		snprintf(msg, msglen,
+		         "job '%s': ioengine=%s makes system calls on one file or device "
+		         "(filename=, nrfiles=1), not on a %s() target",
+		         job->name, job->engine_name, t->ops->name);
+		return -EINVAL;
+	}
 	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
 		snprintf(msg, msglen, "job '%s': the target does not support trim", job->name);
 		return -EOPNOTSUPP;
@@ -131,18 +136,7 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 
 static enum rl_exec_kind run_kind(const struct wl_job *job, bool virt)
 {
-	if (virt)
-		return RL_EXEC_VIRTUAL;
-	switch (job->engine) {
-	case WL_ENGINE_PSYNC:
-		return RL_EXEC_PSYNC;
-	case WL_ENGINE_LIBAIO:
-		return RL_EXEC_LIBAIO;
-	case WL_ENGINE_IO_URING:
-	case WL_ENGINE_NULL:
-		break;
-	}
-	return RL_EXEC_URING;
+	return virt ? RL_EXEC_VIRTUAL : wl_engine_exec(job->engine);
 }
 
 /*

@@ -165,6 +165,7 @@ static int run_worker_setup(struct run_worker *w)
 		if (!w->bl)
 			return -ENOMEM;
 	}
+	w->io_flags = wl_engine_io_flags(job->engine) | (job->direct ? 0 : RL_IO_BUFFERED);
 	w->cmdprio_on = job->cmdprio_pct[0] || job->cmdprio_pct[1] || job->ncmdprio_split[0] ||
 	                job->ncmdprio_split[1];
 	wl_rng_seed(&w->prio_rng, w->seed ^ 0x2545f4914f6cdd1dull);

@@ -574,7 +574,7 @@ static void test_invalid_values(void **state)
 
 	    {"ioengine", "posixaio",
 	     "ioengine 'posixaio' is not supported by raidlab (supported: io_uring, libaio, psync, "
-	     "sync, pvsync, pvsync2, null)"},
+	     "sync, pvsync, pvsync2, null, falloc, ftruncate)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -633,7 +633,7 @@ static void test_unknown_and_rejected(void **state)
 
 	SET_ERR("ioengine", "splice",
 	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
-	        "psync, sync, pvsync, pvsync2, null)");
+	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("hipri", NULL,
@@ -940,7 +940,7 @@ static void test_validate(void **state)
 	    {offsetof(struct wl_job, bs), 4, 128u << 20, "is not a block size"},
 	    {offsetof(struct wl_job, log_avg_ns), 8, 0, "log_avg_msec must be from 1 to 3600000"},
 	    {offsetof(struct wl_job, rw), 4, 42, "invalid rw value 42"},
-	    {offsetof(struct wl_job, engine), 4, 9, "invalid ioengine value 9"},
+	    {offsetof(struct wl_job, engine), 4, WL_ENGINE_COUNT, "invalid ioengine value"},
 	    {offsetof(struct wl_job, verify), 4, 5, "invalid verify value 5"},
 	    {offsetof(struct wl_job, nbssplit), 4, WL_BSSPLIT_MAX + 1, "bssplit has 17 entries"},
 	};

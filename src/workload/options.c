@@ -129,7 +129,9 @@ static const struct opt_def opt_table[] = {
               "effect); null (no I/O at all: a null() target of the job's size); falloc "
               "(each read is fallocate(2) keeping the size, each write one growing it, each "
               "trim a hole punched) and ftruncate (each write truncates the file to its "
-              "offset), on one file, as fio's."),
+              "offset), on one file, as fio's; filecreate, filestat, filedelete, dircreate, "
+              "dirstat, dirdelete (each I/O creates, stats or deletes one of the nrfiles "
+              "files or folders, a fileops() target: IOPS are operations per second)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("zero_buffers", NULL, "bool", "0",
               "Write blocks of zeros.  Excludes refill_buffers and "
@@ -221,10 +223,12 @@ static const struct opt_def opt_table[] = {
               "files go in directory= or the current folder."),
      .set = opt_set_path, .off = OPT_OFF(filename_format, char[WL_PATH_MAX])},
     {OPT_INFO("nrfiles", NULL, "int", "1",
-              "Files each copy of a job without filename= uses, 1 to 1024, named by "
+              "Files each copy of a job without filename= uses, 1 to 16777216, named by "
               "filename_format; size (or filesize each) is shared among them.  They "
-              "form one region, file after file, so the job's offsets choose the file."),
-     .set = opt_set_u32, .off = OPT_OFF(nrfiles, uint32_t), .min = 1, .max = 1024},
+              "form one region, file after file, so the job's offsets choose the file "
+              "(a job file's target spec holds at most about a hundred; the filecreate "
+              "... dirdelete engines take any number)."),
+     .set = opt_set_u32, .off = OPT_OFF(nrfiles, uint32_t), .min = 1, .max = 1u << 24},
     {OPT_INFO("openfiles", NULL, "int", "1",
               "Accepted for fio job files (1 or more): raidlab keeps all of a job's files "
               "open for the whole run."),

@@ -76,7 +76,10 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 
 	/* The last worker's region lies highest (offset_increment moves each one up). */
 	uint64_t last = job->offset + (uint64_t)(n - 1) * job->offset_increment;
-	if (last >= t->size || (job->size && job->size > t->size - last)) {
+	bool dirs;
+	if (wl_engine_fileop(job->engine, &dirs))
+		last = 0; /* one request per entry: size and offset do not apply (run_prepare) */
+	else if (last >= t->size || (job->size && job->size > t->size - last)) {
 		snprintf(msg, msglen,
 		         "job '%s': offset %llu + size %llu is beyond the end of the target "
 		         "(%llu bytes)%s",
@@ -150,6 +153,12 @@ static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
 
 	*job = *it->job;
 	unsigned n = job->numjobs;
+	bool dirs;
+	if (wl_engine_fileop(job->engine, &dirs)) {
+		/* one request per entry, whatever size says (fio sizes each file to bs) */
+		job->size = job->offset = job->offset_increment = 0;
+		job->size_pct = job->offset_pct = 0;
+	}
 	if (job->offset_pct)
 		job->offset = t0->size / 100 * job->offset_pct / WL_BS_MIN * WL_BS_MIN;
 	if (job->size_pct) {

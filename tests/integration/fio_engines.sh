@@ -55,4 +55,49 @@ expect_fail 1 "Invalid argument" $RAIDLAB run --name=t --filename=f --ioengine=f
 	--rw=read --size=1m --quiet
 expect_fail 2 "ioengine=falloc makes system calls on one file or device" \
 	$RAIDLAB run --name=t --target='mem(size=1m)' --ioengine=falloc --rw=write --quiet
+
+# --- filecreate ... dirdelete: one operation per file (or folder), counted as an I/O ---
+# run TOOL DIR ENGINE ARGS...: the job in folder DIR; prints read.total_ios
+ops() {
+	local tool=$1 dir=$2 eng=$3
+	shift 3
+	mkdir -p "$dir"
+	if [ "$tool" = fio ]; then
+		fio --name=t --directory="$dir" --ioengine="$eng" --filesize=4k "$@" \
+			--output-format=json >ops.json 2>/dev/null || fail "fio $eng $*"
+	else
+		$RAIDLAB run --name=t --directory="$dir" --ioengine="$eng" --filesize=4k "$@" \
+			--output-format=json >ops.json || fail "raidlab $eng $*"
+	fi
+	jq '.jobs[0].read.total_ios' ops.json
+}
+rm -rf r f d
+[ "$(ops raidlab r filecreate --nrfiles=50 --keep)" = 50 ] || fail "filecreate: 50 files expected"
+[ "$(ops fio f filecreate --nrfiles=50)" = 50 ] || fail "fio's filecreate: 50 files expected"
+[ "$(cd r && ls | sort)" = "$(cd f && ls | sort)" ] || fail "filecreate: other names than fio's"
+[ "$(find r -type f | wc -l)" = 50 ] || fail "filecreate: 50 files expected"
+# (fio 3.33 has no dircreate, dirstat, dirdelete: they are checked on their own)
+[ "$(ops raidlab d dircreate --nrfiles=50 --keep)" = 50 ] || fail "dircreate: 50 folders expected"
+[ "$(cd d && ls | sort)" = "$(cd f && ls | sort)" ] && [ "$(find d -mindepth 1 -type d | wc -l)" = 50 ] ||
+	fail "dircreate: 50 folders named as filecreate's files expected"
+rm -rf d
+for eng in dirstat dirdelete; do
+	[ "$(ops raidlab d $eng --nrfiles=7)" = 7 ] && [ -z "$(ls d)" ] || fail "$eng: 7 operations expected"
+done
+rm -rf r
+ops raidlab r filecreate --nrfiles=20 >/dev/null
+[ -z "$(ls r)" ] || fail "filecreate without --keep left the files it made"
+for eng in filestat filedelete; do
+	rm -rf r
+	[ "$(ops raidlab r $eng --nrfiles=20)" = 20 ] || fail "$eng: 20 operations expected"
+	[ -z "$(ls r)" ] || fail "$eng: the files it laid out were left"
+done
+rm -rf r
+mkdir r
+touch r/t.0.3
+expect_fail 2 "refusing to delete r/t.0.3, which raidlab did not make" $RAIDLAB run --name=t \
+	--directory=r --ioengine=filedelete --nrfiles=5 --quiet
+[ -e r/t.0.3 ] || fail "filedelete removed a file it did not make"
+[ "$(ops raidlab r filedelete --nrfiles=5 --force-destroy)" = 5 ] && [ -z "$(ls r)" ] ||
+	fail "filedelete --force-destroy"
 exit 0

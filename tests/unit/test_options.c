@@ -574,7 +574,8 @@ static void test_invalid_values(void **state)
 
 	    {"ioengine", "posixaio",
 	     "ioengine 'posixaio' is not supported by raidlab (supported: io_uring, libaio, psync, "
-	     "sync, pvsync, pvsync2, null, falloc, ftruncate)"},
+	     "sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, filedelete, "
+	     "dircreate, dirstat, dirdelete)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -633,7 +634,8 @@ static void test_unknown_and_rejected(void **state)
 
 	SET_ERR("ioengine", "splice",
 	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
-	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate)");
+	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, "
+	        "filedelete, dircreate, dirstat, dirdelete)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("hipri", NULL,

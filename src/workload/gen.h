@@ -121,6 +121,8 @@ struct wl_gen {
 	int64_t skip;
 	uint32_t run_left;
 	uint64_t run_next; /* random runs: the next (relative) offset */
+	/* zonemode=strided: the zone's start (relative), bytes done in it, position in it */
+	uint64_t szone_base, szone_bytes, szone_pos[RL_OP_COUNT];
 };
 
 /**

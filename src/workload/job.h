@@ -316,6 +316,11 @@ struct wl_job {
 	/* fio's logs */
 	bool log_offset;   /* log_offset=1: logs have an offset column (0 for averaged lines) */
 	bool per_job_logs; /* 0: one log file for all jobs, without the job number */
+	/* zonemode=strided (gen.c): zonesize bytes in a zone of zonerange, then zoneskip on */
+	bool zone_strided;
+	uint64_t zone_range; /* zonerange=; 0: zonesize */
+	uint64_t zone_size;  /* zonesize= */
+	uint64_t zone_skip;  /* zoneskip= */
 	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
 	 */
 	uint32_t unified_rw;

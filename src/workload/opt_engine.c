@@ -211,6 +211,23 @@ bad:
 	                value);
 }
 
+/* zonemode=none|strided; zbd needs a zoned device (refused with the reason). */
+int opt_set_zonemode(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "zbd"))
+		return opt_fail(ctx, true,
+		                "zonemode=zbd needs a zoned block device, which raidlab does not "
+		                "drive; none and strided are supported");
+	if (strcmp(value, "none") && strcmp(value, "strided"))
+		return opt_fail(ctx, true, "expected none or strided, got '%s'", value);
+	job->zone_strided = !strcmp(value, "strided");
+	return 0;
+}
+
 /* pre_read=1: fio reads the files into the cache first and so keeps them there (invalidate=0). */
 int opt_set_pre_read(struct wl_job *job, const struct opt_def *def, const char *value,
                      const struct opt_ctx *ctx)

@@ -335,6 +335,20 @@ static int opt_check_timing(const struct wl_job *job, const struct opt_ctx *ctx)
 	return 0;
 }
 
+/* zonemode=strided: a zone to stay in, in whole blocks. */
+static int opt_check_zones(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (!job->zone_strided)
+		return 0;
+	if (!job->zone_size)
+		return opt_fail(ctx, false, "zonemode=strided needs zonesize (as in fio)");
+	if (job->zone_size % WL_BS_MIN || job->zone_range % WL_BS_MIN || job->zone_skip % WL_BS_MIN)
+		return opt_fail(ctx, false,
+		                "zonerange, zonesize and zoneskip must be multiples of %u",
+		                WL_BS_MIN);
+	return 0;
+}
+
 /* Priorities (prio, prioclass, cmdprio) and the verify backlog. */
 static int opt_check_priority(const struct wl_job *job, const struct opt_ctx *ctx)
 {
@@ -381,7 +395,7 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	static int (*const checks[])(const struct wl_job *, const struct opt_ctx *) = {
 	    opt_check_values,   opt_check_sizes,    opt_check_region,  opt_check_pattern,
 	    opt_check_verify,   opt_check_sequence, opt_check_buffers, opt_check_timing,
-	    opt_check_priority, opt_check_limits,
+	    opt_check_priority, opt_check_zones,    opt_check_limits,
 	};
 	if (msg && msglen)
 		msg[0] = '\0';

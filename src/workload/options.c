@@ -414,6 +414,21 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("filesize", NULL, "size", "0",
               "Size of the files the job creates (filename= / directory=); 0: offset + size."),
      .set = opt_set_size, .off = OPT_OFF(filesize, uint64_t)},
+    {OPT_INFO("zonemode", NULL, "enum", "none",
+              "strided: I/O stays in a zone of zonerange bytes until zonesize bytes went "
+              "there, then skips zoneskip bytes past the zone to the next one (back to the "
+              "start past the end), as fio; none: the zone options are ignored.  zbd (a "
+              "zoned device) is refused."),
+     .set = opt_set_zonemode},
+    {OPT_INFO("zonerange", NULL, "size", "0", "zonemode=strided: the size of a zone; 0: zonesize."),
+     .set = opt_set_size, .off = OPT_OFF(zone_range, uint64_t)},
+    {OPT_INFO("zonesize", NULL, "size", "0",
+              "zonemode=strided: bytes transferred in a zone before moving on (more than "
+              "zonerange: the zone is gone over again)."),
+     .set = opt_set_size, .off = OPT_OFF(zone_size, uint64_t)},
+    {OPT_INFO("zoneskip", NULL, "size", "0",
+              "zonemode=strided: bytes skipped after a zone's zonesize bytes."),
+     .set = opt_set_size, .off = OPT_OFF(zone_skip, uint64_t)},
     {OPT_INFO("wait_for", NULL, "str", "",
               "Start this job only when the earlier job of that name has finished (it runs "
               "in the wave after that job's)."),

@@ -148,7 +148,7 @@ mkdir -p nt-fio nt-raidlab
 [ -z "$(ls nt-raidlab)" ] || fail "the default files were not removed"
 $RAIDLAB run nt.fio --parse-only || fail "--parse-only needs no target"
 printf '[j]\nfilename=%s/pp\nzonemode=zbd\n' "$T" >bad.fio
-expect_fail 2 "bad.fio:3: unknown option 'zonemode'" $RAIDLAB run bad.fio --parse-only
+expect_fail 2 "bad.fio:3: option 'zonemode': zonemode=zbd needs a zoned block device" $RAIDLAB run bad.fio --parse-only
 $RAIDLAB run two.fio --section=b --output-format=json >sec.json || fail "--section"
 jq -e '[.jobs[].jobname] == ["b"]' sec.json >/dev/null || fail "--section ran $(jq -c '[.jobs[].jobname]' sec.json)"
 $RAIDLAB run two.fio --section=a --showcmd | grep -q -- "--name=a .*--rw=randread" || fail "--showcmd"

@@ -592,11 +592,13 @@ static int run_plan_add(struct run_plan *p, const struct run_args *a, const stru
 		p->tg[i].direct_given = true;
 		p->tg[i].first_job = j->name;
 	} else {
-		cli_error("run",
-		          "jobs '%s' and '%s' disagree on direct= for the same target %s; it is "
-		          "opened once for both",
-		          p->tg[i].first_job, j->name, spec);
-		return -EINVAL;
+		/*
+		 * The jobs disagree: fio opens the file per job.  It is opened
+		 * with O_DIRECT and once more through the page cache, and each
+		 * request of a direct=0 job says so (RL_IO_BUFFERED).
+		 */
+		p->tg[i].ctx.direct = true;
+		p->tg[i].ctx.also_buffered = true;
 	}
 	if (wl_job_writes(j))
 		p->tg[i].ctx.write_intent = true;

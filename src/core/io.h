@@ -43,6 +43,22 @@ enum rl_op {
 
 /** Request flags. */
 #define RL_IO_FUA 0x1u /* write: durable before it completes */
+/*
+ * File targets only (fio's falloc and ftruncate engines): the request is a
+ * system call on the file's space, not a data transfer.  SPACE: READ
+ * allocates the range keeping the size, WRITE allocates it growing the
+ * size, TRIM punches a hole (fallocate(2)).  TRUNC: WRITE sets the file's
+ * size to the offset (ftruncate(2)); other operations fail with -EINVAL.
+ */
+#define RL_IO_SPACE 0x2u
+#define RL_IO_TRUNC 0x4u
+/*
+ * File targets opened with also_buffered (registry.h): the request goes
+ * through the page cache although the file is open with O_DIRECT, as for a
+ * job with direct=0 beside direct=1 jobs on the same file (fio opens the
+ * file per job).  Ignored elsewhere.
+ */
+#define RL_IO_BUFFERED 0x8u
 
 /**
  * Completion callback.  status is 0 on success or a negative errno (-EIO for

@@ -24,13 +24,14 @@
 
 /** Settings that apply to the whole stack being opened. */
 struct rl_build_ctx {
-	bool write_intent;          /* the run will write or trim: safety checks apply */
-	bool write_only;            /* nothing reads it: a new file is allocated, not filled
-	                               with data (fio's fallocate=native for write-only jobs) */
-	bool force_destroy;         /* allow writing over data found on devices/files */
-	bool keep;                  /* keep test files raidlab created */
-	bool direct;                /* O_DIRECT for files and devices (default true) */
-	bool buffered_ok;           /* fall back to buffered I/O where O_DIRECT is refused */
+	bool write_intent;  /* the run will write or trim: safety checks apply */
+	bool write_only;    /* nothing reads it: a new file is allocated, not filled
+	                       with data (fio's fallocate=native for write-only jobs) */
+	bool force_destroy; /* allow writing over data found on devices/files */
+	bool keep;          /* keep test files raidlab created */
+	bool direct;        /* O_DIRECT for files and devices (default true) */
+	bool buffered_ok;   /* fall back to buffered I/O where O_DIRECT is refused */
+	bool also_buffered; /* direct files also open a page-cache descriptor (RL_IO_BUFFERED) */
 	uint64_t default_file_size; /* size for a test file created without size= (0: required) */
 	uint32_t size_pct; /* a job's size=N% (0: none): said when a new file lacks a size */
 	bool quiet;        /* no warnings on stderr */

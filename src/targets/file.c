@@ -25,7 +25,9 @@
  * libaio executor reads, writes and flushes become iocbs (TRIM stays
  * synchronous).  TRIM
  * on a block device is the BLKDISCARD ioctl in both cases.  The executor
- * maps results to 0 / -errno, short transfers included.
+ * maps results to 0 / -errno, short transfers included.  A request marked
+ * RL_IO_SPACE or RL_IO_TRUNC (io.h: fio's falloc and ftruncate engines) is
+ * that system call instead, always synchronous (file_space_io).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,7 @@
 
 struct file_state {
 	int fd;
+	int fd_buffered; /* also_buffered: the same file without O_DIRECT, or -1 */
 	char *path;
 	bool blockdev;
 	bool created; /* raidlab made this file: remove it at finish unless keep */
@@ -57,7 +60,7 @@ struct file_state {
 	int access_hint; /* POSIX_FADV_* given to a buffered file before each job */
 };
 
-static int file_sync_io(struct file_state *f, struct rl_io *io)
+static int file_sync_io(struct file_state *f, int fd, struct rl_io *io)
 {
 	uint8_t *p = io->buf;
 	uint64_t off = io->offset;
@@ -69,12 +72,12 @@ static int file_sync_io(struct file_state *f, struct rl_io *io)
 		while (left) {
 			ssize_t n;
 			if (io->op == RL_OP_READ)
-				n = pread(f->fd, p, left, (off_t)off);
+				n = pread(fd, p, left, (off_t)off);
 			else if (io->flags & RL_IO_FUA) {
 				struct iovec iov = {.iov_base = p, .iov_len = left};
-				n = pwritev2(f->fd, &iov, 1, (off_t)off, RWF_DSYNC);
+				n = pwritev2(fd, &iov, 1, (off_t)off, RWF_DSYNC);
 			} else
-				n = pwrite(f->fd, p, left, (off_t)off);
+				n = pwrite(fd, p, left, (off_t)off);
 			if (n < 0) {
 				if (errno == EINTR)
 					continue;
@@ -88,35 +91,61 @@ static int file_sync_io(struct file_state *f, struct rl_io *io)
 		}
 		return 0;
 	case RL_OP_FLUSH:
-		return fdatasync(f->fd) ? -errno : 0;
+		return fdatasync(fd) ? -errno : 0;
 	case RL_OP_TRIM:
 		if (f->blockdev) {
 			uint64_t range[2] = {io->offset, io->len};
-			return ioctl(f->fd, BLKDISCARD, range) ? -errno : 0;
+			return ioctl(fd, BLKDISCARD, range) ? -errno : 0;
 		}
-		return fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-		                 (off_t)io->offset, (off_t)io->len)
+		return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)io->offset,
+		                 (off_t)io->len)
 		           ? -errno
 		           : 0;
 	}
 	return -EINVAL;
 }
 
+/* fio's falloc and ftruncate engines: the request's system call on the file's space. */
+static int file_space_io(struct file_state *f, const struct rl_io *io)
+{
+	static const int modes[] = {
+	    [RL_OP_READ] = FALLOC_FL_KEEP_SIZE,
+	    [RL_OP_WRITE] = 0,
+	    [RL_OP_TRIM] = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	};
+	if (io->op == RL_OP_FLUSH)
+		return fdatasync(f->fd) ? -errno : 0;
+	if (io->flags & RL_IO_TRUNC)
+		return io->op != RL_OP_WRITE                 ? -EINVAL
+		       : ftruncate(f->fd, (off_t)io->offset) ? -errno
+		                                             : 0;
+	if (io->op > RL_OP_TRIM)
+		return -EINVAL;
+	return fallocate(f->fd, modes[io->op], (off_t)io->offset, (off_t)io->len) ? -errno : 0;
+}
+
 static void file_submit(struct rl_target *t, struct rl_io *io)
 {
 	struct file_state *f = t->priv;
 	struct io_uring_sqe *sqe;
+	bool buffered = (io->flags & RL_IO_BUFFERED) && f->fd_buffered >= 0;
+	int fd = buffered ? f->fd_buffered : f->fd;
+
+	if (io->flags & (RL_IO_SPACE | RL_IO_TRUNC)) {
+		rl_io_complete_later(io, file_space_io(f, io));
+		return;
+	}
 
 	if (io->ex->kind == RL_EXEC_LIBAIO && io->op != RL_OP_TRIM) {
-		int rc = rl_exec_aio_submit(io->ex, io, f->fd, !f->direct);
+		int rc = rl_exec_aio_submit(io->ex, io, fd, buffered || !f->direct);
 		if (rc == -EAGAIN) /* the executor's iocb table is full: do it now */
-			rl_io_complete_later(io, file_sync_io(f, io));
+			rl_io_complete_later(io, file_sync_io(f, fd, io));
 		else if (rc)
 			rl_io_complete_later(io, rc);
 		return;
 	}
 	if (io->ex->kind != RL_EXEC_URING || (io->op == RL_OP_TRIM && f->blockdev)) {
-		rl_io_complete_later(io, file_sync_io(f, io));
+		rl_io_complete_later(io, file_sync_io(f, fd, io));
 		return;
 	}
 	sqe = rl_exec_get_sqe(io->ex, io);
@@ -126,20 +155,20 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 	}
 	switch (io->op) {
 	case RL_OP_READ:
-		io_uring_prep_read(sqe, f->fd, io->buf, io->len, io->offset);
+		io_uring_prep_read(sqe, fd, io->buf, io->len, io->offset);
 		sqe->ioprio = io->ioprio;
 		break;
 	case RL_OP_WRITE:
-		io_uring_prep_write(sqe, f->fd, io->buf, io->len, io->offset);
+		io_uring_prep_write(sqe, fd, io->buf, io->len, io->offset);
 		sqe->ioprio = io->ioprio;
 		if (io->flags & RL_IO_FUA)
 			sqe->rw_flags = RWF_DSYNC;
 		break;
 	case RL_OP_FLUSH:
-		io_uring_prep_fsync(sqe, f->fd, IORING_FSYNC_DATASYNC);
+		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
 		break;
 	case RL_OP_TRIM:
-		io_uring_prep_fallocate(sqe, f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 		                        io->offset, io->len);
 		break;
 	}
@@ -179,6 +208,8 @@ static void file_destroy(struct rl_target *t)
 	file_finish(t);
 	if (f->fd >= 0)
 		close(f->fd);
+	if (f->fd_buffered >= 0)
+		close(f->fd_buffered);
 	free(f->path);
 	free(f);
 }
@@ -474,6 +505,15 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	    (rc = file_check_data(f, ctx, pos, err)))
 		return rc;
 	f->writable = ctx->write_intent;
+	if (f->direct && ctx->also_buffered) {
+		/* the checks above hold for it too: the same file, already locked */
+		f->fd_buffered = open(f->path, (ctx->write_intent ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+		if (f->fd_buffered < 0) {
+			int e = errno;
+			rl_err_set(err, pos, "cannot open %s: %s", f->path, strerror(e));
+			return -e;
+		}
+	}
 	return 0;
 }
 
@@ -539,6 +579,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 		return -ENOMEM;
 	}
 	f->fd = -1;
+	f->fd_buffered = -1;
 	f->direct = direct;
 	f->keep = keep;
 	f->create = create;

@@ -93,10 +93,8 @@ static uint64_t dedupe_set_key(const struct wl_dedupe *d, uint64_t i)
 void wl_dedupe_init(struct wl_dedupe *d, const struct wl_job *job, uint64_t region_len,
                     uint64_t seed, unsigned index, unsigned count)
 {
-	uint32_t minbs = job->bs;
-	for (unsigned i = 0; i < job->nbssplit; i++)
-		if (!i || job->bssplit[i].bs < minbs)
-			minbs = job->bssplit[i].bs;
+	uint32_t minbs, maxbs;
+	wl_job_bs_bounds(job, &minbs, &maxbs);
 	memset(d, 0, sizeof(*d));
 	/* dedupe_global: one working set for every such job, so a fixed base */
 	d->base = job->dedupe_global ? WL_DEDUPE_GLOBAL_BASE : seed ^ 0x5deece66dull;

@@ -42,14 +42,11 @@ __attribute__((format(printf, 4, 5))) static bool files_append(char *buf, size_t
 	return true;
 }
 
-/*
- * file("DIR/PATH", size=N) with '"' and '\' escaped, and the job's file
- * habits as the file target's parameters: unlink=1, create=0.
- */
-static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_job *job,
-                           const char *dir, const char *path, size_t plen, uint64_t size)
+/* "DIR/PATH" in quotes, with '"' and '\' escaped (fio's '\:' is a ':'). */
+static bool files_add_quoted(char *buf, size_t len, size_t *pos, const char *dir, const char *path,
+                             size_t plen)
 {
-	bool ok = files_append(buf, len, pos, "file(\"");
+	bool ok = files_append(buf, len, pos, "\"");
 	if (plen && path[0] == '/')
 		dir = NULL; /* an absolute filename ignores directory=, as in fio */
 	const char *parts[2] = {dir, path};
@@ -67,8 +64,18 @@ static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_j
 		if (k == 0 && dir && lens[0] && dir[lens[0] - 1] != '/' && ok)
 			ok = files_append(buf, len, pos, "/");
 	}
-	if (ok)
-		ok = files_append(buf, len, pos, "\"");
+	return ok && files_append(buf, len, pos, "\"");
+}
+
+/*
+ * file("DIR/PATH", size=N), and the job's file habits as the file target's
+ * parameters: unlink=1, create=0.
+ */
+static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_job *job,
+                           const char *dir, const char *path, size_t plen, uint64_t size)
+{
+	bool ok = files_append(buf, len, pos, "file(") &&
+	          files_add_quoted(buf, len, pos, dir, path, plen);
 	if (ok && size)
 		ok = files_append(buf, len, pos, ", size=%llu", (unsigned long long)size);
 	if (ok && job->unlink_files)
@@ -83,11 +90,13 @@ static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_j
  * and $filenum replaced, anything else as written.  The name's length, or
  * @len when it did not fit.
  */
-static size_t files_format_name(const struct wl_job *job, unsigned clone, unsigned filenum,
-                                char *name, size_t len)
+static size_t files_format_name(const struct wl_job *job, const char *fmt, size_t fmtlen,
+                                unsigned clone, unsigned filenum, char *name, size_t len)
 {
 	size_t pos = 0;
-	for (const char *p = job->filename_format; *p && pos < len;) {
+	if (len)
+		name[0] = '\0';
+	for (const char *p = fmt; p < fmt + fmtlen && *p && pos < len;) {
 		if (!strncmp(p, "$jobname", 8)) {
 			files_append(name, len, &pos, "%s", job->name);
 			p += 8;
@@ -120,7 +129,9 @@ static bool files_add_formatted(char *buf, size_t len, size_t *pos, const struct
 	bool ok = n == 1 || files_append(buf, len, pos, "concat(");
 	for (unsigned f = 0; f < n && ok; f++) {
 		char name[WL_PATH_MAX + 64];
-		size_t nl = files_format_name(job, clone, f, name, sizeof(name));
+		size_t nl =
+		    files_format_name(job, job->filename_format, strlen(job->filename_format),
+		                      clone, f, name, sizeof(name));
 		ok = nl < sizeof(name) && nl > 0 && (!f || files_append(buf, len, pos, ", ")) &&
 		     files_add_file(buf, len, pos, job, dir, name, nl, each);
 	}
@@ -142,6 +153,41 @@ static size_t files_next(const char *p)
 	return i;
 }
 
+/*
+ * The file-operation engines (filecreate ... dirdelete): clone @clone's
+ * nrfiles entries as one fileops() target, named by filename_format in
+ * directory= (or the current folder) with the number where $filenum is.
+ */
+static int files_fileops_spec(const struct wl_job *job, unsigned clone, const char *op, bool dirs,
+                              char *buf, size_t len, char *msg, size_t msglen)
+{
+	const char *fmt = job->filename_format, *num = strstr(fmt, "$filenum");
+	const char *dir = job->directory[0] ? job->directory : ".";
+	char pre[WL_PATH_MAX + 64], suf[WL_PATH_MAX + 64];
+	uint32_t minbs, maxbs;
+	size_t pos = 0;
+
+	if (job->filename[0] || !num) {
+		snprintf(msg, msglen,
+		         "job '%s': ioengine=%s works on the files that nrfiles and "
+		         "filename_format name (with $filenum) in directory=, not on filename=",
+		         job->name, job->engine_name);
+		return -EINVAL;
+	}
+	size_t pl = files_format_name(job, fmt, (size_t)(num - fmt), clone, 0, pre, sizeof(pre));
+	size_t sl = files_format_name(job, num + 8, strlen(num + 8), clone, 0, suf, sizeof(suf));
+	wl_job_bs_bounds(job, &minbs, &maxbs);
+	if (pl < sizeof(pre) && sl < sizeof(suf) && files_append(buf, len, &pos, "fileops(") &&
+	    files_add_quoted(buf, len, &pos, pl && pre[0] == '/' ? NULL : dir, pre, pl) &&
+	    files_append(buf, len, &pos, ", ") && files_add_quoted(buf, len, &pos, NULL, suf, sl) &&
+	    files_append(buf, len, &pos, ", op=%s, dirs=%d, count=%u, unit=%u, filesize=%llu)", op,
+	                 dirs, job->nrfiles ? job->nrfiles : 1, maxbs,
+	                 (unsigned long long)(job->filesize ? job->filesize : maxbs)))
+		return 0;
+	snprintf(msg, msglen, "job '%s': its file names are too long", job->name);
+	return -EINVAL;
+}
+
 int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size_t len, char *msg,
                        size_t msglen)
 {
@@ -153,6 +199,10 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 	if (!len)
 		return -EINVAL;
 	buf[0] = '\0';
+	bool dirs;
+	const char *op = wl_engine_fileop(job->engine, &dirs);
+	if (op)
+		return files_fileops_spec(job, clone, op, dirs, buf, len, msg, msglen);
 	if (job->engine == WL_ENGINE_NULL) {
 		if (want)
 			files_append(buf, len, &pos, "null(size=%llu)", (unsigned long long)want);

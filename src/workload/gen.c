@@ -218,7 +218,7 @@ static uint64_t gen_zipf_next(struct wl_gen *g)
 int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint64_t len,
                 uint32_t block, uint64_t seed)
 {
-	uint32_t unit = job->bs;
+	uint32_t minbs, maxbs;
 
 	memset(g, 0, sizeof(*g));
 	g->job = job;
@@ -227,11 +227,8 @@ int wl_gen_init(struct wl_gen *g, const struct wl_job *job, uint64_t start, uint
 	 * largest, so requests of mixed sizes never overlap and every written
 	 * block can be checked.
 	 */
-	for (unsigned i = 0; i < job->nbssplit; i++) {
-		uint32_t b = job->bssplit[i].bs;
-		if (i == 0 || (job->verify ? b > unit : b < unit))
-			unit = b;
-	}
+	wl_job_bs_bounds(job, &minbs, &maxbs);
+	uint32_t unit = job->verify ? maxbs : minbs;
 	if (job->blockalign && wl_rw_is_random(job->rw))
 		unit = (uint32_t)(job->blockalign < UINT32_MAX ? job->blockalign : UINT32_MAX);
 	if (unit < block)
@@ -276,6 +273,8 @@ void wl_gen_rewind(struct wl_gen *g)
 {
 	memset(g->seq_pos, 0, sizeof(g->seq_pos));
 	memset(&g->map_pos, 0, sizeof(g->map_pos));
+	memset(g->szone_pos, 0, sizeof(g->szone_pos));
+	g->szone_base = g->szone_bytes = 0;
 	g->run_left = 0;
 }
 
@@ -298,19 +297,20 @@ enum rl_op wl_gen_op(struct wl_gen *g)
 	return RL_OP_READ;
 }
 
-uint32_t wl_gen_len(struct wl_gen *g)
+uint32_t wl_gen_len(struct wl_gen *g, enum rl_op op)
 {
-	const struct wl_job *job = g->job;
+	unsigned n;
+	const struct wl_bssplit *split = wl_job_bssplit(g->job, op < WL_GEN_DIRS ? op : 0, &n);
 
-	if (!job->nbssplit)
-		return job->bs;
+	if (!n)
+		return g->job->bs;
 	uint64_t r = wl_rng_below(&g->rng, 100);
-	for (unsigned i = 0; i < job->nbssplit; i++) {
-		if (r < job->bssplit[i].pct)
-			return job->bssplit[i].bs;
-		r -= job->bssplit[i].pct;
+	for (unsigned i = 0; i < n; i++) {
+		if (r < split[i].pct)
+			return split[i].bs;
+		r -= split[i].pct;
 	}
-	return job->bssplit[job->nbssplit - 1].bs;
+	return split[n - 1].bs;
 }
 
 /* Block number for a random pattern. */
@@ -347,9 +347,49 @@ static uint64_t gen_random_unit(struct wl_gen *g)
 	return wl_perm_next(&g->perm, &g->map_pos);
 }
 
+/*
+ * zonemode=strided (fio's): requests stay in the zone [base, base + zonerange)
+ * until zonesize bytes went there, then the zone moves on by zonerange +
+ * zoneskip, back to the region's start past its end.  In the zone, a
+ * sequential pattern goes on from where it was (back to the zone's start
+ * at its end) and a random one picks any block of it.
+ */
+static uint64_t gen_strided(struct wl_gen *g, enum rl_op op, uint32_t *len)
+{
+	const struct wl_job *job = g->job;
+	uint64_t range = job->zone_range ? job->zone_range : job->zone_size;
+
+	if (g->szone_bytes >= job->zone_size) {
+		g->szone_bytes = 0;
+		g->szone_base += range + job->zone_skip;
+		if (g->szone_base >= g->region_len)
+			g->szone_base = 0;
+		memset(g->szone_pos, 0, sizeof(g->szone_pos));
+	}
+	uint64_t zlen =
+	    g->region_len - g->szone_base < range ? g->region_len - g->szone_base : range;
+	uint64_t pos;
+	if (wl_rw_is_random(job->rw)) {
+		uint64_t units = zlen / g->unit ? zlen / g->unit : 1;
+		pos = wl_rng_below(&g->rng, units) * g->unit;
+	} else {
+		if (g->szone_pos[op] >= zlen)
+			g->szone_pos[op] = 0;
+		pos = g->szone_pos[op];
+	}
+	if (*len > zlen - pos)
+		*len = (uint32_t)(zlen - pos);
+	g->szone_pos[op] = pos + *len;
+	g->szone_bytes += *len;
+	return g->szone_base + pos;
+}
+
 uint64_t wl_gen_offset(struct wl_gen *g, enum rl_op op, uint32_t *len)
 {
 	uint64_t rel;
+
+	if (g->job->zone_strided && g->job->zone_size)
+		return g->region_start + gen_strided(g, op, len);
 
 	bool random = wl_rw_is_random(g->job->rw);
 

@@ -30,6 +30,8 @@
 #include "core/io.h"
 #include "workload/job.h"
 
+#define WL_GEN_DIRS 3 /* read, write, trim: the directions with a block size */
+
 struct wl_rng {
 	uint64_t s[4];
 };
@@ -124,6 +126,8 @@ struct wl_gen {
 	int64_t skip;
 	uint32_t run_left;
 	uint64_t run_next; /* random runs: the next (relative) offset */
+	/* zonemode=strided: the zone's start (relative), bytes done in it, position in it */
+	uint64_t szone_base, szone_bytes, szone_pos[RL_OP_COUNT];
 };
 
 /**
@@ -140,8 +144,8 @@ void wl_gen_rewind(struct wl_gen *g);
 /** The direction of the next I/O. */
 enum rl_op wl_gen_op(struct wl_gen *g);
 
-/** The size of the next I/O (bs or a bssplit draw). */
-uint32_t wl_gen_len(struct wl_gen *g);
+/** The size of the next I/O of direction @op (bs or a draw from its bssplit). */
+uint32_t wl_gen_len(struct wl_gen *g, enum rl_op op);
 
 /**
  * The absolute offset of the next I/O of direction @op and length @len;

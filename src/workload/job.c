@@ -33,6 +33,54 @@ uint16_t wl_job_cmdprio(const struct wl_job *job, int dir)
 	return (uint16_t)(job->cmdprio_class[dir] << 13 | job->cmdprio_level[dir]);
 }
 
+const struct wl_bssplit *wl_job_bssplit(const struct wl_job *job, int dir, unsigned *n)
+{
+	for (int d = dir > 2 ? 2 : dir; d >= 1; d--)
+		if (job->nbssplit_wt[d - 1]) {
+			*n = job->nbssplit_wt[d - 1];
+			return job->bssplit_wt[d - 1];
+		}
+	*n = job->nbssplit;
+	return job->bssplit;
+}
+
+void wl_job_bs_bounds(const struct wl_job *job, uint32_t *min, uint32_t *max)
+{
+	*min = UINT32_MAX;
+	*max = 0;
+	for (int d = 0; d < 3; d++) {
+		unsigned n;
+		const struct wl_bssplit *s = wl_job_bssplit(job, d, &n);
+		for (unsigned i = 0; i < (n ? n : 1) && i < WL_BSSPLIT_MAX; i++) {
+			uint32_t b = n ? s[i].bs : job->bs;
+			*min = b < *min ? b : *min;
+			*max = b > *max ? b : *max;
+		}
+	}
+}
+
+bool wl_job_cmdprio_pick(const struct wl_job *job, int dir, uint32_t len, uint32_t r,
+                         uint16_t *prio)
+{
+	if (dir < 0 || dir > 1)
+		return false;
+	*prio = wl_job_cmdprio(job, dir);
+	if (!job->ncmdprio_split[dir])
+		return r < job->cmdprio_pct[dir];
+	for (unsigned i = 0; i < job->ncmdprio_split[dir] && i < WL_BSSPLIT_MAX; i++) {
+		const struct wl_cmdprio_split *e = &job->cmdprio_split[dir][i];
+		if (e->bs != len)
+			continue;
+		if (r < e->pct) {
+			if (e->prio >= 0)
+				*prio = (uint16_t)e->prio;
+			return true;
+		}
+		r -= e->pct;
+	}
+	return false;
+}
+
 bool wl_rw_is_random(enum wl_rw rw)
 {
 	return rw == WL_RW_RANDREAD || rw == WL_RW_RANDWRITE || rw == WL_RW_RANDRW ||
@@ -68,6 +116,8 @@ bool wl_job_writes(const struct wl_job *job)
 		return false; /* it only reads back */
 	if (job->read_iolog[0])
 		return true; /* a trace may write: armed as a writer, whatever it holds */
+	if (job->engine == WL_ENGINE_FALLOC || job->engine == WL_ENGINE_FTRUNCATE)
+		return true; /* its reads allocate too (fio opens the file read-write) */
 	switch (job->rw) {
 	case WL_RW_WRITE:
 	case WL_RW_RANDWRITE:

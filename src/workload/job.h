@@ -14,6 +14,8 @@
  *   - bs / bssplit: if nbssplit > 0 the block size of each I/O is drawn from
  *     bssplit by percentage and bs is not used.  Setting bs clears bssplit
  *     and setting bssplit replaces it, so the later of the two wins.
+ *     bssplit=R,W[,T] gives writes (and trims) their own split, kept in
+ *     bssplit_wt; wl_job_bssplit() returns the split of a direction.
  *   - size 0 means "from offset to the end of the target".  The region is
  *     [offset, offset + size); only whole blocks of the largest block size
  *     are used, a trailing partial block is not.  offset is a multiple of
@@ -106,6 +108,17 @@ enum wl_engine {
 	WL_ENGINE_PSYNC,  /* psync, sync, pvsync, pvsync2: one synchronous call per I/O */
 	WL_ENGINE_LIBAIO, /* Linux native AIO through libaio (io_submit / io_getevents) */
 	WL_ENGINE_NULL,   /* no I/O: requests complete at once (a null() target) */
+	/* engine.c: a system call on the file per request instead of a transfer */
+	WL_ENGINE_FALLOC,    /* fallocate(2): read keeps the size, write grows it, trim punches */
+	WL_ENGINE_FTRUNCATE, /* ftruncate(2) to each write's offset */
+	/* engine.c: one operation on one of the job's files (or folders) per request */
+	WL_ENGINE_FILECREATE,
+	WL_ENGINE_FILESTAT,
+	WL_ENGINE_FILEDELETE,
+	WL_ENGINE_DIRCREATE,
+	WL_ENGINE_DIRSTAT,
+	WL_ENGINE_DIRDELETE,
+	WL_ENGINE_COUNT
 };
 
 enum wl_verify {
@@ -151,13 +164,23 @@ struct wl_bssplit {
 	uint32_t pct; /* share of I/Os in percent; all entries add up to 100 */
 };
 
+/* cmdprio_bssplit: this share of the requests of size bs carries prio (-1: cmdprio's) */
+struct wl_cmdprio_split {
+	uint32_t bs;
+	uint32_t pct;
+	int32_t prio; /* ioprio value (class << 13 | level), or -1 */
+};
+
 struct wl_job {
 	char name[WL_NAME_MAX];                    /* name=, or the section name of a job file */
 	enum wl_rw rw;                             /* rw= / readwrite=; default read */
 	uint32_t bs;                               /* bs= / blocksize=; default 4k */
 	struct wl_bssplit bssplit[WL_BSSPLIT_MAX]; /* bssplit=4k/60:64k/40 */
 	unsigned nbssplit;                         /* 0: use bs */
-	uint32_t iodepth;                          /* default 1 */
+	/* bssplit=R,W[,T]: [0] writes' and [1] trims' own split; 0 entries: reads' */
+	struct wl_bssplit bssplit_wt[2][WL_BSSPLIT_MAX];
+	unsigned nbssplit_wt[2];
+	uint32_t iodepth;       /* default 1 */
 	uint32_t iodepth_batch; /* iodepth_batch_submit: requests handed to the kernel at once (0:
 	                           iodepth) */
 	uint32_t numjobs;       /* default 1 */
@@ -276,7 +299,10 @@ struct wl_job {
 	uint32_t cmdprio_pct[2];   /* cmdprio_percentage=R[,W]: share of I/Os with cmdprio */
 	uint32_t cmdprio_class[2]; /* cmdprio_class=R[,W]; default 1 (real time) */
 	uint32_t cmdprio_level[2]; /* cmdprio=R[,W]; default 0 */
-	bool log_prio;             /* log_prio=1: lat logs show the priority value */
+	/* cmdprio_bssplit=R[,W]: per block size instead of cmdprio_percentage */
+	struct wl_cmdprio_split cmdprio_split[2][WL_BSSPLIT_MAX];
+	unsigned ncmdprio_split[2];
+	bool log_prio; /* log_prio=1: lat logs show the priority value */
 	/* continue_on_error / ignore_error: errors a job counts and goes past (run.c, the request
 	 * path) */
 	uint32_t coe;                         /* WL_COE_* bits; 0: stop at the first */
@@ -295,6 +321,11 @@ struct wl_job {
 	/* fio's logs */
 	bool log_offset;   /* log_offset=1: logs have an offset column (0 for averaged lines) */
 	bool per_job_logs; /* 0: one log file for all jobs, without the job number */
+	/* zonemode=strided (gen.c): zonesize bytes in a zone of zonerange, then zoneskip on */
+	bool zone_strided;
+	uint64_t zone_range; /* zonerange=; 0: zonesize */
+	uint64_t zone_size;  /* zonesize= */
+	uint64_t zone_skip;  /* zoneskip= */
 	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
 	 */
 	uint32_t unified_rw;
@@ -337,6 +368,21 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 void wl_job_apply_fio_defaults(struct wl_job *job);
 void wl_job_init(struct wl_job *job);
 
+/**
+ * The block size split of direction @dir (0 read, 1 write, 2 trim) and its
+ * entries in *@n (0: every I/O is bs).
+ */
+const struct wl_bssplit *wl_job_bssplit(const struct wl_job *job, int dir, unsigned *n);
+/** The smallest and largest block size of any direction (bs or the splits). */
+void wl_job_bs_bounds(const struct wl_job *job, uint32_t *min, uint32_t *max);
+/**
+ * Does a request of direction @dir and size @len carry a cmdprio priority
+ * (cmdprio_percentage or cmdprio_bssplit)?  @r is a draw from 0..99; the
+ * priority goes to *@prio.
+ */
+bool wl_job_cmdprio_pick(const struct wl_job *job, int dir, uint32_t len, uint32_t r,
+                         uint16_t *prio);
+
 /** The job's own I/O priority (prio, prioclass), 0 for none. */
 uint16_t wl_job_ioprio(const struct wl_job *job);
 /** The priority cmdprio_* give direction @dir (0 read, 1 write) when set. */
@@ -364,7 +410,8 @@ bool wl_rw_is_random(enum wl_rw rw);
 const char *wl_rw_name(enum wl_rw rw);
 /**
  * True if the job writes or trims (safety checks apply): write, randwrite,
- * trim, randtrim, and rw / randrw unless rwmixread is 100.
+ * trim, randtrim, and rw / randrw unless rwmixread is 100; any falloc or
+ * ftruncate job (its reads change the file's allocation).
  */
 bool wl_job_writes(const struct wl_job *job);
 /**
@@ -462,6 +509,13 @@ const struct wl_option_info *wl_options(size_t *count);
  * last or for an option that is not enumerated.
  */
 const char *wl_option_choice(const char *name, size_t i);
+
+/**
+ * The operation of a file-operation engine (filecreate ... dirdelete) as
+ * the fileops() target names it ("create", "stat", "delete"), with
+ * *@dirs set for the dir* ones; NULL for the other engines (engine.c).
+ */
+const char *wl_engine_fileop(enum wl_engine e, bool *dirs);
 
 /** The @i-th name ioengine= accepts (fio's spelling), or NULL past the last. */
 const char *wl_engine_name(size_t i);

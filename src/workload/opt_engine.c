@@ -13,10 +13,14 @@
 #include <string.h>
 
 const struct opt_choice opt_engine_choices[] = {
-    {"io_uring", WL_ENGINE_IO_URING}, {"libaio", WL_ENGINE_LIBAIO},
-    {"psync", WL_ENGINE_PSYNC},       {"sync", WL_ENGINE_PSYNC},
-    {"pvsync", WL_ENGINE_PSYNC},      {"pvsync2", WL_ENGINE_PSYNC},
-    {"null", WL_ENGINE_NULL},         {NULL, 0},
+    {"io_uring", WL_ENGINE_IO_URING},   {"libaio", WL_ENGINE_LIBAIO},
+    {"psync", WL_ENGINE_PSYNC},         {"sync", WL_ENGINE_PSYNC},
+    {"pvsync", WL_ENGINE_PSYNC},        {"pvsync2", WL_ENGINE_PSYNC},
+    {"null", WL_ENGINE_NULL},           {"falloc", WL_ENGINE_FALLOC},
+    {"ftruncate", WL_ENGINE_FTRUNCATE}, {"filecreate", WL_ENGINE_FILECREATE},
+    {"filestat", WL_ENGINE_FILESTAT},   {"filedelete", WL_ENGINE_FILEDELETE},
+    {"dircreate", WL_ENGINE_DIRCREATE}, {"dirstat", WL_ENGINE_DIRSTAT},
+    {"dirdelete", WL_ENGINE_DIRDELETE}, {NULL, 0},
 };
 
 const char *wl_engine_name(size_t i)
@@ -205,6 +209,23 @@ bad:
 	                "expected random, roundrobin, sequential, zipf, pareto, normal or gauss, "
 	                "optionally with :N, got '%s'",
 	                value);
+}
+
+/* zonemode=none|strided; zbd needs a zoned device (refused with the reason). */
+int opt_set_zonemode(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	if (!strcmp(value, "zbd"))
+		return opt_fail(ctx, true,
+		                "zonemode=zbd needs a zoned block device, which raidlab does not "
+		                "drive; none and strided are supported");
+	if (strcmp(value, "none") && strcmp(value, "strided"))
+		return opt_fail(ctx, true, "expected none or strided, got '%s'", value);
+	job->zone_strided = !strcmp(value, "strided");
+	return 0;
 }
 
 /* pre_read=1: fio reads the files into the cache first and so keeps them there (invalidate=0). */

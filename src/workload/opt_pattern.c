@@ -137,6 +137,7 @@ int opt_set_bsrange(struct wl_job *job, const struct opt_def *def, const char *v
 		                "raidlab draws range sizes in steps of MIN and needs MAX to be at "
 		                "most %d x MIN and a multiple of it; got '%s'",
 		                WL_BSSPLIT_MAX, value);
+	job->nbssplit_wt[0] = job->nbssplit_wt[1] = 0;
 	if (a == b) {
 		job->bs = (uint32_t)a;
 		job->nbssplit = 0;
@@ -174,31 +175,22 @@ int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char *value,
 		return opt_fail(ctx, true, "expected %s, got '%s'", OPT_BS_FORM, value);
 	job->bs = (uint32_t)v;
 	job->nbssplit = 0; /* the later of bs and bssplit wins */
+	job->nbssplit_wt[0] = job->nbssplit_wt[1] = 0;
 	return 0;
 }
 
 /*
- * bssplit=SIZE[/PCT]:SIZE[/PCT]...  Entries without /PCT share what the
- * others leave equally; if that does not divide evenly the first of them
- * get one percent more, so the total is exactly 100.
+ * One direction's list SIZE[/PCT]:SIZE[/PCT]... into @split, *@np entries.
+ * Entries without /PCT share what the others leave equally; if that does
+ * not divide evenly the first of them get one percent more, so the total
+ * is exactly 100.
  */
-int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const char *value,
-                    const struct opt_ctx *ctx)
+static int opt_parse_split(const char *value, struct wl_bssplit *split, unsigned *np,
+                           const struct opt_ctx *ctx)
 {
-	struct wl_bssplit split[WL_BSSPLIT_MAX];
 	bool has_pct[WL_BSSPLIT_MAX];
 	unsigned n = 0, nmissing = 0, sum = 0;
 	char tmp[128];
-	int ret = opt_need_value(def, value, ctx);
-	if (ret)
-		return ret;
-	if (strchr(value, ','))
-		return opt_fail(
-		    ctx, true,
-		    "per-direction bssplit (separated by ',') is not supported by raidlab; "
-		    "expected SIZE/PCT entries separated by ':' such as 4k/60:64k/40, "
-		    "got '%s'",
-		    value);
 	if (!value[0])
 		return opt_fail(ctx, true,
 		                "expected SIZE/PCT entries separated by ':' such as 4k/60:64k/40, "
@@ -266,8 +258,56 @@ int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const char *v
 		if (extra > 0)
 			extra--;
 	}
-	memcpy(job->bssplit, split, n * sizeof(split[0]));
-	job->nbssplit = n;
+	*np = n;
+	return 0;
+}
+
+unsigned opt_split_dirs(const char *value, char parts[][OPT_DIR_PART_MAX], unsigned max)
+{
+	unsigned n = 0;
+	for (const char *p = value;; n++) {
+		size_t len = strcspn(p, ",");
+		if (n == max || len == 0 || len >= OPT_DIR_PART_MAX)
+			return 0;
+		memcpy(parts[n], p, len);
+		parts[n][len] = '\0';
+		if (!p[len])
+			return n + 1;
+		p += len + 1;
+	}
+}
+
+/*
+ * bssplit=LIST[,LIST[,LIST]]: one split for every direction, or reads',
+ * writes' (and trims'; without it trims take the writes' as fio) own.
+ */
+int opt_set_bssplit(struct wl_job *job, const struct opt_def *def, const char *value,
+                    const struct opt_ctx *ctx)
+{
+	struct wl_bssplit split[3][WL_BSSPLIT_MAX];
+	unsigned n[3] = {0, 0, 0};
+	char parts[3][OPT_DIR_PART_MAX];
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	unsigned ndirs = value[0] ? opt_split_dirs(value, parts, 3) : 1;
+	if (!value[0])
+		parts[0][0] = '\0';
+	if (!ndirs)
+		return opt_fail(ctx, true,
+		                "expected READ[,WRITE[,TRIM]] lists of SIZE/PCT entries separated "
+		                "by ':' such as 4k/60:64k/40,64k/100 (none empty), got '%s'",
+		                value);
+	for (unsigned d = 0; d < ndirs; d++)
+		if ((ret = opt_parse_split(parts[d], split[d], &n[d], ctx)))
+			return ret;
+	memcpy(job->bssplit, split[0], n[0] * sizeof(split[0][0]));
+	job->nbssplit = n[0];
+	for (unsigned d = 1; d < 3; d++) {
+		unsigned from = d < ndirs ? d : ndirs - 1; /* a missing trim list: the writes' */
+		job->nbssplit_wt[d - 1] = from ? n[from] : 0;
+		memcpy(job->bssplit_wt[d - 1], split[from], n[from] * sizeof(split[0][0]));
+	}
 	return 0;
 }
 

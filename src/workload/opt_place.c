@@ -1,7 +1,7 @@
 /*
  * opt_place.c - the option setters of where and at which priority a job's
- * workers run: prio, cmdprio pairs (READ[,WRITE]), cpus_allowed and its
- * policy, numa_cpu_nodes and numa_mem_policy.
+ * workers run: prio, cmdprio pairs (READ[,WRITE]), cmdprio_bssplit,
+ * cpus_allowed and its policy, numa_cpu_nodes and numa_mem_policy.
  *
  * Design: CPU and node lists share one parser (opt_parse_idlist) into a
  * 64-bit mask; applying them is the worker's business (run_worker.c, numa.c).
@@ -54,6 +54,91 @@ bad:
 	return opt_fail(ctx, true,
 	                "expected READ[,WRITE] whole numbers from %llu to %llu, got '%s'",
 	                (unsigned long long)def->min, (unsigned long long)def->max, value);
+}
+
+/*
+ * One cmdprio_bssplit entry: BS/PCT, or BS/PCT/CLASS/LEVEL[/HINT] with its
+ * own priority (fio's three forms; a bare BS/ is 0 percent).
+ */
+static bool opt_cmdprio_entry(const char *text, struct wl_cmdprio_split *e)
+{
+	char field[5][64], tmp[128];
+	uint64_t v[5] = {0, 0, 0, 0, 0};
+	unsigned nf = 0;
+	for (const char *p = text;; nf++) {
+		size_t len = strcspn(p, "/");
+		if (nf == 5 || len >= sizeof(field[0]))
+			return false;
+		memcpy(field[nf], p, len);
+		field[nf][len] = '\0';
+		if (!p[len]) {
+			nf++;
+			break;
+		}
+		p += len + 1;
+	}
+	if (nf == 3 || rl_parse_size(field[0], &v[0], tmp, sizeof(tmp)) || !opt_bs_ok(v[0]))
+		return false;
+	for (unsigned k = 1; k < nf; k++)
+		if ((field[k][0] || k > 1) && rl_parse_u64(field[k], &v[k], tmp, sizeof(tmp)))
+			return false; /* only the share may be left empty (BS/: 0 percent) */
+	if (v[1] > 100 || (nf >= 4 && (v[2] < 1 || v[2] > 3 || v[3] > 7)) || v[4] > 1023)
+		return false;
+	e->bs = (uint32_t)v[0];
+	e->pct = (uint32_t)v[1];
+	e->prio = nf >= 4 ? (int32_t)(v[2] << 13 | v[4] << 3 | v[3]) : -1;
+	return true;
+}
+
+/*
+ * cmdprio_bssplit=LIST[,LIST]: reads' and writes' (one list: both) share
+ * of requests of each size that carry a priority; the shares of one size
+ * add up to at most 100.  A trim list is ignored, as in fio.
+ */
+int opt_set_cmdprio_bssplit(struct wl_job *job, const struct opt_def *def, const char *value,
+                            const struct opt_ctx *ctx)
+{
+	struct wl_cmdprio_split split[2][WL_BSSPLIT_MAX];
+	unsigned n[2] = {0, 0};
+	char parts[3][OPT_DIR_PART_MAX];
+	int ret = opt_need_value(def, value, ctx);
+	if (ret)
+		return ret;
+	unsigned ndirs = opt_split_dirs(value, parts, 3);
+	for (unsigned d = 0; d < ndirs && d < 2; d++) {
+		for (char *p = parts[d], *end; p; p = end ? end + 1 : NULL) {
+			end = strchr(p, ':');
+			if (end)
+				*end = '\0';
+			if (n[d] == WL_BSSPLIT_MAX || !opt_cmdprio_entry(p, &split[d][n[d]]))
+				goto bad;
+			unsigned sum = 0;
+			for (unsigned i = 0; i <= n[d]; i++)
+				if (split[d][i].bs == split[d][n[d]].bs)
+					sum += split[d][i].pct;
+			if (sum > 100)
+				return opt_fail(
+				    ctx, true,
+				    "the shares of block size %u add up to %u, more than 100, "
+				    "in '%s'",
+				    split[d][n[d]].bs, sum, value);
+			n[d]++;
+		}
+	}
+	if (!ndirs)
+		goto bad;
+	for (unsigned d = 0; d < 2; d++) {
+		unsigned from = d < ndirs ? d : 0;
+		memcpy(job->cmdprio_split[d], split[from], n[from] * sizeof(split[0][0]));
+		job->ncmdprio_split[d] = n[from];
+	}
+	return 0;
+bad:
+	return opt_fail(
+	    ctx, true,
+	    "expected READ[,WRITE] lists of BS/PCT or BS/PCT/CLASS/LEVEL[/HINT] entries "
+	    "separated by ':' (class 1 to 3, level 0 to 7, hint up to 1023), got '%s'",
+	    value);
 }
 
 /* cpus_allowed=0-3,6: the CPUs the job's workers may run on (0 to 63). */

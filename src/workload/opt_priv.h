@@ -118,6 +118,13 @@ bool opt_parse_idlist(const char *value, bool all, uint64_t *out);
 /* An option with two words: @no sets *out false, @yes sets it true. */
 int opt_two_words(const struct opt_def *def, const char *value, const struct opt_ctx *ctx,
                   const char *no, const char *yes, bool *out);
+/*
+ * The ','-separated parts of a per-direction value (READ,WRITE[,TRIM]) into
+ * @parts (copies, NUL-ended); their number, or 0 when one is empty or too
+ * long or there are more than @max (opt_pattern.c).
+ */
+#define OPT_DIR_PART_MAX 512
+unsigned opt_split_dirs(const char *value, char parts[][OPT_DIR_PART_MAX], unsigned max);
 /* ioengine and verify: "ioengine 'x' is not supported by raidlab (supported: ...)". */
 int opt_choice_unsupported(const struct opt_def *def, const char *value, const struct opt_ctx *ctx);
 /* ioengine and verify: *out = the value's entry in def->choices, or the error (needs a value,
@@ -136,10 +143,10 @@ opt_set_fn opt_set_name, opt_set_rw, opt_set_bsrange, opt_set_bs, opt_set_bsspli
 /* opt_engine.c */
 opt_set_fn opt_set_engine, opt_set_buffered, opt_set_direct, opt_set_path, opt_set_fallocate,
     opt_set_sync, opt_set_mem, opt_set_thread, opt_set_submit_mode, opt_set_generator,
-    opt_set_file_service, opt_set_pre_read;
+    opt_set_file_service, opt_set_pre_read, opt_set_zonemode;
 /* opt_place.c */
-opt_set_fn opt_set_prio, opt_set_pair, opt_set_cpus, opt_set_numa_nodes, opt_set_numa_mpol,
-    opt_set_cpus_policy;
+opt_set_fn opt_set_prio, opt_set_pair, opt_set_cmdprio_bssplit, opt_set_cpus, opt_set_numa_nodes,
+    opt_set_numa_mpol, opt_set_cpus_policy;
 /* opt_timing.c */
 opt_set_fn opt_set_rate, opt_set_rate_process, opt_set_usec, opt_set_lat_pct, opt_set_ss,
     opt_set_exit_what, opt_set_wait_for;

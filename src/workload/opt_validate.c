@@ -34,11 +34,31 @@ static const char *opt_dist_name(enum wl_dist dist)
 /* The largest block size of the job (bs, or the largest bssplit entry). */
 static uint32_t opt_max_bs(const struct wl_job *job)
 {
-	uint32_t maxbs = job->nbssplit ? 0 : job->bs;
-	for (unsigned i = 0; i < job->nbssplit && i < WL_BSSPLIT_MAX; i++)
-		if (job->bssplit[i].bs > maxbs)
-			maxbs = job->bssplit[i].bs;
+	uint32_t minbs, maxbs;
+	wl_job_bs_bounds(job, &minbs, &maxbs);
 	return maxbs;
+}
+
+/* One direction's bssplit (@what names it): sizes, percentages, their sum. */
+static int opt_check_split(const struct wl_bssplit *split, unsigned n, const char *what,
+                           const struct opt_ctx *ctx)
+{
+	unsigned sum = 0;
+	if (n > WL_BSSPLIT_MAX)
+		return opt_fail(ctx, false, "%s has %u entries, at most %d are allowed", what, n,
+		                WL_BSSPLIT_MAX);
+	for (unsigned i = 0; i < n; i++) {
+		if (!opt_bs_ok(split[i].bs))
+			return opt_fail(ctx, false, "%s entry %u: block size %u is not %s", what,
+			                i + 1, split[i].bs, OPT_BS_FORM);
+		if (split[i].pct > 100)
+			return opt_fail(ctx, false, "%s entry %u: percentage %u is above 100", what,
+			                i + 1, split[i].pct);
+		sum += split[i].pct;
+	}
+	if (n && sum != 100)
+		return opt_fail(ctx, false, "%s percentages add up to %u, expected 100", what, sum);
+	return 0;
 }
 
 /* Does the job's verify check blocks it writes (not only blocks it reads)? */
@@ -67,7 +87,7 @@ static int opt_check_values(const struct wl_job *job, const struct opt_ctx *ctx)
 		return opt_fail(ctx, false, "invalid rw value %d", (int)job->rw);
 	if ((unsigned)job->dist > WL_DIST_ZONED_ABS)
 		return opt_fail(ctx, false, "invalid random_distribution value %d", (int)job->dist);
-	if ((unsigned)job->engine > WL_ENGINE_NULL)
+	if ((unsigned)job->engine >= WL_ENGINE_COUNT)
 		return opt_fail(ctx, false, "invalid ioengine value %d", (int)job->engine);
 	if ((unsigned)job->verify > WL_VERIFY_PATTERN)
 		return opt_fail(ctx, false, "invalid verify value %d", (int)job->verify);
@@ -79,21 +99,14 @@ static int opt_check_sizes(const struct wl_job *job, const struct opt_ctx *ctx)
 {
 	if (job->nbssplit == 0 && !opt_bs_ok(job->bs))
 		return opt_fail(ctx, false, "bs=%u is not %s", job->bs, OPT_BS_FORM);
-	if (job->nbssplit > WL_BSSPLIT_MAX)
-		return opt_fail(ctx, false, "bssplit has %u entries, at most %d are allowed",
-		                job->nbssplit, WL_BSSPLIT_MAX);
-	unsigned sum = 0;
-	for (unsigned i = 0; i < job->nbssplit; i++) {
-		if (!opt_bs_ok(job->bssplit[i].bs))
-			return opt_fail(ctx, false, "bssplit entry %u: block size %u is not %s",
-			                i + 1, job->bssplit[i].bs, OPT_BS_FORM);
-		if (job->bssplit[i].pct > 100)
-			return opt_fail(ctx, false, "bssplit entry %u: percentage %u is above 100",
-			                i + 1, job->bssplit[i].pct);
-		sum += job->bssplit[i].pct;
+	static const char *const what[3] = {"bssplit", "bssplit (writes)", "bssplit (trims)"};
+	for (int d = 0; d < 3; d++) {
+		unsigned n;
+		const struct wl_bssplit *split = wl_job_bssplit(job, d, &n);
+		int ret = opt_check_split(split, n, what[d], ctx);
+		if (ret)
+			return ret;
 	}
-	if (job->nbssplit && sum != 100)
-		return opt_fail(ctx, false, "bssplit percentages add up to %u, expected 100", sum);
 	if (job->iodepth < 1 || job->iodepth > 65536)
 		return opt_fail(ctx, false, "iodepth=%u is not from 1 to 65536", job->iodepth);
 	if (job->numjobs < 1 || job->numjobs > 1024)
@@ -322,15 +335,33 @@ static int opt_check_timing(const struct wl_job *job, const struct opt_ctx *ctx)
 	return 0;
 }
 
+/* zonemode=strided: a zone to stay in, in whole blocks. */
+static int opt_check_zones(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (!job->zone_strided)
+		return 0;
+	if (!job->zone_size)
+		return opt_fail(ctx, false, "zonemode=strided needs zonesize (as in fio)");
+	if (job->zone_size % WL_BS_MIN || job->zone_range % WL_BS_MIN || job->zone_skip % WL_BS_MIN)
+		return opt_fail(ctx, false,
+		                "zonerange, zonesize and zoneskip must be multiples of %u",
+		                WL_BS_MIN);
+	return 0;
+}
+
 /* Priorities (prio, prioclass, cmdprio) and the verify backlog. */
 static int opt_check_priority(const struct wl_job *job, const struct opt_ctx *ctx)
 {
-	if ((job->cmdprio_pct[0] || job->cmdprio_pct[1]) && job->engine != WL_ENGINE_IO_URING &&
-	    job->engine != WL_ENGINE_LIBAIO)
+	bool pct = job->cmdprio_pct[0] || job->cmdprio_pct[1];
+	bool split = job->ncmdprio_split[0] || job->ncmdprio_split[1];
+	if ((pct || split) && job->engine != WL_ENGINE_IO_URING && job->engine != WL_ENGINE_LIBAIO)
 		return opt_fail(ctx, false,
-		                "cmdprio_percentage needs ioengine=io_uring or libaio (as in fio), "
-		                "got ioengine=%s",
-		                job->engine_name);
+		                "%s needs ioengine=io_uring or libaio (as in fio), got ioengine=%s",
+		                pct ? "cmdprio_percentage" : "cmdprio_bssplit", job->engine_name);
+	if (pct && split)
+		return opt_fail(ctx, false,
+		                "cmdprio_percentage and cmdprio_bssplit exclude each other (as in "
+		                "fio)");
 	for (int d = 0; d < 2; d++)
 		if (job->cmdprio_pct[d] > 100 || job->cmdprio_class[d] < 1 ||
 		    job->cmdprio_class[d] > 3 || job->cmdprio_level[d] > 7)
@@ -364,7 +395,7 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	static int (*const checks[])(const struct wl_job *, const struct opt_ctx *) = {
 	    opt_check_values,   opt_check_sizes,    opt_check_region,  opt_check_pattern,
 	    opt_check_verify,   opt_check_sequence, opt_check_buffers, opt_check_timing,
-	    opt_check_priority, opt_check_limits,
+	    opt_check_priority, opt_check_zones,    opt_check_limits,
 	};
 	if (msg && msglen)
 		msg[0] = '\0';

@@ -59,8 +59,9 @@ static const struct opt_def opt_table[] = {
               "Mix of block sizes: SIZE/PCT entries separated by ':' (4k/60:64k/40), each "
               "size as for bs, at most 16 entries, percentages adding up to 100.  Entries "
               "without /PCT share the rest equally (the first ones get 1 more if it does "
-              "not divide evenly).  Replaces bs until bs is set again.  fio's "
-              "per-direction form (with ',') is not supported."),
+              "not divide evenly).  Replaces bs until bs is set again.  READ,WRITE[,TRIM] "
+              "lists give each direction its own (trims take the writes' unless given), "
+              "as fio (4k/50:64k/50,1m/100)."),
      .set = opt_set_bssplit},
     {OPT_INFO("iodepth", NULL, "int", "1",
               "I/Os kept in flight by each job: 1 to 65536 (io_uring: up to 32768)."),
@@ -125,7 +126,12 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("ioengine", NULL, "enum", "io_uring",
               "How I/O is issued: io_uring; libaio (Linux native AIO through libaio); psync, "
               "sync, pvsync, pvsync2 (one synchronous call per I/O, so iodepth is 1 in "
-              "effect); null (no I/O at all: a null() target of the job's size)."),
+              "effect); null (no I/O at all: a null() target of the job's size); falloc "
+              "(each read is fallocate(2) keeping the size, each write one growing it, each "
+              "trim a hole punched) and ftruncate (each write truncates the file to its "
+              "offset), on one file, as fio's; filecreate, filestat, filedelete, dircreate, "
+              "dirstat, dirdelete (each I/O creates, stats or deletes one of the nrfiles "
+              "files or folders, a fileops() target: IOPS are operations per second)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("zero_buffers", NULL, "bool", "0",
               "Write blocks of zeros.  Excludes refill_buffers and "
@@ -217,10 +223,12 @@ static const struct opt_def opt_table[] = {
               "files go in directory= or the current folder."),
      .set = opt_set_path, .off = OPT_OFF(filename_format, char[WL_PATH_MAX])},
     {OPT_INFO("nrfiles", NULL, "int", "1",
-              "Files each copy of a job without filename= uses, 1 to 1024, named by "
+              "Files each copy of a job without filename= uses, 1 to 16777216, named by "
               "filename_format; size (or filesize each) is shared among them.  They "
-              "form one region, file after file, so the job's offsets choose the file."),
-     .set = opt_set_u32, .off = OPT_OFF(nrfiles, uint32_t), .min = 1, .max = 1024},
+              "form one region, file after file, so the job's offsets choose the file "
+              "(a job file's target spec holds at most about a hundred; the filecreate "
+              "... dirdelete engines take any number)."),
+     .set = opt_set_u32, .off = OPT_OFF(nrfiles, uint32_t), .min = 1, .max = 1u << 24},
     {OPT_INFO("openfiles", NULL, "int", "1",
               "Accepted for fio job files (1 or more): raidlab keeps all of a job's files "
               "open for the whole run."),
@@ -427,6 +435,21 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("filesize", NULL, "size", "0",
               "Size of the files the job creates (filename= / directory=); 0: offset + size."),
      .set = opt_set_size, .off = OPT_OFF(filesize, uint64_t)},
+    {OPT_INFO("zonemode", NULL, "enum", "none",
+              "strided: I/O stays in a zone of zonerange bytes until zonesize bytes went "
+              "there, then skips zoneskip bytes past the zone to the next one (back to the "
+              "start past the end), as fio; none: the zone options are ignored.  zbd (a "
+              "zoned device) is refused."),
+     .set = opt_set_zonemode},
+    {OPT_INFO("zonerange", NULL, "size", "0", "zonemode=strided: the size of a zone; 0: zonesize."),
+     .set = opt_set_size, .off = OPT_OFF(zone_range, uint64_t)},
+    {OPT_INFO("zonesize", NULL, "size", "0",
+              "zonemode=strided: bytes transferred in a zone before moving on (more than "
+              "zonerange: the zone is gone over again)."),
+     .set = opt_set_size, .off = OPT_OFF(zone_size, uint64_t)},
+    {OPT_INFO("zoneskip", NULL, "size", "0",
+              "zonemode=strided: bytes skipped after a zone's zonesize bytes."),
+     .set = opt_set_size, .off = OPT_OFF(zone_skip, uint64_t)},
     {OPT_INFO("wait_for", NULL, "str", "",
               "Start this job only when the earlier job of that name has finished (it runs "
               "in the wave after that job's)."),
@@ -569,6 +592,13 @@ static const struct opt_def opt_table[] = {
               "The priority level of cmdprio_percentage's requests, READ[,WRITE], 0 "
               "(highest) to 7."),
      .set = opt_set_pair, .off = OPT_OFF(cmdprio_level, uint32_t[2]), .min = 0, .max = 7},
+    {OPT_INFO("cmdprio_bssplit", NULL, "str", "",
+              "Per block size, the share of requests that carry a priority, READ[,WRITE]: "
+              "BS/PCT entries separated by ':' take cmdprio_class and cmdprio "
+              "(64k/30:1m/0); BS/PCT/CLASS/LEVEL[/HINT] entries their own, and one size may "
+              "have several (64k/25/1/1:64k/75/3/2).  Instead of cmdprio_percentage "
+              "(io_uring and libaio)."),
+     .set = opt_set_cmdprio_bssplit},
     {OPT_INFO("log_prio", NULL, "bool", "0",
               "The last column of write_lat_log's logs shows each sample's priority value "
               "as fio does (0x6000: class 3, level 0) instead of 1 for the real time class "

@@ -411,7 +411,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			return false;
 	} else {
 		op = wl_gen_op(&w->gen);
-		len = wl_gen_len(&w->gen);
+		len = wl_gen_len(&w->gen, op);
 		if (w->measuring && w->budget && len > w->budget - w->issued)
 			len = (uint32_t)(w->budget - w->issued);
 		off = wl_gen_offset(&w->gen, op, &len);
@@ -420,11 +420,13 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->io.offset = off;
 	s->io.len = len;
 	s->gen = w->loop;
-	s->cmdprio = w->cmdprio_on && op < RL_OP_TRIM && w->job->cmdprio_pct[op] &&
-	             wl_rng_below(&w->prio_rng, 100) < w->job->cmdprio_pct[op];
-	s->io.ioprio = s->cmdprio ? wl_job_cmdprio(w->job, op) : wl_job_ioprio(w->job);
+	uint16_t cprio = 0;
+	s->cmdprio =
+	    w->cmdprio_on &&
+	    wl_job_cmdprio_pick(w->job, op, len, (uint32_t)wl_rng_below(&w->prio_rng, 100), &cprio);
+	s->io.ioprio = s->cmdprio ? cprio : wl_job_ioprio(w->job);
 	s->verifying = false;
-	s->io.flags = 0;
+	s->io.flags = w->io_flags; /* the engine's (falloc, ftruncate) */
 	w->ios_issued++;
 	if (w->paced && op < WL_DIRS) {
 		uint64_t cost = 0, c2 = 0;
@@ -454,7 +456,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		w->wrote = true;
 		w->writes_since_sync++;
 		if (job->sync_writes)
-			s->io.flags = RL_IO_FUA;
+			s->io.flags |= RL_IO_FUA;
 		if (job->verify == WL_VERIFY_CRC32C)
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
 		else if (job->verify == WL_VERIFY_META)
@@ -503,7 +505,7 @@ static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 	while (w->verify_issued < w->issued) {
 		uint64_t at = w->verify_issued;
 		enum rl_op op = wl_gen_op(&w->vgen);
-		uint32_t len = wl_gen_len(&w->vgen);
+		uint32_t len = wl_gen_len(&w->vgen, op);
 		if (len > w->issued - at)
 			len = (uint32_t)(w->issued - at);
 		uint64_t off = wl_gen_offset(&w->vgen, op, &len);

@@ -81,14 +81,15 @@ static double run_wall_now(void)
 int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_t msglen)
 {
 	bool virt = rl_target_leaf_caps(t) & RL_CAP_VIRTUAL;
-	enum rl_exec_kind kind = virt                             ? RL_EXEC_VIRTUAL
-	                         : job->engine == WL_ENGINE_PSYNC ? RL_EXEC_PSYNC
-	                                                          : RL_EXEC_URING;
+	enum rl_exec_kind kind = virt ? RL_EXEC_VIRTUAL : wl_engine_exec(job->engine);
 	unsigned n = job->numjobs;
 
 	/* The last worker's region lies highest (offset_increment moves each one up). */
 	uint64_t last = job->offset + (uint64_t)(n - 1) * job->offset_increment;
-	if (last >= t->size || (job->size && job->size > t->size - last)) {
+	bool dirs;
+	if (wl_engine_fileop(job->engine, &dirs))
+		last = 0; /* one request per entry: size and offset do not apply (run_prepare) */
+	else if (last >= t->size || (job->size && job->size > t->size - last)) {
 		snprintf(msg, msglen,
 		         "job '%s': offset %llu + size %llu is beyond the end of the target "
 		         "(%llu bytes)%s",
@@ -100,14 +101,19 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 		return -EINVAL;
 	}
 	/* Sizes the target or the engine cannot take fail here, named, not at I/O time. */
-	for (unsigned i = 0; i <= job->nbssplit; i++) {
-		uint32_t bs = i < job->nbssplit ? job->bssplit[i].bs : job->bs;
-		if ((i < job->nbssplit || !job->nbssplit) && bs % t->block_size) {
-			snprintf(msg, msglen,
-			         "job '%s': %s=%u is not a multiple of the target's logical block "
-			         "size (%u bytes)",
-			         job->name, job->nbssplit ? "bssplit" : "bs", bs, t->block_size);
-			return -EINVAL;
+	for (int d = 0; d < WL_DIRS; d++) {
+		unsigned ns;
+		const struct wl_bssplit *split = wl_job_bssplit(job, d, &ns);
+		for (unsigned i = 0; i < (ns ? ns : 1); i++) {
+			uint32_t bs = ns ? split[i].bs : job->bs;
+			if (bs % t->block_size) {
+				snprintf(
+				    msg, msglen,
+				    "job '%s': %s=%u is not a multiple of the target's logical "
+				    "block size (%u bytes)",
+				    job->name, ns ? "bssplit" : "bs", bs, t->block_size);
+				return -EINVAL;
+			}
 		}
 	}
 	if (job->offset % t->block_size || job->offset_increment % t->block_size) {
@@ -127,6 +133,13 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 		         job->name, job->iodepth, RUN_URING_DEPTH_MAX);
 		return -EINVAL;
 	}
+	if (wl_engine_io_flags(job->engine) && strcmp(t->ops->name, "file")) {
+		snprintf(msg, msglen,
+		         "job '%s': ioengine=%s makes system calls on one file or device "
+		         "(filename=, nrfiles=1), not on a %s() target",
+		         job->name, job->engine_name, t->ops->name);
+		return -EINVAL;
+	}
 	if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
 		snprintf(msg, msglen, "job '%s': the target does not support trim", job->name);
 		return -EOPNOTSUPP;
@@ -136,18 +149,7 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 
 static enum rl_exec_kind run_kind(const struct wl_job *job, bool virt)
 {
-	if (virt)
-		return RL_EXEC_VIRTUAL;
-	switch (job->engine) {
-	case WL_ENGINE_PSYNC:
-		return RL_EXEC_PSYNC;
-	case WL_ENGINE_LIBAIO:
-		return RL_EXEC_LIBAIO;
-	case WL_ENGINE_IO_URING:
-	case WL_ENGINE_NULL:
-		break;
-	}
-	return RL_EXEC_URING;
+	return virt ? RL_EXEC_VIRTUAL : wl_engine_exec(job->engine);
 }
 
 /*
@@ -161,6 +163,12 @@ static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
 
 	*job = *it->job;
 	unsigned n = job->numjobs;
+	bool dirs;
+	if (wl_engine_fileop(job->engine, &dirs)) {
+		/* one request per entry, whatever size says (fio sizes each file to bs) */
+		job->size = job->offset = job->offset_increment = 0;
+		job->size_pct = job->offset_pct = 0;
+	}
 	if (job->offset_pct)
 		job->offset = t0->size / 100 * job->offset_pct / WL_BS_MIN * WL_BS_MIN;
 	if (job->size_pct) {

@@ -98,6 +98,7 @@ struct run_worker {
 	bool full;                           /* fill_device: a write found no space */
 	unsigned dumped;                     /* error_dump: continued errors printed */
 	bool cmdprio_on;                     /* cmdprio_percentage is set */
+	uint8_t io_flags;                    /* the engine's RL_IO_* flags (engine.c) */
 	unsigned nparked;                    /* slots parked (see run_slot.parked) */
 	struct run_bl {
 		uint64_t off;
@@ -133,6 +134,10 @@ static inline uint64_t run_now(struct run_worker *w)
 {
 	return rl_exec_now(w->ex);
 }
+
+/* engine.c: the executor of an engine (real clock) and its requests' RL_IO_* flags */
+enum rl_exec_kind wl_engine_exec(enum wl_engine e);
+uint8_t wl_engine_io_flags(enum wl_engine e);
 
 /* run.c: the request path */
 void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);

@@ -110,13 +110,11 @@ static int run_worker_buffers(struct run_worker *w, uint32_t maxbs)
 static int run_worker_setup(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
-	uint32_t maxbs = job->bs;
+	uint32_t minbs, maxbs;
 	uint64_t start = job->offset + w->index * job->offset_increment;
 	uint64_t len = job->size ? job->size : w->t->size - start;
 
-	for (unsigned i = 0; i < job->nbssplit; i++)
-		if (job->bssplit[i].bs > maxbs)
-			maxbs = job->bssplit[i].bs;
+	wl_job_bs_bounds(job, &minbs, &maxbs);
 	if (job->read_iolog[0]) {
 		int rc = run_trace_setup(w, &maxbs);
 		if (rc)
@@ -167,7 +165,9 @@ static int run_worker_setup(struct run_worker *w)
 		if (!w->bl)
 			return -ENOMEM;
 	}
-	w->cmdprio_on = job->cmdprio_pct[0] || job->cmdprio_pct[1];
+	w->io_flags = wl_engine_io_flags(job->engine) | (job->direct ? 0 : RL_IO_BUFFERED);
+	w->cmdprio_on = job->cmdprio_pct[0] || job->cmdprio_pct[1] || job->ncmdprio_split[0] ||
+	                job->ncmdprio_split[1];
 	wl_rng_seed(&w->prio_rng, w->seed ^ 0x2545f4914f6cdd1dull);
 	for (int d = 0; w->cmdprio_on && d < RL_OP_TRIM; d++) {
 		w->res->dir[d].prio_hist = calloc(2, sizeof(struct st_hist));

@@ -177,6 +177,34 @@ if command -v fio >/dev/null; then
 	diff raidlab.prio fio.prio || fail "log_prio logs or prios differ from fio's"
 fi
 
+# --- per-direction bssplit and cmdprio_bssplit: sizes and priorities per direction ---
+split=(--name=s --ioengine=libaio --filename=s.img --size=4m --rw=rw --direct=1 --iodepth=4
+	--time_based --runtime=300ms
+	--bssplit=4k/100,64k/100 --prioclass=3 --cmdprio_bssplit=4k/100,64k/0 --cmdprio_class=1)
+split_sizes() { # JSON: the size of every read and of every write
+	jq -r '.jobs[0] | "\(.read.io_bytes / .read.total_ios) \(.write.io_bytes / .write.total_ios)"' "$1"
+}
+rm -f s.img
+$RAIDLAB run "${split[@]}" --output-format=json >split.json
+[ "$(split_sizes split.json)" = "4096 65536" ] ||
+	fail "bssplit=4k/100,64k/100: reads and writes were $(split_sizes split.json) bytes each"
+jq -e '.jobs[0].read.prios | length == 1 and .[0].prioclass == 1' split.json >/dev/null ||
+	fail "cmdprio_bssplit=4k/100: not every read carried cmdprio_class=1"
+if command -v fio >/dev/null; then
+	fio "${split[@]}" --output-format=json >split-fio.json
+	[ "$(split_sizes split-fio.json)" = "4096 65536" ] || fail "fio's own sizes differ"
+fi
+if command -v strace >/dev/null; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -f -e trace=io_submit -o st2.txt $RAIDLAB run "${split[@]}" --quiet
+	# each iocb's priority class and size, in that order: 4 KiB ones (reads) real
+	# time, the others (writes) the job's idle class
+	grep -o 'IOPRIO_CLASS_[A-Z]*\|aio_nbytes=[0-9]*' st2.txt | paste - - | sort -u >st2.sum
+	grep -q 'RT.*=4096$' st2.sum && ! grep -v '=4096$' st2.sum | grep -q RT &&
+		! grep -q 'IDLE.*=4096$' st2.sum ||
+		fail "cmdprio_bssplit: the priorities that reached io_submit by size differ"
+fi
+
 # --- continue_on_error: a job goes past injected read errors and counts them ---
 coe=(--target='faulty(null(size=64m), rate=5, ops=read)' --name=c --rw=randread --size=4m
 	--bs=4k --output-format=json)

@@ -112,7 +112,7 @@ static void test_random_map_once_per_loop(void **state)
 	for (int loop = 0; loop < 2; loop++) {
 		memset(seen, 0, sizeof(seen));
 		for (uint64_t i = 0; i < n; i++) {
-			uint32_t len = wl_gen_len(&g);
+			uint32_t len = wl_gen_len(&g, RL_OP_READ);
 			uint64_t off = wl_gen_offset(&g, wl_gen_op(&g), &len);
 			assert_int_equal(len, 4096);
 			assert_true(off >= 8192 && (off - 8192) % 4096 == 0);
@@ -121,6 +121,49 @@ static void test_random_map_once_per_loop(void **state)
 			assert_int_equal(seen[k], 0);
 			seen[k] = 1;
 		}
+	}
+}
+
+/* zonemode=strided: zonesize bytes in each zone of zonerange, zoneskip between, as fio. */
+static void test_zone_strided(void **state)
+{
+	struct wl_job job;
+	struct wl_gen g;
+	/* 8k of each 16k zone, then 16k skipped: zones at 0, 32k, 64k, 96k, then back to 0 */
+	static const uint64_t want[] = {0, 4, 32, 36, 64, 68, 96, 100, 0, 4};
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "bs", "4k");
+	set(&job, "zonemode", "strided");
+	set(&job, "zonerange", "16k");
+	set(&job, "zonesize", "8k");
+	set(&job, "zoneskip", "16k");
+	assert_int_equal(wl_gen_init(&g, &job, 1 << 20, 128 << 10, 512, 1), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		uint32_t len = wl_gen_len(&g, RL_OP_READ);
+		assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), (1 << 20) + want[i] * 1024);
+		assert_int_equal(len, 4096);
+	}
+	/* zonesize above zonerange: the zone is gone over again before moving on */
+	set(&job, "zonesize", "32k");
+	set(&job, "zoneskip", "0");
+	assert_int_equal(wl_gen_init(&g, &job, 0, 128 << 10, 512, 1), 0);
+	for (int i = 0; i < 9; i++) {
+		uint32_t len = 4096;
+		uint64_t off = wl_gen_offset(&g, RL_OP_READ, &len);
+		assert_int_equal(off, i < 8 ? (uint64_t)(i % 4) * 4096 : 16384);
+	}
+	/* random: every request inside the current zone */
+	set(&job, "rw", "randread");
+	set(&job, "zonesize", "8k");
+	set(&job, "zoneskip", "16k");
+	assert_int_equal(wl_gen_init(&g, &job, 0, 128 << 10, 512, 7), 0);
+	for (int i = 0; i < 8; i++) {
+		uint32_t len = 4096;
+		uint64_t off = wl_gen_offset(&g, RL_OP_READ, &len);
+		assert_true(off >= (uint64_t)(i / 2) * 32768 &&
+		            off + len <= (uint64_t)(i / 2) * 32768 + 16384);
 	}
 }
 
@@ -725,6 +768,7 @@ int main(void)
 	    cmocka_unit_test(test_rate_and_startdelay_virtual),
 	    cmocka_unit_test(test_group_runs_together),
 	    cmocka_unit_test(test_paced_unpace),
+	    cmocka_unit_test(test_zone_strided),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

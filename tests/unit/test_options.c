@@ -574,7 +574,8 @@ static void test_invalid_values(void **state)
 
 	    {"ioengine", "posixaio",
 	     "ioengine 'posixaio' is not supported by raidlab (supported: io_uring, libaio, psync, "
-	     "sync, pvsync, pvsync2, null)"},
+	     "sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, filedelete, "
+	     "dircreate, dirstat, dirdelete)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -633,7 +634,8 @@ static void test_unknown_and_rejected(void **state)
 
 	SET_ERR("ioengine", "splice",
 	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
-	        "psync, sync, pvsync, pvsync2, null)");
+	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, "
+	        "filedelete, dircreate, dirstat, dirdelete)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("hipri", NULL,
@@ -654,7 +656,6 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("random_generator", "mt", "expected tausworthe, lfsr or tausworthe64");
 	SET_ERR("io_submit_mode", "async", "expected inline or offload");
 	SET_ERR("rate_process", "burst", "expected linear or poisson");
-	SET_ERR("cmdprio_bssplit", "4k/50", "unknown option 'cmdprio_bssplit'");
 
 	/* Messages without a place, and a tiny buffer, are fine. */
 	struct wl_job j;
@@ -732,8 +733,26 @@ static void test_bssplit(void **state)
 	SET_ERR("bssplit", "4k/60:8k/40:16k",
 	        "the given percentages already add up to 100, leaving nothing for the entries "
 	        "without one");
-	SET_ERR("bssplit", "4k/60:64k/40,4k/100",
-	        "per-direction bssplit (separated by ',') is not supported by raidlab");
+	/* Per direction: reads, writes, and trims (the writes' unless given), as fio. */
+	SET_OK(&j, "bssplit", "4k/60:64k/40,1m/100");
+	expect_split(&j, (const uint32_t[][2]){{4096, 60}, {65536, 40}}, 2);
+	unsigned nw = 0, nt = 0;
+	const struct wl_bssplit *ws = wl_job_bssplit(&j, 1, &nw), *ts = wl_job_bssplit(&j, 2, &nt);
+	assert_true(nw == 1 && ws[0].bs == 1048576 && ws[0].pct == 100);
+	assert_true(nt == 1 && ts[0].bs == 1048576);
+	uint32_t lo, hi;
+	wl_job_bs_bounds(&j, &lo, &hi);
+	assert_true(lo == 4096 && hi == 1048576);
+	VALIDATE_OK(&j);
+	SET_OK(&j, "bssplit", "4k/100,8k/100,16k/100");
+	ts = wl_job_bssplit(&j, 2, &nt);
+	assert_true(nt == 1 && ts[0].bs == 16384);
+	SET_OK(&j, "bs", "8k"); /* bs clears every direction's split */
+	assert_true(wl_job_bssplit(&j, 1, &nw) && nw == 0);
+	SET_ERR("bssplit", "4k/100,", "expected READ[,WRITE[,TRIM]] lists");
+	SET_ERR("bssplit", "4k/100,8k/100,8k/100,8k/100", "expected READ[,WRITE[,TRIM]] lists");
+	SET_ERR("bssplit", "4k/100,8k/50",
+	        "the percentages add up to 50, expected 100, in '8k/50'");
 	SET_ERR("bssplit", "", "option 'bssplit': expected SIZE/PCT entries separated by ':'");
 	SET_ERR("bssplit", "4k/50::8k/50", "entry 2 is empty");
 	SET_ERR("bssplit", "4k/100:", "entry 2 is empty");
@@ -923,7 +942,7 @@ static void test_validate(void **state)
 	    {offsetof(struct wl_job, bs), 4, 128u << 20, "is not a block size"},
 	    {offsetof(struct wl_job, log_avg_ns), 8, 0, "log_avg_msec must be from 1 to 3600000"},
 	    {offsetof(struct wl_job, rw), 4, 42, "invalid rw value 42"},
-	    {offsetof(struct wl_job, engine), 4, 9, "invalid ioengine value 9"},
+	    {offsetof(struct wl_job, engine), 4, WL_ENGINE_COUNT, "invalid ioengine value"},
 	    {offsetof(struct wl_job, verify), 4, 5, "invalid verify value 5"},
 	    {offsetof(struct wl_job, nbssplit), 4, WL_BSSPLIT_MAX + 1, "bssplit has 17 entries"},
 	};
@@ -1091,6 +1110,11 @@ static const char *const promised[] = {
     "cmdprio_percentage",
     "cmdprio_class",
     "cmdprio",
+    "cmdprio_bssplit",
+    "zonemode",
+    "zonerange",
+    "zonesize",
+    "zoneskip",
     "log_prio",
     "continue_on_error",
     "ignore_error",
@@ -1260,14 +1284,14 @@ static void test_option_table(void **state)
 				SET_OK(&j, o->alias, o->def);
 		} else {
 			/* No default: bssplit ("unset" means bs is used) and the texts. */
-			if (strcmp(o->name, "bssplit") && strcmp(o->name, "filename") &&
-			    strcmp(o->name, "directory") && strcmp(o->name, "description") &&
-			    strncmp(o->name, "write_", 6) && strcmp(o->name, "bsrange") &&
-			    strcmp(o->name, "wait_for") && strcmp(o->name, "percentile_list") &&
-			    strcmp(o->name, "cpus_allowed") && strncmp(o->name, "numa_", 5) &&
-			    strcmp(o->name, "verify_pattern") && strcmp(o->name, "prio") &&
-			    strcmp(o->name, "buffer_pattern") && strcmp(o->name, "ignore_error") &&
-			    strcmp(o->name, "read_iolog"))
+			if (strcmp(o->name, "bssplit") && strcmp(o->name, "cmdprio_bssplit") &&
+			    strcmp(o->name, "filename") && strcmp(o->name, "directory") &&
+			    strcmp(o->name, "description") && strncmp(o->name, "write_", 6) &&
+			    strcmp(o->name, "bsrange") && strcmp(o->name, "wait_for") &&
+			    strcmp(o->name, "percentile_list") && strcmp(o->name, "cpus_allowed") &&
+			    strncmp(o->name, "numa_", 5) && strcmp(o->name, "verify_pattern") &&
+			    strcmp(o->name, "prio") && strcmp(o->name, "buffer_pattern") &&
+			    strcmp(o->name, "ignore_error") && strcmp(o->name, "read_iolog"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -1992,6 +2016,31 @@ static void test_control_options(void **state)
 	SET_ERR("cmdprio_percentage", "10,20,30",
 	        "expected READ[,WRITE] whole numbers from 0 to 100");
 	SET_ERR("cmdprio_class", "0", "from 1 to 3");
+
+	/* cmdprio_bssplit: fio's three entry forms, per direction */
+	wl_job_init(&j);
+	SET_OK(&j, "ioengine", "libaio");
+	SET_OK(&j, "cmdprio_class", "2");
+	SET_OK(&j, "cmdprio", "4");
+	SET_OK(&j, "cmdprio_bssplit", "64k/25/1/1:64k/75/3/2:1m/,1m/40");
+	assert_true(j.ncmdprio_split[0] == 3 && j.ncmdprio_split[1] == 1);
+	uint16_t pr = 0;
+	assert_true(wl_job_cmdprio_pick(&j, 0, 65536, 24, &pr) && pr == (1 << 13 | 1));
+	assert_true(wl_job_cmdprio_pick(&j, 0, 65536, 25, &pr) && pr == (3 << 13 | 2));
+	assert_false(wl_job_cmdprio_pick(&j, 0, 1048576, 0, &pr)); /* 1m/: 0 percent */
+	assert_false(wl_job_cmdprio_pick(&j, 0, 4096, 0, &pr));    /* a size not listed */
+	assert_true(wl_job_cmdprio_pick(&j, 1, 1048576, 39, &pr) && pr == (2 << 13 | 4));
+	assert_false(wl_job_cmdprio_pick(&j, 1, 1048576, 40, &pr));
+	VALIDATE_OK(&j);
+	SET_OK(&j, "cmdprio_bssplit", "4k/10/2/3/5"); /* a hint, and one list for both */
+	assert_true(wl_job_cmdprio_pick(&j, 1, 4096, 0, &pr) && pr == (2 << 13 | 5 << 3 | 3));
+	SET_OK(&j, "cmdprio_percentage", "10");
+	VALIDATE_ERR(&j, "cmdprio_percentage and cmdprio_bssplit exclude each other");
+	SET_ERR("cmdprio_bssplit", "4k/60:4k/50", "the shares of block size 4096 add up to 110");
+	SET_ERR("cmdprio_bssplit", "4k/10/1", "expected READ[,WRITE] lists of BS/PCT");
+	SET_ERR("cmdprio_bssplit", "4k/10/4/1", "class 1 to 3");
+	SET_ERR("cmdprio_bssplit", "4k/101", "expected READ[,WRITE] lists");
+	SET_ERR("cmdprio_bssplit", "3000/10", "expected READ[,WRITE] lists");
 	SET_ERR("cmdprio", "1,", "got '1,'");
 
 	wl_job_init(&j);

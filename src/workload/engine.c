@@ -1,0 +1,63 @@
+/*
+ * engine.c - what each ioengine= means to the runner, in one table: the
+ * executor its workers run on, the flags its requests carry, and for the
+ * engines whose I/O is not a transfer, what a request does instead.
+ *
+ * Design: an engine is a row, not a branch in the request path.  The
+ * request path (run.c) stays the same for every engine: it issues requests
+ * of the job's pattern and times them.  What differs is where they go:
+ *   - io_uring, libaio, psync (sync, pvsync...): data transfers on the
+ *     job's files through that executor;
+ *   - null: the null() target (files.c), nothing is transferred;
+ *   - falloc, ftruncate (fio's engines of those names): synchronous, each
+ *     request marked RL_IO_SPACE / RL_IO_TRUNC so the file target makes it
+ *     that system call on the file (targets/file.c, core/io.h);
+ *   - filecreate, filestat, filedelete, dircreate, dirstat, dirdelete:
+ *     the job's nrfiles files become one fileops() target (files.c,
+ *     targets/fileops.c) in which request k is the operation on file k,
+ *     timed as fio times it, so the job's IOPS are files per second.
+ */
+#include "workload/run_priv.h"
+
+struct wl_engine_row {
+	enum rl_exec_kind exec; /* on a real clock */
+	uint8_t io_flags;       /* RL_IO_* on each request of the job's pattern */
+	const char *fileop;     /* fileops()'s op, or NULL */
+	bool dirs;              /* fileops() on folders */
+};
+
+static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
+    [WL_ENGINE_IO_URING] = {RL_EXEC_URING, 0, NULL, false},
+    [WL_ENGINE_PSYNC] = {RL_EXEC_PSYNC, 0, NULL, false},
+    [WL_ENGINE_LIBAIO] = {RL_EXEC_LIBAIO, 0, NULL, false},
+    [WL_ENGINE_NULL] = {RL_EXEC_URING, 0, NULL, false},
+    [WL_ENGINE_FALLOC] = {RL_EXEC_PSYNC, RL_IO_SPACE, NULL, false},
+    [WL_ENGINE_FTRUNCATE] = {RL_EXEC_PSYNC, RL_IO_TRUNC, NULL, false},
+    [WL_ENGINE_FILECREATE] = {RL_EXEC_PSYNC, 0, "create", false},
+    [WL_ENGINE_FILESTAT] = {RL_EXEC_PSYNC, 0, "stat", false},
+    [WL_ENGINE_FILEDELETE] = {RL_EXEC_PSYNC, 0, "delete", false},
+    [WL_ENGINE_DIRCREATE] = {RL_EXEC_PSYNC, 0, "create", true},
+    [WL_ENGINE_DIRSTAT] = {RL_EXEC_PSYNC, 0, "stat", true},
+    [WL_ENGINE_DIRDELETE] = {RL_EXEC_PSYNC, 0, "delete", true},
+};
+
+static const struct wl_engine_row *wl_engine_row(enum wl_engine e)
+{
+	return &wl_engine_rows[(unsigned)e < WL_ENGINE_COUNT ? e : WL_ENGINE_IO_URING];
+}
+
+enum rl_exec_kind wl_engine_exec(enum wl_engine e)
+{
+	return wl_engine_row(e)->exec;
+}
+
+uint8_t wl_engine_io_flags(enum wl_engine e)
+{
+	return wl_engine_row(e)->io_flags;
+}
+
+const char *wl_engine_fileop(enum wl_engine e, bool *dirs)
+{
+	*dirs = wl_engine_row(e)->dirs;
+	return wl_engine_row(e)->fileop;
+}

@@ -212,7 +212,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fb || strcmp(fa, fb) != 0)
 		abort();
 	fuzz_helpers(a, len);
-	fuzz_tables(b, strlen(fa)); /* b's positions are in fa, which may be longer than the input */
+	fuzz_tables(b,
+	            strlen(fa)); /* b's positions are in fa, which may be longer than the input */
 
 	free(fa);
 	free(fb);

@@ -81,7 +81,7 @@ static const struct suite_opt suite_opts[] = {
     {"fill", "fill_passes", SUITE_OPT_FILL, SUITE_K_COUNT, SUITE_P(fill), 0, 10, "N",
      "sequential writes over the whole region before the sustained phase"},
     {"small-pages", "small_pages", SUITE_OPT_PAGES, SUITE_K_BOOL, SUITE_P(small_pages), 0, 1, NULL,
-     "I/O buffers in 4 KiB pages as fio's default, not huge pages (docs/results.md)"},
+     "keep I/O buffers in 4 KiB pages as fio's default, not huge pages (docs/results.md)"},
 };
 
 #define SUITE_NOPTS             (sizeof(suite_opts) / sizeof(suite_opts[0]))

@@ -39,7 +39,7 @@ $RAIDLAB run cdm --target "$mem" --size=16m --passes=2 --duration=0.03 --quiet -
 check cdm.json cdm "$CDM8" 2
 expect cdm.json "best of the passes" '.suite.aggregate == "best"
 	and .suite.params == {size_bytes: 16777216, passes: 2, warmup_passes: 1, duration_s: 0.03,
-	                      interval_s: 0, mix: false, mix_read_pct: 70}
+	                      interval_s: 0, mix: false, mix_read_pct: 70, small_pages: false}
 	and all(.tests[]; .read.mb_s == ([.read.passes[].mb_s] | max)
 		and .write.mb_s == ([.write.passes[].mb_s] | max)
 		and .read.lat_us.mean == ([.read.passes[].lat_us.mean] | min)

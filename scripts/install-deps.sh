@@ -24,9 +24,16 @@ pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmoc
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs
       nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs
       strace dpkg-dev debhelper lintian man-db groff-base bash-completion zsh libopenmpi-dev openmpi-bin)
+# A name may be a virtual package on some releases (Debian 12's libnbd-bin provides
+# nbdfuse): an installed package that provides it counts as installed, so a machine
+# that has everything never reaches apt-get.
+provided=$(dpkg-query -W -f='${Status}|${Provides}\n' 2>/dev/null |
+	sed -n 's/^install ok installed|//p' | tr ',' '\n' | sed 's/(.*//; s/[[:space:]]//g')
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
+	grep -qxF "$p" <<<"$provided" && continue
+	missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${missing[*]}"

@@ -123,6 +123,21 @@ int cli_parse_slow(const char *cmd, const char *val, uint32_t *out)
 	return 0;
 }
 
+int cli_long_opt_split(const char *cmd, const char *arg, char *name, size_t size, const char **val)
+{
+	const char *eq = strchr(arg, '=');
+	size_t nlen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+
+	if (nlen >= size) {
+		cli_error(cmd, "option too long: %.40s...", arg);
+		return -EINVAL;
+	}
+	memcpy(name, arg + 2, nlen);
+	name[nlen] = 0;
+	*val = eq ? eq + 1 : NULL;
+	return 0;
+}
+
 void cli_spec_error(const char *cmd, const char *spec, const struct rl_err *err)
 {
 	cli_error(cmd, "target: %s", err->msg);

@@ -112,6 +112,13 @@ unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct j
  */
 int cli_parse_slow(const char *cmd, const char *val, uint32_t *out);
 
+/*
+ * Split "--name[=value]" into NAME (a buffer of SIZE bytes) and *VAL (the text after
+ * '=', or NULL when there is none).  A name that does not fit is reported as an error
+ * of command CMD and gives -EINVAL.
+ */
+int cli_long_opt_split(const char *cmd, const char *arg, char *name, size_t size, const char **val);
+
 /**
  * Can @path (given with option @opt, e.g. "--json") be written?  Checked
  * before a run; "-" and NULL pass.  0, or a negative errno after printing

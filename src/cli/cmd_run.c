@@ -312,16 +312,8 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 			a->jobfile = arg;
 			continue;
 		}
-		const char *eq = strchr(arg, '=');
-		size_t nlen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-		if (nlen >= sizeof(name)) {
-			cli_error("run", "option too long: %.40s...", arg);
+		if (cli_long_opt_split("run", arg, name, sizeof(name), &val))
 			return -EINVAL;
-		}
-		memcpy(name, arg + 2, nlen);
-		name[nlen] = 0;
-		if (eq)
-			val = eq + 1;
 		if (!val && !strcmp(name, "trace") && i + 1 < argc)
 			val = argv[++i]; /* --trace FILE: read_iolog, spelt as raidlab's options */
 		/* raidlab's own options; the ones taking a value accept "--x v" too */

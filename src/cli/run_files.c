@@ -107,15 +107,8 @@ static int rf_parse(int argc, char **argv, struct rf_args *a)
 			cli_error("run", "%s: unexpected argument '%s'", a->def->name, arg);
 			return -EINVAL;
 		}
-		const char *eq = strchr(arg, '=');
-		size_t nlen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-		if (nlen >= sizeof(name)) {
-			cli_error("run", "%s: unknown option '%.40s'", a->def->name, arg);
+		if (cli_long_opt_split("run", arg, name, sizeof(name), &val))
 			return -EINVAL;
-		}
-		memcpy(name, arg + 2, nlen);
-		name[nlen] = 0;
-		val = eq ? eq + 1 : NULL;
 		static const char *const valued[] = {"target",       "label", "json",     "out-dir",
 		                                     "scale",        "seed",  "compress", "fs",
 		                                     "mkfs-options", "slow"};

@@ -182,16 +182,8 @@ static int rs_parse_options(struct rs_args *a, int argc, char **argv, int first)
 			          a->def->name, arg);
 			return -EINVAL;
 		}
-		const char *eq = strchr(arg, '=');
-		size_t nlen = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-		if (nlen >= sizeof(name)) {
-			cli_error("run", "option too long: %.40s...", arg);
+		if (cli_long_opt_split("run", arg, name, sizeof(name), &val))
 			return -EINVAL;
-		}
-		memcpy(name, arg + 2, nlen);
-		name[nlen] = 0;
-		if (eq)
-			val = eq + 1;
 		if (rs_takes_value(name) && !val) {
 			if (i + 1 >= argc) {
 				cli_error("run", "--%s needs a value", name);

@@ -33,14 +33,6 @@ static unsigned concat_locate(const struct raid_array *a, uint64_t off, uint64_t
 	return 1;
 }
 
-static bool concat_intact(const struct raid_array *a)
-{
-	for (unsigned i = 0; i < a->n; i++)
-		if (!raid_member_readable(a, i))
-			return false;
-	return true;
-}
-
 static void concat_describe(const struct raid_array *a, struct json_object *obj)
 {
 	const struct concat_state *s = concat_of(a);
@@ -55,7 +47,7 @@ static void concat_describe(const struct raid_array *a, struct json_object *obj)
 static const struct raid_level concat_level = {
     .name = "concat",
     .locate = concat_locate,
-    .intact = concat_intact,
+    .intact = raid_all_readable,
     .describe = concat_describe,
 };
 

@@ -45,14 +45,6 @@ static unsigned raid0_locate(const struct raid_array *a, uint64_t off, uint64_t 
 	return 1;
 }
 
-static bool raid0_intact(const struct raid_array *a)
-{
-	for (unsigned i = 0; i < a->n; i++)
-		if (!raid_member_readable(a, i))
-			return false;
-	return true;
-}
-
 /*
  * TRIM extents: zone by zone, member by member; the cursor is 0 at the
  * start, else 1 + zone * RAID_MAX_MEMBERS + slot of the next member to look at.
@@ -116,7 +108,7 @@ static void raid0_describe(const struct raid_array *a, struct json_object *obj)
 static const struct raid_level raid0_level = {
     .name = "raid0",
     .locate = raid0_locate,
-    .intact = raid0_intact,
+    .intact = raid_all_readable,
     .trim_next = raid0_trim_next,
     .describe = raid0_describe,
 };

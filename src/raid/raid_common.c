@@ -484,3 +484,11 @@ void raid_destroy(struct rl_target *t)
 	free(t->priv);
 	t->priv = NULL;
 }
+
+bool raid_all_readable(const struct raid_array *a)
+{
+	for (unsigned i = 0; i < a->n; i++)
+		if (!raid_member_readable(a, i))
+			return false;
+	return true;
+}

@@ -236,6 +236,9 @@ static inline bool raid_member_readable(const struct raid_array *a, unsigned i)
 	return raid_member_state(a, i) == RAID_MEMBER_IN_SYNC;
 }
 
+/** Every member holds current data: the intact() of levels without redundancy. */
+bool raid_all_readable(const struct raid_array *a);
+
 /** Writes go there (in sync or being rebuilt). */
 static inline bool raid_member_writable(const struct raid_array *a, unsigned i)
 {

@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/print.h"
+#include "core/exec.h"
 #include "core/registry.h"
 #include "raid/parity.h"
 #include "raid/rebuild.h"
@@ -47,18 +47,10 @@ struct check_state {
 	bool show_progress;
 };
 
-static uint64_t check_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void check_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct check_state *st = arg;
-	uint64_t now = check_now();
+	uint64_t now = rl_exec_wall_now();
 
 	if (!st->show_progress || (now - st->last < 200000000ull && done < total))
 		return;
@@ -143,7 +135,7 @@ static int check_main(int argc, char **argv)
 		rl_target_close(t);
 		return 1;
 	}
-	st.t0 = check_now();
+	st.t0 = rl_exec_wall_now();
 	st.show_progress = !quiet && isatty(STDERR_FILENO);
 	opts.mismatch = check_mismatch;
 	opts.progress = check_progress;

@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/print.h"
+#include "core/exec.h"
 #include "core/registry.h"
 #include "raid/rebuild.h"
 
@@ -43,18 +43,10 @@ struct rebuild_progress {
 	uint64_t t0, last;
 };
 
-static uint64_t rebuild_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void rebuild_show(void *arg, uint64_t done, uint64_t total)
 {
 	struct rebuild_progress *p = arg;
-	uint64_t now = rebuild_now();
+	uint64_t now = rl_exec_wall_now();
 	double secs = (double)(now - p->t0) / 1e9;
 
 	if (now - p->last < 200000000ull && done < total)
@@ -134,7 +126,7 @@ static int rebuild_main(int argc, char **argv)
 		return 1;
 	}
 	prog.member = opts.member;
-	prog.t0 = rebuild_now();
+	prog.t0 = rl_exec_wall_now();
 	if (!quiet && isatty(STDERR_FILENO)) {
 		opts.progress = rebuild_show;
 		opts.arg = &prog;

@@ -77,8 +77,6 @@ const struct files_suite *files_suite_at(size_t i);
 int files_rmtree(const char *path);
 /** syncfs() on the filesystem holding @path.  0 or -errno. */
 int files_syncfs(const char *path);
-/** Monotonic time in ns. */
-uint64_t files_now_ns(void);
 /**
  * The suite's clock: monotonic ns of the target's time.  Wall time, but on
  * a target served in slow motion (r->slow = N > 1) host work and storage

@@ -21,16 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/exec.h"
 #include "files/fops.h"
 #include "files/stop.h"
-
-uint64_t files_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* CPU time of this process and of its terminated, waited-for children. */
 static uint64_t fops_cpu_ns(void)
@@ -50,7 +43,7 @@ static uint64_t fops_cpu_ns(void)
 
 uint64_t files_clock_ns(const struct files_run *r)
 {
-	uint64_t wall = files_now_ns();
+	uint64_t wall = rl_exec_wall_now();
 
 	if (r->slow <= 1)
 		return wall;

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/exec.h"
 #include "raid/md.h"
 #include "raid/md_state.h"
 #include "raid/parity.h"
@@ -391,14 +392,6 @@ static bool md_state_differs(const struct md_state *st, struct raid_array *a)
 	       memcmp(sb.roles, st->fresh.roles, sizeof(sb.roles[0]) * sb.max_dev);
 }
 
-static uint64_t md_state_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The member a rebuild checkpoint is about. */
 struct md_state_ckpt {
 	struct md_state *st;
@@ -416,7 +409,7 @@ static void md_state_checkpoint(void *arg, uint64_t in_sync)
 {
 	struct md_state_ckpt *c = arg;
 	struct md_state *st = c->st;
-	uint64_t now = md_state_clock(), step = st->fresh.size * 512 / 16;
+	uint64_t now = rl_exec_wall_now(), step = st->fresh.size * 512 / 16;
 
 	pthread_mutex_lock(&st->lock);
 	if (in_sync >= st->recovery[c->role] + step || now - st->ckpt_ns >= 1000000000ull) {
@@ -448,7 +441,7 @@ static int md_state_rebuild(struct md_state *st, struct rl_target *array, struct
 	else if (!st->quiet)
 		fprintf(stderr, "md: member %u is behind the others (stale): rebuilding it\n", r);
 	st->resumed[r] = ro.resume;
-	st->ckpt_ns = md_state_clock();
+	st->ckpt_ns = rl_exec_wall_now();
 	rc = raid_rebuild(array, ex, &ro, &res, msg, msglen);
 	if (!rc)
 		st->rebuilt |= 1ull << r;

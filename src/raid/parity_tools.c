@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/exec.h"
 #include "core/sync.h"
 #include "raid/parity.h"
 #include "raid/parity_math.h"
@@ -94,14 +95,6 @@ static void parity_tool_read(struct parity_tool *pt, struct rl_exec *ex, uint64_
 	}
 }
 
-static uint64_t parity_tool_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 int parity_rebuild(struct parity_array *pa, struct rl_exec *ex, unsigned member, uint64_t rate,
                    void (*progress)(void *, uint64_t, uint64_t), void *arg,
                    struct parity_rebuild_result *res, char *msg, size_t msglen)
@@ -118,7 +111,7 @@ int parity_rebuild_opts(struct parity_array *pa, struct rl_exec *ex,
 {
 	unsigned member = opts->member;
 	struct parity_tool pt;
-	uint64_t start = parity_tool_clock(), rate = opts->rate;
+	uint64_t start = rl_exec_wall_now(), rate = opts->rate;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -162,7 +155,7 @@ int parity_rebuild_opts(struct parity_array *pa, struct rl_exec *ex,
 			if (rate) {
 				uint64_t due =
 				    start + (uint64_t)((double)res->bytes * 1e9 / (double)rate);
-				uint64_t now = parity_tool_clock();
+				uint64_t now = rl_exec_wall_now();
 				if (due > now) {
 					struct timespec ts = {
 					    .tv_sec = (time_t)((due - now) / 1000000000ull),

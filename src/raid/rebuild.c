@@ -18,20 +18,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/exec.h"
 #include "core/sync.h"
 #include "raid/parity.h"
 #include "raid/raid_common.h"
 #include "raid/rebuild.h"
 
 #define REBUILD_UNIT (1u << 20)
-
-static uint64_t rebuild_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Sleep until @bytes at @rate B/s since @start fit (no-op without a rate). */
 static void rebuild_throttle(uint64_t start, uint64_t bytes, uint64_t rate)
@@ -41,7 +34,7 @@ static void rebuild_throttle(uint64_t start, uint64_t bytes, uint64_t rate)
 	if (!rate)
 		return;
 	due = start + (uint64_t)((double)bytes * 1e9 / (double)rate);
-	now = rebuild_clock();
+	now = rl_exec_wall_now();
 	if (due > now) {
 		struct timespec ts = {.tv_sec = (time_t)((due - now) / 1000000000ull),
 		                      .tv_nsec = (long)((due - now) % 1000000000ull)};
@@ -194,14 +187,14 @@ static int rebuild_parity(struct rl_target *t, struct rl_exec *ex,
                           char *msg, size_t msglen)
 {
 	struct parity_rebuild_result pr;
-	uint64_t start = rebuild_clock();
+	uint64_t start = rl_exec_wall_now();
 	int rc = parity_rebuild_opts(parity_array_of(t), ex, opts, &pr, msg, msglen);
 
 	res->bytes = pr.bytes;
 	res->read_errors = pr.read_errors;
 	res->unrecoverable = pr.unrecoverable;
 	res->first_unrecoverable = pr.first_unrecoverable;
-	res->elapsed_ns = rebuild_clock() - start;
+	res->elapsed_ns = rl_exec_wall_now() - start;
 	return rc;
 }
 
@@ -227,7 +220,7 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 		return -ENOMEM;
 	dst = t->children[opts->member];
 	raid_member_set(a, opts->member, RAID_MEMBER_REBUILDING);
-	start = rebuild_clock();
+	start = rl_exec_wall_now();
 	for (uint64_t off = 0; off < t->size && !rc; off += len) {
 		unsigned n = a->level->locate(a, off, t->size - off < unit ? t->size - off : unit,
 		                              &len, locs);
@@ -255,7 +248,7 @@ int raid_rebuild(struct rl_target *t, struct rl_exec *ex, const struct raid_rebu
 		rc = -EIO;
 	}
 	raid_member_set(a, opts->member, rc ? RAID_MEMBER_FAILED : RAID_MEMBER_IN_SYNC);
-	res->elapsed_ns = rebuild_clock() - start;
+	res->elapsed_ns = rl_exec_wall_now() - start;
 	free(buf);
 	return rc;
 }

@@ -13,22 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/exec.h"
 #include "core/sync.h"
 #include "raid/parity.h"
 #include "raid/raid_common.h"
 #include "raid/scrub.h"
 
 #define SCRUB_UNIT (1u << 20)
-
-static uint64_t scrub_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* The source copy among those read (@ok bit i = copy i was read). */
 static int scrub_source(const struct raid_loc *locs, unsigned n, uint64_t ok, int want)
@@ -122,7 +114,7 @@ static int scrub_parity(struct parity_array *pa, struct rl_exec *ex,
 {
 	struct scrub_parity_ctx c = {.opts = opts, .g = parity_geom_of(pa), .res = res};
 	struct parity_check_result pr;
-	uint64_t start = scrub_clock();
+	uint64_t start = rl_exec_wall_now();
 	int rc = parity_check(pa, ex, opts->repair ? PARITY_REPAIR : PARITY_CHECK,
 	                      scrub_parity_mismatch, &c, &pr, msg, msglen);
 
@@ -131,7 +123,7 @@ static int scrub_parity(struct parity_array *pa, struct rl_exec *ex,
 	res->repaired = pr.repaired;
 	res->read_errors = pr.read_errors;
 	res->skipped = pr.skipped;
-	res->elapsed_ns = scrub_clock() - start;
+	res->elapsed_ns = rl_exec_wall_now() - start;
 	return rc;
 }
 
@@ -139,7 +131,7 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
                struct raid_scrub_result *res, char *msg, size_t msglen)
 {
 	struct raid_array *a = raid_array_of(t);
-	uint64_t unit = opts->unit ? opts->unit : SCRUB_UNIT, start = scrub_clock(), len;
+	uint64_t unit = opts->unit ? opts->unit : SCRUB_UNIT, start = rl_exec_wall_now(), len;
 	struct raid_loc locs[RAID_MAX_MEMBERS];
 	uint8_t *bufs[RAID_MAX_MEMBERS] = {0};
 	int rc = 0;
@@ -216,6 +208,6 @@ int raid_scrub(struct rl_target *t, struct rl_exec *ex, const struct raid_scrub_
 out:
 	for (unsigned i = 0; i < a->copies; i++)
 		free(bufs[i]);
-	res->elapsed_ns = scrub_clock() - start;
+	res->elapsed_ns = rl_exec_wall_now() - start;
 	return rc;
 }

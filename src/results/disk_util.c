@@ -14,17 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/exec.h"
 #include "results/disk_util.h"
-
-static uint64_t disk_util_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* The kernel's name of the disk holding device @dev (its parent if a partition). */
 static int disk_util_name(dev_t dev, char *name, size_t len)
@@ -119,12 +112,12 @@ void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets
 			disk_util_walk(u, tree);
 		json_object_put(tree);
 	}
-	u->t0_ns = disk_util_now_ns();
+	u->t0_ns = rl_exec_wall_now();
 }
 
 void st_disk_util_end(struct st_disk_util *u)
 {
-	double ms = (double)(disk_util_now_ns() - u->t0_ns) / 1e6;
+	double ms = (double)(rl_exec_wall_now() - u->t0_ns) / 1e6;
 
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t now[ST_DS_N];

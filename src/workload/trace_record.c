@@ -13,6 +13,7 @@
  * also after an error.  Lines are parsed with wl_trace_blk_line as they
  * arrive, so the kernel's buffer never has to hold the whole trace.
  */
+#include "core/exec.h"
 #include "workload/trace.h"
 
 #include <errno.h>
@@ -27,7 +28,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define REC_TRACEFS "/sys/kernel/tracing"
@@ -227,19 +227,12 @@ static bool rec_drain(struct rec *r, struct wl_trace *tr)
 	}
 }
 
-static uint64_t rec_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Run @argv (if any) and read the pipe until it exits, @duration_ns passes or *stop. */
 static int rec_loop(struct rec *r, struct wl_trace *tr, char *const *argv, uint64_t duration_ns,
                     volatile sig_atomic_t *stop, int *status)
 {
 	pid_t pid = -1;
-	uint64_t end = duration_ns ? rec_now() + duration_ns : UINT64_MAX;
+	uint64_t end = duration_ns ? rl_exec_wall_now() + duration_ns : UINT64_MAX;
 
 	if (argv && argv[0]) {
 		pid = fork();
@@ -251,7 +244,7 @@ static int rec_loop(struct rec *r, struct wl_trace *tr, char *const *argv, uint6
 			_exit(127);
 		}
 	}
-	while (!*stop && rec_now() < end) {
+	while (!*stop && rl_exec_wall_now() < end) {
 		struct pollfd p = {.fd = r->pipe_fd, .events = POLLIN};
 		(void)poll(&p, 1, 100);
 		rec_drain(r, tr);

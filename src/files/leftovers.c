@@ -46,7 +46,11 @@ const char *files_leftovers_tmpdir(void)
 	return tmp && *tmp ? tmp : "/tmp";
 }
 
-/* Start time of @pid (clock ticks since boot), 0 when it does not exist. */
+/*
+ * Start time of @pid (clock ticks since boot), 0 when it does not exist or
+ * has ended (a zombie: killed but not yet reaped by its parent, such as a
+ * test script whose timeout killed it, holds nothing any more).
+ */
 static unsigned long long lo_start_time(long pid)
 {
 	char path[64], buf[1024];
@@ -63,6 +67,8 @@ static unsigned long long lo_start_time(long pid)
 	if (!p)
 		return 0;
 	p++;
+	if (p[0] == ' ' && (p[1] == 'Z' || p[1] == 'X'))
+		return 0;
 	for (int field = 3; field <= 22 && p; field++) {
 		p = strchr(p, ' ');
 		if (p && field == 22)

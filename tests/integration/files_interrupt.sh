@@ -177,11 +177,27 @@ fi
 leftovers "after three signals"
 
 # A run killed outright leaves its stack: the next run names it, and
-# `raidlab cleanup` removes it (--dry-run first: it must leave it).
-start vm-clone "$SSD" 32
+# `raidlab cleanup` removes it (--dry-run first: it must leave it).  Until
+# its parent reaps it (a harness killing a test on timeout) the killed run is
+# a zombie, which holds nothing: its parent here is a `sleep` that never
+# reaps, and the leftovers must be named and removable while it is one.
+rm -f r.json run.pid
+RAIDLAB=$RAIDLAB SSD=$SSD sh -c '"$RAIDLAB" run vm-clone --target "$SSD" --scale 0.005 \
+	--slow 32 --quiet --json r.json 2>r.err & echo $! >run.pid; exec sleep 3600' &
+REAPER=$!
+cleanup_hooks+=("kill $REAPER")
+for _ in $(seq 1000); do
+	[ -s run.pid ] && break
+	read -r -t 0.01 -u "$TICK" _ || true
+done
+P=$(cat run.pid)
 await "VM clone: clone" || { cat r.err; fail "never reached the clone"; }
 kill -KILL "$P"
-wait "$P" || true
+for _ in $(seq 1000); do
+	[ "$(awk '{ print $3 }' "/proc/$P/stat" 2>/dev/null)" = Z ] && break
+	read -r -t 0.01 -u "$TICK" _ || true
+done
+[ "$(awk '{ print $3 }' "/proc/$P/stat")" = Z ] || fail "the killed run never became a zombie"
 grep -q "$T/raidlab-fs.*/mnt" /proc/mounts || fail "the killed run left no mount to clean up (planting failed)"
 "$RAIDLAB" run untar --target 'nosuch()' --quiet 2>warn.err || true
 grep -q "earlier run that did not finish" warn.err || { cat warn.err; fail "the next run did not name the leftovers"; }
@@ -194,6 +210,8 @@ grep -q "$T/raidlab-fs.*/mnt" /proc/mounts || fail "cleanup --dry-run removed so
 leftovers "after raidlab cleanup"
 grep -q "^detach /dev/loop" clean.out || { cat clean.out; fail "cleanup did not say it detached the loop device"; }
 "$RAIDLAB" cleanup | grep -q "nothing left behind" || fail "a second cleanup found something"
+kill "$REAPER"
+wait "$REAPER" 2>/dev/null || true
 
 # A full-size simulated drive on the default path: mkfs.ext4 discards all
 # 512 GB through nbdfuse (no -E nodiscard).

@@ -9,6 +9,7 @@ on_exit() {
 	for h in "${cleanup_hooks[@]}"; do eval "$h" || true; done
 	# no background helper (a server, a client) outlives its test
 	pkill -KILL -P $$ 2>/dev/null || true
+	wait 2>/dev/null || true # reap them, so cleanup below sees them gone
 	# a file suite killed with its test (a timeout) leaves mounts and loop
 	# devices in its runtime directory: raidlab's own cleanup removes them
 	if compgen -G "$T/raidlab-fs.*" >/dev/null; then

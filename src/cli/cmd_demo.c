@@ -295,8 +295,7 @@ static int demo_main(int argc, char **argv)
 
 static struct cli_command demo_cmd = {
     .name = "demo",
-    .summary = "the main job: single NVMe drive vs raid0 x2/x3 vs raid1, simulated; "
-               "--platform SET: a validated platform's story",
+    .summary = "the main job: one NVMe drive vs raid0 x2/x3 vs raid1, or a validated platform",
     .usage = demo_usage,
     .main = demo_main,
 };

@@ -1111,7 +1111,7 @@ void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stat
 	           "<title>raidlab validate</title>\n<style>body{font-family:sans-serif;margin:2em;"
 	           "max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
 	           "padding:2px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-	           "table.in-sample td:last-child{text-align:left}"
+	           "table.in-sample td:last-child,table.in-sample th:last-child{text-align:left}"
 	           ".bad{background:#fdd}.ok{background:#dfd}</style></head><body>\n"
 	           "<h1>Simulated against published measurements</h1>\n"
 	           "<p>Blue: reads, red: writes, grey: anomalies (not counted); hollow: in-sample "

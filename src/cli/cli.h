@@ -179,6 +179,19 @@ int cli_suite_execute(struct cli_suite *s);
  */
 int cli_run_files(int argc, char **argv);
 
+struct val_set;
+/**
+ * `raidlab validate`'s machinery, shared with `raidlab demo --platform`:
+ * the path of set @name (a name looked for in the validation directories,
+ * or a path), 0 or -ENOENT; and running every configuration of @sets in
+ * the suite runner's pool, @par at a time, with suite options @over
+ * ("NAME=VALUE") applied where a configuration's suite takes them.  Each
+ * result, or why it did not run, goes to its configuration.
+ */
+int cli_validate_find(const char *name, char *path, size_t len);
+int cli_validate_run(struct val_set *sets, size_t nsets, unsigned par, bool quiet,
+                     const char *const *over, size_t nover);
+
 /*
  * `raidlab run` on every rank of an MPI job (run_fleet.c, suites/fleet.h):
  * cli_fleet_argv() copies @argv with $rank, $nranks and $host replaced

@@ -54,8 +54,34 @@ static const char validate_usage[] =
 
 #define VAL_MAX_SETS 32
 
+/*
+ * Suite options given on the command line (@over: "NAME=VALUE" or "NAME"),
+ * applied to @c's request where its suite takes them: a platform's
+ * configurations may use several suites (raidlab demo --platform).
+ */
+static int val_overrides(struct val_config *c, struct suite_request *rq, const char *const *over,
+                         size_t nover)
+{
+	for (size_t k = 0; k < nover; k++) {
+		char name[64];
+		const char *eq = strchr(over[k], '=');
+		size_t len = eq ? (size_t)(eq - over[k]) : strlen(over[k]);
+		if (len >= sizeof(name))
+			len = sizeof(name) - 1;
+		memcpy(name, over[k], len);
+		name[len] = 0;
+		if (!suite_params_accepts(rq->def, name))
+			continue;
+		if (suite_params_set(rq->def, &rq->p, name, eq ? eq + 1 : NULL, c->error,
+		                     sizeof(c->error)))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* The request that runs configuration @c, or an error in c->error. */
-static int val_request(struct val_config *c, struct suite_request *rq)
+static int val_request(struct val_config *c, struct suite_request *rq, const char *const *over,
+                       size_t nover)
 {
 	const struct suite_def *def = suite_find(c->suite);
 	char msg[256];
@@ -82,7 +108,7 @@ static int val_request(struct val_config *c, struct suite_request *rq)
 			}
 		}
 	}
-	return 0;
+	return val_overrides(c, rq, over, nover);
 }
 
 struct val_progress {
@@ -98,11 +124,8 @@ static void val_done(void *arg, size_t index, size_t done, size_t total)
 		fprintf(stderr, "\r\033[Kvalidate: %zu/%zu configurations", done, total);
 }
 
-/*
- * Run every configuration of every set in the suite runner's worker pool,
- * @par at a time; each result (or error) goes back to its configuration.
- */
-static int val_run_all(struct val_set *sets, size_t nsets, unsigned par, bool quiet)
+int cli_validate_run(struct val_set *sets, size_t nsets, unsigned par, bool quiet,
+                     const char *const *over, size_t nover)
 {
 	size_t total = 0, n = 0;
 	struct val_config **cfg;
@@ -119,7 +142,7 @@ static int val_run_all(struct val_set *sets, size_t nsets, unsigned par, bool qu
 	if (cfg && rq && res) {
 		for (size_t i = 0; i < nsets; i++)
 			for (size_t c = 0; c < sets[i].nconfigs; c++)
-				if (!val_request(&sets[i].configs[c], &rq[n]))
+				if (!val_request(&sets[i].configs[c], &rq[n], over, nover))
 					cfg[n++] = &sets[i].configs[c];
 		rc = suite_pool_run(rq, n, par, res, val_done, &prog);
 		for (size_t k = 0; k < n; k++) {
@@ -136,7 +159,7 @@ static int val_run_all(struct val_set *sets, size_t nsets, unsigned par, bool qu
 	return rc;
 }
 
-static int val_find(const char *name, char *path, size_t len)
+int cli_validate_find(const char *name, char *path, size_t len)
 {
 	char dirs[RL_DATA_DIRS_MAX][PATH_MAX];
 	size_t n = rl_data_dirs("validation", "RAIDLAB_VALIDATION", dirs);
@@ -246,7 +269,7 @@ static int validate_main(int argc, char **argv)
 	for (size_t i = 0; i < nnames; i++) {
 		char path[PATH_MAX], msg[512];
 		int rc;
-		if (val_find(names[i], path, sizeof(path))) {
+		if (cli_validate_find(names[i], path, sizeof(path))) {
 			cli_error("validate",
 			          "no validation set '%s' (try raidlab validate --list)", names[i]);
 			status = 2;
@@ -262,7 +285,7 @@ static int validate_main(int argc, char **argv)
 		ptrs[nsets] = &sets[nsets];
 		nsets++;
 	}
-	if (!status && val_run_all(sets, nsets, (unsigned)par, quiet))
+	if (!status && cli_validate_run(sets, nsets, (unsigned)par, quiet, NULL, 0))
 		status = 1;
 	if (!status) {
 		struct json_object *doc = json_object_new_object(), *arr = json_object_new_array();

@@ -1001,19 +1001,20 @@ static void val_html_chart(FILE *f, const struct val_set *s)
 			if (!(sim > 0))
 				continue;
 			sim = sim < lo ? lo : sim > hi ? hi : sim;
+			const char *colour = c->anomaly                      ? "#999"
+			                     : !strcmp(c->direction, "read") ? "#1f77b4"
+			                                                     : "#d62728";
+			/* in-sample cells hollow: a fitted cell is no check of the model */
 			fprintf(f,
 			        "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
-			        "fill-opacity=\"0.7\">"
+			        "fill-opacity=\"0.7\" stroke=\"%s\" stroke-width=\"1.5\">"
 			        "<title>",
-			        VAL_X(c->published), VAL_Y(sim),
-			        c->anomaly                      ? "#999"
-			        : !strcmp(c->direction, "read") ? "#1f77b4"
-			                                        : "#d62728");
+			        VAL_X(c->published), VAL_Y(sim), c->fit ? "none" : colour, colour);
 			char n[2][32];
 			rep_html_text(f, s->configs[i].name);
-			fprintf(f, " %s %s: published %s, simulated %s</title></circle>\n", c->test,
-			        c->direction, val_num_text(c->published, n[0]),
-			        val_num_text(c->simulated, n[1]));
+			fprintf(f, " %s %s: published %s, simulated %s%s</title></circle>\n",
+			        c->test, c->direction, val_num_text(c->published, n[0]),
+			        val_num_text(c->simulated, n[1]), c->fit ? " (in-sample)" : "");
 		}
 	fprintf(f,
 	        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">published "
@@ -1028,16 +1029,96 @@ static void val_html_chart(FILE *f, const struct val_set *s)
 #undef VAL_Y
 }
 
+/* One part's agreement as a paragraph (the HTML twin of val_agree_print). */
+static void val_html_agree(FILE *f, const char *what, const struct val_agree *a)
+{
+	fprintf(f, "<p class=\"agree\"><b>%s</b>: %zu cells", what, a->cells);
+	if (a->counted)
+		fprintf(
+		    f,
+		    " (%zu counted): median error &times;%.3f, worst &times;%.2f; within "
+		    "1.25&times; %.0f %%, 1.5&times; %.0f %%, 2&times; %.0f %%, 4&times; %.0f %%",
+		    a->counted, a->median_ratio, a->worst_ratio, 100 * a->share_125,
+		    100 * a->share_15, 100 * a->share_2, 100 * a->share_4);
+	if (a->orderings)
+		fprintf(f, "; mode orderings %zu of %zu", a->orderings_held, a->orderings);
+	fprintf(f, "; findings %zu of %zu hold</p>\n", a->relations_held, a->relations);
+}
+
+/* The cells of one part (@which) as a table; in-sample rows say what was fitted to them. */
+static void val_html_cells(FILE *f, const struct val_set *s, enum val_sample which)
+{
+	bool in = which == VAL_IN;
+
+	fprintf(f,
+	        "<h3>%s</h3>\n<table class=\"%s\"><tr><th>configuration</th><th>test</th>"
+	        "<th>direction</th><th>published</th><th>simulated</th><th>ratio</th>%s</tr>\n",
+	        in ? "In-sample cells (a parameter was fitted to them)"
+	           : "Out-of-sample cells (predicted)",
+	        in ? "in-sample" : "out-of-sample", in ? "<th>fitted to it</th>" : "");
+	for (size_t c = 0; c < s->nconfigs; c++)
+		for (size_t j = 0; j < s->configs[c].ncells; j++) {
+			const struct val_cell *x = &s->configs[c].cells[j];
+			double r = x->simulated / x->published;
+			char nb[2][32];
+			if (!x->fit != !in)
+				continue;
+			fprintf(f, "<tr class=\"%s\"><td>",
+			        fabs(log(r)) <= log(1.25) ? "ok" : "bad");
+			rep_html_text(f, s->configs[c].name);
+			fprintf(f, "</td><td>");
+			rep_html_text(f, x->test);
+			fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%.2f&times;%s</td>",
+			        x->direction, val_num_text(x->published, nb[0]),
+			        val_num_text(x->simulated, nb[1]), r,
+			        x->anomaly ? " (anomaly)" : "");
+			if (in) {
+				fprintf(f, "<td>");
+				rep_html_text(f, x->fit);
+				fprintf(f, "</td>");
+			}
+			fprintf(f, "</tr>\n");
+		}
+	fprintf(f, "</table>\n");
+}
+
+/* The findings, in-sample ones marked with what was fitted to them. */
+static void val_html_findings(FILE *f, const struct val_set *s)
+{
+	if (!s->nrelations)
+		return;
+	fprintf(f, "<h3>Findings</h3>\n<ul>\n");
+	for (size_t r = 0; r < s->nrelations; r++) {
+		const struct val_relation *x = &s->relations[r];
+		fprintf(f, "<li class=\"%s %s\">", x->held ? "ok" : "bad",
+		        x->fit ? "in-sample" : "out-of-sample");
+		rep_html_text(f, x->finding);
+		fprintf(f, ": ");
+		rep_html_text(f, x->detail);
+		if (x->fit) {
+			fprintf(f, " <i>(in-sample: ");
+			rep_html_text(f, x->fit);
+			fprintf(f, ")</i>");
+		}
+		fprintf(f, "</li>\n");
+	}
+	fprintf(f, "</ul>\n");
+}
+
 void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stats, size_t n)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	           "<title>raidlab validate</title>\n<style>body{font-family:sans-serif;margin:2em;"
 	           "max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
 	           "padding:2px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
+	           "table.in-sample td:last-child,table.in-sample th:last-child{text-align:left}"
 	           ".bad{background:#fdd}.ok{background:#dfd}</style></head><body>\n"
 	           "<h1>Simulated against published measurements</h1>\n"
-	           "<p>Blue: reads, red: writes, grey: anomalies (not counted). Solid line: equal; "
-	           "dashed: 1.25&times;; dotted: 2&times;.</p>\n");
+	           "<p>Blue: reads, red: writes, grey: anomalies (not counted); hollow: in-sample "
+	           "cells, which a parameter was fitted to. Solid line: equal; dashed: "
+	           "1.25&times;; dotted: 2&times;.  In-sample cells and findings are reported "
+	           "apart from the out-of-sample ones, which nothing was fitted to: only the "
+	           "latter check the model.</p>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct val_set *s = sets[i];
 		const struct val_stats *st = &stats[i];
@@ -1052,35 +1133,12 @@ void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stat
 		        st->pass ? "ok" : "bad", st->pass ? "PASS" : "FAIL", st->median_ratio,
 		        st->worst_ratio, 100 * st->share_125, 100 * st->share_2, 100 * st->share_4,
 		        st->orderings_held, st->orderings, st->relations_held, st->relations);
+		val_html_agree(f, "In-sample (fitted to)", &st->sample[VAL_IN]);
+		val_html_agree(f, "Out-of-sample (predicted)", &st->sample[VAL_OUT]);
 		val_html_chart(f, s);
-		fprintf(f, "<table><tr><th>configuration</th><th>test</th><th>direction</th>"
-		           "<th>published</th><th>simulated</th><th>ratio</th></tr>\n");
-		for (size_t c = 0; c < s->nconfigs; c++)
-			for (size_t j = 0; j < s->configs[c].ncells; j++) {
-				const struct val_cell *x = &s->configs[c].cells[j];
-				double r = x->simulated / x->published;
-				fprintf(f, "<tr class=\"%s\"><td>",
-				        fabs(log(r)) <= log(1.25) ? "ok" : "bad");
-				rep_html_text(f, s->configs[c].name);
-				fprintf(f, "</td><td>");
-				rep_html_text(f, x->test);
-				char nb[2][32];
-				fprintf(f,
-				        "</td><td>%s</td><td>%s</td><td>%s</"
-				        "td><td>%.2f&times;%s</td></tr>\n",
-				        x->direction, val_num_text(x->published, nb[0]),
-				        val_num_text(x->simulated, nb[1]), r,
-				        x->anomaly ? " (anomaly)" : "");
-			}
-		fprintf(f, "</table>\n<ul>\n");
-		for (size_t r = 0; r < s->nrelations; r++) {
-			fprintf(f, "<li class=\"%s\">", s->relations[r].held ? "ok" : "bad");
-			rep_html_text(f, s->relations[r].finding);
-			fprintf(f, ": ");
-			rep_html_text(f, s->relations[r].detail);
-			fprintf(f, "</li>\n");
-		}
-		fprintf(f, "</ul>\n");
+		val_html_cells(f, s, VAL_OUT);
+		val_html_cells(f, s, VAL_IN);
+		val_html_findings(f, s);
 	}
 	fprintf(f, "</body></html>\n");
 }

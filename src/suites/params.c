@@ -118,6 +118,13 @@ static void suite_opt_list(const struct suite_def *def, char *buf, size_t len)
 	}
 }
 
+bool suite_params_accepts(const struct suite_def *def, const char *name)
+{
+	const struct suite_opt *o = suite_opt_find(name);
+
+	return o && suite_takes(def, o->bit);
+}
+
 int suite_params_set(const struct suite_def *def, struct suite_params *p, const char *name,
                      const char *value, char *msg, size_t msglen)
 {

@@ -191,6 +191,9 @@ const char *suite_pattern_name(enum suite_pattern p);
 int suite_params_set(const struct suite_def *def, struct suite_params *p, const char *name,
                      const char *value, char *msg, size_t msglen);
 
+/** Does @def take option @name (without the dashes)? */
+bool suite_params_accepts(const struct suite_def *def, const char *name);
+
 /** Is @name a suite option that takes a value (--size 16m)?  False for flags and unknown names. */
 bool suite_param_takes_value(const char *name);
 

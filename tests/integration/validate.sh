@@ -57,6 +57,18 @@ jq -e '.sets[] | select(.name=="sm951-windows-stripe") | .summary.in_sample.cell
 	v.json >/dev/null || fail "sm951: not the 3 cells its parameters were fitted to"
 grep -q '^  in-sample (fitted to): ' out.txt && grep -q '^  out-of-sample (predicted): ' out.txt ||
 	fail "the text report does not give both agreements"
+# the HTML report too: both agreements per set, and the cells in two tables,
+# as many rows in each as the JSON's part has cells
+[ "$(grep -c '<b>In-sample (fitted to)</b>' v.html)" -eq "$(jq '.sets | length' v.json)" ] &&
+	[ "$(grep -c '<b>Out-of-sample (predicted)</b>' v.html)" -eq "$(jq '.sets | length' v.json)" ] ||
+	fail "the HTML report does not give both agreements for every set"
+html_rows() { # rows of the tables of class $1
+	awk -v c="$1" '/^<table class="/ { on = index($0, "\"" c "\"") > 0 }
+		/^<\/table>/ { on = 0 } on && /^<tr class=/ { n++ } END { print n + 0 }' v.html
+}
+[ "$(html_rows in-sample)" -eq "$(jq '[.sets[].summary.in_sample.cells] | add' v.json)" ] &&
+	[ "$(html_rows out-of-sample)" -eq "$(jq '[.sets[].summary.out_of_sample.cells] | add' v.json)" ] ||
+	fail "the HTML tables do not split the cells as the JSON does"
 
 # replay one configuration by hand: the same figure (simulation is deterministic)
 spec=$(jq -r '.sets[] | select(.name=="sm951-windows-stripe") | .configs[]

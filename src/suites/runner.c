@@ -121,7 +121,7 @@ static void pool_child(const struct suite_request *rq, int fd)
 	_exit(0);
 }
 
-static double pool_now(void)
+double pool_now(void)
 {
 	struct timespec ts;
 
@@ -238,9 +238,7 @@ static int pool_wait_ms(const struct suite_request *rq, const struct pool_job *r
 	return least < 0 ? -1 : least > 86400 ? 86400000 : (int)(least * 1000) + 1;
 }
 
-/* The worker ran past its timeout: kill it and say so in its result. */
-static void pool_expire(const struct suite_request *rq, struct pool_job *j,
-                        struct suite_pool_result *res)
+void pool_expire(const struct suite_request *rq, struct pool_job *j, struct suite_pool_result *res)
 {
 	kill(j->pid, SIGKILL);
 	pool_reap(j);

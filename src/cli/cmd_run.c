@@ -1038,6 +1038,8 @@ static int run_main(int argc, char **argv)
 	if (!fleet_active())
 		return run_main_args(argc, argv);
 	if (!suite && argc > 1 && argv[1][0] != '-' && files_suite_find(argv[1])) {
+		if (rl_mpi_rank() > 0) /* every rank refuses; one says why */
+			return 2;
 		cli_error("run",
 		          "%s: file suites do not run over an MPI fleet (their figures are the "
 		          "times of whole file operations on one filesystem, which do not add up "

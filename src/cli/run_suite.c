@@ -271,8 +271,10 @@ static int rs_check(const struct rs_args *a)
 		return -EINVAL;
 	}
 	if (a->fleet && a->def->no_fleet) {
-		cli_error("run", "%s does not run over an MPI fleet: %s; run it without mpirun",
-		          a->def->name, a->def->no_fleet);
+		if (a->fleet->rank == 0) /* every rank refuses; one says why */
+			cli_error("run",
+			          "%s does not run over an MPI fleet: %s; run it without mpirun",
+			          a->def->name, a->def->no_fleet);
 		return -EINVAL;
 	}
 	return 0;

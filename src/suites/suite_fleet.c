@@ -46,7 +46,9 @@ int suite_fleet_run_job(struct suite_run *r, struct wl_job *j, struct wl_run_opt
 		return rc;
 	if ((rc = fleet_offsets(f, j, 1, r->msg, sizeof(r->msg))))
 		return rc;
-	if (fleet_wave_begin(f, r->njobs, opts)) {
+	/* the wave is the step's number: it never repeats, also over several targets,
+	   so a late stonewall of an earlier job cannot stop this one */
+	if (fleet_wave_begin(f, f->step, opts)) {
 		snprintf(r->msg, sizeof(r->msg), "rank %d: the ranks could not meet before '%s'",
 		         f->rank, j->name);
 		return -EIO;

@@ -9,7 +9,8 @@
 #     it and says why;
 #  3. --fleet-stonewall in a suite: ATTO with one rank's target slowed
 #     (delay(...)); the others finish each test, the slow rank is stopped;
-#  4. suites whose figures do not add up over ranks are refused.
+#  4. one shared file, a region per rank (--offset-per-rank);
+#  5. suites whose figures do not add up over ranks are refused.
 . "$(dirname "$0")/lib.sh"
 need jq
 need_mpi
@@ -94,7 +95,19 @@ for d in write read; do
 done
 echo "ok: stonewall stopped the slow rank after $slow of 64 reads"
 
-# 4. refused: figures of one drive's positions, a time to steady state, file
+# one shared file, a test area per rank (--offset-per-rank): rank 1's lies
+# 4 MiB in, and nothing is written between or after the two areas
+truncate -s 8m shared
+"${mpi[@]}" -n 2 $RAIDLAB run cdm --target "$dir/shared" --size 2m --passes 1 --warmup 0 \
+	--duration 100ms --offset-per-rank 4m --json shared.json >sh.out 2>sh.err ||
+	{ cat sh.err sh.out; fail "CDM on one shared file, a region per rank"; }
+[ "$(jqv shared.json '.fleet.offset_per_rank')" = 4194304 ] || fail "the result does not give the offset per rank"
+nonzero() { dd if=shared bs=1M skip=$1 count=$2 2>/dev/null | tr -d '\0' | wc -c; }
+[ "$(nonzero 0 2)" -gt 0 ] && [ "$(nonzero 4 2)" -gt 0 ] || fail "a rank's test area of the shared file was not written"
+[ "$(nonzero 2 2)" = 0 ] && [ "$(nonzero 6 2)" = 0 ] || fail "the ranks wrote outside their test areas"
+echo "ok: two ranks measured their own regions of one file"
+
+# 5. refused: figures of one drive's positions, a time to steady state, file
 # copies (mpirun's exit status does not tell under --enable-recovery: the
 # message does, and nothing ran)
 refused() {

@@ -139,11 +139,14 @@ int cli_output_dir(const char *cmd, const char *opt, const char *dir);
  */
 int cli_result_save(const char *cmd, struct json_object *doc, const char *path);
 
+struct fleet;
 /**
  * `raidlab run SUITE ...` (run_suite.c): argv[0] = "run", argv[1] names a
- * suite (suites/suite.h).  Returns the exit code.
+ * suite (suites/suite.h).  @fleet: under mpirun, every rank runs it at
+ * once and rank 0 reports the aggregate (suites/fleet.h); NULL: alone.
+ * Returns the exit code.
  */
-int cli_run_suite(int argc, char **argv);
+int cli_run_suite(int argc, char **argv, struct fleet *fleet);
 
 /*
  * CrystalDiskMark's own text export of a suite result (run_cdmtext.c):

@@ -1023,17 +1023,27 @@ static int run_main_args(int argc, char **argv);
 
 static int run_main(int argc, char **argv)
 {
+	bool suite = argc > 1 && argv[1][0] != '-' && suite_find(argv[1]);
 	char **ranked = NULL;
 	int rc;
 
-	if (!fleet_active() ||
-	    (argc > 1 && argv[1][0] != '-' && (suite_find(argv[1]) || files_suite_find(argv[1]))))
+	if (!fleet_active())
 		return run_main_args(argc, argv);
+	if (!suite && argc > 1 && argv[1][0] != '-' && files_suite_find(argv[1])) {
+		if (rl_mpi_rank() > 0) /* every rank refuses; one says why */
+			return 2;
+		cli_error("run",
+		          "%s: file suites do not run over an MPI fleet (their figures are the "
+		          "times of whole file operations on one filesystem, which do not add up "
+		          "over ranks): run it without mpirun (docs/mpi.md)",
+		          argv[1]);
+		return 2;
+	}
 	fleet_init(&run_fleet);
 	if (cli_fleet_argv(&run_fleet, argc, argv, &ranked))
 		return 2;
 	run_fleet_on = true;
-	rc = run_main_args(argc, ranked);
+	rc = suite ? cli_run_suite(argc, ranked, &run_fleet) : run_main_args(argc, ranked);
 	run_fleet_on = false;
 	fleet_free(&run_fleet);
 	cli_fleet_argv_free(argc, ranked);
@@ -1051,7 +1061,7 @@ static int run_main_args(int argc, char **argv)
 	int status = 0, rc;
 
 	if (argc > 1 && argv[1][0] != '-' && suite_find(argv[1]))
-		return cli_run_suite(argc, argv);
+		return cli_run_suite(argc, argv, NULL);
 	if (argc > 1 && argv[1][0] != '-' && files_suite_find(argv[1]))
 		return cli_run_files(argc, argv);
 	if (run_parse_args(argc, argv, &a)) {

@@ -40,7 +40,8 @@ static const char serve_usage[] =
     "                      when no --socket is given)\n"
     "  --bind ADDR         TCP address to listen on (default: loopback only)\n"
     "  --read-only         refuse writes, trims and zeroing on every export\n"
-    "  --shared N          at most N clients at once (default 16)\n"
+    "  --shared N          at most N connections open at once (default 16; a client\n"
+    "                      may open several)\n"
     "  --ctl PATH          control socket for 'raidlab ctl' (fail a member, rebuild\n"
     "                      it while clients go on, status)\n"
     "  --tls-cert FILE     offer TLS (NBD_OPT_STARTTLS) with this PEM certificate\n"
@@ -128,7 +129,8 @@ static int serve_parse_option(struct serve_args *a, int c)
 		return -1;
 	case 'S':
 		if (rl_parse_u64(optarg, &v, why, sizeof(why)) || v < 1 || v > 1024) {
-			cli_error("serve", "--shared: expected 1..1024 clients, got '%s'", optarg);
+			cli_error("serve", "--shared: expected 1..1024 connections, got '%s'",
+			          optarg);
 			return 2;
 		}
 		a->o.shared = (unsigned)v;

@@ -27,6 +27,11 @@
  *
  * Ctrl-C ends the running job early (wl_run_request_stop); the suite then
  * stops, and the targets are finished (test files removed) and closed.
+ *
+ * Under mpirun (cmd_run.c hands over the fleet, $rank and the like already
+ * replaced) every rank runs the suite on its own target at once and rank
+ * 0 alone prints and writes: the tables and files show the aggregate over
+ * the ranks (suites/suite_fleet.c) and name the slowest and fastest rank.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -41,7 +46,9 @@
 #include "cli/cli.h"
 #include "cli/print.h"
 #include "core/registry.h"
+#include "mpi/rank.h"
 #include "results/result.h"
+#include "suites/fleet.h"
 #include "suites/runner.h"
 #include "suites/suite.h"
 
@@ -61,7 +68,12 @@ struct rs_args {
 	bool cdm_text; /* --output-format=cdm-text */
 	bool summary;  /* several targets: the comparison alone, no per-target tables */
 	struct rl_build_ctx ctx;
+	struct fleet *fleet; /* under mpirun, else NULL */
+	bool no_files;       /* a rank other than 0: it writes nothing */
 };
+
+/* For the signal handler: the user's stop is not a stonewall's. */
+static struct fleet *rs_fleet;
 
 static void rs_usage(FILE *f, const struct suite_def *def)
 {
@@ -89,6 +101,13 @@ static void rs_usage(FILE *f, const struct suite_def *def)
 	       "                        area (the whole target is used instead)\n"
 	       "  --keep                keep test files raidlab created\n"
 	       "  --force-destroy       allow writing over data found on the target\n"
+	       "  --fleet-stonewall     under mpirun: every rank stops a test when the first\n"
+	       "                        ends it\n"
+	       "  --offset-per-rank=S   under mpirun: rank r works r*S further into one shared\n"
+	       "                        target\n"
+	       "\n"
+	       "Under mpirun every rank runs each test at once and rank 0 reports the sum over\n"
+	       "the ranks (docs/mpi.md).\n"
 	       "\n");
 	if (def) {
 		fprintf(f, "%s: %s\n  %s\n  passes become the figure by the rule '%s'\n\n",
@@ -111,7 +130,28 @@ static bool rs_takes_value(const char *name)
 {
 	return !strcmp(name, "target") || !strcmp(name, "label") || !strcmp(name, "json") ||
 	       !strcmp(name, "out-dir") || !strcmp(name, "html") || !strcmp(name, "csv") ||
-	       !strcmp(name, "output-format") || suite_param_takes_value(name);
+	       !strcmp(name, "output-format") || !strcmp(name, "offset-per-rank") ||
+	       suite_param_takes_value(name);
+}
+
+/* --fleet-stonewall, --offset-per-rank=S: only under mpirun. */
+static int rs_fleet_option(struct rs_args *a, const char *name, const char *val)
+{
+	char why[128];
+
+	if (!a->fleet) {
+		cli_error("run", "--%s: only under mpirun or srun (MPI %s)", name,
+		          rl_mpi_built() ? "is built in, but this is no MPI rank"
+		                         : "is not built in");
+		return -EINVAL;
+	}
+	if (name[0] == 'f') {
+		a->fleet->stonewall = true;
+	} else if (rl_parse_size(val, &a->fleet->offset_per_rank, why, sizeof(why))) {
+		cli_error("run", "--offset-per-rank: %s", why);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* One option, --NAME or --NAME=VAL (@val NULL when none was given). */
@@ -149,6 +189,8 @@ static int rs_option(struct rs_args *a, const char *name, const char *val)
 		a->ctx.keep = true;
 	} else if (!strcmp(name, "force-destroy") && !val) {
 		a->ctx.force_destroy = true;
+	} else if ((!strcmp(name, "fleet-stonewall") && !val) || !strcmp(name, "offset-per-rank")) {
+		return rs_fleet_option(a, name, val);
 	} else if (!strcmp(name, "help")) {
 		rs_usage(stdout, a->def);
 		exit(0);
@@ -218,6 +260,13 @@ static int rs_check(const struct rs_args *a)
 	}
 	if (a->json_path && a->out_dir) {
 		cli_error("run", "give either --json FILE or --out-dir DIR, not both");
+		return -EINVAL;
+	}
+	if (a->fleet && a->def->no_fleet) {
+		if (a->fleet->rank == 0) /* every rank refuses; one says why */
+			cli_error("run",
+			          "%s does not run over an MPI fleet: %s; run it without mpirun",
+			          a->def->name, a->def->no_fleet);
 		return -EINVAL;
 	}
 	return 0;
@@ -342,11 +391,36 @@ static void rs_print_params(FILE *f, struct json_object *params)
 	fputc('\n', f);
 }
 
+/* Over a fleet: the slowest and fastest rank of each direction of test @t. */
+static void rs_print_fleet(FILE *f, struct json_object *t)
+{
+	static const char *const keys[3] = {"read", "write", "mix"};
+
+	for (int k = 0; k < 3; k++) {
+		struct json_object *fl = cli_json_get(cli_json_get(t, keys[k]), "fleet");
+		struct json_object *ranks = cli_json_get(fl, "ranks");
+		if (!fl)
+			continue;
+		struct json_object *lo = json_object_array_get_idx(
+		    ranks, (size_t)json_object_get_int(cli_json_get(fl, "slowest_rank")));
+		struct json_object *hi = json_object_array_get_idx(
+		    ranks, (size_t)json_object_get_int(cli_json_get(fl, "fastest_rank")));
+		fprintf(f,
+		        "  %s %s: slowest rank %d (%s) %.2f MB/s, fastest rank %d (%s) %.2f MB/s\n",
+		        json_object_get_string(cli_json_get(t, "name")), keys[k],
+		        json_object_get_int(cli_json_get(lo, "rank")),
+		        json_object_get_string(cli_json_get(lo, "host")), cli_json_num(lo, "mb_s"),
+		        json_object_get_int(cli_json_get(hi, "rank")),
+		        json_object_get_string(cli_json_get(hi, "host")), cli_json_num(hi, "mb_s"));
+	}
+}
+
 static void rs_print_extras(FILE *f, struct json_object *t)
 {
 	const char *name = json_object_get_string(cli_json_get(t, "name"));
 	struct json_object *v, *ss;
 
+	rs_print_fleet(f, t);
 	if (cli_json_get(t, "min_mb_s"))
 		fprintf(f, "  %s: minimum %.2f, maximum %.2f, average %.2f MB/s over %zu zones\n",
 		        name, cli_json_num(t, "min_mb_s"), cli_json_num(t, "max_mb_s"),
@@ -433,6 +507,7 @@ static void rs_print_suite(FILE *f, struct json_object *doc)
 {
 	struct json_object *suite = cli_json_get(doc, "suite"), *tests = cli_json_get(doc, "tests");
 	struct json_object *tg = cli_json_get(doc, "target"), *scores;
+	struct json_object *fleet = cli_json_get(doc, "fleet");
 	bool has[3] = {false, false, false};
 	static const char *const keys[3] = {"read", "write", "mix"};
 	const char *mix_title =
@@ -443,11 +518,20 @@ static void rs_print_suite(FILE *f, struct json_object *doc)
 
 	fprintf(f, "%s: %s\n", json_object_get_string(cli_json_get(suite, "name")),
 	        json_object_get_string(cli_json_get(suite, "title")));
-	fprintf(f, "target: %s%s\n", json_object_get_string(cli_json_get(tg, "spec")),
+	fprintf(f, "target%s: %s%s\n", fleet ? " of rank 0" : "",
+	        json_object_get_string(cli_json_get(tg, "spec")),
 	        json_object_get_boolean(cli_json_get(tg, "simulated"))
 	            ? " (simulated drive: times are "
 	              "simulated)"
 	            : "");
+	if (fleet)
+		fprintf(
+		    f,
+		    "fleet: %d MPI ranks at once%s; MB/s and IOPS are the sums over the ranks, "
+		    "latencies\ncome from their merged histograms (each rank's figures: --json)\n",
+		    json_object_get_int(cli_json_get(fleet, "ranks")),
+		    json_object_get_boolean(cli_json_get(fleet, "stonewall")) ? ", stonewalled"
+		                                                              : "");
 	rs_print_params(f, cli_json_get(suite, "params"));
 	fprintf(f, "passes -> figure: %s; MB/s = 1,000,000 bytes/s, latency in us\n\n",
 	        json_object_get_string(cli_json_get(suite, "aggregate")));
@@ -615,6 +699,8 @@ static int rs_compare(FILE *f, const struct rs_args *a, struct json_object **doc
 static void rs_on_signal(int sig)
 {
 	(void)sig;
+	if (rs_fleet)
+		rs_fleet->signalled = 1;
 	wl_run_request_stop();
 }
 
@@ -650,10 +736,13 @@ static int rs_run_one(struct rs_args *a, size_t index, const char *label, struct
 	clock_gettime(CLOCK_MONOTONIC, &one.start);
 	rq.progress_arg = &one;
 	rq.ctx.quiet = a->quiet;
+	rq.fleet = a->fleet;
 	suite_request_run(&rq, &o);
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	*docp = o.doc;
+	if (a->no_files) /* another rank: rank 0 reports, this rank's failure included */
+		return o.rc ? 1 : 0;
 	switch (o.stage) {
 	case SUITE_STAGE_SPEC:
 		cli_spec_error("run", spec, &o.spec_err);
@@ -698,7 +787,7 @@ static int rs_execute(struct rs_args *a)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	const char *dir = a->out_dir ? a->out_dir : a->t.n > 1 ? "." : NULL;
+	const char *dir = a->no_files ? NULL : a->out_dir ? a->out_dir : a->t.n > 1 ? "." : NULL;
 	for (size_t i = 0; i < a->t.n; i++) {
 		char base[100];
 		labels[i] = cli_targets_label(&a->t, i);
@@ -718,6 +807,7 @@ static int rs_execute(struct rs_args *a)
 	    cli_output_check("run", "--csv", a->csv_path)) {
 		for (size_t i = 0; i < a->t.n; i++)
 			free(pathbuf[i]);
+		suite_fleet_fail(a->fleet, "rank 0 cannot write the results");
 		return 2;
 	}
 	for (size_t i = 0; i < a->t.n; i++) {
@@ -765,14 +855,24 @@ static int rs_execute(struct rs_args *a)
 	return status;
 }
 
-int cli_run_suite(int argc, char **argv)
+int cli_run_suite(int argc, char **argv, struct fleet *fleet)
 {
 	struct rs_args a;
+	int rc;
 
 	rs_init(&a, suite_find(argv[1]));
+	a.fleet = fleet;
 	if (rs_parse_options(&a, argc, argv, 2) || rs_check(&a))
 		return 2;
-	return rs_execute(&a);
+	if (fleet && fleet->rank > 0) { /* rank 0 alone prints and writes */
+		a.quiet = a.no_files = true;
+		a.json_path = a.html_path = a.csv_path = a.out_dir = NULL;
+		a.json_stdout = a.cdm_text = false;
+	}
+	rs_fleet = fleet;
+	rc = rs_execute(&a);
+	rs_fleet = NULL;
+	return rc;
 }
 
 struct cli_suite {

@@ -183,7 +183,7 @@ struct serve_opts {
 	const char *socket_path; /* unix socket, or NULL */
 	const char *bind_addr;   /* TCP address (default loopback) */
 	int port;                /* TCP port, or -1 for none */
-	unsigned shared;         /* most clients at once */
+	unsigned shared;         /* most connections open at once */
 	const char *ctl_path;    /* control socket for `raidlab ctl`, or NULL */
 	const char *tls_cert;    /* PEM certificate, or NULL */
 	const char *tls_key;     /* PEM key */

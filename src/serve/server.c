@@ -365,7 +365,7 @@ static void srv_accept_ready(struct rl_io *io, int status)
 		if (s->nclients >= (s->opts->shared ? s->opts->shared : 1)) {
 			if (!s->opts->quiet)
 				fprintf(stderr,
-				        "raidlab serve: refused a client: %u already connected "
+				        "raidlab serve: refused a connection: %u already open "
 				        "(--shared %u)\n",
 				        s->nclients, s->opts->shared);
 			close(fd);

@@ -17,7 +17,14 @@
  *
  * A rank that is silent for RAIDLAB_MPI_TIMEOUT seconds (default 30) is
  * taken for dead: its request goes to the next idle rank.  If it speaks
- * again it was only slow, and whichever result comes first is kept.  With
+ * again it was only slow, and whichever result comes first is kept.
+ *
+ * A request's time limit (timeout_s, read when it is checked, as the
+ * local pool reads it) is kept by rank 0 for every rank: a point still
+ * running at its limit since it was handed out gets the result "timed
+ * out after N s", and its rank is told to abort it (FARM_ABORT with the
+ * index: the rank kills its worker and takes the next point); a result
+ * that comes after that is a late copy and is dropped.  With
  * Open MPI a killed rank ends the whole job unless mpirun was given
  * --enable-recovery (docs/mpi.md).  When every request has its result,
  * rank 0 tells the others to stop; they end their process (nothing of
@@ -40,21 +47,13 @@
 #include "suites/runner_priv.h"
 #include "workload/run.h"
 
-enum { FARM_TASK = 1, FARM_STOP, FARM_BEAT, FARM_RESULT };
+enum { FARM_TASK = 1, FARM_STOP, FARM_BEAT, FARM_RESULT, FARM_ABORT };
 
 enum { FARM_TODO, FARM_RUNNING, FARM_DONE };
 
 #define FARM_POLL_MS   2
 #define FARM_BEAT_S    1.0
 #define FARM_TIMEOUT_S 30.0
-
-static double farm_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static void farm_fingerprint(const struct suite_request *rq, char *buf, size_t len)
 {
@@ -85,6 +84,21 @@ static bool farm_stop_waiting(void)
 	size_t len;
 
 	return rl_mpi_probe(0, FARM_STOP, &src, &tag, &len) == 1;
+}
+
+/* Has rank 0 told this rank to abort point @index (its time limit)? */
+static bool farm_abort_waiting(size_t index)
+{
+	int src, tag;
+	size_t len;
+	bool mine = false;
+	char *msg;
+
+	while (!mine && (msg = farm_take(0, FARM_ABORT, &src, &tag, &len, 60))) {
+		mine = strtoull(msg, NULL, 10) == index;
+		free(msg);
+	}
+	return mine;
 }
 
 /* --- a computing rank --- */
@@ -126,13 +140,14 @@ static int farm_send_wait(int tag, const char *buf, size_t len)
 /*
  * Run request @index in a worker process, beating while it runs; the
  * message for rank 0 ("INDEX STATUS\n" and the worker's output) into
- * *@text.  1 when rank 0 said stop meanwhile (the worker is killed).
+ * *@text.  1 when rank 0 said stop meanwhile, 2 when it said abort this
+ * point (the worker is killed).
  */
 static int farm_compute(const struct suite_request *rq, size_t index, char **text, size_t *len)
 {
 	struct pool_job j = {.orphan_dies = true};
 	struct rl_mpi_send *beat = NULL;
-	double last = farm_now();
+	double last = pool_now();
 	char head[64];
 	int rc = pool_start(rq, &j), status, hl;
 
@@ -142,17 +157,18 @@ static int farm_compute(const struct suite_request *rq, size_t index, char **tex
 			break;
 		if (beat && rl_mpi_test(beat))
 			beat = NULL;
-		if (!beat && farm_now() - last >= FARM_BEAT_S) {
+		if (!beat && pool_now() - last >= FARM_BEAT_S) {
 			hl = snprintf(head, sizeof(head), "%zu", index);
 			if (!rl_mpi_isend(0, FARM_BEAT, head, (size_t)hl, &beat))
-				last = farm_now();
+				last = pool_now();
 		}
-		if (farm_stop_waiting()) {
+		bool stop = farm_stop_waiting();
+		if (stop || farm_abort_waiting(index)) {
 			kill(j.pid, SIGKILL);
 			pool_reap(&j);
 			free(j.buf);
 			rl_mpi_cancel(beat);
-			return 1;
+			return stop ? 1 : 2;
 		}
 	}
 	rl_mpi_cancel(beat);
@@ -197,6 +213,7 @@ static void farm_worker(const struct suite_request *rq, size_t n)
 			free(msg);
 			break;
 		}
+		/* (an abort of a point that ended before it came: nothing to do) */
 		index = strtoull(msg, &fp, 10);
 		if (tag == FARM_TASK && *fp == '\n') {
 			long k = farm_find(rq, n, index, fp + 1);
@@ -210,6 +227,7 @@ static void farm_worker(const struct suite_request *rq, size_t n)
 			else if (!(stopped = farm_compute(&rq[k], index, &text, &tlen)) && text)
 				stopped = farm_send_wait(FARM_RESULT, text, tlen);
 			free(text);
+			stopped = stopped == 1;
 			if (stopped) {
 				free(msg);
 				break;
@@ -228,7 +246,9 @@ struct farm_rank {
 	bool busy, lost;
 	size_t index;
 	double heard;
-	struct rl_mpi_send *task;
+	double started; /* when its point was handed out */
+	size_t aborted; /* the point it was told to abort (SIZE_MAX: none) */
+	struct rl_mpi_send *task, *abort;
 };
 
 struct farm {
@@ -291,7 +311,7 @@ static void farm_hand_out(struct farm *f)
 		if (!rl_mpi_isend(r, FARM_TASK, msg, strlen(msg), &rk->task)) {
 			rk->busy = true;
 			rk->index = (size_t)k;
-			rk->heard = farm_now();
+			rk->heard = rk->started = pool_now();
 			f->st[k] = FARM_RUNNING;
 		}
 		free(msg);
@@ -321,8 +341,12 @@ static void farm_listen(struct farm *f)
 	while ((msg = farm_take(-1, -1, &src, &tag, &len, f->timeout))) {
 		struct farm_rank *rk = src > 0 && src < f->size ? &f->rk[src] : NULL;
 		size_t index = strtoull(msg, &body, 10);
+		if (rk && index == rk->aborted) { /* still about the point it was told to drop */
+			free(msg);
+			continue;
+		}
 		if (rk && index < f->n) {
-			rk->heard = farm_now();
+			rk->heard = pool_now();
 			if (rk->lost)
 				fprintf(stderr, "raidlab: rank %d is back\n", src);
 			rk->lost = false;
@@ -337,6 +361,7 @@ static void farm_listen(struct farm *f)
 			if (*body == '\n')
 				body++;
 			pool_parse(body, len - (size_t)(body - msg), status, &res);
+			res.wall_s = pool_now() - rk->started;
 			farm_collect(f, index, &res);
 		}
 		free(msg);
@@ -354,13 +379,40 @@ static bool farm_held(const struct farm *f, size_t index)
 	return false;
 }
 
-/* A busy rank silent for too long is taken for dead: its point goes back in the queue. */
+/* Rank @r's point ran past its time limit: its result says so, the rank drops it. */
+static void farm_expire(struct farm *f, int r, double now)
+{
+	struct farm_rank *rk = &f->rk[r];
+	struct suite_pool_result res = {.timed_out = true, .wall_s = now - rk->started};
+	char text[32];
+
+	snprintf(res.error, sizeof(res.error), "timed out after %g s", f->rq[rk->index].timeout_s);
+	farm_collect(f, rk->index, &res);
+	snprintf(text, sizeof(text), "%zu", rk->index);
+	if (rk->abort && rl_mpi_test(rk->abort) == 0)
+		rl_mpi_cancel(rk->abort);
+	rk->abort = NULL;
+	rl_mpi_isend(r, FARM_ABORT, text, strlen(text), &rk->abort);
+	rk->aborted = rk->index;
+	rk->busy = false;
+}
+
+/*
+ * A busy rank past its point's time limit is told to drop it; one silent
+ * for too long is taken for dead: its point goes back in the queue.
+ */
 static void farm_watch(struct farm *f)
 {
-	double now = farm_now();
+	double now = pool_now();
 
 	for (int r = 1; r < f->size; r++) {
 		struct farm_rank *rk = &f->rk[r];
+		double lim = rk->busy ? f->rq[rk->index].timeout_s : 0;
+		if (lim > 0 && !rk->lost && now - rk->started >= lim &&
+		    f->st[rk->index] != FARM_DONE) {
+			farm_expire(f, r, now);
+			continue;
+		}
 		if (!rk->busy || rk->lost || now - rk->heard < f->timeout)
 			continue;
 		rk->lost = true;
@@ -385,8 +437,16 @@ static void farm_local(struct farm *f)
 		poll(NULL, 0, FARM_POLL_MS);
 		return;
 	}
-	if (poll(&p, 1, FARM_POLL_MS) <= 0 || !(rc = pool_read(&f->local)))
+	const struct suite_request *rq = &f->rq[f->local.index];
+	if (poll(&p, 1, FARM_POLL_MS) <= 0 || !(rc = pool_read(&f->local))) {
+		if (rq->timeout_s > 0 && pool_now() - f->local.started >= rq->timeout_s) {
+			pool_expire(rq, &f->local, &res);
+			f->local_busy = false;
+			farm_collect(f, f->local.index, &res);
+		}
 		return;
+	}
+	res.wall_s = pool_now() - f->local.started;
 	int status = pool_reap(&f->local);
 	if (rc < 0)
 		snprintf(res.error, sizeof(res.error), "reading the worker's result: %s",
@@ -404,6 +464,8 @@ static void farm_stop_all(struct farm *f)
 	for (int r = 1; r < f->size; r++) {
 		struct rl_mpi_send *s = NULL;
 		rl_mpi_cancel(f->rk[r].task);
+		if (f->rk[r].abort && rl_mpi_test(f->rk[r].abort) == 0)
+			rl_mpi_cancel(f->rk[r].abort);
 		if (rl_mpi_isend(r, FARM_STOP, "", 0, &s))
 			continue;
 		for (int i = 0; i < 500; i++) {
@@ -436,6 +498,8 @@ int suite_farm_run(const struct suite_request *rq, size_t n, struct suite_pool_r
 		free(f.rk);
 		return -ENOMEM;
 	}
+	for (int r = 0; r < f.size; r++)
+		f.rk[r].aborted = SIZE_MAX;
 	while (f.finished < n) {
 		farm_hand_out(&f);
 		farm_listen(&f);

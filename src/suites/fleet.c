@@ -76,9 +76,9 @@ static void fleet_sends_finish(struct fleet *f)
 	f->nsends = 0;
 }
 
-void fleet_free(struct fleet *f)
+/* Rank 0: the gathered jobs, gone. */
+static void fleet_jobs_free(struct fleet *f)
 {
-	fleet_sends_finish(f);
 	for (size_t j = 0; j < f->njobs; j++) {
 		for (int r = 0; f->jobs[j].ranks && r < f->size; r++)
 			wl_result_free(&f->jobs[j].ranks[r].res);
@@ -86,6 +86,28 @@ void fleet_free(struct fleet *f)
 		wl_result_free(&f->jobs[j].merged);
 	}
 	free(f->jobs);
+	f->jobs = NULL;
+	f->njobs = 0;
+}
+
+/* Rank 0: room for @n jobs of every rank.  0 or -ENOMEM. */
+static int fleet_jobs_alloc(struct fleet *f, size_t n)
+{
+	fleet_jobs_free(f);
+	f->jobs = calloc(n ? n : 1, sizeof(*f->jobs));
+	if (!f->jobs)
+		return -ENOMEM;
+	f->njobs = n;
+	for (size_t i = 0; i < n; i++)
+		if (!(f->jobs[i].ranks = calloc((size_t)f->size, sizeof(*f->jobs[i].ranks))))
+			return -ENOMEM;
+	return 0;
+}
+
+void fleet_free(struct fleet *f)
+{
+	fleet_sends_finish(f);
+	fleet_jobs_free(f);
 	free(f->wave_stopped);
 	memset(f, 0, sizeof(*f));
 }
@@ -221,6 +243,48 @@ bool fleet_wave_end(struct fleet *f, struct wl_run_opts *opts)
 	return false;
 }
 
+/* One job's figures for the wire. */
+static void fleet_wire_fill(struct fleet_wire *w, const struct wl_result *res, bool stopped)
+{
+	w->job = res->job;
+	w->runtime_ns = res->runtime_ns;
+	w->errors = res->errors;
+	w->verify_bad = res->verify_bad;
+	w->first_error = res->first_error;
+	w->rate_min_missed = res->rate_min_missed;
+	w->stopped = stopped;
+	w->ok = wl_result_ok(res);
+	for (int d = 0; d < WL_DIRS; d++) {
+		w->dir[d].ios = res->dir[d].ios;
+		w->dir[d].bytes = res->dir[d].bytes;
+		w->dir[d].hist = res->dir[d].hist;
+	}
+}
+
+/* A rank's figures of one job from the wire (its header @h). */
+static void fleet_wire_read(struct fleet_rank *fr, const struct fleet_head *h,
+                            const struct fleet_wire *w)
+{
+	fr->rank = h->rank;
+	snprintf(fr->host, sizeof(fr->host), "%.*s", FLEET_HOST_MAX - 1, h->host);
+	snprintf(fr->spec, sizeof(fr->spec), "%.*s", FLEET_SPEC_MAX - 1, h->spec);
+	wl_result_init(&fr->res, &w->job);
+	if (!w->done)
+		return;
+	fr->res.runtime_ns = w->runtime_ns;
+	fr->res.errors = w->errors;
+	fr->res.verify_bad = w->verify_bad;
+	fr->res.first_error = w->first_error;
+	fr->res.rate_min_missed = w->rate_min_missed;
+	fr->stopped = w->stopped;
+	fr->ok = w->ok;
+	for (int d = 0; d < WL_DIRS; d++) {
+		fr->res.dir[d].ios = w->dir[d].ios;
+		fr->res.dir[d].bytes = w->dir[d].bytes;
+		fr->res.dir[d].hist = w->dir[d].hist;
+	}
+}
+
 /* This rank's results as one message. */
 static void *fleet_pack(const struct fleet *f, const struct wl_result *res, const bool *done,
                         const unsigned *wave, size_t n, const char *spec, size_t *len)
@@ -235,24 +299,10 @@ static void *fleet_pack(const struct fleet *f, const struct wl_result *res, cons
 	h->njobs = (uint32_t)n;
 	snprintf(h->host, sizeof(h->host), "%s", f->host);
 	snprintf(h->spec, sizeof(h->spec), "%s", spec);
-	for (size_t i = 0; i < n; i++) {
-		w[i].done = done[i];
-		if (!done[i])
-			continue;
-		w[i].job = res[i].job;
-		w[i].runtime_ns = res[i].runtime_ns;
-		w[i].errors = res[i].errors;
-		w[i].verify_bad = res[i].verify_bad;
-		w[i].first_error = res[i].first_error;
-		w[i].rate_min_missed = res[i].rate_min_missed;
-		w[i].stopped = wave[i] < f->nwaves && f->wave_stopped[wave[i]];
-		w[i].ok = wl_result_ok(&res[i]);
-		for (int d = 0; d < WL_DIRS; d++) {
-			w[i].dir[d].ios = res[i].dir[d].ios;
-			w[i].dir[d].bytes = res[i].dir[d].bytes;
-			w[i].dir[d].hist = res[i].dir[d].hist;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if ((w[i].done = done[i]))
+			fleet_wire_fill(&w[i], &res[i],
+			                wave[i] < f->nwaves && f->wave_stopped[wave[i]]);
 	return buf;
 }
 
@@ -269,27 +319,8 @@ static int fleet_unpack(struct fleet *f, const void *buf, size_t len, char *msg,
 		         "raidlab on every rank?)");
 		return -EPROTO;
 	}
-	for (size_t i = 0; i < f->njobs; i++) {
-		struct fleet_rank *fr = &f->jobs[i].ranks[h->rank];
-		fr->rank = h->rank;
-		snprintf(fr->host, sizeof(fr->host), "%.*s", FLEET_HOST_MAX - 1, h->host);
-		snprintf(fr->spec, sizeof(fr->spec), "%.*s", FLEET_SPEC_MAX - 1, h->spec);
-		wl_result_init(&fr->res, &w[i].job);
-		if (!w[i].done)
-			continue;
-		fr->res.runtime_ns = w[i].runtime_ns;
-		fr->res.errors = w[i].errors;
-		fr->res.verify_bad = w[i].verify_bad;
-		fr->res.first_error = w[i].first_error;
-		fr->res.rate_min_missed = w[i].rate_min_missed;
-		fr->stopped = w[i].stopped;
-		fr->ok = w[i].ok;
-		for (int d = 0; d < WL_DIRS; d++) {
-			fr->res.dir[d].ios = w[i].dir[d].ios;
-			fr->res.dir[d].bytes = w[i].dir[d].bytes;
-			fr->res.dir[d].hist = w[i].dir[d].hist;
-		}
-	}
+	for (size_t i = 0; i < f->njobs; i++)
+		fleet_wire_read(&f->jobs[i].ranks[h->rank], h, &w[i]);
 	return 0;
 }
 
@@ -374,12 +405,7 @@ int fleet_gather(struct fleet *f, const struct wl_result *res, const bool *done,
 			fleet_nap();
 		return rc < 0 ? rc : 0;
 	}
-	f->njobs = n;
-	f->jobs = calloc(n ? n : 1, sizeof(*f->jobs));
-	for (size_t i = 0; f->jobs && i < n; i++)
-		if (!(f->jobs[i].ranks = calloc((size_t)f->size, sizeof(*f->jobs[i].ranks))))
-			rc = -ENOMEM;
-	if (!f->jobs || rc) {
+	if (fleet_jobs_alloc(f, n)) {
 		free(mine);
 		return -ENOMEM;
 	}
@@ -461,4 +487,165 @@ struct json_object *fleet_json(const struct fleet *f)
 	}
 	json_object_object_add(o, "jobs", jobs);
 	return o;
+}
+
+/* --- suites over a fleet: steps in lockstep --- */
+
+enum { FLEET_TAG_STEP = 1997, FLEET_TAG_REPLY = 1998 };
+
+/* A rank's step: what it is at, and with a result its figures. */
+struct fleet_step_msg {
+	int32_t kind;
+	uint32_t seq;
+	char name[WL_NAME_MAX];
+	char why[256];
+	struct fleet_head head;
+	struct fleet_wire wire;
+};
+
+/* Rank 0's answer: go on, or stop (and why). */
+struct fleet_step_reply {
+	int32_t go;
+	char why[768];
+};
+
+static const char *fleet_step_what(const struct fleet_step_msg *m)
+{
+	return m->kind == FLEET_STEP_END ? "the end of the suite" : m->name;
+}
+
+/* Rank 0: should the ranks go on?  Else why not, in @why. */
+static bool fleet_step_agree(const struct fleet *f, const struct fleet_step_msg *m, char *why,
+                             size_t len)
+{
+	for (int r = 0; r < f->size; r++)
+		if (m[r].kind == FLEET_STEP_FAIL) {
+			snprintf(why, len, "rank %d (%s): %s", r, m[r].head.host, m[r].why);
+			return false;
+		}
+	for (int r = 1; r < f->size; r++)
+		if (m[r].kind != m[0].kind || m[r].seq != m[0].seq ||
+		    strcmp(m[r].name, m[0].name)) {
+			snprintf(why, len,
+			         "the ranks ran different tests (rank 0 '%s', rank %d '%s'): every "
+			         "rank needs the same command and a test area of the same size "
+			         "(give --size)",
+			         fleet_step_what(&m[0]), r, fleet_step_what(&m[r]));
+			return false;
+		}
+	return true;
+}
+
+/* Rank 0: every rank's step (its own in m[0]); 0 or -EIO. */
+static int fleet_step_collect(struct fleet_step_msg *m, int size)
+{
+	for (int r = 1; r < size; r++) {
+		int src, tag, rc;
+		size_t len;
+		while ((rc = rl_mpi_probe(r, FLEET_TAG_STEP, &src, &tag, &len)) == 0)
+			fleet_nap();
+		if (rc < 0 || len != sizeof(*m) ||
+		    rl_mpi_recv(r, FLEET_TAG_STEP, &m[r], sizeof(*m), FLEET_RECV_WAIT_S))
+			return -EIO;
+	}
+	return 0;
+}
+
+/* Rank 0: the results of the step, aggregated into f->jobs[0]. */
+static int fleet_step_results(struct fleet *f, const struct fleet_step_msg *m)
+{
+	if (fleet_jobs_alloc(f, 1))
+		return -ENOMEM;
+	for (int r = 0; r < f->size; r++)
+		fleet_wire_read(&f->jobs[0].ranks[r], &m[r].head, &m[r].wire);
+	fleet_aggregate(f, &f->jobs[0]);
+	return 0;
+}
+
+/* Rank 0: the answer to every other rank. */
+static void fleet_step_answer(struct fleet *f, const struct fleet_step_reply *rep)
+{
+	for (int r = 1; r < f->size; r++) {
+		struct rl_mpi_send *s;
+		if (rl_mpi_isend(r, FLEET_TAG_REPLY, rep, sizeof(*rep), &s))
+			continue;
+		while (!rl_mpi_test(s))
+			fleet_nap();
+	}
+}
+
+/* Another rank: send the step to rank 0 and wait for its answer.  0 or -EIO. */
+static int fleet_step_ask(const struct fleet_step_msg *m, struct fleet_step_reply *rep)
+{
+	struct rl_mpi_send *s;
+	int src, tag, rc;
+	size_t len;
+
+	if (rl_mpi_isend(0, FLEET_TAG_STEP, m, sizeof(*m), &s))
+		return -EIO;
+	while ((rc = rl_mpi_test(s)) == 0)
+		fleet_nap();
+	if (rc < 0)
+		return -EIO;
+	while ((rc = rl_mpi_probe(0, FLEET_TAG_REPLY, &src, &tag, &len)) == 0)
+		fleet_nap();
+	if (rc < 0 || len != sizeof(*rep) ||
+	    rl_mpi_recv(0, FLEET_TAG_REPLY, rep, sizeof(*rep), FLEET_RECV_WAIT_S))
+		return -EIO;
+	return 0;
+}
+
+int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
+               const struct wl_result *res, const char *why, char *msg, size_t msglen)
+{
+	struct fleet_step_msg *m;
+	struct fleet_step_reply rep = {.go = 1};
+	int rc = 0;
+
+	if (f->halted) {
+		snprintf(msg, msglen, "%s", f->halt_why);
+		return -ECANCELED;
+	}
+	fleet_sends_finish(f);
+	m = calloc(f->rank ? 1 : (size_t)f->size, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->kind = kind;
+	m->seq = f->step++;
+	snprintf(m->name, sizeof(m->name), "%s", name ? name : "");
+	snprintf(m->why, sizeof(m->why), "%s", why ? why : "");
+	m->head.rank = f->rank;
+	m->head.njobs = res ? 1 : 0;
+	snprintf(m->head.host, sizeof(m->head.host), "%s", f->host);
+	snprintf(m->head.spec, sizeof(m->head.spec), "%s", f->spec);
+	if (res) {
+		m->wire.done = 1;
+		fleet_wire_fill(&m->wire, res, f->nwaves > f->wave && f->wave_stopped[f->wave]);
+	}
+	if (f->rank > 0) {
+		rc = fleet_step_ask(m, &rep);
+	} else {
+		rc = fleet_step_collect(m, f->size);
+		if (!rc && !(rep.go = fleet_step_agree(f, m, rep.why, sizeof(rep.why))))
+			rc = 0;
+		else if (!rc && kind == FLEET_STEP_RESULT)
+			rc = fleet_step_results(f, m);
+		if (rc) {
+			rep.go = 0;
+			snprintf(rep.why, sizeof(rep.why), "rank 0: %s",
+			         rc == -EIO ? "a rank's step did not arrive" : strerror(-rc));
+		}
+		fleet_step_answer(f, &rep);
+	}
+	free(m);
+	if (rc == -EIO && f->rank > 0)
+		snprintf(rep.why, sizeof(rep.why), "rank %d: rank 0's answer did not arrive",
+		         f->rank);
+	if (rc || !rep.go) {
+		f->halted = true;
+		snprintf(f->halt_why, sizeof(f->halt_why), "%s", rep.why);
+		snprintf(msg, msglen, "%s", rep.why);
+		return -ECANCELED;
+	}
+	return 0;
 }

@@ -22,12 +22,21 @@
  * rank are named.  The ranks run the same binary on the same kind of
  * machine: results travel as raw structs.
  *
+ * A suite over a fleet (`mpirun -n N raidlab run cdm --target SPEC`) runs
+ * its steps in lockstep: before each job and after each measured pass
+ * every rank calls fleet_step(), which rank 0 answers once it has heard
+ * every rank; so a rank that fails (a target too small, an I/O error) or
+ * runs another test than the others (a different test area) stops every
+ * rank with its reason instead of leaving them waiting, and rank 0 holds
+ * every rank's figures of each pass (f->jobs[0]) to report the aggregate.
+ *
  * All MPI goes through mpi/rank.h; without MPI (or outside mpirun) the
  * fleet is off and nothing here is called.
  */
 #ifndef RL_SUITES_FLEET_H
 #define RL_SUITES_FLEET_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,6 +81,12 @@ struct fleet {
 	struct wl_run_opts inner; /* the caller's progress callback */
 	struct rl_mpi_send **sends;
 	size_t nsends;
+	/* suites: the steps in lockstep (fleet_step) */
+	char spec[FLEET_SPEC_MAX];       /* this rank's target, after substitution */
+	unsigned step;                   /* steps taken */
+	bool halted;                     /* a step said stop: no more steps */
+	char halt_why[768];              /* and why */
+	volatile sig_atomic_t signalled; /* the user asked to stop (not a stonewall) */
 	/* rank 0, after fleet_gather */
 	struct fleet_job *jobs;
 	size_t njobs;
@@ -120,6 +135,26 @@ bool fleet_wave_end(struct fleet *f, struct wl_run_opts *opts);
  */
 int fleet_gather(struct fleet *f, const struct wl_result *res, const bool *done,
                  const unsigned *wave, size_t n, const char *spec, char *msg, size_t msglen);
+
+/** What a rank is at when it calls fleet_step(). */
+enum fleet_step_kind {
+	FLEET_STEP_RUN = 1, /* about to run the job @name */
+	FLEET_STEP_RESULT,  /* measured @name: its result */
+	FLEET_STEP_END,     /* the suite ended well */
+	FLEET_STEP_FAIL,    /* the suite failed on this rank (@why) */
+};
+
+/**
+ * One step of a suite in lockstep over the ranks (every rank calls it at
+ * the same point): rank 0 hears every rank and answers go or stop.  Stop
+ * when a rank failed (its message, naming it) or the ranks are not at the
+ * same step.  With FLEET_STEP_RESULT each rank gives its result @res of
+ * the pass, and rank 0 has them all in f->jobs[0] (merged in .merged) when
+ * it returns.  0: go on; -ECANCELED with the reason in @msg: stop (every
+ * later call says the same without a message).
+ */
+int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
+               const struct wl_result *res, const char *why, char *msg, size_t msglen);
 
 /** True when every rank's jobs were ok (rank 0, after fleet_gather). */
 bool fleet_ok(const struct fleet *f);

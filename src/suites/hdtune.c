@@ -277,6 +277,8 @@ static struct suite_def hdtune_def = {
     .options = SUITE_OPT_SIZE | SUITE_OPT_ZONES | SUITE_OPT_BLOCK | SUITE_OPT_SAMPLE |
                SUITE_OPT_DURATION | SUITE_OPT_WRITE,
     .writes = hdtune_writes,
+    .no_fleet = "its transfer-rate curve, access and burst figures describe one drive "
+                "position by position, and do not add up over ranks",
     .run = hdtune_run,
 };
 SUITE_REGISTER(hdtune_def)

@@ -26,6 +26,7 @@
 
 #include "mpi/rank.h"
 #include "results/result.h"
+#include "suites/fleet.h"
 #include "suites/runner.h"
 #include "suites/runner_priv.h"
 #include "workload/run.h"
@@ -40,15 +41,21 @@ int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
 	memset(out, 0, sizeof(*out));
 	ctx.write_intent = suite_writes(rq->def, &rq->p);
 	ctx.default_file_size = suite_need_bytes(rq->def, &rq->p);
+	if (rq->fleet) {
+		snprintf(rq->fleet->spec, sizeof(rq->fleet->spec), "%s", rq->spec);
+		ctx.shared = rq->fleet->offset_per_rank > 0; /* one target, a region per rank */
+	}
 	rc = rl_target_open(rq->spec, &ctx, &t, &out->spec_err);
 	if (rc) {
 		out->stage = SUITE_STAGE_SPEC;
 		snprintf(out->msg, sizeof(out->msg), "spec: %.400s", out->spec_err.msg);
+		suite_fleet_fail(rq->fleet, out->msg);
 		return out->rc = rc;
 	}
 	if (rq->simulated_only && !(rl_target_leaf_caps(t) & RL_CAP_VIRTUAL)) {
 		out->stage = SUITE_STAGE_START;
 		snprintf(out->msg, sizeof(out->msg), "the spec is not a simulated stack");
+		suite_fleet_fail(rq->fleet, out->msg);
 		rl_target_close(t);
 		return out->rc = -EINVAL;
 	}
@@ -57,10 +64,12 @@ int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
 	r.t = t;
 	r.progress = rq->progress;
 	r.progress_arg = rq->progress_arg;
+	r.fleet = rq->fleet;
 	rc = suite_run_start(&r, rq->force);
 	if (rc) {
 		out->stage = SUITE_STAGE_START;
 		snprintf(out->msg, sizeof(out->msg), "%s", r.msg);
+		suite_fleet_fail(rq->fleet, out->msg);
 		rl_target_finish(t);
 		rl_target_close(t);
 		return out->rc = rc;
@@ -71,6 +80,8 @@ int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
 		rq->started(rq->progress_arg, r.area, r.area_shrunk);
 	r.doc = st_result_new(rq->spec, t);
 	rc = suite_run(&r, rq->label);
+	if (rq->fleet)
+		rc = suite_fleet_end(&r, rc);
 	out->lost = st_result_target_end(r.doc, t, wl_run_stop_requested());
 	rl_target_close(t);
 	if (rc) {
@@ -121,7 +132,7 @@ static void pool_child(const struct suite_request *rq, int fd)
 	_exit(0);
 }
 
-static double pool_now(void)
+double pool_now(void)
 {
 	struct timespec ts;
 
@@ -238,9 +249,7 @@ static int pool_wait_ms(const struct suite_request *rq, const struct pool_job *r
 	return least < 0 ? -1 : least > 86400 ? 86400000 : (int)(least * 1000) + 1;
 }
 
-/* The worker ran past its timeout: kill it and say so in its result. */
-static void pool_expire(const struct suite_request *rq, struct pool_job *j,
-                        struct suite_pool_result *res)
+void pool_expire(const struct suite_request *rq, struct pool_job *j, struct suite_pool_result *res)
 {
 	kill(j->pid, SIGKILL);
 	pool_reap(j);

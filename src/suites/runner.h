@@ -54,6 +54,8 @@ struct suite_request {
 	    limit).  Read while the request runs, so a done callback may change
 	    it for requests still running. */
 	double timeout_s;
+	/** Under mpirun: run in lockstep with every rank (suite_fleet.c); NULL: alone. */
+	struct fleet *fleet;
 };
 
 /** Where a request stopped. */

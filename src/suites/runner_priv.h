@@ -33,6 +33,12 @@ int pool_read(struct pool_job *j);
 /** Close the pipe and reap the worker; its wait status. */
 int pool_reap(struct pool_job *j);
 
+/** The worker ran past rq->timeout_s: kill and reap it, "timed out after N s" in @res. */
+void pool_expire(const struct suite_request *rq, struct pool_job *j, struct suite_pool_result *res);
+
+/** Seconds on CLOCK_MONOTONIC (pool_job.started). */
+double pool_now(void);
+
 /**
  * A worker's output (@len bytes of @buf, which has room for a NUL after
  * them) into @res: the result, its error, or why there is neither

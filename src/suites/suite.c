@@ -255,7 +255,8 @@ int suite_run_job(struct suite_run *r, const struct wl_job *job, struct wl_resul
 		snprintf(r->msg, sizeof(r->msg), "interrupted before test '%s'", j.name);
 		return -EINTR;
 	}
-	rc = wl_run_job(r->t, &j, &opts, res, r->msg, sizeof(r->msg));
+	rc = r->fleet ? suite_fleet_run_job(r, &j, &opts, res)
+	              : wl_run_job(r->t, &j, &opts, res, r->msg, sizeof(r->msg));
 	if (rc)
 		return rc;
 	if (wl_run_stop_requested()) {
@@ -399,8 +400,7 @@ void suite_figure_of(const struct wl_result *res, enum suite_dir dir, struct sui
 	                 f);
 }
 
-/* The full direction object of one pass (st_result_dir). */
-static struct json_object *suite_pass_json(const struct wl_result *res, enum suite_dir dir)
+struct json_object *suite_pass_json(const struct wl_result *res, enum suite_dir dir)
 {
 	struct json_object *o;
 
@@ -426,10 +426,12 @@ int suite_measure(struct suite_run *r, const struct wl_job *job, unsigned views,
 
 	memset(m, 0, sizeof(*m));
 	m->views = views;
-	if (!res)
-		return -ENOMEM;
 	if (passes > SUITE_PASSES_MAX)
 		passes = SUITE_PASSES_MAX;
+	if (!res || suite_fleet_meas_start(r, m, passes)) {
+		free(res);
+		return -ENOMEM;
+	}
 	for (int v = 0; v < SUITE_VIEWS; v++)
 		if (views & SUITE_VIEW(v))
 			m->passes[v] = json_object_new_array();
@@ -441,7 +443,10 @@ int suite_measure(struct suite_run *r, const struct wl_job *job, unsigned views,
 		rc = fn ? fn(r, job, res, fn_arg) : suite_run_job(r, job, res);
 		if (rc)
 			break;
-		if (i >= warmup) {
+		if (i >= warmup && r->fleet) {
+			/* rank 0 takes the aggregate of the ranks' passes */
+			rc = suite_fleet_pass(r, job, res, m);
+		} else if (i >= warmup) {
 			for (int v = 0; v < SUITE_VIEWS; v++) {
 				if (!(views & SUITE_VIEW(v)))
 					continue;
@@ -449,14 +454,18 @@ int suite_measure(struct suite_run *r, const struct wl_job *job, unsigned views,
 				json_object_array_add(m->passes[v],
 				                      suite_pass_json(res, (enum suite_dir)v));
 			}
-			m->n++;
 		}
+		m->n += i >= warmup && !rc;
 		wl_result_free(res);
+		if (rc)
+			break;
 	}
 	free(res);
 	if (!rc)
 		for (int v = 0; v < SUITE_VIEWS; v++)
 			suite_aggregate(rule, m->fig[v], m->n, bs, &m->agg[v]);
+	if (!rc && m->rank_fig)
+		suite_fleet_meas_end(r, m, rule, bs);
 	return rc;
 }
 
@@ -480,16 +489,21 @@ struct json_object *suite_meas_json(struct suite_meas *m, enum suite_dir view)
 	json_object_object_add(o, "passes",
 	                       m->passes[view] ? m->passes[view] : json_object_new_array());
 	m->passes[view] = NULL;
+	if (m->fleet[view])
+		json_object_object_add(o, "fleet", m->fleet[view]);
+	m->fleet[view] = NULL;
 	return o;
 }
 
 void suite_meas_free(struct suite_meas *m)
 {
 	for (int v = 0; v < SUITE_VIEWS; v++) {
-		if (m->passes[v])
-			json_object_put(m->passes[v]);
-		m->passes[v] = NULL;
+		json_object_put(m->passes[v]);
+		json_object_put(m->fleet[v]);
+		m->passes[v] = m->fleet[v] = NULL;
 	}
+	free(m->rank_fig);
+	m->rank_fig = NULL;
 }
 
 int suite_prepare(struct suite_run *r)

@@ -45,6 +45,7 @@
 #include "workload/run.h"
 
 struct json_object;
+struct fleet;
 
 /** How a test's measured passes become the reported figure. */
 enum suite_agg {
@@ -146,6 +147,8 @@ struct suite_def {
 	size_t ntests;
 	struct suite_params defaults;
 	unsigned options; /* SUITE_OPT_* accepted on the command line */
+	/** Why the suite does not run over an MPI fleet, or NULL: it does (suite_fleet.c). */
+	const char *no_fleet;
 	/**
 	 * How many steps (a test in one direction: one suite_measure, one zone
 	 * sweep, one run of rounds) a run on @r will take, for the progress
@@ -277,6 +280,7 @@ struct suite_run {
 	struct json_object *tests;                                   /* its "tests" array */
 	void (*progress)(void *arg, const struct suite_progress *p); /* may be NULL */
 	void *progress_arg;
+	struct fleet *fleet; /* under mpirun: every rank runs each job at once; else NULL */
 	/* derived by suite_run_start */
 	bool simulated;   /* a simulated leaf: durations are simulated time */
 	uint64_t area;    /* test area in bytes (size, or the target) */
@@ -330,6 +334,10 @@ struct suite_meas {
 	struct suite_figure fig[SUITE_VIEWS][SUITE_PASSES_MAX]; /* per view, per pass */
 	struct json_object *passes[SUITE_VIEWS];                /* arrays of direction objects */
 	struct suite_figure agg[SUITE_VIEWS];                   /* by the rule */
+	/* over a fleet (rank 0): each rank's figure per view and pass, then each
+	   view's "fleet" object (slowest, fastest, each rank's figure) */
+	struct suite_figure *rank_fig;
+	struct json_object *fleet[SUITE_VIEWS];
 };
 
 /** Runs one pass of @job into @res (suite_run_job, or a suite's own composite pass). */
@@ -374,6 +382,39 @@ int suite_run_job(struct suite_run *r, const struct wl_job *job, struct wl_resul
 
 /** A pass's figures from one direction (or read+write) of a result. */
 void suite_figure_of(const struct wl_result *res, enum suite_dir dir, struct suite_figure *f);
+
+/** The full direction object (st_result_dir) of one direction (or read+write) of a result. */
+struct json_object *suite_pass_json(const struct wl_result *res, enum suite_dir dir);
+
+/* --- over an MPI fleet (suite_fleet.c; fleet.h) --- */
+
+/**
+ * Run @j on every rank at once: the step in lockstep, --offset-per-rank,
+ * the barrier and the stonewall around wl_run_job.  As wl_run_job.
+ */
+int suite_fleet_run_job(struct suite_run *r, struct wl_job *j, struct wl_run_opts *opts,
+                        struct wl_result *res);
+/** Before suite_measure's passes: room for each rank's figures (rank 0).  0 or -ENOMEM. */
+int suite_fleet_meas_start(struct suite_run *r, struct suite_meas *m, unsigned passes);
+/**
+ * A measured pass @res of @job on every rank: rank 0 records pass m->n of
+ * each view as the aggregate (sums of MB/s and IOPS, latency from the
+ * merged histograms) with each rank's figures.  0, or -ECANCELED with
+ * r->msg when the fleet stops.
+ */
+int suite_fleet_pass(struct suite_run *r, const struct wl_job *job, const struct wl_result *res,
+                     struct suite_meas *m);
+/**
+ * The suite ended with @rc on this rank: tell the others (a failure) or
+ * wait for them all to end; rank 0 adds "fleet" to r->doc.  Returns @rc,
+ * or -ECANCELED with r->msg when another rank failed.
+ */
+int suite_fleet_end(struct suite_run *r, int rc);
+/** The suite could not start on this rank (@why): the others stop too.  No-op without @f. */
+void suite_fleet_fail(struct fleet *f, const char *why);
+/** After the passes (rank 0): each view's "fleet" object by @rule; frees the figures. */
+void suite_fleet_meas_end(struct suite_run *r, struct suite_meas *m, enum suite_agg rule,
+                          uint32_t bs);
 
 /** read+write of @res merged into @out (for the mix), series included. */
 void suite_dir_merge(const struct wl_result *res, struct wl_dir_result *out);

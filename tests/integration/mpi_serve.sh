@@ -65,7 +65,7 @@ sum() { jq -s "[.[].jobs[0].$2] | add" $1; }
 [ "$(jqv srv.json '.jobs[0].read.bytes')" -eq "$(sum 'f.?.json' read.io_bytes)" ] || fail "read bytes differ"
 [ "$(jqv srv.json '.jobs[0].connections')" -ge 8 ] ||
 	fail "served $(jqv srv.json '.jobs[0].connections') connections for 2 x 4 ranks"
-grep -q "refused a client" serve.err && fail "a client was refused with --shared 8: $(cat serve.err)"
+grep -q "refused a connection" serve.err && fail "a connection was refused with --shared 8: $(cat serve.err)"
 
 # 3: --shared 3 and four ranks that stay connected: one is refused
 rm -f f.?.json
@@ -76,6 +76,6 @@ ranks 4 --rw=read --bs=4k --time_based --runtime=3 >s.out 2>&1 || true
 serve_stop
 ran=$(cat f.?.json 2>/dev/null | jq -s '[.[] | select(.jobs[0].error == 0)] | length')
 [ "$ran" -ge 1 ] && [ "$ran" -lt 4 ] || { cat s.out serve.err; fail "$ran of 4 ranks ran on --shared 3"; }
-grep -q "refused a client: 3 already connected (--shared 3)" serve.err ||
-	{ cat serve.err; fail "the server did not say it refused a client over --shared 3"; }
+grep -q "refused a connection: 3 already open (--shared 3)" serve.err ||
+	{ cat serve.err; fail "the server did not say it refused a connection over --shared 3"; }
 exit 0

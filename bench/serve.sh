@@ -65,13 +65,13 @@ perf_calls() {
 # One run: "iops mb_s srv_us cli_us srv_calls cli_calls", the last four per
 # request (calls are "-" without perf).
 run() { # server rw bs qd
-	local t0 t1 pp= pc=()
+	local t0 t1 pp="" pc=()
 	start_server "$1"
 	t0=$(cpu_ticks "$spid")
 	if [ -n "$perf_ok" ]; then
 		perf stat -e raw_syscalls:sys_enter -x, -o "$dir/srv.perf" -p "$spid" 2>/dev/null &
 		pp=$!
-		pc=(perf stat -e raw_syscalls:sys_enter -x, -o "$dir/cli.perf")
+		pc=(perf stat -e raw_syscalls:sys_enter -x "," -o "$dir/cli.perf")
 	fi
 	"${pc[@]}" fio --name=b --ioengine=nbd --uri="nbd+unix:///?socket=$dir/s.sock" --rw="$2" \
 		--bs="$3" --iodepth="$4" --size=1g --runtime="$secs" --time_based \

@@ -9,6 +9,9 @@
 # the medians and the ratio are printed.  Goal: raidlab >= 1.2x nbdkit in
 # both cases.  The servers are started fresh for each run.
 #
+# A third case repeats the 4K one with structured replies off on both
+# sides (raidlab --no-structured-replies, nbdkit --no-sr).
+#
 # Each case also prints what a request costs each side, figures that hold
 # on a busy machine where throughput does not: CPU time per request of the
 # server (its utime + stime over the run, every thread) and of the client
@@ -37,12 +40,15 @@ fio --enghelp=nbd >/dev/null 2>&1 || { echo "fio has no nbd engine"; exit 1; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-start_server() { # raidlab|nbdkit
+start_server() { # raidlab|nbdkit [simple: no structured replies]
+	local sr=()
 	rm -f "$dir/s.sock"
 	if [ "$1" = raidlab ]; then
-		"$RAIDLAB" serve 'mem(size=1g)' --socket "$dir/s.sock" --quiet --no-status &
+		[ "${2:-}" = simple ] && sr=(--no-structured-replies)
+		"$RAIDLAB" serve 'mem(size=1g)' --socket "$dir/s.sock" --quiet --no-status "${sr[@]}" &
 	else
-		nbdkit -f -U "$dir/s.sock" memory 1G &
+		[ "${2:-}" = simple ] && sr=(--no-sr)
+		nbdkit -f "${sr[@]}" -U "$dir/s.sock" memory 1G &
 	fi
 	spid=$!
 	for _ in $(seq 100); do [ -S "$dir/s.sock" ] && return; sleep 0.05; done
@@ -64,9 +70,9 @@ perf_calls() {
 
 # One run: "iops mb_s srv_us cli_us srv_calls cli_calls", the last four per
 # request (calls are "-" without perf).
-run() { # server rw bs qd
+run() { # server rw bs qd [simple]
 	local t0 t1 pp="" pc=()
-	start_server "$1"
+	start_server "$1" "${5:-}"
 	t0=$(cpu_ticks "$spid")
 	if [ -n "$perf_ok" ]; then
 		perf stat -e raw_syscalls:sys_enter -x, -o "$dir/srv.perf" -p "$spid" 2>/dev/null &
@@ -95,12 +101,12 @@ col_median() {
 	if [ -n "$v" ]; then median <<<"$v"; else echo -; fi
 }
 
-compare() { # label rw bs qd
+compare() { # label rw bs qd [simple]
 	: >"$dir/r.txt"
 	: >"$dir/k.txt"
 	for ((i = 0; i < rounds; i++)); do
-		run raidlab "$2" "$3" "$4" >>"$dir/r.txt"
-		run nbdkit "$2" "$3" "$4" >>"$dir/k.txt"
+		run raidlab "$2" "$3" "$4" "${5:-}" >>"$dir/r.txt"
+		run nbdkit "$2" "$3" "$4" "${5:-}" >>"$dir/k.txt"
 	done
 	local r=() k=()
 	for c in 1 2 3 4 5 6; do
@@ -140,6 +146,9 @@ printf '%-22s %12s %12s %8s | %10s %10s %8s\n' case "raidlab IOPS" "nbdkit IOPS"
 	"rl MB/s" "nbdkit MB/s" ratio
 [ -z "${ONLY_1M:-}" ] && compare "4K randread QD32" randread 4k 32
 [ -z "${ONLY_4K:-}" ] && compare "1M read QD8" read 1m 8
+# The same 4K case with simple replies on both sides: what the reply format
+# costs the client (SKIP_SIMPLE=1 leaves it out).
+[ -z "${ONLY_1M:-}${SKIP_SIMPLE:-}" ] && compare "4K QD32 simple replies" randread 4k 32 simple
 print_costs
 
 [ -n "${SKIP_SIM:-}" ] && exit 0

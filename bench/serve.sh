@@ -9,6 +9,17 @@
 # the medians and the ratio are printed.  Goal: raidlab >= 1.2x nbdkit in
 # both cases.  The servers are started fresh for each run.
 #
+# A third case repeats the 4K one with structured replies off on both
+# sides (raidlab --no-structured-replies, nbdkit --no-sr).
+#
+# Each case also prints what a request costs each side, figures that hold
+# on a busy machine where throughput does not: CPU time per request of the
+# server (its utime + stime over the run, every thread) and of the client
+# (fio's job: its usr_cpu + sys_cpu), and, when perf is installed, system
+# calls per request of each.  The client is one thread: when its cost per
+# request is the same against both servers, that cost bounds both rates
+# and the ratio stays near 1 whatever the server saves.
+#
 # Then emulation in real time: one simulated 850 EVO and raid0 of two,
 # served at --slow 1 (fixed), 1M reads at QD32 measured over NBD by fio,
 # against the figure of the same job run by raidlab in simulated time.
@@ -29,12 +40,15 @@ fio --enghelp=nbd >/dev/null 2>&1 || { echo "fio has no nbd engine"; exit 1; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-start_server() { # raidlab|nbdkit
+start_server() { # raidlab|nbdkit [simple: no structured replies]
+	local sr=()
 	rm -f "$dir/s.sock"
 	if [ "$1" = raidlab ]; then
-		"$RAIDLAB" serve 'mem(size=1g)' --socket "$dir/s.sock" --quiet --no-status &
+		[ "${2:-}" = simple ] && sr=(--no-structured-replies)
+		"$RAIDLAB" serve 'mem(size=1g)' --socket "$dir/s.sock" --quiet --no-status "${sr[@]}" &
 	else
-		nbdkit -f -U "$dir/s.sock" memory 1G &
+		[ "${2:-}" = simple ] && sr=(--no-sr)
+		nbdkit -f "${sr[@]}" -U "$dir/s.sock" memory 1G &
 	fi
 	spid=$!
 	for _ in $(seq 100); do [ -S "$dir/s.sock" ] && return; sleep 0.05; done
@@ -42,27 +56,88 @@ start_server() { # raidlab|nbdkit
 }
 stop_server() { kill "$spid"; wait "$spid" 2>/dev/null || true; spid=; }
 
-run() { # server rw bs qd -> "iops mb_s"
-	start_server "$1"
-	fio --name=b --ioengine=nbd --uri="nbd+unix:///?socket=$dir/s.sock" --rw="$2" --bs="$3" \
-		--iodepth="$4" --size=1g --runtime="$secs" --time_based \
-		--output-format=json --output="$dir/f.json" >/dev/null 2>&1
-	stop_server
-	jq -r '.jobs[0].read | "\(.iops) \(.bw_bytes / 1e6)"' "$dir/f.json"
+# CPU ticks (utime + stime, all threads, live and exited) of process $1.
+cpu_ticks() { awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+perf_ok=
+perf stat -e raw_syscalls:sys_enter -x, -o /dev/null true 2>/dev/null && perf_ok=1
+# System calls per request counted by perf in $1 (a perf stat -x, file) for $2
+# requests, or "-".
+perf_calls() {
+	awk -F, -v n="$2" '$3 == "raw_syscalls:sys_enter" {c = $1}
+		END { if (c != "" && n > 0) printf "%.2f\n", c / n; else print "-" }' "$1"
 }
 
-compare() { # label rw bs qd
-	local r_i=() r_m=() k_i=() k_m=() a b
+# One run: "iops mb_s srv_us cli_us srv_calls cli_calls", the last four per
+# request (calls are "-" without perf).
+run() { # server rw bs qd [simple]
+	local t0 t1 pp="" pc=()
+	start_server "$1" "${5:-}"
+	t0=$(cpu_ticks "$spid")
+	if [ -n "$perf_ok" ]; then
+		perf stat -e raw_syscalls:sys_enter -x, -o "$dir/srv.perf" -p "$spid" 2>/dev/null &
+		pp=$!
+		pc=(perf stat -e raw_syscalls:sys_enter -x "," -o "$dir/cli.perf")
+	fi
+	"${pc[@]}" fio --name=b --ioengine=nbd --uri="nbd+unix:///?socket=$dir/s.sock" --rw="$2" \
+		--bs="$3" --iodepth="$4" --size=1g --runtime="$secs" --time_based \
+		--output-format=json --output="$dir/f.json" >/dev/null 2>&1
+	t1=$(cpu_ticks "$spid")
+	[ -n "$pp" ] && { kill -INT "$pp"; wait "$pp" 2>/dev/null || true; }
+	stop_server
+	local n sc=- cc=-
+	n=$(jq -r '.jobs[0].read.total_ios' "$dir/f.json")
+	[ -n "$pp" ] && { sc=$(perf_calls "$dir/srv.perf" "$n"); cc=$(perf_calls "$dir/cli.perf" "$n"); }
+	jq -r --argjson st "$((t1 - t0))" --argjson hz "$hz" --arg sc "$sc" --arg cc "$cc" \
+		'.jobs[0] | (.read.total_ios) as $n |
+		"\(.read.iops) \(.read.bw_bytes / 1e6) \($st / $hz * 1e6 / $n)" +
+		" \((.usr_cpu + .sys_cpu) / 100 * .job_runtime * 1e3 / $n) \($sc) \($cc)"' "$dir/f.json"
+}
+
+# Median of column $2 of file $1 ("-" when the column holds no figures).
+col_median() {
+	local v
+	v=$(awk -v c="$2" '$c != "-" {print $c}' "$1")
+	if [ -n "$v" ]; then median <<<"$v"; else echo -; fi
+}
+
+compare() { # label rw bs qd [simple]
+	: >"$dir/r.txt"
+	: >"$dir/k.txt"
 	for ((i = 0; i < rounds; i++)); do
-		read -r a b < <(run raidlab "$2" "$3" "$4"); r_i+=("$a"); r_m+=("$b")
-		read -r a b < <(run nbdkit "$2" "$3" "$4"); k_i+=("$a"); k_m+=("$b")
+		run raidlab "$2" "$3" "$4" "${5:-}" >>"$dir/r.txt"
+		run nbdkit "$2" "$3" "$4" "${5:-}" >>"$dir/k.txt"
 	done
-	local ri ki rm km
-	ri=$(printf '%s\n' "${r_i[@]}" | median); ki=$(printf '%s\n' "${k_i[@]}" | median)
-	rm=$(printf '%s\n' "${r_m[@]}" | median); km=$(printf '%s\n' "${k_m[@]}" | median)
-	awk -v l="$1" -v ri="$ri" -v ki="$ki" -v rm="$rm" -v km="$km" \
+	local r=() k=()
+	for c in 1 2 3 4 5 6; do
+		r+=("$(col_median "$dir/r.txt" $c)")
+		k+=("$(col_median "$dir/k.txt" $c)")
+	done
+	awk -v l="$1" -v ri="${r[0]}" -v ki="${k[0]}" -v rm="${r[1]}" -v km="${k[1]}" \
 		'BEGIN { printf "%-22s %12.0f %12.0f %7.2fx | %10.1f %10.1f %7.2fx\n",
 			l, ri, ki, ri / ki, rm, km, rm / km }'
+	printf '%s\n' "${r[*]:2}" "${k[*]:2}" >>"$dir/cost.txt"
+	echo "$1" >>"$dir/cost.lbl"
+}
+
+# Per request, medians: CPU microseconds and system calls of each side.
+print_costs() {
+	[ -s "$dir/cost.txt" ] || return 0
+	echo
+	echo "per request (median): CPU us of the server and of the client (fio's job);" \
+		"system calls of each$([ -n "$perf_ok" ] || echo ' (install perf to count them)')"
+	printf '%-22s %-8s %9s %9s %9s | %9s %9s\n' case server "srv us" "cli us" "total us" \
+		"srv calls" "cli calls"
+	local i=0 lbl
+	while read -r lbl; do
+		for who in raidlab nbdkit; do
+			i=$((i + 1))
+			sed -n "${i}p" "$dir/cost.txt" | awk -v l="$lbl" -v w="$who" \
+				'{ printf "%-22s %-8s %9.2f %9.2f %9.2f | %9s %9s\n",
+					l, w, $1, $2, $1 + $2, $3, $4 }'
+			lbl=
+		done
+	done <"$dir/cost.lbl"
 }
 
 echo "raidlab serve vs $(nbdkit --version | head -n1), client $(fio --version) nbd engine;" \
@@ -71,6 +146,10 @@ printf '%-22s %12s %12s %8s | %10s %10s %8s\n' case "raidlab IOPS" "nbdkit IOPS"
 	"rl MB/s" "nbdkit MB/s" ratio
 [ -z "${ONLY_1M:-}" ] && compare "4K randread QD32" randread 4k 32
 [ -z "${ONLY_4K:-}" ] && compare "1M read QD8" read 1m 8
+# The same 4K case with simple replies on both sides: what the reply format
+# costs the client (SKIP_SIMPLE=1 leaves it out).
+[ -z "${ONLY_1M:-}${SKIP_SIMPLE:-}" ] && compare "4K QD32 simple replies" randread 4k 32 simple
+print_costs
 
 [ -n "${SKIP_SIM:-}" ] && exit 0
 echo

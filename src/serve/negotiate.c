@@ -5,7 +5,8 @@
  * The server always sets FIXED_NEWSTYLE and NO_ZEROES and accepts only the
  * client flags that match them.  Options: GO and INFO (with INFO_EXPORT and
  * INFO_BLOCK_SIZE always sent, NAME and DESCRIPTION on request),
- * EXPORT_NAME, LIST, ABORT, STRUCTURED_REPLY and STARTTLS; anything else
+ * EXPORT_NAME, LIST, ABORT, STRUCTURED_REPLY (unless the server declines
+ * it: ctx->no_structured) and STARTTLS; anything else
  * gets NBD_REP_ERR_UNSUP with a message.  A malformed option gets
  * NBD_REP_ERR_INVALID and negotiation goes on; only EXPORT_NAME, which has
  * no way to report an error, closes the connection.  What an export
@@ -276,6 +277,12 @@ void conn_option(struct serve_conn *c, uint32_t opt, const uint8_t *d, uint32_t 
 		if (len) {
 			conn_opt_error(c, opt, NBD_REP_ERR_INVALID,
 			               "STRUCTURED_REPLY takes no data");
+			return;
+		}
+		if (c->ctx->no_structured) {
+			conn_opt_error(
+			    c, opt, NBD_REP_ERR_UNSUP,
+			    "structured replies are off (serve --no-structured-replies)");
 			return;
 		}
 		c->structured = true;

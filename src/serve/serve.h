@@ -110,6 +110,7 @@ struct serve_ctx {
 	unsigned max_inflight;    /* requests in flight per connection */
 	bool tls_available;       /* STARTTLS can be offered (server.c sets the hooks) */
 	bool tls_required;        /* refuse everything but STARTTLS before TLS */
+	bool no_structured;       /* decline NBD_OPT_STRUCTURED_REPLY: simple replies only */
 	bool shutting_down;       /* stop: new options get ERR_SHUTDOWN, requests ESHUTDOWN */
 	uint64_t inflight;        /* requests in targets, all connections */
 	uint64_t protocol_errors; /* connections closed for breaking the protocol */

@@ -10,7 +10,11 @@
 # both cases.  The servers are started fresh for each run.
 #
 # A third case repeats the 4K one with structured replies off on both
-# sides (raidlab --no-structured-replies, nbdkit --no-sr).
+# sides (raidlab --no-structured-replies, nbdkit --no-sr).  A fourth keeps
+# QD32 but splits it over two client threads, one connection each (fio
+# numjobs=2, iodepth=16): with one client thread the client's own cost per
+# request sets both rates; with two, client and server share both cores and
+# what each server costs per request shows in the rate.
 #
 # Each case also prints what a request costs each side, figures that hold
 # on a busy machine where throughput does not: CPU time per request of the
@@ -70,8 +74,8 @@ perf_calls() {
 
 # One run: "iops mb_s srv_us cli_us srv_calls cli_calls", the last four per
 # request (calls are "-" without perf).
-run() { # server rw bs qd [simple]
-	local t0 t1 pp="" pc=()
+run() { # server rw bs qd [simple] [client threads]
+	local t0 t1 pp="" pc=() jobs=${6:-1}
 	start_server "$1" "${5:-}"
 	t0=$(cpu_ticks "$spid")
 	if [ -n "$perf_ok" ]; then
@@ -80,8 +84,8 @@ run() { # server rw bs qd [simple]
 		pc=(perf stat -e raw_syscalls:sys_enter -x "," -o "$dir/cli.perf")
 	fi
 	"${pc[@]}" fio --name=b --ioengine=nbd --uri="nbd+unix:///?socket=$dir/s.sock" --rw="$2" \
-		--bs="$3" --iodepth="$4" --size=1g --runtime="$secs" --time_based \
-		--output-format=json --output="$dir/f.json" >/dev/null 2>&1
+		--bs="$3" --iodepth="$(($4 / jobs))" --numjobs="$jobs" --group_reporting \
+		--size=1g --runtime="$secs" --time_based --output-format=json --output="$dir/f.json" >/dev/null 2>&1
 	t1=$(cpu_ticks "$spid")
 	[ -n "$pp" ] && { kill -INT "$pp"; wait "$pp" 2>/dev/null || true; }
 	stop_server
@@ -101,12 +105,12 @@ col_median() {
 	if [ -n "$v" ]; then median <<<"$v"; else echo -; fi
 }
 
-compare() { # label rw bs qd [simple]
+compare() { # label rw bs qd [simple] [client threads]
 	: >"$dir/r.txt"
 	: >"$dir/k.txt"
 	for ((i = 0; i < rounds; i++)); do
-		run raidlab "$2" "$3" "$4" "${5:-}" >>"$dir/r.txt"
-		run nbdkit "$2" "$3" "$4" "${5:-}" >>"$dir/k.txt"
+		run raidlab "$2" "$3" "$4" "${5:-}" "${6:-1}" >>"$dir/r.txt"
+		run nbdkit "$2" "$3" "$4" "${5:-}" "${6:-1}" >>"$dir/k.txt"
 	done
 	local r=() k=()
 	for c in 1 2 3 4 5 6; do
@@ -149,6 +153,8 @@ printf '%-22s %12s %12s %8s | %10s %10s %8s\n' case "raidlab IOPS" "nbdkit IOPS"
 # The same 4K case with simple replies on both sides: what the reply format
 # costs the client (SKIP_SIMPLE=1 leaves it out).
 [ -z "${ONLY_1M:-}${SKIP_SIMPLE:-}" ] && compare "4K QD32 simple replies" randread 4k 32 simple
+# QD32 over two client threads and connections (SKIP_2CONN=1 leaves it out).
+[ -z "${ONLY_1M:-}${SKIP_2CONN:-}" ] && compare "4K QD32 2 connections" randread 4k 32 "" 2
 print_costs
 
 [ -n "${SKIP_SIM:-}" ] && exit 0

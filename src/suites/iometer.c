@@ -159,17 +159,19 @@ int suite_partial_random_pass(struct suite_run *r, const struct wl_job *job, str
 	return rc;
 }
 
-static int iometer_run(struct suite_run *r)
+int suite_run_each_test(struct suite_run *r, const struct suite_test *tests, size_t n)
 {
 	int rc = suite_prepare(r);
 
-	for (size_t i = 0; !rc && i < IOMETER_NTESTS; i++) {
-		const struct suite_test *t = &iometer_tests[i];
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct suite_test *t = &tests[i];
 		bool mixed = t->pattern == SUITE_MIXED;
-		enum suite_dir dir = mixed ? SUITE_MIX : SUITE_READ;
+		enum suite_dir dir = mixed                       ? SUITE_MIX
+		                     : t->dirs == SUITE_DIR_READ ? SUITE_READ
+		                                                 : SUITE_WRITE;
 		unsigned views =
 		    mixed ? SUITE_VIEW(SUITE_READ) | SUITE_VIEW(SUITE_WRITE) | SUITE_VIEW(SUITE_MIX)
-		          : SUITE_VIEW(SUITE_READ);
+		          : SUITE_VIEW(dir);
 		bool partial = mixed && t->random_pct < 100;
 		struct json_object *obj = suite_test_json(r, t);
 		struct suite_meas m;
@@ -180,20 +182,28 @@ static int iometer_run(struct suite_run *r)
 			suite_pause(r);
 		suite_job_build(r, t, dir, &job);
 		r->cur_test = t->name;
-		r->cur_phase = mixed ? "mix" : "read";
+		r->cur_phase = mixed ? "mix" : dir == SUITE_READ ? "read" : "write";
 		rc = suite_measure(r, &job, views, r->p.warmup, 1, SUITE_AGG_SINGLE, 0,
 		                   partial ? suite_partial_random_pass : NULL, (void *)t, &m);
 		if (rc) {
 			suite_meas_free(&m);
 			break;
 		}
-		json_object_object_add(obj, "read", suite_meas_json(&m, SUITE_READ));
 		if (mixed) {
+			json_object_object_add(obj, "read", suite_meas_json(&m, SUITE_READ));
 			json_object_object_add(obj, "write", suite_meas_json(&m, SUITE_WRITE));
 			json_object_object_add(obj, "mix", suite_meas_json(&m, SUITE_MIX));
+		} else {
+			json_object_object_add(obj, dir == SUITE_READ ? "read" : "write",
+			                       suite_meas_json(&m, dir));
 		}
 	}
 	return rc;
+}
+
+static int iometer_run(struct suite_run *r)
+{
+	return suite_run_each_test(r, iometer_tests, IOMETER_NTESTS);
 }
 
 static struct suite_def iometer_def = {

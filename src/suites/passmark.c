@@ -80,44 +80,7 @@ static const struct suite_test passmark_tests[] = {
 
 static int passmark_run(struct suite_run *r)
 {
-	int rc = suite_prepare(r);
-
-	for (size_t i = 0; !rc && i < PASSMARK_NTESTS; i++) {
-		const struct suite_test *t = &passmark_tests[i];
-		bool mixed = t->pattern == SUITE_MIXED;
-		enum suite_dir dir = mixed                       ? SUITE_MIX
-		                     : t->dirs == SUITE_DIR_READ ? SUITE_READ
-		                                                 : SUITE_WRITE;
-		unsigned views =
-		    mixed ? SUITE_VIEW(SUITE_READ) | SUITE_VIEW(SUITE_WRITE) | SUITE_VIEW(SUITE_MIX)
-		          : SUITE_VIEW(dir);
-		bool partial = mixed && t->random_pct < 100;
-		struct json_object *obj = suite_test_json(r, t);
-		struct suite_meas m;
-		struct wl_job job;
-
-		json_object_array_add(r->tests, obj);
-		if (i)
-			suite_pause(r);
-		suite_job_build(r, t, dir, &job);
-		r->cur_test = t->name;
-		r->cur_phase = mixed ? "mix" : dir == SUITE_READ ? "read" : "write";
-		rc = suite_measure(r, &job, views, r->p.warmup, 1, SUITE_AGG_SINGLE, 0,
-		                   partial ? suite_partial_random_pass : NULL, (void *)t, &m);
-		if (rc) {
-			suite_meas_free(&m);
-			break;
-		}
-		if (mixed) {
-			json_object_object_add(obj, "read", suite_meas_json(&m, SUITE_READ));
-			json_object_object_add(obj, "write", suite_meas_json(&m, SUITE_WRITE));
-			json_object_object_add(obj, "mix", suite_meas_json(&m, SUITE_MIX));
-		} else {
-			json_object_object_add(obj, dir == SUITE_READ ? "read" : "write",
-			                       suite_meas_json(&m, dir));
-		}
-	}
-	return rc;
+	return suite_run_each_test(r, passmark_tests, PASSMARK_NTESTS);
 }
 
 static struct suite_def passmark_def = {

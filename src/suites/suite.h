@@ -374,6 +374,15 @@ int suite_partial_random_pass(struct suite_run *r, const struct wl_job *job, str
                               void *arg);
 
 /**
+ * The whole run of a suite of independent tests (iometer.c; Iometer and
+ * PassMark): after suite_prepare, each of @tests once, a pause between
+ * them, one pass each (random_pct < 100 through suite_partial_random_pass);
+ * a mixed test reports read, write and mix, any other its one direction.
+ * 0 or the first test's negative errno (r->msg set).
+ */
+int suite_run_each_test(struct suite_run *r, const struct suite_test *tests, size_t n);
+
+/**
  * Run @job once and return its result in @res (the caller frees it with
  * wl_result_free).  0, or a negative errno with r->msg set (also when the
  * job had an I/O error).

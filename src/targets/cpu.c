@@ -148,8 +148,9 @@ static int cpu_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 		return -ENOMEM;
 	if (node->nargs) {
 		free(s);
-		return rl_err_set(err, node->pos, "cpu takes no positional arguments, e.g. "
-		                                  "cpu(mode=qsort)");
+		return rl_err_set(err, node->pos,
+		                  "cpu takes no positional arguments, e.g. "
+		                  "cpu(mode=qsort)");
 	}
 	if ((rc = rl_param_u64(node, cpu_params, "size", &size, err)) ||
 	    (rc = rl_param_enum(node, cpu_params, "mode", &mode, err)) ||

@@ -87,7 +87,8 @@ static bool files_add_pmemblk(char *buf, size_t len, size_t *pos, const struct w
 		while (c > 0 && path[c - 1] != ',')
 			c--;
 		char digits[24];
-		if (!c || n - c == 0 || n - c >= sizeof(digits) || strspn(path + c, "0123456789") < n - c)
+		if (!c || n - c == 0 || n - c >= sizeof(digits) ||
+		    strspn(path + c, "0123456789") < n - c)
 			break;
 		memcpy(digits, path + c, n - c);
 		digits[n - c] = '\0';

@@ -333,10 +333,10 @@ struct wl_job {
 	uint64_t zone_skip;  /* zoneskip= */
 	/* ioengine=cpuio (targets/cpu.c): each request burns cpuchunks, then the job idles so
 	   that it is busy cpuload percent of the time */
-	uint32_t cpuload;        /* cpuload=1..100; 0: not given (cpuio needs it) */
-	uint32_t cpuchunks_us;   /* cpuchunks=: one burn, microseconds; default 50000 */
-	bool cpu_qsort;          /* cpumode=qsort (default noop: a spin) */
-	bool cpu_exit_io_done;   /* exit_on_io_done=1: end when the group's I/O jobs have */
+	uint32_t cpuload;      /* cpuload=1..100; 0: not given (cpuio needs it) */
+	uint32_t cpuchunks_us; /* cpuchunks=: one burn, microseconds; default 50000 */
+	bool cpu_qsort;        /* cpumode=qsort (default noop: a spin) */
+	bool cpu_exit_io_done; /* exit_on_io_done=1: end when the group's I/O jobs have */
 	/* ioengine=exec (targets/exec.c): program= runs for the job's runtime */
 	char exec_program[WL_PATH_MAX];
 	char exec_args[WL_PATH_MAX]; /* arguments=: split at spaces; %r runtime (s), %n name */

@@ -509,6 +509,15 @@ static const struct opt_def opt_table[] = {
               "Accepted for fio job files: raidlab reports percentiles of its one latency "
               "(clat, which here equals lat) always."),
      .set = opt_set_bool_accepted},
+    {OPT_INFO("disable_lat", NULL, "bool", "0",
+              "Accepted for fio job files (as are disable_clat and disable_slat): fio's way "
+              "of saving clock reads by not measuring a latency.  raidlab measures each "
+              "I/O's latency once anyway and reports it."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("disable_clat", NULL, "bool", "0", "Accepted for fio job files: see disable_lat."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("disable_slat", NULL, "bool", "0", "Accepted for fio job files: see disable_lat."),
+     .set = opt_set_bool_accepted},
     {OPT_INFO("cpus_allowed", NULL, "str", "",
               "The CPUs the job's worker threads may run on: numbers and ranges from 0 to 63 "
               "(0-3,6); empty: any."),

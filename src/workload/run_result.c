@@ -212,5 +212,7 @@ double wl_result_bw(const struct wl_result *res, enum rl_op d)
 /* As fio: a direction that moved no bytes (cpuio, exec) has no runtime, so no IOPS. */
 double wl_result_iops(const struct wl_result *res, enum rl_op d)
 {
-	return res->runtime_ns && res->dir[d].bytes ? (double)res->dir[d].ios * 1e9 / (double)res->runtime_ns : 0;
+	return res->runtime_ns && res->dir[d].bytes
+	           ? (double)res->dir[d].ios * 1e9 / (double)res->runtime_ns
+	           : 0;
 }

@@ -15,11 +15,11 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -495,8 +495,7 @@ static void run_thread_cpu(struct run_worker *w, const struct rusage *a, const s
 	                   (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
 	w->thread_cpu[1] = (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
 	                   (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
-	w->thread_cpu[2] =
-	    (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw);
+	w->thread_cpu[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw);
 }
 
 void *run_thread_main(void *arg)

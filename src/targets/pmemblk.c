@@ -191,7 +191,7 @@ static int pmemblk_pool_open(const char *path, uint64_t bsize, uint64_t pool,
 		           path, pmemblk_errormsg());
 		free(p->path);
 		free(p);
-		return -e;
+		return e == ENOENT && !(bsize && pool) ? -EINVAL : -e;
 	}
 	p->bsize = pmemblk_bsize(p->pbp);
 	p->nblocks = pmemblk_nblock(p->pbp);

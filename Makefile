@@ -29,6 +29,13 @@ ifeq ($(MPI),1)
   PKG_CFLAGS += $(shell pkg-config --cflags ompi-c) -DRL_MPI=1
   PKG_LIBS   += $(shell pkg-config --libs ompi-c)
 endif
+# libpmemblk (PMDK) is optional: found, fio's pmemblk engine is built in
+# (src/targets/pmemblk.c); PMEMBLK=0 builds without it.
+PMEMBLK   ?= $(shell pkg-config --exists libpmemblk 2>/dev/null && echo 1 || echo 0)
+ifeq ($(PMEMBLK),1)
+  PKG_CFLAGS += $(shell pkg-config --cflags libpmemblk) -DRL_PMEMBLK=1
+  PKG_LIBS   += $(shell pkg-config --libs libpmemblk)
+endif
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wmissing-prototypes \

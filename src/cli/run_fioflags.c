@@ -79,6 +79,8 @@ static const struct {
 } fioflags_engine_opts[] = {
     {"io_uring", (const char *const[]){"cmdprio_percentage", "cmdprio_class", "cmdprio", NULL}},
     {"libaio", (const char *const[]){"cmdprio_percentage", "cmdprio_class", "cmdprio", NULL}},
+    {"cpuio", (const char *const[]){"cpuload", "cpumode", "cpuchunks", "exit_on_io_done", NULL}},
+    {"exec", (const char *const[]){"program", "arguments", "grace_time", "std_redirect", NULL}},
 };
 
 /* The parser's entry for engine option @name of @engine, or NULL. */

@@ -115,7 +115,7 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	fio_add_i(o, "bw_bytes", (int64_t)wl_result_bw(res, (enum rl_op)d));
 	fio_add_i(o, "bw", (int64_t)(wl_result_bw(res, (enum rl_op)d) / 1024));
 	fio_add_d(o, "iops", wl_result_iops(res, (enum rl_op)d));
-	fio_add_i(o, "runtime", r->ios ? (int64_t)(res->runtime_ns / 1000000) : 0);
+	fio_add_i(o, "runtime", r->bytes ? (int64_t)(res->runtime_ns / 1000000) : 0);
 	fio_add_i(o, "total_ios", (int64_t)r->ios);
 	fio_add_i(o, "short_ios", 0);
 	fio_add_i(o, "drop_ios", 0);

@@ -15,7 +15,14 @@
  *   - filecreate, filestat, filedelete, dircreate, dirstat, dirdelete:
  *     the job's nrfiles files become one fileops() target (files.c,
  *     targets/fileops.c) in which request k is the operation on file k,
- *     timed as fio times it, so the job's IOPS are files per second.
+ *     timed as fio times it, so the job's IOPS are files per second;
+ *   - cpuio, exec (fio's engines that do no I/O): a cpu() or exec() target
+ *     (targets/cpu.c, exec.c) whose requests burn CPU or watch a program;
+ *     they are counted and timed as fio counts them (total_ios, clat) but
+ *     move no bytes, and after each cpuio request the job idles so that it
+ *     is busy cpuload percent of the time (wl_engine_think_ns);
+ *   - pmemblk: a pmemblk() target (targets/pmemblk.c), libpmemblk's block
+ *     pool in a plain file, reached through the ordinary request path.
  */
 #include "workload/run_priv.h"
 
@@ -24,6 +31,7 @@ struct wl_engine_row {
 	uint8_t io_flags;       /* RL_IO_* on each request of the job's pattern */
 	const char *fileop;     /* fileops()'s op, or NULL */
 	bool dirs;              /* fileops() on folders */
+	bool noio;              /* requests move no bytes (fio's FIO_NOIO engines) */
 };
 
 static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
@@ -39,6 +47,9 @@ static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
     [WL_ENGINE_DIRCREATE] = {RL_EXEC_PSYNC, 0, "create", true},
     [WL_ENGINE_DIRSTAT] = {RL_EXEC_PSYNC, 0, "stat", true},
     [WL_ENGINE_DIRDELETE] = {RL_EXEC_PSYNC, 0, "delete", true},
+    [WL_ENGINE_CPUIO] = {RL_EXEC_PSYNC, 0, NULL, false, true},
+    [WL_ENGINE_EXEC] = {RL_EXEC_PSYNC, 0, NULL, false, true},
+    [WL_ENGINE_PMEMBLK] = {RL_EXEC_PSYNC, 0, NULL, false},
 };
 
 static const struct wl_engine_row *wl_engine_row(enum wl_engine e)
@@ -60,4 +71,21 @@ const char *wl_engine_fileop(enum wl_engine e, bool *dirs)
 {
 	*dirs = wl_engine_row(e)->dirs;
 	return wl_engine_row(e)->fileop;
+}
+
+bool wl_engine_noio(enum wl_engine e)
+{
+	return wl_engine_row(e)->noio;
+}
+
+/*
+ * The pause after a request that took @lat_ns: thinktime=, or for cpuio
+ * the idle time that makes the burn cpuload percent of the cycle (as fio
+ * sets its thinktime from the burn's length, measured for qsort).
+ */
+uint64_t wl_engine_think_ns(const struct wl_job *job, uint64_t lat_ns)
+{
+	if (job->engine != WL_ENGINE_CPUIO || !job->cpuload || job->cpuload >= 100)
+		return job->engine == WL_ENGINE_CPUIO ? 0 : job->thinktime_ns;
+	return lat_ns * (100 - job->cpuload) / job->cpuload;
 }

@@ -13,6 +13,10 @@
  * file target with the size the job covers (offset + size), as fio lays
  * out its files.
  *
+ * The engines that do no I/O get their own targets: cpu(...) for cpuio,
+ * exec("PROGRAM", ...) for exec (the arguments' %r and %n replaced here);
+ * pmemblk's PATH,BSIZE,POOLMIB names become pmemblk("PATH", ...).
+ *
  * wl_job_groups splits a job file the way fio runs it: waves separated by
  * stonewall (or after the job a wait_for names), reporting groups separated
  * by stonewall or new_group.
@@ -22,6 +26,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Append @fmt to @buf at *@pos; false when it did not fit. */
@@ -68,12 +73,50 @@ static bool files_add_quoted(char *buf, size_t len, size_t *pos, const char *dir
 }
 
 /*
+ * ioengine=pmemblk: fio's PATH,BSIZE,POOLMIB (the sizes are only needed to
+ * create the pool) as pmemblk("DIR/PATH", bsize=B, pool=Mm).
+ */
+static bool files_add_pmemblk(char *buf, size_t len, size_t *pos, const struct wl_job *job,
+                              const char *dir, const char *path, size_t plen)
+{
+	unsigned long long num[2] = {0, 0};
+	size_t n = plen;
+
+	for (int k = 1; k >= 0; k--) {
+		size_t c = n;
+		while (c > 0 && path[c - 1] != ',')
+			c--;
+		char digits[24];
+		if (!c || n - c == 0 || n - c >= sizeof(digits) ||
+		    strspn(path + c, "0123456789") < n - c)
+			break;
+		memcpy(digits, path + c, n - c);
+		digits[n - c] = '\0';
+		num[k] = strtoull(digits, NULL, 10);
+		if (!num[k])
+			break;
+		n = c - 1;
+	}
+	if (!num[0] || !num[1])
+		n = plen; /* no sizes: PATH is all of it, and the pool must exist */
+	bool ok = files_append(buf, len, pos, "pmemblk(") &&
+	          files_add_quoted(buf, len, pos, dir, path, n);
+	if (ok && num[0] && num[1])
+		ok = files_append(buf, len, pos, ", bsize=%llu, pool=%llum", num[0], num[1]);
+	if (ok && job->unlink_files)
+		ok = files_append(buf, len, pos, ", unlink=1");
+	return ok && files_append(buf, len, pos, ")");
+}
+
+/*
  * file("DIR/PATH", size=N), and the job's file habits as the file target's
  * parameters: unlink=1, create=0.
  */
 static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_job *job,
                            const char *dir, const char *path, size_t plen, uint64_t size)
 {
+	if (job->engine == WL_ENGINE_PMEMBLK)
+		return files_add_pmemblk(buf, len, pos, job, dir, path, plen);
 	bool ok = files_append(buf, len, pos, "file(") &&
 	          files_add_quoted(buf, len, pos, dir, path, plen);
 	if (ok && size)
@@ -188,6 +231,61 @@ static int files_fileops_spec(const struct wl_job *job, unsigned clone, const ch
 	return -EINVAL;
 }
 
+/* exec's arguments with fio's %r (runtime in whole seconds) and %n (job name) replaced. */
+static bool files_exec_args(const struct wl_job *job, char *out, size_t len)
+{
+	size_t pos = 0;
+	bool ok = true;
+
+	out[0] = '\0';
+	for (const char *p = job->exec_args; *p && ok;) {
+		if (!strncmp(p, "%r", 2))
+			ok = files_append(out, len, &pos, "%llu",
+			                  (unsigned long long)(job->runtime_ns / 1000000000ull));
+		else if (!strncmp(p, "%n", 2))
+			ok = files_append(out, len, &pos, "%s", job->name);
+		else
+			ok = files_append(out, len, &pos, "%c", *p);
+		p += *p == '%' && (p[1] == 'r' || p[1] == 'n') ? 2 : 1;
+	}
+	return ok;
+}
+
+/*
+ * The engines that do no I/O: cpuio's cpu(...) and exec's exec(...) for
+ * clone @clone (each clone runs its own program, as each fio job does).
+ */
+static int files_noio_spec(const struct wl_job *job, unsigned clone, uint64_t want, char *buf,
+                           size_t len, char *msg, size_t msglen)
+{
+	char args[2 * WL_PATH_MAX];
+	size_t pos = 0;
+	bool ok;
+
+	if (job->engine == WL_ENGINE_CPUIO)
+		ok = files_append(buf, len, &pos, "cpu(size=%llu, mode=%s, chunk=%uus)",
+		                  (unsigned long long)(want ? want : 1ull << 30),
+		                  job->cpu_qsort ? "qsort" : "noop", job->cpuchunks_us);
+	else
+		ok = files_exec_args(job, args, sizeof(args)) &&
+		     files_append(buf, len, &pos, "exec(") &&
+		     files_add_quoted(buf, len, &pos, NULL, job->exec_program,
+		                      strlen(job->exec_program)) &&
+		     files_append(buf, len, &pos, ", args=") &&
+		     files_add_quoted(buf, len, &pos, NULL, args, strlen(args)) &&
+		     files_append(buf, len, &pos, ", name=") &&
+		     files_add_quoted(buf, len, &pos, NULL, job->name, strlen(job->name)) &&
+		     files_append(buf, len, &pos,
+		                  ", copy=%u, runtime=%lluns, grace=%us, redirect=%d)", clone,
+		                  (unsigned long long)(job->ramp_ns + job->runtime_ns),
+		                  job->exec_grace_s, job->exec_redirect);
+	if (ok)
+		return 0;
+	snprintf(msg, msglen, "job '%s': program= and arguments= make too long a target spec",
+	         job->name);
+	return -EINVAL;
+}
+
 int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size_t len, char *msg,
                        size_t msglen)
 {
@@ -203,6 +301,8 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 	const char *op = wl_engine_fileop(job->engine, &dirs);
 	if (op)
 		return files_fileops_spec(job, clone, op, dirs, buf, len, msg, msglen);
+	if (job->engine == WL_ENGINE_CPUIO || job->engine == WL_ENGINE_EXEC)
+		return files_noio_spec(job, clone, want, buf, len, msg, msglen);
 	if (job->engine == WL_ENGINE_NULL) {
 		if (want)
 			files_append(buf, len, &pos, "null(size=%llu)", (unsigned long long)want);

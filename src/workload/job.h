@@ -118,6 +118,11 @@ enum wl_engine {
 	WL_ENGINE_DIRCREATE,
 	WL_ENGINE_DIRSTAT,
 	WL_ENGINE_DIRDELETE,
+	/* engine.c: no I/O, the job is something else the runner times */
+	WL_ENGINE_CPUIO, /* burns cpuload percent of a CPU (a cpu() target) */
+	WL_ENGINE_EXEC,  /* runs program= for the job's runtime (an exec() target) */
+	/* a libpmemblk block pool in a plain file (a pmemblk() target, if built in) */
+	WL_ENGINE_PMEMBLK,
 	WL_ENGINE_COUNT
 };
 
@@ -326,6 +331,17 @@ struct wl_job {
 	uint64_t zone_range; /* zonerange=; 0: zonesize */
 	uint64_t zone_size;  /* zonesize= */
 	uint64_t zone_skip;  /* zoneskip= */
+	/* ioengine=cpuio (targets/cpu.c): each request burns cpuchunks, then the job idles so
+	   that it is busy cpuload percent of the time */
+	uint32_t cpuload;      /* cpuload=1..100; 0: not given (cpuio needs it) */
+	uint32_t cpuchunks_us; /* cpuchunks=: one burn, microseconds; default 50000 */
+	bool cpu_qsort;        /* cpumode=qsort (default noop: a spin) */
+	bool cpu_exit_io_done; /* exit_on_io_done=1: end when the group's I/O jobs have */
+	/* ioengine=exec (targets/exec.c): program= runs for the job's runtime */
+	char exec_program[WL_PATH_MAX];
+	char exec_args[WL_PATH_MAX]; /* arguments=: split at spaces; %r runtime (s), %n name */
+	uint32_t exec_grace_s;       /* grace_time=: SIGTERM, then SIGKILL this much later */
+	bool exec_redirect;          /* std_redirect=1: NAME.stdout and NAME.stderr files */
 	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
 	 */
 	uint32_t unified_rw;

@@ -1,8 +1,9 @@
 /*
  * opt_engine.c - the option setters of how the job's I/O reaches the
  * target: ioengine, direct/buffered, file paths, fallocate, sync, the I/O
- * buffers' memory, and fio options accepted for compatibility whose value
- * is only checked (thread, io_submit_mode, random_generator).
+ * buffers' memory, the options of the engines that do no I/O (cpumode),
+ * and fio options accepted for compatibility whose value is only checked
+ * (thread, io_submit_mode, random_generator).
  *
  * Design: each setter checks the whole value before storing it; names of
  * accepted-but-unused values are listed here so a typo still fails.
@@ -13,14 +14,25 @@
 #include <string.h>
 
 const struct opt_choice opt_engine_choices[] = {
-    {"io_uring", WL_ENGINE_IO_URING},   {"libaio", WL_ENGINE_LIBAIO},
-    {"psync", WL_ENGINE_PSYNC},         {"sync", WL_ENGINE_PSYNC},
-    {"pvsync", WL_ENGINE_PSYNC},        {"pvsync2", WL_ENGINE_PSYNC},
-    {"null", WL_ENGINE_NULL},           {"falloc", WL_ENGINE_FALLOC},
-    {"ftruncate", WL_ENGINE_FTRUNCATE}, {"filecreate", WL_ENGINE_FILECREATE},
-    {"filestat", WL_ENGINE_FILESTAT},   {"filedelete", WL_ENGINE_FILEDELETE},
-    {"dircreate", WL_ENGINE_DIRCREATE}, {"dirstat", WL_ENGINE_DIRSTAT},
-    {"dirdelete", WL_ENGINE_DIRDELETE}, {NULL, 0},
+    {"io_uring", WL_ENGINE_IO_URING},
+    {"libaio", WL_ENGINE_LIBAIO},
+    {"psync", WL_ENGINE_PSYNC},
+    {"sync", WL_ENGINE_PSYNC},
+    {"pvsync", WL_ENGINE_PSYNC},
+    {"pvsync2", WL_ENGINE_PSYNC},
+    {"null", WL_ENGINE_NULL},
+    {"falloc", WL_ENGINE_FALLOC},
+    {"ftruncate", WL_ENGINE_FTRUNCATE},
+    {"filecreate", WL_ENGINE_FILECREATE},
+    {"filestat", WL_ENGINE_FILESTAT},
+    {"filedelete", WL_ENGINE_FILEDELETE},
+    {"dircreate", WL_ENGINE_DIRCREATE},
+    {"dirstat", WL_ENGINE_DIRSTAT},
+    {"dirdelete", WL_ENGINE_DIRDELETE},
+    {"cpuio", WL_ENGINE_CPUIO},
+    {"exec", WL_ENGINE_EXEC},
+    {"pmemblk", WL_ENGINE_PMEMBLK},
+    {NULL, 0},
 };
 
 const char *wl_engine_name(size_t i)
@@ -240,4 +252,11 @@ int opt_set_pre_read(struct wl_job *job, const struct opt_def *def, const char *
 	if (b)
 		job->invalidate = false;
 	return 0;
+}
+
+/* cpumode=noop|qsort: how ioengine=cpuio burns its chunks. */
+int opt_set_cpumode(struct wl_job *job, const struct opt_def *def, const char *value,
+                    const struct opt_ctx *ctx)
+{
+	return opt_two_words(def, value, ctx, "noop", "qsort", &job->cpu_qsort);
 }

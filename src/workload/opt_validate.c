@@ -389,13 +389,31 @@ static int opt_check_limits(const struct wl_job *job, const struct opt_ctx *ctx)
 	return 0;
 }
 
+/* The options the engines that do no I/O cannot run without (cpuio, exec). */
+static int opt_check_engine(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	if (job->engine == WL_ENGINE_CPUIO && (!job->cpuload || job->cpuload > 100))
+		return opt_fail(ctx, false,
+		                "ioengine=cpuio needs cpuload= (the share of a CPU to burn, 1 to "
+		                "100)");
+	if (job->engine == WL_ENGINE_CPUIO && !job->cpuchunks_us)
+		return opt_fail(ctx, false, "cpuchunks must be at least 1 microsecond");
+	if (job->engine == WL_ENGINE_EXEC && !job->exec_program[0])
+		return opt_fail(ctx, false, "ioengine=exec needs program= (the program to run)");
+	if (job->engine == WL_ENGINE_EXEC && !job->runtime_ns)
+		return opt_fail(ctx, false,
+		                "ioengine=exec runs program= for the job's runtime, which must be "
+		                "set (runtime=)");
+	return 0;
+}
+
 int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size_t msglen)
 {
 	struct opt_ctx ctx = {.where = where, .msg = msg, .msglen = msglen};
 	static int (*const checks[])(const struct wl_job *, const struct opt_ctx *) = {
 	    opt_check_values,   opt_check_sizes,    opt_check_region,  opt_check_pattern,
 	    opt_check_verify,   opt_check_sequence, opt_check_buffers, opt_check_timing,
-	    opt_check_priority, opt_check_zones,    opt_check_limits,
+	    opt_check_priority, opt_check_zones,    opt_check_limits,  opt_check_engine,
 	};
 	if (msg && msglen)
 		msg[0] = '\0';

@@ -131,8 +131,46 @@ static const struct opt_def opt_table[] = {
               "trim a hole punched) and ftruncate (each write truncates the file to its "
               "offset), on one file, as fio's; filecreate, filestat, filedelete, dircreate, "
               "dirstat, dirdelete (each I/O creates, stats or deletes one of the nrfiles "
-              "files or folders, a fileops() target: IOPS are operations per second)."),
+              "files or folders, a fileops() target: IOPS are operations per second); cpuio "
+              "(burns cpuload percent of a CPU, a cpu() target) and exec (runs program= for "
+              "the runtime, an exec() target), whose I/Os are counted and timed but move no "
+              "bytes, as fio's; pmemblk (libpmemblk's block pool in a plain file, "
+              "filename=PATH,BSIZE,POOLMIB, a pmemblk() target; only if raidlab was built "
+              "with libpmemblk)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
+    {OPT_INFO("cpuload", NULL, "int", "",
+              "ioengine=cpuio (required there): the share of a CPU each job burns, 1 to 100 "
+              "percent.  After each burn the job idles for the burn's time x (100 - cpuload) "
+              "/ cpuload, as fio."),
+     .set = opt_set_u32, .off = OPT_OFF(cpuload, uint32_t), .min = 1, .max = 100},
+    {OPT_INFO("cpuchunks", NULL, "int", "50000",
+              "ioengine=cpuio: microseconds of one burn (one I/O of the job), 1 to 60000000."),
+     .set = opt_set_u32, .off = OPT_OFF(cpuchunks_us, uint32_t), .min = 1, .max = 60000000},
+    {OPT_INFO("cpumode", NULL, "enum", "noop",
+              "ioengine=cpuio: noop spins for cpuchunks; qsort sorts 256 Ki random integers "
+              "four times per burn (fio's stress; its length is what it takes)."),
+     .set = opt_set_cpumode},
+    {OPT_INFO("exit_on_io_done", NULL, "bool", "0",
+              "ioengine=cpuio: end the job as soon as the jobs of its group that do I/O "
+              "have ended (at once if there are none), instead of at its runtime."),
+     .set = opt_set_bool, .off = OPT_OFF(cpu_exit_io_done, bool)},
+    {OPT_INFO("program", NULL, "str", "",
+              "ioengine=exec (required there): the program to run for the job's runtime, "
+              "found through PATH.  At the runtime's end it gets SIGTERM, grace_time later "
+              "SIGKILL."),
+     .set = opt_set_path, .off = OPT_OFF(exec_program, char[WL_PATH_MAX])},
+    {OPT_INFO("arguments", NULL, "str", "",
+              "ioengine=exec: the program's arguments, split at spaces (no quoting, as "
+              "fio); %r becomes the runtime in whole seconds, %n the job's name."),
+     .set = opt_set_path, .off = OPT_OFF(exec_args, char[WL_PATH_MAX])},
+    {OPT_INFO("grace_time", NULL, "int", "1",
+              "ioengine=exec: seconds between the SIGTERM at the runtime's end and the "
+              "SIGKILL, 0 to 3600; the job waits for the program to exit within it."),
+     .set = opt_set_u32, .off = OPT_OFF(exec_grace_s, uint32_t), .min = 0, .max = 3600},
+    {OPT_INFO("std_redirect", NULL, "bool", "1",
+              "ioengine=exec: the program's standard output and error go to the files "
+              "JOBNAME.stdout and JOBNAME.stderr in the current folder; 0: to raidlab's."),
+     .set = opt_set_bool, .off = OPT_OFF(exec_redirect, bool)},
     {OPT_INFO("zero_buffers", NULL, "bool", "0",
               "Write blocks of zeros.  Excludes refill_buffers and "
               "buffer_compress_percentage."),
@@ -470,6 +508,15 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("lat_percentiles", "clat_percentiles", "bool", "1",
               "Accepted for fio job files: raidlab reports percentiles of its one latency "
               "(clat, which here equals lat) always."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("disable_lat", NULL, "bool", "0",
+              "Accepted for fio job files (as are disable_clat and disable_slat): fio's way "
+              "of saving clock reads by not measuring a latency.  raidlab measures each "
+              "I/O's latency once anyway and reports it."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("disable_clat", NULL, "bool", "0", "Accepted for fio job files: see disable_lat."),
+     .set = opt_set_bool_accepted},
+    {OPT_INFO("disable_slat", NULL, "bool", "0", "Accepted for fio job files: see disable_lat."),
      .set = opt_set_bool_accepted},
     {OPT_INFO("cpus_allowed", NULL, "str", "",
               "The CPUs the job's worker threads may run on: numbers and ranges from 0 to 63 "

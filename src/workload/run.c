@@ -306,10 +306,11 @@ void run_slot_done(struct rl_io *io, int status)
 		if (io->op == RL_OP_READ && w->check_reads)
 			run_check(w, s);
 		struct wl_dir_result *d = &w->res->dir[io->op];
+		uint32_t moved = w->noio ? 0 : io->len; /* cpuio, exec: counted, no bytes */
 		d->ios++;
-		d->bytes += io->len;
+		d->bytes += moved;
 		st_hist_add(&d->hist, now - s->t_submit);
-		st_series_add(&d->series, now, io->len);
+		st_series_add(&d->series, now, moved);
 		if (w->job->lat_log)
 			st_series_add(s->cmdprio ? &d->lat_cmd : &d->lat, now, now - s->t_submit);
 		if (d->histlog.interval_ns)
@@ -317,16 +318,16 @@ void run_slot_done(struct rl_io *io, int status)
 		if (d->prio_hist)
 			st_hist_add(&d->prio_hist[s->cmdprio], now - s->t_submit);
 		if (w->ss)
-			(void)wl_ss_add(w->ss, io->len, now - s->t_submit, now);
+			(void)wl_ss_add(w->ss, moved, now - s->t_submit, now);
 		w->t_last = now;
 		atomic_store_explicit(&w->prog_bytes,
 		                      atomic_load_explicit(&w->prog_bytes, memory_order_relaxed) +
-		                          io->len,
+		                          moved,
 		                      memory_order_relaxed);
 		if (io->op == RL_OP_READ)
 			atomic_store_explicit(
 			    &w->prog_rbytes,
-			    atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed) + io->len,
+			    atomic_load_explicit(&w->prog_rbytes, memory_order_relaxed) + moved,
 			    memory_order_relaxed);
 		atomic_store_explicit(&w->prog_ios,
 		                      atomic_load_explicit(&w->prog_ios, memory_order_relaxed) + 1,
@@ -337,8 +338,9 @@ void run_slot_done(struct rl_io *io, int status)
 		run_lat_step(w, s, now);
 	if (w->phase == PHASE_DONE)
 		return;
-	if (!(w->job->thinktime_ns && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
-	      run_pace_wait(w, s, now + w->job->thinktime_ns)))
+	uint64_t think = wl_engine_think_ns(w->job, now - s->t_submit);
+	if (!(think && w->phase == PHASE_MAIN && io->op != RL_OP_FLUSH &&
+	      run_pace_wait(w, s, now + think)))
 		run_issue(w, s, now);
 	if (w->nparked)
 		run_unpark(w, now);
@@ -389,6 +391,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		return false;
 	if (job->number_ios && w->ios_issued >= job->number_ios)
 		return false;
+	if (job->cpu_exit_io_done && !atomic_load_explicit(w->io_left, memory_order_relaxed))
+		return false; /* exit_on_io_done: the group's I/O jobs are over */
 	s->end_sync = false;
 	if (w->sync_every && w->writes_since_sync >= w->sync_every) {
 		/* fsync=N: this slot flushes instead of its next I/O (as fio) */

@@ -221,6 +221,7 @@ struct run_group {
 	pthread_t *tids;
 	pthread_barrier_t barrier;
 	atomic_bool group_stop;
+	atomic_uint io_left; /* workers doing I/O that have not finished (exit_on_io_done) */
 	struct wl_flow_set *flows;
 	struct wl_ss *sss; /* steady state: one per worker, shared with group_reporting */
 };
@@ -288,6 +289,10 @@ static int run_group_worker(struct run_group *g, unsigned w, const struct wl_job
 
 	wk->job = job;
 	wk->group_stop = &g->group_stop;
+	wk->io_left = &g->io_left;
+	wk->noio = wl_engine_noio(job->engine);
+	if (!wk->noio)
+		atomic_fetch_add(&g->io_left, 1);
 	wk->t = t;
 	wk->index = k;
 	wk->res = &g->parts[w];

@@ -57,6 +57,9 @@ struct run_slot {
 struct run_worker {
 	const struct wl_job *job;
 	atomic_bool *group_stop; /* set when an exitall job of the group ends */
+	atomic_uint *io_left;    /* workers of the group that do I/O and are still running */
+	bool noio;               /* cpuio, exec: requests are counted but move no bytes */
+	double thread_cpu[3];    /* noio: its thread's user s, system s, context switches */
 	struct rl_target *t;
 	struct rl_exec *ex;
 	unsigned index;
@@ -138,6 +141,9 @@ static inline uint64_t run_now(struct run_worker *w)
 /* engine.c: the executor of an engine (real clock) and its requests' RL_IO_* flags */
 enum rl_exec_kind wl_engine_exec(enum wl_engine e);
 uint8_t wl_engine_io_flags(enum wl_engine e);
+/* engine.c: requests of @e move no bytes (cpuio, exec); the pause after one that took @lat_ns */
+bool wl_engine_noio(enum wl_engine e);
+uint64_t wl_engine_think_ns(const struct wl_job *job, uint64_t lat_ns);
 
 /* run.c: the request path */
 void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);

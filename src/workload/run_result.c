@@ -93,6 +93,24 @@ static void run_set_cpu(struct wl_result *res, const double cpu[5])
 	res->minf = (uint64_t)cpu[4];
 }
 
+/*
+ * A job that does no I/O (cpuio, exec) runs beside others whose work is no
+ * part of it: its CPU figures are its own threads', @n workers from @w, as
+ * fio reports each job's own.
+ */
+static void run_set_thread_cpu(struct wl_result *res, const struct run_worker *w, unsigned n)
+{
+	if (!n || !w[0].noio)
+		return;
+	res->cpu_user_s = res->cpu_sys_s = 0;
+	res->ctx = 0;
+	for (unsigned k = 0; k < n; k++) {
+		res->cpu_user_s += w[k].thread_cpu[0];
+		res->cpu_sys_s += w[k].thread_cpu[1];
+		res->ctx += (uint64_t)w[k].thread_cpu[2];
+	}
+}
+
 void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
                  struct wl_result *parts, const double cpu[5])
 {
@@ -122,6 +140,7 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			run_merge(c, cw->res);
 			c->runtime_ns = cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
 			run_set_cpu(c, cpu);
+			run_set_thread_cpu(c, cw, 1);
 		}
 		for (int d = 0; d < WL_DIRS; d++)
 			if (res->job.rate_min[d] && res->dir[d].ios &&
@@ -129,6 +148,7 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			    !res->rate_min_missed)
 				res->rate_min_missed = d + 1;
 		run_set_cpu(res, cpu);
+		run_set_thread_cpu(res, &ws[w - res->job.numjobs], res->job.numjobs);
 		res->target_report = rl_target_report(items[i].targets[0]);
 	}
 }
@@ -189,7 +209,10 @@ double wl_result_bw(const struct wl_result *res, enum rl_op d)
 	return res->runtime_ns ? (double)res->dir[d].bytes * 1e9 / (double)res->runtime_ns : 0;
 }
 
+/* As fio: a direction that moved no bytes (cpuio, exec) has no runtime, so no IOPS. */
 double wl_result_iops(const struct wl_result *res, enum rl_op d)
 {
-	return res->runtime_ns ? (double)res->dir[d].ios * 1e9 / (double)res->runtime_ns : 0;
+	return res->runtime_ns && res->dir[d].bytes
+	           ? (double)res->dir[d].ios * 1e9 / (double)res->runtime_ns
+	           : 0;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -488,6 +489,15 @@ static int run_thread_setup(struct run_thread *th, struct rl_exec *ex)
 	return rc;
 }
 
+static void run_thread_cpu(struct run_worker *w, const struct rusage *a, const struct rusage *b)
+{
+	w->thread_cpu[0] = (double)(b->ru_utime.tv_sec - a->ru_utime.tv_sec) +
+	                   (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
+	w->thread_cpu[1] = (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
+	                   (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
+	w->thread_cpu[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw);
+}
+
 void *run_thread_main(void *arg)
 {
 	struct run_thread *th = arg;
@@ -502,10 +512,18 @@ void *run_thread_main(void *arg)
 	for (unsigned i = 0; i < th->n; i++)
 		if (th->ws[i]->setup_error)
 			rc = th->ws[i]->setup_error;
+	struct rusage ru0, ru1;
+	getrusage(RUSAGE_THREAD, &ru0);
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
-	for (unsigned i = 0; i < th->n; i++)
+	getrusage(RUSAGE_THREAD, &ru1);
+	if (th->n == 1) /* the CPU of a job that does no I/O is its thread's (run_collect) */
+		run_thread_cpu(th->ws[0], &ru0, &ru1);
+	for (unsigned i = 0; i < th->n; i++) {
 		run_flow_leave(th->ws[i]);
+		if (!th->ws[i]->noio)
+			atomic_fetch_sub(th->ws[i]->io_left, 1);
+	}
 	th->rc = rc;
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
 		for (unsigned i = 0; i < th->n; i++)

@@ -575,7 +575,7 @@ static void test_invalid_values(void **state)
 	    {"ioengine", "posixaio",
 	     "ioengine 'posixaio' is not supported by raidlab (supported: io_uring, libaio, psync, "
 	     "sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, filedelete, "
-	     "dircreate, dirstat, dirdelete)"},
+	     "dircreate, dirstat, dirdelete, cpuio, exec, pmemblk)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -635,12 +635,17 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("ioengine", "splice",
 	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
 	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, "
-	        "filedelete, dircreate, dirstat, dirdelete)");
+	        "filedelete, dircreate, dirstat, dirdelete, cpuio, exec, pmemblk)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("hipri", NULL,
 	        "fio option 'hipri' is not supported by raidlab (see 'raidlab help "
 	        "options')");
+	SET_ERR("cpuload", "101", "option 'cpuload': expected a whole number from 1 to 100");
+	SET_ERR("cpumode", "spin", "option 'cpumode': expected noop or qsort, got 'spin'");
+	SET_ERR("cpuchunks", "0", "option 'cpuchunks'");
+	SET_ERR("grace_time", "1h", "option 'grace_time'");
+	SET_ERR("std_redirect", "maybe", "option 'std_redirect': expected a boolean");
 	SET_ERR("cpus_allowed", "0-64", "option 'cpus_allowed': expected CPU numbers from 0 to 63");
 	SET_ERR("cpus_allowed", "3-1", "got '3-1'");
 	SET_ERR("cpus_allowed_policy", "one", "expected shared or split");
@@ -1079,6 +1084,17 @@ static const char *const promised[] = {
     "dedupe_mode",
     "dedupe_working_set_percentage",
     "dedupe_global",
+    "cpuload",
+    "cpuchunks",
+    "cpumode",
+    "exit_on_io_done",
+    "program",
+    "arguments",
+    "grace_time",
+    "std_redirect",
+    "disable_lat",
+    "disable_clat",
+    "disable_slat",
     "filename_format",
     "nrfiles",
     "openfiles",
@@ -1283,7 +1299,8 @@ static void test_option_table(void **state)
 			if (o->alias)
 				SET_OK(&j, o->alias, o->def);
 		} else {
-			/* No default: bssplit ("unset" means bs is used) and the texts. */
+			/* No default: bssplit ("unset" means bs is used), the texts, cpuload (given
+			   or not: cpuio needs it). */
 			if (strcmp(o->name, "bssplit") && strcmp(o->name, "cmdprio_bssplit") &&
 			    strcmp(o->name, "filename") && strcmp(o->name, "directory") &&
 			    strcmp(o->name, "description") && strncmp(o->name, "write_", 6) &&
@@ -1291,7 +1308,9 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "percentile_list") && strcmp(o->name, "cpus_allowed") &&
 			    strncmp(o->name, "numa_", 5) && strcmp(o->name, "verify_pattern") &&
 			    strcmp(o->name, "prio") && strcmp(o->name, "buffer_pattern") &&
-			    strcmp(o->name, "ignore_error") && strcmp(o->name, "read_iolog"))
+			    strcmp(o->name, "ignore_error") && strcmp(o->name, "read_iolog") &&
+			    strcmp(o->name, "cpuload") && strcmp(o->name, "program") &&
+			    strcmp(o->name, "arguments"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */

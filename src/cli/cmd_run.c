@@ -30,6 +30,7 @@
 #include "mpi/rank.h"
 #include "results/fio_json.h"
 #include "results/fio_log.h"
+#include "results/fio_text.h"
 #include "results/result.h"
 #include "suites/fleet.h"
 #include "suites/suite.h"
@@ -874,6 +875,12 @@ static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
 	return n;
 }
 
+/* fio's own normal output for fio's invocations; raidlab's table with --target */
+static bool run_fio_text(const struct run_args *a, const struct wl_jobfile *jf)
+{
+	return a->fmt_normal && !a->quiet && !a->target && !jf->target;
+}
+
 static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
                        const struct run_plan *p, struct wl_result *res, struct wl_result **clones,
                        const bool *done, FILE *out, time_t started, const struct st_disk_util *du)
@@ -887,7 +894,7 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 		return;
 	}
 	n = run_collect(jf, p, res, clones, done, sh);
-	if (a->fmt_normal) {
+	if (a->fmt_normal && !run_fio_text(a, jf)) {
 		char date[64];
 		struct tm tm;
 		localtime_r(&started, &tm);
@@ -896,26 +903,26 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 		        jf->njobs, p->nwaves, date);
 	}
 	/* fio's order for several formats: terse lines, the JSON document, the normal report */
-	if (a->fmt_json || a->fmt_jsonplus || a->fmt_terse) {
-		struct st_fio_job *fj = calloc(n ? n : 1, sizeof(*fj));
-		for (size_t i = 0; fj && i < n; i++) {
-			fj[i].res = sh[i].res;
-			fj[i].groupid = p->groupid[sh[i].job];
-			fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
-		}
-		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
-			st_fio_terse(out, &fj[i], du);
-		if (fj && (a->fmt_json || a->fmt_jsonplus)) {
-			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du);
-			fputs(json_object_to_json_string_ext(
-			          doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
-			      out);
-			fputc('\n', out);
-			json_object_put(doc);
-		}
-		free(fj);
+	struct st_fio_job *fj = calloc(n ? n : 1, sizeof(*fj));
+	for (size_t i = 0; fj && i < n; i++) {
+		fj[i].res = sh[i].res;
+		fj[i].groupid = p->groupid[sh[i].job];
+		fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
 	}
-	if (a->fmt_normal)
+	for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
+		st_fio_terse(out, &fj[i], du);
+	if (fj && (a->fmt_json || a->fmt_jsonplus)) {
+		struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du);
+		fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+		                                              JSON_C_TO_STRING_NOSLASHESCAPE),
+		      out);
+		fputc('\n', out);
+		json_object_put(doc);
+	}
+	if (fj && a->fmt_normal && run_fio_text(a, jf))
+		st_fio_text(out, fj, n, du);
+	free(fj);
+	if (a->fmt_normal && !run_fio_text(a, jf))
 		for (size_t i = 0; i < n; i++) {
 			size_t j = sh[i].job;
 			bool new_target =
@@ -1149,6 +1156,11 @@ static int run_main_args(int argc, char **argv)
 		tgs[i] = plan.tg[i].t;
 	st_disk_util_begin(&du, tgs, tgs ? plan.ntg : 0);
 	free(tgs);
+	for (size_t i = 0; run_fio_text(&a, &jf) && i < jf.njobs; i++)
+		st_fio_text_job(out, &jf.jobs[i], plan.groupid[i]);
+	if (run_fio_text(&a, &jf))
+		st_fio_text_start(
+		    out, (unsigned)(plan.clone0[jf.njobs - 1] + jf.jobs[jf.njobs - 1].numjobs));
 	status = run_waves(&a, &jf, &plan, res, clones, done, out);
 	st_disk_util_end(&du);
 	if (run_fleet_on)

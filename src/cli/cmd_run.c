@@ -707,12 +707,19 @@ static void run_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* fio's own normal output for fio's invocations; raidlab's table with --target */
+static bool run_fio_text(const struct run_args *a, const struct wl_jobfile *jf)
+{
+	return a->fmt_normal && !a->quiet && !a->target && !jf->target;
+}
+
 /*
  * Run the waves in order; each job's result goes to res[job], and done[job]
  * says it ran.  exitall with exit_what=all ends the run after its wave.
  */
 static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, struct run_plan *p,
-                     struct wl_result *res, struct wl_result **clones, bool *done, FILE *out)
+                     struct wl_result *res, struct wl_result **clones, bool *done, FILE *out,
+                     const struct st_disk_util *du)
 {
 	struct cli_run_progress ps = {
 	    .tty = a->eta == RUN_ETA_ALWAYS ||
@@ -722,9 +729,13 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	    .eta_every_s = a->eta_interval_ns / 1e9,
 	    .newline_every_s = a->eta_newline_ns / 1e9,
 	    .out = out,
+	    .status_fio = (run_fio_text(a, jf) ? CLI_STATUS_NORMAL : 0) |
+	                  (a->fmt_terse ? CLI_STATUS_TERSE : 0),
+	    .du = du,
 	};
 	struct wl_run_opts opts = {.progress = ps.tty || ps.status_ns ? cli_run_progress_cb : NULL,
-	                           .progress_arg = &ps};
+	                           .progress_arg = &ps,
+	                           .snapshot_ns = ps.status_fio ? a->status_ns : 0};
 	struct wl_run_item *items = calloc(jf->njobs, sizeof(*items));
 	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
 	struct rl_target **tg = calloc(nclones, sizeof(*tg));
@@ -749,6 +760,7 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 			items[n].targets = &tg[p->clone0[k]];
 			items[n].res = &res[k];
 			items[n].clones = clones[k];
+			ps.groupid = p->groupid[k];
 			if (jf->jobs[k].exitall && jf->jobs[k].exit_what == 2)
 				exit_all = true;
 			n++;
@@ -875,12 +887,6 @@ static size_t run_collect(const struct wl_jobfile *jf, const struct run_plan *p,
 	return n;
 }
 
-/* fio's own normal output for fio's invocations; raidlab's table with --target */
-static bool run_fio_text(const struct run_args *a, const struct wl_jobfile *jf)
-{
-	return a->fmt_normal && !a->quiet && !a->target && !jf->target;
-}
-
 static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
                        const struct run_plan *p, struct wl_result *res, struct wl_result **clones,
                        const bool *done, FILE *out, time_t started, const struct st_disk_util *du)
@@ -896,9 +902,7 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 	n = run_collect(jf, p, res, clones, done, sh);
 	if (a->fmt_normal && !run_fio_text(a, jf)) {
 		char date[64];
-		struct tm tm;
-		localtime_r(&started, &tm);
-		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		cli_format_date(date, sizeof(date), started);
 		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s), started %s\n", RL_VERSION,
 		        jf->njobs, p->nwaves, date);
 	}
@@ -960,11 +964,9 @@ static int run_fleet_end(const struct run_args *a, const struct run_plan *p,
                          FILE *out, int status, time_t started)
 {
 	char msg[512], date[64];
-	struct tm tm;
 
 	if (a->fmt_normal && !a->quiet) {
-		localtime_r(&started, &tm);
-		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		cli_format_date(date, sizeof(date), started);
 		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s) on %d ranks, started %s\n",
 		        RL_VERSION, jf->njobs, p->nwaves, run_fleet.size, date);
 	}
@@ -1156,12 +1158,9 @@ static int run_main_args(int argc, char **argv)
 		tgs[i] = plan.tg[i].t;
 	st_disk_util_begin(&du, tgs, tgs ? plan.ntg : 0);
 	free(tgs);
-	for (size_t i = 0; run_fio_text(&a, &jf) && i < jf.njobs; i++)
-		st_fio_text_job(out, &jf.jobs[i], plan.groupid[i]);
 	if (run_fio_text(&a, &jf))
-		st_fio_text_start(
-		    out, (unsigned)(plan.clone0[jf.njobs - 1] + jf.jobs[jf.njobs - 1].numjobs));
-	status = run_waves(&a, &jf, &plan, res, clones, done, out);
+		st_fio_text_start(out, jf.jobs, jf.njobs, plan.groupid);
+	status = run_waves(&a, &jf, &plan, res, clones, done, out, &du);
 	st_disk_util_end(&du);
 	if (run_fleet_on)
 		status = run_fleet_end(&a, &plan, &jf, res, done, out, status, started);

@@ -75,7 +75,7 @@ static bool fio_pow2(const struct wl_job *j)
 	return j->kb_base != 1000;
 }
 
-void st_fio_text_job(FILE *f, const struct wl_job *job, unsigned groupid)
+static void fio_text_job(FILE *f, const struct wl_job *job, unsigned groupid)
 {
 	char lo[3][32], hi[3][32];
 	const char *engine = job->engine_name[0]              ? job->engine_name
@@ -104,8 +104,14 @@ void st_fio_text_job(FILE *f, const struct wl_job *job, unsigned groupid)
 		fputs("...\n", f);
 }
 
-void st_fio_text_start(FILE *f, unsigned nworkers)
+void st_fio_text_start(FILE *f, const struct wl_job *jobs, size_t njobs, const unsigned *groupid)
 {
+	unsigned nworkers = 0;
+
+	for (size_t i = 0; i < njobs; i++) {
+		fio_text_job(f, &jobs[i], groupid[i]);
+		nworkers += jobs[i].numjobs;
+	}
 	/* raidlab's workers are threads; fio's default (thread=0) says processes */
 	fprintf(f, "raidlab-%s\nStarting %u process%s\n", RL_VERSION, nworkers,
 	        nworkers > 1 ? "es" : "");

@@ -20,13 +20,12 @@
 #include "results/fio_json.h"
 
 /**
- * The line fio prints for a job before the run ("NAME: (g=G): rw=..., bs=(R)
- * ..., ioengine=E, iodepth=D"), and "..." under it for numjobs copies.
+ * What fio prints before the run: per job of @jobs (reporting group
+ * @groupid[i]) the line "NAME: (g=G): rw=..., bs=(R) ..., ioengine=E,
+ * iodepth=D" ("..." under it for numjobs copies), the version line and
+ * "Starting N processes".
  */
-void st_fio_text_job(FILE *f, const struct wl_job *job, unsigned groupid);
-
-/** The version line and "Starting N process(es)" for @nworkers workers. */
-void st_fio_text_start(FILE *f, unsigned nworkers);
+void st_fio_text_start(FILE *f, const struct wl_job *jobs, size_t njobs, const unsigned *groupid);
 
 /**
  * fio's report of @n jobs (in the order given, groupids ascending): a blank

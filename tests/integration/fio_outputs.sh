@@ -31,7 +31,9 @@
 #    (usec) :" bucket rows (only the non-empty buckets).  The "bw" and
 #    "iops" sample lines come once a direction has run 500 ms (fio's
 #    bwavgtime), which a short job may or may not reach on a busy machine,
-#    so they are compared on the time_based line only.
+#    so they are compared on the time_based line only;
+#  - --status-interval with normal and terse output: a report of the figures
+#    so far every interval, shaped as fio's, then the final one.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -118,6 +120,39 @@ for i in "${!lines[@]}"; do
 	fi
 done
 echo "normal: the structure of fio's on ${#lines[@]} command lines"
+
+# --status-interval with normal and terse output: as fio, a whole report of the
+# figures so far every interval (then the final one), in the same shape; the
+# count may differ by one, as fio's interval counts from its own start
+status=(--name=s --rw=randread --size=16m --runtime=3 --time_based --rate_iops=2000 --status-interval=1)
+# blocks FILE: the shapes of the reports, one line each (the job line starts one)
+blocks() {
+	shape "$1" 1 | awk 'function out() { if (b != "") { sub(/\|+$/, "", b); print b } b = "" }
+		/^s: \(groupid=/ { out() } b != "" || /^s: \(groupid=/ { b = b $0 "|" } END { out() }'
+}
+fio "${status[@]}" --filename="$F" >fio.txt || fail "fio --status-interval"
+$RAIDLAB run "${status[@]}" --filename="$F" >rl.txt || fail "raidlab --status-interval"
+blocks fio.txt >fio.blocks
+blocks rl.txt >rl.blocks
+nf=$(wc -l <fio.blocks) nr=$(wc -l <rl.blocks)
+[ "$nr" -ge 3 ] && [ $((nr - nf)) -le 1 ] && [ $((nf - nr)) -le 1 ] ||
+	{ cat rl.txt; fail "--status-interval=1 over 3 s: raidlab printed $nr reports, fio $nf"; }
+[ "$(sort -u rl.blocks | wc -l)" = 1 ] && [ "$(sort -u rl.blocks)" = "$(tail -1 fio.blocks)" ] || {
+	tail -1 fio.blocks | tr '|' '\n' >fio.last
+	sort -u rl.blocks | head -1 | tr '|' '\n' >rl.first
+	diff fio.last rl.first
+	fail "--status-interval: raidlab's reports differ from fio's in structure"
+}
+fio "${status[@]}" --filename="$F" --minimal >fio.t || fail "fio --status-interval --minimal"
+$RAIDLAB run "${status[@]}" --filename="$F" --minimal >rl.t || fail "raidlab --status-interval --minimal"
+nf=$(wc -l <fio.t) nr=$(wc -l <rl.t)
+[ "$nr" -ge 3 ] && [ $((nr - nf)) -le 1 ] && [ $((nf - nr)) -le 1 ] ||
+	{ cat rl.t; fail "--status-interval --minimal: raidlab printed $nr lines, fio $nf"; }
+[ "$(awk -F';' '{ print NF }' rl.t | sort -u)" = "$(awk -F';' 'NR == 1 { print NF }' fio.t)" ] ||
+	fail "--status-interval --minimal: raidlab's lines have $(awk -F';' '{ print NF }' rl.t | sort -u | tr '\n' ' ') fields"
+# cumulative, as fio's: the KiB read (field 6) grow from line to line
+awk -F';' 'NR > 1 && $6 <= prev { exit 1 } { prev = $6 }' rl.t || { cat rl.t; fail "terse status lines are not cumulative"; }
+echo "--status-interval: $nr reports in normal and terse, fio's shapes"
 
 # kind VALUE: what sort of terse field it is
 kind() {

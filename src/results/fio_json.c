@@ -7,7 +7,7 @@
  * clat_ns.  Percentiles come from the log-linear histogram (0.4 % bucket
  * error), json+ bins are its non-empty buckets keyed by their midpoint in
  * ns.  The bw_* and iops_* sample statistics come from the job's time
- * series (one sample per log_avg_msec interval, as fio's bw log).
+ * series, summed into fio's 500 ms sample windows (bwavgtime).
  * iodepth_level puts all I/O at the job's iodepth: the engine reissues
  * every completed slot at once, so the queue stays full while it runs.
  */

@@ -223,8 +223,14 @@ struct cli_run_progress {
 	double last_print, last_s;
 	uint64_t last_bytes, last_ios, last_rbytes;
 	FILE *out;
+	/* --status-interval as fio: CLI_STATUS_NORMAL its report, CLI_STATUS_TERSE its lines */
+	unsigned status_fio;
+	unsigned groupid;              /* the running wave's reporting group */
+	const struct st_disk_util *du; /* the disks' counters at the start, or NULL */
 };
+enum { CLI_STATUS_NORMAL = 1, CLI_STATUS_TERSE = 2 };
 struct wl_progress;
+struct st_disk_util;
 void cli_run_progress_cb(void *arg, const struct wl_progress *p);
 
 /**

@@ -30,6 +30,7 @@
 #include "mpi/rank.h"
 #include "results/fio_json.h"
 #include "results/fio_log.h"
+#include "results/fio_text.h"
 #include "results/result.h"
 #include "suites/fleet.h"
 #include "suites/suite.h"
@@ -49,14 +50,15 @@ static const char run_usage[] =
     "                        ('raidlab help targets')\n"
     "  --json FILE           write raidlab's full result as JSON (docs/results.md)\n"
     "  --output FILE         write the report to FILE instead of standard output\n"
-    "  --output-format=F     normal (default), json or json+ (fio's JSON), terse;\n"
+    "  --output-format=F     normal (default: fio's report; raidlab's table with\n"
+    "                        --target), json or json+ (fio's JSON), terse;\n"
     "                        several separated by ','\n"
     "  --minimal             the same as --output-format=terse\n"
     "  --eta=WHEN            progress line: auto (default: on a terminal), always, never\n"
     "  --eta-newline=T       keep the progress line every T; --eta-interval=T: redraw it\n"
     "                        at most every T\n"
-    "  --status-interval=T   also print the current rates every T (e.g. 1s), on any output\n"
-    "                        (with json: a JSON document per interval, as fio)\n"
+    "  --status-interval=T   also report the figures so far every T (e.g. 1s), as fio\n"
+    "                        does in each output format (with --target: a line of rates)\n"
     "  --readonly            refuse any job that writes or trims\n"
     "  --max-jobs=N          refuse more than N jobs (numjobs copies count)\n"
     "  --fleet-stonewall     under mpirun: every rank stops when the first ends a wave\n"
@@ -698,12 +700,19 @@ static void run_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+/* fio's own normal output for fio's invocations; raidlab's table with --target */
+static bool run_fio_text(const struct run_args *a, const struct wl_jobfile *jf)
+{
+	return a->fmt_normal && !a->quiet && !a->target && !jf->target;
+}
+
 /*
  * Run the waves in order; each job's result goes to res[job], and done[job]
  * says it ran.  exitall with exit_what=all ends the run after its wave.
  */
 static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, struct run_plan *p,
-                     struct wl_result *res, struct wl_result **clones, bool *done, FILE *out)
+                     struct wl_result *res, struct wl_result **clones, bool *done, FILE *out,
+                     const struct st_disk_util *du)
 {
 	struct cli_run_progress ps = {
 	    .tty = a->eta == RUN_ETA_ALWAYS ||
@@ -713,9 +722,13 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	    .eta_every_s = a->eta_interval_ns / 1e9,
 	    .newline_every_s = a->eta_newline_ns / 1e9,
 	    .out = out,
+	    .status_fio = (run_fio_text(a, jf) ? CLI_STATUS_NORMAL : 0) |
+	                  (a->fmt_terse ? CLI_STATUS_TERSE : 0),
+	    .du = du,
 	};
 	struct wl_run_opts opts = {.progress = ps.tty || ps.status_ns ? cli_run_progress_cb : NULL,
-	                           .progress_arg = &ps};
+	                           .progress_arg = &ps,
+	                           .snapshot_ns = ps.status_fio ? a->status_ns : 0};
 	struct wl_run_item *items = calloc(jf->njobs, sizeof(*items));
 	size_t nclones = p->clone0[jf->njobs - 1] + jf->jobs[jf->njobs - 1].numjobs;
 	struct rl_target **tg = calloc(nclones, sizeof(*tg));
@@ -740,6 +753,7 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 			items[n].targets = &tg[p->clone0[k]];
 			items[n].res = &res[k];
 			items[n].clones = clones[k];
+			ps.groupid = p->groupid[k];
 			if (jf->jobs[k].exitall && jf->jobs[k].exit_what == 2)
 				exit_all = true;
 			n++;
@@ -879,35 +893,33 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 		return;
 	}
 	n = run_collect(jf, p, res, clones, done, sh);
-	if (a->fmt_normal) {
+	if (a->fmt_normal && !run_fio_text(a, jf)) {
 		char date[64];
-		struct tm tm;
-		localtime_r(&started, &tm);
-		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		cli_format_date(date, sizeof(date), started);
 		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s), started %s\n", RL_VERSION,
 		        jf->njobs, p->nwaves, date);
 	}
 	/* fio's order for several formats: terse lines, the JSON document, the normal report */
-	if (a->fmt_json || a->fmt_jsonplus || a->fmt_terse) {
-		struct st_fio_job *fj = calloc(n ? n : 1, sizeof(*fj));
-		for (size_t i = 0; fj && i < n; i++) {
-			fj[i].res = sh[i].res;
-			fj[i].groupid = p->groupid[sh[i].job];
-			fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
-		}
-		for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
-			st_fio_terse(out, &fj[i], du);
-		if (fj && (a->fmt_json || a->fmt_jsonplus)) {
-			struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du);
-			fputs(json_object_to_json_string_ext(
-			          doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
-			      out);
-			fputc('\n', out);
-			json_object_put(doc);
-		}
-		free(fj);
+	struct st_fio_job *fj = calloc(n ? n : 1, sizeof(*fj));
+	for (size_t i = 0; fj && i < n; i++) {
+		fj[i].res = sh[i].res;
+		fj[i].groupid = p->groupid[sh[i].job];
+		fj[i].target = p->tg[p->tidx[p->clone0[sh[i].job]]].t;
 	}
-	if (a->fmt_normal)
+	for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
+		st_fio_terse(out, &fj[i], du);
+	if (fj && (a->fmt_json || a->fmt_jsonplus)) {
+		struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du);
+		fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+		                                              JSON_C_TO_STRING_NOSLASHESCAPE),
+		      out);
+		fputc('\n', out);
+		json_object_put(doc);
+	}
+	if (fj && a->fmt_normal && run_fio_text(a, jf))
+		st_fio_text(out, fj, n, du);
+	free(fj);
+	if (a->fmt_normal && !run_fio_text(a, jf))
 		for (size_t i = 0; i < n; i++) {
 			size_t j = sh[i].job;
 			bool new_target =
@@ -945,11 +957,9 @@ static int run_fleet_end(const struct run_args *a, const struct run_plan *p,
                          FILE *out, int status, time_t started)
 {
 	char msg[512], date[64];
-	struct tm tm;
 
 	if (a->fmt_normal && !a->quiet) {
-		localtime_r(&started, &tm);
-		strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm);
+		cli_format_date(date, sizeof(date), started);
 		fprintf(out, "raidlab-%s: %zu job(s) in %zu wave(s) on %d ranks, started %s\n",
 		        RL_VERSION, jf->njobs, p->nwaves, run_fleet.size, date);
 	}
@@ -1151,7 +1161,9 @@ static int run_main_args(int argc, char **argv)
 		tgs[i] = plan.tg[i].t;
 	st_disk_util_begin(&du, tgs, tgs ? plan.ntg : 0);
 	free(tgs);
-	status = run_waves(&a, &jf, &plan, res, clones, done, out);
+	if (run_fio_text(&a, &jf))
+		st_fio_text_start(out, jf.jobs, jf.njobs, plan.groupid);
+	status = run_waves(&a, &jf, &plan, res, clones, done, out, &du);
 	st_disk_util_end(&du);
 	if (run_fleet_on)
 		status = run_fleet_end(&a, &plan, &jf, res, done, out, status, started);

@@ -25,6 +25,14 @@ void cli_format_size(char *buf, size_t len, unsigned long long bytes)
 		snprintf(buf, len, "%.2f %s (%llu bytes)", v, units[u], bytes);
 }
 
+void cli_format_date(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%a %b %e %H:%M:%S %Y", &tm);
+}
+
 void cli_print_job(FILE *f, const struct wl_result *res, const char *spec)
 {
 	static const char *const dirs[WL_DIRS] = {"read", "write", "trim"};

@@ -6,6 +6,7 @@
 #define RL_CLI_PRINT_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "workload/run.h"
 
@@ -22,6 +23,8 @@ void cli_print_tree(FILE *f, struct json_object *tree, int depth);
 
 /** Bytes as "1.00 GiB (1073741824 bytes)". */
 void cli_format_size(char *buf, size_t len, unsigned long long bytes);
+/* @t as ctime writes it, without the newline: "Fri Dec  4 19:49:02 2026" */
+void cli_format_date(char *buf, size_t len, time_t t);
 
 /*
  * A file name from a configuration's label: [A-Za-z0-9._-] kept, runs of

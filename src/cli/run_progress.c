@@ -2,14 +2,20 @@
  * run_progress.c - what `raidlab run` shows while jobs run: fio's ETA line
  * on a terminal (--eta, --eta-interval, --eta-newline) and the
  * --status-interval reports, as text or as one fio JSON document per
- * interval.  The engine calls cli_run_progress_cb with a snapshot of every
- * worker; rates are over the window since the previous call.
+ * interval, or fio's normal report or terse lines of the figures so far
+ * (cumulative, as fio's) when the output is fio's.  The engine calls
+ * cli_run_progress_cb with the progress of every worker, and every
+ * --status-interval with a copy of each one's result (wl_progress.snaps);
+ * rates are over the window since the previous call.
  */
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "results/fio_text.h"
 #include "workload/run.h"
 
 /* One direction of a --status-interval document: cumulative, as fio's. */
@@ -69,6 +75,46 @@ static void run_status_json(FILE *out, const struct wl_progress *p)
 	json_object_put(doc);
 }
 
+/*
+ * fio's report of the figures so far: the workers' snapshots as the final
+ * report shows jobs (group_reporting sums a job's copies), then the disks.
+ */
+static void run_status_fio(const struct cli_run_progress *st, const struct wl_progress *p)
+{
+	struct st_fio_job *fj = calloc(p->njobs ? p->njobs : 1, sizeof(*fj));
+	struct wl_result *sum = calloc(p->njobs ? p->njobs : 1, sizeof(*sum));
+	size_t n = 0;
+
+	for (unsigned i = 0; fj && sum && i < p->njobs; i++) {
+		const struct wl_result *r = &p->snaps[i];
+		if (n && r->job.group_reporting && !strcmp(sum[n - 1].job.name, r->job.name)) {
+			wl_result_merge(&sum[n - 1], r);
+			sum[n - 1].job.numjobs++;
+			continue;
+		}
+		wl_result_init(&sum[n], &r->job);
+		wl_result_merge(&sum[n], r);
+		sum[n].job.numjobs = 1;
+		fj[n].res = &sum[n];
+		fj[n].groupid = st->groupid;
+		n++;
+	}
+	struct st_disk_util du = {0};
+	if (st->du) {
+		du = *st->du;
+		st_disk_util_end(&du);
+	}
+	for (size_t i = 0; st->status_fio & CLI_STATUS_TERSE && i < n; i++)
+		st_fio_terse(st->out, &fj[i], &du);
+	if (st->status_fio & CLI_STATUS_NORMAL)
+		st_fio_text(st->out, fj, n, &du);
+	for (size_t i = 0; i < n; i++)
+		wl_result_free(&sum[i]);
+	free(sum);
+	free(fj);
+	fflush(st->out);
+}
+
 void cli_run_progress_cb(void *arg, const struct wl_progress *p)
 {
 	struct cli_run_progress *st = arg;
@@ -106,6 +152,11 @@ void cli_run_progress_cb(void *arg, const struct wl_progress *p)
 		        p->njobs, p->phase, 100 * p->fraction, rmbs, wmbs, iops, eta,
 		        p->virtual_time ? " (simulated time)" : "");
 		fflush(stderr);
+	}
+	if (st->status_fio && !st->status_json) {
+		if (p->snaps)
+			run_status_fio(st, p);
+		return;
 	}
 	if (st->status_ns && p->wall_s - st->last_print >= st->status_ns / 1e9) {
 		st->last_print = p->wall_s;

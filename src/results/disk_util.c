@@ -166,3 +166,21 @@ void st_disk_util_terse(FILE *f, const struct st_disk_util *u)
 		        (unsigned long long)d[ST_DS_QUEUE], u->dev[i].util);
 	}
 }
+
+void st_disk_util_normal(FILE *f, const struct st_disk_util *u)
+{
+	if (!u || !u->n)
+		return;
+	fputs("\nDisk stats (read/write):\n", f);
+	for (size_t i = 0; i < u->n; i++) {
+		const uint64_t *d = u->dev[i].delta;
+		fprintf(f,
+		        "  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+		        "util=%3.2f%%\n",
+		        u->dev[i].name, (unsigned long long)d[ST_DS_RIOS],
+		        (unsigned long long)d[ST_DS_WIOS], (unsigned long long)d[ST_DS_RMERGE],
+		        (unsigned long long)d[ST_DS_WMERGE], (unsigned long long)d[ST_DS_RTICKS],
+		        (unsigned long long)d[ST_DS_WTICKS], (unsigned long long)d[ST_DS_QUEUE],
+		        u->dev[i].util);
+	}
+}

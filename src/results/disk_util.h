@@ -62,4 +62,7 @@ struct json_object *st_disk_util_json(const struct st_disk_util *u);
 /** fio's terse disk fields (;name;rios;wios;rmerge;wmerge;rticks;wticks;queue;util%). */
 void st_disk_util_terse(FILE *f, const struct st_disk_util *u);
 
+/** fio's normal "Disk stats (read/write):" section (nothing without devices). */
+void st_disk_util_normal(FILE *f, const struct st_disk_util *u);
+
 #endif

@@ -7,7 +7,7 @@
  * clat_ns.  Percentiles come from the log-linear histogram (0.4 % bucket
  * error), json+ bins are its non-empty buckets keyed by their midpoint in
  * ns.  The bw_* and iops_* sample statistics come from the job's time
- * series (one sample per log_avg_msec interval, as fio's bw log).
+ * series, summed into fio's 500 ms sample windows (bwavgtime).
  * iodepth_level puts all I/O at the job's iodepth: the engine reissues
  * every completed slot at once, so the queue stays full while it runs.
  */
@@ -73,32 +73,45 @@ static struct json_object *fio_lat(const struct st_hist *h, const struct wl_job 
 	return o;
 }
 
-/* min, max, mean, stddev of per-interval rates (@per_io: IOPS, else KiB/s). */
-static void fio_samples(const struct st_series *s, bool per_io, double *mn, double *mx,
-                        double *mean, double *dev, size_t *n)
+/*
+ * fio's bandwidth and IOPS samples: one per bwavgtime window (500 ms, fio's
+ * default), whole windows only, each the rate over it (@per_io: IOPS, else
+ * KiB/s) summed from the series' intervals; a run shorter than a window has
+ * no sample, as in fio.
+ */
+void st_fio_samples(const struct st_series *s, uint64_t runtime_ns, bool per_io,
+                    struct st_fio_stat *out)
 {
 	double sum = 0, sumsq = 0;
+	size_t k, nwin;
 
-	*mn = *mx = *mean = *dev = 0;
-	*n = 0;
+	memset(out, 0, sizeof(*out));
 	if (!s->interval_ns || !s->n)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		double v =
-		    (double)(per_io ? s->ios[i] : s->bytes[i]) * 1e9 / (double)s->interval_ns;
+	k = (size_t)((ST_FIO_SAMPLE_NS + s->interval_ns - 1) / s->interval_ns);
+	nwin = s->n / k;
+	if (nwin > runtime_ns / (k * s->interval_ns))
+		nwin = (size_t)(runtime_ns / (k * s->interval_ns));
+	for (size_t w = 0; w < nwin; w++) {
+		uint64_t amount = 0;
+		for (size_t i = w * k; i < (w + 1) * k; i++)
+			amount += per_io ? s->ios[i] : s->bytes[i];
+		double v = (double)amount * 1e9 / (double)(k * s->interval_ns);
 		if (!per_io)
 			v /= 1024;
-		if (!*n || v < *mn)
-			*mn = v;
-		if (v > *mx)
-			*mx = v;
+		if (!out->n || v < out->min)
+			out->min = v;
+		if (v > out->max)
+			out->max = v;
 		sum += v;
 		sumsq += v * v;
-		(*n)++;
+		out->n++;
 	}
-	*mean = sum / (double)*n;
-	double var = *n > 1 ? (sumsq - sum * sum / (double)*n) / (double)(*n - 1) : 0;
-	*dev = var > 0 ? sqrt(var) : 0;
+	if (!out->n)
+		return;
+	out->mean = sum / (double)out->n;
+	double var = out->n > 1 ? (sumsq - sum * sum / (double)out->n) / (double)(out->n - 1) : 0;
+	out->dev = var > 0 ? sqrt(var) : 0;
 }
 
 static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus)
@@ -106,8 +119,7 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	const struct wl_dir_result *r = &res->dir[d];
 	struct json_object *o = json_object_new_object();
 	struct st_hist zero;
-	double mn, mx, mean, dev;
-	size_t n;
+	struct st_fio_stat st;
 
 	st_hist_init(&zero);
 	fio_add_i(o, "io_bytes", (int64_t)r->bytes);
@@ -122,19 +134,19 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	json_object_object_add(o, "slat_ns", fio_lat(&zero, NULL, false, false));
 	json_object_object_add(o, "clat_ns", fio_lat(&r->hist, &res->job, true, plus));
 	json_object_object_add(o, "lat_ns", fio_lat(&r->hist, NULL, false, false));
-	fio_samples(&r->series, false, &mn, &mx, &mean, &dev, &n);
-	fio_add_i(o, "bw_min", (int64_t)mn);
-	fio_add_i(o, "bw_max", (int64_t)mx);
+	st_fio_samples(&r->series, res->runtime_ns, false, &st);
+	fio_add_i(o, "bw_min", (int64_t)st.min);
+	fio_add_i(o, "bw_max", (int64_t)st.max);
 	fio_add_d(o, "bw_agg", r->ios ? 100.0 : 0);
-	fio_add_d(o, "bw_mean", mean);
-	fio_add_d(o, "bw_dev", dev);
-	fio_add_i(o, "bw_samples", (int64_t)n);
-	fio_samples(&r->series, true, &mn, &mx, &mean, &dev, &n);
-	fio_add_i(o, "iops_min", (int64_t)mn);
-	fio_add_i(o, "iops_max", (int64_t)mx);
-	fio_add_d(o, "iops_mean", mean);
-	fio_add_d(o, "iops_stddev", dev);
-	fio_add_i(o, "iops_samples", (int64_t)n);
+	fio_add_d(o, "bw_mean", st.mean);
+	fio_add_d(o, "bw_dev", st.dev);
+	fio_add_i(o, "bw_samples", (int64_t)st.n);
+	st_fio_samples(&r->series, res->runtime_ns, true, &st);
+	fio_add_i(o, "iops_min", (int64_t)st.min);
+	fio_add_i(o, "iops_max", (int64_t)st.max);
+	fio_add_d(o, "iops_mean", st.mean);
+	fio_add_d(o, "iops_stddev", st.dev);
+	fio_add_i(o, "iops_samples", (int64_t)st.n);
 	if (r->prio_hist && d < RL_OP_TRIM) {
 		/* fio's per-priority completion latency, one entry per priority used */
 		struct json_object *prios = json_object_new_array();
@@ -158,15 +170,15 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
  * unified_rw_reporting: fio's "mixed" direction, read, write and trim summed
  * (counts, latencies and the per-interval series for the sample figures).
  */
-static struct json_object *fio_mixed(const struct wl_result *res, bool plus)
+struct wl_result *st_fio_mixed_new(const struct wl_result *res)
 {
-	struct wl_result *m = malloc(sizeof(*m));
-	struct json_object *o;
+	struct wl_result *m = calloc(1, sizeof(*m));
 	if (!m)
-		return json_object_new_object();
-	memset(m, 0, sizeof(*m));
+		return NULL;
 	m->job = res->job;
 	m->runtime_ns = res->runtime_ns;
+	m->cpu_user_s = res->cpu_user_s;
+	m->cpu_sys_s = res->cpu_sys_s;
 	struct wl_dir_result *all = &m->dir[0];
 	st_hist_init(&all->hist);
 	size_t n = 0;
@@ -188,10 +200,29 @@ static struct json_object *fio_mixed(const struct wl_result *res, bool plus)
 		}
 	}
 	all->series.n = all->series.bytes && all->series.ios ? n : 0;
-	o = fio_dir(m, RL_OP_READ, plus);
-	free(all->series.bytes);
-	free(all->series.ios);
+	return m;
+}
+
+void st_fio_mixed_free(struct wl_result *m)
+{
+	if (!m)
+		return;
+	free(m->dir[0].series.bytes);
+	free(m->dir[0].series.ios);
 	free(m);
+}
+
+/*
+ * unified_rw_reporting: fio's "mixed" direction, read, write and trim summed
+ * (counts, latencies and the per-interval series for the sample figures).
+ */
+static struct json_object *fio_mixed(const struct wl_result *res, bool plus)
+{
+	struct wl_result *m = st_fio_mixed_new(res);
+	if (!m)
+		return json_object_new_object();
+	struct json_object *o = fio_dir(m, RL_OP_READ, plus);
+	st_fio_mixed_free(m);
 	return o;
 }
 
@@ -201,10 +232,9 @@ static struct json_object *fio_mixed(const struct wl_result *res, bool plus)
  * rest (>=2000 ms), in that order in @out.  A histogram bucket counts where
  * its low end lies.
  */
-#define FIO_LAT_SHARES 32
 static const uint64_t fio_lat_steps[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000};
 
-static void fio_lat_shares(const struct wl_result *res, double out[FIO_LAT_SHARES])
+void st_fio_lat_shares(const struct wl_result *res, double out[ST_FIO_LAT_SHARES])
 {
 	static const uint64_t scale[3] = {1, 1000, 1000000};
 	struct st_hist all;
@@ -230,11 +260,11 @@ static void fio_lat_shares(const struct wl_result *res, double out[FIO_LAT_SHARE
 static void fio_lat_buckets(struct json_object *job, const struct wl_result *res)
 {
 	static const char *const names[3] = {"latency_ns", "latency_us", "latency_ms"};
-	double sh[FIO_LAT_SHARES];
+	double sh[ST_FIO_LAT_SHARES];
 	char key[16];
 	size_t k = 0;
 
-	fio_lat_shares(res, sh);
+	st_fio_lat_shares(res, sh);
 	for (int g = 0; g < 3; g++) {
 		struct json_object *o = json_object_new_object();
 		for (size_t i = 0; i < (g == 2 ? 11u : 10u); i++, k++) {
@@ -257,7 +287,7 @@ static void fio_lat_buckets(struct json_object *job, const struct wl_result *res
 static const char *const fio_level_keys[FIO_DEPTHS] = {"1", "2", "4", "8", "16", "32", ">=64"};
 static const char *const fio_submit_keys[FIO_DEPTHS] = {"0", "4", "8", "16", "32", "64", ">=64"};
 
-static size_t fio_depth_slot(unsigned depth, bool submit)
+size_t st_fio_depth_slot(unsigned depth, bool submit)
 {
 	size_t k = 0;
 	if (submit) {
@@ -271,7 +301,7 @@ static size_t fio_depth_slot(unsigned depth, bool submit)
 }
 
 /* The depth a job's requests ran at: a synchronous engine has one at a time. */
-static unsigned fio_job_depth(const struct wl_result *res)
+unsigned st_fio_job_depth(const struct wl_result *res)
 {
 	return res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
 }
@@ -279,7 +309,7 @@ static unsigned fio_job_depth(const struct wl_result *res)
 static struct json_object *fio_depths(unsigned depth, bool submit)
 {
 	struct json_object *o = json_object_new_object();
-	size_t at = fio_depth_slot(depth, submit);
+	size_t at = st_fio_depth_slot(depth, submit);
 	for (size_t i = 0; i < FIO_DEPTHS; i++)
 		fio_add_d(o, submit ? fio_submit_keys[i] : fio_level_keys[i], i == at ? 100.0 : 0);
 	return o;
@@ -393,7 +423,7 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	fio_add_i(o, "ctx", (int64_t)res->ctx);
 	fio_add_i(o, "majf", (int64_t)res->majf);
 	fio_add_i(o, "minf", (int64_t)res->minf);
-	unsigned depth = fio_job_depth(res);
+	unsigned depth = st_fio_job_depth(res);
 	json_object_object_add(o, "iodepth_level", fio_depths(depth, false));
 	json_object_object_add(o, "iodepth_submit", fio_depths(depth, true));
 	json_object_object_add(o, "iodepth_complete", fio_depths(depth, true));
@@ -452,8 +482,7 @@ static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 	const struct wl_dir_result *r = &res->dir[d];
 	const struct st_hist *h = &r->hist;
 	bool any = h->count > 0;
-	double mn, mx, mean, dev;
-	size_t n;
+	struct st_fio_stat st;
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(r->bytes / 1024),
 	        (unsigned long long)(wl_result_bw(res, (enum rl_op)d) / 1024),
@@ -475,14 +504,14 @@ static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 		if (k == 0)
 			fputs(";0%=0;0%=0;0%=0", f); /* fio prints 20 slots; 3 unused */
 	}
-	fio_samples(&r->series, false, &mn, &mx, &mean, &dev, &n);
-	fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)mn, (unsigned long long)mx,
-	        r->ios ? 100.0 : 0.0, mean, dev);
+	st_fio_samples(&r->series, res->runtime_ns, false, &st);
+	fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)st.min, (unsigned long long)st.max,
+	        r->ios ? 100.0 : 0.0, st.mean, st.dev);
 }
 
 void st_fio_terse(FILE *f, const struct st_fio_job *job, const struct st_disk_util *du)
 {
-	double sh[FIO_LAT_SHARES];
+	double sh[ST_FIO_LAT_SHARES];
 	const struct wl_result *res = job->res;
 	double rt_s = res->runtime_ns / 1e9;
 
@@ -493,11 +522,11 @@ void st_fio_terse(FILE *f, const struct st_fio_job *job, const struct st_disk_ut
 	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0,
 	        rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0, (unsigned long long)res->ctx,
 	        (unsigned long long)res->majf, (unsigned long long)res->minf);
-	size_t at = fio_depth_slot(fio_job_depth(res), false);
+	size_t at = st_fio_depth_slot(st_fio_job_depth(res), false);
 	for (size_t i = 0; i < FIO_DEPTHS; i++)
 		fprintf(f, ";%.1f%%", i == at ? 100.0 : 0.0);
-	fio_lat_shares(res, sh);
-	for (size_t i = 10; i < FIO_LAT_SHARES; i++) /* us and ms: terse has no ns buckets */
+	st_fio_lat_shares(res, sh);
+	for (size_t i = 10; i < ST_FIO_LAT_SHARES; i++) /* us and ms: terse has no ns buckets */
 		fprintf(f, ";%.2f%%", sh[i]);
 	st_disk_util_terse(f, du);
 	fputc('\n', f);

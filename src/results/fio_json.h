@@ -41,4 +41,35 @@ struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool pl
  */
 void st_fio_terse(FILE *f, const struct st_fio_job *job, const struct st_disk_util *du);
 
+/* --- pieces the normal output (fio_text.c) shares --- */
+
+#define ST_FIO_SAMPLE_NS  500000000ull /* fio's bwavgtime: one bw and iops sample per 500 ms */
+#define ST_FIO_LAT_SHARES 32           /* latency buckets: 10 in ns, 10 in us, 12 in ms */
+
+/** The statistics of fio's bw or iops samples. */
+struct st_fio_stat {
+	double min, max, mean, dev;
+	size_t n;
+};
+
+/** fio's bw (KiB/s) or iops (@per_io) samples of a direction's series over @runtime_ns. */
+void st_fio_samples(const struct st_series *s, uint64_t runtime_ns, bool per_io,
+                    struct st_fio_stat *out);
+
+/**
+ * The share (percent) of all I/O in each of fio's latency buckets: 2, 4, 10
+ * ... 1000 ns, the same in us, 2 ... 2000 ms and >= 2000 ms.
+ */
+void st_fio_lat_shares(const struct wl_result *res, double out[ST_FIO_LAT_SHARES]);
+
+/** The depth a job's requests ran at (1 for a synchronous engine). */
+unsigned st_fio_job_depth(const struct wl_result *res);
+
+/** fio's slot of @depth: 1, 2, 4 ... >=64 (iodepth), or 0, 4, 8 ... >=64 (@submit). */
+size_t st_fio_depth_slot(unsigned depth, bool submit);
+
+/** unified_rw_reporting's "mixed" direction: @res's directions summed into dir[0]. */
+struct wl_result *st_fio_mixed_new(const struct wl_result *res);
+void st_fio_mixed_free(struct wl_result *m);
+
 #endif

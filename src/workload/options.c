@@ -413,21 +413,23 @@ static const struct opt_def opt_table[] = {
               "fio does."),
      .set = opt_set_bool, .off = OPT_OFF(per_job_logs, bool)},
     {OPT_INFO("unified_rw_reporting", NULL, "enum", "none",
-              "fio's JSON output: none (or 0): read, write and trim apart; mixed (or 1): "
-              "one \"mixed\" direction summing them, instead; both (or 2): both.  "
-              "raidlab's own table and terse output keep the directions apart."),
+              "fio's JSON and normal output: none (or 0): read, write and trim apart; "
+              "mixed (or 1): one \"mixed\" direction summing them, instead; both (or "
+              "2): both.  raidlab's own table (--target) and terse output keep the "
+              "directions apart."),
      .set = opt_set_unified_rw},
     {OPT_INFO("kb_base", NULL, "int", "1024",
               "1024 or 1000, as fio's (shown in fio's \"job options\").  Sizes given to "
               "options keep their meaning (k is 1024, kB 1000), as fio 3.33's do on the "
-              "command line, and JSON and terse are unchanged, as in fio; fio's normal "
-              "output then leads with kB and MB/s, raidlab's own table is always in "
-              "decimal MB/s."),
+              "command line, and JSON and terse are unchanged, as in fio; the normal "
+              "output then leads with kB and MB/s, as fio's; raidlab's own table "
+              "(--target) is always in decimal MB/s."),
      .set = opt_set_kb_base},
     {OPT_INFO("significant_figures", NULL, "int", "4",
               "Checked, 1 to 10: fio's digits for figures of its normal output.  "
-              "raidlab's normal output is its own table with fixed decimals; JSON and "
-              "terse carry full figures in either program."),
+              "raidlab's normal output keeps fio's default of 4 (its own table under "
+              "--target has fixed decimals); JSON and terse carry full figures in either "
+              "program."),
      .set = opt_set_u32_accepted, .min = 1, .max = 10},
     {OPT_INFO("rate", NULL, "str", "0",
               "Cap the job's bandwidth: READ[,WRITE[,TRIM]] bytes per second (10m,2m); one "

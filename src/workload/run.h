@@ -94,12 +94,17 @@ struct wl_progress {
 	const char *phase; /* "ramp", "run", "verify" */
 	unsigned njobs;    /* workers running (all jobs and clones of the group) */
 	const struct wl_progress_worker *workers; /* njobs of them, or NULL (no memory) */
+	/* with wl_run_opts.snapshot_ns, every that often: each worker's figures so far (njobs
+	   of them, runtime and CPU to now), else NULL */
+	const struct wl_result *snaps;
 };
 
 struct wl_run_opts {
 	/** Called about 4 times a second from the calling thread; may be NULL. */
 	void (*progress)(void *arg, const struct wl_progress *p);
 	void *progress_arg;
+	/** Wall-clock ns between progress calls that carry wl_progress.snaps; 0: never. */
+	uint64_t snapshot_ns;
 };
 
 /**

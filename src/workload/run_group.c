@@ -20,10 +20,11 @@
 #include "workload/run_priv.h"
 
 static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_opts *opts,
-                         bool virtual_time, double wall)
+                         bool virtual_time, double wall, const struct wl_result *snaps)
 {
 	const struct wl_job *job = ws[0].job;
-	struct wl_progress p = {.job = job, .virtual_time = virtual_time, .wall_s = wall};
+	struct wl_progress p = {
+	    .job = job, .virtual_time = virtual_time, .wall_s = wall, .snaps = snaps};
 	double frac_sum = 0;
 	int phase = 2;
 	struct wl_progress_worker *per = calloc(n, sizeof(*per));
@@ -65,6 +66,11 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	p.workers = per;
 	opts->progress(opts->progress_arg, &p);
 	free(per);
+}
+
+static double run_cpu_seconds(const struct timeval *a, const struct timeval *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_usec - a->tv_usec) / 1e6;
 }
 
 static double run_wall_now(void)
@@ -377,25 +383,85 @@ static unsigned run_group_finished(const struct run_group *g)
 	return done;
 }
 
-/* Until every worker has finished: the progress line about 4 times a second. */
-static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts, bool report,
-                            double t0)
+/*
+ * Every worker's figures so far, for wl_progress.snaps: each running worker
+ * copies its result at its next look around (run_worker_publish), within a
+ * second; a finished one's is final.  CPU is the process's since @ru0.
+ * The copies are the workers' again once the progress call returns.
+ */
+static void run_progress_snap(struct run_group *g, const struct wl_run_opts *opts, double wall,
+                              const struct rusage *ru0)
 {
-	while (run_group_finished(g) != g->n) {
-		if (opts && opts->progress && report)
-			run_progress(g->ws, g->n, opts, g->virt, run_wall_now() - t0);
-		struct timespec ts = {0, 50 * 1000 * 1000};
-		for (int k = 0; k < 5; k++) {
-			nanosleep(&ts, NULL);
-			if (run_group_finished(g) == g->n)
-				break;
-		}
+	struct wl_result *snaps = calloc(g->n, sizeof(*snaps));
+	struct timespec ts = {0, 1000 * 1000};
+	struct rusage ru;
+
+	for (unsigned i = 0; i < g->n; i++)
+		atomic_store(&g->ws[i].snap_state, 1);
+	for (int tries = 0; tries < 1000; tries++) {
+		unsigned waiting = 0;
+		for (unsigned i = 0; i < g->n; i++)
+			waiting += atomic_load(&g->ws[i].snap_state) == 1 &&
+			           !atomic_load(&g->ws[i].finished);
+		if (!waiting)
+			break;
+		nanosleep(&ts, NULL);
 	}
+	getrusage(RUSAGE_SELF, &ru);
+	for (unsigned i = 0; snaps && i < g->n; i++) {
+		struct run_worker *w = &g->ws[i];
+		bool done = atomic_load(&w->finished);
+		wl_result_init(&snaps[i], w->job);
+		if (done || atomic_load(&w->snap_state) == 2)
+			wl_result_merge(&snaps[i], done ? w->res : &w->snap);
+		if (done)
+			snaps[i].runtime_ns =
+			    w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
+		snaps[i].cpu_user_s = run_cpu_seconds(&ru0->ru_utime, &ru.ru_utime);
+		snaps[i].cpu_sys_s = run_cpu_seconds(&ru0->ru_stime, &ru.ru_stime);
+		snaps[i].ctx =
+		    (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - ru0->ru_nvcsw - ru0->ru_nivcsw);
+		snaps[i].majf = (uint64_t)(ru.ru_majflt - ru0->ru_majflt);
+		snaps[i].minf = (uint64_t)(ru.ru_minflt - ru0->ru_minflt);
+	}
+	for (unsigned i = 0; i < g->n; i++) {
+		int two = 2;
+		atomic_compare_exchange_strong(&g->ws[i].snap_state, &two, 0);
+	}
+	if (snaps)
+		run_progress(g->ws, g->n, opts, g->virt, wall, snaps);
+	for (unsigned i = 0; snaps && i < g->n; i++)
+		wl_result_free(&snaps[i]);
+	free(snaps);
 }
 
-static double run_cpu_seconds(const struct timeval *a, const struct timeval *b)
+/*
+ * Until every worker has finished: the progress line about 4 times a
+ * second, and every snapshot_ns from the start a call with the workers'
+ * figures (run_progress_snap), on time as fio's --status-interval.
+ */
+static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts, bool report,
+                            double t0, const struct rusage *ru0)
 {
-	return (b->tv_sec - a->tv_sec) + (b->tv_usec - a->tv_usec) / 1e6;
+	bool on = opts && opts->progress && report;
+	double every = on && opts->snapshot_ns ? opts->snapshot_ns / 1e9 : 0;
+	double next_snap = every, last = -1;
+
+	while (run_group_finished(g) != g->n) {
+		double wall = run_wall_now() - t0;
+		if (every && wall >= next_snap) {
+			while (next_snap <= wall)
+				next_snap += every;
+			run_progress_snap(g, opts, wall, ru0);
+			last = wall;
+		} else if (on && (last < 0 || wall - last >= 0.25)) {
+			run_progress(g->ws, g->n, opts, g->virt, wall, NULL);
+			last = wall;
+		}
+		double nap = every && next_snap - wall < 0.05 ? next_snap - wall : 0.05;
+		struct timespec ts = {0, (long)((nap > 0.001 ? nap : 0.001) * 1e9)};
+		nanosleep(&ts, NULL);
+	}
 }
 
 /*
@@ -418,7 +484,7 @@ static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, d
 		}
 	double t0 = run_wall_now();
 	pthread_barrier_wait(&g->barrier); /* go (or stop, if setup failed) */
-	run_group_watch(g, opts, !rc, t0);
+	run_group_watch(g, opts, !rc, t0, &ru0);
 	for (unsigned i = 0; i < g->nthreads; i++) {
 		pthread_join(g->tids[i], NULL);
 		if (g->ths[i].rc && !rc) {
@@ -450,6 +516,7 @@ static void run_group_free(struct run_group *g)
 		wl_ss_report_free(g->parts[i].ss);
 		if (g->sss)
 			wl_ss_free(&g->sss[i]);
+		wl_result_free(&g->ws[i].snap);
 		free(g->ws[i].bufmem);
 		free(g->ws[i].slots);
 		wl_trace_free(&g->ws[i].trace);

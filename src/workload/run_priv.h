@@ -122,6 +122,10 @@ struct run_worker {
 	_Atomic uint64_t prog_bytes, prog_ios, prog_elapsed, prog_rbytes;
 	_Atomic int prog_phase;
 	_Atomic bool finished;
+	/* a snapshot for the progress thread: it sets 1, the worker fills snap and sets 2, the
+	   progress thread reads snap and sets 0 (snap is the worker's own while not 2) */
+	_Atomic int snap_state;
+	struct wl_result snap;
 };
 
 /* A thread and the workers it drives on its executor. */

@@ -261,6 +261,14 @@ static void run_worker_publish(struct run_worker *w)
 
 	atomic_store_explicit(&w->prog_elapsed, now > w->t_measure ? now - w->t_measure : 0,
 	                      memory_order_relaxed);
+	if (atomic_load_explicit(&w->snap_state, memory_order_acquire) == 1) {
+		/* the figures so far, for --status-interval: a copy the progress thread may read */
+		wl_result_free(&w->snap);
+		wl_result_init(&w->snap, w->job);
+		run_merge(&w->snap, w->res);
+		w->snap.runtime_ns = w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
+		atomic_store_explicit(&w->snap_state, 2, memory_order_release);
+	}
 }
 
 /* Will @w issue nothing more: done, stopped, or past its deadline in MAIN? */

@@ -178,9 +178,15 @@ if command -v gnuplot >/dev/null; then
 	done
 fi
 
-# --status-interval prints the current rates, also when the output is a file
+# --status-interval prints fio's report of the figures so far, also when the
+# output is a file (tests/integration/fio_outputs.sh compares its shape with
+# fio's); with raidlab's own table (--target) a line of the current rates
 $RAIDLAB run --name=s --filename="$T/s" --size=4m --rw=randread --runtime=1 --time_based \
 	--status-interval=200ms --eta=never --output=status.txt || fail "--status-interval"
+n=$(grep -c '^s: (groupid=0, jobs=1): err= 0' status.txt || true)
+[ "$n" -ge 4 ] || { cat status.txt; fail "--status-interval=200ms printed $n reports in 1 s"; }
+$RAIDLAB run --target "$T/s" --name=s --size=4m --rw=randread --runtime=1 --time_based \
+	--status-interval=200ms --eta=never --output=status.txt || fail "--status-interval, --target"
 n=$(grep -c '^status: .* read=[0-9.]*MB/s write=0.0MB/s' status.txt || true)
 [ "$n" -ge 3 ] || { cat status.txt; fail "--status-interval=200ms printed $n status lines in 1 s"; }
 

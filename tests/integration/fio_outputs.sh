@@ -9,7 +9,31 @@
 #    same unit: on three jobs, each run twice by both tools, raidlab's two
 #    values lie within fio's two widened 10x, the noise of runs on a shared
 #    machine (a field in the wrong unit, KiB for bytes or us for ns, is off
-#    by 1000).
+#    by 1000);
+#  - normal (fio's default): on the same ten command lines, the sequence of
+#    sections and line shapes (every figure, with its k/Mi/B prefix and unit,
+#    replaced by N; runs of blanks made one) is fio's, with these deliberate
+#    differences, each taken out of both outputs before the diff:
+#      * the version line says raidlab-X.Y.Z where fio says fio-3.33;
+#      * ioengine= in the job line: raidlab's default engine is io_uring,
+#        fio's psync (the job line is otherwise the same);
+#      * "slat (...)" lines: raidlab does not time submission apart from
+#        completion, so it prints none, as fio does for an engine without
+#        slat (fio prints one for libaio and io_uring);
+#      * "NAME: Laying out IO file" lines: raidlab creates a missing file
+#        without announcing it;
+#      * a write job with verify: fio reports the verify pass as a read
+#        block and a READ line, raidlab does not count it as read I/O (the
+#        JSON check above lists the same);
+#    and, where a figure's value decides whether a line is there or how it
+#    is split, one token for what varies from run to run: the percentile
+#    rows (how many fit in a row depends on the widest value) and the "lat
+#    (usec) :" bucket rows (only the non-empty buckets).  The "bw" and
+#    "iops" sample lines come once a direction has run 500 ms (fio's
+#    bwavgtime), which a short job may or may not reach on a busy machine,
+#    so they are compared on the time_based line only;
+#  - --status-interval with normal and terse output: a report of the figures
+#    so far every interval, shaped as fio's, then the final one.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -56,6 +80,81 @@ for fmt in json json+; do
 done
 [ $missing = 0 ] || fail "$missing key paths of fio's JSON missing in raidlab's"
 echo "json, json+: every key path of fio's on ${#lines[@]} command lines"
+
+# shape FILE TIMED: the normal output's line shapes (see the top); TIMED 1 keeps bw/iops lines
+shape() {
+	sed -E -e '/: Laying out IO file/d' -e '/^    slat \(/d' \
+		-e 's/^(fio|raidlab)-[0-9][0-9.]*$/VERSION/' -e 's/ioengine=[a-z_0-9]+/ioengine=E/' \
+		-e 's/\((nsec|usec|msec)\)/(T)/g' -e 's/\( *(KiB|MiB|kB|MB)\/s\)/(U\/s)/' \
+		-e 's/[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?(B\/s|B)?/N/g' -e 's/([=[]) +/\1/g' -e 's/ +/ /g' "$1" |
+		awk -v timed="$2" '
+			!timed && /^ (bw \(|iops :)/ { next }
+			/^ \|/ { if (!rows) print " |ROWS"; rows = 1; next }
+			/^ lat \(T\) :/ { if (!lats) print " lat (T) : BUCKETS"; lats = 1; next }
+			{ rows = 0; lats = 0; print }'
+}
+# the verify pass's read block and READ line, out of fio's output
+noverifyread() {
+	awk '/^  read: IOPS/ { skip = 1; next } /^  [a-z]+: IOPS/ || /^  lat \(/ { skip = 0 }
+		/^   READ: bw=/ { next } !skip'
+}
+for i in "${!lines[@]}"; do
+	read -ra args <<<"${lines[$i]//=F2/=$T/f2.img}"
+	rm -f "$F" "$T/f2.img"
+	fio "${args[@]}" --filename="$F" >fio.txt || fail "fio: ${lines[$i]}"
+	$RAIDLAB run "${args[@]}" --filename="$F" >rl.txt || fail "raidlab: ${lines[$i]}"
+	timed=0
+	[[ ${lines[$i]} == *--time_based* ]] && timed=1
+	if [[ ${lines[$i]} == *--verify=* ]]; then
+		noverifyread <fio.txt >fio.tmp && mv fio.tmp fio.txt
+	fi
+	shape fio.txt $timed >fio.shape
+	shape rl.txt $timed >rl.shape
+	grep -q '^Run status group N (all jobs):$' fio.shape || fail "fio's normal output changed: no run status group"
+	if ! diff fio.shape rl.shape >shape.diff; then
+		echo "normal, line $((i + 1)) (${lines[$i]}): fio's lines (<), raidlab's (>):"
+		cat shape.diff
+		echo "--- raidlab's output:"
+		cat rl.txt
+		fail "normal output: line $((i + 1)) differs from fio's in structure"
+	fi
+done
+echo "normal: the structure of fio's on ${#lines[@]} command lines"
+
+# --status-interval with normal and terse output: as fio, a whole report of the
+# figures so far every interval (then the final one), in the same shape; the
+# count may differ by one, as fio's interval counts from its own start
+status=(--name=s --rw=randread --size=16m --runtime=3 --time_based --rate_iops=2000 --status-interval=1)
+# blocks FILE: the shapes of the reports, one line each (the job line starts one)
+blocks() {
+	shape "$1" 1 | awk 'function out() { if (b != "") { sub(/\|+$/, "", b); print b } b = "" }
+		/^s: \(groupid=/ { out() } b != "" || /^s: \(groupid=/ { b = b $0 "|" } END { out() }'
+}
+fio "${status[@]}" --filename="$F" >fio.txt || fail "fio --status-interval"
+$RAIDLAB run "${status[@]}" --filename="$F" >rl.txt || fail "raidlab --status-interval"
+blocks fio.txt >fio.blocks
+blocks rl.txt >rl.blocks
+nf=$(wc -l <fio.blocks) nr=$(wc -l <rl.blocks)
+[ "$nr" -ge 3 ] && [ $((nr - nf)) -le 1 ] && [ $((nf - nr)) -le 1 ] ||
+	{ cat rl.txt; fail "--status-interval=1 over 3 s: raidlab printed $nr reports, fio $nf"; }
+[ "$(sort -u rl.blocks | wc -l)" = 1 ] && [ "$(sort -u rl.blocks)" = "$(tail -1 fio.blocks)" ] || {
+	tail -1 fio.blocks | tr '|' '\n' >fio.last
+	sort -u rl.blocks | head -1 | tr '|' '\n' >rl.first
+	diff fio.last rl.first
+	fail "--status-interval: raidlab's reports differ from fio's in structure"
+}
+fio "${status[@]}" --filename="$F" --minimal >fio.t || fail "fio --status-interval --minimal"
+$RAIDLAB run "${status[@]}" --filename="$F" --minimal >rl.t || fail "raidlab --status-interval --minimal"
+nf=$(wc -l <fio.t) nr=$(wc -l <rl.t)
+[ "$nr" -ge 3 ] && [ $((nr - nf)) -le 1 ] && [ $((nf - nr)) -le 1 ] ||
+	{ cat rl.t; fail "--status-interval --minimal: raidlab printed $nr lines, fio $nf"; }
+[ "$(awk -F';' '{ print NF }' rl.t | sort -u)" = "$(awk -F';' 'NR == 1 { print NF }' fio.t)" ] ||
+	fail "--status-interval --minimal: raidlab's lines have $(awk -F';' '{ print NF }' rl.t | sort -u | tr '\n' ' ') fields"
+# cumulative, as fio's: the KiB read (field 6) never shrink and grow over the run
+# (the last interval may fall on the job's end, its figures the final ones)
+awk -F';' 'NR > 1 && $6 < prev { exit 1 } NR == 1 { first = $6 } { prev = $6 } END { exit !(prev > first) }' rl.t ||
+	{ cat rl.t; fail "terse status lines are not cumulative"; }
+echo "--status-interval: $nr reports in normal and terse, fio's shapes"
 
 # kind VALUE: what sort of terse field it is
 kind() {

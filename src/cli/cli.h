@@ -117,6 +117,20 @@ int cli_parse_slow(const char *cmd, const char *val, uint32_t *out);
  * '=', or NULL when there is none).  A name that does not fit is reported as an error
  * of command CMD and gives -EINVAL.
  */
+/* --output-format's formats, as bits of a mask (run_fioflags.c). */
+enum {
+	CLI_FMT_NORMAL = 1u << 0,
+	CLI_FMT_JSON = 1u << 1,
+	CLI_FMT_JSONPLUS = 1u << 2,
+	CLI_FMT_TERSE = 1u << 3,
+};
+
+/*
+ * Parse --output-format's comma-separated list (normal, json, json+, terse)
+ * into @mask of CLI_FMT_* bits.  0, or -EINVAL with the error printed.
+ */
+int cli_output_formats_parse(const char *val, unsigned *mask);
+
 int cli_long_opt_split(const char *cmd, const char *arg, char *name, size_t size, const char **val);
 
 /**

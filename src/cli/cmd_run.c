@@ -147,37 +147,15 @@ static volatile sig_atomic_t run_signalled;
 /* --output-format=normal,json,json+,terse */
 static int run_parse_format(struct run_args *a, const char *val)
 {
-	char buf[128];
+	unsigned m;
 
-	if (strlen(val) >= sizeof(buf)) {
-		cli_error("run", "--output-format: value too long");
+	if (cli_output_formats_parse(val, &m))
 		return -EINVAL;
-	}
-	strcpy(buf, val);
 	a->fmt_given = true;
-	a->fmt_normal = a->fmt_json = a->fmt_jsonplus = a->fmt_terse = false;
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "normal"))
-			a->fmt_normal = true;
-		else if (!strcmp(tok, "json"))
-			a->fmt_json = true;
-		else if (!strcmp(tok, "json+"))
-			a->fmt_jsonplus = true;
-		else if (!strcmp(tok, "terse"))
-			a->fmt_terse = true;
-		else {
-			cli_error("run",
-			          "--output-format: expected normal, json, json+ or terse (several "
-			          "separated by ','), got '%s'",
-			          tok);
-			return -EINVAL;
-		}
-	}
-	if (!a->fmt_normal && !a->fmt_json && !a->fmt_jsonplus && !a->fmt_terse) {
-		cli_error("run", "--output-format: no format given");
-		return -EINVAL;
-	}
+	a->fmt_normal = m & CLI_FMT_NORMAL;
+	a->fmt_json = m & CLI_FMT_JSON;
+	a->fmt_jsonplus = m & CLI_FMT_JSONPLUS;
+	a->fmt_terse = m & CLI_FMT_TERSE;
 	return 0;
 }
 

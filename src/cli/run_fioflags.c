@@ -1,6 +1,7 @@
 /*
  * run_fioflags.c - fio's informational command-line flags for `raidlab run`:
- * --cmdhelp[=OPTION|all], --enghelp[=ENGINE[,OPTION]] and --showcmd.
+ * --cmdhelp[=OPTION|all], --enghelp[=ENGINE[,OPTION]] and --showcmd, and
+ * the parser of --output-format's list.
  *
  * Both answer from the tables the parser itself uses (wl_options(),
  * wl_engine_name()), so what they list is exactly what a job may say.  The
@@ -11,6 +12,7 @@
  * An unknown option or engine is an error naming it, exit status 1 as in
  * fio's --enghelp (fio's --cmdhelp exits 0 there; a script learns more from 1).
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,4 +173,37 @@ void cli_run_showcmd(const struct wl_jobfile *jf)
 		putchar('\n');
 		json_object_put(o);
 	}
+}
+
+int cli_output_formats_parse(const char *val, unsigned *mask)
+{
+	static const char *const names[] = {"normal", "json", "json+", "terse"};
+	const char *p = val;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), k;
+
+		if (!n) { /* empty entries are skipped, as the old strtok parser did */
+			p++;
+			continue;
+		}
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (n == strlen(names[k]) && !strncmp(p, names[k], n))
+				break;
+		if (k == sizeof(names) / sizeof(names[0])) {
+			cli_error("run",
+			          "--output-format: expected normal, json, json+ or terse (several "
+			          "separated by ','), got '%.*s'",
+			          (int)(n > 64 ? 64 : n), p);
+			return -EINVAL;
+		}
+		*mask |= 1u << k;
+		p += n + (p[n] == ',');
+	}
+	if (!*mask) {
+		cli_error("run", "--output-format: no format given");
+		return -EINVAL;
+	}
+	return 0;
 }

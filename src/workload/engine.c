@@ -15,7 +15,11 @@
  *   - filecreate, filestat, filedelete, dircreate, dirstat, dirdelete:
  *     the job's nrfiles files become one fileops() target (files.c,
  *     targets/fileops.c) in which request k is the operation on file k,
- *     timed as fio times it, so the job's IOPS are files per second.
+ *     timed as fio times it, so the job's IOPS are files per second;
+ *   - net: a net() target (targets/net.c), one socket per job clone: a
+ *     write sends the block, a read receives one.  It is a stream: the
+ *     peer ending it ends the job (-ESHUTDOWN), and the target is finished
+ *     when the job's workers end, so the peer sees the end of the stream.
  */
 #include "workload/run_priv.h"
 
@@ -24,6 +28,7 @@ struct wl_engine_row {
 	uint8_t io_flags;       /* RL_IO_* on each request of the job's pattern */
 	const char *fileop;     /* fileops()'s op, or NULL */
 	bool dirs;              /* fileops() on folders */
+	bool stream;            /* a stream to a peer (wl_engine_stream) */
 };
 
 static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
@@ -39,6 +44,7 @@ static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
     [WL_ENGINE_DIRCREATE] = {RL_EXEC_PSYNC, 0, "create", true},
     [WL_ENGINE_DIRSTAT] = {RL_EXEC_PSYNC, 0, "stat", true},
     [WL_ENGINE_DIRDELETE] = {RL_EXEC_PSYNC, 0, "delete", true},
+    [WL_ENGINE_NET] = {RL_EXEC_PSYNC, 0, NULL, false, true},
 };
 
 static const struct wl_engine_row *wl_engine_row(enum wl_engine e)
@@ -60,4 +66,9 @@ const char *wl_engine_fileop(enum wl_engine e, bool *dirs)
 {
 	*dirs = wl_engine_row(e)->dirs;
 	return wl_engine_row(e)->fileop;
+}
+
+bool wl_engine_stream(enum wl_engine e)
+{
+	return wl_engine_row(e)->stream;
 }

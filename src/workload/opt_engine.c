@@ -13,14 +13,23 @@
 #include <string.h>
 
 const struct opt_choice opt_engine_choices[] = {
-    {"io_uring", WL_ENGINE_IO_URING},   {"libaio", WL_ENGINE_LIBAIO},
-    {"psync", WL_ENGINE_PSYNC},         {"sync", WL_ENGINE_PSYNC},
-    {"pvsync", WL_ENGINE_PSYNC},        {"pvsync2", WL_ENGINE_PSYNC},
-    {"null", WL_ENGINE_NULL},           {"falloc", WL_ENGINE_FALLOC},
-    {"ftruncate", WL_ENGINE_FTRUNCATE}, {"filecreate", WL_ENGINE_FILECREATE},
-    {"filestat", WL_ENGINE_FILESTAT},   {"filedelete", WL_ENGINE_FILEDELETE},
-    {"dircreate", WL_ENGINE_DIRCREATE}, {"dirstat", WL_ENGINE_DIRSTAT},
-    {"dirdelete", WL_ENGINE_DIRDELETE}, {NULL, 0},
+    {"io_uring", WL_ENGINE_IO_URING},
+    {"libaio", WL_ENGINE_LIBAIO},
+    {"psync", WL_ENGINE_PSYNC},
+    {"sync", WL_ENGINE_PSYNC},
+    {"pvsync", WL_ENGINE_PSYNC},
+    {"pvsync2", WL_ENGINE_PSYNC},
+    {"null", WL_ENGINE_NULL},
+    {"falloc", WL_ENGINE_FALLOC},
+    {"ftruncate", WL_ENGINE_FTRUNCATE},
+    {"filecreate", WL_ENGINE_FILECREATE},
+    {"filestat", WL_ENGINE_FILESTAT},
+    {"filedelete", WL_ENGINE_FILEDELETE},
+    {"dircreate", WL_ENGINE_DIRCREATE},
+    {"dirstat", WL_ENGINE_DIRSTAT},
+    {"dirdelete", WL_ENGINE_DIRDELETE},
+    {"net", WL_ENGINE_NET},
+    {NULL, 0},
 };
 
 const char *wl_engine_name(size_t i)

@@ -504,8 +504,11 @@ void *run_thread_main(void *arg)
 			rc = th->ws[i]->setup_error;
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
-	for (unsigned i = 0; i < th->n; i++)
+	for (unsigned i = 0; i < th->n; i++) {
 		run_flow_leave(th->ws[i]);
+		if (wl_engine_stream(th->ws[i]->job->engine))
+			rl_target_finish(th->ws[i]->t); /* the peer sees the end of the stream */
+	}
 	th->rc = rc;
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
 		for (unsigned i = 0; i < th->n; i++)

@@ -573,7 +573,7 @@ static const struct rl_param net_params[] = {
      .help = "TCP_MAXSEG; 0: the system's"},
     {.name = "interface",
      .type = RL_PARAM_STR,
-     .def = "",
+     .def_note = "none",
      .help = "IPv4 address of the interface for multicast; empty: the route's"},
     {.name = "size", .type = RL_PARAM_SIZE, .def = "1p", .help = "bytes of the stream"},
     {.name = "runtime",
@@ -583,7 +583,7 @@ static const struct rl_param net_params[] = {
              "(a job's ramp_time + runtime); 0: no limit"},
     {.name = "id",
      .type = RL_PARAM_STR,
-     .def = "",
+     .def_note = "none",
      .help = "a name that keeps otherwise equal sockets apart (one per job clone)"},
     {0},
 };

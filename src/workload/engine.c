@@ -22,7 +22,11 @@
  *     move no bytes, and after each cpuio request the job idles so that it
  *     is busy cpuload percent of the time (wl_engine_think_ns);
  *   - pmemblk: a pmemblk() target (targets/pmemblk.c), libpmemblk's block
- *     pool in a plain file, reached through the ordinary request path.
+ *     pool in a plain file, reached through the ordinary request path;
+ *   - net: a net() target (targets/net.c), one socket per job clone: a
+ *     write sends the block, a read receives one.  It is a stream: the
+ *     peer ending it ends the job (-ESHUTDOWN), and the target is finished
+ *     when the job's workers end, so the peer sees the end of the stream.
  */
 #include "workload/run_priv.h"
 
@@ -32,6 +36,7 @@ struct wl_engine_row {
 	const char *fileop;     /* fileops()'s op, or NULL */
 	bool dirs;              /* fileops() on folders */
 	bool noio;              /* requests move no bytes (fio's FIO_NOIO engines) */
+	bool stream;            /* a stream to a peer (wl_engine_stream) */
 };
 
 static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
@@ -50,6 +55,7 @@ static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
     [WL_ENGINE_CPUIO] = {RL_EXEC_PSYNC, 0, NULL, false, true},
     [WL_ENGINE_EXEC] = {RL_EXEC_PSYNC, 0, NULL, false, true},
     [WL_ENGINE_PMEMBLK] = {RL_EXEC_PSYNC, 0, NULL, false},
+    [WL_ENGINE_NET] = {RL_EXEC_PSYNC, 0, NULL, false, false, true},
 };
 
 static const struct wl_engine_row *wl_engine_row(enum wl_engine e)
@@ -88,4 +94,9 @@ uint64_t wl_engine_think_ns(const struct wl_job *job, uint64_t lat_ns)
 	if (job->engine != WL_ENGINE_CPUIO || !job->cpuload || job->cpuload >= 100)
 		return job->engine == WL_ENGINE_CPUIO ? 0 : job->thinktime_ns;
 	return lat_ns * (100 - job->cpuload) / job->cpuload;
+}
+
+bool wl_engine_stream(enum wl_engine e)
+{
+	return wl_engine_row(e)->stream;
 }

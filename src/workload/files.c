@@ -8,7 +8,8 @@
  * JOBNAME.k.0 by default).  raidlab does I/O to target specs, so this file
  * turns those options into one: file("PATH", size=...) for one file, concat(...) of files for a
  * list, the value itself when it already is a spec (it has a
- * '('), and null(size=...) for ioengine=null.  Paths are quoted in the spec
+ * '('), null(size=...) for ioengine=null and net("HOST", port=...) for
+ * ioengine=net (one socket per clone, on port + clone).  Paths are quoted in the spec
  * so any character is safe.  A file that does not exist is created by the
  * file target with the size the job covers (offset + size), as fio lays
  * out its files.
@@ -286,6 +287,46 @@ static int files_noio_spec(const struct wl_job *job, unsigned clone, uint64_t wa
 	return -EINVAL;
 }
 
+/*
+ * ioengine=net: clone @clone's socket as one net() target, on port + clone
+ * as fio.  A UDP or unix job that reads is the receiver (fio's rule); its
+ * region is @want bytes of stream.  id= keeps the clones' and the jobs'
+ * sockets apart (targets with the same spec are shared).
+ */
+static int files_net_spec(const struct wl_job *job, unsigned clone, uint64_t want, char *buf,
+                          size_t len, char *msg, size_t msglen)
+{
+	static const char *const protos[] = {"tcp", "tcpv6", "udp", "udpv6", "unix"};
+	struct wl_net_addr a;
+	size_t pos = 0;
+	int rc = wl_job_net_addr(job, &a, msg, msglen);
+	if (rc)
+		return rc;
+	bool tcp = a.proto == WL_NET_TCP || a.proto == WL_NET_TCPV6;
+	bool listen = tcp ? job->net.listen : job->rw == WL_RW_READ;
+	char id[WL_NAME_MAX + 16];
+	snprintf(id, sizeof(id), "%s.%u", job->name, clone);
+	if (files_append(buf, len, &pos, "net(") &&
+	    files_add_quoted(buf, len, &pos, NULL, a.host, strlen(a.host)) &&
+	    files_append(buf, len, &pos,
+	                 ", port=%u, protocol=%s, listen=%d, pingpong=%d, nodelay=%d, ttl=%u, "
+	                 "window_size=%u, mss=%u, interface=",
+	                 a.port ? a.port + clone : 0, protos[a.proto], listen, job->net.pingpong,
+	                 job->net.nodelay, job->net.ttl, job->net.window_size, job->net.mss) &&
+	    files_add_quoted(buf, len, &pos, NULL, job->net.interface,
+	                     strlen(job->net.interface)) &&
+	    (!want || files_append(buf, len, &pos, ", size=%llu", (unsigned long long)want)) &&
+	    (!job->runtime_ns ||
+	     files_append(buf, len, &pos, ", runtime=%lluns",
+	                  (unsigned long long)(job->ramp_ns + job->runtime_ns))) &&
+	    files_append(buf, len, &pos, ", id=") &&
+	    files_add_quoted(buf, len, &pos, NULL, id, strlen(id)) &&
+	    files_append(buf, len, &pos, ")"))
+		return 0;
+	snprintf(msg, msglen, "job '%s': its net() target spec is too long", job->name);
+	return -EINVAL;
+}
+
 int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size_t len, char *msg,
                        size_t msglen)
 {
@@ -303,6 +344,8 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 		return files_fileops_spec(job, clone, op, dirs, buf, len, msg, msglen);
 	if (job->engine == WL_ENGINE_CPUIO || job->engine == WL_ENGINE_EXEC)
 		return files_noio_spec(job, clone, want, buf, len, msg, msglen);
+	if (job->engine == WL_ENGINE_NET)
+		return files_net_spec(job, clone, want, buf, len, msg, msglen);
 	if (job->engine == WL_ENGINE_NULL) {
 		if (want)
 			files_append(buf, len, &pos, "null(size=%llu)", (unsigned long long)want);

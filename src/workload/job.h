@@ -123,6 +123,8 @@ enum wl_engine {
 	WL_ENGINE_EXEC,  /* runs program= for the job's runtime (an exec() target) */
 	/* a libpmemblk block pool in a plain file (a pmemblk() target, if built in) */
 	WL_ENGINE_PMEMBLK,
+	/* engine.c: a stream to or from a peer over a socket, the net() target */
+	WL_ENGINE_NET,
 	WL_ENGINE_COUNT
 };
 
@@ -174,6 +176,29 @@ struct wl_cmdprio_split {
 	uint32_t bs;
 	uint32_t pct;
 	int32_t prio; /* ioprio value (class << 13 | level), or -1 */
+};
+
+/* ioengine=net's protocol= */
+enum wl_net_proto { WL_NET_TCP = 0, WL_NET_TCPV6, WL_NET_UDP, WL_NET_UDPV6, WL_NET_UNIX };
+
+/* ioengine=net's options, as fio's net engine takes them (opt_net.c) */
+struct wl_net {
+	uint32_t port;               /* port=; 0: none (filename=HOST/PORT may give it) */
+	uint32_t proto;              /* protocol=: enum wl_net_proto */
+	bool listen;                 /* listen: a TCP receiver that accepts one connection */
+	bool pingpong;               /* pingpong: each block goes back to its sender */
+	bool nodelay;                /* nodelay: TCP_NODELAY */
+	uint32_t ttl;                /* ttl=: outgoing multicast hops (default 1) */
+	uint32_t window_size;        /* window_size=: socket buffer bytes; 0: the system's */
+	uint32_t mss;                /* mss=: TCP_MAXSEG; 0: the system's */
+	char interface[WL_PATH_MAX]; /* interface=: IPv4 address for multicast; "" any */
+};
+
+/* Where a net job's socket goes: host (or socket path), port and protocol. */
+struct wl_net_addr {
+	char host[WL_PATH_MAX]; /* "" none (a receiver) */
+	uint32_t port;          /* 0 for unix */
+	uint32_t proto;         /* enum wl_net_proto */
 };
 
 struct wl_job {
@@ -345,7 +370,8 @@ struct wl_job {
 	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
 	 */
 	uint32_t unified_rw;
-	uint32_t kb_base; /* kb_base=1000|1024: the unit fio's normal output leads with */
+	uint32_t kb_base;  /* kb_base=1000|1024: the unit fio's normal output leads with */
+	struct wl_net net; /* ioengine=net: the socket's options (opt_net.c) */
 };
 
 /**
@@ -532,6 +558,20 @@ const char *wl_option_choice(const char *name, size_t i);
  * *@dirs set for the dir* ones; NULL for the other engines (engine.c).
  */
 const char *wl_engine_fileop(enum wl_engine e, bool *dirs);
+
+/*
+ * Is @e's target a stream (net)?  Its requests end with -ESHUTDOWN when the
+ * peer ended the stream (the job is done), and the target is finished as
+ * soon as the job's workers end, so the peer sees the end.
+ */
+bool wl_engine_stream(enum wl_engine e);
+
+/*
+ * ioengine=net: the job's address from filename= (HOST, HOST/PORT or
+ * HOST/PORT/PROTOCOL; a socket path for protocol=unix), port= and
+ * protocol=.  0, or -EINVAL with a message naming the option in @msg.
+ */
+int wl_job_net_addr(const struct wl_job *job, struct wl_net_addr *a, char *msg, size_t msglen);
 
 /** The @i-th name ioengine= accepts (fio's spelling), or NULL past the last. */
 const char *wl_engine_name(size_t i);

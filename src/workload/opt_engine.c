@@ -32,6 +32,7 @@ const struct opt_choice opt_engine_choices[] = {
     {"cpuio", WL_ENGINE_CPUIO},
     {"exec", WL_ENGINE_EXEC},
     {"pmemblk", WL_ENGINE_PMEMBLK},
+    {"net", WL_ENGINE_NET},
     {NULL, 0},
 };
 

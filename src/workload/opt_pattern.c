@@ -171,7 +171,7 @@ int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char *value,
 		                OPT_BS_FORM, value);
 	if (strchr(value, '-'))
 		return opt_set_bsrange(job, def, value, ctx);
-	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0 || !opt_bs_ok(v))
+	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0 || !opt_job_bs_ok(job, v))
 		return opt_fail(ctx, true, "expected %s, got '%s'", OPT_BS_FORM, value);
 	job->bs = (uint32_t)v;
 	job->nbssplit = 0; /* the later of bs and bssplit wins */

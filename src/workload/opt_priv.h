@@ -111,6 +111,8 @@ int opt_parse_percent(const struct opt_def *def, const char *value, uint32_t *ou
                       const struct opt_ctx *ctx);
 /* A block size in bytes: multiple of WL_BS_MIN within [WL_BS_MIN, WL_BS_MAX]. */
 bool opt_bs_ok(uint64_t bs);
+/* A block size of @job: opt_bs_ok, or with ioengine=net any from 1 byte (opt_net.c). */
+bool opt_job_bs_ok(const struct wl_job *job, uint64_t bs);
 /* A decimal number without sign, hex or inf/nan ("1.2", "0.5", "2e-1"). */
 bool opt_parse_double(const char *s, double *out);
 /* Numbers and ranges from 0 to 63 ("0-3,6") as a mask; with @all, "all" is every one. */
@@ -152,6 +154,9 @@ opt_set_fn opt_set_rate, opt_set_rate_process, opt_set_usec, opt_set_lat_pct, op
     opt_set_exit_what, opt_set_wait_for;
 /* opt_verify.c */
 opt_set_fn opt_set_verify, opt_set_vpattern, opt_set_bpattern, opt_set_dedupe_mode;
+/* opt_net.c: ioengine=net's options, and its rules across options (validate) */
+opt_set_fn opt_set_net_proto;
+int opt_check_net(const struct wl_job *job, const struct opt_ctx *ctx);
 /* opt_report.c */
 opt_set_fn opt_set_log_avg, opt_set_log, opt_set_pct_list, opt_set_coe, opt_set_ignore_error,
     opt_set_unified_rw, opt_set_kb_base;

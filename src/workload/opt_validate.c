@@ -97,7 +97,7 @@ static int opt_check_values(const struct wl_job *job, const struct opt_ctx *ctx)
 /* Block sizes, depths, counts and shares. */
 static int opt_check_sizes(const struct wl_job *job, const struct opt_ctx *ctx)
 {
-	if (job->nbssplit == 0 && !opt_bs_ok(job->bs))
+	if (job->nbssplit == 0 && !opt_job_bs_ok(job, job->bs))
 		return opt_fail(ctx, false, "bs=%u is not %s", job->bs, OPT_BS_FORM);
 	static const char *const what[3] = {"bssplit", "bssplit (writes)", "bssplit (trims)"};
 	for (int d = 0; d < 3; d++) {
@@ -414,6 +414,7 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 	    opt_check_values,   opt_check_sizes,    opt_check_region,  opt_check_pattern,
 	    opt_check_verify,   opt_check_sequence, opt_check_buffers, opt_check_timing,
 	    opt_check_priority, opt_check_zones,    opt_check_limits,  opt_check_engine,
+	    opt_check_net,
 	};
 	if (msg && msglen)
 		msg[0] = '\0';

@@ -49,7 +49,8 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("bs", "blocksize", "size", "4k",
               "Block size of every I/O: a multiple of 512 from 512 to 64m.  Setting bs "
               "clears bssplit (the later of the two wins).  A range MIN-MAX (bs=4k-64k) is "
-              "bsrange.  fio's per-direction form (4k,64k) is not supported."),
+              "bsrange.  fio's per-direction form (4k,64k) is not supported.  After "
+              "ioengine=net any size from 1 byte (a stream has no sectors)."),
      .set = opt_set_bs},
     {OPT_INFO("bsrange", "blocksize_range", "str", "",
               "MIN-MAX: block sizes from MIN to MAX in steps of MIN, equally likely (MAX at "
@@ -136,7 +137,10 @@ static const struct opt_def opt_table[] = {
               "the runtime, an exec() target), whose I/Os are counted and timed but move no "
               "bytes, as fio's; pmemblk (libpmemblk's block pool in a plain file, "
               "filename=PATH,BSIZE,POOLMIB, a pmemblk() target; only if raidlab was built "
-              "with libpmemblk)."),
+              "with libpmemblk); net "
+              "(a stream over a TCP, UDP or unix socket to or from a peer, a net() "
+              "target: a write sends a block, a read receives one; see hostname, port, "
+              "protocol, listen)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("cpuload", NULL, "int", "",
               "ioengine=cpuio (required there): the share of a CPU each job burns, 1 to 100 "
@@ -171,6 +175,52 @@ static const struct opt_def opt_table[] = {
               "ioengine=exec: the program's standard output and error go to the files "
               "JOBNAME.stdout and JOBNAME.stderr in the current folder; 0: to raidlab's."),
      .set = opt_set_bool, .off = OPT_OFF(exec_redirect, bool)},
+    {OPT_INFO("hostname", NULL, "str", "",
+              "ioengine=net: the host a sender connects or sends to (a name or an address), "
+              "or the UDP multicast group (224.0.0.0 to 239.255.255.255) a sender sends to "
+              "and a receiver joins; the same as filename=HOST.  A TCP receiver (listen) "
+              "and a UDP receiver of unicast datagrams take none."),
+     .set = opt_set_path, .off = OPT_OFF(filename, char[WL_PATH_MAX])},
+    {OPT_INFO("port", NULL, "int", "",
+              "ioengine=net: the TCP or UDP port (1 to 65535) to connect or send to, or to "
+              "listen on; numjobs copy k uses port + k, as fio.  filename=HOST/PORT gives it "
+              "too.  A unix socket has none."),
+     .set = opt_set_u32, .off = OPT_OFF(net.port, uint32_t), .min = 1, .max = 65535},
+    {OPT_INFO("protocol", "proto", "enum", "tcp",
+              "ioengine=net: tcp, tcpv6, udp, udpv6 or unix (a UNIX domain stream socket at "
+              "the path filename= names).  With UDP and unix a job goes one way: rw=read "
+              "receives, rw=write sends; a UDP sender tells the receiver it starts and ends "
+              "with fio's small messages, so either side may be fio."),
+     .set = opt_set_net_proto},
+    {OPT_INFO("listen", NULL, "bool", "0",
+              "ioengine=net over TCP: be the receiver, accepting one connection on port "
+              "(from any address) instead of connecting to hostname."),
+     .set = opt_set_bool, .off = OPT_OFF(net.listen, bool)},
+    {OPT_INFO("pingpong", NULL, "bool", "0",
+              "ioengine=net: a sender waits for each block to come back from the receiver "
+              "before it sends the next, and the receiver sends each block back, so a "
+              "write's latency is the round trip."),
+     .set = opt_set_bool, .off = OPT_OFF(net.pingpong, bool)},
+    {OPT_INFO("interface", NULL, "str", "",
+              "ioengine=net over UDP multicast: the IPv4 address of the interface that sends "
+              "or joins the group; empty: the one the routing table picks."),
+     .set = opt_set_path, .off = OPT_OFF(net.interface, char[WL_PATH_MAX])},
+    {OPT_INFO("ttl", NULL, "int", "1",
+              "ioengine=net: time to live (hops, 0 to 255) of outgoing UDP multicast "
+              "datagrams."),
+     .set = opt_set_u32, .off = OPT_OFF(net.ttl, uint32_t), .min = 0, .max = 255},
+    {OPT_INFO("window_size", NULL, "int", "0",
+              "ioengine=net: the socket's buffer size in bytes (SO_RCVBUF for a receiver, "
+              "SO_SNDBUF for a sender, both with pingpong; the kernel caps it at its "
+              "rmem_max / wmem_max); 0: the system's."),
+     .set = opt_set_u32, .off = OPT_OFF(net.window_size, uint32_t), .min = 0, .max = 1u << 30},
+    {OPT_INFO("mss", NULL, "int", "0",
+              "ioengine=net over TCP: the maximum segment size (TCP_MAXSEG); 0: the "
+              "system's."),
+     .set = opt_set_u32, .off = OPT_OFF(net.mss, uint32_t), .min = 0, .max = 65535},
+    {OPT_INFO("nodelay", NULL, "bool", "0",
+              "ioengine=net over TCP: send each block at once (TCP_NODELAY)."),
+     .set = opt_set_bool, .off = OPT_OFF(net.nodelay, bool)},
     {OPT_INFO("zero_buffers", NULL, "bool", "0",
               "Write blocks of zeros.  Excludes refill_buffers and "
               "buffer_compress_percentage."),

@@ -291,6 +291,8 @@ void run_slot_done(struct rl_io *io, int status)
 	} else if (status && w->job->fill_device && io->op == RL_OP_WRITE &&
 	           (status == -ENOSPC || status == -EDQUOT)) {
 		w->full = true; /* fill_device: the device is full, the job is done */
+	} else if (status == -ESHUTDOWN && wl_engine_stream(w->job->engine)) {
+		w->full = true; /* the peer ended the stream: the job is done */
 	} else if (status && wl_job_continues(w->job, io->op == RL_OP_READ ? 0 : 1, -status)) {
 		run_error_continue(w, s, status);
 	} else if (status) {

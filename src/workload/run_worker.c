@@ -531,6 +531,8 @@ void *run_thread_main(void *arg)
 		run_flow_leave(th->ws[i]);
 		if (!th->ws[i]->noio)
 			atomic_fetch_sub(th->ws[i]->io_left, 1);
+		if (wl_engine_stream(th->ws[i]->job->engine))
+			rl_target_finish(th->ws[i]->t); /* the peer sees the end of the stream */
 	}
 	th->rc = rc;
 	if (ex && th->kind == RL_EXEC_VIRTUAL)

@@ -12,6 +12,8 @@ copied to OUT with its header and every other line as written, except:
   - a file with no runtime gets runtime=200ms, and one with no size,
     filesize or io_size gets size=2m (fio needs one to create a file), in a
     [global]: the file's first one, or one put before the first job.
+  - port= of the network engines becomes ${FIO_PORT}, a free port the
+    runner picks for each run (fio's examples name fixed ones).
 So a value is only ever shrunk.  Network and service engines keep their
 filename (a host or a resource, not a path).
 """
@@ -49,6 +51,8 @@ def scratch_path(name):
 
 def edit_line(key, value, paths):
     """The edited value of KEY=VALUE, or None to keep the line as it is."""
+    if key == "port" and not paths:
+        return "${FIO_PORT}"
     if key == "directory":
         return "${SCRATCH}"
     if key == "filename" and paths:

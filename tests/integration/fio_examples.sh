@@ -31,6 +31,8 @@ done < <(sed -n '/^## Known failures/,/^## /p' "$top/tests/fio-examples/README.m
 run() {
 	rm -rf "$SCRATCH" "$T/wd"
 	mkdir -p "$SCRATCH" "$T/wd"
+	FIO_PORT=$(free_port) # derive.py's port= of the network examples
+	export FIO_PORT
 	local rc=0
 	(cd "$T/wd" && timeout -k 5 20 "$@" --output-format=json >"$T/out.json" 2>"$T/err") || rc=$?
 	# a job process that outlived its parent (some of fio's examples ignore

@@ -53,6 +53,24 @@ expect_fail() {
 	grep -q -- "$pat" "$T/err" || { cat "$T/err"; fail "'$*': no '$pat' in its error output"; }
 }
 
+# free_port: a port nothing uses on 127.0.0.1, for TCP and UDP alike (never
+# a fixed one: tests run in parallel)
+free_port() {
+	python3 -c '
+import socket
+while True:
+    t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    t.bind(("127.0.0.1", 0))
+    port = t.getsockname()[1]
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        u.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    print(port)
+    break'
+}
+
 # jqv FILE EXPR: one value from a JSON file.
 jqv() { jq -r "$2" "$1"; }
 

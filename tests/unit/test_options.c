@@ -575,7 +575,7 @@ static void test_invalid_values(void **state)
 	    {"ioengine", "posixaio",
 	     "ioengine 'posixaio' is not supported by raidlab (supported: io_uring, libaio, psync, "
 	     "sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, filedelete, "
-	     "dircreate, dirstat, dirdelete, cpuio, exec, pmemblk)"},
+	     "dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -635,7 +635,7 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("ioengine", "splice",
 	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
 	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, "
-	        "filedelete, dircreate, dirstat, dirdelete, cpuio, exec, pmemblk)");
+	        "filedelete, dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("hipri", NULL,
@@ -828,6 +828,79 @@ static void test_random_distribution(void **state)
 }
 
 /* --- cross-option rules --- */
+
+/* ioengine=net: its options, and fio's rules on who listens and where to. */
+static void test_net_options(void **state)
+{
+	(void)state;
+	struct wl_job j;
+	struct wl_net_addr a;
+
+	SET_ERR("protocol", "sctp",
+	        "option 'protocol': expected tcp, tcpv6, udp, udpv6 or unix, got "
+	        "'sctp'");
+	SET_ERR("protocol", "vsock", "option 'protocol': vsock");
+	SET_ERR("port", "0", "option 'port': expected a whole number from 1 to 65535, got '0'");
+	SET_ERR("port", "65536", "option 'port': expected a whole number from 1 to 65535");
+	SET_ERR("ttl", "256", "option 'ttl': expected a whole number from 0 to 255");
+	/* 64-byte blocks only after ioengine=net */
+	SET_ERR("bs", "64", "option 'bs': expected a block size that is a multiple of 512");
+	wl_job_init(&j);
+	SET_OK(&j, "ioengine", "net");
+	SET_OK(&j, "bs", "64");
+	SET_OK(&j, "hostname", "localhost");
+	SET_OK(&j, "port", "8888");
+	SET_OK(&j, "rw", "write");
+	VALIDATE_OK(&j);
+	assert_int_equal(wl_job_net_addr(&j, &a, msg, sizeof(msg)), 0);
+	assert_string_equal(a.host, "localhost");
+	assert_int_equal(a.port, 8888);
+	assert_int_equal(a.proto, WL_NET_TCP);
+	/* filename=HOST/PORT/PROTOCOL overrides port= and protocol= */
+	SET_OK(&j, "filename", "127.0.0.1/9000/udp");
+	VALIDATE_OK(&j);
+	assert_int_equal(wl_job_net_addr(&j, &a, msg, sizeof(msg)), 0);
+	assert_string_equal(a.host, "127.0.0.1");
+	assert_int_equal(a.port, 9000);
+	assert_int_equal(a.proto, WL_NET_UDP);
+	static const char *const bad_names[][2] = {
+	    {"localhost/", "filename='localhost/': expected HOST/PORT[/PROTOCOL]"},
+	    {"localhost/http", "filename='localhost/http': expected HOST/PORT[/PROTOCOL]"},
+	    {"localhost/70000", "PORT from 1 to 65535"},
+	    {"/8888", "filename='/8888' is not a host for ioengine=net"},
+	    {"localhost/8888/sctp", "filename='localhost/8888/sctp': protocol 'sctp' is not tcp"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad_names); i++) {
+		SET_OK(&j, "filename", bad_names[i][0]);
+		VALIDATE_ERR(&j, bad_names[i][1]);
+	}
+	SET_OK(&j, "filename", "localhost");
+	SET_OK(&j, "rw", "randwrite");
+	VALIDATE_ERR(&j, "rw=randwrite: ioengine=net is a stream");
+	SET_OK(&j, "rw", "read");
+	SET_OK(&j, "listen", NULL);
+	VALIDATE_ERR(&j, "a receiving job (listen) takes no host but a UDP multicast group");
+	j.filename[0] = '\0'; /* none (filename= takes no empty value) */
+	VALIDATE_OK(&j);
+	SET_OK(&j, "protocol", "udp");
+	VALIDATE_ERR(&j, "listen is for TCP only");
+	SET_OK(&j, "listen", "0");
+	VALIDATE_OK(&j); /* a UDP reader receives */
+	SET_OK(&j, "filename", "239.0.0.1");
+	VALIDATE_OK(&j); /* and may join a multicast group */
+	SET_OK(&j, "rw", "rw");
+	VALIDATE_ERR(&j, "a udp socket goes one way");
+	SET_OK(&j, "rw", "write");
+	j.filename[0] = '\0'; /* none (filename= takes no empty value) */
+	VALIDATE_ERR(&j, "a sending job needs hostname=");
+	SET_OK(&j, "protocol", "unix");
+	VALIDATE_ERR(&j, "protocol=unix needs filename=");
+	SET_OK(&j, "filename", "/tmp/x.sock");
+	VALIDATE_ERR(&j, "port=8888: a unix socket has no port");
+	/* the engine's bs rule is checked again once every option is set */
+	SET_OK(&j, "ioengine", "psync");
+	VALIDATE_ERR(&j, "bs=64 is not a block size");
+}
 
 static void test_validate(void **state)
 {
@@ -1095,6 +1168,17 @@ static const char *const promised[] = {
     "disable_lat",
     "disable_clat",
     "disable_slat",
+    "hostname",
+    "port",
+    "protocol",
+    "proto",
+    "listen",
+    "pingpong",
+    "interface",
+    "ttl",
+    "window_size",
+    "mss",
+    "nodelay",
     "filename_format",
     "nrfiles",
     "openfiles",
@@ -1253,7 +1337,7 @@ static void test_option_table(void **state)
 	size_t n = 0;
 	const struct wl_option_info *opts = wl_options(&n);
 	assert_non_null(opts);
-	assert_int_equal(n, ARRAY_SIZE(promised) - 19); /* nineteen of them are aliases */
+	assert_int_equal(n, ARRAY_SIZE(promised) - 20); /* twenty of them are aliases */
 	assert_ptr_equal(wl_options(NULL), opts);
 
 	/* Every promised name is an option or alias in the table. */
@@ -1310,7 +1394,8 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "prio") && strcmp(o->name, "buffer_pattern") &&
 			    strcmp(o->name, "ignore_error") && strcmp(o->name, "read_iolog") &&
 			    strcmp(o->name, "cpuload") && strcmp(o->name, "program") &&
-			    strcmp(o->name, "arguments"))
+			    strcmp(o->name, "arguments") && strcmp(o->name, "hostname") &&
+			    strcmp(o->name, "port") && strcmp(o->name, "interface"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name. */
@@ -2081,6 +2166,7 @@ int main(void)
 	    cmocka_unit_test(test_bssplit),
 	    cmocka_unit_test(test_random_distribution),
 	    cmocka_unit_test(test_validate),
+	    cmocka_unit_test(test_net_options),
 	    cmocka_unit_test(test_option_table),
 	    cmocka_unit_test(test_fio_direct_default),
 	    cmocka_unit_test(test_docs_match_table),

@@ -40,22 +40,22 @@ struct wl_engine_row {
 };
 
 static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
-    [WL_ENGINE_IO_URING] = {RL_EXEC_URING, 0, NULL, false},
-    [WL_ENGINE_PSYNC] = {RL_EXEC_PSYNC, 0, NULL, false},
-    [WL_ENGINE_LIBAIO] = {RL_EXEC_LIBAIO, 0, NULL, false},
-    [WL_ENGINE_NULL] = {RL_EXEC_URING, 0, NULL, false},
-    [WL_ENGINE_FALLOC] = {RL_EXEC_PSYNC, RL_IO_SPACE, NULL, false},
-    [WL_ENGINE_FTRUNCATE] = {RL_EXEC_PSYNC, RL_IO_TRUNC, NULL, false},
-    [WL_ENGINE_FILECREATE] = {RL_EXEC_PSYNC, 0, "create", false},
-    [WL_ENGINE_FILESTAT] = {RL_EXEC_PSYNC, 0, "stat", false},
-    [WL_ENGINE_FILEDELETE] = {RL_EXEC_PSYNC, 0, "delete", false},
-    [WL_ENGINE_DIRCREATE] = {RL_EXEC_PSYNC, 0, "create", true},
-    [WL_ENGINE_DIRSTAT] = {RL_EXEC_PSYNC, 0, "stat", true},
-    [WL_ENGINE_DIRDELETE] = {RL_EXEC_PSYNC, 0, "delete", true},
-    [WL_ENGINE_CPUIO] = {RL_EXEC_PSYNC, 0, NULL, false, true},
-    [WL_ENGINE_EXEC] = {RL_EXEC_PSYNC, 0, NULL, false, true},
-    [WL_ENGINE_PMEMBLK] = {RL_EXEC_PSYNC, 0, NULL, false},
-    [WL_ENGINE_NET] = {RL_EXEC_PSYNC, 0, NULL, false, false, true},
+    [WL_ENGINE_IO_URING] = {.exec = RL_EXEC_URING},
+    [WL_ENGINE_PSYNC] = {.exec = RL_EXEC_PSYNC},
+    [WL_ENGINE_LIBAIO] = {.exec = RL_EXEC_LIBAIO},
+    [WL_ENGINE_NULL] = {.exec = RL_EXEC_URING},
+    [WL_ENGINE_FALLOC] = {.exec = RL_EXEC_PSYNC, .io_flags = RL_IO_SPACE},
+    [WL_ENGINE_FTRUNCATE] = {.exec = RL_EXEC_PSYNC, .io_flags = RL_IO_TRUNC},
+    [WL_ENGINE_FILECREATE] = {.exec = RL_EXEC_PSYNC, .fileop = "create"},
+    [WL_ENGINE_FILESTAT] = {.exec = RL_EXEC_PSYNC, .fileop = "stat"},
+    [WL_ENGINE_FILEDELETE] = {.exec = RL_EXEC_PSYNC, .fileop = "delete"},
+    [WL_ENGINE_DIRCREATE] = {.exec = RL_EXEC_PSYNC, .fileop = "create", .dirs = true},
+    [WL_ENGINE_DIRSTAT] = {.exec = RL_EXEC_PSYNC, .fileop = "stat", .dirs = true},
+    [WL_ENGINE_DIRDELETE] = {.exec = RL_EXEC_PSYNC, .fileop = "delete", .dirs = true},
+    [WL_ENGINE_CPUIO] = {.exec = RL_EXEC_PSYNC, .noio = true},
+    [WL_ENGINE_EXEC] = {.exec = RL_EXEC_PSYNC, .noio = true},
+    [WL_ENGINE_PMEMBLK] = {.exec = RL_EXEC_PSYNC},
+    [WL_ENGINE_NET] = {.exec = RL_EXEC_PSYNC, .stream = true},
 };
 
 static const struct wl_engine_row *wl_engine_row(enum wl_engine e)

@@ -135,6 +135,7 @@ struct run_thread {
 	enum rl_exec_kind kind;
 	int rc;
 	pthread_barrier_t *barrier;
+	int done_fd; /* the group's eventfd: written once when the thread's workers finish */
 };
 
 static inline uint64_t run_now(struct run_worker *w)

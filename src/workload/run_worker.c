@@ -540,6 +540,8 @@ void *run_thread_main(void *arg)
 			th->ws[i]->t->vtime = ex->vnow;
 	for (unsigned i = 0; i < th->n; i++)
 		atomic_store(&th->ws[i]->finished, true);
+	if (th->done_fd >= 0) /* wake the watching thread (run_group_watch) at once */
+		(void)!write(th->done_fd, &(uint64_t){1}, sizeof(uint64_t));
 	rl_exec_destroy(ex);
 	return NULL;
 }

@@ -38,7 +38,19 @@ has "$(comp "raidlab run --tar")" "--target"
 has "$(comp "raidlab serve --")" "--port"
 
 # option values: each one offered is accepted by run, a made-up one is not
-accepts() { "$RAIDLAB" run --parse-only --target 'mem(size=1m)' --size=64k "--$1=$2" >/dev/null 2>&1; }
+# what an engine needs beside it to make a job (cpuio's load, exec's program, net's peer)
+needs() {
+	case "$1=$2" in
+	ioengine=cpuio) echo --cpuload=50 ;;
+	ioengine=exec) echo --program=true --runtime=1 ;;
+	ioengine=net) echo --port=8888 --hostname=localhost ;;
+	esac
+}
+# shellcheck disable=SC2046 # needs' words are separate options
+accepts() {
+	"$RAIDLAB" run --parse-only --target 'mem(size=1m)' --size=64k "--$1=$2" $(needs "$1" "$2") \
+		>/dev/null 2>&1
+}
 accepts rw nonsense && fail "run accepts --rw=nonsense: the check below proves nothing"
 for o in rw ioengine; do
 	vals=$(comp "raidlab run --$o=")

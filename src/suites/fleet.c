@@ -6,7 +6,12 @@
  * results go to rank 0 with FLEET_TAG_RESULT as one buffer: a header (rank,
  * host, spec, number of jobs) and one fleet_wire per job.  Rank 0 parses
  * its own buffer the same way, so every rank's figures take one path.
- * Every wait is a loop of probes with a short sleep (mpi/rank.h).
+ * A suite's steps go to rank 0 with FLEET_TAG_STEP and its answers come
+ * back with FLEET_TAG_REPLY; a share (fleet_share) is a step whose answer
+ * also carries rank 0's bytes, so a decision reaches every rank with no
+ * message of its own and a rank that failed instead stops the others
+ * there as at any step.  Every wait is a loop of probes with a short
+ * sleep (mpi/rank.h).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -503,10 +508,12 @@ struct fleet_step_msg {
 	struct fleet_wire wire;
 };
 
-/* Rank 0's answer: go on, or stop (and why). */
+/* Rank 0's answer: go on, or stop (and why); with a share, rank 0's bytes. */
 struct fleet_step_reply {
 	int32_t go;
 	char why[768];
+	uint32_t len;
+	unsigned char data[FLEET_SHARE_MAX];
 };
 
 static const char *fleet_step_what(const struct fleet_step_msg *m)
@@ -595,8 +602,14 @@ static int fleet_step_ask(const struct fleet_step_msg *m, struct fleet_step_repl
 	return 0;
 }
 
-int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
-               const struct wl_result *res, const char *why, char *msg, size_t msglen)
+/*
+ * One step: every rank's message to rank 0, rank 0's answer to all.  With
+ * FLEET_STEP_SHARE rank 0's @len bytes at @buf travel in the answer into
+ * every other rank's @buf.
+ */
+static int fleet_step_run(struct fleet *f, enum fleet_step_kind kind, const char *name,
+                          const struct wl_result *res, const char *why, void *buf, size_t len,
+                          char *msg, size_t msglen)
 {
 	struct fleet_step_msg *m;
 	struct fleet_step_reply rep = {.go = 1};
@@ -624,12 +637,22 @@ int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
 	}
 	if (f->rank > 0) {
 		rc = fleet_step_ask(m, &rep);
+		if (!rc && rep.go && kind == FLEET_STEP_SHARE) {
+			if (rep.len == len)
+				memcpy(buf, rep.data, len);
+			else
+				rc = -EPROTO;
+		}
 	} else {
 		rc = fleet_step_collect(m, f->size);
 		if (!rc && !(rep.go = fleet_step_agree(f, m, rep.why, sizeof(rep.why))))
 			rc = 0;
 		else if (!rc && kind == FLEET_STEP_RESULT)
 			rc = fleet_step_results(f, m);
+		if (!rc && rep.go && kind == FLEET_STEP_SHARE) {
+			rep.len = (uint32_t)len;
+			memcpy(rep.data, buf, len);
+		}
 		if (rc) {
 			rep.go = 0;
 			snprintf(rep.why, sizeof(rep.why), "rank 0: %s",
@@ -641,6 +664,11 @@ int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
 	if (rc == -EIO && f->rank > 0)
 		snprintf(rep.why, sizeof(rep.why), "rank %d: rank 0's answer did not arrive",
 		         f->rank);
+	if (rc == -EPROTO)
+		snprintf(rep.why, sizeof(rep.why),
+		         "rank %d: rank 0 shared %u bytes at '%s', this rank expected %zu (the "
+		         "same raidlab on every rank?)",
+		         f->rank, rep.len, name ? name : "", len);
 	if (rc || !rep.go) {
 		f->halted = true;
 		snprintf(f->halt_why, sizeof(f->halt_why), "%s", rep.why);
@@ -648,4 +676,22 @@ int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
 		return -ECANCELED;
 	}
 	return 0;
+}
+
+int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
+               const struct wl_result *res, const char *why, char *msg, size_t msglen)
+{
+	if (kind == FLEET_STEP_SHARE) /* only through fleet_share, which gives the bytes */
+		return -EINVAL;
+	return fleet_step_run(f, kind, name, res, why, NULL, 0, msg, msglen);
+}
+
+int fleet_share(struct fleet *f, const char *name, void *buf, size_t len, char *msg, size_t msglen)
+{
+	if (len > FLEET_SHARE_MAX) {
+		snprintf(msg, msglen, "'%s': %zu bytes to share, at most %d", name, len,
+		         FLEET_SHARE_MAX);
+		return -EINVAL;
+	}
+	return fleet_step_run(f, FLEET_STEP_SHARE, name, NULL, NULL, buf, len, msg, msglen);
 }

@@ -29,6 +29,9 @@
  * runs another test than the others (a different test area) stops every
  * rank with its reason instead of leaving them waiting, and rank 0 holds
  * every rank's figures of each pass (f->jobs[0]) to report the aggregate.
+ * Where the ranks must act on a decision taken on the aggregate (how many
+ * rounds a steady-state run takes), rank 0 takes it and fleet_share()
+ * hands it to every rank in the answer of one more step.
  *
  * All MPI goes through mpi/rank.h; without MPI (or outside mpirun) the
  * fleet is off and nothing here is called.
@@ -142,7 +145,11 @@ enum fleet_step_kind {
 	FLEET_STEP_RESULT,  /* measured @name: its result */
 	FLEET_STEP_END,     /* the suite ended well */
 	FLEET_STEP_FAIL,    /* the suite failed on this rank (@why) */
+	FLEET_STEP_SHARE,   /* rank 0 hands its bytes to every rank (fleet_share) */
 };
+
+/* The most bytes fleet_share() hands over. */
+#define FLEET_SHARE_MAX 256
 
 /**
  * One step of a suite in lockstep over the ranks (every rank calls it at
@@ -155,6 +162,17 @@ enum fleet_step_kind {
  */
 int fleet_step(struct fleet *f, enum fleet_step_kind kind, const char *name,
                const struct wl_result *res, const char *why, char *msg, size_t msglen);
+
+/**
+ * A step in lockstep (as fleet_step, named @name) whose answer carries
+ * rank 0's @len bytes at @buf into every other rank's @buf: what rank 0
+ * decided from the aggregate (a suite's stopping rule), so every rank
+ * acts on the same decision.  Every rank calls it with the same @name and
+ * @len (at most FLEET_SHARE_MAX).  A rank that failed instead (suite_fleet_end's
+ * FLEET_STEP_FAIL, rank 0 included) stops the others here, as any step.
+ * 0, or -ECANCELED with the reason in @msg; -EINVAL when @len is too long.
+ */
+int fleet_share(struct fleet *f, const char *name, void *buf, size_t len, char *msg, size_t msglen);
 
 /** True when every rank's jobs were ok (rank 0, after fleet_gather). */
 bool fleet_ok(const struct fleet *f);

@@ -28,6 +28,10 @@
  * after the reads, and the Random Access writes last; it OVERWRITES the
  * span, so it needs write intent (the usual safety refusals apply).  Each
  * test runs once.  docs/suites.md gives the sources and the choices made.
+ *
+ * Under mpirun every rank runs each zone and each test at once; the curve
+ * is then the fleet's, position by position (zones.c, suite_fleet.c), and
+ * the other tests' figures are the fleet's passes (docs/mpi.md).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -131,7 +135,7 @@ static int hdtune_rate(struct suite_run *r, const struct suite_test *t, enum sui
 		free(total);
 		return rc;
 	}
-	suite_sweep_json(hdtune_test_json(r, t), key, &c, total, rt);
+	suite_sweep_json(r, hdtune_test_json(r, t), key, &c, total, rt);
 	suite_curve_free(&c);
 	st_series_free(&total->series);
 	free(total);
@@ -277,8 +281,6 @@ static struct suite_def hdtune_def = {
     .options = SUITE_OPT_SIZE | SUITE_OPT_ZONES | SUITE_OPT_BLOCK | SUITE_OPT_SAMPLE |
                SUITE_OPT_DURATION | SUITE_OPT_WRITE,
     .writes = hdtune_writes,
-    .no_fleet = "its transfer-rate curve, access and burst figures describe one drive "
-                "position by position, and do not add up over ranks",
     .run = hdtune_run,
 };
 SUITE_REGISTER(hdtune_def)

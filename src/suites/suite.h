@@ -147,8 +147,6 @@ struct suite_def {
 	size_t ntests;
 	struct suite_params defaults;
 	unsigned options; /* SUITE_OPT_* accepted on the command line */
-	/** Why the suite does not run over an MPI fleet, or NULL: it does (suite_fleet.c). */
-	const char *no_fleet;
 	/**
 	 * How many steps (a test in one direction: one suite_measure, one zone
 	 * sweep, one run of rounds) a run on @r will take, for the progress
@@ -425,6 +423,32 @@ void suite_fleet_fail(struct fleet *f, const char *why);
 void suite_fleet_meas_end(struct suite_run *r, struct suite_meas *m, enum suite_agg rule,
                           uint32_t bs);
 
+/** True on rank 0 of a fleet: it gathers the figures and writes the result. */
+bool suite_fleet_reports(const struct suite_run *r);
+/**
+ * A measured pass @res of @job on every rank outside suite_measure (a
+ * round of a steady-state run): rank 0 gets view @v's aggregate in @agg
+ * (MB/s and IOPS summed, latency from the merged histograms), each rank's
+ * figure in @ranks (fleet size entries), the aggregate pass object in
+ * *@pass (as suite_measure's, with slowest_rank and fastest_rank) and the
+ * longest rank's runtime in *@runtime_ns; the other ranks get nothing.
+ * 0, or -ECANCELED with r->msg.
+ */
+int suite_fleet_gather(struct suite_run *r, const struct wl_job *job, const struct wl_result *res,
+                       enum suite_dir v, struct suite_figure *agg, struct suite_figure *ranks,
+                       struct json_object **pass, uint64_t *runtime_ns);
+/**
+ * Rank 0: {slowest_rank, fastest_rank (by MB/s), ranks: [each rank's figure
+ * @ranks[k] with rank, host, target]} (the direction's "fleet" object).
+ */
+struct json_object *suite_fleet_ranks_json(const struct suite_run *r,
+                                           const struct suite_figure *ranks);
+/**
+ * A rank's step to share rank 0's decision: its @len bytes at @buf reach
+ * every rank's @buf (fleet_share).  0, or -ECANCELED with r->msg.
+ */
+int suite_fleet_share(struct suite_run *r, const char *name, void *buf, size_t len);
+
 /** read+write of @res merged into @out (for the mix), series included. */
 void suite_dir_merge(const struct wl_result *res, struct wl_dir_result *out);
 
@@ -456,6 +480,8 @@ struct suite_curve {
 	double *lat_us;  /* mean latency at that zone */
 	double min, max; /* extremes of mb_s */
 	double avg;      /* arithmetic mean of mb_s (HD Tune's "Average") */
+	/* over a fleet (rank 0): each rank's curve and figures (suite_fleet.c); else NULL */
+	struct suite_curve_fleet *fleet;
 };
 
 /**
@@ -474,10 +500,37 @@ struct json_object *suite_curve_json(const struct suite_curve *c);
 /**
  * Add a sweep to a test object: @key ("read"/"write") = {mb_s: the curve's
  * average, iops and lat_us of all zones, passes: [the zones summed]}, and
- * min_mb_s, max_mb_s, curve.
+ * min_mb_s, max_mb_s, curve (over a fleet: the fleet's, with each rank's).
  */
-void suite_sweep_json(struct json_object *obj, const char *key, const struct suite_curve *c,
-                      const struct wl_dir_result *total, uint64_t runtime_ns);
+void suite_sweep_json(const struct suite_run *r, struct json_object *obj, const char *key,
+                      const struct suite_curve *c, const struct wl_dir_result *total,
+                      uint64_t runtime_ns);
+
+/**
+ * Zone @z of @zones measured (@res of @job, direction @op) on every rank:
+ * the zone's point on rank 0 is the fleet's (MB/s summed over the ranks,
+ * latency from the merged histograms), with each rank's point, the
+ * slowest and fastest rank in @c->fleet, and the merged zone added to
+ * @total and its longest runtime to *@runtime_ns (either may be NULL).  The
+ * other ranks only send theirs (@c->fleet stays NULL).  0, -ENOMEM, or
+ * -ECANCELED with r->msg.
+ */
+int suite_fleet_zone(struct suite_run *r, const struct wl_job *job, const struct wl_result *res,
+                     enum rl_op op, unsigned z, unsigned zones, struct suite_curve *c,
+                     struct wl_dir_result *total, uint64_t *runtime_ns);
+/** The IOPS of a fleet's sweep: the sum of each rank's own (its I/Os over its runtime). */
+double suite_fleet_sweep_iops(const struct suite_curve *c);
+/**
+ * A fleet's sweep into the JSON suite_sweep_json made: the pass @pass gets
+ * the summed MB/s and IOPS and each rank's own; the direction @dir a
+ * "fleet" object (each rank's average, min, max; slowest and fastest);
+ * the curve of @obj each rank's curve and the slowest and fastest rank of
+ * every position.
+ */
+void suite_fleet_sweep_json(const struct suite_run *r, const struct suite_curve *c,
+                            struct json_object *obj, struct json_object *dir,
+                            struct json_object *pass);
+void suite_fleet_curve_free(struct suite_curve_fleet *cf);
 
 /** A JSON array of @n doubles. */
 struct json_object *suite_json_doubles(const double *v, size_t n);

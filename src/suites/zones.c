@@ -13,6 +13,10 @@
  * latency histogram, summed runtime), so a sweep can stand as one pass in
  * the result; its series is left empty, the curve is the picture over
  * position.
+ *
+ * Over an MPI fleet every zone runs on all ranks at once and rank 0's curve
+ * is the fleet's: the sum of the ranks' MB/s at each position
+ * (suite_fleet_zone, suite_fleet.c).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -28,6 +32,7 @@ void suite_curve_free(struct suite_curve *c)
 	free(c->x_gb);
 	free(c->mb_s);
 	free(c->lat_us);
+	suite_fleet_curve_free(c->fleet);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -85,18 +90,25 @@ int suite_zone_sweep(struct suite_run *r, const char *name, enum rl_op op, uint6
 		rc = suite_run_job(r, &job, res);
 		if (rc)
 			break;
-		const struct wl_dir_result *d = &res->dir[op];
+		/* over a fleet rank 0's point is the fleet's (suite_fleet.c) */
+		if (r->fleet)
+			rc = suite_fleet_zone(r, &job, res, op, z, zones, c, total, runtime_ns);
 		c->x_gb[z] = zs / 1e9;
-		c->mb_s[z] = res->runtime_ns ? d->bytes * 1e3 / (double)res->runtime_ns : 0;
-		c->lat_us[z] = st_hist_mean(&d->hist) / 1e3;
-		if (total) {
-			total->ios += d->ios;
-			total->bytes += d->bytes;
-			st_hist_merge(&total->hist, &d->hist);
+		if (!rc && !c->fleet) {
+			const struct wl_dir_result *d = &res->dir[op];
+			c->mb_s[z] = res->runtime_ns ? d->bytes * 1e3 / (double)res->runtime_ns : 0;
+			c->lat_us[z] = st_hist_mean(&d->hist) / 1e3;
+			if (total) {
+				total->ios += d->ios;
+				total->bytes += d->bytes;
+				st_hist_merge(&total->hist, &d->hist);
+			}
+			if (runtime_ns)
+				*runtime_ns += res->runtime_ns;
 		}
-		if (runtime_ns)
-			*runtime_ns += res->runtime_ns;
 		wl_result_free(res);
+		if (rc)
+			break;
 		c->n = z + 1;
 	}
 	free(res);
@@ -127,22 +139,28 @@ struct json_object *suite_curve_json(const struct suite_curve *c)
 	return o;
 }
 
-void suite_sweep_json(struct json_object *obj, const char *key, const struct suite_curve *c,
-                      const struct wl_dir_result *total, uint64_t runtime_ns)
+void suite_sweep_json(const struct suite_run *r, struct json_object *obj, const char *key,
+                      const struct suite_curve *c, const struct wl_dir_result *total,
+                      uint64_t runtime_ns)
 {
 	struct suite_figure f = {
 	    .mb_s = c->avg,
-	    .iops = runtime_ns ? total->ios * 1e9 / (double)runtime_ns : 0,
+	    .iops = c->fleet     ? suite_fleet_sweep_iops(c)
+	            : runtime_ns ? total->ios * 1e9 / (double)runtime_ns
+	                         : 0,
 	    .lat_mean_us = st_hist_mean(&total->hist) / 1e3,
 	    .lat_p99_us = total->hist.count ? st_hist_percentile(&total->hist, 99) / 1e3 : 0,
 	};
 	struct json_object *d = suite_figure_json(&f);
 	struct json_object *passes = json_object_new_array();
+	struct json_object *pass = st_result_dir(total, runtime_ns);
 
-	json_object_array_add(passes, st_result_dir(total, runtime_ns));
+	json_object_array_add(passes, pass);
 	json_object_object_add(d, "passes", passes);
 	json_object_object_add(obj, key, d);
 	json_object_object_add(obj, "min_mb_s", json_object_new_double(c->min));
 	json_object_object_add(obj, "max_mb_s", json_object_new_double(c->max));
 	json_object_object_add(obj, "curve", suite_curve_json(c));
+	if (c->fleet)
+		suite_fleet_sweep_json(r, c, obj, d, pass);
 }

@@ -10,7 +10,8 @@
 #  3. --fleet-stonewall in a suite: ATTO with one rank's target slowed
 #     (delay(...)); the others finish each test, the slow rank is stopped;
 #  4. one shared file, a region per rank (--offset-per-rank);
-#  5. suites whose figures do not add up over ranks are refused.
+#  5. file suites, whose figures do not add up over ranks, are refused.
+# (hdtune and steady over a fleet: mpi_fleet_suite_curves.sh)
 . "$(dirname "$0")/lib.sh"
 need jq
 need_mpi
@@ -107,17 +108,14 @@ nonzero() { dd if=shared bs=1M skip=$1 count=$2 2>/dev/null | tr -d '\0' | wc -c
 [ "$(nonzero 2 2)" = 0 ] && [ "$(nonzero 6 2)" = 0 ] || fail "the ranks wrote outside their test areas"
 echo "ok: two ranks measured their own regions of one file"
 
-# 5. refused: figures of one drive's positions, a time to steady state, file
-# copies (mpirun's exit status does not tell under --enable-recovery: the
-# message does, and nothing ran)
+# 5. refused: file copies (mpirun's exit status does not tell under
+# --enable-recovery: the message does, and nothing ran)
 refused() {
 	local pat=$1; shift
 	"${mpi[@]}" -n 2 $RAIDLAB run "$@" >ref.out 2>ref.err || true
 	grep -q -- "$pat" ref.err || { cat ref.err; fail "'run $*' on 2 ranks: no '$pat'"; }
 	[ ! -s ref.out ] || { cat ref.out; fail "'run $*' on 2 ranks printed a result"; }
 }
-refused 'hdtune does not run over an MPI fleet: its transfer-rate curve' hdtune --target 'mem(size=64m)'
-refused 'steady does not run over an MPI fleet' steady --target 'mem(size=64m)'
 refused 'fc-test: file suites do not run over an MPI fleet' fc-test --target "dir($dir)"
 expect_fail 2 'only under mpirun' $RAIDLAB run cdm --target 'mem(size=64m)' --fleet-stonewall
 echo "mpi_fleet_suite: ok"

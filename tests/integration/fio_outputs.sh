@@ -107,6 +107,7 @@ for i in "${!lines[@]}"; do
 	read -ra args <<<"${lines[$i]//=F2/=$T/f2.img}"
 	rm -f "$F" "$T/f2.img"
 	fio "${args[@]}" --filename="$F" >fio.txt || fail "fio: ${lines[$i]}"
+	rm -f "$F" "$T/f2.img" # each lays its files out ("Laying out IO file")
 	$RAIDLAB run "${args[@]}" --filename="$F" >rl.txt || fail "raidlab: ${lines[$i]}"
 	timed=0
 	[[ ${lines[$i]} == *--time_based* ]] && timed=1

@@ -1138,9 +1138,12 @@ static int run_main_args(int argc, char **argv)
 	for (size_t i = 0; tgs && i < plan.ntg; i++)
 		tgs[i] = plan.tg[i].t;
 	st_disk_util_begin(&du, tgs, tgs ? plan.ntg : 0);
-	free(tgs);
-	if (run_fio_text(&a, &jf))
+	if (run_fio_text(&a, &jf)) {
 		st_fio_text_start(out, jf.jobs, jf.njobs, plan.groupid);
+		if (tgs) /* the files the run created, announced as fio's */
+			st_fio_text_layout(out, jf.jobs, jf.njobs, tgs, plan.tidx);
+	}
+	free(tgs);
 	status = run_waves(&a, &jf, &plan, res, clones, done, out, &du);
 	st_disk_util_end(&du);
 	if (run_fleet_on)

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "core/exec.h"
@@ -85,6 +86,23 @@ void rl_target_finish(struct rl_target *t)
 		rl_target_finish(t->children[i]);
 	if (t->ops->finish)
 		t->ops->finish(t);
+}
+
+static atomic_bool target_stop;
+
+void rl_target_stop_request(void)
+{
+	atomic_store_explicit(&target_stop, true, memory_order_relaxed);
+}
+
+void rl_target_stop_clear(void)
+{
+	atomic_store(&target_stop, false);
+}
+
+bool rl_target_stop_requested(void)
+{
+	return atomic_load_explicit(&target_stop, memory_order_relaxed);
 }
 
 int rl_target_ctl(struct rl_target *t, struct rl_ctl *c)

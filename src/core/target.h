@@ -175,6 +175,17 @@ void rl_target_drop_cache(struct rl_target *t);
 /** Call ops->finish on @t and every target below it. */
 void rl_target_finish(struct rl_target *t);
 
+/**
+ * The process-wide stop (a SIGINT/SIGTERM, or a group ending the run): the
+ * workload sets it with the workers' own stop and clears it for the next
+ * run.  A target whose request can wait without bound (a net receiver for
+ * its peer) waits in short slices and gives up once it is set, so a signal
+ * stops the run promptly.  Async-signal-safe (an atomic flag).
+ */
+void rl_target_stop_request(void);
+void rl_target_stop_clear(void);
+bool rl_target_stop_requested(void);
+
 /** @t's ctl op on @c, or -EOPNOTSUPP when @t has none (@t itself, not below it). */
 int rl_target_ctl(struct rl_target *t, struct rl_ctl *c);
 

@@ -131,9 +131,13 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	fio_add_i(o, "total_ios", (int64_t)r->ios);
 	fio_add_i(o, "short_ios", 0);
 	fio_add_i(o, "drop_ios", 0);
+	/* disable_clat / disable_lat: that latency all zero, as fio leaves it */
 	json_object_object_add(o, "slat_ns", fio_lat(&zero, NULL, false, false));
-	json_object_object_add(o, "clat_ns", fio_lat(&r->hist, &res->job, true, plus));
-	json_object_object_add(o, "lat_ns", fio_lat(&r->hist, NULL, false, false));
+	json_object_object_add(o, "clat_ns",
+	                       res->job.disable_clat ? fio_lat(&zero, NULL, false, false)
+	                                             : fio_lat(&r->hist, &res->job, true, plus));
+	json_object_object_add(
+	    o, "lat_ns", fio_lat(res->job.disable_lat ? &zero : &r->hist, NULL, false, false));
 	st_fio_samples(&r->series, res->runtime_ns, false, &st);
 	fio_add_i(o, "bw_min", (int64_t)st.min);
 	fio_add_i(o, "bw_max", (int64_t)st.max);
@@ -243,8 +247,8 @@ void st_fio_lat_shares(const struct wl_result *res, double out[ST_FIO_LAT_SHARES
 	size_t k = 0;
 
 	st_hist_init(&all);
-	for (int d = 0; d < WL_DIRS; d++)
-		st_hist_merge(&all, &res->dir[d].hist);
+	for (int d = 0; d < WL_DIRS && !res->job.disable_clat; d++)
+		st_hist_merge(&all, &res->dir[d].hist); /* disable_clat: all shares 0, as fio */
 	for (int g = 0; g < 3; g++)
 		for (size_t i = 0; i < (g == 2 ? 11u : 10u); i++, k++) {
 			uint64_t limit = fio_lat_steps[i] * scale[g];
@@ -382,6 +386,15 @@ static void fio_given_options(struct json_object *opts, const struct wl_job *j)
 	if (j->coe && j->coe < 8)
 		json_object_object_add(opts, "continue_on_error",
 		                       json_object_new_string(coe[j->coe]));
+	if (j->sig_figs) {
+		snprintf(buf, sizeof(buf), "%u", j->sig_figs);
+		json_object_object_add(opts, "significant_figures", json_object_new_string(buf));
+	}
+	const bool off[3] = {j->disable_lat, j->disable_clat, j->disable_slat};
+	static const char *const off_names[3] = {"disable_lat", "disable_clat", "disable_slat"};
+	for (int i = 0; i < 3; i++)
+		if (off[i])
+			json_object_object_add(opts, off_names[i], json_object_new_string("1"));
 }
 
 static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
@@ -483,6 +496,8 @@ static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 	const struct st_hist *h = &r->hist;
 	bool any = h->count > 0;
 	struct st_fio_stat st;
+	/* disable_clat, disable_lat: that latency's fields 0, as fio */
+	bool off[2] = {res->job.disable_clat, res->job.disable_lat};
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(r->bytes / 1024),
 	        (unsigned long long)(wl_result_bw(res, (enum rl_op)d) / 1024),
@@ -491,10 +506,14 @@ static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 	fputs(";0;0;0.000000;0.000000", f); /* slat: not measured */
 	for (int k = 0; k < 2; k++) {
 		/* clat, then lat (the same here), in usec */
-		fprintf(f, ";%llu;%llu;%f;%f", any ? (unsigned long long)(h->min / 1000) : 0ull,
-		        any ? (unsigned long long)(h->max / 1000) : 0ull,
-		        any ? st_hist_mean(h) / 1000 : 0.0, any ? st_hist_stddev(h) / 1000 : 0.0);
-		if (k == 0)
+		bool on = any && !off[k];
+		fprintf(f, ";%llu;%llu;%f;%f", on ? (unsigned long long)(h->min / 1000) : 0ull,
+		        on ? (unsigned long long)(h->max / 1000) : 0ull,
+		        on ? st_hist_mean(h) / 1000 : 0.0, on ? st_hist_stddev(h) / 1000 : 0.0);
+		if (k == 0 && off[0])
+			for (size_t i = 0; i < sizeof(fio_pcts) / sizeof(fio_pcts[0]); i++)
+				fputs(";0%=0", f); /* no percentiles at all: fio's empty slots */
+		if (k == 0 && !off[0])
 			for (size_t i = 0; i < sizeof(fio_pcts) / sizeof(fio_pcts[0]); i++)
 				fprintf(
 				    f, ";%f%%=%llu", fio_pcts[i],

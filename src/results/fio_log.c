@@ -51,7 +51,10 @@ size_t st_fio_logs_files(const struct wl_job *j, unsigned jobnum,
 		             jobnum);
 		out[n++].option = "--write_hist_log";
 	}
+	bool off[3] = {j->disable_lat, j->disable_clat, j->disable_slat};
 	for (int i = 0; j->lat_log && i < 3; i++) {
+		if (off[i])
+			continue; /* disable_lat/clat/slat: no such log, as fio */
 		fio_log_path(out[n].path, sizeof(out[n].path), j, j->lat_log_name, lat[i], jobnum);
 		out[n++].option = "--write_lat_log";
 	}
@@ -188,11 +191,11 @@ int st_fio_logs_write(const struct wl_result *res, unsigned jobnum, char *msg, s
 		rc = fio_log_one(res, FIO_LOG_BW, j->bw_log_name, "bw", jobnum, msg, msglen);
 	if (!rc && j->iops_log)
 		rc = fio_log_one(res, FIO_LOG_IOPS, j->iops_log_name, "iops", jobnum, msg, msglen);
-	if (!rc && j->lat_log)
+	if (!rc && j->lat_log && !j->disable_lat)
 		rc = fio_log_one(res, FIO_LOG_LAT, j->lat_log_name, "lat", jobnum, msg, msglen);
-	if (!rc && j->lat_log)
+	if (!rc && j->lat_log && !j->disable_clat)
 		rc = fio_log_one(res, FIO_LOG_LAT, j->lat_log_name, "clat", jobnum, msg, msglen);
-	if (!rc && j->lat_log)
+	if (!rc && j->lat_log && !j->disable_slat)
 		rc = fio_log_one(res, FIO_LOG_SLAT, j->lat_log_name, "slat", jobnum, msg, msglen);
 	if (!rc && j->hist_log)
 		rc = fio_log_hist(res, jobnum, msg, msglen);

@@ -10,6 +10,7 @@
  * iops samples, the process's CPU and faults.  With unified_rw_reporting
  * the "mixed" direction is the sum of the three (st_fio_mixed_new).
  */
+#include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,12 @@ static bool fio_pow2(const struct wl_job *j)
 	return j->kb_base != 1000;
 }
 
+/* significant_figures: the digits of a figure with a unit (fio's num2str maxlen) */
+static int fio_figs(const struct wl_job *j)
+{
+	return j->sig_figs ? (int)j->sig_figs : FIO_SIG_FIGS;
+}
+
 static void fio_text_job(FILE *f, const struct wl_job *job, unsigned groupid)
 {
 	char lo[3][32], hi[3][32];
@@ -92,8 +99,8 @@ static void fio_text_job(FILE *f, const struct wl_job *job, unsigned groupid)
 			if (i == 0 || sp[i].bs > mx)
 				mx = sp[i].bs;
 		}
-		st_fio_num(lo[d], sizeof(lo[d]), mn, FIO_SIG_FIGS, fio_pow2(job), "B");
-		st_fio_num(hi[d], sizeof(hi[d]), mx, FIO_SIG_FIGS, fio_pow2(job), "B");
+		st_fio_num(lo[d], sizeof(lo[d]), mn, fio_figs(job), fio_pow2(job), "B");
+		st_fio_num(hi[d], sizeof(hi[d]), mx, fio_figs(job), fio_pow2(job), "B");
 	}
 	fprintf(f,
 	        "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, "
@@ -115,6 +122,45 @@ void st_fio_text_start(FILE *f, const struct wl_job *jobs, size_t njobs, const u
 	/* raidlab's workers are threads; fio's default (thread=0) says processes */
 	fprintf(f, "raidlab-%s\nStarting %u process%s\n", RL_VERSION, nworkers,
 	        nworkers > 1 ? "es" : "");
+}
+
+/* The files under a target tree (rl_target_tree) this run created: how many, and their bytes. */
+static void fio_layout_count(struct json_object *node, unsigned *n, uint64_t *bytes)
+{
+	struct json_object *v, *kids;
+
+	if (json_object_object_get_ex(node, "created", &v) && json_object_get_boolean(v)) {
+		(*n)++;
+		if (json_object_object_get_ex(node, "size_bytes", &v))
+			*bytes += (uint64_t)json_object_get_int64(v);
+	}
+	if (json_object_object_get_ex(node, "children", &kids) &&
+	    json_object_is_type(kids, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(kids); i++)
+			fio_layout_count(json_object_array_get_idx(kids, i), n, bytes);
+}
+
+void st_fio_text_layout(FILE *f, const struct wl_job *jobs, size_t njobs,
+                        struct rl_target *const *targets, const unsigned *tidx)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < njobs; i++)
+		for (unsigned k = 0; k < jobs[i].numjobs; k++, c++) {
+			bool seen = false;
+			for (size_t e = 0; e < c && !seen; e++)
+				seen = tidx[e] == tidx[c];
+			struct json_object *tree = seen ? NULL : rl_target_tree(targets[tidx[c]]);
+			unsigned n = 0;
+			uint64_t bytes = 0;
+			if (tree)
+				fio_layout_count(tree, &n, &bytes);
+			json_object_put(tree);
+			if (n)
+				fprintf(f, "%s: Laying out IO file%s (%u file%s / %s%lluMiB)\n",
+				        jobs[i].name, n > 1 ? "s" : "", n, n > 1 ? "s" : "",
+				        n > 1 ? "total " : "", (unsigned long long)(bytes >> 20));
+		}
 }
 
 /* "    clat (usec): min=..., max=..., avg=..., stdev=..." in fio's unit for the spread */
@@ -259,16 +305,20 @@ static void fio_text_dir(FILE *f, const char *label, const struct wl_result *res
 	if (!runt)
 		return; /* fio: no runtime, no block */
 	uint64_t bps = r->bytes * 1000 / runt;
-	st_fio_num(io, sizeof(io), r->bytes, FIO_SIG_FIGS, p2, "B");
-	st_fio_num(bw, sizeof(bw), bps, FIO_SIG_FIGS, p2, "B/s");
-	st_fio_num(bwalt, sizeof(bwalt), bps, FIO_SIG_FIGS, !p2, "B/s");
-	st_fio_num(iops, sizeof(iops), r->ios * 1000 / runt, FIO_SIG_FIGS, false, "");
+	int figs = fio_figs(&res->job);
+	st_fio_num(io, sizeof(io), r->bytes, figs, p2, "B");
+	st_fio_num(bw, sizeof(bw), bps, figs, p2, "B/s");
+	st_fio_num(bwalt, sizeof(bwalt), bps, figs, !p2, "B/s");
+	st_fio_num(iops, sizeof(iops), r->ios * 1000 / runt, figs, false, "");
 	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", label, iops, bw, bwalt, io,
 	        (unsigned long long)runt, !strcmp(label, "write") ? "; 0 zone resets" : "");
-	if (r->hist.count) {
-		fio_text_lat(f, "clat", &r->hist);
-		fio_text_lat(f, " lat", &r->hist);
-		fio_text_pcts_show(f, &r->hist, &res->job);
+	if (r->hist.count) { /* disable_clat / disable_lat: no lines of that latency */
+		if (!res->job.disable_clat)
+			fio_text_lat(f, "clat", &r->hist);
+		if (!res->job.disable_lat)
+			fio_text_lat(f, " lat", &r->hist);
+		if (!res->job.disable_clat)
+			fio_text_pcts_show(f, &r->hist, &res->job);
 	}
 	fio_text_samples(f, res, d, g->agg[d]);
 }
@@ -362,9 +412,9 @@ static void fio_text_tail(FILE *f, const struct wl_result *res)
 			bw += (double)s->bw[i] / s->n;
 			iops += (double)s->iops[i] / s->n;
 		}
-		st_fio_num(b, sizeof(b), (uint64_t)bw, FIO_SIG_FIGS, fio_pow2(j), "B/s");
-		st_fio_num(balt, sizeof(balt), (uint64_t)bw, FIO_SIG_FIGS, !fio_pow2(j), "B/s");
-		st_fio_num(io, sizeof(io), (uint64_t)iops, FIO_SIG_FIGS, false, "");
+		st_fio_num(b, sizeof(b), (uint64_t)bw, fio_figs(j), fio_pow2(j), "B/s");
+		st_fio_num(balt, sizeof(balt), (uint64_t)bw, fio_figs(j), !fio_pow2(j), "B/s");
+		st_fio_num(io, sizeof(io), (uint64_t)iops, fio_figs(j), false, "");
 		fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
 		        s->attained ? "yes" : "no", b, balt, io,
 		        j->ss_kind == WL_SS_BW ? "bw" : "iops",
@@ -457,22 +507,23 @@ static bool fio_group_sum(const struct st_fio_job *jobs, size_t n, unsigned gid,
 
 /* One "   READ: bw=... (...), ...-... (...-...), io=... (...), run=...-...msec" line. */
 static void fio_group_line(FILE *f, const char *label, uint64_t agg, uint64_t mn, uint64_t mx,
-                           uint64_t io, uint64_t rmin, uint64_t rmax, bool p2)
+                           uint64_t io, uint64_t rmin, uint64_t rmax, bool p2, int figs)
 {
 	char s[8][32];
 	uint64_t v[4] = {agg, mn, mx, io};
 
 	for (int k = 0; k < 4; k++) {
 		const char *unit = k == 3 ? "B" : "B/s";
-		st_fio_num(s[2 * k], sizeof(s[0]), v[k], FIO_SIG_FIGS, p2, unit);
-		st_fio_num(s[2 * k + 1], sizeof(s[0]), v[k], FIO_SIG_FIGS, !p2, unit);
+		st_fio_num(s[2 * k], sizeof(s[0]), v[k], figs, p2, unit);
+		st_fio_num(s[2 * k + 1], sizeof(s[0]), v[k], figs, !p2, unit);
 	}
 	fprintf(f, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n", label, s[0],
 	        s[1], s[2], s[4], s[3], s[5], s[6], s[7], (unsigned long long)rmin,
 	        (unsigned long long)rmax);
 }
 
-static void fio_group_show(FILE *f, unsigned gid, const struct fio_group *g, int unified, bool p2)
+static void fio_group_show(FILE *f, unsigned gid, const struct fio_group *g, int unified, bool p2,
+                           int figs)
 {
 	static const char *const labels[WL_DIRS] = {"   READ", "  WRITE", "   TRIM"};
 	uint64_t io = 0, agg = 0, mn = UINT64_MAX, mx = 0, rmin = UINT64_MAX, rmax = 0;
@@ -482,7 +533,7 @@ static void fio_group_show(FILE *f, unsigned gid, const struct fio_group *g, int
 		if (!g->max_run[d])
 			continue;
 		fio_group_line(f, unified == 1 ? "  MIXED" : labels[d], g->agg[d], g->min_bw[d],
-		               g->max_bw[d], g->iobytes[d], g->min_run[d], g->max_run[d], p2);
+		               g->max_bw[d], g->iobytes[d], g->min_run[d], g->max_run[d], p2, figs);
 		io += g->iobytes[d];
 		agg += g->agg[d];
 		mn = g->min_bw[d] < mn ? g->min_bw[d] : mn;
@@ -491,7 +542,7 @@ static void fio_group_show(FILE *f, unsigned gid, const struct fio_group *g, int
 		rmax = g->max_run[d] > rmax ? g->max_run[d] : rmax;
 	}
 	if (unified == 2 && rmax)
-		fio_group_line(f, "  MIXED", agg, mn, mx, io, rmin, rmax, p2);
+		fio_group_line(f, "  MIXED", agg, mn, mx, io, rmin, rmax, p2, figs);
 }
 
 void st_fio_text(FILE *f, const struct st_fio_job *jobs, size_t n, const struct st_disk_util *du)
@@ -508,13 +559,15 @@ void st_fio_text(FILE *f, const struct st_fio_job *jobs, size_t n, const struct 
 	for (unsigned gid = 0; gid <= maxgid; gid++) {
 		int unified = 0;
 		bool p2 = true;
+		int figs = FIO_SIG_FIGS;
 		for (size_t i = 0; i < n; i++)
-			if (jobs[i].groupid == gid) {
+			if (jobs[i].groupid == gid) { /* the group's last job's, as fio's */
 				unified |= jobs[i].res->job.unified_rw;
 				p2 = fio_pow2(&jobs[i].res->job);
+				figs = fio_figs(&jobs[i].res->job);
 			}
 		if (fio_group_sum(jobs, n, gid, &g))
-			fio_group_show(f, gid, &g, unified, p2);
+			fio_group_show(f, gid, &g, unified, p2, figs);
 	}
 	st_disk_util_normal(f, du);
 }

@@ -31,10 +31,12 @@
  *     or the end of the connection, or a sender whose peer went away,
  *     completes with -ESHUTDOWN, which ends the job as done (engine.c).
  * A receiver's first request waits for its peer for as long as it takes,
- * as fio's does.  After that, with runtime= (the job's ramp_time +
- * runtime), a wait past that long since the first block ends the stream,
- * so a block that never comes (a pingpong reply from a receiver that has
- * stopped, a lost datagram) cannot hold the run.
+ * as fio's does, or until the run is stopped (SIGINT/SIGTERM): every wait
+ * polls in 50 ms slices and checks rl_target_stop_requested().  After
+ * that, with runtime= (the job's ramp_time + runtime), a wait past that
+ * long since the first block ends the stream, so a block that never comes
+ * (a pingpong reply from a receiver that has stopped, a lost datagram)
+ * cannot hold the run.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -133,22 +135,29 @@ static uint64_t net_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* A wait polls this long at a time, so a stop (SIGINT/SIGTERM) ends it promptly. */
+#define NET_WAIT_SLICE_MS 50
+
 /*
  * Wait until @fd is ready for @events: 0 or a negative errno.  Past the
  * deadline (if any) the stream has ended: -ESHUTDOWN, so a block that
  * never comes back (a pingpong reply, a lost datagram) cannot hold the
- * job beyond its runtime.
+ * job beyond its runtime.  A stop of the run (rl_target_stop_requested)
+ * ends the stream the same way, whatever the wait was for.
  */
 static int net_wait(const struct net_state *s, int fd, short events)
 {
 	struct pollfd p = {.fd = fd, .events = events};
 	for (;;) {
-		int ms = -1;
+		int ms = NET_WAIT_SLICE_MS;
+		if (rl_target_stop_requested())
+			return -ESHUTDOWN;
 		if (s->deadline) {
 			uint64_t now = net_now();
 			if (now >= s->deadline)
 				return -ESHUTDOWN;
-			ms = (int)((s->deadline - now + 999999) / 1000000);
+			if (s->deadline - now < (uint64_t)ms * 1000000)
+				ms = (int)((s->deadline - now + 999999) / 1000000);
 		}
 		int n = poll(&p, 1, ms);
 		if (n > 0)
@@ -372,6 +381,9 @@ static int net_open_receiver(struct net_state *s)
 		for (;;) { /* anything before the open message belongs to no stream of ours */
 			struct sockaddr_storage from;
 			socklen_t fl = sizeof(from);
+			int rc = net_wait(s, s->fd, POLLIN);
+			if (rc)
+				return rc;
 			ssize_t n =
 			    recvfrom(s->fd, msg, sizeof(msg), 0, (struct sockaddr *)&from, &fl);
 			if (n < 0 && errno != EINTR)

@@ -371,6 +371,9 @@ struct wl_job {
 	 */
 	uint32_t unified_rw;
 	uint32_t kb_base;  /* kb_base=1000|1024: the unit fio's normal output leads with */
+	uint32_t sig_figs; /* significant_figures=: digits of fio's normal output; 0: 4 */
+	/* fio's disable_lat/clat/slat: that latency left out of the outputs and logs */
+	bool disable_lat, disable_clat, disable_slat;
 	struct wl_net net; /* ioengine=net: the socket's options (opt_net.c) */
 };
 

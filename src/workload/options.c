@@ -476,11 +476,11 @@ static const struct opt_def opt_table[] = {
               "(--target) is always in decimal MB/s."),
      .set = opt_set_kb_base},
     {OPT_INFO("significant_figures", NULL, "int", "4",
-              "Checked, 1 to 10: fio's digits for figures of its normal output.  "
-              "raidlab's normal output keeps fio's default of 4 (its own table under "
-              "--target has fixed decimals); JSON and terse carry full figures in either "
-              "program."),
-     .set = opt_set_u32_accepted, .min = 1, .max = 10},
+              "1 to 10: the digits fio's normal output gives its figures with a unit "
+              "(IOPS, bandwidths, sizes; 12.3MiB/s with 3), as fio's.  JSON and terse "
+              "carry full figures, as in fio; raidlab's own table (--target) has fixed "
+              "decimals."),
+     .set = opt_set_u32, .off = OPT_OFF(sig_figs, uint32_t), .min = 1, .max = 10},
     {OPT_INFO("rate", NULL, "str", "0",
               "Cap the job's bandwidth: READ[,WRITE[,TRIM]] bytes per second (10m,2m); one "
               "value caps every direction; 0 or empty: no cap.  Requests wait for their "
@@ -562,13 +562,26 @@ static const struct opt_def opt_table[] = {
               "(clat, which here equals lat) always."),
      .set = opt_set_bool_accepted},
     {OPT_INFO("disable_lat", NULL, "bool", "0",
-              "Accepted for fio job files (as are disable_clat and disable_slat): fio's way "
-              "of saving clock reads by not measuring a latency.  raidlab measures each "
-              "I/O's latency once anyway and reports it."),
-     .set = opt_set_bool_accepted},
-    {OPT_INFO("disable_clat", NULL, "bool", "0", "Accepted for fio job files: see disable_lat."),
-     .set = opt_set_bool_accepted},
-    {OPT_INFO("disable_slat", NULL, "bool", "0", "Accepted for fio job files: see disable_lat."),
+              "Leave out the total latency (lat), as fio: JSON's lat_ns and terse's lat "
+              "fields are zero, the normal output has no \" lat\" line, write_lat_log "
+              "writes no NAME_lat log.  raidlab still times each I/O once (its clat)."),
+     .set = opt_set_bool, .off = OPT_OFF(disable_lat, bool)},
+    {OPT_INFO("disable_clat", NULL, "bool", "0",
+              "Leave out the completion latency (clat), as fio: JSON's clat_ns (no "
+              "percentiles or bins) and the latency_ns/us/ms shares, terse's clat fields "
+              "and percentiles (all \"0%=0\") and latency shares are zero; the normal "
+              "output has no clat, percentile or \"lat (usec)\" rows; write_lat_log "
+              "writes no NAME_clat log."),
+     .set = opt_set_bool, .off = OPT_OFF(disable_clat, bool)},
+    {OPT_INFO("disable_slat", NULL, "bool", "0",
+              "Leave out the submission latency, as fio: write_lat_log writes no NAME_slat "
+              "log.  raidlab does not time submission apart, so its slat figures are zero "
+              "anyway."),
+     .set = opt_set_bool, .off = OPT_OFF(disable_slat, bool)},
+    {OPT_INFO("disable_bw_measurement", "disable_bw", "bool", "0",
+              "Accepted, as fio 3.33 uses it: it changes no figure and no averaged log "
+              "there, only empties a per-I/O bandwidth log (a log_avg_msec of 0), which "
+              "raidlab does not write (its logs are averaged, log_avg_msec 1 or more)."),
      .set = opt_set_bool_accepted},
     {OPT_INFO("cpus_allowed", NULL, "str", "",
               "The CPUs the job's worker threads may run on: numbers and ranges from 0 to 63 "

@@ -32,11 +32,13 @@ static atomic_bool run_stop;
 void wl_run_request_stop(void)
 {
 	atomic_store_explicit(&run_stop, true, memory_order_relaxed);
+	rl_target_stop_request(); /* a target waiting for a peer gives up too */
 }
 
 void wl_run_clear_stop(void)
 {
 	atomic_store(&run_stop, false);
+	rl_target_stop_clear();
 }
 
 bool wl_run_stop_requested(void)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # raidlab's fio-shaped outputs against fio's own, on the same command lines:
 #  - json and json+: every key path fio writes (array positions and the
-#    percentile and bin keys folded) is in raidlab's document too, on ten
+#    percentile and bin keys folded) is in raidlab's document too, on twelve
 #    varied command lines; raidlab may add keys, it may not miss any;
 #  - terse (--minimal): 130 fields for a file on one disk, field by field of
 #    the same kind (integer, decimal, percent, "P%=V", name) as fio's, the
@@ -10,18 +10,17 @@
 #    values lie within fio's two widened 10x, the noise of runs on a shared
 #    machine (a field in the wrong unit, KiB for bytes or us for ns, is off
 #    by 1000);
-#  - normal (fio's default): on the same ten command lines, the sequence of
-#    sections and line shapes (every figure, with its k/Mi/B prefix and unit,
-#    replaced by N; runs of blanks made one) is fio's, with these deliberate
-#    differences, each taken out of both outputs before the diff:
+#  - normal (fio's default): on the same twelve command lines, the sequence
+#    of sections and line shapes (every figure, with its k/Mi/B prefix and
+#    unit, replaced by N; runs of blanks made one) is fio's, the "NAME:
+#    Laying out IO file" lines for the files created included, with these
+#    deliberate differences, each taken out of both outputs before the diff:
 #      * the version line says raidlab-X.Y.Z where fio says fio-3.33;
 #      * ioengine= in the job line: raidlab's default engine is io_uring,
 #        fio's psync (the job line is otherwise the same);
 #      * "slat (...)" lines: raidlab does not time submission apart from
 #        completion, so it prints none, as fio does for an engine without
 #        slat (fio prints one for libaio and io_uring);
-#      * "NAME: Laying out IO file" lines: raidlab creates a missing file
-#        without announcing it;
 #      * a write job with verify: fio reports the verify pass as a read
 #        block and a READ line, raidlab does not count it as read I/O (the
 #        JSON check above lists the same);
@@ -33,7 +32,11 @@
 #    bwavgtime), which a short job may or may not reach on a busy machine,
 #    so they are compared on the time_based line only;
 #  - --status-interval with normal and terse output: a report of the figures
-#    so far every interval, shaped as fio's, then the final one.
+#    so far every interval, shaped as fio's, then the final one;
+#  - disable_lat, disable_clat, disable_slat: the same latency figures zero
+#    or gone in JSON and terse, and the same latency logs, as fio's;
+#  - significant_figures: the sizes printed as fio's, the rates within the
+#    digits.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -50,6 +53,8 @@ lines=(
 	"--name=rate --rw=randread --size=16m --rate_iops=2000 --runtime=1 --time_based"
 	"--name=coe --rw=randwrite --size=8m --continue_on_error=all"
 	"--name=a --rw=read --size=8m --filename=F2 --name=b --rw=write --size=8m --ioengine=io_uring --iodepth=8"
+	"--name=dl --rw=randrw --size=8m --ioengine=libaio --iodepth=4 --disable_lat=1 --disable_slat=1"
+	"--name=dc --rw=randrw --size=8m --disable_clat=1 --significant_figures=6"
 )
 
 # keypaths FILE: every path of the document, positions as [], percentile and bin keys as N
@@ -83,7 +88,7 @@ echo "json, json+: every key path of fio's on ${#lines[@]} command lines"
 
 # shape FILE TIMED: the normal output's line shapes (see the top); TIMED 1 keeps bw/iops lines
 shape() {
-	sed -E -e '/: Laying out IO file/d' -e '/^    slat \(/d' \
+	sed -E -e '/^    slat \(/d' \
 		-e 's/^(fio|raidlab)-[0-9][0-9.]*$/VERSION/' -e 's/ioengine=[a-z_0-9]+/ioengine=E/' \
 		-e 's/\((nsec|usec|msec)\)/(T)/g' -e 's/\( *(KiB|MiB|kB|MB)\/s\)/(U\/s)/' \
 		-e 's/[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?(B\/s|B)?/N/g' -e 's/([=[]) +/\1/g' -e 's/ +/ /g' "$1" |
@@ -102,6 +107,7 @@ for i in "${!lines[@]}"; do
 	read -ra args <<<"${lines[$i]//=F2/=$T/f2.img}"
 	rm -f "$F" "$T/f2.img"
 	fio "${args[@]}" --filename="$F" >fio.txt || fail "fio: ${lines[$i]}"
+	rm -f "$F" "$T/f2.img" # each lays its files out ("Laying out IO file")
 	$RAIDLAB run "${args[@]}" --filename="$F" >rl.txt || fail "raidlab: ${lines[$i]}"
 	timed=0
 	[[ ${lines[$i]} == *--time_based* ]] && timed=1
@@ -227,4 +233,71 @@ for job in "${terse_jobs[@]}"; do
 	done
 	echo "terse: $job: 130 fields of fio's kinds and units"
 done
+
+# disable_lat, disable_clat, disable_slat: that latency leaves every output and
+# its log, as in fio: JSON (its N 0; clat without percentiles, the latency
+# shares 0), terse (its fields 0, clat's percentiles "0%=0", the shares 0), the
+# latency log files written (normal output: the shape lines above)
+# zeros FILE FIELD...: every named terse field of FILE is a zero of its kind
+zeros() {
+	local file=$1
+	shift
+	awk -F';' -v list="$*" 'BEGIN { n = split(list, f, " ") }
+		{ for (i = 1; i <= n; i++) if ($f[i] !~ /^0(\.0+)?%?$/ && $f[i] != "0%=0") exit 1 }' "$file"
+}
+declare -A json_ok=(
+	[disable_lat]='.lat_ns.N == 0 and .clat_ns.N > 0'
+	[disable_clat]='.clat_ns.N == 0 and (.clat_ns | has("percentile") | not) and .lat_ns.N > 0'
+	[disable_slat]='.slat_ns.N == 0 and .clat_ns.N > 0 and .lat_ns.N > 0'
+)
+# terse fields (1-based) that go to 0: read's and write's lat (38-41, 79-82), or
+# clat and its 20 percentiles (14-37, 55-78) with the latency shares (100-121)
+declare -A terse_zero=(
+	[disable_lat]="38 39 40 41 79 80 81 82"
+	[disable_clat]="$(seq -s' ' 14 37) $(seq -s' ' 55 78) $(seq -s' ' 100 121)"
+	[disable_slat]="10 11 12 13 51 52 53 54"
+)
+for opt in disable_lat disable_clat disable_slat; do
+	args=(--name=d --rw=randrw --bs=4k --size=4m --ioengine=libaio --iodepth=4 --$opt=1 --write_lat_log=d)
+	shares='[.jobs[0] | .latency_ns, .latency_us, .latency_ms | .[]] | add'
+	[ $opt = disable_clat ] && extra=" and ($shares) == 0" || extra=" and ($shares) > 99"
+	for tool in fio rl; do
+		run=(fio)
+		[ $tool = rl ] && run=($RAIDLAB run)
+		rm -f "$F" d_*.log
+		"${run[@]}" "${args[@]}" --filename="$F" --output-format=json >$tool.json ||
+			fail "$tool: $opt=1"
+		ls d_*.log >$tool.logs
+		jq -e "(.jobs[0] | [.read, .write] | all(${json_ok[$opt]}))$extra" $tool.json >/dev/null ||
+			fail "$tool, $opt=1: JSON's latencies are not as expected"
+		"${run[@]}" "${args[@]}" --filename="$F" --minimal >$tool.t || fail "$tool: $opt=1 --minimal"
+		zeros $tool.t ${terse_zero[$opt]} || { cat $tool.t; fail "$tool, $opt=1: terse fields not 0"; }
+	done
+	diff fio.logs rl.logs || fail "$opt=1: the latency logs differ from fio's (<)"
+	echo "$opt: JSON, terse and logs as fio's"
+done
+
+# significant_figures: the digits of the normal output's figures with a unit, as
+# fio's: the job line's block sizes and the I/O sizes are the same in both
+# (16 MiB read), the rates have at most that many characters (digits and point)
+sized() { grep -oE '(bs=\(R\) [^,]*|io=[^,]*)' "$1"; }
+figures() { grep -oE '(IOPS|BW|bw)=[0-9.]+' "$1" | sed 's/^[A-Za-z]*=//'; }
+for sf in 1 2 6 10; do
+	args=(--name=s --rw=read --bs=4k --size=16m --significant_figures=$sf)
+	rm -f "$F"
+	fio "${args[@]}" --filename="$F" --ioengine=psync >fio.txt || fail "fio: significant_figures=$sf"
+	$RAIDLAB run "${args[@]}" --filename="$F" >rl.txt || fail "raidlab: significant_figures=$sf"
+	diff <(sized fio.txt) <(sized rl.txt) ||
+		fail "significant_figures=$sf: block sizes or I/O sizes differ from fio's (<)"
+	for tool in fio rl; do
+		[ -n "$(figures $tool.txt)" ] || fail "$tool, significant_figures=$sf: no figures found"
+		figures $tool.txt | awk -v sf=$sf 'length($0) > sf { exit 1 }' ||
+			{ cat $tool.txt; fail "$tool, significant_figures=$sf: a figure has more characters"; }
+	done
+	# with 10, no rate here needs a prefix: bytes per second in full, as fio's
+	if [ $sf = 10 ]; then
+		grep -qE 'BW=[0-9]+B/s \([0-9]+B/s\)' rl.txt || { cat rl.txt; fail "significant_figures=10: BW"; }
+	fi
+done
+echo "significant_figures: sizes as fio's, rates within the digits"
 echo "fio_outputs: ok"

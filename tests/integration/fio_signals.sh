@@ -2,7 +2,7 @@
 # SIGTERM, SIGINT and SIGHUP stop a run in any state at once, as fio does:
 # fio's own 1mbs_clients.fio (32 rate-limited jobs, most still in their
 # startdelay), a rate-limited job between two of its paced requests, a job
-# in its startdelay, and a suite in the pause between two of its tests.  Each exits with status 1 within a bound far above
+# in its startdelay, a net receiver waiting for its peer, and a suite in the pause between two of its tests.  Each exits with status 1 within a bound far above
 # the code's aim (it stops within the 50 ms a worker sleeps at most), so a
 # busy machine does not fail it, while the old behaviour (waiting out the
 # delay or the pace: 2 minutes for 1mbs_clients.fio) does; the partial
@@ -10,18 +10,24 @@
 . "$(dirname "$0")/lib.sh"
 need jq
 need fio
+need python3
 BOUND_MS=20000 # 4.9 s seen under ASan at load 25; the old behaviour took 120 s
 
 # stop_after_start SIGNAL FILE CMD...: start CMD, wait until FILE exists (the
 # run is under way), give it a moment in its waits, send SIGNAL; prints the
 # milliseconds from the signal to the exit; the exit status is in $T/rc
 stop_after_start() {
-	local sig=$1 file=$2 pid t0 t1 rc=0
+	local file=$2
+	stop_when "$1" "test -e $file" "${@:3}"
+}
+# stop_when SIGNAL CHECK CMD...: the same, CHECK (a command) saying the run is under way
+stop_when() {
+	local sig=$1 check=$2 pid t0 t1 rc=0
 	shift 2
 	"$@" >"$T/run.out" 2>"$T/run.err" &
 	pid=$!
-	for _ in $(seq 600); do [ -e "$file" ] && break; sleep 0.05; done
-	[ -e "$file" ] || { kill -KILL $pid; fail "$* never created $file"; }
+	for _ in $(seq 600); do $check && break; sleep 0.05; done
+	$check || { kill -KILL $pid; fail "$* never got to: $check"; }
 	sleep 0.5
 	t0=$(date +%s%N)
 	kill -"$sig" $pid
@@ -71,6 +77,38 @@ ms=$(stop_after_start TERM "$T/think.img" $RAIDLAB run --name=t --filename="$T/t
 echo "thinktime: $ms ms"
 [ "$(cat rc)" = 1 ] && [ "$ms" -lt $BOUND_MS ] || fail "thinktime: exit $(cat rc) after $ms ms"
 [ ! -e think.img ] && [ ! -e delay.img ] && [ ! -e rate.img ] || fail "test files left behind"
+
+# a net receiver waiting for its peer (TCP: in accept; UDP: for fio's open
+# message), as fio's own TCP receiver, which a signal stops at once too
+# bound tcp|udp PORT: something listens on (tcp) or is bound to (udp) PORT
+bound() {
+	local hex
+	hex=$(printf '%04X' "$2")
+	if [ "$1" = tcp ]; then
+		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
+			/proc/net/tcp /proc/net/tcp6
+	else
+		awk -v p=":$hex" 'substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
+			/proc/net/udp /proc/net/udp6
+	fi
+}
+for proto in tcp udp; do
+	net=(--name=rx --ioengine=net --protocol=$proto --rw=read --bs=4k --size=1m)
+	[ $proto = tcp ] && net+=(--listen=1) # a UDP reader receives (fio: listen is for TCP)
+	# fio's own UDP receiver sits in recvfrom until its 300 s stuck-job limit
+	if [ $proto = tcp ]; then
+		port=$(free_port)
+		ms=$(stop_when TERM "bound $proto $port" fio "${net[@]}" --port=$port --output=/dev/null)
+		echo "fio's net receiver ($proto): $ms ms"
+	fi
+	port=$(free_port)
+	ms=$(stop_when TERM "bound $proto $port" $RAIDLAB run "${net[@]}" --port=$port --json n.json --quiet)
+	echo "net receiver ($proto): $ms ms"
+	[ "$(cat rc)" = 1 ] && [ "$ms" -lt $BOUND_MS ] ||
+		{ cat run.err; fail "net receiver ($proto): exit $(cat rc) after $ms ms"; }
+	jq -e '.interrupted == true and .jobs[0].name == "rx" and (.jobs[0].read.ios // 0) == 0' n.json >/dev/null ||
+		fail "net receiver ($proto): the partial result is not written and marked"
+done
 
 # a suite in the pause between two tests (--interval): it ends at once and
 # writes the tests it finished, marked "interrupted".  The pause is the time

@@ -33,8 +33,11 @@
 # interrupt, all on the client's CPU time.  A server that slept after every
 # batch was woken by 0.35-0.8 of the client's sends per request (nbdkit's
 # threads by 0.25-0.5); since raidlab serve watches its ring for up to 50 us
-# before sleeping it is woken by about 0.1-0.15.  That is the "cli wakes"
+# before sleeping it is woken by about 0.1-0.2.  That is the "cli wakes"
 # column; the rest of a wake-up's cost lies in the client's CPU per request.
+# Even without wake-ups the client's 6 calls per 4K read bound the rate at
+# about what nbdkit reaches on a quiet machine (docs/serve.md, Performance):
+# 1.2x nbdkit at 4K QD32 is beyond this client.
 #
 # Then emulation in real time: one simulated 850 EVO and raid0 of two,
 # served at --slow 1 (fixed), 1M reads at QD32 measured over NBD by fio,

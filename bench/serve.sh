@@ -36,8 +36,9 @@
 # before sleeping it is woken by about 0.1-0.2.  That is the "cli wakes"
 # column; the rest of a wake-up's cost lies in the client's CPU per request.
 # Even without wake-ups the client's 6 calls per 4K read bound the rate at
-# about what nbdkit reaches on a quiet machine (docs/serve.md, Performance):
-# 1.2x nbdkit at 4K QD32 is beyond this client.
+# about what nbdkit reaches on a quiet machine: by the figures in
+# docs/serve.md (Performance), 1.0-1.06x nbdkit at 4K QD32 there, not 1.2x;
+# under load, where wake-ups cost more, the ratio came out at 1.17-1.4x.
 #
 # Then emulation in real time: one simulated 850 EVO and raid0 of two,
 # served at --slow 1 (fixed), 1M reads at QD32 measured over NBD by fio,

@@ -20,9 +20,25 @@
 # on a busy machine where throughput does not: CPU time per request of the
 # server (its utime + stime over the run, every thread) and of the client
 # (fio's job: its usr_cpu + sys_cpu), and, when perf is installed, system
-# calls per request of each.  The client is one thread: when its cost per
-# request is the same against both servers, that cost bounds both rates
-# and the ratio stays near 1 whatever the server saves.
+# calls per request of each and the wake-ups the client's process performs
+# per request (sched:sched_waking).  The client is one thread: when its
+# cost per request is the same against both servers, that cost bounds both
+# rates and the ratio stays near 1 whatever the server saves.
+#
+# The client's system calls are fixed by libnbd (a send, a poll and 4 recvs
+# per 4K read with structured replies, 2 recvs with simple ones, never an
+# EAGAIN), so the one part of the client's cost a server can change is the
+# work the client's send does when the server is asleep: the scheduler's
+# wake-up of the server and, its core being idle, an inter-processor
+# interrupt, all on the client's CPU time.  A server that slept after every
+# batch was woken by 0.35-0.8 of the client's sends per request (nbdkit's
+# threads by 0.25-0.5); since raidlab serve watches its ring for up to 50 us
+# before sleeping it is woken by about 0.1-0.2.  That is the "cli wakes"
+# column; the rest of a wake-up's cost lies in the client's CPU per request.
+# Even without wake-ups the client's 6 calls per 4K read bound the rate at
+# about what nbdkit reaches on a quiet machine: by the figures in
+# docs/serve.md (Performance), 1.0-1.06x nbdkit at 4K QD32 there, not 1.2x;
+# under load, where wake-ups cost more, the ratio came out at 1.17-1.4x.
 #
 # Then emulation in real time: one simulated 850 EVO and raid0 of two,
 # served at --slow 1 (fixed), 1M reads at QD32 measured over NBD by fio,
@@ -64,16 +80,16 @@ stop_server() { kill "$spid"; wait "$spid" 2>/dev/null || true; spid=; }
 cpu_ticks() { awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 perf_ok=
-perf stat -e raw_syscalls:sys_enter -x, -o /dev/null true 2>/dev/null && perf_ok=1
-# System calls per request counted by perf in $1 (a perf stat -x, file) for $2
-# requests, or "-".
+perf stat -e raw_syscalls:sys_enter,sched:sched_waking -x, -o /dev/null true 2>/dev/null && perf_ok=1
+# Events $3 (default: system calls) per request counted by perf in $1 (a
+# perf stat -x, file) for $2 requests, or "-".
 perf_calls() {
-	awk -F, -v n="$2" '$3 == "raw_syscalls:sys_enter" {c = $1}
+	awk -F, -v n="$2" -v e="${3:-raw_syscalls:sys_enter}" '$3 == e {c = $1}
 		END { if (c != "" && n > 0) printf "%.2f\n", c / n; else print "-" }' "$1"
 }
 
-# One run: "iops mb_s srv_us cli_us srv_calls cli_calls", the last four per
-# request (calls are "-" without perf).
+# One run: "iops mb_s srv_us cli_us srv_calls cli_calls cli_wakes", the last
+# five per request (calls and wakes are "-" without perf).
 run() { # server rw bs qd [simple] [client threads]
 	local t0 t1 pp="" pc=() jobs=${6:-1}
 	start_server "$1" "${5:-}"
@@ -81,7 +97,7 @@ run() { # server rw bs qd [simple] [client threads]
 	if [ -n "$perf_ok" ]; then
 		perf stat -e raw_syscalls:sys_enter -x, -o "$dir/srv.perf" -p "$spid" 2>/dev/null &
 		pp=$!
-		pc=(perf stat -e raw_syscalls:sys_enter -x "," -o "$dir/cli.perf")
+		pc=(perf stat -e raw_syscalls:sys_enter,sched:sched_waking -x "," -o "$dir/cli.perf")
 	fi
 	"${pc[@]}" fio --name=b --ioengine=nbd --uri="nbd+unix:///?socket=$dir/s.sock" --rw="$2" \
 		--bs="$3" --iodepth="$(($4 / jobs))" --numjobs="$jobs" --group_reporting \
@@ -89,13 +105,17 @@ run() { # server rw bs qd [simple] [client threads]
 	t1=$(cpu_ticks "$spid")
 	[ -n "$pp" ] && { kill -INT "$pp"; wait "$pp" 2>/dev/null || true; }
 	stop_server
-	local n sc=- cc=-
+	local n sc=- cc=- cw=-
 	n=$(jq -r '.jobs[0].read.total_ios' "$dir/f.json")
-	[ -n "$pp" ] && { sc=$(perf_calls "$dir/srv.perf" "$n"); cc=$(perf_calls "$dir/cli.perf" "$n"); }
-	jq -r --argjson st "$((t1 - t0))" --argjson hz "$hz" --arg sc "$sc" --arg cc "$cc" \
+	if [ -n "$pp" ]; then
+		sc=$(perf_calls "$dir/srv.perf" "$n")
+		cc=$(perf_calls "$dir/cli.perf" "$n")
+		cw=$(perf_calls "$dir/cli.perf" "$n" sched:sched_waking)
+	fi
+	jq -r --argjson st "$((t1 - t0))" --argjson hz "$hz" --arg sc "$sc" --arg cc "$cc" --arg cw "$cw" \
 		'.jobs[0] | (.read.total_ios) as $n |
 		"\(.read.iops) \(.read.bw_bytes / 1e6) \($st / $hz * 1e6 / $n)" +
-		" \((.usr_cpu + .sys_cpu) / 100 * .job_runtime * 1e3 / $n) \($sc) \($cc)"' "$dir/f.json"
+		" \((.usr_cpu + .sys_cpu) / 100 * .job_runtime * 1e3 / $n) \($sc) \($cc) \($cw)"' "$dir/f.json"
 }
 
 # Median of column $2 of file $1 ("-" when the column holds no figures).
@@ -113,7 +133,7 @@ compare() { # label rw bs qd [simple] [client threads]
 		run nbdkit "$2" "$3" "$4" "${5:-}" "${6:-1}" >>"$dir/k.txt"
 	done
 	local r=() k=()
-	for c in 1 2 3 4 5 6; do
+	for c in 1 2 3 4 5 6 7; do
 		r+=("$(col_median "$dir/r.txt" $c)")
 		k+=("$(col_median "$dir/k.txt" $c)")
 	done
@@ -129,16 +149,16 @@ print_costs() {
 	[ -s "$dir/cost.txt" ] || return 0
 	echo
 	echo "per request (median): CPU us of the server and of the client (fio's job);" \
-		"system calls of each$([ -n "$perf_ok" ] || echo ' (install perf to count them)')"
-	printf '%-22s %-8s %9s %9s %9s | %9s %9s\n' case server "srv us" "cli us" "total us" \
-		"srv calls" "cli calls"
+		"system calls of each and wake-ups done by the client$([ -n "$perf_ok" ] || echo ' (install perf to count them)')"
+	printf '%-22s %-8s %9s %9s %9s | %9s %9s %9s\n' case server "srv us" "cli us" "total us" \
+		"srv calls" "cli calls" "cli wakes"
 	local i=0 lbl
 	while read -r lbl; do
 		for who in raidlab nbdkit; do
 			i=$((i + 1))
 			sed -n "${i}p" "$dir/cost.txt" | awk -v l="$lbl" -v w="$who" \
-				'{ printf "%-22s %-8s %9.2f %9.2f %9.2f | %9s %9s\n",
-					l, w, $1, $2, $1 + $2, $3, $4 }'
+				'{ printf "%-22s %-8s %9.2f %9.2f %9.2f | %9s %9s %9s\n",
+					l, w, $1, $2, $1 + $2, $3, $4, $5 }'
 			lbl=
 		done
 	done <"$dir/cost.lbl"

@@ -21,6 +21,32 @@
 # by +-25 % on a shared disk (page-cache writeback competes), hence the
 # median of 5 by default: with 3, one bench run in four here put a buffered
 # job outside +-10 % that the next run put back inside.
+#
+# The buffered random-write jobs (fio-rand-write, fio-rand-RW: 4 jobs of
+# 4 KiB at iodepth 16 on one file) are CPU-bound too, and raidlab came out
+# 1.2-1.45x faster than fio there because it made half the system calls:
+# fio takes completions one per io_getevents() (iodepth_batch_complete_max
+# defaults to iodepth_batch_complete_min, 1), and a buffered request is
+# already done when io_submit returns, so fio pays io_submit + io_getevents
+# per request where raidlab took the 16 finished ones in one call
+# (perf stat, same job: 2.01 against 1.06 system calls per request, and
+# 10 against 7 us of CPU per request; fio with iodepth_batch_complete_max=16
+# dropped to 1.07 calls and raidlab's CPU).  raidlab now reaps as fio does
+# (docs/options.md), which the per-request call counts show whatever the
+# load.  Checked and the same in both: the file (fallocate of the whole
+# size for write-only jobs, written and fsynced for jobs that read), the
+# page-cache drop (DONTNEED when each job starts and at each pass over the
+# file), one iocb per io_submit, the random map (each block once per pass),
+# the bytes counted per job, and nothing flushed at the end.  What is left
+# is each tool's own CPU per request (fio's is about 1 us more in user
+# space) and that fio runs jobs as processes, each with its own descriptor,
+# where raidlab runs threads sharing one (fio with thread=1 used less
+# system time per request than fio without).  On a busy machine the
+# throughput figures lean towards fio: each fio job calls setsid(), so with
+# the kernel's autogroup scheduling each gets a CPU share of its own, while
+# raidlab's threads share their process's one (measured under a load of 9
+# on 2 CPUs: fio's jobs got 1.3-1.7 times raidlab's CPU time in the same
+# 3 s).  Compare system calls and CPU time per request there.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 RAIDLAB=${RAIDLAB:-$top/build/raidlab}

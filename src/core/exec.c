@@ -105,6 +105,7 @@ int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth
 	if (!ex)
 		return -ENOMEM;
 	ex->kind = kind;
+	ex->reap_min = 1;
 	ex->ready_tail = &ex->ready_head;
 	ex->wait_tail = &ex->wait_head;
 	ex->timers_cap = 64;

@@ -131,6 +131,14 @@ struct rl_exec {
 	 * 0: only at the next poll, in one batch.
 	 */
 	unsigned submit_batch;
+	/*
+	 * libaio: completions taken per io_getevents() (0: every finished
+	 * one; fio's iodepth_batch_complete_max, 1 in a fio job), and how many
+	 * a blocking poll waits for (fio's iodepth_batch_complete_min: 1 by
+	 * default; 0: a poll never waits in the kernel, the owner spins).
+	 */
+	unsigned reap_max;
+	unsigned reap_min;
 
 	/*
 	 * The clock of a batch of completions (rl_exec_batch_now): while a

@@ -11,6 +11,16 @@
  * result is mapped to 0 / -errno here (a short transfer is -EIO), so the
  * file target keeps a single completion path whatever the backend.
  *
+ * Completions are taken as fio takes them: at most ex->reap_max per
+ * io_getevents() (fio's iodepth_batch_complete_max; a job's default is 1,
+ * so each completion costs a system call, as in fio), and a poll that
+ * blocks waits for ex->reap_min of them (iodepth_batch_complete_min; 0:
+ * it never blocks and the owner spins, as fio polls).  Taking every
+ * finished one at once saves those calls: on buffered 4 KiB writes,
+ * which the kernel finishes inside io_submit, the call per request was
+ * about a third of the CPU time per request, and without it raidlab did
+ * 1.2-1.45 times fio's I/O on the same job.
+ *
  * Buffered I/O (@alone) is different: the kernel does it inside io_submit,
  * and a batch of buffered reads in one call goes to the device one by one
  * (measured: 16 random 4 KiB reads per call ran at a tenth of the rate of
@@ -88,7 +98,8 @@ static int aio_flush_queue(struct rl_exec *ex, bool fail_refused)
 static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts)
 {
 	struct aio_state *st = ex->backend_priv;
-	int n = io_getevents(st->ctx, min, (long)st->cap, st->events, ts);
+	long max = ex->reap_max && ex->reap_max < st->cap ? (long)ex->reap_max : (long)st->cap;
+	int n = io_getevents(st->ctx, min < max ? min : max, max, st->events, ts);
 
 	if (n == -EINTR)
 		return 0;
@@ -133,16 +144,21 @@ static int aio_poll(struct rl_exec *ex, uint64_t block_until)
 		}
 		return 0;
 	}
-	rc = aio_reap(ex, 0, &zero);
-	if (rc != 0 || !block_until)
-		return rc;
+	/* wait for reap_min of those in flight (fewer if fewer are) */
+	long want =
+	    ex->reap_min < ex->backend_inflight ? (long)ex->reap_min : (long)ex->backend_inflight;
+	if (want <= 1 || !block_until) {
+		rc = aio_reap(ex, 0, &zero);
+		if (rc != 0 || !block_until || !want)
+			return rc;
+	}
 	if (block_until == UINT64_MAX)
-		return aio_reap(ex, 1, NULL);
+		return aio_reap(ex, want, NULL);
 	uint64_t now = aio_now(ex);
 	uint64_t d = block_until > now ? block_until - now : 0;
 	struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
 	                      .tv_nsec = (long)(d % 1000000000ull)};
-	return aio_reap(ex, 1, &ts);
+	return aio_reap(ex, want, &ts);
 }
 
 static void aio_destroy(struct rl_exec *ex)

@@ -213,9 +213,15 @@ struct wl_job {
 	uint32_t iodepth;       /* default 1 */
 	uint32_t iodepth_batch; /* iodepth_batch_submit: requests handed to the kernel at once (0:
 	                           iodepth) */
-	uint32_t numjobs;       /* default 1 */
-	uint64_t size;          /* bytes of the region each job covers; 0: target size - offset */
-	uint64_t offset;        /* start of the region; default 0 */
+	/*
+	 * iodepth_batch_complete_min / _max: completions waited for (0: never
+	 * wait, poll) and taken at most per reap (0: as many as min, at least 1)
+	 */
+	uint32_t iodepth_batch_complete_min;
+	uint32_t iodepth_batch_complete_max;
+	uint32_t numjobs; /* default 1 */
+	uint64_t size;    /* bytes of the region each job covers; 0: target size - offset */
+	uint64_t offset;  /* start of the region; default 0 */
 	uint64_t offset_increment; /* worker k's region starts at offset + k * this; default 0 */
 	uint64_t io_size;          /* io_size=: bytes each worker does per loop; 0: size */
 	uint64_t runtime_ns;       /* runtime=; 0: no limit */

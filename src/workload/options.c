@@ -73,6 +73,21 @@ static const struct opt_def opt_table[] = {
               "iodepth.  Larger batches save system calls but leave the device idle "
               "while a batch fills."),
      .set = opt_set_u32, .off = OPT_OFF(iodepth_batch, uint32_t), .min = 0, .max = 65536},
+    {OPT_INFO("iodepth_batch_complete_min", "iodepth_batch_complete", "int", "1",
+              "Completions a job waits for once its queue is full (libaio): 1, as fio, "
+              "waits for one; N waits until N are done; 0 never waits in the kernel but "
+              "polls (a busy loop, as fio's).  io_uring reads completions from its ring "
+              "and only waits for one."),
+     .set = opt_set_u32, .off = OPT_OFF(iodepth_batch_complete_min, uint32_t), .min = 0,
+     .max = 65536},
+    {OPT_INFO("iodepth_batch_complete_max", NULL, "int", "0",
+              "Completions taken from the kernel per system call (libaio): 0 means "
+              "iodepth_batch_complete_min (at least 1), so by default each completion is "
+              "one io_getevents() call, as in fio; iodepth takes every finished one at "
+              "once and saves those calls.  io_uring takes every finished one from its "
+              "ring without a system call."),
+     .set = opt_set_u32, .off = OPT_OFF(iodepth_batch_complete_max, uint32_t), .min = 0,
+     .max = 65536},
     {OPT_INFO("numjobs", NULL, "int", "1",
               "Copies of the job run at the same time, 1 to 1024; each covers the same "
               "region (unless offset_increment is set) with its own random sequence."),
@@ -766,8 +781,8 @@ static const struct {
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-    "bs_unaligned", "iodepth_batch_complete", "iodepth_low",   "percentage_random", "hipri",
-    "fixedbufs",    "registerfiles",          "sqthread_poll",
+    "bs_unaligned", "iodepth_low",   "percentage_random", "hipri",
+    "fixedbufs",    "registerfiles", "sqthread_poll",
 };
 
 static const struct opt_def *opt_lookup(const char *name)

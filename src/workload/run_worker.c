@@ -360,12 +360,25 @@ static int run_thread_exec(struct run_thread *th, struct rl_exec **exp)
 			if (th->ws[i]->t->vtime > ex->vnow)
 				ex->vnow = th->ws[i]->t->vtime;
 	}
-	/* iodepth_batch: the smallest batch of the jobs sharing the executor */
+	/*
+	 * iodepth_batch and iodepth_batch_complete_min/max: the smallest of
+	 * the jobs sharing the executor.  As in fio, the most taken at once is
+	 * the max, or the min when the max is smaller, and at least one.
+	 */
 	for (unsigned i = 0; i < th->n; i++) {
 		const struct wl_job *j = th->ws[i]->job;
 		unsigned b = j->iodepth_batch ? j->iodepth_batch : j->iodepth;
+		unsigned cmax = j->iodepth_batch_complete_max;
+		if (cmax < j->iodepth_batch_complete_min)
+			cmax = j->iodepth_batch_complete_min;
+		if (!cmax)
+			cmax = 1;
 		if (!ex->submit_batch || b < ex->submit_batch)
 			ex->submit_batch = b;
+		if (!ex->reap_max || cmax < ex->reap_max)
+			ex->reap_max = cmax;
+		if (i == 0 || j->iodepth_batch_complete_min < ex->reap_min)
+			ex->reap_min = j->iodepth_batch_complete_min;
 	}
 	return 0;
 }

@@ -124,12 +124,17 @@ void st_fio_text_start(FILE *f, const struct wl_job *jobs, size_t njobs, const u
 	        nworkers > 1 ? "es" : "");
 }
 
-/* The files under a target tree (rl_target_tree) this run created: how many, and their bytes. */
+/*
+ * The files under a target tree (rl_target_tree) this run created or laid
+ * out again (an existing, shorter one): how many, and their bytes.
+ */
 static void fio_layout_count(struct json_object *node, unsigned *n, uint64_t *bytes)
 {
 	struct json_object *v, *kids;
+	bool made = json_object_object_get_ex(node, "created", &v) && json_object_get_boolean(v);
+	bool again = json_object_object_get_ex(node, "laid_out", &v) && json_object_get_boolean(v);
 
-	if (json_object_object_get_ex(node, "created", &v) && json_object_get_boolean(v)) {
+	if (made || again) {
 		(*n)++;
 		if (json_object_object_get_ex(node, "size_bytes", &v))
 			*bytes += (uint64_t)json_object_get_int64(v);

@@ -30,10 +30,10 @@ void st_fio_text_start(FILE *f, const struct wl_job *jobs, size_t njobs, const u
 /**
  * fio's "NAME: Laying out IO file (1 file / 16MiB)" lines, printed after
  * "Starting N processes": per clone of @jobs (in order; clone c's target
- * is @targets[@tidx[c]]) whose target holds files this run created (the
- * "created" mark of file targets), their count and size in MiB ("IO files
- * (3 files / total 48MiB)" for several).  A target an earlier clone used
- * is not announced again: fio's second job on a file finds it there.
+ * is @targets[@tidx[c]]) whose target holds files this run created or
+ * laid out again (the "created" and "laid_out" marks of file targets), their count and size in MiB
+ * ("IO files (3 files / total 48MiB)" for several).  A target an earlier clone used is not
+ * announced again: fio's second job on a file finds it there.
  */
 void st_fio_text_layout(FILE *f, const struct wl_job *jobs, size_t njobs,
                         struct rl_target *const *targets, const unsigned *tidx);

@@ -10,7 +10,13 @@
  * with size= (or the run's default), filled with incompressible data (as
  * fio lays out its files, so reads hit real blocks rather than holes),
  * marked as raidlab's own, and removed when the run finishes unless kept.
- * An existing file is used as it is; size= may shrink the region used.
+ * An existing file is used as it is; size= may shrink the region used.  An
+ * existing regular file shorter than size= is laid out again at size=, as
+ * fio does (its old content is replaced, as if it were new, and it is kept
+ * at the end), but only when the rules for writing to it allow it: the
+ * checks below run as for a job that writes, even when the jobs only read.
+ * create=0 (fio's allow_file_create=0) or extend=0 (create_on_open=1)
+ * leave such a file alone and the run is refused.
  *
  * Safety (safety.h): a device opened for writing is opened O_EXCL; every
  * target takes raidlab's advisory lock (exclusive to write, shared to
@@ -51,7 +57,9 @@ struct file_state {
 	int fd_buffered; /* also_buffered: the same file without O_DIRECT, or -1 */
 	char *path;
 	bool blockdev;
-	bool created; /* raidlab made this file: remove it at finish unless keep */
+	bool created;  /* raidlab made this file: remove it at finish unless keep */
+	bool laid_out; /* an existing, shorter file raidlab laid out again at size= */
+	bool extend;   /* a shorter existing file may be laid out again (default on) */
 	bool keep;
 	bool unlink; /* remove it at finish even if it existed (fio's unlink=1) */
 	bool create; /* a missing file may be created (fio's allow_file_create) */
@@ -185,6 +193,8 @@ static int file_describe(struct rl_target *t, struct json_object *obj)
 	json_object_object_add(obj, "direct", json_object_new_boolean(f->direct));
 	if (f->created)
 		json_object_object_add(obj, "created", json_object_new_boolean(true));
+	if (f->laid_out)
+		json_object_object_add(obj, "laid_out", json_object_new_boolean(true));
 	return 0;
 }
 
@@ -300,6 +310,62 @@ static uint32_t file_dio_align(int fd)
 }
 
 /*
+ * The content of a new (or emptied) file of @size bytes on @fd: written
+ * when a job reads it, only allocated when the jobs only write.
+ */
+static int file_fill(int fd, struct rl_target *t, uint64_t size, const struct rl_build_ctx *ctx)
+{
+	int rc;
+
+	if (!ctx->write_only) {
+		t->caps |= RL_CAP_FRESH; /* an array over it has to resync */
+		return file_layout(fd, size);
+	}
+	/*
+	 * Nothing will read it: allocate the blocks without writing them, as
+	 * fio does for write-only jobs (fallocate=native); where the
+	 * filesystem cannot, the file is sparse.
+	 */
+	rc = posix_fallocate(fd, 0, (off_t)size);
+	if (rc == EOPNOTSUPP || rc == EINVAL)
+		rc = ftruncate(fd, (off_t)size) ? errno : 0;
+	return -rc;
+}
+
+/*
+ * An existing regular file shorter than @want_size, already open, locked and
+ * checked as one a job writes to: emptied and filled again at @want_size,
+ * as fio lays out such a file (it removes it and makes a new one; here the
+ * same file is emptied, so its owner, mode and links stay).  Sets *st to it.
+ */
+static int file_regrow(struct file_state *f, struct rl_target *t, uint64_t want_size,
+                       const struct rl_build_ctx *ctx, struct stat *st, size_t pos,
+                       struct rl_err *err)
+{
+	int wfd = open(f->path, O_WRONLY | O_CLOEXEC), rc;
+
+	if (wfd < 0) {
+		int e = errno;
+		rl_err_set(err, pos, "cannot open %s to lay it out: %s", f->path, strerror(e));
+		return -e;
+	}
+	rc = ftruncate(wfd, 0) ? -errno : file_fill(wfd, t, want_size, ctx);
+	close(wfd);
+	if (rc) {
+		rl_err_set(err, pos, "cannot lay out %s at %llu bytes: %s", f->path,
+		           (unsigned long long)want_size, strerror(-rc));
+		return rc;
+	}
+	f->laid_out = true;
+	if (fstat(f->fd, st)) {
+		int e = errno;
+		rl_err_set(err, pos, "cannot stat %s: %s", f->path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/*
  * A missing file: created with @want_size, marked as raidlab's, and laid out
  * (or only allocated when nothing will read it).  Sets *st to the new file.
  */
@@ -329,20 +395,7 @@ static int file_make(struct file_state *f, struct rl_target *t, uint64_t want_si
 	}
 	f->created = true;
 	rl_safety_mark_file(cfd);
-	if (ctx->write_only) {
-		/*
-		 * Nothing will read it: allocate the blocks without writing
-		 * them, as fio does for write-only jobs (fallocate=native);
-		 * where the filesystem cannot, the file is sparse.
-		 */
-		rc = posix_fallocate(cfd, 0, (off_t)want_size);
-		if (rc == EOPNOTSUPP || rc == EINVAL)
-			rc = ftruncate(cfd, (off_t)want_size) ? errno : 0;
-		rc = -rc;
-	} else {
-		rc = file_layout(cfd, want_size);
-		t->caps |= RL_CAP_FRESH; /* an array over it has to resync */
-	}
+	rc = file_fill(cfd, t, want_size, ctx);
 	close(cfd);
 	if (rc) {
 		rl_err_set(err, pos, "cannot lay out %s: %s", f->path, strerror(-rc));
@@ -480,8 +533,20 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	if (!exists && (rc = file_make(f, t, want_size, ctx, &st, pos, err)))
 		return rc;
 	f->blockdev = S_ISBLK(st.st_mode);
+	bool grow = exists && S_ISREG(st.st_mode) && want_size > (uint64_t)st.st_size;
+	if (grow && (!f->create || !f->extend))
+		return rl_err_set(
+		    err, pos,
+		    "%s holds %llu bytes, less than the size=%llu asked for, and %s "
+		    "keeps it from being laid out again",
+		    f->path, (unsigned long long)st.st_size, (unsigned long long)want_size,
+		    !f->create ? "create=0 (allow_file_create=0)" : "extend=0 (create_on_open=1)");
+	/* laying it out again writes it: the checks for writing apply */
+	struct rl_build_ctx wctx = *ctx;
+	wctx.write_intent |= grow;
+	ctx = &wctx;
 	if ((rc = file_open_fd(f, ctx, pos, err)) ||
-	    (rc = file_measure(f, t, &st, want_size, pos, err)))
+	    (!grow && (rc = file_measure(f, t, &st, want_size, pos, err))))
 		return rc;
 	/* In use: refused whatever --force-destroy says. */
 	rc = rl_safety_lock(f->fd, ctx->write_intent && !ctx->shared, found, sizeof(found));
@@ -503,6 +568,9 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	}
 	if (ctx->write_intent && !f->created && !ctx->force_destroy &&
 	    (rc = file_check_data(f, ctx, pos, err)))
+		return rc;
+	if (grow && ((rc = file_regrow(f, t, want_size, ctx, &st, pos, err)) ||
+	             (rc = file_measure(f, t, &st, want_size, pos, err))))
 		return rc;
 	f->writable = ctx->write_intent;
 	if (f->direct && ctx->also_buffered) {
@@ -539,6 +607,11 @@ static const struct rl_param file_params[] = {
      .type = RL_PARAM_BOOL,
      .def_note = "on (fio's `allow_file_create`)",
      .help = "create the file if it does not exist; off: a missing file is an error"},
+    {.name = "extend",
+     .type = RL_PARAM_BOOL,
+     .def_note = "on (off: fio's `create_on_open=1`)",
+     .help = "lay out again, at size=, an existing regular file shorter than size= (its "
+             "content is replaced), when it may be written to; off: such a file is an error"},
     {0},
 };
 
@@ -547,7 +620,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 {
 	const char *path;
 	uint64_t size = 0;
-	bool direct = ctx->direct, keep = ctx->keep, unl = false, create = true;
+	bool direct = ctx->direct, keep = ctx->keep, unl = false, create = true, extend = true;
 	int rc;
 
 	if (node->is_call) {
@@ -561,6 +634,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 		    (rc = rl_param_bool(node, file_params, "keep", &keep, err)) ||
 		    (rc = rl_param_bool(node, file_params, "unlink", &unl, err)) ||
 		    (rc = rl_param_bool(node, file_params, "create", &create, err)) ||
+		    (rc = rl_param_bool(node, file_params, "extend", &extend, err)) ||
 		    (rc = rl_params_check(node, file_params, err)))
 			return rc;
 	} else {
@@ -583,6 +657,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	f->direct = direct;
 	f->keep = keep;
 	f->create = create;
+	f->extend = extend;
 	t->priv = f;
 	t->caps = RL_CAP_FLUSH | RL_CAP_DATA | RL_CAP_REAL;
 	f->access_hint = ctx->access_hint;

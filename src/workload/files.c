@@ -111,7 +111,7 @@ static bool files_add_pmemblk(char *buf, size_t len, size_t *pos, const struct w
 
 /*
  * file("DIR/PATH", size=N), and the job's file habits as the file target's
- * parameters: unlink=1, create=0.
+ * parameters: unlink=1, create=0, extend=0.
  */
 static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_job *job,
                            const char *dir, const char *path, size_t plen, uint64_t size)
@@ -126,6 +126,8 @@ static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_j
 		ok = files_append(buf, len, pos, ", unlink=1");
 	if (ok && !job->allow_file_create)
 		ok = files_append(buf, len, pos, ", create=0");
+	if (ok && job->create_on_open)
+		ok = files_append(buf, len, pos, ", extend=0");
 	return ok && files_append(buf, len, pos, ")");
 }
 
@@ -354,6 +356,14 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 		return 0;
 	}
 	const char *dir = job->directory[0] ? job->directory : NULL;
+	/*
+	 * offset_increment moves copy k's region up by k of it: its own files
+	 * hold that far, files the copies share hold the last copy's region
+	 * (fio lays a file out to the highest region a job asks of it).
+	 */
+	if (want && !job->filesize && job->offset_increment)
+		want +=
+		    (uint64_t)(job->filename[0] ? job->numjobs - 1 : clone) * job->offset_increment;
 	if (!job->filename[0]) {
 		if (!dir)
 			return 1;

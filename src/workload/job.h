@@ -351,6 +351,7 @@ struct wl_job {
 	char filename_format[WL_PATH_MAX]; /* default $jobname.$jobnum.$filenum */
 	bool unlink_files;      /* unlink=1 / unlink_each_loop=1: remove them at the end */
 	bool allow_file_create; /* 0: a file that does not exist is an error */
+	bool create_on_open;    /* 1: a short existing file is used as it is, not laid out */
 	/* buffer_pattern=: what writes carry (0 bytes: random data) */
 	uint8_t buffer_pattern[WL_PATTERN_MAX];
 	uint32_t buffer_pattern_len;

@@ -312,10 +312,12 @@ static const struct opt_def opt_table[] = {
               "apart."),
      .set = opt_set_fallocate},
     {OPT_INFO("create_on_open", NULL, "bool", "0",
-              "Accepted for fio job files: raidlab creates a job's files before the run "
-              "starts (and removes them at its end unless --keep), whether or not fio "
-              "would have waited for the job's open()."),
-     .set = opt_set_bool_accepted},
+              "raidlab creates a job's missing files before the run starts (and removes "
+              "them at its end unless --keep), whether or not fio would have waited for "
+              "the job's open().  1: an existing file shorter than the job's offset+size "
+              "is not laid out again (as fio, which then fails the job at the end of the "
+              "file); raidlab refuses it before the run."),
+     .set = opt_set_bool, .off = OPT_OFF(create_on_open, bool)},
     {OPT_INFO("create_serialize", NULL, "bool", "1",
               "Accepted for fio job files: raidlab creates and lays out every job's files "
               "one after another before any job starts, so creation is always serialized."),

@@ -5,7 +5,9 @@
 # verify=pattern write the same bytes (and each program verifies the
 # other's), verify_pattern alone checks reads, log_offset and per_job_logs
 # shape the logs as fio's, unified_rw_reporting gives fio's "mixed" JSON, and
-# the options accepted for job files are accepted by both.
+# the options accepted for job files are accepted by both; a file shorter
+# than the job asks for is laid out again as fio does, unless the safety
+# checks, allow_file_create=0 or create_on_open=1 say no.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -51,6 +53,66 @@ expect_fail 2 "r/nope does not exist.*allow_file_create=0" \
 fio --name=j --rw=read --size=64k --filename=f/nope --allow_file_create=0 >fio.out 2>&1 &&
 	fail "fio ran with allow_file_create=0 (the test's premise)"
 grep -q 'allow_file_create' fio.out || fail "fio's message changed"
+
+# --- an existing file shorter than the job's region: laid out again, as fio ---
+# (1 MiB of 'A's; the job asks for 4 MiB, or 3 with offset_increment)
+short() { head -c 1048576 /dev/zero | tr '\0' A >"$1"; }
+for args in "--rw=read" "--rw=write" "--rw=randread --offset=1m --size=3m" \
+	"--rw=read --size=1m --offset_increment=1m --numjobs=3"; do
+	for d in f r; do
+		short $d/s
+		tool="fio"
+		[ $d = r ] && tool="$RAIDLAB run"
+		$tool --name=j --filename=$d/s --size=4m --bs=4k $args >$d.out 2>&1 ||
+			{ cat $d.out; fail "$d: short file, $args"; }
+		grep 'Laying out' $d.out >$d.lay || true
+		grep -c 'err= 0' $d.out >$d.ok || true
+		stat -c %s $d/s >$d.size
+	done
+	[ -s f.lay ] || fail "fio printed no 'Laying out' line for $args (the test's premise)"
+	cmp f.lay r.lay || fail "short file, $args: raidlab printed '$(cat r.lay)', fio '$(cat f.lay)'"
+	cmp f.size r.size || fail "short file, $args: fio made it $(cat f.size) bytes, raidlab $(cat r.size)"
+	cmp f.ok r.ok || fail "short file, $args: $(cat f.ok) jobs ran clean in fio, $(cat r.ok) in raidlab"
+	[ "$(cat r.ok)" -ge 1 ] || fail "short file, $args: no job ran clean"
+done
+# a reading job: the old content is replaced by data (both), not kept
+for d in f r; do [ "$(head -c 4 $d/s)" != AAAA ] || fail "$d: a laid out file kept its old start"; done
+# JSON and terse output print no line, as fio's
+short r/s
+$RAIDLAB run --name=j --filename=r/s --size=4m --rw=read --output-format=json >r.json ||
+	fail "short file, json"
+jq -e '.jobs[0].error == 0' r.json >/dev/null || fail "short file, json: not a JSON report"
+[ "$(stat -c %s r/s)" -eq 4194304 ] || fail "short file, json: not laid out"
+# refused, the file left as it was: in use (open for writing elsewhere), a
+# signature (also for a job that only reads), allow_file_create=0, create_on_open=1
+short r/s
+exec 3<>r/s
+expect_fail 1 "open for writing by PID $$" $RAIDLAB run --name=j --filename=r/s --size=4m \
+	--rw=read --quiet
+exec 3>&-
+truncate -s 1m r/w
+mkswap r/w >/dev/null 2>&1 || fail "mkswap"
+expect_fail 1 "swap signature.*--force-destroy" $RAIDLAB run --name=j --filename=r/w --size=4m \
+	--rw=read --quiet
+[ "$(stat -c %s r/w)" -eq 1048576 ] || fail "a refused short file was changed"
+expect_fail 2 "allow_file_create=0" $RAIDLAB run --name=j --filename=r/s --size=4m --rw=read \
+	--allow_file_create=0 --quiet
+expect_fail 2 "create_on_open=1" $RAIDLAB run --name=j --filename=r/s --size=4m --rw=read \
+	--create_on_open=1 --quiet
+[ "$(head -c 1048576 r/s | tr -d A | wc -c)" -eq 0 ] && [ "$(stat -c %s r/s)" -eq 1048576 ] ||
+	fail "a refused short file was changed"
+# ... where fio removes it and fails, and leaves it short and fails
+short f/s
+fio --name=j --filename=f/s --size=4m --rw=read --allow_file_create=0 >/dev/null 2>&1 &&
+	fail "fio ran allow_file_create=0 on a short file (the test's premise)"
+short f/s
+fio --name=j --filename=f/s --size=4m --rw=read --create_on_open=1 >/dev/null 2>&1 &&
+	fail "fio ran create_on_open=1 on a short file (the test's premise)"
+[ "$(stat -c %s f/s)" -eq 1048576 ] || fail "fio laid out with create_on_open=1 (premise)"
+# --force-destroy lets it write over the signature, so it is laid out
+$RAIDLAB run --name=j --filename=r/w --size=4m --rw=read --force-destroy --quiet ||
+	fail "short file with a signature, --force-destroy"
+[ "$(stat -c %s r/w)" -eq 4194304 ] || fail "--force-destroy: the short file was not laid out"
 
 # --- buffer_pattern and verify=pattern: fio's bytes ---
 fio --name=j --rw=write --bs=4k --size=64k --filename=f/b --buffer_pattern=0x0102aa >/dev/null

@@ -55,10 +55,20 @@ static int uring_reap(struct rl_exec *ex)
 {
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
+	/*
+	 * The batch is what had completed when it began.  A callback that
+	 * submits can post more before the loop ends (a read of a hole or of
+	 * an unwritten extent completes inside the submit); taking those too
+	 * would keep the batch, and its clock, open for as long as they keep
+	 * coming, and a time-based run would never see its end.
+	 */
+	unsigned avail = io_uring_cq_ready(ex->ring);
 
 	rl_exec_batch_begin(ex);
 	io_uring_for_each_cqe(ex->ring, head, cqe)
 	{
+		if (n == avail)
+			break;
 		struct rl_io *io = io_uring_cqe_get_data(cqe);
 		int res = cqe->res;
 		int status;

@@ -104,4 +104,20 @@ for sig in INT TERM; do
 		[ "$rc" = 1 ] || fail "SIG$sig while waiting in $target: exit $rc"
 	done
 done
+# A time-based read of blocks that hold no data (a hole, an unwritten
+# extent) completes inside its submit, so each completion's callback posts
+# the next before the batch of completions ends: the run must still stop at
+# its runtime.  (A batch once took every completion that arrived while it
+# ran, its clock never moved, and these ran until killed.)
+fallocate -l 16m "$T/unwritten.img"
+truncate -s 16m "$T/sparse.img"
+for f in unwritten sparse; do
+	for e in io_uring libaio psync; do
+		timeout 60 $RAIDLAB run --name=hole --filename="$T/$f.img" --rw=randread --bs=4k \
+			--iodepth=16 --direct=1 --ioengine=$e --runtime=1 --time_based \
+			--output-format=json >"$T/hole.json" ||
+			fail "a time-based $e read of a $f file did not end at its runtime (exit $?)"
+		jq -e '.jobs[0].read.total_ios > 0' "$T/hole.json" >/dev/null || fail "$e on $f: no reads"
+	done
+done
 echo ok

@@ -11,18 +11,6 @@ need fio
 need jq
 need python3
 
-# bound tcp|udp PORT: something listens on (tcp) or is bound to (udp) PORT
-bound() {
-	local hex
-	hex=$(printf '%04X' "$2")
-	if [ "$1" = tcp ]; then
-		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
-			/proc/net/tcp /proc/net/tcp6
-	else
-		awk -v p=":$hex" 'substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
-			/proc/net/udp /proc/net/udp6
-	fi
-}
 
 # wait_bound PROTO PORT PID: until the receiver PID is ready (or gone)
 wait_bound() {

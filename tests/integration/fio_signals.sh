@@ -80,18 +80,6 @@ echo "thinktime: $ms ms"
 
 # a net receiver waiting for its peer (TCP: in accept; UDP: for fio's open
 # message), as fio's own TCP receiver, which a signal stops at once too
-# bound tcp|udp PORT: something listens on (tcp) or is bound to (udp) PORT
-bound() {
-	local hex
-	hex=$(printf '%04X' "$2")
-	if [ "$1" = tcp ]; then
-		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
-			/proc/net/tcp /proc/net/tcp6
-	else
-		awk -v p=":$hex" 'substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
-			/proc/net/udp /proc/net/udp6
-	fi
-}
 for proto in tcp udp; do
 	net=(--name=rx --ioengine=net --protocol=$proto --rw=read --bs=4k --size=1m)
 	[ $proto = tcp ] && net+=(--listen=1) # a UDP reader receives (fio: listen is for TCP)

@@ -90,3 +90,15 @@ need_mpi() {
 	mpi=(timeout -k 10 "${RAIDLAB_MPI_LIMIT:-600}" mpirun --oversubscribe --allow-run-as-root
 		--enable-recovery)
 }
+# bound tcp|udp PORT: something listens on (tcp) or is bound to (udp) PORT
+bound() {
+	local hex
+	hex=$(printf '%04X' "$2")
+	if [ "$1" = tcp ]; then
+		awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
+			/proc/net/tcp /proc/net/tcp6
+	else
+		awk -v p=":$hex" 'substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
+			/proc/net/udp /proc/net/udp6
+	fi
+}

@@ -81,8 +81,10 @@ void cli_print_job(FILE *f, const struct wl_result *res, const char *spec)
 	}
 	if (res->runtime_ns) {
 		double rt = res->runtime_ns / 1e9;
-		fprintf(f, "  cpu: usr=%.2f%%, sys=%.2f%% (the process, during the job)\n",
-		        100 * res->cpu_user_s / rt, 100 * res->cpu_sys_s / rt);
+		fprintf(
+		    f,
+		    "  cpu: usr=%.2f%%, sys=%.2f%% (its threads' and its share of the process's)\n",
+		    100 * res->cpu_user_s / rt, 100 * res->cpu_sys_s / rt);
 		fprintf(f, "  IO depths: %u=100.0%% (every slot is reissued as it completes)\n",
 		        j->engine == WL_ENGINE_PSYNC ? 1 : j->iodepth);
 	}

@@ -183,6 +183,8 @@ struct wl_result *st_fio_mixed_new(const struct wl_result *res)
 	m->runtime_ns = res->runtime_ns;
 	m->cpu_user_s = res->cpu_user_s;
 	m->cpu_sys_s = res->cpu_sys_s;
+	m->cpu_runtime_ns = res->cpu_runtime_ns;
+	m->cpu_own = res->cpu_own;
 	struct wl_dir_result *all = &m->dir[0];
 	st_hist_init(&all->hist);
 	size_t n = 0;
@@ -305,6 +307,13 @@ size_t st_fio_depth_slot(unsigned depth, bool submit)
 }
 
 /* The depth a job's requests ran at: a synchronous engine has one at a time. */
+double st_fio_cpu_pct(const struct wl_result *res, bool sys)
+{
+	uint64_t rt = res->cpu_runtime_ns ? res->cpu_runtime_ns : res->runtime_ns;
+
+	return rt ? 100.0 * (sys ? res->cpu_sys_s : res->cpu_user_s) / (rt / 1e9) : 0;
+}
+
 unsigned st_fio_job_depth(const struct wl_result *res)
 {
 	return res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
@@ -431,8 +440,8 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 		json_object_object_add(o, "sync", sync);
 	}
 	fio_add_i(o, "job_runtime", (int64_t)(res->runtime_ns / 1000000));
-	fio_add_d(o, "usr_cpu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0);
-	fio_add_d(o, "sys_cpu", rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0);
+	fio_add_d(o, "usr_cpu", st_fio_cpu_pct(res, false));
+	fio_add_d(o, "sys_cpu", st_fio_cpu_pct(res, true));
 	fio_add_i(o, "ctx", (int64_t)res->ctx);
 	fio_add_i(o, "majf", (int64_t)res->majf);
 	fio_add_i(o, "minf", (int64_t)res->minf);
@@ -532,14 +541,13 @@ void st_fio_terse(FILE *f, const struct st_fio_job *job, const struct st_disk_ut
 {
 	double sh[ST_FIO_LAT_SHARES];
 	const struct wl_result *res = job->res;
-	double rt_s = res->runtime_ns / 1e9;
 
 	fprintf(f, "3;raidlab-%s;%s;%u;%d", RL_VERSION, res->job.name, job->groupid,
 	        res->errors ? -res->first_error : 0);
 	fio_terse_dir(f, res, RL_OP_READ);
 	fio_terse_dir(f, res, RL_OP_WRITE);
-	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu", rt_s > 0 ? 100.0 * res->cpu_user_s / rt_s : 0,
-	        rt_s > 0 ? 100.0 * res->cpu_sys_s / rt_s : 0, (unsigned long long)res->ctx,
+	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu", st_fio_cpu_pct(res, false),
+	        st_fio_cpu_pct(res, true), (unsigned long long)res->ctx,
 	        (unsigned long long)res->majf, (unsigned long long)res->minf);
 	size_t at = st_fio_depth_slot(st_fio_job_depth(res), false);
 	for (size_t i = 0; i < FIO_DEPTHS; i++)

@@ -65,6 +65,12 @@ void st_fio_lat_shares(const struct wl_result *res, double out[ST_FIO_LAT_SHARES
 /** The depth a job's requests ran at (1 for a synchronous engine). */
 unsigned st_fio_job_depth(const struct wl_result *res);
 
+/**
+ * fio's usr_cpu (@sys false) or sys_cpu: percent of the job's runtime, the
+ * average over the jobs a result sums (each fio job being one process).
+ */
+double st_fio_cpu_pct(const struct wl_result *res, bool sys);
+
 /** fio's slot of @depth: 1, 2, 4 ... >=64 (iodepth), or 0, 4, 8 ... >=64 (@submit). */
 size_t st_fio_depth_slot(unsigned depth, bool submit);
 

@@ -380,7 +380,6 @@ static void fio_text_depths(FILE *f, const char *lead, unsigned depth, bool subm
 static void fio_text_tail(FILE *f, const struct wl_result *res)
 {
 	const struct wl_job *j = &res->job;
-	double rt = res->runtime_ns / 1e9;
 	unsigned depth = st_fio_job_depth(res);
 	uint64_t ios[WL_DIRS] = {res->dir[0].ios, res->dir[1].ios, res->dir[2].ios};
 
@@ -389,9 +388,8 @@ static void fio_text_tail(FILE *f, const struct wl_result *res)
 		ios[1] = ios[2] = 0;
 	}
 	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
-	        rt > 0 ? 100 * res->cpu_user_s / rt : 0, rt > 0 ? 100 * res->cpu_sys_s / rt : 0,
-	        (unsigned long long)res->ctx, (unsigned long long)res->majf,
-	        (unsigned long long)res->minf);
+	        st_fio_cpu_pct(res, false), st_fio_cpu_pct(res, true), (unsigned long long)res->ctx,
+	        (unsigned long long)res->majf, (unsigned long long)res->minf);
 	fio_text_depths(f, "  IO depths    : ", depth, false);
 	fio_text_depths(f, "     submit    : ", depth, true);
 	fio_text_depths(f, "     complete  : ", depth, true);

@@ -150,6 +150,7 @@ int suite_partial_random_pass(struct suite_run *r, const struct wl_job *job, str
 	res->runtime_ns += part->runtime_ns;
 	res->cpu_user_s += part->cpu_user_s;
 	res->cpu_sys_s += part->cpu_sys_s;
+	res->cpu_runtime_ns += part->cpu_runtime_ns;
 	wl_result_free(part);
 	free(part);
 	if (rc) {

@@ -81,6 +81,27 @@ void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, siz
 	buf_shape(job, buf, len);
 }
 
+bool wl_buf_scrambles(const struct wl_job *job)
+{
+	if (!job->scramble_buffers || job->verify != WL_VERIFY_NONE || job->refill_buffers ||
+	    job->buffer_pattern_len || job->buffer_compress_percentage || job->dedupe_pct)
+		return false;
+	return !job->zero_buffers || job->scramble_given;
+}
+
+void wl_buf_scramble(uint8_t *buf, size_t len, uint64_t offset, uint64_t now_ns)
+{
+	unsigned line = (unsigned)((now_ns ^ offset) & 7);
+	uint64_t sec = now_ns / 1000000000ull, nsec = now_ns % 1000000000ull;
+
+	for (size_t at = 0; at + 512 <= len; at += 512) {
+		uint64_t off = offset + at;
+		memcpy(buf + at + line * 64, &off, sizeof(off));
+		memcpy(buf + at + 48, &sec, sizeof(sec));
+		memcpy(buf + at + 56, &nsec, sizeof(nsec));
+	}
+}
+
 /* A key of the working set: keyed by its index, so every holder of @base agrees. */
 static uint64_t dedupe_set_key(const struct wl_dedupe *d, uint64_t i)
 {

@@ -108,6 +108,22 @@ int wl_pattern_check(const struct wl_job *job, const uint8_t *buf, size_t len, u
 /** Fill @buf for a plain write according to the job's buffer options. */
 void wl_buf_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len);
 
+/**
+ * Whether a plain write of @job is scrambled (fio's rule): scramble_buffers
+ * on, and no other option setting what writes carry (verify, refill_buffers,
+ * buffer_pattern, compression, dedupe; zero_buffers unless scramble_buffers
+ * was given too).
+ */
+bool wl_buf_scrambles(const struct wl_job *job);
+
+/**
+ * scramble_buffers: write @offset (of @buf's first byte) into one of the
+ * first eight 8-byte words of a cache line of each 512-byte sector, the line
+ * chosen by @now_ns and the offset, and @now_ns into bytes 48-63 of the
+ * sector, so that each write differs from every other.
+ */
+void wl_buf_scramble(uint8_t *buf, size_t len, uint64_t offset, uint64_t now_ns);
+
 /** Fill @buf with the verifiable block for (@offset, @seed, @gen). @len >= 32. */
 void wl_verify_fill(uint8_t *buf, size_t len, uint64_t offset, uint64_t seed, uint32_t gen);
 

@@ -235,6 +235,10 @@ struct wl_job {
 	enum wl_engine engine; /* ioengine=io_uring (default) | psync */
 	bool zero_buffers;     /* zero_buffers=1: write zeros */
 	bool refill_buffers;   /* refill_buffers=1: new random contents for every write */
+	/* scramble_buffers (default 1): each write's 512-byte sectors carry its
+	 * offset and issue time (wl_buf_scramble), when its contents are not
+	 * otherwise set (wl_buf_scrambles); scramble_given: the option was given */
+	bool scramble_buffers, scramble_given;
 	uint32_t buffer_compress_percentage; /* 0..100: that share of each block compresses away */
 	uint32_t loops;                      /* default 1 */
 	enum wl_verify verify; /* verify=crc32c: write, then read back and check every block */

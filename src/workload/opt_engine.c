@@ -255,6 +255,17 @@ int opt_set_pre_read(struct wl_job *job, const struct opt_def *def, const char *
 	return 0;
 }
 
+/* scramble_buffers=: kept with whether it was given (zero_buffers turns the default off). */
+int opt_set_scramble(struct wl_job *job, const struct opt_def *def, const char *value,
+                     const struct opt_ctx *ctx)
+{
+	(void)def;
+	int ret = opt_parse_bool(value, &job->scramble_buffers, ctx);
+	if (!ret)
+		job->scramble_given = true;
+	return ret;
+}
+
 /* cpumode=noop|qsort: how ioengine=cpuio burns its chunks. */
 int opt_set_cpumode(struct wl_job *job, const struct opt_def *def, const char *value,
                     const struct opt_ctx *ctx)

@@ -369,10 +369,13 @@ static const struct opt_def opt_table[] = {
               "files once, at the end)."),
      .set = opt_set_bool_on, .off = OPT_OFF(end_fsync, bool)},
     {OPT_INFO("scramble_buffers", NULL, "bool", "1",
-              "Accepted for fio job files: raidlab's write buffers are random data (or "
-              "zero_buffers, buffer_pattern, buffer_compress_percentage), never a "
-              "repeated block that fio would need to scramble."),
-     .set = opt_set_bool_accepted},
+              "Stamp every 512-byte sector of each write with its offset and the time it "
+              "is issued, so that no two writes carry the same data and a deduplicating "
+              "device cannot skip them, as fio does.  Not done where the contents are "
+              "set otherwise: verify, refill_buffers, buffer_pattern, "
+              "buffer_compress_percentage, dedupe_percentage, and zero_buffers unless "
+              "scramble_buffers is also given."),
+     .set = opt_set_scramble},
     {OPT_INFO("buffer_pattern", NULL, "str", "",
               "What every write carries: 0x and hex digits or a quoted string, at most 64 "
               "bytes, repeated from the start of each block (fio's buffer_pattern).  "
@@ -848,6 +851,7 @@ void wl_job_init(struct wl_job *job)
 	}
 	job->direct_given = false;
 	job->verify_given = false;
+	job->scramble_given = false;
 	job->rwmix_given[0] = job->rwmix_given[1] = false;
 }
 

@@ -473,6 +473,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			wl_dedupe_fill(job, &w->dedupe, s->buf, len);
 		else if (job->refill_buffers)
 			wl_buf_fill(job, &w->buf_rng, s->buf, len);
+		if (w->scramble)
+			wl_buf_scramble(s->buf, len, off, now);
 	}
 	s->counted = w->measuring;
 	if (job->invalidate) {

@@ -68,8 +68,18 @@ struct wl_result {
 	uint64_t verify_first_bad;         /* absolute offset of the first wrong byte */
 	char verify_msg[256];              /* description of the first failure */
 	struct json_object *target_report; /* rl_target_report() after the job, or NULL */
-	double cpu_user_s, cpu_sys_s;      /* CPU time of the whole process during the job */
-	uint64_t ctx, majf, minf; /* its context switches, major and minor faults (fio's) */
+	/*
+	 * CPU time of the job during its run: its workers' threads, each with
+	 * an equal share of what the process's other threads spent (io_uring's
+	 * workers, the main thread).  On the virtual executor, one thread for
+	 * every job, the whole process's.  cpu_runtime_ns is the summed runtime
+	 * of the workers counted, so CPU / cpu_runtime_ns is the average per
+	 * worker, fio's usr_cpu and sys_cpu (each fio job being a process).
+	 */
+	double cpu_user_s, cpu_sys_s;
+	uint64_t cpu_runtime_ns;
+	bool cpu_own;             /* the figures are the job's own (they add up over jobs) */
+	uint64_t ctx, majf, minf; /* context switches, major and minor faults, as the CPU */
 	unsigned lat_depth;       /* latency_target: the depth the search settled on */
 	struct wl_ss_report *ss;  /* ss_dur: the steady state window, or NULL */
 	char note[256];           /* something the user should hear of, or "" */

@@ -59,7 +59,11 @@ struct run_worker {
 	atomic_bool *group_stop; /* set when an exitall job of the group ends */
 	atomic_uint *io_left;    /* workers of the group that do I/O and are still running */
 	bool noio;               /* cpuio, exec: requests are counted but move no bytes */
-	double thread_cpu[3];    /* noio: its thread's user s, system s, context switches */
+	bool scramble;           /* plain writes are scrambled (wl_buf_scrambles) */
+	/* its thread's user s, system s, context switches, major and minor faults
+	 * over the run (real executors, where each worker has a thread) */
+	double thread_cpu[5];
+	bool has_thread_cpu;
 	struct rl_target *t;
 	struct rl_exec *ex;
 	unsigned index;

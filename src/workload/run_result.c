@@ -83,38 +83,75 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
  * depth, the steady state window, each clone's own result when asked for,
  * rate_min, the process's CPU time and the target's report.
  */
-/* The process's CPU figures during the group (run_group_wait's order). */
-static void run_set_cpu(struct wl_result *res, const double cpu[5])
+/*
+ * Each worker's CPU figures (run_group_wait's order: user s, system s,
+ * context switches, major and minor faults) into its thread_cpu: its
+ * thread's, plus an equal share of what the process's other threads spent
+ * (@cpu less every worker's thread: io_uring's workers, the main thread)
+ * among the workers that do I/O; a cpuio or exec job keeps its thread's
+ * alone.  fio's jobs are processes and each counts its own, io_uring's
+ * workers included.  Returns false when some worker has no thread of its
+ * own (the virtual executor): the figures are then the process's.
+ */
+static bool run_cpu_split(struct run_worker *ws, unsigned n, const double cpu[5])
 {
-	res->cpu_user_s = cpu[0];
-	res->cpu_sys_s = cpu[1];
-	res->ctx = (uint64_t)cpu[2];
-	res->majf = (uint64_t)cpu[3];
-	res->minf = (uint64_t)cpu[4];
+	double rest[5];
+	unsigned io = 0;
+
+	for (unsigned k = 0; k < n; k++)
+		if (!ws[k].has_thread_cpu)
+			return false;
+	for (int f = 0; f < 5; f++) {
+		rest[f] = cpu[f];
+		for (unsigned k = 0; k < n; k++)
+			rest[f] -= ws[k].thread_cpu[f];
+		if (rest[f] < 0)
+			rest[f] = 0;
+	}
+	for (unsigned k = 0; k < n; k++)
+		io += !ws[k].noio;
+	for (unsigned k = 0; io && k < n; k++)
+		for (int f = 0; f < 5 && !ws[k].noio; f++)
+			ws[k].thread_cpu[f] += rest[f] / io;
+	return true;
 }
 
 /*
- * A job that does no I/O (cpuio, exec) runs beside others whose work is no
- * part of it: its CPU figures are its own threads', @n workers from @w, as
- * fio reports each job's own.
+ * @res's CPU figures: the sum over its @n workers from @w when each has its
+ * own (@own), else the process's @cpu.
  */
-static void run_set_thread_cpu(struct wl_result *res, const struct run_worker *w, unsigned n)
+static void run_set_cpu(struct wl_result *res, const struct run_worker *w, unsigned n, bool own,
+                        const double cpu[5])
 {
-	if (!n || !w[0].noio)
-		return;
-	res->cpu_user_s = res->cpu_sys_s = 0;
-	res->ctx = 0;
+	double sum[5] = {0};
+
+	res->cpu_runtime_ns = 0;
 	for (unsigned k = 0; k < n; k++) {
-		res->cpu_user_s += w[k].thread_cpu[0];
-		res->cpu_sys_s += w[k].thread_cpu[1];
-		res->ctx += (uint64_t)w[k].thread_cpu[2];
+		for (int f = 0; f < 5; f++)
+			sum[f] += own ? w[k].thread_cpu[f] : 0;
+		res->cpu_runtime_ns +=
+		    w[k].t_last > w[k].t_measure ? w[k].t_last - w[k].t_measure : 0;
 	}
+	if (!own) {
+		memcpy(sum, cpu, sizeof(sum));
+		res->cpu_runtime_ns = res->runtime_ns;
+	}
+	res->cpu_own = own;
+	res->cpu_user_s = sum[0];
+	res->cpu_sys_s = sum[1];
+	res->ctx = (uint64_t)sum[2];
+	res->majf = (uint64_t)sum[3];
+	res->minf = (uint64_t)sum[4];
 }
 
 void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
                  struct wl_result *parts, const double cpu[5])
 {
-	unsigned w = 0;
+	unsigned w = 0, nw = 0;
+
+	for (size_t i = 0; i < nitems; i++)
+		nw += items[i].res->job.numjobs;
+	bool own = run_cpu_split(ws, nw, cpu);
 
 	for (size_t i = 0; i < nitems; i++) {
 		struct wl_result *res = items[i].res;
@@ -139,16 +176,14 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			c->clock = res->clock;
 			run_merge(c, cw->res);
 			c->runtime_ns = cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
-			run_set_cpu(c, cpu);
-			run_set_thread_cpu(c, cw, 1);
+			run_set_cpu(c, cw, 1, own, cpu);
 		}
 		for (int d = 0; d < WL_DIRS; d++)
 			if (res->job.rate_min[d] && res->dir[d].ios &&
 			    wl_result_bw(res, (enum rl_op)d) < (double)res->job.rate_min[d] &&
 			    !res->rate_min_missed)
 				res->rate_min_missed = d + 1;
-		run_set_cpu(res, cpu);
-		run_set_thread_cpu(res, &ws[w - res->job.numjobs], res->job.numjobs);
+		run_set_cpu(res, &ws[w - res->job.numjobs], res->job.numjobs, own, cpu);
 		res->target_report = rl_target_report(items[i].targets[0]);
 	}
 }
@@ -174,9 +209,18 @@ void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
 	if (first) {
 		dst->cpu_user_s = src->cpu_user_s;
 		dst->cpu_sys_s = src->cpu_sys_s;
+		dst->cpu_runtime_ns = src->cpu_runtime_ns;
+		dst->cpu_own = src->cpu_own;
 		dst->ctx = src->ctx;
 		dst->majf = src->majf;
 		dst->minf = src->minf;
+	} else if (dst->cpu_own && src->cpu_own) { /* each job's own: they add up, as fio's */
+		dst->cpu_user_s += src->cpu_user_s;
+		dst->cpu_sys_s += src->cpu_sys_s;
+		dst->cpu_runtime_ns += src->cpu_runtime_ns;
+		dst->ctx += src->ctx;
+		dst->majf += src->majf;
+		dst->minf += src->minf;
 	}
 	if (!dst->target_report && src->target_report)
 		dst->target_report = json_object_get(src->target_report);

@@ -63,13 +63,13 @@ static int run_worker_buffers(struct run_worker *w, uint32_t maxbs)
 	 * large block and so where fio's buffered jobs have theirs.  So a job
 	 * whose I/O reaches no O_DIRECT descriptor, with mem=malloc and no
 	 * mem_align, takes malloc's address as fio does; otherwise the region
-	 * is page aligned (plus mem_align).  With mem=mmaphuge a large region
-	 * is aligned to and backed by transparent huge pages: a 1 MiB O_DIRECT
-	 * request in 4 KiB pages needs up to 256 segments, more than many
-	 * devices take in one request (virtio-blk: 254), so unless its pages
-	 * happen to be physically contiguous it reaches the device split; in
-	 * a huge page it is one segment, and sequential requests merge up to
-	 * the device's largest request.
+	 * is page aligned (plus mem_align).  With mem=mmaphuge the region
+	 * (of any size) is aligned to and backed by transparent huge pages: a
+	 * 1 MiB O_DIRECT request in 4 KiB pages needs up to 256 segments, more
+	 * than many devices take in one request (virtio-blk: 254), so unless
+	 * its pages happen to be physically contiguous it reaches the device
+	 * split; in a huge page it is one segment, and sequential requests
+	 * merge up to the device's largest request.
 	 */
 	bool dio = (rl_target_leaf_caps(w->t) & RL_CAP_DIRECT) != 0;
 	if (dio && job->mem_align % w->t->block_size) {
@@ -88,7 +88,8 @@ static int run_worker_buffers(struct run_worker *w, uint32_t maxbs)
 		size_t align;
 		each = ((size_t)maxbs + 4095) & ~(size_t)4095;
 		total = each * w->nslots + job->mem_align;
-		align = total >= RUN_HUGE ? RUN_HUGE : 4096;
+		/* mmaphuge: a huge page even for one 1 MiB buffer (Q1T1) */
+		align = total >= RUN_HUGE || job->mem == WL_MEM_HUGE ? RUN_HUGE : 4096;
 		total = (total + align - 1) & ~(align - 1);
 		if (posix_memalign((void **)&w->bufmem, align, total))
 			w->bufmem = NULL;
@@ -97,6 +98,7 @@ static int run_worker_buffers(struct run_worker *w, uint32_t maxbs)
 	}
 	if (!w->bufmem)
 		return -ENOMEM;
+	w->scramble = wl_buf_scrambles(job);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *s = &w->slots[i];
 		s->buf = w->bufmem + job->mem_align + i * each;
@@ -519,6 +521,9 @@ static void run_thread_cpu(struct run_worker *w, const struct rusage *a, const s
 	w->thread_cpu[1] = (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
 	                   (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
 	w->thread_cpu[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw);
+	w->thread_cpu[3] = (double)(b->ru_majflt - a->ru_majflt);
+	w->thread_cpu[4] = (double)(b->ru_minflt - a->ru_minflt);
+	w->has_thread_cpu = true;
 }
 
 void *run_thread_main(void *arg)
@@ -540,7 +545,7 @@ void *run_thread_main(void *arg)
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
 	getrusage(RUSAGE_THREAD, &ru1);
-	if (th->n == 1) /* the CPU of a job that does no I/O is its thread's (run_collect) */
+	if (th->n == 1) /* each job's CPU figures start from its thread's (run_collect) */
 		run_thread_cpu(th->ws[0], &ru0, &ru1);
 	for (unsigned i = 0; i < th->n; i++) {
 		run_flow_leave(th->ws[i]);

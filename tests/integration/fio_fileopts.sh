@@ -7,7 +7,8 @@
 # shape the logs as fio's, unified_rw_reporting gives fio's "mixed" JSON, and
 # the options accepted for job files are accepted by both; a file shorter
 # than the job asks for is laid out again as fio does, unless the safety
-# checks, allow_file_create=0 or create_on_open=1 say no.
+# checks, allow_file_create=0 or create_on_open=1 say no; scramble_buffers
+# stamps each write's sectors as fio's does.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -180,6 +181,48 @@ for m in mixed both; do
 done
 jq -e '(.jobs[0].read.io_bytes + .jobs[0].write.io_bytes) == .jobs[0].mixed.io_bytes' r.json \
 	>/dev/null || fail "unified_rw_reporting=both: read + write != mixed"
+
+# --- scramble_buffers: each write's sectors carry their offset, as fio's do ---
+# fio's default stamps every 512-byte sector of a write with its offset (at
+# one of the first eight cache lines) and the issue time, so no two writes
+# are alike; zero_buffers (unless scramble_buffers is given), buffer_pattern
+# and scramble_buffers=0 leave the contents alone.
+# stamped FILE: how many 512-byte sectors hold their own offset in a line
+# (the first is left out: zeros would match its offset, 0)
+stamped() {
+	python3 - "$1" <<'PY'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+n = 0
+for at in range(512, len(data) - 511, 512):
+    if any(struct.unpack_from('<Q', data, at + line * 64)[0] == at for line in range(8)):
+        n += 1
+print(n)
+PY
+}
+sectors=$((256 * 1024 / 512 - 1))
+for opts in '' '--zero_buffers=1' '--scramble_buffers=0' '--zero_buffers=1 --scramble_buffers=1' \
+	'--buffer_pattern=0xdeadbeef' '--rw=randwrite --bs=4k' '--buffered=1'; do
+	rm -f f/s r/s
+	fio --name=j --rw=write --bs=64k --size=256k --filename=f/s $opts >/dev/null ||
+		fail "fio scramble $opts"
+	$RAIDLAB run --name=j --rw=write --bs=64k --size=256k --filename=r/s $opts --keep --quiet ||
+		fail "raidlab scramble $opts"
+	fs=$(stamped f/s)
+	rs=$(stamped r/s)
+	case "$opts" in
+	'' | '--zero_buffers=1 --scramble_buffers=1' | '--rw=randwrite --bs=4k' | '--buffered=1')
+		want=$sectors ;;
+	*) want=0 ;;
+	esac
+	[ "$fs" -eq "$want" ] || fail "scramble '$opts': fio stamped $fs of $sectors sectors, expected $want"
+	[ "$rs" -eq "$fs" ] || fail "scramble '$opts': raidlab stamped $rs sectors, fio $fs"
+done
+# two runs over the same file write different data (the issue times differ)
+$RAIDLAB run --name=j --rw=write --bs=64k --size=256k --filename=r/s --quiet || fail "rerun"
+a=$(md5sum <r/s)
+$RAIDLAB run --name=j --rw=write --bs=64k --size=256k --filename=r/s --quiet || fail "rerun"
+[ "$a" != "$(md5sum <r/s)" ] || fail "scramble: two runs wrote the same bytes"
 
 # --- accepted for job files by both (checked values; a wrong one is refused) ---
 for o in openfiles=4 file_service_type=random:4 file_service_type=sequential overwrite=1 \

@@ -1380,7 +1380,8 @@ static void test_option_table(void **state)
 		memcpy(&j, &def, sizeof(j));
 		if (o->def[0]) {
 			SET_OK(&j, o->name, o->def);
-			j.direct_given = false; /* only records that direct= was said */
+			j.direct_given = false;   /* only records that direct= was said */
+			j.scramble_given = false; /* likewise */
 			j.rwmix_given[0] = j.rwmix_given[1] = false; /* likewise */
 			if (memcmp(&j, &def, sizeof(j)) != 0)
 				fail_msg("option '%s': its default '%s' differs from wl_job_init",

@@ -59,7 +59,12 @@
 # raidlab 1.18x fio as processes, with the kernel's autogroup on or off
 # (so not the setsid() above), and 1.02x fio as threads.  Goal: within
 # +-10 % of fio as threads, the same execution model; the ratio to fio as
-# processes is printed beside it.
+# processes is printed beside it.  Three bench runs here (5, 3 and 5
+# rounds) put every job at 0.91-1.08x fio as threads but two: buffered
+# sequential write once at 1.39x (the 3-round run, where fio's runs were
+# slow in both modes) and buffered sequential read once at 1.14x; and
+# fio-rand-RW at 1.11-1.25x fio as processes.  The disk behind this machine
+# moves single runs of either tool by 10-25 % from one minute to the next.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 RAIDLAB=${RAIDLAB:-$top/build/raidlab}

@@ -39,8 +39,15 @@ cmp <(untimed four.json | grep -v '"stored"') <(untimed again.json | grep -v '"s
 
 # a rank dies while it computes: kill rank 2 once it has a worker running
 # (which also shows points do go to other ranks); rank 0 hears nothing from
-# it for RAIDLAB_MPI_TIMEOUT seconds and hands its point to another rank
-RAIDLAB_MPI_TIMEOUT=3 "${mpi[@]}" -n 4 $RAIDLAB sweep "${args[@]}" --quiet --store kill --json kill.json \
+# it for RAIDLAB_MPI_TIMEOUT seconds and hands its point to another rank.
+# The points run longer here (2 s of simulated time each, about a second
+# on the machine) so that rank 2's worker lives long enough to be seen: at
+# 200 ms a point could end between two looks, and rank 2 finish its points
+# unseen.  The one-host sweep of the same points is the reference.
+kargs=(cdm5 --target "$spec" --size 8m --passes 1 --duration 2s)
+$RAIDLAB sweep "${kargs[@]}" --quiet -j 2 --json onek.json 2>onek.err ||
+	{ cat onek.err; fail "one-host sweep (2 s points)"; }
+RAIDLAB_MPI_TIMEOUT=3 "${mpi[@]}" -n 4 $RAIDLAB sweep "${kargs[@]}" --quiet --store kill --json kill.json \
 	>kill.out 2>kill.err &
 mp=$!
 victim=
@@ -61,6 +68,6 @@ wait $mp || rc=$?
 [ "$rc" -eq 0 ] || { cat kill.err; fail "the sweep with a killed rank exited $rc"; }
 grep -q 'rank 2 has been silent .* taken for dead' kill.err || { cat kill.err; fail "rank 2's death was not noticed"; }
 [ "$(jq '.failed | length' kill.json)" -eq 0 ] || fail "points failed: $(jq -c '.failed' kill.json)"
-cmp <(untimed one.json) <(untimed kill.json) ||
-	{ diff <(untimed one.json) <(untimed kill.json) | head -20; fail "the sweep with a killed rank differs from the one-host sweep"; }
+cmp <(untimed onek.json) <(untimed kill.json) ||
+	{ diff <(untimed onek.json) <(untimed kill.json) | head -20; fail "the sweep with a killed rank differs from the one-host sweep"; }
 echo "ok: 4-rank sweep = one-host sweep; a killed rank lost only its point"

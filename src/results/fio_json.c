@@ -306,7 +306,6 @@ size_t st_fio_depth_slot(unsigned depth, bool submit)
 	return depth >= 64 ? 6 : k;
 }
 
-/* The depth a job's requests ran at: a synchronous engine has one at a time. */
 double st_fio_cpu_pct(const struct wl_result *res, bool sys)
 {
 	uint64_t rt = res->cpu_runtime_ns ? res->cpu_runtime_ns : res->runtime_ns;
@@ -314,6 +313,7 @@ double st_fio_cpu_pct(const struct wl_result *res, bool sys)
 	return rt ? 100.0 * (sys ? res->cpu_sys_s : res->cpu_user_s) / (rt / 1e9) : 0;
 }
 
+/* The depth a job's requests ran at: a synchronous engine has one at a time. */
 unsigned st_fio_job_depth(const struct wl_result *res)
 {
 	return res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;

@@ -78,12 +78,6 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
 }
 
 /*
- * The hand-off: each job's result from its workers' (@parts, in the order
- * of @items and their clones), with the measured runtime, latency_target's
- * depth, the steady state window, each clone's own result when asked for,
- * rate_min, the process's CPU time and the target's report.
- */
-/*
  * Each worker's CPU figures (run_group_wait's order: user s, system s,
  * context switches, major and minor faults) into its thread_cpu: its
  * thread's, plus an equal share of what the process's other threads spent
@@ -126,13 +120,14 @@ static void run_set_cpu(struct wl_result *res, const struct run_worker *w, unsig
 	double sum[5] = {0};
 
 	res->cpu_runtime_ns = 0;
-	for (unsigned k = 0; k < n; k++) {
-		for (int f = 0; f < 5; f++)
-			sum[f] += own ? w[k].thread_cpu[f] : 0;
-		res->cpu_runtime_ns +=
-		    w[k].t_last > w[k].t_measure ? w[k].t_last - w[k].t_measure : 0;
-	}
-	if (!own) {
+	if (own) {
+		for (unsigned k = 0; k < n; k++) {
+			for (int f = 0; f < 5; f++)
+				sum[f] += w[k].thread_cpu[f];
+			res->cpu_runtime_ns +=
+			    w[k].t_last > w[k].t_measure ? w[k].t_last - w[k].t_measure : 0;
+		}
+	} else {
 		memcpy(sum, cpu, sizeof(sum));
 		res->cpu_runtime_ns = res->runtime_ns;
 	}
@@ -144,6 +139,12 @@ static void run_set_cpu(struct wl_result *res, const struct run_worker *w, unsig
 	res->minf = (uint64_t)sum[4];
 }
 
+/*
+ * The hand-off: each job's result from its workers' (@parts, in the order
+ * of @items and their clones), with the measured runtime, latency_target's
+ * depth, the steady state window, each clone's own result when asked for,
+ * rate_min, each job's CPU time (run_cpu_split) and the target's report.
+ */
 void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws,
                  struct wl_result *parts, const double cpu[5])
 {

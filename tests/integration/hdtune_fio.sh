@@ -9,7 +9,10 @@
 # two engines do differently per request.  A run that is not QD1, not
 # direct, not random over the file or not the row's size is off by far more
 # than that (buffered or deeper-queued reads by 10x and more; writes of
-# another size by the size ratio in MB/s).
+# another size by the size ratio in MB/s).  raidlab's buffers are in 4 KiB
+# pages here (--small-pages), as fio's default buffers are: in huge pages a
+# 1 MiB request reaches the disk as one segment where fio's may be split,
+# and on some hosts that alone moves the 1 MB row by 2x (docs/results.md).
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -38,7 +41,7 @@ fio_row() {
 
 : >runs.txt
 for round in $(seq $ROUNDS); do
-	$RAIDLAB run hdtune --target "$img" --zones=2 --sample=1m --duration=$DUR --write --quiet \
+	$RAIDLAB run hdtune --target "$img" --zones=2 --sample=1m --duration=$DUR --write --small-pages --quiet \
 		--json "rl$round.json" || fail "raidlab run hdtune, round $round"
 	# the Random row's sizes, as raidlab states them
 	mix=$(jq -r '.tests[] | select(.name == "Random Access Random (read)") | .bssplit' rl1.json)

@@ -34,7 +34,8 @@
 # 16 alternating 2 s rounds of it gave per-round ratios from 0.41x to
 # 2.05x, each round one request per I/O at the disk for both tools, the
 # disk's busy time the same, and medians of 3746 against 3979 MB/s
-# (0.94x).  So the write lines run three times the rounds of the others.
+# (0.94x); 12 more with fio first in each round, 3526 against 3482
+# (1.01x).  So the write lines run three times the rounds of the others.
 # (d) the libaio engine on both sides: 4K randread QD32, 1M read QD8 (in
 #     huge pages, as above).
 #     Goal: within +-10 % of fio's libaio at no more CPU per I/O.

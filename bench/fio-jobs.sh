@@ -84,13 +84,13 @@
 # in ordinary pages and its line says so.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/hugetlb.sh"
 RAIDLAB=${RAIDLAB:-$top/build/raidlab}
 secs=${1:-3}
 rounds=${2:-5}
 work=$(mktemp -d /var/tmp/raidlab-fiojobs.XXXXXX)
-hp_was=
 cleanup() {
-	[ -n "$hp_was" ] && echo "$hp_was" >/proc/sys/vm/nr_hugepages
+	hugetlb_restore
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -115,12 +115,7 @@ shape() {
 
 # hugetlb pages for fio's mem=mmaphuge in the O_DIRECT job: its 16 buffers
 # of 256 KiB and their alignment, with room to spare
-HUGE=0
-if [ -w /proc/sys/vm/nr_hugepages ]; then
-	hp_was=$(cat /proc/sys/vm/nr_hugepages)
-	[ "$hp_was" -lt 8 ] && echo 8 >/proc/sys/vm/nr_hugepages
-	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 8 ] && HUGE=1
-fi
+hugetlb_reserve 8
 
 printf '%-16s %9s %9s %6s %9s %6s | %-12s %-12s\n' "job file" "raidlab" "fio" ratio \
 	"fio thr" ratio "rl jobs/grp/dir" "fio jobs/grp/dir"

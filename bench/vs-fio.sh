@@ -43,14 +43,15 @@
 # alternating, and reports the medians (the best run for (c)).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/hugetlb.sh"
 RAIDLAB=${RAIDLAB:-$top/build/raidlab}
 secs=${1:-5}
 rounds=${2:-3}
+case_rounds=$rounds # compare()'s rounds; the write lines set it for their call
 dir=${BENCH_DIR:-$(mktemp -d /var/tmp/raidlab-bench.XXXXXX)}
 file=$dir/bench.img
-hp_was=
 cleanup() {
-	[ -n "$hp_was" ] && echo "$hp_was" >/proc/sys/vm/nr_hugepages
+	hugetlb_restore
 	rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -80,7 +81,7 @@ run_fio() { # engine-args rw bs qd dir
 compare() { # label raidlab-target fio-args rw bs qd dir [raidlab extra options]
 	local label=$1 rt=$2 fa=$3 rw=$4 bs=$5 qd=$6 d=$7 rx=${8:-}
 	local r_iops=() r_cpu=() f_iops=() f_cpu=() r_mb=() f_mb=()
-	for ((i = 0; i < ${ROUNDS:-$rounds}; i++)); do
+	for ((i = 0; i < case_rounds; i++)); do
 		read -r a b c < <(run_raidlab "$rt" "$rw" "$bs" "$qd" "$d" "$rx")
 		r_iops+=("$a"); r_mb+=("$b"); r_cpu+=("$c")
 		read -r a b c < <(run_fio "$fa" "$rw" "$bs" "$qd" "$d")
@@ -98,13 +99,8 @@ compare() { # label raidlab-target fio-args rw bs qd dir [raidlab extra options]
 }
 
 # hugetlb pages for fio's mem=mmaphuge: 8 MiB of buffers and its alignment
-HUGE=0
 need=8
-if [ -w /proc/sys/vm/nr_hugepages ]; then
-	hp_was=$(cat /proc/sys/vm/nr_hugepages)
-	[ "$hp_was" -lt $need ] && echo $need >/proc/sys/vm/nr_hugepages
-	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge $need ] && HUGE=1
-fi
+hugetlb_reserve $need
 # compare, in huge pages on both sides, or a line saying why not
 compare_huge() { # label raidlab-target fio-args rw bs qd dir [raidlab extra options]
 	if [ "$HUGE" = 1 ]; then
@@ -131,13 +127,13 @@ F="--ioengine=io_uring --filename=$file --size=1g --direct=1"
 compare "file 4K randread QD32" "$file" "$F" randread 4k 32 read
 compare "file 4K randread QD1" "$file" "$F" randread 4k 1 read
 compare_huge "file 1M read QD8 (huge)" "$file" "$F" read 1m 8 read
-ROUNDS=$((rounds * 3)) compare_huge "file 1M write QD8 (huge)" "file($file)" "$F" write 1m 8 write
+case_rounds=$((rounds * 3)) compare_huge "file 1M write QD8 (huge)" "file($file)" "$F" write 1m 8 write
 # (c) large sequential transfers, best of the rounds (the way CrystalDiskMark reports)
 BEST=1
 compare_huge "SEQ1M Q8T1 read (huge)" "$file" "$F" read 1m 8 read
-ROUNDS=$((rounds * 3)) compare_huge "SEQ1M Q8T1 write (huge)" "file($file)" "$F" write 1m 8 write
+case_rounds=$((rounds * 3)) compare_huge "SEQ1M Q8T1 write (huge)" "file($file)" "$F" write 1m 8 write
 compare_huge "SEQ1M Q1T1 read (huge)" "$file" "$F" read 1m 1 read
-ROUNDS=$((rounds * 3)) compare_huge "SEQ1M Q1T1 write (huge)" "file($file)" "$F" write 1m 1 write
+case_rounds=$((rounds * 3)) compare_huge "SEQ1M Q1T1 write (huge)" "file($file)" "$F" write 1m 1 write
 compare "SEQ1M Q8T1 read 4K pages" "$file" "$F" read 1m 8 read
 BEST=0
 # (d) libaio on both sides

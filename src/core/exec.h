@@ -117,15 +117,6 @@ struct rl_exec {
 	unsigned ring_pending; /* sqes prepared but not yet submitted */
 	bool submit_with_wait; /* io_uring: submit and wait in one call when blocking (opt-in) */
 	/*
-	 * io_uring: before a blocking wait, watch the ring for up to this long
-	 * (ns) without sleeping, so whoever completes the next request finds
-	 * the thread awake (opt-in; 0: sleep at once).  Adaptive: after a
-	 * watch that saw nothing, the next waits sleep at once until one of
-	 * them ends within spin_ns.
-	 */
-	uint64_t spin_ns;
-	bool spin_off; /* the last watch saw nothing (exec_real.c) */
-	/*
 	 * io_uring and libaio: hand prepared requests to the kernel as soon as
 	 * this many are waiting (fio's iodepth_batch_submit; 1: each at once);
 	 * 0: only at the next poll, in one batch.

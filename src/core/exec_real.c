@@ -7,10 +7,7 @@
  * user_data is the request; the result is mapped to 0 / -errno here, so the
  * file target has a single completion path whatever the backend.  A poll
  * that must block waits for one completion with a timeout at the next
- * timer, so timers (delay and link targets) keep firing on time.  An
- * owner that sets ex->spin_ns (the NBD server) has the ring watched for
- * that long before the thread sleeps (uring_spin), so work arriving in
- * quick succession does not have to wake it each time.
+ * timer, so timers (delay and link targets) keep firing on time.
  *
  * psync: no ring.  The file target calls pread/pwrite inside submit and
  * completes through the ready queue; poll only sleeps until the next timer.
@@ -125,83 +122,23 @@ static int uring_submit_and_wait(struct rl_exec *ex, uint64_t block_until)
 	return uring_reap(ex);
 }
 
-static inline void uring_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-/*
- * ex->spin_ns: watch the ring before sleeping.  A completion that arrives
- * while the thread is awake costs its producer (a client's send that
- * triggers a socket poll, say) no wake-up: no scheduling of this thread,
- * no inter-processor interrupt.  With IORING_SETUP_TASKRUN_FLAG the
- * kernel raises IORING_SQ_TASKRUN when a poll has fired, and one
- * io_uring_enter runs that work and posts the completion.  Returns what
- * was reaped, 0 when the watch saw nothing (the caller sleeps), or a
- * negative errno.
- */
-static int uring_spin(struct rl_exec *ex, uint64_t block_until)
-{
-	if (!ex->spin_ns || ex->spin_off)
-		return 0;
-	int rc = uring_submit(ex);
-	if (rc < 0)
-		return rc;
-	uint64_t now = rl_exec_wall_now(), end = now + ex->spin_ns;
-	bool timer = false;
-	if (block_until != UINT64_MAX) {
-		uint64_t vnow = ex->backend->now(ex);
-		uint64_t d = rl_exec_wall_span(ex, block_until > vnow ? block_until - vnow : 0);
-		if (now + d < end) {
-			end = now + d;
-			timer = true; /* the watch ends at a timer, not for want of work */
-		}
-	}
-	for (unsigned i = 1;; i++) {
-		if (io_uring_cq_ready(ex->ring))
-			return uring_reap(ex);
-		if (IO_URING_READ_ONCE(*ex->ring->sq.kflags) & IORING_SQ_TASKRUN)
-			(void)io_uring_get_events(ex->ring); /* a failure: the wait reports it */
-		else
-			uring_cpu_relax();
-		if (!(i & 15) && rl_exec_wall_now() >= end)
-			break;
-	}
-	if (!timer)
-		ex->spin_off = true;
-	return 0;
-}
-
-/* After a sleep that ended with @n completions: a short one turns the watch back on. */
-static void uring_slept(struct rl_exec *ex, uint64_t t0, int n)
-{
-	if (ex->spin_ns && ex->spin_off && n > 0 && rl_exec_wall_now() - t0 < ex->spin_ns)
-		ex->spin_off = false;
-}
-
 int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 {
-	uint64_t t0;
 	int rc;
 
 	if (ex->submit_with_wait && block_until && ex->backend_inflight) {
 		rc = uring_reap(ex);
 		if (rc > 0)
 			return uring_submit(ex) < 0 ? -EIO : rc;
-		if ((rc = uring_spin(ex, block_until)))
-			return rc;
-		t0 = ex->spin_ns ? rl_exec_wall_now() : 0;
-		rc = uring_submit_and_wait(ex, block_until);
-		uring_slept(ex, t0, rc);
-		return rc;
+		return uring_submit_and_wait(ex, block_until);
 	}
 	rc = uring_submit(ex);
 	if (rc < 0)
 		return rc;
+	/* Fired polls waiting as task work (TASKRUN_FLAG): run them now, so a
+	 * loop that never blocks still sees them.  A failure: the wait reports it. */
+	if (IO_URING_READ_ONCE(*ex->ring->sq.kflags) & IORING_SQ_TASKRUN)
+		(void)io_uring_get_events(ex->ring);
 	rc = uring_reap(ex);
 	if (rc > 0 || !block_until)
 		return rc;
@@ -209,9 +146,6 @@ int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 		real_sleep_until(ex, block_until);
 		return 0;
 	}
-	if ((rc = uring_spin(ex, block_until)))
-		return rc;
-	t0 = ex->spin_ns ? rl_exec_wall_now() : 0;
 	struct io_uring_cqe *cqe;
 	if (block_until == UINT64_MAX) {
 		rc = io_uring_wait_cqe(ex->ring, &cqe);
@@ -224,9 +158,7 @@ int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 	}
 	if (rc < 0 && rc != -ETIME && rc != -EINTR)
 		return rc;
-	rc = uring_reap(ex);
-	uring_slept(ex, t0, rc);
-	return rc;
+	return uring_reap(ex);
 }
 
 void rl_exec_sqe_ready(struct rl_exec *ex)
@@ -281,7 +213,7 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 	/* One submitting thread per ring: let the kernel skip its locking.
 	 * COOP_TASKRUN: a fired poll does not interrupt this thread while it
 	 * runs; TASKRUN_FLAG: it raises IORING_SQ_TASKRUN instead, which a
-	 * watching owner sees (uring_spin). */
+	 * poll that does not block checks (rl_exec_uring_poll). */
 	p.flags =
 	    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
 	p.cq_entries = ring_depth * 2;

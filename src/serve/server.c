@@ -10,23 +10,27 @@
  * rl_exec_run_once().  After each turn the loop services the clients that
  * have work: it reads what their engine (conn.c) has room for, and sends
  * their queued replies with sendmsg() straight from the request buffers.
- * Sockets are non-blocking; a poll is armed only when a read or send would
- * block.
+ * Sockets are non-blocking; a poll is armed only when a send would block,
+ * or when a client has sent nothing for a while (below).
  *
- * Before the loop sleeps it watches the ring for up to SRV_SPIN_NS
- * (ex->spin_ns, exec_real.c).  A request that arrives while the server is
- * awake costs the client's send nothing more than queueing it: when the
- * server sleeps, that send also runs the scheduler's wake-up of the server
- * and, the server's core being idle, an inter-processor interrupt, all on
- * the client's CPU time.  With fio's nbd engine (one thread, libnbd) at
- * 4K QD32 the client is the bottleneck, and a server that slept after
- * every batch was woken by about 0.4-0.8 of the client's sends per request,
- * which made the client's CPU per request higher against this server than
- * against nbdkit, whose threads are woken less often.  The watch is
- * adaptive: one that sees nothing puts the server to sleep and turns the
- * watching off until a sleep ends within SRV_SPIN_NS, so an idle server,
- * or one whose clients pause longer than that between requests, does not
- * spin.
+ * A client whose input has drained is watched before its poll is armed:
+ * for SRV_WATCH_NS after its last input the loop does not block and
+ * retries the read on every turn (srv_watch).  The point is what the
+ * client's send costs.  A socket with a poll armed on it makes every send
+ * into it take the socket's wait-queue lock and run the poll's wake-up
+ * (task work for this thread, and a scheduler wake-up with an
+ * inter-processor interrupt when the thread sleeps), and every reply the
+ * client consumes runs the same lock through the socket's write-space
+ * callback, all on the client's CPU time.  With fio's nbd engine (one
+ * thread, libnbd) at 4K QD32 the client is the bottleneck, so that cost
+ * sets the rate: a server that slept after every batch was woken by
+ * 0.35-0.8 of the client's sends per request, and one that watched its
+ * ring with the polls armed still left the lock and the wake-up callback
+ * in 4-5 % of the client's CPU.  With no poll armed the send only queues
+ * the data.  The watch is per client and adaptive: a watch that sees
+ * nothing arms the poll and stays off until a poll fires within
+ * SRV_WATCH_NS of being armed, so an idle server, or one whose clients
+ * pause longer than that between requests, does not spin.
  *
  * A connection is closed by cancelling its armed polls and freeing it once
  * their completions are in, so no completion ever points at freed memory.
@@ -64,9 +68,10 @@
 
 #define SRV_MAX_LISTEN 8
 #define SRV_IOV        64
-/* Longest watch of the ring before sleeping, ns: several times the ~15 us a
- * single-threaded client takes per request, far less than a scheduler tick. */
-#define SRV_SPIN_NS 50000
+/* How long a client's socket is watched after its last input before its
+ * poll is armed, ns: several times the ~15 us a single-threaded client
+ * takes per request, far less than a scheduler tick. */
+#define SRV_WATCH_NS 50000
 
 struct srv;
 
@@ -84,6 +89,10 @@ struct srv_client {
 	struct serve_conn *c;
 	struct srv_poll pin, pout;
 	bool readable, writable;
+	bool watch;            /* drained, no poll armed: each turn retries the read */
+	bool watch_off;        /* the last watch saw nothing: arm the poll at once */
+	uint64_t last_in;      /* wall clock of the last read that returned bytes */
+	uint64_t armed_at;     /* wall clock the input poll was armed */
 	bool closing;          /* polls being cancelled; freed when none is left */
 	struct serve_tls *tls; /* after STARTTLS */
 	struct srv_client *next;
@@ -168,7 +177,18 @@ static void srv_client_in(struct rl_io *io, int status)
 
 	cl->pin.armed = false;
 	cl->readable = true; /* also on errors and hang-ups: the read says which */
+	/* Input came soon after the watch gave up: the client is busy again. */
+	if (cl->watch_off && rl_exec_wall_now() - cl->armed_at < SRV_WATCH_NS)
+		cl->watch_off = false;
 	(void)status;
+}
+
+static void srv_client_arm_in(struct srv *s, struct srv_client *cl)
+{
+	if (cl->pin.armed)
+		return;
+	cl->armed_at = rl_exec_wall_now();
+	srv_poll_arm(s, &cl->pin, cl->fd, POLLIN | POLLRDHUP, srv_client_in, cl);
 }
 
 static void srv_client_out(struct rl_io *io, int status)
@@ -261,6 +281,7 @@ static bool srv_client_service(struct srv *s, struct srv_client *cl)
 			break;
 		ssize_t n = srv_recv(cl, buf, room);
 		if (n > 0) {
+			cl->last_in = rl_exec_wall_now();
 			serve_conn_rx_done(cl->c, (size_t)n);
 			if ((size_t)n < room)
 				cl->readable =
@@ -290,11 +311,15 @@ static bool srv_client_service(struct srv *s, struct srv_client *cl)
 		srv_client_close(s, cl);
 		return false;
 	}
+	cl->watch = false;
 	if (!serve_conn_rx_space(cl->c, &room_buf))
-		return false;
+		return false; /* a completion frees room and brings the loop back */
 	if (cl->readable)
 		return true;
-	srv_poll_arm(s, &cl->pin, cl->fd, POLLIN | POLLRDHUP, srv_client_in, cl);
+	if (!cl->watch_off && !s->stop)
+		cl->watch = true; /* srv_watch() retries the read or arms the poll */
+	else
+		srv_client_arm_in(s, cl);
 	return false;
 }
 
@@ -611,6 +636,37 @@ static void srv_tick(struct rl_io *io, int status)
 
 /* --- the loop --- */
 
+/*
+ * The clients being watched: while a client's last input is less than
+ * SRV_WATCH_NS old, its read is retried on the next turn; after that its
+ * poll is armed, and its watch stays off until the poll fires within
+ * SRV_WATCH_NS of being armed.  Returns true while any client is watched
+ * (the turn must not block).
+ */
+static bool srv_watch(struct srv *s)
+{
+	uint64_t now = 0;
+	bool on = false;
+
+	for (struct srv_client *cl = s->clients; cl; cl = cl->next) {
+		if (!cl->watch)
+			continue;
+		if (!now)
+			now = rl_exec_wall_now();
+		if (now - cl->last_in < SRV_WATCH_NS && !cl->closing && !s->stop) {
+			cl->readable = true;
+			on = true;
+			continue;
+		}
+		cl->watch = false;
+		if (!cl->closing) {
+			cl->watch_off = true;
+			srv_client_arm_in(s, cl);
+		}
+	}
+	return on;
+}
+
 static void srv_flush_done(struct rl_io *io, int status)
 {
 	int *st = io->cb_arg;
@@ -718,7 +774,6 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 	s->opts = opts;
 	s->sigfd = -1;
 	ctx->kick = srv_kick;
-	ctx->ex->spin_ns = SRV_SPIN_NS;
 	if (opts->tls_cert) {
 		rc = serve_tls_ctx_new(opts->tls_cert, opts->tls_key, &s->tls, msg, msglen);
 		if (rc)
@@ -792,6 +847,7 @@ int serve_run(struct serve_ctx *ctx, const struct serve_opts *opts, char *msg, s
 		srv_reap(s);
 		if (stopping && !s->clients && !serve_live_busy(ctx))
 			break;
+		again |= srv_watch(s);
 		rc = rl_exec_run_once(ctx->ex, !again);
 		if (rc < 0) {
 			snprintf(msg, msglen, "event loop: %s", strerror(-rc));

@@ -27,18 +27,17 @@
 #
 # The client's system calls are fixed by libnbd (a send, a poll and 4 recvs
 # per 4K read with structured replies, 2 recvs with simple ones, never an
-# EAGAIN), so the one part of the client's cost a server can change is the
-# work the client's send does when the server is asleep: the scheduler's
-# wake-up of the server and, its core being idle, an inter-processor
-# interrupt, all on the client's CPU time.  A server that slept after every
-# batch was woken by 0.35-0.8 of the client's sends per request (nbdkit's
-# threads by 0.25-0.5); since raidlab serve watches its ring for up to 50 us
-# before sleeping it is woken by about 0.1-0.2.  That is the "cli wakes"
-# column; the rest of a wake-up's cost lies in the client's CPU per request.
-# Even without wake-ups the client's 6 calls per 4K read bound the rate at
-# about what nbdkit reaches on a quiet machine: by the figures in
-# docs/serve.md (Performance), 1.0-1.06x nbdkit at 4K QD32 there, not 1.2x;
-# under load, where wake-ups cost more, the ratio came out at 1.17-1.4x.
+# EAGAIN), so what a server can change is the work those calls do on the
+# server's socket: with a poll armed on it, each send takes the socket's
+# wait-queue lock and runs the poll's wake-up (and, when the server sleeps,
+# the scheduler's wake-up and an inter-processor interrupt), and each reply
+# consumed takes the same lock again.  raidlab serve retries a busy
+# client's read instead of arming the poll (docs/serve.md, Performance), so
+# the client wakes it about 0.00-0.01 times per request where nbdkit's
+# threads are woken 0.15-0.3 times: the "cli wakes" column.  How much that
+# is worth follows the host's cost of a wake-up, so the 4K ratio moves
+# between runs (1.11-1.24x in the runs in docs/serve.md) while the client's
+# CPU per request keeps its order.
 #
 # Then emulation in real time: one simulated 850 EVO and raid0 of two,
 # served at --slow 1 (fixed), 1M reads at QD32 measured over NBD by fio,

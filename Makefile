@@ -17,6 +17,13 @@
 # tests/unit/test_*.c each become one cmocka program.
 
 BUILD     ?= build
+# One spelling per build folder: `build`, `./build/` and its absolute path
+# name the same targets.  The dependency files (-MMD) name their targets
+# as spelled when written; a build run once as BUILD=$PWD/build (the
+# install test does) would leave rules a later `make` does not match, and
+# an object would stop being rebuilt when a header it includes changes,
+# keeping a struct layout the rest of the program no longer has.
+override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 SAN       ?=
 CC        ?= cc
 PKGS      := liburing blkid json-c libisal gnutls

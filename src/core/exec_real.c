@@ -135,10 +135,6 @@ int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 	rc = uring_submit(ex);
 	if (rc < 0)
 		return rc;
-	/* Fired polls waiting as task work (TASKRUN_FLAG): run them now, so a
-	 * loop that never blocks still sees them.  A failure: the wait reports it. */
-	if (IO_URING_READ_ONCE(*ex->ring->sq.kflags) & IORING_SQ_TASKRUN)
-		(void)io_uring_get_events(ex->ring);
 	rc = uring_reap(ex);
 	if (rc > 0 || !block_until)
 		return rc;
@@ -212,8 +208,9 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 		return -ENOMEM;
 	/* One submitting thread per ring: let the kernel skip its locking.
 	 * COOP_TASKRUN: a fired poll does not interrupt this thread while it
-	 * runs; TASKRUN_FLAG: it raises IORING_SQ_TASKRUN instead, which a
-	 * poll that does not block checks (rl_exec_uring_poll). */
+	 * runs: its work waits for the thread's next return from any system
+	 * call; TASKRUN_FLAG: meanwhile the kernel raises IORING_SQ_TASKRUN,
+	 * which liburing checks before it decides a wait need not enter. */
 	p.flags =
 	    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
 	p.cq_entries = ring_depth * 2;

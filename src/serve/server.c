@@ -30,7 +30,11 @@
  * the data.  The watch is per client and adaptive: a watch that sees
  * nothing arms the poll and stays off until a poll fires within
  * SRV_WATCH_NS of being armed, so an idle server, or one whose clients
- * pause longer than that between requests, does not spin.
+ * pause longer than that between requests, does not spin.  The other
+ * polls (listeners, the signalfd, clients not watched) still complete
+ * during a watch: the ring defers a fired poll's work to the thread's
+ * next return from a system call (COOP_TASKRUN), and each retried read is
+ * one.
  *
  * A connection is closed by cancelling its armed polls and freeing it once
  * their completions are in, so no completion ever points at freed memory.

@@ -6,9 +6,16 @@
 # (checked against what it wrote), then holds its connection open doing
 # nothing; a second client connects and never sends a request.  The
 # server's CPU time over the quiet second must be next to nothing: a loop
-# that kept spinning would show a whole core, busy machine or not.
+# that kept spinning would show a whole core, busy machine or not.  The
+# other way round, a watch that never ends while a client keeps sending
+# must not starve the server's other sockets: under fio's 4K QD32 traffic
+# a new client (nbdinfo) is answered and SIGTERM stops the server, each
+# within seconds rather than when the traffic ends.
 . "$(dirname "$0")/lib.sh"
 need python3
+need fio
+need nbdinfo
+fio --enghelp=nbd >/dev/null 2>&1 || skip "fio has no nbd engine"
 
 rm -f ready
 "$RAIDLAB" serve 'mem(size=16m)' --socket s.sock --no-status --ready-file ready >serve.out 2>serve.err &
@@ -85,6 +92,22 @@ sleep 1
 t1=$(ticks)
 [ $((t1 - t0)) -le $((hz / 10)) ] || fail "a server with no clients used $((t1 - t0)) ticks in 1 s"
 
+# Under steady traffic: a new connection and a stop are not held back.
+fio --name=t --ioengine=nbd --uri='nbd+unix:///?socket=s.sock' --rw=randread --bs=4k \
+	--iodepth=32 --size=16m --runtime=60 --time_based --output-format=terse >fio.out 2>&1 &
+FPID=$!
+cleanup_hooks+=("kill $FPID 2>/dev/null")
+for _ in $(seq 100); do
+	[ "$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$SPID/stat")" -gt $((t1 + hz / 4)) ] && break
+	sleep 0.05
+done
+timeout 10 nbdinfo --size 'nbd+unix:///?socket=s.sock' >size.out 2>&1 ||
+	{ cat size.out; fail "a new client was not answered during steady traffic"; }
+[ "$(cat size.out)" = 16777216 ] || fail "nbdinfo during traffic: $(cat size.out)"
+kill -0 $FPID 2>/dev/null || { cat fio.out; fail "fio's traffic had ended before the checks"; }
 kill -TERM $SPID
+for _ in $(seq 100); do kill -0 $SPID 2>/dev/null || break; sleep 0.1; done
+kill -0 $SPID 2>/dev/null && fail "SIGTERM did not stop the server within 10 s of steady traffic"
 wait $SPID || { cat serve.err; fail "server exited non-zero after SIGTERM"; }
+wait $FPID || true # its server went away mid-run
 echo "serve_idle: ok"

@@ -29,43 +29,33 @@ ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$SPID/stat"; }
 hz=$(getconf CLK_TCK)
 
 cat >client.py <<'PY'
-import socket, struct, sys, time
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect(sys.argv[1])
-def recvn(n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        if not c:
-            sys.exit("server closed the connection")
-        b += c
-    return b
-recvn(18)                                                  # greeting
-s.sendall(struct.pack(">I", 1))                            # fixed newstyle
-s.sendall(struct.pack(">QII", 0x49484156454F5054, 1, 0))   # EXPORT_NAME ""
-size, flags = struct.unpack(">QH", recvn(10))
-recvn(124)                                                 # zero padding
+import struct, sys, time
+from nbdraw import hello, need, opt, request, SIMPLE_REPLY_MAGIC
+s = hello(sys.argv[1])                                     # fixed newstyle
+opt(s, 1)                                                  # EXPORT_NAME ""
+size, flags = struct.unpack(">QH", need(s, 10))
+need(s, 124)                                               # zero padding
 if sys.argv[2] == "quiet":
     open("quiet.started", "w").close()
     time.sleep(float(sys.argv[3]))
     sys.exit(0)
 # Simple replies (no STRUCTURED_REPLY asked for): 16-byte header, data.
 pattern = bytes(range(256)) * 16
-s.sendall(struct.pack(">IHHQQI", 0x25609513, 0, 1, 1, 0, 4096) + pattern)
-magic, err, handle = struct.unpack(">IIQ", recvn(16))
-if magic != 0x67446698 or err or handle != 1:
+request(s, 1, 1, 0, 4096, pattern)                         # WRITE
+magic, err, handle = struct.unpack(">IIQ", need(s, 16))
+if magic != SIMPLE_REPLY_MAGIC or err or handle != 1:
     sys.exit("write failed: magic %#x error %d" % (magic, err))
 n = int(sys.argv[3])
 for i in range(n):
-    s.sendall(struct.pack(">IHHQQI", 0x25609513, 0, 0, 100 + i, 0, 4096))
-    magic, err, handle = struct.unpack(">IIQ", recvn(16))
-    if magic != 0x67446698 or err or handle != 100 + i:
+    request(s, 0, 100 + i, 0, 4096)                        # READ
+    magic, err, handle = struct.unpack(">IIQ", need(s, 16))
+    if magic != SIMPLE_REPLY_MAGIC or err or handle != 100 + i:
         sys.exit("read %d: magic %#x error %d handle %d" % (i, magic, err, handle))
-    if recvn(4096) != pattern:
+    if need(s, 4096) != pattern:
         sys.exit("read %d returned other data" % i)
 open("burst.done", "w").close()
 time.sleep(float(sys.argv[4]))
-s.sendall(struct.pack(">IHHQQI", 0x25609513, 0, 2, 2, 0, 0))  # DISC
+request(s, 2, 2, 0, 0)                                     # DISC
 PY
 
 python3 client.py s.sock quiet 4 >quiet.out 2>&1 &

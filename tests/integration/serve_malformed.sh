@@ -16,25 +16,17 @@ for _ in $(seq 100); do [ -s ready ] && break; sleep 0.05; done
 
 cat >probe.py <<'EOF'
 import socket, struct, sys
+import nbdraw
+from nbdraw import IHAVEOPT, recvn, opt
 
 SOCK = sys.argv[1]
-IHAVEOPT = 0x49484156454F5054
-REQ = 0x25609513
+REQ = nbdraw.REQUEST_MAGIC
 failures = []
 
 def check(cond, what):
     print(("ok   " if cond else "FAIL ") + what)
     if not cond:
         failures.append(what)
-
-def recvn(s, n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        if not c:
-            return None
-        b += c
-    return b
 
 def closed(s):
     s.settimeout(3)
@@ -49,15 +41,7 @@ def closed(s):
         return False
 
 def hello(flags=1):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(SOCK)
-    g = recvn(s, 18)
-    assert g[:8] == b"NBDMAGIC" and g[8:16] == b"IHAVEOPT", g
-    s.sendall(struct.pack(">I", flags))
-    return s
-
-def opt(s, o, data=b""):
-    s.sendall(struct.pack(">QII", IHAVEOPT, o, len(data)) + data)
+    return nbdraw.hello(SOCK, flags)
 
 def opt_reply(s):
     h = recvn(s, 20)

@@ -42,22 +42,12 @@ nbdinfo --json "$U" >info.json
 [ "$(jqv info.json '.exports[0].can_df')" = false ] || fail "SEND_DF advertised without structured replies"
 
 cat >opt.py <<'PY'
-import socket, struct, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect(sys.argv[1])
-def recvn(n):
-    b = b""
-    while len(b) < n:
-        c = s.recv(n - len(b))
-        if not c:
-            sys.exit("server closed the connection")
-        b += c
-    return b
-recvn(18)
-s.sendall(struct.pack(">I", 1))
-s.sendall(struct.pack(">QII", 0x49484156454F5054, 8, 0))
-magic, opt, typ, ln = struct.unpack(">QIII", recvn(20))
-msg = recvn(ln).decode()
+import struct, sys
+from nbdraw import hello, need, opt as send_opt
+s = hello(sys.argv[1])
+send_opt(s, 8)
+magic, opt, typ, ln = struct.unpack(">QIII", need(s, 20))
+msg = need(s, ln).decode()
 print("%#x %s" % (typ, msg))
 sys.exit(0 if magic == 0x3e889045565a9 and opt == 8 and typ == 0x80000001 and msg else 1)
 PY

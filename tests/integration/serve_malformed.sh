@@ -17,10 +17,9 @@ for _ in $(seq 100); do [ -s ready ] && break; sleep 0.05; done
 cat >probe.py <<'EOF'
 import socket, struct, sys
 import nbdraw
-from nbdraw import IHAVEOPT, recvn, opt
+from nbdraw import IHAVEOPT, OPT_REPLY_MAGIC, SIMPLE_REPLY_MAGIC, recvn, opt
 
 SOCK = sys.argv[1]
-REQ = nbdraw.REQUEST_MAGIC
 failures = []
 
 def check(cond, what):
@@ -48,7 +47,7 @@ def opt_reply(s):
     if h is None:
         return None, None
     magic, o, typ, ln = struct.unpack(">QIII", h)
-    assert magic == 0x3e889045565a9, hex(magic)
+    assert magic == OPT_REPLY_MAGIC, hex(magic)
     return typ, recvn(s, ln) if ln else b""
 
 def go(s, name=b""):
@@ -59,14 +58,14 @@ def go(s, name=b""):
             return typ
 
 def request(s, typ, off, ln, flags=0, cookie=7, payload=b""):
-    s.sendall(struct.pack(">IHHQQI", REQ, flags, typ, cookie, off, ln) + payload)
+    nbdraw.request(s, typ, cookie, off, ln, payload, flags)
 
 def simple_reply(s):
     h = recvn(s, 16)
     if h is None:
         return None, None
     magic, err, cookie = struct.unpack(">IIQ", h)
-    assert magic == 0x67446698, hex(magic)
+    assert magic == SIMPLE_REPLY_MAGIC, hex(magic)
     return err, cookie
 
 ERR_UNSUP, ERR_INVALID, ERR_UNKNOWN = 0x80000001, 0x80000003, 0x80000006

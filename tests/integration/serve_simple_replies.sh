@@ -43,13 +43,13 @@ nbdinfo --json "$U" >info.json
 
 cat >opt.py <<'PY'
 import struct, sys
-from nbdraw import hello, need, opt as send_opt
+from nbdraw import OPT_REPLY_MAGIC, hello, need, opt as send_opt
 s = hello(sys.argv[1])
 send_opt(s, 8)
 magic, opt, typ, ln = struct.unpack(">QIII", need(s, 20))
 msg = need(s, ln).decode()
 print("%#x %s" % (typ, msg))
-sys.exit(0 if magic == 0x3e889045565a9 and opt == 8 and typ == 0x80000001 and msg else 1)
+sys.exit(0 if magic == OPT_REPLY_MAGIC and opt == 8 and typ == 0x80000001 and msg else 1)
 PY
 python3 opt.py s.sock >opt.out || { cat opt.out; fail "STRUCTURED_REPLY not answered with ERR_UNSUP and a message"; }
 

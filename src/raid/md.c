@@ -407,12 +407,18 @@ static int md_members_read(struct rl_spec_node *node, const struct rl_build_ctx 
 }
 
 /*
- * Whether member @i is behind the array as md sees it: a lower event count,
- * marked faulty by the freshest superblock, or interrupted in recovery.
+ * Whether member @i is behind the array as md sees it: more than one event
+ * behind the freshest superblock, marked faulty by it, or interrupted in
+ * recovery.  One event behind is in sync, as md and mdadm's assembly take
+ * it: a state change goes to the members one after another, and a stop
+ * between two of those writes leaves the later ones one event behind with
+ * nothing written to the array since (a member that failed is recorded
+ * faulty by the change itself).  Without that margin a kill inside the
+ * write that starts a rebuild left both halves of a mirror "stale".
  */
 static bool md_member_stale(const struct md_assembly *as, const struct md_super *sb)
 {
-	return sb->events < as->fresh->events ||
+	return as->fresh->events - sb->events > 1 ||
 	       as->fresh->roles[sb->dev_number] == MD_ROLE_FAULTY ||
 	       (sb->feature_map & MD_FEATURE_RECOVERY_OFFSET);
 }

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,16 +358,36 @@ static long safety_lock_holder(const struct stat *st)
 	return holder;
 }
 
+/*
+ * A lock whose holder has exited is on its way out: the kernel drops a dead
+ * process's files when the last reference goes, and an io_uring instance
+ * gives up the files of its requests from a work queue after the process
+ * is gone, so a run killed a moment ago can still hold its members' locks.
+ * Such a lock is waited for (up to SAFETY_DEAD_WAIT_MS); a live holder's is
+ * refused at once.
+ */
+#define SAFETY_DEAD_WAIT_MS 3000
+
+static bool safety_pid_alive(long pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
 int rl_safety_lock(int fd, bool write, char *found, size_t len)
 {
 	struct stat st;
-	long pid;
+	long pid = 0;
 
-	if (flock(fd, (write ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0)
-		return 0;
-	if (errno != EWOULDBLOCK)
-		return -errno;
-	pid = fstat(fd, &st) == 0 ? safety_lock_holder(&st) : 0;
+	for (int waited = 0;; waited += 10) {
+		if (flock(fd, (write ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK)
+			return -errno;
+		pid = fstat(fd, &st) == 0 ? safety_lock_holder(&st) : 0;
+		if (pid == getpid() || safety_pid_alive(pid) || waited >= SAFETY_DEAD_WAIT_MS)
+			break;
+		usleep(10000); /* a dead holder, or the lock between holders */
+	}
 	if (pid == getpid())
 		snprintf(found, len, "it appears twice in this target");
 	else if (pid > 0)

@@ -67,16 +67,22 @@
 struct level {
 	const char *name;
 	unsigned n, redundancy;
+	/* a slowed rebuild: each request to its sources waits this long, so a
+	 * kill 1-200 ms into the open lands in it (a mirror's rebuild is a few
+	 * large requests, a parity rebuild a few per stripe) */
+	unsigned slow_ms;
 };
 
 static const struct level levels[] = {
-    {"raid1", 2, 1}, {"raid10", 4, 1}, {"raid5", 3, 1}, {"raid6", 4, 2}};
+    {"raid1", 2, 1, 10}, {"raid10", 4, 1, 6}, {"raid5", 3, 1, 2}, {"raid6", 4, 2, 2}};
 
 struct tally {
 	unsigned schedules, blocks_checked, lost, mismatches;
 	unsigned unclean, resynced, stale, rebuilt;
 	unsigned examined, disagreements, kills_in_write;
-	unsigned failed; /* members left stale by phase B (rebuilt by C's open or D's) */
+	unsigned failed;        /* members left stale by phase B (rebuilt by C's open or D's) */
+	unsigned slow_rebuilds; /* C's writer rebuilt from slowed sources (killed in it, mostly) */
+	unsigned killed_in_rebuild; /* a member still carried its recovery offset after the kill */
 };
 
 struct sched {
@@ -113,16 +119,22 @@ static void fail_at(struct sched *s, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* "md(DIR/m0.img,...)" with member @skip_mask left out and @vanish[m] wrapped. */
-static void spec_of(const struct sched *s, unsigned skip_mask, const unsigned *vanish, char *out,
-                    size_t cap)
+/*
+ * "md(DIR/m0.img,...)" with member @skip_mask left out, @vanish[m] wrapped
+ * and the members in @slow_mask behind a read latency (a slow rebuild source).
+ */
+static void spec_slow(const struct sched *s, unsigned skip_mask, const unsigned *vanish,
+                      unsigned slow_mask, char *out, size_t cap)
 {
 	size_t l = (size_t)snprintf(out, cap, "md(");
 
 	for (unsigned m = 0; m < s->lv->n; m++) {
 		if (skip_mask >> m & 1)
 			continue;
-		if (vanish && vanish[m])
+		if (slow_mask >> m & 1)
+			l += (size_t)snprintf(out + l, cap - l, "delay(%s/m%u.img,lat=%ums),",
+			                      s->dir, m, s->lv->slow_ms);
+		else if (vanish && vanish[m])
 			l += (size_t)snprintf(out + l, cap - l,
 			                      "faulty(%s/m%u.img,vanish-after=%u),", s->dir, m,
 			                      vanish[m]);
@@ -130,6 +142,12 @@ static void spec_of(const struct sched *s, unsigned skip_mask, const unsigned *v
 			l += (size_t)snprintf(out + l, cap - l, "%s/m%u.img,", s->dir, m);
 	}
 	out[l - 1] = ')';
+}
+
+static void spec_of(const struct sched *s, unsigned skip_mask, const unsigned *vanish, char *out,
+                    size_t cap)
+{
+	spec_slow(s, skip_mask, vanish, 0, out, cap);
 }
 
 static struct rl_target *md_open(const char *spec, bool write)
@@ -224,6 +242,7 @@ struct exam {
 	int role[MAXM];
 	char array_state[MAXM][16];
 	bool clean[MAXM];
+	bool recovering[MAXM]; /* "Recovery Offset": a rebuild was under way */
 };
 
 static bool examine(const struct sched *s, struct exam *e)
@@ -259,20 +278,26 @@ static bool examine(const struct sched *s, struct exam *e)
 			sscanf(v, "%15s", e->array_state[m]);
 		else if (strstr(line, "          State :"))
 			e->clean[m] = !strncmp(v, "clean", 5);
+		else if (strstr(line, "Recovery Offset :"))
+			e->recovering[m] = true;
 	}
 	return pclose(p) == 0;
 }
 
 /*
- * mdadm agrees with raidlab: the freshest superblock's Array State is the
- * member states of md(all) opened read-only, every in-sync member carries
- * the freshest events, and the array is clean (or not) as @want_clean says
- * (-1: either).  Returns the freshest superblock's clean flag.
+ * mdadm agrees with raidlab: the freshest superblock's Array State, less
+ * the members mdadm shows in recovery (its Array State marks a recovering
+ * member active: the role is its, the data not yet) and those more than
+ * one event behind (md's assembly takes one behind as in sync), is the
+ * member states of md(all) opened read-only; every in-sync member is
+ * within one event of the freshest; and the array is clean (or not) as
+ * @want_clean says (-1: either).  Returns the freshest superblock's clean
+ * flag.
  */
 static bool agree(struct sched *s, int want_clean)
 {
 	struct exam e;
-	char spec[512], view[MAXM + 1] = "";
+	char spec[512], view[MAXM + 1] = "", mdv[16];
 	struct rl_target *t;
 	struct raid_array *a;
 	unsigned best = 0;
@@ -293,13 +318,21 @@ static bool agree(struct sched *s, int want_clean)
 	for (unsigned m = 1; m < s->lv->n; m++)
 		if (e.events[m] > e.events[best])
 			best = m;
-	if (strcmp(e.array_state[best], view)) {
+	strcpy(mdv, e.array_state[best]);
+	for (unsigned m = 0; m < s->lv->n; m++) {
+		int r = e.role[m];
+		if (r >= 0 && (unsigned)r < s->lv->n && r < (int)strlen(mdv) &&
+		    (e.recovering[m] || e.events[best] - e.events[m] > 1))
+			mdv[r] = '.';
+	}
+	if (strcmp(mdv, view)) {
 		s->tl->disagreements++;
-		fail_at(s, "mdadm says %s (m%u), raidlab %s", e.array_state[best], best, view);
+		fail_at(s, "mdadm says %s (m%u's Array State %s), raidlab %s", mdv, best,
+		        e.array_state[best], view);
 	}
 	for (unsigned m = 0; m < s->lv->n; m++) {
 		int r = e.role[m];
-		if (r >= 0 && view[r] == 'A' && e.events[m] != e.events[best]) {
+		if (r >= 0 && view[r] == 'A' && e.events[best] - e.events[m] > 1) {
 			s->tl->disagreements++;
 			fail_at(s, "m%u is in sync with events %llu, the freshest %llu", m,
 			        (unsigned long long)e.events[m],
@@ -314,9 +347,13 @@ static bool agree(struct sched *s, int want_clean)
 	return e.clean[best];
 }
 
-/* What the superblocks say before an open: dirty, and which roles are stale. */
-static void sb_state(const struct sched *s, bool *dirty, unsigned *stale)
+/*
+ * What the superblocks say before an open: dirty, which roles are stale,
+ * and how many members are interrupted in recovery (their recovery offset).
+ */
+static unsigned sb_state(const struct sched *s, bool *dirty, unsigned *stale)
 {
+	unsigned recovering = 0;
 	struct md_super sb[MAXM];
 	uint64_t max = 0;
 	unsigned fresh = 0;
@@ -336,14 +373,17 @@ static void sb_state(const struct sched *s, bool *dirty, unsigned *stale)
 	}
 	for (unsigned m = 0; m < s->lv->n; m++) {
 		uint16_t role = sb[m].roles[sb[m].dev_number];
-		bool behind = sb[m].events < max ||
-		              sb[fresh].roles[sb[m].dev_number] == MD_ROLE_FAULTY ||
-		              (sb[m].feature_map & MD_FEATURE_RECOVERY_OFFSET);
+		bool behind =
+		    max - sb[m].events > 1 || /* one event behind is in sync, as md takes it */
+		    sb[fresh].roles[sb[m].dev_number] == MD_ROLE_FAULTY ||
+		    (sb[m].feature_map & MD_FEATURE_RECOVERY_OFFSET);
 		if (behind)
 			*stale |= 1u << role;
 		else if (sb[m].resync_offset != MD_RESYNC_DONE)
 			*dirty = true;
+		recovering += !!(sb[m].feature_map & MD_FEATURE_RECOVERY_OFFSET);
 	}
+	return recovering;
 }
 
 /* --- the kill --- */
@@ -352,14 +392,14 @@ struct ack {
 	uint32_t block, version, done;
 };
 
-static void child_write(struct sched *s, int fd)
+static void child_write(struct sched *s, int fd, unsigned slow)
 {
-	char spec[512];
+	char spec[1024];
 	struct rl_target *t;
 	struct rl_exec *ex;
 	uint8_t *buf = NULL;
 
-	spec_of(s, 0, NULL, spec, sizeof(spec));
+	spec_slow(s, 0, NULL, slow, spec, sizeof(spec));
 	t = md_open(spec, true);
 	if (!t)
 		_exit(2);
@@ -397,18 +437,33 @@ static pid_t fork_piped(int *fd)
 	return pid;
 }
 
-/* Phase C; returns whether a write was under way or done before the kill. */
-static bool kill_writer(struct sched *s)
+/*
+ * Phase C; returns whether a write was under way or done before the kill.
+ * With stale members, one schedule in three reads the rebuild's sources
+ * slowly and kills the writer a random time into it, so the kill lands in
+ * the rebuild (the member then carries its recovery offset) and not only
+ * where the schedule's timing happens to put it.
+ */
+static bool kill_writer(struct sched *s, unsigned stale)
 {
-	unsigned want = (unsigned)rnd(0, 12), seen = 0;
+	unsigned want = (unsigned)rnd(0, 12), seen = 0, slow = 0;
 	bool wrote = false;
 	struct ack a;
 	int fd;
-	pid_t pid = fork_piped(&fd);
+	pid_t pid;
 
+	if (stale && rnd(0, 2) == 0) {
+		slow = ((1u << s->lv->n) - 1) & ~stale;
+		want = 0;
+	}
+	pid = fork_piped(&fd);
 	if (!pid) {
 		rng_state ^= 0x5bd1e995;
-		child_write(s, fd);
+		child_write(s, fd, slow);
+	}
+	if (slow) {
+		s->tl->slow_rebuilds++;
+		usleep((useconds_t)rnd(1000, 200000));
 	}
 	while (seen < want && read(fd, &a, sizeof(a)) == sizeof(a)) {
 		wrote = true;
@@ -558,9 +613,9 @@ static void run_schedule(const struct level *lv, unsigned seed, struct tally *tl
 	tl->failed += (unsigned)__builtin_popcount(stale);
 
 	/* C: a writer killed at a random point */
-	wrote = kill_writer(s);
+	wrote = kill_writer(s, stale);
 	tl->kills_in_write += wrote;
-	sb_state(s, &dirty, &stale);
+	tl->killed_in_rebuild += sb_state(s, &dirty, &stale) > 0;
 	if (wrote && !dirty && !stale) {
 		/* it wrote, so the array must have been recorded dirty first */
 		tl->disagreements++;
@@ -654,10 +709,12 @@ static void test_md_campaign(void **state)
 		}
 		printf("%-6s %u schedules: %u blocks checked, %u lost, %u mismatches, %u kills "
 		       "while writing, %u unclean stops, %u resynced, %u members failed, %u stale "
-		       "at reopen, %u rebuilt, %u mdadm comparisons, %u disagreements\n",
+		       "at reopen, %u rebuilt (%u from slowed sources, %u kills left a member "
+		       "recovering), %u mdadm comparisons, %u disagreements\n",
 		       levels[l].name, one.schedules, one.blocks_checked, one.lost, one.mismatches,
 		       one.kills_in_write, one.unclean, one.resynced, one.failed, one.stale,
-		       one.rebuilt, one.examined, one.disagreements);
+		       one.rebuilt, one.slow_rebuilds, one.killed_in_rebuild, one.examined,
+		       one.disagreements);
 		for (size_t k = 0; k < sizeof(one) / sizeof(unsigned); k++)
 			((unsigned *)&tl)[k] += ((unsigned *)&one)[k];
 	}

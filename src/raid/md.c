@@ -363,7 +363,8 @@ static int md_members_read(struct rl_spec_node *node, const struct rl_build_ctx 
 {
 	struct rl_build_ctx probe_ctx = *ctx;
 	const struct md_super *ref = NULL;
-	char msg[256];
+	char msg[256], bm_msg[256] = "";
+	size_t bm_failed = 0; /* 1 + the first member whose bitmap could not be read */
 	int rc;
 
 	probe_ctx.write_intent = false;
@@ -379,8 +380,11 @@ static int md_members_read(struct rl_spec_node *node, const struct rl_build_ctx 
 			rc = md_features_check(sb, msg, sizeof(msg));
 		if (!rc)
 			rc = md_super_check(sb, m->size, msg, sizeof(msg));
-		if (!rc && !as->bm_chunk && (sb->feature_map & MD_FEATURE_BITMAP_OFFSET))
-			rc = md_member_read_bitmap(m, sb, &as->bm_chunk, msg, sizeof(msg));
+		/* the bitmap's chunk from the first member that gives it (md reads
+		 * the bitmap from any member that answers) */
+		if (!rc && !as->bm_chunk && (sb->feature_map & MD_FEATURE_BITMAP_OFFSET) &&
+		    md_member_read_bitmap(m, sb, &as->bm_chunk, bm_msg, sizeof(bm_msg)))
+			bm_failed = i + 1;
 		rl_target_close(m);
 		if (!rc && sb->raid_disks > RAID_MAX_MEMBERS) {
 			snprintf(msg, sizeof(msg),
@@ -403,6 +407,9 @@ static int md_members_read(struct rl_spec_node *node, const struct rl_build_ctx 
 		if (!as->fresh || sb->events > as->fresh->events)
 			as->fresh = sb;
 	}
+	if (bm_failed && !as->bm_chunk)
+		return rl_err_set(err, node->args[bm_failed - 1]->pos, "md: member %zu: %s",
+		                  bm_failed - 1, bm_msg);
 	return 0;
 }
 

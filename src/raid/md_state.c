@@ -194,9 +194,32 @@ static int md_state_bitmap(const struct md_state *st, struct rl_target *m,
 
 /*
  * One state change: events + 1, the superblock to every live member, and
- * the bitmap block as @bm says.  Caller holds the lock.
+ * the bitmap block as @bm says.  Caller holds the lock.  A member whose
+ * superblock cannot be written is failed, and the change is written again
+ * to the others with it recorded faulty (md fails a member whose
+ * superblock write fails); an error only when no member took it.
  */
+static int md_state_write_once(struct md_state *st, struct raid_array *a, enum md_bitmap_op bm,
+                               unsigned *written, bool *failed);
+
 static int md_state_write(struct md_state *st, struct raid_array *a, enum md_bitmap_op bm)
+{
+	int rc = 0;
+
+	for (unsigned tries = 0; tries <= st->n; tries++) {
+		unsigned written = 0;
+		bool failed = false;
+		rc = md_state_write_once(st, a, bm, &written, &failed);
+		if (!failed)
+			break;
+		if (!written)
+			return rc ? rc : -EIO;
+	}
+	return rc;
+}
+
+static int md_state_write_once(struct md_state *st, struct raid_array *a, enum md_bitmap_op bm,
+                               unsigned *written, bool *failed)
 {
 	uint8_t *buf = aligned_alloc(4096, MD_SB_BYTES);
 	bool mirror = !parity_array_of(a->t);
@@ -243,6 +266,13 @@ static int md_state_write(struct md_state *st, struct raid_array *a, enum md_bit
 			err = md_state_bitmap(st, m, &sb, bm, mirror, buf);
 		if (err && !rc)
 			rc = err;
+		if (err) { /* under the lock: no md_state_changed() from here */
+			atomic_store_explicit(&a->m[r].state, RAID_MEMBER_FAILED,
+			                      memory_order_release);
+			*failed = true;
+		} else {
+			(*written)++;
+		}
 	}
 	if (bm == MD_BM_CLEAN && st->bm_on)
 		memset((void *)st->bm_on, 0, st->bm_nbits * sizeof(*st->bm_on));

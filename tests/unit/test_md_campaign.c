@@ -121,14 +121,24 @@ static void fail_at(struct sched *s, const char *fmt, ...)
 
 /*
  * "md(DIR/m0.img,...)" with member @skip_mask left out, @vanish[m] wrapped
- * and the members in @slow_mask behind a read latency (a slow rebuild source).
+ * and the members in @slow_mask behind a read latency (a slow rebuild
+ * source), the members named in a random order (md takes each member's
+ * role from its superblock, so the order must change nothing).
  */
 static void spec_slow(const struct sched *s, unsigned skip_mask, const unsigned *vanish,
                       unsigned slow_mask, char *out, size_t cap)
 {
 	size_t l = (size_t)snprintf(out, cap, "md(");
+	unsigned order[MAXM];
 
-	for (unsigned m = 0; m < s->lv->n; m++) {
+	for (unsigned i = 0; i < s->lv->n; i++)
+		order[i] = i;
+	for (unsigned i = s->lv->n - 1; i > 0; i--) {
+		unsigned j = (unsigned)rnd(0, i), x = order[i];
+		order[i] = order[j], order[j] = x;
+	}
+	for (unsigned i = 0; i < s->lv->n; i++) {
+		unsigned m = order[i];
 		if (skip_mask >> m & 1)
 			continue;
 		if (slow_mask >> m & 1)
@@ -438,16 +448,16 @@ static pid_t fork_piped(int *fd)
 }
 
 /*
- * Phase C; returns whether a write was under way or done before the kill.
+ * Phase C; says whether a write was under way or done before the kill
+ * (@wrote) and whether one was acknowledged (@acked).
  * With stale members, one schedule in three reads the rebuild's sources
  * slowly and kills the writer a random time into it, so the kill lands in
  * the rebuild (the member then carries its recovery offset) and not only
  * where the schedule's timing happens to put it.
  */
-static bool kill_writer(struct sched *s, unsigned stale)
+static void kill_writer(struct sched *s, unsigned stale, bool *wrote, bool *acked)
 {
 	unsigned want = (unsigned)rnd(0, 12), seen = 0, slow = 0;
-	bool wrote = false;
 	struct ack a;
 	int fd;
 	pid_t pid;
@@ -466,7 +476,8 @@ static bool kill_writer(struct sched *s, unsigned stale)
 		usleep((useconds_t)rnd(1000, 200000));
 	}
 	while (seen < want && read(fd, &a, sizeof(a)) == sizeof(a)) {
-		wrote = true;
+		*wrote = true;
+		*acked |= a.done;
 		if (a.done) {
 			s->ver[a.block] = a.version, s->alt[a.block] = NONE;
 			seen++;
@@ -479,7 +490,8 @@ static bool kill_writer(struct sched *s, unsigned stale)
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	while (read(fd, &a, sizeof(a)) == sizeof(a)) { /* what it said before it died */
-		wrote = true;
+		*wrote = true;
+		*acked |= a.done;
 		if (a.done)
 			s->ver[a.block] = a.version, s->alt[a.block] = NONE;
 		else
@@ -487,7 +499,6 @@ static bool kill_writer(struct sched *s, unsigned stale)
 	}
 	close(fd);
 	s->next += 1u << 20; /* the child's versions stay unique */
-	return wrote;
 }
 
 /* --- checking --- */
@@ -577,7 +588,7 @@ static void run_schedule(const struct level *lv, unsigned seed, struct tally *tl
 	struct sched *s = calloc(1, sizeof(*s));
 	char spec[512];
 	unsigned vanish[MAXM] = {0}, skip = 0, nfail, stale, subset = 0;
-	bool dirty, wrote;
+	bool dirty, wrote = false, acked = false;
 	struct rl_target *t;
 
 	assert_non_null(s);
@@ -613,11 +624,13 @@ static void run_schedule(const struct level *lv, unsigned seed, struct tally *tl
 	tl->failed += (unsigned)__builtin_popcount(stale);
 
 	/* C: a writer killed at a random point */
-	wrote = kill_writer(s, stale);
+	kill_writer(s, stale, &wrote, &acked);
 	tl->kills_in_write += wrote;
 	tl->killed_in_rebuild += sb_state(s, &dirty, &stale) > 0;
-	if (wrote && !dirty && !stale) {
-		/* it wrote, so the array must have been recorded dirty first */
+	if (acked && !dirty && !stale) {
+		/* a write was acknowledged, so the array was recorded dirty first (one
+		 * only announced may have died before that record, and so before it
+		 * reached any member) */
 		tl->disagreements++;
 		fail_at(s, "a killed writer left the array clean");
 	}

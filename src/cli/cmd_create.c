@@ -3,7 +3,9 @@
  * superblocks onto the members (md_create() in src/raid/md.c) so that
  * mdadm --examine and raidlab's md(...) target both recognise the array.
  * Members are opened for writing: the safety checks apply (--force-destroy
- * overrides them); files raidlab creates here are kept.
+ * overrides them); files raidlab creates here are kept.  Members that
+ * store nothing (null) or keep nothing once closed (mem, simulated drives)
+ * are refused: md(...) could never read their superblocks back.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,7 +34,8 @@ static const char create_usage[] =
     "  --chunk SIZE        chunk size (default 512k, as mdadm)\n"
     "  --layout NAME       raid5/6: left-symmetric (default), right-symmetric, ...;\n"
     "                      raid10: n2 (default), f2, o2, ...\n"
-    "  --name NAME         array name recorded in the superblock (default raidlab:0)\n"
+    "  --name NAME         array name recorded in the superblock, at most 32\n"
+    "                      characters (default raidlab:0)\n"
     "  --data-offset SIZE  where the data starts on each member (default 1m)\n"
     "  --uuid UUID         array UUID (default: random)\n"
     "  --bitmap-chunk SIZE internal write-intent bitmap, one bit per SIZE of each\n"
@@ -196,6 +199,15 @@ static int create_main(int argc, char **argv)
 		}
 		if (!(members[n++]->caps & RL_CAP_DATA)) { /* counted: closed at out */
 			cli_error("create", "member %u (%s) stores no data", n - 1, argv[i]);
+			rc = 2;
+			goto out;
+		}
+		if (!(rl_target_leaf_caps(members[n - 1]) & RL_CAP_REAL)) {
+			cli_error("create",
+			          "member %u (%s) keeps its data only while it is open (no file or "
+			          "device under it): the superblocks would be gone before md(...) "
+			          "could read them",
+			          n - 1, argv[i]);
 			rc = 2;
 			goto out;
 		}

@@ -3,16 +3,22 @@
  * behind `raidlab create`) and opening an array from its members'
  * superblocks (the md target).
  *
- *   md(MEMBER, MEMBER, ..., stripe_cache=N, stripe_size=SIZE, max-read-errors=N)
+ *   md(MEMBER, MEMBER, ..., survivor=ROLE, stripe_cache=N, stripe_size=SIZE,
+ *      max-read-errors=N, read=POLICY)
  *
  * The md target reads the superblock of every member it is given (4 KiB
  * from the start, md_super.c), checks that they belong to one array (same
- * array UUID, level, layout, chunk and member count), puts each at the
- * position its role says, and opens the level raidlab has for it with each
- * member seen through slice(MEMBER, offset=data_offset, size=used size).
+ * array UUID, level, layout, chunk, member count and used size), puts each
+ * at the position its role says, and opens the level raidlab has for it
+ * with each member seen through slice(MEMBER, offset=data_offset,
+ * size=used size).
  * A role nobody claims, a member whose superblock marks it faulty, or one
  * whose event count is behind the others' (a stale member, as md treats it)
  * is a failed member; the array opens degraded while its level allows.
+ * The freshest superblock is the highest event count, at equal counts the
+ * lowest role, never the order of the arguments.  Two members that each
+ * record the other failed were written apart (split brain): refused,
+ * unless survivor=ROLE names the one to keep (the others are then stale).
  * Levels: raid0, raid1, raid10 (near/far/offset), raid5, raid6, linear.
  *
  * The array is the level's own target, so everything that works on raid5
@@ -155,6 +161,12 @@ int md_create(const struct md_create_opts *o, struct rl_target *const *members, 
 	}
 	if (o->chunk < 4096 || (o->chunk & (o->chunk - 1))) {
 		snprintf(msg, msglen, "chunk must be a power of two of at least 4k");
+		return -EINVAL;
+	}
+	if (o->name && strlen(o->name) > sizeof(sb.set_name) - 1) {
+		snprintf(msg, msglen,
+		         "name '%s' has %zu characters: md's superblock holds at most %zu", o->name,
+		         strlen(o->name), sizeof(sb.set_name) - 1);
 		return -EINVAL;
 	}
 	if (o->data_offset < 2 * 4096 + 4096 || o->data_offset % 4096) {
@@ -332,12 +344,48 @@ static int md_level_params(const struct md_super *sb, char *p, size_t len, char 
 	return -EINVAL;
 }
 
+/*
+ * md(...)'s own survivor=, then what it passes on, as written, to the
+ * level it opens (whose own table checks the value): the array's settings
+ * that md's superblock does not record.
+ */
+static const struct rl_param md_params[] = {
+    {.name = "survivor",
+     .type = RL_PARAM_U64,
+     .max = RAID_MAX_MEMBERS - 1,
+     .form = "ROLE",
+     .def_note = "none: a split brain is refused",
+     .help = "members written apart (split brain: each records the other failed) are "
+             "refused; survivor=ROLE keeps the member holding that role, and the members it "
+             "records failed are stale (rebuilt from it when opened for writing)"},
+    {.name = "stripe_cache",
+     .type = RL_PARAM_U64,
+     .def_note = "the level's",
+     .help = "raid5/6: stripe cache entries, as raid5(...)"},
+    {.name = "stripe_size",
+     .type = RL_PARAM_SIZE,
+     .def_note = "the level's",
+     .help = "raid5/6: rows per cache entry, as raid5(...)"},
+    {.name = "max-read-errors",
+     .type = RL_PARAM_U64,
+     .def_note = "the level's",
+     .help = "raid1/10/5/6: read errors a member survives, as the level"},
+    {.name = "read",
+     .type = RL_PARAM_STR,
+     .form = "POLICY",
+     .def_note = "the level's",
+     .help = "raid1/10: which copy serves a read, as raid1(...)"},
+    {0},
+};
+
 /* What md(...) learns from the members' superblocks. */
 struct md_assembly {
 	struct md_super *sbs;          /* per argument */
 	const struct md_super *fresh;  /* the highest event count */
 	int slot_of[RAID_MAX_MEMBERS]; /* argument at each role, -1: nobody */
 	uint64_t stale;                /* roles whose member is behind (a bit per role) */
+	uint64_t overruled;            /* roles written apart from the survivor (split brain) */
+	uint64_t max_events;           /* the highest event count of any member */
 	uint64_t bm_chunk;             /* internal bitmap chunk bytes (0: none) */
 	bool unclean;                  /* an in-sync member records the array dirty */
 };
@@ -355,6 +403,47 @@ static int md_features_check(const struct md_super *sb, char *msg, size_t msglen
 	         : extra & MD_FEATURE_PPL          ? "a partial parity log (PPL)"
 	                                           : "an unknown feature");
 	return -EINVAL;
+}
+
+/* The role @sb gives its own member (MD_ROLE_FAULTY/SPARE when it holds none). */
+static uint16_t md_own_role(const struct md_super *sb)
+{
+	return sb->roles[sb->dev_number];
+}
+
+/*
+ * Is @sb fresher than @than (NULL: yes)?  The higher event count; at equal
+ * counts the lower role, so the order of md(...)'s arguments never decides.
+ */
+static bool md_fresher(const struct md_super *sb, const struct md_super *than)
+{
+	return !than || sb->events > than->events ||
+	       (sb->events == than->events && md_own_role(sb) < md_own_role(than));
+}
+
+/* Argument @i of md(...) as written, into @buf (for messages). */
+static const char *md_arg_name(struct rl_spec_node *node, size_t i, char *buf, size_t len)
+{
+	char *s = rl_spec_format(node->args[i]);
+
+	snprintf(buf, len, "%s", s ? s : "?");
+	free(s);
+	return buf;
+}
+
+/* Argument @i records another used size than argument 0: name both. */
+static int md_size_conflict(struct rl_spec_node *node, const struct md_assembly *as, size_t i,
+                            struct rl_err *err)
+{
+	char a[128], b[128];
+
+	return rl_err_set(err, node->args[i]->pos,
+	                  "md: the members disagree on the array's used size: member %zu (%s) "
+	                  "records %llu sectors, member 0 (%s) %llu sectors; a damaged or "
+	                  "foreign superblock (md(...) will not guess which is right)",
+	                  i, md_arg_name(node, i, b, sizeof(b)),
+	                  (unsigned long long)as->sbs[i].size, md_arg_name(node, 0, a, sizeof(a)),
+	                  (unsigned long long)as->sbs[0].size);
 }
 
 /* Read every member's superblock (and bitmap) and check they form one array. */
@@ -404,8 +493,12 @@ static int md_members_read(struct rl_spec_node *node, const struct rl_build_ctx 
 			    "md: member %zu belongs to another array (its UUID, level, "
 			    "layout, chunk or member count differ from member 0's)",
 			    i);
-		if (!as->fresh || sb->events > as->fresh->events)
+		if (sb->size != ref->size)
+			return md_size_conflict(node, as, i, err);
+		if (md_fresher(sb, as->fresh))
 			as->fresh = sb;
+		if (sb->events > as->max_events)
+			as->max_events = sb->events;
 	}
 	if (bm_failed && !as->bm_chunk)
 		return rl_err_set(err, node->args[bm_failed - 1]->pos, "md: member %zu: %s",
@@ -428,6 +521,102 @@ static bool md_member_stale(const struct md_assembly *as, const struct md_super 
 	return as->fresh->events - sb->events > 1 ||
 	       as->fresh->roles[sb->dev_number] == MD_ROLE_FAULTY ||
 	       (sb->feature_map & MD_FEATURE_RECOVERY_OFFSET);
+}
+
+/* Does @a's superblock record @b's member out of the array (failed, spare)? */
+static bool md_records_out(const struct md_super *a, const struct md_super *b)
+{
+	return b->dev_number < a->max_dev && a->roles[b->dev_number] >= a->raid_disks;
+}
+
+/*
+ * Arguments @i and @j were written apart (split brain): each holds a role,
+ * each records the other failed - both were used without the other, so
+ * either may hold acknowledged writes the other lacks.
+ */
+static bool md_split(const struct md_assembly *as, size_t i, size_t j)
+{
+	const struct md_super *a = &as->sbs[i], *b = &as->sbs[j];
+
+	return md_own_role(a) < a->raid_disks && md_own_role(b) < b->raid_disks &&
+	       md_records_out(a, b) && md_records_out(b, a);
+}
+
+/*
+ * The split pair (@pi, @pj) with the lowest roles, skipping pairs where one
+ * member is stale to the freshest superblock when @skip_stale (those the
+ * survivor settled).  False when there is none.
+ */
+static bool md_split_find(struct rl_spec_node *node, const struct md_assembly *as, bool skip_stale,
+                          size_t *pi, size_t *pj)
+{
+	uint32_t best = UINT32_MAX; /* the pair's roles, lower first */
+
+	for (size_t i = 0; i < node->nargs; i++)
+		for (size_t j = 0; j < node->nargs; j++) {
+			const struct md_super *a = &as->sbs[i], *b = &as->sbs[j];
+			uint32_t key = (uint32_t)md_own_role(a) << 16 | md_own_role(b);
+			if (md_own_role(a) >= md_own_role(b) || key >= best ||
+			    !md_split(as, i, j) ||
+			    (skip_stale && (md_member_stale(as, a) || md_member_stale(as, b))))
+				continue;
+			best = key;
+			*pi = i;
+			*pj = j;
+		}
+	return best != UINT32_MAX;
+}
+
+/* Refuse the split pair (@i, @j), naming both and the way out. */
+static int md_split_refuse(struct rl_spec_node *node, const struct md_assembly *as, size_t i,
+                           size_t j, bool survivor, struct rl_err *err)
+{
+	char a[128], b[128];
+
+	return rl_err_set(
+	    err, node->pos,
+	    "md: members %u (%s, events %llu) and %u (%s, events %llu) each record the other "
+	    "failed: they were written apart (split brain) and either may hold writes the other "
+	    "lacks; %s",
+	    md_own_role(&as->sbs[i]), md_arg_name(node, i, a, sizeof(a)),
+	    (unsigned long long)as->sbs[i].events, md_own_role(&as->sbs[j]),
+	    md_arg_name(node, j, b, sizeof(b)), (unsigned long long)as->sbs[j].events,
+	    survivor ? "survivor= settles only a split with the survivor's member"
+	             : "name the one to keep with survivor=ROLE (the other is rebuilt from it "
+	               "when the array is opened for writing)");
+}
+
+/*
+ * Members written apart are refused unless the user names the survivor:
+ * survivor=ROLE makes that member's superblock the freshest, so the
+ * members it records failed are stale (rebuilt from it when opened for
+ * writing).  Without a split it changes nothing.
+ */
+static int md_split_settle(struct rl_spec_node *node, struct md_assembly *as, struct rl_err *err)
+{
+	uint64_t survivor = UINT64_MAX;
+	size_t pi = 0, pj = 0, k = node->nargs;
+	int rc = rl_param_u64(node, md_params, "survivor", &survivor, err);
+
+	if (rc || !md_split_find(node, as, false, &pi, &pj))
+		return rc;
+	if (survivor == UINT64_MAX)
+		return md_split_refuse(node, as, pi, pj, false, err);
+	for (size_t i = 0; i < node->nargs; i++)
+		if (md_own_role(&as->sbs[i]) == survivor &&
+		    (k == node->nargs || md_fresher(&as->sbs[i], &as->sbs[k])))
+			k = i;
+	if (k == node->nargs)
+		return rl_err_set(err, node->pos,
+		                  "md: survivor=%llu: no member given holds role %llu",
+		                  (unsigned long long)survivor, (unsigned long long)survivor);
+	as->fresh = &as->sbs[k];
+	for (size_t i = 0; i < node->nargs; i++)
+		if (md_split(as, k, i))
+			as->overruled |= 1ull << md_own_role(&as->sbs[i]);
+	if (md_split_find(node, as, true, &pi, &pj))
+		return md_split_refuse(node, as, pi, pj, true, err);
+	return 0;
 }
 
 /* Put each member at the role its superblock gives; note the stale ones. */
@@ -460,32 +649,6 @@ static int md_roles_assign(struct rl_spec_node *node, struct md_assembly *as, st
 }
 
 /* The level spec md(...) resolves to: each role's slice, stand-ins, failed=. */
-/*
- * What md(...) passes on, as written, to the level it opens (whose own
- * table checks the value): the array's settings that md's superblock does
- * not record.
- */
-static const struct rl_param md_params[] = {
-    {.name = "stripe_cache",
-     .type = RL_PARAM_U64,
-     .def_note = "the level's",
-     .help = "raid5/6: stripe cache entries, as raid5(...)"},
-    {.name = "stripe_size",
-     .type = RL_PARAM_SIZE,
-     .def_note = "the level's",
-     .help = "raid5/6: rows per cache entry, as raid5(...)"},
-    {.name = "max-read-errors",
-     .type = RL_PARAM_U64,
-     .def_note = "the level's",
-     .help = "raid1/10/5/6: read errors a member survives, as the level"},
-    {.name = "read",
-     .type = RL_PARAM_STR,
-     .form = "POLICY",
-     .def_note = "the level's",
-     .help = "raid1/10: which copy serves a read, as raid1(...)"},
-    {0},
-};
-
 static int md_spec_build(struct rl_spec_node *node, const struct md_assembly *as, char **text,
                          struct rl_err *err)
 {
@@ -567,7 +730,7 @@ static int md_spec_build(struct rl_spec_node *node, const struct md_assembly *as
 			rc = md_append(text, &len, &cap, failed);
 	}
 	free(failed);
-	for (const struct rl_param *p = md_params; p->name && !rc; p++) {
+	for (const struct rl_param *p = md_params + 1; p->name && !rc; p++) { /* not survivor= */
 		struct rl_spec_kv *kv = rl_spec_find(node, p->name);
 		if (!kv)
 			continue;
@@ -585,8 +748,12 @@ static int md_spec_build(struct rl_spec_node *node, const struct md_assembly *as
 static int md_state_take(const struct md_assembly *as, const struct rl_build_ctx *ctx,
                          struct rl_target *t, char *msg, size_t msglen)
 {
-	struct md_state *st = md_state_new(as->fresh, as->fresh->raid_disks);
+	struct md_super fresh = *as->fresh;
+	struct md_state *st;
 	int rc;
+
+	fresh.events = as->max_events; /* a survivor then outranks the members it overruled */
+	st = md_state_new(&fresh, fresh.raid_disks);
 
 	if (!st || (as->bm_chunk && md_state_bitmap_init(st, as->bm_chunk))) {
 		md_state_free(st);
@@ -595,6 +762,7 @@ static int md_state_take(const struct md_assembly *as, const struct rl_build_ctx
 	for (unsigned r = 0; r < as->fresh->raid_disks; r++)
 		if (as->slot_of[r] >= 0)
 			md_state_member(st, r, &as->sbs[as->slot_of[r]]);
+	md_state_overruled(st, as->overruled);
 	rc = md_state_start(st, t, as->unclean, as->stale, ctx->quiet, msg, msglen);
 	if (rc)
 		md_state_free(st);
@@ -614,8 +782,8 @@ static int md_target_create(struct rl_spec_node *node, const struct rl_build_ctx
 	as.sbs = calloc(node->nargs, sizeof(*as.sbs));
 	if (!as.sbs)
 		return -ENOMEM;
-	if ((rc = md_members_read(node, ctx, &as, err)) || (rc = md_roles_assign(node, &as, err)) ||
-	    (rc = md_spec_build(node, &as, &text, err)))
+	if ((rc = md_members_read(node, ctx, &as, err)) || (rc = md_split_settle(node, &as, err)) ||
+	    (rc = md_roles_assign(node, &as, err)) || (rc = md_spec_build(node, &as, &text, err)))
 		goto out;
 	{
 		struct rl_err inner = {0};

@@ -11,6 +11,11 @@
  * a throwaway executor, so they may run from a worker's completion path
  * (a member failing) before the request that failed it is acknowledged.
  *
+ * Whatever the open refuses (a dirty parity array missing a member,
+ * stale members too few others can rebuild) is decided before the first
+ * superblock write: a refused open changes no byte of the members.  The
+ * event count never passes MD_EVENTS_MAX (a write there fails instead).
+ *
  * The first write after opening records the array dirty (resync_offset 0)
  * before it is sent, as md_write_start() does; a clean close records
  * resync_offset MaxSector.
@@ -43,6 +48,9 @@
 #include "raid/rebuild.h"
 #include "raid/scrub.h"
 
+/* Event counts an open for writing may use up: more than it ever makes. */
+#define MD_STATE_EVENTS_ROOM (1ull << 32)
+
 struct md_state {
 	pthread_mutex_t lock;
 	struct md_super fresh;   /* the freshest superblock: dev_roles, events */
@@ -50,8 +58,9 @@ struct md_state {
 	bool dirty;              /* recorded dirty on the members */
 	_Atomic bool dirty_seen; /* dirty is on disk: writes need not wait (fast path) */
 	bool quiet;
-	bool resynced;    /* the open found the array unclean and resynced it */
-	uint64_t rebuilt; /* roles the open rebuilt (stale members) */
+	bool resynced;      /* the open found the array unclean and resynced it */
+	uint64_t rebuilt;   /* roles the open rebuilt (stale members) */
+	uint64_t overruled; /* roles that diverged from the survivor the user named */
 	struct md_super own[RAID_MAX_MEMBERS]; /* each role's member superblock */
 	bool present[RAID_MAX_MEMBERS];        /* a real member (not a stand-in) */
 	uint64_t recovery[RAID_MAX_MEMBERS];   /* rebuilding: member bytes in sync */
@@ -94,6 +103,11 @@ void md_state_member(struct md_state *st, unsigned role, const struct md_super *
 	if ((sb->feature_map & MD_FEATURE_RECOVERY_OFFSET) && sb->events + 1 >= st->fresh.events &&
 	    sb->dev_number < MD_SB_MAX_DEVS && st->fresh.roles[sb->dev_number] == role)
 		st->recovery[role] = sb->recovery_offset * 512;
+}
+
+void md_state_overruled(struct md_state *st, uint64_t roles)
+{
+	st->overruled = roles;
 }
 
 int md_state_bitmap_init(struct md_state *st, uint64_t chunk)
@@ -231,6 +245,10 @@ static int md_state_write_once(struct md_state *st, struct raid_array *a, enum m
 	if (rl_target_leaf_caps(a->t) & RL_CAP_VIRTUAL) {
 		free(buf);
 		return 0;
+	}
+	if (st->fresh.events >= MD_EVENTS_MAX) { /* never wrap: 0 would lose to every member */
+		free(buf);
+		return -EOVERFLOW;
 	}
 	st->fresh.events++;
 	md_state_roles(st, a, &st->fresh);
@@ -385,16 +403,6 @@ static int md_state_resync(struct md_state *st, struct rl_target *array, struct 
 		        regions ? "resyncing the dirty regions of its bitmap" : "resyncing it");
 	if (parity_array_of(array)) {
 		struct parity_check_result pr;
-		for (unsigned i = 0; i < a->n; i++)
-			if (!raid_member_readable(a, i)) {
-				snprintf(
-				    msg, msglen,
-				    "the array was stopped uncleanly while degraded (member %u "
-				    "missing): its parity cannot be trusted, so member %u cannot "
-				    "be rebuilt from it (md refuses such an array too)",
-				    i, i);
-				return -EIO;
-			}
 		rc = parity_resync(parity_array_of(array), ex, regions, &pr, msg, msglen);
 		st->resync_bytes = pr.bytes;
 		if (!rc)
@@ -468,6 +476,11 @@ static int md_state_rebuild(struct md_state *st, struct rl_target *array, struct
 		        "md: member %u was being rebuilt: resuming at its recovery offset %llu "
 		        "sectors\n",
 		        r, (unsigned long long)(ro.resume / 512));
+	else if (!st->quiet && (st->overruled >> r & 1))
+		fprintf(stderr,
+		        "md: member %u was written apart from the survivor (split brain): "
+		        "rebuilding it from the survivor, its own writes discarded\n",
+		        r);
 	else if (!st->quiet)
 		fprintf(stderr, "md: member %u is behind the others (stale): rebuilding it\n", r);
 	st->resumed[r] = ro.resume;
@@ -476,6 +489,75 @@ static int md_state_rebuild(struct md_state *st, struct rl_target *array, struct
 	if (!rc)
 		st->rebuilt |= 1ull << r;
 	return rc;
+}
+
+/* Why role @r holds nothing the array can read, for a refusal message. */
+static const char *md_state_absent(const struct md_state *st, unsigned r, uint64_t stale)
+{
+	if (stale >> r & 1)
+		return st->overruled >> r & 1 ? "was written apart from the survivor (split brain)"
+		                              : "is stale (behind the others)";
+	if (st->present[r])
+		return "is failed";
+	for (uint32_t d = 0; d < st->fresh.max_dev && d < MD_SB_MAX_DEVS; d++)
+		if (st->fresh.roles[d] == r)
+			return "is not among the members given";
+	return "is recorded failed or missing by the array";
+}
+
+/* "member 1 is not among the members given, member 2 is stale ..." into @buf. */
+static void md_state_absent_list(const struct md_state *st, struct raid_array *a, uint64_t stale,
+                                 char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (unsigned r = 0; r < a->n && at < len; r++)
+		if (!raid_member_readable(a, r))
+			at += (size_t)snprintf(buf + at, len - at, "%smember %u %s", at ? ", " : "",
+			                       r, md_state_absent(st, r, stale));
+}
+
+/*
+ * Everything the open would refuse, decided before a superblock is
+ * written, so that a refused open leaves every byte of the members as it
+ * found them (md, too, refuses an assembly without touching them): a
+ * parity array stopped uncleanly with a member it cannot read (its parity
+ * cannot be trusted, so it can be neither resynced nor written - md will
+ * not start a dirty degraded array), stale members the others are too few
+ * to rebuild, and an event count too near its end to count the open's
+ * changes.
+ */
+static int md_state_refuse(const struct md_state *st, struct rl_target *array, bool unclean,
+                           uint64_t stale, char *msg, size_t msglen)
+{
+	struct raid_array *a = raid_array_of(array);
+	char why[384];
+
+	md_state_absent_list(st, a, stale, why, sizeof(why));
+	if (unclean && parity_array_of(array) && why[0]) {
+		snprintf(msg, msglen,
+		         "the array was not stopped cleanly and %s: its parity cannot be "
+		         "trusted without every member, so it can be neither resynced nor "
+		         "written (md refuses to start such an array too); nothing was written",
+		         why);
+		return -EIO;
+	}
+	if (st->fresh.events > MD_EVENTS_MAX - MD_STATE_EVENTS_ROOM) {
+		snprintf(msg, msglen,
+		         "events %llu: the event count is too near its end (%llu) to record the "
+		         "changes of another open for writing; nothing was written",
+		         (unsigned long long)st->fresh.events, (unsigned long long)MD_EVENTS_MAX);
+		return -EOVERFLOW;
+	}
+	if (stale && !a->level->intact(a)) {
+		snprintf(msg, msglen,
+		         "%s: too few members are in sync to rebuild the stale ones from; "
+		         "nothing was written",
+		         why);
+		return -EIO;
+	}
+	return 0;
 }
 
 int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, uint64_t stale,
@@ -489,6 +571,8 @@ int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, u
 		snprintf(msg, msglen, "not an array");
 		return -EINVAL;
 	}
+	if ((rc = md_state_refuse(st, array, unclean, stale, msg, msglen)))
+		return rc;
 	st->quiet = quiet;
 	st->dirty = unclean; /* as the superblocks say, until resynced */
 	if (stale || unclean || md_state_differs(st, a)) {

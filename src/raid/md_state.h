@@ -38,12 +38,21 @@ struct md_state *md_state_new(const struct md_super *fresh, unsigned nroles);
 void md_state_member(struct md_state *st, unsigned role, const struct md_super *sb);
 
 /**
+ * The roles in @roles (a bit each) were written apart from the survivor the
+ * user named (split brain): they are stale, and their rebuild says why.
+ */
+void md_state_overruled(struct md_state *st, uint64_t roles);
+
+/**
  * Take over @array (opened from the superblocks): record its state on every
  * live member, resync it when the last stop was unclean (@unclean), then
  * rebuild every member in @stale (a bit per role; they are failed in the
- * array).  On success the array owns @st (it is written clean and freed
- * when the array is closed).  0, or a negative errno with @msg; on failure
- * the caller still owns @st.  Notes go to stderr unless @quiet.
+ * array).  What it would refuse (a parity array stopped uncleanly with a
+ * member it cannot read, stale members too few others can rebuild) it
+ * refuses before writing anything.  On success the array owns @st (it is
+ * written clean and freed when the array is closed).  0, or a negative
+ * errno with @msg; on failure the caller still owns @st.  Notes go to
+ * stderr unless @quiet.
  */
 int md_state_start(struct md_state *st, struct rl_target *array, bool unclean, uint64_t stale,
                    bool quiet, char *msg, size_t msglen);

@@ -243,6 +243,21 @@ int md_super_check(const struct md_super *sb, uint64_t member_bytes, char *msg, 
 		    (unsigned long long)sb->data_offset);
 		return -EINVAL;
 	}
+	if (sb->data_size < sb->size || sb->data_size > sectors - sb->data_offset) {
+		snprintf(msg, msglen,
+		         "data_size %llu sectors: the member's data area must hold the used size "
+		         "(%llu sectors) and fit the member's %llu sectors after data_offset %llu",
+		         (unsigned long long)sb->data_size, (unsigned long long)sb->size,
+		         (unsigned long long)sectors, (unsigned long long)sb->data_offset);
+		return -EINVAL;
+	}
+	if (sb->events > MD_EVENTS_MAX) {
+		snprintf(msg, msglen,
+		         "events %llu: past %llu, more changes than any array makes (damaged, "
+		         "or about to wrap to 0)",
+		         (unsigned long long)sb->events, (unsigned long long)MD_EVENTS_MAX);
+		return -EINVAL;
+	}
 	if (striped && (sb->chunk < 8 || (sb->chunk & (sb->chunk - 1)))) {
 		snprintf(msg, msglen,
 		         "chunksize %u sectors is not a power of two of at least 4 KiB", sb->chunk);

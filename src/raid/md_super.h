@@ -37,6 +37,12 @@
 #define MD_ROLE_SPARE      0xffffu
 #define MD_ROLE_FAULTY     0xfffeu
 #define MD_RESYNC_DONE     UINT64_MAX /* resync_offset of a clean array */
+/*
+ * The highest event count accepted: far beyond any array's life (a change
+ * a microsecond for 290,000 years), far enough below 2^64 that the counter
+ * cannot wrap to 0, which would make the freshest member the stalest.
+ */
+#define MD_EVENTS_MAX (UINT64_MAX >> 1)
 
 #define MD_FEATURE_BITMAP_OFFSET   1u
 #define MD_FEATURE_RECOVERY_OFFSET 2u   /* recovery_offset: the member is partly rebuilt */
@@ -82,7 +88,8 @@ int md_super_decode(const uint8_t *buf, struct md_super *sb, char *msg, size_t m
 /**
  * Every field an array is opened from, against md's rules and a member of
  * @member_bytes: the metadata (superblock, bitmap) before data_offset, the
- * used size inside the member, a power-of-two chunk, a member count the
+ * used size inside data_size and data_size inside the member, an event
+ * count below MD_EVENTS_MAX, a power-of-two chunk, a member count the
  * level takes (at most RAID_MAX_MEMBERS), recovery_offset inside the size.
  * 0, or -EINVAL with the field named in @msg.
  */

@@ -165,6 +165,16 @@ struct raid_regions;
 int parity_resync(struct parity_array *pa, struct rl_exec *ex, const struct raid_regions *regions,
                   struct parity_check_result *res, char *msg, size_t msglen);
 
+/* --- live rebuild under the server (raid_ctl.c's RL_CTL_ROW, RL_CTL_RECONSTRUCT) --- */
+
+struct rl_ctl;
+
+/** RL_CTL_ROW: where the row at c->offset of the members' data areas lies. */
+int parity_ctl_row(struct parity_array *pa, struct rl_ctl *c);
+
+/** RL_CTL_RECONSTRUCT: compute the c->missing members' blocks of the row. */
+int parity_ctl_reconstruct(struct parity_array *pa, struct rl_ctl *c);
+
 /** The array is in sync again: forget the bitmap bits found set at open. */
 void parity_bitmap_forget(struct parity_array *pa);
 

@@ -14,6 +14,12 @@
  *            is wrong, so repair rewrites P, as md does; raid6 uses both
  *            syndromes to find the single wrong chunk (md's raid6check) and
  *            repair rewrites that one.
+ *   row, reconstruct
+ *            the same arithmetic for a rebuild someone else drives (the
+ *            server's live rebuild, through the ctl op): where one row of a
+ *            stripe lies on every member, and its missing blocks computed
+ *            from the others.  The caller moves the data and keeps client
+ *            writes off the stripe meanwhile.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +29,7 @@
 
 #include "core/exec.h"
 #include "core/sync.h"
+#include "core/target.h"
 #include "raid/parity.h"
 #include "raid/parity_math.h"
 #include "raid/rebuild.h"
@@ -326,4 +333,47 @@ int parity_resync(struct parity_array *pa, struct rl_exec *ex, const struct raid
                   struct parity_check_result *res, char *msg, size_t msglen)
 {
 	return parity_check_walk(pa, ex, PARITY_RESYNC, regions, NULL, NULL, res, msg, msglen);
+}
+
+int parity_ctl_row(struct parity_array *pa, struct rl_ctl *c)
+{
+	const struct parity_geom *g = parity_geom_of(pa);
+	uint64_t s = c->offset / g->chunk, left = g->chunk - c->offset % g->chunk;
+
+	if (g->n > RL_CTL_MEMBERS_MAX || !c->max)
+		return -EINVAL;
+	c->len = 0;
+	c->ncopies = g->n;
+	if (s >= g->stripes)
+		return 0; /* past the last stripe: the rest of the members is unused */
+	c->len = c->max < left ? c->max : left;
+	for (unsigned m = 0; m < g->n; m++) {
+		c->copy[m].member = m;
+		c->copy[m].offset = parity_data_offset(pa) + c->offset;
+	}
+	c->array_lo = s * g->k * g->chunk;
+	c->array_hi = c->array_lo + g->k * g->chunk;
+	return 0;
+}
+
+int parity_ctl_reconstruct(struct parity_array *pa, struct rl_ctl *c)
+{
+	const struct parity_geom *g = parity_geom_of(pa);
+	unsigned nparity = g->level == 6 ? 2 : 1;
+	struct parity_stripe ps;
+	void *blocks[RAID_MAX_MEMBERS];
+	uint64_t missing = 0;
+
+	if (g->n > RL_CTL_MEMBERS_MAX || c->offset / g->chunk >= g->stripes ||
+	    c->offset % g->chunk + c->len > g->chunk)
+		return -EINVAL;
+	parity_geom_stripe(g, c->offset / g->chunk, &ps);
+	for (unsigned m = 0; m < g->n; m++) {
+		unsigned i =
+		    ps.role[m] >= 0 ? ps.slot[ps.role[m]] : g->k + (ps.role[m] == -1 ? 0 : 1);
+		blocks[i] = c->bufs[m];
+		if (c->missing >> m & 1)
+			missing |= 1ull << i;
+	}
+	return parity_recover(g->k, nparity, c->len, blocks, missing) ? -EIO : 0;
 }

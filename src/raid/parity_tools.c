@@ -10,7 +10,8 @@
  *            target member's chunk (data, P or Q) with parity_recover and
  *            writes it.
  *   check    recomputes P (and Q) from the data and compares them block by
- *            block (the array's block size).  raid5 cannot tell which chunk
+ *            block (the array's block size), and reports each stripe with
+ *            mismatching rows once.  raid5 cannot tell which chunk
  *            is wrong, so repair rewrites P, as md does; raid6 uses both
  *            syndromes to find the single wrong chunk (md's raid6check) and
  *            repair rewrites that one.
@@ -261,10 +262,11 @@ static int parity_check_walk(struct parity_array *pa, struct rl_exec *ex,
 			}
 			continue;
 		}
-		/* Recompute parity of the data into the scratch, block by block. */
+		/* Recompute parity of the data into the scratch, block by block; the
+		 * stripe's mismatching rows are reported once, together. */
+		struct parity_mismatch mm = {.stripe = s, .repaired = mode != PARITY_CHECK};
 		for (uint64_t off = 0; off < pt.g->chunk && !rc; off += bs) {
 			void *d[RAID_MAX_MEMBERS];
-			struct parity_mismatch mm = {0};
 			bool bad;
 			int who;
 
@@ -276,12 +278,15 @@ static int parity_check_walk(struct parity_array *pa, struct rl_exec *ex,
 			       memcmp(q, (uint8_t *)blocks[pt.g->k + 1] + off, bs));
 			if (!bad)
 				continue;
-			res->mismatches++;
 			who = parity_check_blame(&pt, &ps, blocks, off, bs);
-			mm.stripe = s;
-			mm.member_offset = pt.doff + s * pt.g->chunk + off;
-			mm.len = bs;
-			mm.member = who;
+			if (!mm.bytes)
+				mm.member_offset = pt.doff + s * pt.g->chunk + off;
+			mm.len = pt.doff + s * pt.g->chunk + off + bs - mm.member_offset;
+			mm.bytes += bs;
+			if (who >= 0)
+				mm.blamed |= 1ull << who;
+			else
+				mm.unexplained = true;
 			if (mode != PARITY_CHECK) {
 				/* raid5, or raid6 without a single culprit: rewrite the parity. */
 				uint64_t missing;
@@ -309,14 +314,20 @@ static int parity_check_walk(struct parity_array *pa, struct rl_exec *ex,
 					         "repair write at stripe %llu failed: %s",
 					         (unsigned long long)s, strerror(-rc));
 					rc = -EIO;
-				} else {
-					mm.repaired = true;
-					res->repaired++;
+					mm.repaired = false;
 				}
 			}
-			if (mismatch)
-				mismatch(arg, &mm);
 		}
+		if (!mm.bytes)
+			continue;
+		mm.member = !mm.unexplained && __builtin_popcountll(mm.blamed) == 1
+		                ? __builtin_ctzll(mm.blamed)
+		                : -1;
+		res->mismatches++;
+		res->mismatch_bytes += mm.bytes;
+		res->repaired += mm.repaired;
+		if (mismatch)
+			mismatch(arg, &mm);
 	}
 	free(pt.mem);
 	return rc;

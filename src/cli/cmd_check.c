@@ -6,7 +6,15 @@
  *   mismatch: array offset 1048576, 4096 bytes: member 1 offset 1048576
  *     differs from member 0 offset 1048576 [repaired]
  *
- * (on one line), then a summary.  Without --repair the members are opened
+ * (on one line), then a summary.  On raid5/raid6, one line per stripe
+ * whose parity disagrees with its data:
+ *
+ *   mismatch: stripe 16 (array offset 2097152, 131072 bytes): parity on
+ *     member 1 disagrees with the data on members 0, 2: 65536 bytes in
+ *     rows from member offset 1048576 to 1114112 [repaired]
+ *
+ * (raid6 names the wrong member when the syndromes find one), and the
+ * summary counts stripes.  Without --repair the members are opened
  * read-only.
  */
 #include <errno.h>
@@ -29,8 +37,10 @@ static const char check_usage[] =
     "\n"
     "Compares the copies of every chunk of a raid1 or raid10 and prints each run of\n"
     "differing blocks with its array offset and member offsets.  On raid5/raid6 it\n"
-    "recomputes the parity of every block row instead; raid6 names the member that\n"
-    "is wrong, --repair rewrites it (raid5: the parity, as md).\n"
+    "recomputes the parity of every block row instead and prints one line per stripe\n"
+    "that disagrees (the parity member, the data members, the rows' member offsets);\n"
+    "raid6 names the member that is wrong, --repair rewrites it (raid5: the parity,\n"
+    "as md).\n"
     "\n"
     "  --repair          rewrite differing copies from the source copy\n"
     "  --source K        trust member K's copy (default: the first in-sync copy of\n"
@@ -60,17 +70,65 @@ static void check_progress(void *arg, uint64_t done, uint64_t total)
 		fputc('\n', stderr);
 }
 
+/* "0, 1, 3": the members of @mask. */
+static void check_members(char *out, size_t outlen, uint64_t mask)
+{
+	size_t used = 0;
+
+	out[0] = 0;
+	for (unsigned m = 0; m < 64 && used < outlen; m++)
+		if (mask >> m & 1)
+			used += (size_t)snprintf(out + used, outlen - used, "%s%u",
+			                         used ? ", " : "", m);
+}
+
+/* A parity stripe's line: which stripe, which parity member, which rows. */
+static void check_parity_line(const struct raid_mismatch *m)
+{
+	char data[200], who[200];
+	const char *s = __builtin_popcountll(m->blamed) == 1 ? "" : "s";
+
+	check_members(data, sizeof(data), m->data_members);
+	printf("mismatch: stripe %llu (array offset %llu, %llu bytes): ",
+	       (unsigned long long)m->stripe, (unsigned long long)m->array_offset,
+	       (unsigned long long)m->array_len);
+	if (m->blamed && !m->unexplained) {
+		/* raid6 named the wrong block(s) from the two syndromes */
+		check_members(who, sizeof(who), m->blamed);
+		printf("member%s %s wrong (data on %s, P on %u, Q on %d)", s, who, data,
+		       m->p_member, m->q_member);
+	} else {
+		if (m->q_member >= 0)
+			printf("P on member %u and Q on member %d disagree", m->p_member,
+			       m->q_member);
+		else
+			printf("parity on member %u disagrees", m->p_member);
+		printf(" with the data on members %s", data);
+		if (m->blamed) {
+			check_members(who, sizeof(who), m->blamed);
+			printf(" (member%s %s wrong in some rows, no single member in others)", s,
+			       who);
+		}
+	}
+	printf(": %llu bytes in rows from member offset %llu to %llu%s\n",
+	       (unsigned long long)m->bytes, (unsigned long long)m->member_offset,
+	       (unsigned long long)(m->member_offset + m->len), m->repaired ? " [repaired]" : "");
+}
+
 static void check_mismatch(void *arg, const struct raid_mismatch *m)
 {
 	struct check_state *st = arg;
 
 	if (st->show_progress)
 		fputs("\r\033[K", stderr);
-	printf("mismatch: array offset %llu, %llu bytes: member %u offset %llu differs from "
-	       "member %u offset %llu%s\n",
-	       (unsigned long long)m->array_offset, (unsigned long long)m->len, m->member,
-	       (unsigned long long)m->member_offset, m->source,
-	       (unsigned long long)m->source_offset, m->repaired ? " [repaired]" : "");
+	if (m->parity)
+		check_parity_line(m);
+	else
+		printf("mismatch: array offset %llu, %llu bytes: member %u offset %llu differs "
+		       "from member %u offset %llu%s\n",
+		       (unsigned long long)m->array_offset, (unsigned long long)m->len, m->member,
+		       (unsigned long long)m->member_offset, m->source,
+		       (unsigned long long)m->source_offset, m->repaired ? " [repaired]" : "");
 	fflush(stdout);
 }
 
@@ -121,7 +179,8 @@ static int check_main(int argc, char **argv)
 		return 2;
 	}
 	ctx.write_intent = opts.repair;
-	ctx.keep = true;
+	/* a file the spec creates holds nothing to check: kept only once repaired */
+	ctx.keep = opts.repair;
 	ctx.buffered_ok = true;
 	ctx.quiet = quiet;
 	rc = rl_target_open(argv[optind], &ctx, &t, &err);
@@ -132,6 +191,7 @@ static int check_main(int argc, char **argv)
 	rc = raid_tool_exec(t, &ex);
 	if (rc) {
 		cli_error("check", "cannot set up I/O: %s", strerror(-rc));
+		cli_created_remove(t);
 		rl_target_close(t);
 		return 1;
 	}
@@ -162,11 +222,17 @@ static int check_main(int argc, char **argv)
 	}
 	if (rc) {
 		cli_error("check", "%s", msg);
+		cli_created_remove(t); /* a failed check leaves no new file */
 	} else if (!quiet) {
 		cli_format_size(size, sizeof(size), (unsigned long long)res.bytes);
 		printf("checked %s in %.2f s: ", size, (double)res.elapsed_ns / 1e9);
 		if (!res.mismatches)
 			printf("no mismatches");
+		else if (parity_array_of(t))
+			printf("%llu stripe%s with mismatches (%llu bytes of rows), %llu repaired",
+			       (unsigned long long)res.mismatches, res.mismatches == 1 ? "" : "s",
+			       (unsigned long long)res.mismatch_bytes,
+			       (unsigned long long)res.repaired);
 		else
 			printf("%llu mismatch%s (%llu bytes), %llu repaired",
 			       (unsigned long long)res.mismatches, res.mismatches == 1 ? "" : "es",

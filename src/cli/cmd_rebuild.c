@@ -122,6 +122,7 @@ static int rebuild_main(int argc, char **argv)
 	rc = raid_tool_exec(t, &ex);
 	if (rc) {
 		cli_error("rebuild", "cannot set up I/O: %s", strerror(-rc));
+		cli_created_remove(t);
 		rl_target_close(t);
 		return 1;
 	}

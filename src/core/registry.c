@@ -100,6 +100,14 @@ int rl_target_build(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
 	return type->create(node, ctx, out, err);
 }
 
+/* Depth of rl_target_open calls on this thread (md(...) opens a stack inside one). */
+static _Thread_local unsigned registry_opening;
+
+bool rl_target_opening(void)
+{
+	return registry_opening > 0;
+}
+
 int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_target **out,
                    struct rl_err *err)
 {
@@ -109,18 +117,22 @@ int rl_target_open(const char *text, const struct rl_build_ctx *ctx, struct rl_t
 
 	if (rc)
 		return rc;
+	registry_opening++;
 	rc = rl_target_build(root, ctx, &t, err);
 	rl_spec_free(root);
+	if (!rc) {
+		uint32_t caps = rl_target_leaf_caps(t);
+		if ((caps & RL_CAP_REAL) && (caps & RL_CAP_VIRTUAL)) {
+			rl_target_close(t);
+			rc = rl_err_set(
+			    err, SIZE_MAX,
+			    "the stack mixes real leaves (files, devices) with simulated "
+			    "drives; a run uses either real time or simulated time, not both");
+		}
+	}
+	registry_opening--;
 	if (rc)
 		return rc;
-	uint32_t caps = rl_target_leaf_caps(t);
-	if ((caps & RL_CAP_REAL) && (caps & RL_CAP_VIRTUAL)) {
-		rl_target_close(t);
-		return rl_err_set(
-		    err, SIZE_MAX,
-		    "the stack mixes real leaves (files, devices) with simulated "
-		    "drives; a run uses either real time or simulated time, not both");
-	}
 	*out = t;
 	return 0;
 }

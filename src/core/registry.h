@@ -105,6 +105,15 @@ int rl_target_parse_geometry(struct rl_spec_node *node, const struct rl_param *t
 		        "multiple of it",                                                          \
 	}
 
+/**
+ * True while rl_target_open is building a stack on this thread.  A target
+ * destroyed meanwhile belongs to a stack that failed to open (or to a
+ * probe the build discards): a file it created holds nothing anyone
+ * wrote, so it goes whatever keep says, and a failed command leaves no
+ * file it created behind.
+ */
+bool rl_target_opening(void);
+
 /** Default build settings: direct I/O, no forcing, no keeping. */
 void rl_build_ctx_init(struct rl_build_ctx *ctx);
 

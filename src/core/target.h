@@ -56,6 +56,14 @@ enum rl_ctl_cmd {
 	RL_CTL_READABLE,      /* member: returns 1 when reads may go to it, else 0 */
 	RL_CTL_LOCATE,        /* the copies of offset: len (at most max, contiguous on
 	                         every copy), ncopies, copy[] in the target's copy order */
+	RL_CTL_ROW,           /* parity arrays: the row at offset of every member's data
+	                         area (offset counts from the data start): len (at most max,
+	                         inside one chunk; 0 past the last stripe), ncopies (every
+	                         member), copy[] (member and child offset of each block),
+	                         array_lo/array_hi (the stripe: writes there change the row) */
+	RL_CTL_RECONSTRUCT,   /* parity arrays: the row at offset (as ROW), len bytes, one
+	                         buffer per member in bufs[]; the members in missing are
+	                         computed in place from the others (-EIO: too many missing) */
 };
 
 #define RL_CTL_MEMBERS_MAX 64 /* members (and copies) a control request can name */
@@ -66,10 +74,11 @@ struct rl_ctl {
 	bool force;      /* FAIL: even the last readable copy */
 	bool ok;         /* REBUILD_END: the rebuild completed */
 	/* STATUS */
-	const char *level;                            /* type name ("raid1") */
-	const char *state;                            /* "optimal", "degraded", "failed" */
-	unsigned members;                             /* children */
-	unsigned copies;                              /* copies of each byte (1: none spare) */
+	const char *level; /* type name ("raid1") */
+	const char *state; /* "optimal", "degraded", "failed" */
+	unsigned members;  /* children */
+	unsigned copies;   /* copies of each byte (1: none spare) */
+	unsigned parity;   /* parity blocks per stripe (raid5 1, raid6 2; 0: mirrors) */
 	const char *member_state[RL_CTL_MEMBERS_MAX]; /* "in_sync", "failed", "rebuilding" */
 	/* LOCATE: in offset and max; out len, ncopies, copy[] */
 	uint64_t offset, max, len;
@@ -78,6 +87,10 @@ struct rl_ctl {
 		unsigned member; /* child index */
 		uint64_t offset; /* on that child */
 	} copy[RL_CTL_MEMBERS_MAX];
+	/* ROW: out; RECONSTRUCT: in */
+	uint64_t array_lo, array_hi;
+	void *bufs[RL_CTL_MEMBERS_MAX];
+	uint64_t missing; /* bit per member */
 };
 
 struct rl_target_ops {

@@ -122,20 +122,25 @@ int parity_rebuild_opts(struct parity_array *pa, struct rl_exec *ex,
                         const struct raid_rebuild_opts *opts, struct parity_rebuild_result *res,
                         char *msg, size_t msglen);
 
+/* One stripe whose parity disagrees with its data, in one or more block rows. */
 struct parity_mismatch {
 	uint64_t stripe;        /* stripe number */
-	uint64_t member_offset; /* first mismatching block on the members */
-	uint64_t len;           /* bytes */
-	int member;             /* raid6: the member found wrong; -1 when unknown */
-	bool repaired;
+	uint64_t member_offset; /* first mismatching row, on every member */
+	uint64_t len;           /* bytes from it to the end of the last mismatching row */
+	uint64_t bytes;         /* bytes of the rows that mismatch (per member) */
+	int member;             /* raid6: the one member found wrong; -1 when unknown */
+	uint64_t blamed;        /* raid6: members found wrong in some row (bit per member) */
+	bool unexplained;       /* raid6: some row has no single wrong member */
+	bool repaired;          /* every mismatching row was rewritten */
 };
 
 struct parity_check_result {
-	uint64_t bytes;       /* array bytes checked */
-	uint64_t mismatches;  /* mismatching block runs */
-	uint64_t repaired;    /* runs rewritten */
-	uint64_t read_errors; /* member reads that failed */
-	uint64_t skipped;     /* rows not checkable (a member missing) */
+	uint64_t bytes;          /* array bytes checked */
+	uint64_t mismatches;     /* stripes with a mismatch */
+	uint64_t mismatch_bytes; /* bytes of their mismatching rows (per member) */
+	uint64_t repaired;       /* stripes rewritten */
+	uint64_t read_errors;    /* member reads that failed */
+	uint64_t skipped;        /* rows not checkable (a member missing) */
 };
 
 enum parity_check_mode {
@@ -164,6 +169,16 @@ struct raid_regions;
  */
 int parity_resync(struct parity_array *pa, struct rl_exec *ex, const struct raid_regions *regions,
                   struct parity_check_result *res, char *msg, size_t msglen);
+
+/* --- live rebuild under the server (raid_ctl.c's RL_CTL_ROW, RL_CTL_RECONSTRUCT) --- */
+
+struct rl_ctl;
+
+/** RL_CTL_ROW: where the row at c->offset of the members' data areas lies. */
+int parity_ctl_row(struct parity_array *pa, struct rl_ctl *c);
+
+/** RL_CTL_RECONSTRUCT: compute the c->missing members' blocks of the row. */
+int parity_ctl_reconstruct(struct parity_array *pa, struct rl_ctl *c);
 
 /** The array is in sync again: forget the bitmap bits found set at open. */
 void parity_bitmap_forget(struct parity_array *pa);

@@ -41,6 +41,11 @@ static void parity_describe_level(const struct raid_array *a, struct json_object
 	                       json_object_new_string(pa->log == PARITY_LOG_JOURNAL ? "journal"
 	                                              : pa->log == PARITY_LOG_PPL   ? "ppl"
 	                                                                            : "none"));
+	if (pa->resync_pending)
+		json_object_object_add(
+		    obj, "resync",
+		    json_object_new_string("pending: new members opened read-only, parity never "
+		                           "computed (a writable open runs md's initial resync)"));
 }
 
 static void parity_report_level(const struct raid_array *a, struct json_object *obj)
@@ -306,13 +311,18 @@ static int parity_create_open(struct parity_array *pa, const struct parity_level
 		rc = parity_bitmap_load(pa, msg, sizeof(msg));
 	if (rc)
 		return rl_err_set(err, node->pos, "%s: %s", d->name, msg);
-	rc = parity_resync_fresh(pa, &resynced, msg, sizeof(msg));
+	rc = parity_resync_fresh(pa, ctx->write_intent, &resynced, msg, sizeof(msg));
 	if (rc)
 		return rl_err_set(err, node->pos, "%s: initial resync: %s", d->name, msg);
 	if (resynced && !ctx->quiet)
 		fprintf(stderr,
 		        "%s: new members: parity computed from their contents "
 		        "(md's initial resync)\n",
+		        d->name);
+	if (pa->resync_pending && !ctx->quiet)
+		fprintf(stderr,
+		        "%s: new members opened read-only: parity not computed (no initial "
+		        "resync); the array is not in sync\n",
 		        d->name);
 	return 0;
 }
@@ -347,6 +357,16 @@ int parity_create(const struct parity_level_desc *d, struct rl_spec_node *node,
 	    (rc = rl_param_u64(node, parity_params, "bitmap-offset", &bmoff, err)) ||
 	    (rc = rl_param_u64(node, parity_params, "data-offset", &doff, err)))
 		goto fail;
+	kv = rl_spec_find(node, "bitmap-chunk");
+	if (kv && (bmchunk < 4096 || (bmchunk & (bmchunk - 1)))) {
+		/* md's bitmap chunk: bytes of each member per bit, a power of two;
+		 * 0 is no size (leave the key out for no bitmap). */
+		rc = rl_err_set(err, kv->value_pos,
+		                "%s: bitmap-chunk=%s: expected a power of two from 4k up (bytes "
+		                "of each member per bitmap bit; leave it out for no bitmap)",
+		                d->name, kv->value);
+		goto fail;
+	}
 	alg = parity_layout_parse(d->level, layout);
 	if (alg < 0) {
 		kv = rl_spec_find(node, "layout");

@@ -55,7 +55,7 @@ const struct rl_param parity_params[] = {
      .type = RL_PARAM_SIZE,
      .def_note = "off",
      .help = "model md's write-intent bitmap: the first write into each SIZE region writes a "
-             "bitmap block to every member first"},
+             "bitmap block to every member first; a power of two, at least 4k"},
     {.name = "bitmap-offset",
      .type = RL_PARAM_SIZE,
      .def_note = "end of members",

@@ -114,6 +114,7 @@ struct parity_array {
 	uint8_t *bm_block;             /* the block written */
 	uint32_t bm_bits_at; /* where the bits start in it (md bitmap: after its header) */
 	uint64_t doff;       /* data-offset: member offset of stripe 0 */
+	bool resync_pending; /* new members opened read-only: parity never computed */
 
 	_Atomic uint64_t rmw, rcw, full_stripe, reconstruct_writes, reconstruct_reads;
 	_Atomic uint64_t corrected, lock_waits;
@@ -138,8 +139,11 @@ int parity_replay_at_open(struct parity_array *pa, bool writable, char *msg, siz
 int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen);
 /**
  * md's initial resync when every member was just created (RL_CAP_FRESH):
- * parity from the data.  Sets *done when it ran.  0, or a negative errno.
+ * parity from the data.  Sets *done when it ran.  Only on a @writable
+ * open: opened read-only the array is left as it is and marked
+ * resync_pending.  0, or a negative errno.
  */
-int parity_resync_fresh(struct parity_array *pa, bool *done, char *msg, size_t msglen);
+int parity_resync_fresh(struct parity_array *pa, bool writable, bool *done, char *msg,
+                        size_t msglen);
 
 #endif

@@ -215,8 +215,16 @@ int parity_bitmap_load(struct parity_array *pa, char *msg, size_t msglen)
  * read-modify-write would carry the garbage into every parity it updates
  * and a failed member would be rebuilt from it.  The parity is rewritten
  * from the data before the array is used.  Sets *done.
+ *
+ * Not on a read-only open (info, check without --repair, a job that only
+ * reads): writing there would fail on members opened for reading, and
+ * would change what the command was asked only to look at.  The array is
+ * then marked resync_pending, and says so: its data reads back as the
+ * members hold it, but its parity means nothing yet (check counts every
+ * stripe a mismatch; a writable open resyncs first).
  */
-int parity_resync_fresh(struct parity_array *pa, bool *done, char *msg, size_t msglen)
+int parity_resync_fresh(struct parity_array *pa, bool writable, bool *done, char *msg,
+                        size_t msglen)
 {
 	struct parity_check_result pr;
 	struct rl_exec *ex = NULL;
@@ -229,6 +237,10 @@ int parity_resync_fresh(struct parity_array *pa, bool *done, char *msg, size_t m
 		if (!(rl_target_leaf_caps(pa->a.t->children[m]) & RL_CAP_FRESH) ||
 		    !raid_member_readable(&pa->a, m))
 			return 0;
+	if (!writable) {
+		pa->resync_pending = true;
+		return 0;
+	}
 	rc = parity_step_exec(pa, &ex);
 	if (rc)
 		return rc;

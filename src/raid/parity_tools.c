@@ -10,10 +10,17 @@
  *            target member's chunk (data, P or Q) with parity_recover and
  *            writes it.
  *   check    recomputes P (and Q) from the data and compares them block by
- *            block (the array's block size).  raid5 cannot tell which chunk
+ *            block (the array's block size), and reports each stripe with
+ *            mismatching rows once.  raid5 cannot tell which chunk
  *            is wrong, so repair rewrites P, as md does; raid6 uses both
  *            syndromes to find the single wrong chunk (md's raid6check) and
  *            repair rewrites that one.
+ *   row, reconstruct
+ *            the same arithmetic for a rebuild someone else drives (the
+ *            server's live rebuild, through the ctl op): where one row of a
+ *            stripe lies on every member, and its missing blocks computed
+ *            from the others.  The caller moves the data and keeps client
+ *            writes off the stripe meanwhile.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +30,7 @@
 
 #include "core/exec.h"
 #include "core/sync.h"
+#include "core/target.h"
 #include "raid/parity.h"
 #include "raid/parity_math.h"
 #include "raid/rebuild.h"
@@ -254,10 +262,11 @@ static int parity_check_walk(struct parity_array *pa, struct rl_exec *ex,
 			}
 			continue;
 		}
-		/* Recompute parity of the data into the scratch, block by block. */
+		/* Recompute parity of the data into the scratch, block by block; the
+		 * stripe's mismatching rows are reported once, together. */
+		struct parity_mismatch mm = {.stripe = s, .repaired = mode != PARITY_CHECK};
 		for (uint64_t off = 0; off < pt.g->chunk && !rc; off += bs) {
 			void *d[RAID_MAX_MEMBERS];
-			struct parity_mismatch mm = {0};
 			bool bad;
 			int who;
 
@@ -269,12 +278,15 @@ static int parity_check_walk(struct parity_array *pa, struct rl_exec *ex,
 			       memcmp(q, (uint8_t *)blocks[pt.g->k + 1] + off, bs));
 			if (!bad)
 				continue;
-			res->mismatches++;
 			who = parity_check_blame(&pt, &ps, blocks, off, bs);
-			mm.stripe = s;
-			mm.member_offset = pt.doff + s * pt.g->chunk + off;
-			mm.len = bs;
-			mm.member = who;
+			if (!mm.bytes)
+				mm.member_offset = pt.doff + s * pt.g->chunk + off;
+			mm.len = pt.doff + s * pt.g->chunk + off + bs - mm.member_offset;
+			mm.bytes += bs;
+			if (who >= 0)
+				mm.blamed |= 1ull << who;
+			else
+				mm.unexplained = true;
 			if (mode != PARITY_CHECK) {
 				/* raid5, or raid6 without a single culprit: rewrite the parity. */
 				uint64_t missing;
@@ -302,14 +314,20 @@ static int parity_check_walk(struct parity_array *pa, struct rl_exec *ex,
 					         "repair write at stripe %llu failed: %s",
 					         (unsigned long long)s, strerror(-rc));
 					rc = -EIO;
-				} else {
-					mm.repaired = true;
-					res->repaired++;
+					mm.repaired = false;
 				}
 			}
-			if (mismatch)
-				mismatch(arg, &mm);
 		}
+		if (!mm.bytes)
+			continue;
+		mm.member = !mm.unexplained && __builtin_popcountll(mm.blamed) == 1
+		                ? __builtin_ctzll(mm.blamed)
+		                : -1;
+		res->mismatches++;
+		res->mismatch_bytes += mm.bytes;
+		res->repaired += mm.repaired;
+		if (mismatch)
+			mismatch(arg, &mm);
 	}
 	free(pt.mem);
 	return rc;
@@ -326,4 +344,47 @@ int parity_resync(struct parity_array *pa, struct rl_exec *ex, const struct raid
                   struct parity_check_result *res, char *msg, size_t msglen)
 {
 	return parity_check_walk(pa, ex, PARITY_RESYNC, regions, NULL, NULL, res, msg, msglen);
+}
+
+int parity_ctl_row(struct parity_array *pa, struct rl_ctl *c)
+{
+	const struct parity_geom *g = parity_geom_of(pa);
+	uint64_t s = c->offset / g->chunk, left = g->chunk - c->offset % g->chunk;
+
+	if (g->n > RL_CTL_MEMBERS_MAX || !c->max)
+		return -EINVAL;
+	c->len = 0;
+	c->ncopies = g->n;
+	if (s >= g->stripes)
+		return 0; /* past the last stripe: the rest of the members is unused */
+	c->len = c->max < left ? c->max : left;
+	for (unsigned m = 0; m < g->n; m++) {
+		c->copy[m].member = m;
+		c->copy[m].offset = parity_data_offset(pa) + c->offset;
+	}
+	c->array_lo = s * g->k * g->chunk;
+	c->array_hi = c->array_lo + g->k * g->chunk;
+	return 0;
+}
+
+int parity_ctl_reconstruct(struct parity_array *pa, struct rl_ctl *c)
+{
+	const struct parity_geom *g = parity_geom_of(pa);
+	unsigned nparity = g->level == 6 ? 2 : 1;
+	struct parity_stripe ps;
+	void *blocks[RAID_MAX_MEMBERS];
+	uint64_t missing = 0;
+
+	if (g->n > RL_CTL_MEMBERS_MAX || c->offset / g->chunk >= g->stripes ||
+	    c->offset % g->chunk + c->len > g->chunk)
+		return -EINVAL;
+	parity_geom_stripe(g, c->offset / g->chunk, &ps);
+	for (unsigned m = 0; m < g->n; m++) {
+		unsigned i =
+		    ps.role[m] >= 0 ? ps.slot[ps.role[m]] : g->k + (ps.role[m] == -1 ? 0 : 1);
+		blocks[i] = c->bufs[m];
+		if (c->missing >> m & 1)
+			missing |= 1ull << i;
+	}
+	return parity_recover(g->k, nparity, c->len, blocks, missing) ? -EIO : 0;
 }

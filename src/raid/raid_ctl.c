@@ -2,7 +2,9 @@
  * raid_ctl.c - the arrays' answer to control requests (the target
  * interface's ctl op): fail a member, mark a rebuild's start and end,
  * report the array's and members' states, and locate the copies of a
- * range for whoever moves rebuild data (the server's live rebuild).
+ * range (mirrors) or the blocks of a stripe row and reconstruct its
+ * missing ones (parity levels) for whoever moves rebuild data (the
+ * server's live rebuild).
  *
  * Design: every level shares this one function; what differs between
  * levels (where copies lie, which state an array is in) comes from the
@@ -12,6 +14,7 @@
  */
 #include <errno.h>
 
+#include "raid/parity.h"
 #include "raid/raid_common.h"
 
 _Static_assert(RL_CTL_MEMBERS_MAX >= RAID_MAX_MEMBERS, "a control request names every member");
@@ -22,6 +25,7 @@ static void raid_ctl_status(const struct raid_array *a, struct rl_ctl *c)
 	c->state = raid_array_state(a);
 	c->members = a->n;
 	c->copies = a->copies;
+	c->parity = parity_array_of(a->t) ? parity_parity_count(parity_array_of(a->t)) : 0;
 	for (unsigned m = 0; m < a->n; m++)
 		c->member_state[m] = raid_member_state_name(raid_member_state(a, m));
 }
@@ -52,6 +56,12 @@ int raid_ctl(struct rl_target *t, struct rl_ctl *c)
 	}
 	if (c->cmd == RL_CTL_LOCATE)
 		return raid_ctl_locate(a, c);
+	if (c->cmd == RL_CTL_ROW || c->cmd == RL_CTL_RECONSTRUCT) {
+		struct parity_array *pa = parity_array_of(t);
+		if (!pa)
+			return -EOPNOTSUPP; /* copies, not parity: LOCATE says where they are */
+		return c->cmd == RL_CTL_ROW ? parity_ctl_row(pa, c) : parity_ctl_reconstruct(pa, c);
+	}
 	if (c->member >= a->n)
 		return -EINVAL;
 	switch (c->cmd) {

@@ -96,14 +96,21 @@ static void scrub_parity_mismatch(void *arg, const struct parity_mismatch *pm)
 	struct raid_mismatch m = {0};
 
 	parity_geom_stripe(c->g, pm->stripe, &ps);
-	m.array_offset = pm->stripe * c->g->k * c->g->chunk + pm->member_offset % c->g->chunk;
+	m.parity = true;
+	m.stripe = pm->stripe;
+	m.array_offset = pm->stripe * c->g->k * c->g->chunk;
+	m.array_len = c->g->k * c->g->chunk;
 	m.len = pm->len;
+	m.bytes = pm->bytes;
 	m.member = pm->member >= 0 ? (unsigned)pm->member : ps.pd;
 	m.member_offset = pm->member_offset;
-	m.source = ps.pd;
-	m.source_offset = pm->member_offset;
+	m.p_member = ps.pd;
+	m.q_member = ps.qd;
+	for (unsigned dd = 0; dd < c->g->k; dd++)
+		m.data_members |= 1ull << ps.data[dd];
+	m.blamed = pm->blamed;
+	m.unexplained = pm->unexplained;
 	m.repaired = pm->repaired;
-	c->res->mismatch_bytes += pm->len;
 	if (c->opts->mismatch)
 		c->opts->mismatch(c->opts->arg, &m);
 }
@@ -120,6 +127,7 @@ static int scrub_parity(struct parity_array *pa, struct rl_exec *ex,
 
 	res->bytes = pr.bytes;
 	res->mismatches = pr.mismatches;
+	res->mismatch_bytes = pr.mismatch_bytes;
 	res->repaired = pr.repaired;
 	res->read_errors = pr.read_errors;
 	res->skipped = pr.skipped;

@@ -28,6 +28,21 @@ struct raid_mismatch {
 	unsigned source; /* the copy it was compared with */
 	uint64_t source_offset;
 	bool repaired; /* rewritten from the source */
+	/*
+	 * raid5/raid6 (parity set): one per stripe.  member_offset and len
+	 * span its mismatching rows (the same offsets on every member), bytes
+	 * counts them; array_offset and array_len are the stripe's data.  The
+	 * stripe's P is on member p_member (Q on q_member, raid6; else -1),
+	 * its data on the members of data_members.  blamed: the members raid6
+	 * found wrong (member is the one, when it is alone and explains every
+	 * row; unexplained: some row has no single wrong member).
+	 */
+	bool parity;
+	uint64_t stripe, array_len, bytes;
+	unsigned p_member;
+	int q_member;
+	uint64_t data_members, blamed;
+	bool unexplained;
 };
 
 struct raid_regions;
@@ -45,8 +60,8 @@ struct raid_scrub_opts {
 
 struct raid_scrub_result {
 	uint64_t bytes;          /* array bytes checked */
-	uint64_t mismatches;     /* runs of differing blocks */
-	uint64_t mismatch_bytes; /* their total length */
+	uint64_t mismatches;     /* runs of differing blocks (parity: stripes) */
+	uint64_t mismatch_bytes; /* their total length (parity: of the mismatching rows) */
 	uint64_t repaired;       /* runs rewritten */
 	uint64_t read_errors;    /* copy reads that failed (that copy was skipped) */
 	uint64_t skipped;        /* pieces with fewer than two readable copies */

@@ -12,11 +12,17 @@
  *
  * The rebuild runs on the server's executor between client requests, one
  * unit (1 MiB, never across a chunk) at a time: read a surviving copy,
- * write it to the member being rebuilt.  The member is in the "rebuilding"
+ * write it to the member being rebuilt.  A parity array (raid5, raid6) has
+ * no copy to read: its unit is a row of one stripe (at most 1 MiB over all
+ * members, never across a chunk); every readable member's block of the row
+ * is read, the array computes the missing ones (RL_CTL_RECONSTRUCT), and
+ * the member's block is written.  The member is in the "rebuilding"
  * state meanwhile, so the array writes client data to it but never reads
  * from it.  A client write racing with a unit could still be overwritten
  * by the older copy the unit read, so each unit raises the export's write
- * fence (conn.c) over its array range: overlapping client writes wait,
+ * fence (conn.c) over its array range (a parity row: its whole stripe,
+ * since a write anywhere in it changes the parity): overlapping client
+ * writes wait,
  * and the unit starts only when every write dispatched before the fence
  * has completed.  Writes elsewhere go on.  This is md's resync window in
  * its simplest form.  The array must be the export's top target, so
@@ -24,8 +30,8 @@
  *
  * The array is reached only through the target interface: its ctl op
  * (rl_target_ctl) fails members, marks a rebuild's start and end, reports
- * states and locates each unit's copies; the data moves through the
- * array's children like any request.
+ * states, locates each unit's copies or row and reconstructs a parity row;
+ * the data moves through the array's children like any request.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,12 +62,19 @@ struct serve_live {
 	struct rl_exec *ex;
 	enum live_phase phase;
 	unsigned member, k, src, n;
-	struct rl_ctl loc; /* the current unit's copies (RL_CTL_LOCATE) */
-	uint64_t off, len, bytes, rate;
+	unsigned parity;   /* parity blocks per stripe: the row walk; 0: copies */
+	struct rl_ctl loc; /* the current unit's copies (LOCATE) or row (ROW) */
+	uint64_t off;      /* array progress: the walk is done below it */
+	uint64_t row;      /* parity: the next row's offset in the members' data areas */
+	uint64_t height;   /* parity: bytes of a row on each member, at most */
+	uint64_t woff;     /* the unit's offset on the member rebuilt */
+	uint64_t len, bytes, rate;
 	uint64_t t0, t1;
 	uint64_t read_errors, unrecoverable;
+	unsigned pending; /* parity: row reads in flight */
 	bool stopping;
 	struct rl_io io;
+	struct rl_io rio[RL_CTL_MEMBERS_MAX]; /* parity: one read per member */
 	void *buf;
 	char msg[200];
 };
@@ -69,18 +82,24 @@ struct serve_live {
 static void live_next(struct serve_live *l);
 static void live_read(struct serve_live *l);
 
+static void live_submit_io(struct serve_live *l, struct rl_io *io, struct rl_target *t, uint8_t op,
+                           uint64_t off, uint32_t len, void *buf, rl_io_cb cb)
+{
+	memset(io, 0, sizeof(*io));
+	io->op = op;
+	io->offset = off;
+	io->len = len;
+	io->buf = buf;
+	io->cb = cb;
+	io->cb_arg = l;
+	io->ex = l->ex;
+	rl_target_submit(t, io);
+}
+
 static void live_submit(struct serve_live *l, struct rl_target *t, uint8_t op, uint64_t off,
                         uint32_t len, void *buf, rl_io_cb cb)
 {
-	memset(&l->io, 0, sizeof(l->io));
-	l->io.op = op;
-	l->io.offset = off;
-	l->io.len = len;
-	l->io.buf = buf;
-	l->io.cb = cb;
-	l->io.cb_arg = l;
-	l->io.ex = l->ex;
-	rl_target_submit(t, &l->io);
+	live_submit_io(l, &l->io, t, op, off, len, buf, cb);
 }
 
 /* A control request on the array about @member. */
@@ -119,6 +138,20 @@ static void live_flush_done(struct rl_io *io, int status)
 	live_end(l, LIVE_DONE);
 }
 
+/* The unit is done (written, or given up): move the walk past it. */
+static void live_advance(struct serve_live *l)
+{
+	if (!l->parity) {
+		l->off += l->len;
+		return;
+	}
+	/* The stripe's array range spreads its rows over k = n - parity chunks. */
+	uint64_t span = l->loc.array_hi - l->loc.array_lo;
+	uint64_t chunk = span / (l->loc.ncopies - l->parity);
+	l->row += l->len;
+	l->off = l->loc.array_lo + (l->row - l->loc.array_lo / span * chunk) * (span / chunk);
+}
+
 static void live_paced(struct rl_io *io, int status)
 {
 	(void)status;
@@ -132,13 +165,12 @@ static void live_write_done(struct rl_io *io, int status)
 	serve_fence_lift(l->e);
 	if (status) {
 		snprintf(l->msg, sizeof(l->msg), "writing member %u at offset %llu failed: %s",
-		         l->member, (unsigned long long)l->loc.copy[l->k].offset,
-		         strerror(-status));
+		         l->member, (unsigned long long)l->woff, strerror(-status));
 		live_end(l, LIVE_FAILED);
 		return;
 	}
 	l->bytes += l->len;
-	l->off += l->len;
+	live_advance(l);
 	if (l->rate) {
 		uint64_t due = l->t0 + (uint64_t)((double)l->bytes * 1e9 / (double)l->rate);
 		if (due > rl_exec_now(l->ex) && !rl_exec_at(l->ex, &l->io, due, 0)) {
@@ -161,8 +193,9 @@ static void live_read_done(struct rl_io *io, int status)
 		return;
 	}
 	l->phase = LIVE_WRITE;
-	live_submit(l, l->t->children[l->member], RL_OP_WRITE, l->loc.copy[l->k].offset,
-	            (uint32_t)l->len, l->buf, live_write_done);
+	l->woff = l->loc.copy[l->k].offset;
+	live_submit(l, l->t->children[l->member], RL_OP_WRITE, l->woff, (uint32_t)l->len, l->buf,
+	            live_write_done);
 }
 
 /* Read the unit from the next readable copy at or after l->src. */
@@ -180,8 +213,90 @@ static void live_read(struct serve_live *l)
 	/* No copy left: the unit stays as it is on the member. */
 	l->unrecoverable++;
 	serve_fence_lift(l->e);
-	l->off += l->len;
+	live_advance(l);
 	live_next(l);
+}
+
+/* --- parity arrays: a stripe row at a time --- */
+
+static uint8_t *live_row_buf(const struct serve_live *l, unsigned m)
+{
+	return (uint8_t *)l->buf + (size_t)m * l->height;
+}
+
+/* Every row read is back: compute the member's block and write it. */
+static void live_row_read_all(struct serve_live *l)
+{
+	l->loc.cmd = RL_CTL_RECONSTRUCT;
+	l->loc.offset = l->row;
+	for (unsigned m = 0; m < l->loc.ncopies; m++)
+		l->loc.bufs[m] = live_row_buf(l, m);
+	if (rl_target_ctl(l->t, &l->loc)) {
+		/* Too few readable members: the row stays as it is on the member. */
+		l->unrecoverable++;
+		serve_fence_lift(l->e);
+		live_advance(l);
+		live_next(l);
+		return;
+	}
+	l->phase = LIVE_WRITE;
+	l->woff = l->loc.copy[l->member].offset;
+	live_submit(l, l->t->children[l->member], RL_OP_WRITE, l->woff, (uint32_t)l->len,
+	            live_row_buf(l, l->member), live_write_done);
+}
+
+static void live_row_read_done(struct rl_io *io, int status)
+{
+	struct serve_live *l = io->cb_arg;
+
+	if (status) {
+		l->read_errors++;
+		l->loc.missing |= 1ull << (unsigned)(io - l->rio);
+	}
+	if (!--l->pending)
+		live_row_read_all(l);
+}
+
+/* Read the row from every readable member but the one rebuilt, at once. */
+static void live_row_read(struct serve_live *l)
+{
+	l->phase = LIVE_READ;
+	l->loc.missing = 0;
+	l->pending = 1; /* held until every read is issued */
+	for (unsigned m = 0; m < l->loc.ncopies; m++) {
+		if (m == l->member || live_ctl(l->t, RL_CTL_READABLE, m, false) <= 0) {
+			l->loc.missing |= 1ull << m;
+			continue;
+		}
+		l->pending++;
+		live_submit_io(l, &l->rio[m], l->t->children[m], RL_OP_READ, l->loc.copy[m].offset,
+		               (uint32_t)l->len, live_row_buf(l, m), live_row_read_done);
+	}
+	if (!--l->pending)
+		live_row_read_all(l);
+}
+
+/* Raise the fence over the next row's stripe, or flush the member when done. */
+static void live_row_next(struct serve_live *l)
+{
+	l->loc = (struct rl_ctl){.cmd = RL_CTL_ROW, .offset = l->row, .max = l->height};
+	int rc = rl_target_ctl(l->t, &l->loc);
+	if (rc) {
+		snprintf(l->msg, sizeof(l->msg), "cannot locate row %llu: %s",
+		         (unsigned long long)l->row, strerror(-rc));
+		live_end(l, LIVE_FAILED);
+		return;
+	}
+	if (!l->loc.len) {
+		l->off = l->t->size;
+		l->phase = LIVE_FLUSH;
+		live_submit(l, l->t->children[l->member], RL_OP_FLUSH, 0, 0, NULL, live_flush_done);
+		return;
+	}
+	l->len = l->loc.len;
+	l->phase = LIVE_DRAIN;
+	serve_fence_raise(l->e, l->loc.array_lo, l->loc.array_hi);
+	serve_live_poll_one(l);
 }
 
 /* Start the next unit, or finish. */
@@ -191,6 +306,10 @@ static void live_next(struct serve_live *l)
 
 	if (l->stopping) {
 		live_end(l, LIVE_INTERRUPTED);
+		return;
+	}
+	if (l->parity) {
+		live_row_next(l);
 		return;
 	}
 	while (l->off < t->size) {
@@ -225,8 +344,12 @@ static void live_next(struct serve_live *l)
 
 void serve_live_poll_one(struct serve_live *l)
 {
-	if (l->phase == LIVE_DRAIN && serve_fence_drained(l->e))
-		live_read(l);
+	if (l->phase == LIVE_DRAIN && serve_fence_drained(l->e)) {
+		if (l->parity)
+			live_row_read(l);
+		else
+			live_read(l);
+	}
 }
 
 /* --- commands --- */
@@ -410,8 +533,8 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 		snprintf(out, outlen, "member %u failed; array %s\n", member, st.state);
 		return 0;
 	}
-	/* rebuild */
-	if (st.copies < 2) {
+	/* rebuild: from the other copies, or (parity) from the rest of each stripe */
+	if (st.copies < 2 && !st.parity) {
 		snprintf(out, outlen, "error: %s has no redundancy to rebuild from\n", st.level);
 		return -EINVAL;
 	}
@@ -443,6 +566,10 @@ int serve_ctl_command(struct serve_ctx *ctx, char *line, char *out, size_t outle
 	l->t = e->t;
 	l->ex = ctx->ex;
 	l->member = member;
+	l->parity = st.parity;
+	/* a row across every member fits the buffer: a power of two, within a chunk */
+	for (l->height = LIVE_UNIT; l->height > 4096 && l->height * st.members > LIVE_UNIT;)
+		l->height /= 2;
 	l->rate = r;
 	l->t0 = rl_exec_now(ctx->ex);
 	(void)live_ctl(e->t, RL_CTL_REBUILD_BEGIN, member, false);

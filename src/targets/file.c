@@ -215,6 +215,8 @@ static void file_destroy(struct rl_target *t)
 
 	if (!f)
 		return;
+	if (f->created && rl_target_opening())
+		f->keep = false; /* the stack did not open: the new file holds nothing */
 	file_finish(t);
 	if (f->fd >= 0)
 		close(f->fd);

@@ -529,17 +529,36 @@ static bool md_records_out(const struct md_super *a, const struct md_super *b)
 	return b->dev_number < a->max_dev && a->roles[b->dev_number] >= a->raid_disks;
 }
 
+/* Does @a's superblock record role @r held by an active member? */
+static bool md_records_role(const struct md_super *a, unsigned r)
+{
+	for (uint32_t d = 0; d < a->max_dev && d < MD_SB_MAX_DEVS; d++)
+		if (a->roles[d] == r)
+			return true;
+	return false;
+}
+
 /*
  * Arguments @i and @j were written apart (split brain): each holds a role,
- * each records the other failed - both were used without the other, so
- * either may hold acknowledged writes the other lacks.
+ * each records the other failed, and no third role was active in both
+ * records - both were used without the other, so either may hold
+ * acknowledged writes the other lacks.  A role active in both carried the
+ * older record's writes into the newer history (a raid6 member that failed
+ * after recording another failed, that other rebuilt later from the rest):
+ * the older one is then only behind, as the freshest superblock says.
  */
 static bool md_split(const struct md_assembly *as, size_t i, size_t j)
 {
 	const struct md_super *a = &as->sbs[i], *b = &as->sbs[j];
+	unsigned ra = md_own_role(a), rb = md_own_role(b);
 
-	return md_own_role(a) < a->raid_disks && md_own_role(b) < b->raid_disks &&
-	       md_records_out(a, b) && md_records_out(b, a);
+	if (ra >= a->raid_disks || rb >= b->raid_disks || !md_records_out(a, b) ||
+	    !md_records_out(b, a))
+		return false;
+	for (unsigned r = 0; r < a->raid_disks; r++)
+		if (r != ra && r != rb && md_records_role(a, r) && md_records_role(b, r))
+			return false;
+	return true;
 }
 
 /*

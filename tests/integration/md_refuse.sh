@@ -156,6 +156,35 @@ for spec in 'md(a.img,b.img)' 'md(b.img,a.img)' 'md(b.img,a.img,survivor=1)'; do
 	$RAIDLAB info "$spec" | grep -q "state=optimal" || fail "$spec is not optimal"
 done
 
+# --- 2b. a member that recorded another failed, then failed itself, is only behind ---
+# raid6: m1 fails (m2 records it), m2 fails, m1 is rebuilt from m0 and m3.
+# m1 and m2 each record the other failed, but m0 and m3 were active in both
+# records and carried m2's writes on: m2 is stale, not written apart.
+rm -f m*.img
+$RAIDLAB create raid6 'file(m0.img,size=4m)' 'file(m1.img,size=4m)' 'file(m2.img,size=4m)' \
+    'file(m3.img,size=4m)' --chunk 64k --quiet || fail "create raid6"
+pattern 'md(m0.img,m2.img,m3.img)' 0x11 1m write
+pattern 'md(m0.img,m3.img)' 0x22 2m write
+pattern 'md(m3.img,m1.img,m0.img)' 0x22 2m write # rebuilds m1 first
+[ "$(state m1.img)" = AA.A ] && [ "$(state m2.img)" = A.AA ] ||
+	fail "m1/m2 should each record the other failed: $(state m1.img) $(state m2.img)"
+for spec in 'md(m0.img,m1.img,m2.img,m3.img)' 'md(m2.img,m3.img,m1.img,m0.img)'; do
+	got=$($RAIDLAB info --json "$spec" 2>err | jq -r '[.members[].state] | join(" ")') ||
+		fail "$spec: $(cat err)"
+	[ "$got" = "in_sync in_sync failed in_sync" ] || fail "$spec: members $got"
+done
+pattern 'md(m2.img,m3.img,m1.img,m0.img)' 0x22 2m write
+[ "$(state m2.img)" = AAAA ] || fail "m2.img was not rebuilt: $(state m2.img)"
+# a three-way mirror written as md(a) and as md(b,c): split, whatever the order
+$RAIDLAB create raid1 'file(a.img,size=4m)' 'file(b.img,size=4m)' 'file(c.img,size=4m)' \
+    --quiet --force || fail "create raid1 x3"
+pattern 'md(a.img)' 0xaa 1m write
+pattern 'md(c.img,b.img)' 0xbb 1m write
+for spec in 'md(a.img,b.img,c.img)' 'md(c.img,a.img,b.img)'; do
+	expect_fail 2 "each record the other failed" $RAIDLAB info "$spec"
+done
+rm -f a.img b.img c.img
+
 # --- 4. crafted superblocks: conflicting sizes, data_size, the event count ---
 fresh() { # fresh LEVEL N [create options]: members m0..m{N-1}.img
 	local level=$1 n=$2 i args=()

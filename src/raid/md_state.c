@@ -525,8 +525,9 @@ static void md_state_absent_list(const struct md_state *st, struct raid_array *a
  * parity array stopped uncleanly with a member it cannot read (its parity
  * cannot be trusted, so it can be neither resynced nor written - md will
  * not start a dirty degraded array), stale members the others are too few
- * to rebuild, and an event count too near its end to count the open's
- * changes.
+ * to rebuild, members too few to hold the data at all (raid5 of three
+ * opened from one), and an event count too near its end to count the
+ * open's changes.
  */
 static int md_state_refuse(const struct md_state *st, struct rl_target *array, bool unclean,
                            uint64_t stale, char *msg, size_t msglen)
@@ -554,6 +555,15 @@ static int md_state_refuse(const struct md_state *st, struct rl_target *array, b
 		snprintf(msg, msglen,
 		         "%s: too few members are in sync to rebuild the stale ones from; "
 		         "nothing was written",
+		         why);
+		return -EIO;
+	}
+	if (!a->level->intact(a)) {
+		/* writing would record the missing members failed on the rest,
+		 * and the array could not be opened whole again */
+		snprintf(msg, msglen,
+		         "%s: the members given are too few to hold the array's data (md will "
+		         "not start it either); nothing was written",
 		         why);
 		return -EIO;
 	}

@@ -117,6 +117,11 @@ $RAIDLAB check --repair 'md(m2.img,m1.img,m0.img)' >out 2>err || fail "rebuild m
 grep -q "member 2 is behind the others (stale): rebuilding it" err || fail "no rebuild: $(cat err)"
 pattern 'md(m0.img,m2.img)' 0x3c 4m
 
+# too few members to hold the data: refused for writing, nothing written
+snap m0.img m1.img m2.img
+refused_write "member 1 is not among the members given, member 2 is not among the members given: the members given are too few" \
+    'md(m0.img)'
+
 # --- 2. raid1 halves written apart: refused in either order until the survivor is named ---
 $RAIDLAB create raid1 'file(a.img,size=4m)' 'file(b.img,size=4m)' --quiet || fail "create raid1"
 pattern 'md(a.img)' 0xaa 1m write

@@ -22,6 +22,15 @@
  *      through md(...) with members left out (the rebuilt ones and the
  *      parity must serve it), then a consistency check (mirrors compared,
  *      parity recomputed) that must find nothing.
+ * Around them: one schedule in eight starts with every event count near
+ * the highest an open for writing accepts; every md(...) names its members
+ * in a random order; C's writer rebuilds a stale member from slowed
+ * sources in a third of the schedules that have one, so the kill lands in
+ * the rebuild; after C, members too few to hold the data are opened for
+ * writing and must be refused with no byte changed; and in a quarter of
+ * the mirror schedules (F) the two halves are written apart, md(all) is
+ * refused to read and to write, and survivor=0 settles it (the record
+ * follows the kept half).
  * After B, C and D `mdadm --examine` on the members must agree with
  * raidlab's view: the freshest superblock's Array State is the array's
  * member states, every in-sync member carries the freshest event count, and
@@ -82,6 +91,9 @@ struct tally {
 	unsigned examined, disagreements, kills_in_write;
 	unsigned failed;        /* members left stale by phase B (rebuilt by C's open or D's) */
 	unsigned slow_rebuilds; /* C's writer rebuilt from slowed sources (killed in it, mostly) */
+	unsigned refused;       /* opens refused (too few members, split halves), nothing written */
+	unsigned diverged;      /* mirrors written apart, refused, settled with survivor= */
+	unsigned near_limit;    /* schedules with event counts near the highest accepted */
 	unsigned killed_in_rebuild; /* a member still carried its recovery offset after the kill */
 };
 
@@ -92,6 +104,7 @@ struct sched {
 	uint32_t ver[MAXB]; /* last acknowledged version (0: never written) */
 	uint32_t alt[MAXB]; /* a write in flight at the kill: this version also fine */
 	uint32_t next;      /* next version */
+	const char *extra;  /* appended to every md(...) spec (survivor=0), or NULL */
 	struct tally *tl;
 };
 
@@ -151,6 +164,8 @@ static void spec_slow(const struct sched *s, unsigned skip_mask, const unsigned 
 		else
 			l += (size_t)snprintf(out + l, cap - l, "%s/m%u.img,", s->dir, m);
 	}
+	if (s->extra)
+		l += (size_t)snprintf(out + l, cap - l, "%s,", s->extra);
 	out[l - 1] = ')';
 }
 
@@ -558,6 +573,145 @@ static void consistency(struct sched *s)
 	rl_exec_destroy(ex);
 }
 
+/* --- refused opens, split halves, fields near their limits --- */
+
+/* A hash of every member file's bytes (a refused open must change none). */
+static uint64_t members_hash(const struct sched *s)
+{
+	static uint8_t buf[1 << 16];
+	uint64_t h = 1469598103934665603ull;
+
+	for (unsigned m = 0; m < s->lv->n; m++) {
+		char path[128];
+		ssize_t got;
+		int fd;
+		snprintf(path, sizeof(path), "%s/m%u.img", s->dir, m);
+		fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		while ((got = read(fd, buf, sizeof(buf))) > 0)
+			for (ssize_t i = 0; i < got; i++)
+				h = (h ^ buf[i]) * 1099511628211ull;
+		close(fd);
+	}
+	return h;
+}
+
+/* Opening @spec (for writing when @write) must be refused and write nothing. */
+static void expect_refused(struct sched *s, const char *spec, bool write, const char *why)
+{
+	uint64_t before = members_hash(s);
+	struct rl_build_ctx ctx;
+	struct rl_err err = {0};
+	struct rl_target *t = NULL;
+
+	rl_build_ctx_init(&ctx);
+	ctx.write_intent = write;
+	ctx.quiet = true;
+	ctx.keep = true;
+	ctx.buffered_ok = true;
+	if (!rl_target_open(spec, &ctx, &t, &err)) {
+		s->tl->disagreements++;
+		fail_at(s, "%s (%s) was opened %s", spec, why, write ? "for writing" : "to read");
+		md_close(t);
+		return;
+	}
+	s->tl->refused++;
+	if (members_hash(s) != before) {
+		s->tl->lost++;
+		fail_at(s, "the refused open of %s (%s) changed a member", spec, why);
+	}
+}
+
+/*
+ * Members too few to hold the data, opened for writing after the kill
+ * (dirty, perhaps with stale members): refused, nothing written.  raid10
+ * without both copies of chunk 0; raid5 and raid6 without one member more
+ * than their parity; raid1 of two has no such subset.
+ */
+static void refuse_too_few(struct sched *s)
+{
+	unsigned out = 0;
+	char spec[1024];
+
+	if (!strcmp(s->lv->name, "raid1"))
+		return;
+	if (!strcmp(s->lv->name, "raid10"))
+		out = 0x3;
+	while ((unsigned)__builtin_popcount(out) < s->lv->redundancy + 1)
+		out |= 1u << rnd(0, s->lv->n - 1);
+	spec_of(s, out, NULL, spec, sizeof(spec));
+	expect_refused(s, spec, true, "too few members");
+}
+
+/*
+ * Mirrors written apart: the even roles (one copy of everything) as one
+ * half, the odd roles as the other, each written alone.  md(all) is
+ * refused, to read and to write, in any order; survivor=0 keeps the even
+ * half (the record follows its writes) and rebuilds the odd one from it.
+ */
+static void diverge(struct sched *s)
+{
+	unsigned even = 0, odd = 0;
+	uint32_t ver[MAXB], alt[MAXB];
+	char spec[1024];
+
+	for (unsigned m = 0; m < s->lv->n; m++)
+		*(m % 2 ? &odd : &even) |= 1u << m;
+	spec_of(s, odd, NULL, spec, sizeof(spec));
+	write_region(s, spec, 0, s->nb / 4);
+	/* the odd half's writes: acknowledged, then given up by survivor=0 */
+	memcpy(ver, s->ver, sizeof(ver));
+	memcpy(alt, s->alt, sizeof(alt));
+	spec_of(s, even, NULL, spec, sizeof(spec));
+	write_region(s, spec, s->nb / 8, s->nb / 2);
+	memcpy(s->ver, ver, sizeof(ver));
+	memcpy(s->alt, alt, sizeof(alt));
+	spec_of(s, 0, NULL, spec, sizeof(spec));
+	expect_refused(s, spec, false, "halves written apart");
+	spec_of(s, 0, NULL, spec, sizeof(spec));
+	expect_refused(s, spec, true, "halves written apart");
+	s->extra = "survivor=0";
+	spec_of(s, 0, NULL, spec, sizeof(spec));
+	write_region(s, spec, s->nb / 2, s->nb / 2 + 8); /* rebuilds the odd half first */
+	s->extra = NULL;
+	s->tl->diverged++;
+}
+
+/*
+ * Every member's event count (and its bitmap's) set to @events: the
+ * schedule then runs near the highest count an open for writing accepts.
+ */
+static void set_events(const struct sched *s, uint64_t events)
+{
+	for (unsigned m = 0; m < s->lv->n; m++) {
+		char spec[128], msg[256];
+		struct md_super sb;
+		struct rl_target *t;
+		uint8_t *buf = NULL;
+		int fd;
+		snprintf(spec, sizeof(spec), "file(%s/m%u.img)", s->dir, m);
+		t = md_open(spec, false);
+		assert_non_null(t);
+		assert_int_equal(md_member_read_super(t, &sb, msg, sizeof(msg)), 0);
+		rl_target_close(t);
+		sb.events = events;
+		assert_int_equal(posix_memalign((void **)&buf, 4096, MD_SB_BYTES), 0);
+		md_super_encode(&sb, buf);
+		snprintf(spec, sizeof(spec), "%s/m%u.img", s->dir, m);
+		fd = open(spec, O_WRONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(pwrite(fd, buf, MD_SB_BYTES, MD_SB_OFFSET_BYTES), MD_SB_BYTES);
+		if (sb.feature_map & MD_FEATURE_BITMAP_OFFSET) {
+			uint64_t at =
+			    MD_SB_OFFSET_BYTES + (uint64_t)(int64_t)sb.bitmap_offset * 512;
+			uint64_t ev[2] = {events, events}; /* events, events_cleared */
+			assert_int_equal(pwrite(fd, ev, sizeof(ev), (off_t)at + 24), sizeof(ev));
+		}
+		close(fd);
+		free(buf);
+	}
+}
+
 /* --- one schedule --- */
 
 static void create_array(struct sched *s, bool bitmap)
@@ -601,6 +755,10 @@ static void run_schedule(const struct level *lv, unsigned seed, struct tally *tl
 	snprintf(s->dir, sizeof(s->dir), "%s/rl-mdc.XXXXXX", campaign_dir());
 	assert_non_null(mkdtemp(s->dir));
 	create_array(s, rnd(0, 1));
+	if (rnd(0, 7) == 0) { /* an event count near the end of its range */
+		set_events(s, MD_EVENTS_MAX - (1ull << 32) - (1ull << 20));
+		tl->near_limit++;
+	}
 	t = open_all(s, spec, sizeof(spec));
 	s->nb = (uint32_t)(t->size / BS);
 	md_close(t);
@@ -636,6 +794,8 @@ static void run_schedule(const struct level *lv, unsigned seed, struct tally *tl
 	}
 	agree(s, dirty ? 0 : 1);
 
+	refuse_too_few(s);
+
 	/* D: reopened for writing: the unclean stop and stale members handled */
 	tl->unclean += dirty;
 	tl->stale += (unsigned)__builtin_popcount(stale);
@@ -670,6 +830,13 @@ static void run_schedule(const struct level *lv, unsigned seed, struct tally *tl
 	spec_of(s, subset, NULL, spec, sizeof(spec));
 	read_all(s, spec);
 	consistency(s);
+	/* F: mirrors written apart, refused, settled (one schedule in four) */
+	if (lv->redundancy == 1 && strcmp(lv->name, "raid5") && rnd(0, 3) == 0) {
+		diverge(s);
+		agree(s, 1);
+		read_all(s, spec);
+		consistency(s);
+	}
 	tl->schedules++;
 	for (unsigned m = 0; m < lv->n; m++) {
 		snprintf(spec, sizeof(spec), "%s/m%u.img", s->dir, m);
@@ -720,14 +887,16 @@ static void test_md_campaign(void **state)
 			fprintf(stderr, "%s: the schedules did not finish\n", levels[l].name);
 			fail();
 		}
-		printf("%-6s %u schedules: %u blocks checked, %u lost, %u mismatches, %u kills "
+		printf("%-6s %u schedules (%u near the event limit): %u refused opens, %u split "
+		       "mirrors settled; ",
+		       levels[l].name, one.schedules, one.near_limit, one.refused, one.diverged);
+		printf("%u blocks checked, %u lost, %u mismatches, %u kills "
 		       "while writing, %u unclean stops, %u resynced, %u members failed, %u stale "
 		       "at reopen, %u rebuilt (%u from slowed sources, %u kills left a member "
 		       "recovering), %u mdadm comparisons, %u disagreements\n",
-		       levels[l].name, one.schedules, one.blocks_checked, one.lost, one.mismatches,
-		       one.kills_in_write, one.unclean, one.resynced, one.failed, one.stale,
-		       one.rebuilt, one.slow_rebuilds, one.killed_in_rebuild, one.examined,
-		       one.disagreements);
+		       one.blocks_checked, one.lost, one.mismatches, one.kills_in_write,
+		       one.unclean, one.resynced, one.failed, one.stale, one.rebuilt,
+		       one.slow_rebuilds, one.killed_in_rebuild, one.examined, one.disagreements);
 		for (size_t k = 0; k < sizeof(one) / sizeof(unsigned); k++)
 			((unsigned *)&tl)[k] += ((unsigned *)&one)[k];
 	}

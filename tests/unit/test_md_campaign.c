@@ -30,7 +30,11 @@
  * writing and must be refused with no byte changed; and in a quarter of
  * the mirror schedules (F) the two halves are written apart, md(all) is
  * refused to read and to write, and survivor=0 settles it (the record
- * follows the kept half).
+ * follows the kept half).  In half the parity schedules (G) one member
+ * (raid6: one or two) of the open array is failed, written around, and
+ * rebuilt a row at a time as `raidlab serve` rebuilds online (the array's
+ * ROW and RECONSTRUCT requests), a client's verified writes and reads
+ * between the rows; then everything is read back, whole and degraded.
  * After B, C and D `mdadm --examine` on the members must agree with
  * raidlab's view: the freshest superblock's Array State is the array's
  * member states, every in-sync member carries the freshest event count, and
@@ -94,6 +98,7 @@ struct tally {
 	unsigned refused;       /* opens refused (too few members, split halves), nothing written */
 	unsigned diverged;      /* mirrors written apart, refused, settled with survivor= */
 	unsigned near_limit;    /* schedules with event counts near the highest accepted */
+	unsigned online; /* parity: members rebuilt online with a client's I/O between rows */
 	unsigned killed_in_rebuild; /* a member still carried its recovery offset after the kill */
 };
 
@@ -518,6 +523,21 @@ static void kill_writer(struct sched *s, unsigned stale, bool *wrote, bool *acke
 
 /* --- checking --- */
 
+/*
+ * Block @b read through @t holds its last acknowledged version, or the one
+ * in flight at a kill (a block only ever written by a killed write may hold
+ * anything).
+ */
+static bool block_ok(const struct sched *s, struct rl_target *t, struct rl_exec *ex, uint32_t b,
+                     uint8_t *buf)
+{
+	if (rl_io_sync(t, ex, RL_OP_READ, (uint64_t)b * BS, BS, buf, 0))
+		return false;
+	return (s->ver[b] && blk_check(buf, b, s->ver[b])) ||
+	       (s->alt[b] != NONE && blk_check(buf, b, s->alt[b])) ||
+	       (!s->ver[b] && s->alt[b] != NONE);
+}
+
 static void read_all(struct sched *s, const char *spec)
 {
 	struct rl_target *t = md_open(spec, false);
@@ -531,10 +551,7 @@ static void read_all(struct sched *s, const char *spec)
 		if (!s->ver[b] && s->alt[b] == NONE)
 			continue;
 		s->tl->blocks_checked++;
-		if (rl_io_sync(t, ex, RL_OP_READ, (uint64_t)b * BS, BS, buf, 0) ||
-		    !((s->ver[b] && blk_check(buf, b, s->ver[b])) ||
-		      (s->alt[b] != NONE && blk_check(buf, b, s->alt[b])) ||
-		      (!s->ver[b] && s->alt[b] != NONE))) {
+		if (!block_ok(s, t, ex, b, buf)) {
 			s->tl->lost++;
 			fail_at(s, "block %u through %s lost (version %u)", b, spec, s->ver[b]);
 		}
@@ -712,6 +729,110 @@ static void set_events(const struct sched *s, uint64_t events)
 	}
 }
 
+/* --- online parity rebuild under client I/O --- */
+
+static int ctl(struct rl_target *t, enum rl_ctl_cmd cmd, unsigned member, bool ok)
+{
+	struct rl_ctl c = {.cmd = cmd, .member = member, .ok = ok};
+
+	return rl_target_ctl(t, &c);
+}
+
+/* A client's turn between two rows: a few verified writes and one read back. */
+static void client_turn(struct sched *s, struct rl_target *t, struct rl_exec *ex, uint8_t *buf)
+{
+	for (unsigned w = (unsigned)rnd(0, 3); w > 0; w--) {
+		uint32_t b = (uint32_t)rnd(0, s->nb - 1), len = (uint32_t)rnd(1, 4);
+		if (len > s->nb - b)
+			len = s->nb - b;
+		if (write_blocks(s, t, ex, buf, b, len))
+			fail_at(s, "a client write at block %u during the rebuild failed", b);
+	}
+	for (uint32_t b = (uint32_t)rnd(0, s->nb - 1); s->ver[b] || s->alt[b] != NONE; b = s->nb) {
+		s->tl->blocks_checked++;
+		if (!block_ok(s, t, ex, b, buf)) {
+			struct blk_hdr h;
+			memcpy(&h, buf, sizeof(h));
+			s->tl->lost++;
+			fail_at(
+			    s, "block %u read during the rebuild holds block %u version %u, not %u",
+			    b, h.block, h.version, s->ver[b]);
+		}
+	}
+}
+
+/* Rebuild member @k of the open parity array @t a row at a time, a client between rows. */
+static void rebuild_rows(struct sched *s, struct rl_target *t, struct rl_exec *ex, unsigned k,
+                         uint8_t *buf)
+{
+	enum { HEIGHT = 16 << 10 };
+	uint8_t *rows = NULL;
+	uint64_t row = 0;
+
+	assert_int_equal(posix_memalign((void **)&rows, 4096, (size_t)MAXM * HEIGHT), 0);
+	assert_int_equal(ctl(t, RL_CTL_REBUILD_BEGIN, k, false), 0);
+	for (;;) {
+		struct rl_ctl c = {.cmd = RL_CTL_ROW, .offset = row, .max = HEIGHT};
+		assert_int_equal(rl_target_ctl(t, &c), 0);
+		if (!c.len)
+			break;
+		c.cmd = RL_CTL_RECONSTRUCT;
+		c.missing = 0;
+		for (unsigned m = 0; m < c.ncopies; m++) {
+			c.bufs[m] = rows + (size_t)m * HEIGHT;
+			if (m == k || ctl(t, RL_CTL_READABLE, m, false) <= 0 ||
+			    rl_io_sync(t->children[m], ex, RL_OP_READ, c.copy[m].offset,
+			               (uint32_t)c.len, c.bufs[m], 0))
+				c.missing |= 1ull << m;
+		}
+		if (rl_target_ctl(t, &c) ||
+		    rl_io_sync(t->children[k], ex, RL_OP_WRITE, c.copy[k].offset, (uint32_t)c.len,
+		               c.bufs[k], 0)) {
+			fail_at(s, "rebuilding member %u at row %llu failed", k,
+			        (unsigned long long)row);
+			s->tl->lost++;
+			break;
+		}
+		row += c.len;
+		client_turn(s, t, ex, buf);
+	}
+	assert_int_equal(rl_io_sync(t->children[k], ex, RL_OP_FLUSH, 0, 0, NULL, 0), 0);
+	assert_int_equal(ctl(t, RL_CTL_REBUILD_END, k, true), 0);
+	free(rows);
+}
+
+/*
+ * Phase G (parity levels): members failed on the open array (raid6: one
+ * or two), written degraded, then rebuilt one after another a row at a
+ * time as the server's live rebuild does, with a client's verified
+ * writes and reads between the rows.
+ */
+static void online_rebuild(struct sched *s)
+{
+	char spec[1024];
+	unsigned failed[2], nfail = (unsigned)rnd(1, s->lv->redundancy);
+	struct rl_target *t;
+	struct rl_exec *ex;
+	uint8_t *buf = NULL;
+
+	spec_of(s, 0, NULL, spec, sizeof(spec));
+	t = md_open(spec, true);
+	assert_non_null(t);
+	ex = exec_for(t);
+	assert_int_equal(posix_memalign((void **)&buf, 4096, 4 * BS), 0);
+	failed[0] = (unsigned)rnd(0, s->lv->n - 1);
+	failed[1] = (failed[0] + (unsigned)rnd(1, s->lv->n - 1)) % s->lv->n;
+	for (unsigned i = 0; i < nfail; i++)
+		assert_int_equal(ctl(t, RL_CTL_FAIL, failed[i], false), 0);
+	client_turn(s, t, ex, buf);
+	for (unsigned i = 0; i < nfail; i++)
+		rebuild_rows(s, t, ex, failed[i], buf);
+	s->tl->online++;
+	free(buf);
+	md_close(t);
+	rl_exec_destroy(ex);
+}
+
 /* --- one schedule --- */
 
 static void create_array(struct sched *s, bool bitmap)
@@ -837,6 +958,19 @@ static void run_schedule(const struct level *lv, unsigned seed, struct tally *tl
 		read_all(s, spec);
 		consistency(s);
 	}
+	/* G: parity members failed and rebuilt online under a client's I/O (one in two) */
+	if (!strcmp(lv->name, "raid5") || !strcmp(lv->name, "raid6")) {
+		if (rnd(0, 1)) {
+			online_rebuild(s);
+			agree(s, 1);
+			spec_of(s, 0, NULL, spec, sizeof(spec));
+			read_all(s, spec);
+			subset = 1u << rnd(0, lv->n - 1);
+			spec_of(s, subset, NULL, spec, sizeof(spec));
+			read_all(s, spec);
+			consistency(s);
+		}
+	}
 	tl->schedules++;
 	for (unsigned m = 0; m < lv->n; m++) {
 		snprintf(spec, sizeof(spec), "%s/m%u.img", s->dir, m);
@@ -888,8 +1022,9 @@ static void test_md_campaign(void **state)
 			fail();
 		}
 		printf("%-6s %u schedules (%u near the event limit): %u refused opens, %u split "
-		       "mirrors settled; ",
-		       levels[l].name, one.schedules, one.near_limit, one.refused, one.diverged);
+		       "mirrors settled, %u online rebuilds under I/O; ",
+		       levels[l].name, one.schedules, one.near_limit, one.refused, one.diverged,
+		       one.online);
 		printf("%u blocks checked, %u lost, %u mismatches, %u kills "
 		       "while writing, %u unclean stops, %u resynced, %u members failed, %u stale "
 		       "at reopen, %u rebuilt (%u from slowed sources, %u kills left a member "

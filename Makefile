@@ -179,7 +179,7 @@ check-tsan:
 
 # The tests that follow a simulated clock in real time, with a CPU hog
 # beside them (.ci/run): they must hold on a machine that is not idle.
-HOG_TESTS := serve_emulation,files_sim,files_stack
+HOG_TESTS := serve_emulation,files_sim,files_stack,test_md_campaign
 check-hog: all
 	tests/hog.sh tests/run.sh $(BUILD) $(HOG_TESTS)
 

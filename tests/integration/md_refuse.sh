@@ -23,27 +23,7 @@ ex() { mdadm --examine "$1" | sed -n "s/^ *$2 : //p" | head -1; }
 state() { ex "$1" "Array State" | cut -d' ' -f1; }
 
 # patch FILE OFFSET FORMAT VALUE: set a superblock field, fix md's checksum
-patch() {
-	python3 - "$@" <<'PY'
-import struct, sys
-path, off, fmt, val = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-with open(path, 'r+b') as f:
-    f.seek(4096)
-    sb = bytearray(f.read(4096))
-    struct.pack_into('<' + fmt, sb, off, val)
-    max_dev = min(struct.unpack_from('<I', sb, 220)[0], 384)
-    size = 256 + 2 * max_dev
-    total = 0
-    for i in range(0, size - size % 4, 4):
-        if i != 216:
-            total += struct.unpack_from('<I', sb, i)[0]
-    if size % 4:
-        total += struct.unpack_from('<H', sb, size - 2)[0]
-    struct.pack_into('<I', sb, 216, (total & 0xffffffff) + (total >> 32) & 0xffffffff)
-    f.seek(4096)
-    f.write(sb)
-PY
-}
+patch() { python3 "$(dirname "$0")/mdpatch.py" "$@"; }
 
 snap() { sha256sum "$@" >sums; }
 unchanged() { sha256sum --quiet -c sums >/dev/null 2>&1 || fail "$1 changed a member: $(sha256sum -c sums 2>&1 | grep -v ': OK')"; }

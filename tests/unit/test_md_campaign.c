@@ -180,18 +180,26 @@ static void spec_of(const struct sched *s, unsigned skip_mask, const unsigned *v
 	spec_slow(s, skip_mask, vanish, 0, out, cap);
 }
 
-static struct rl_target *md_open(const char *spec, bool write)
+/* Open @spec as the campaign does (files kept, quiet); 0 or the open's error. */
+static int md_try_open(const char *spec, bool write, struct rl_target **t, struct rl_err *err)
 {
 	struct rl_build_ctx ctx;
-	struct rl_err err = {0};
-	struct rl_target *t = NULL;
 
 	rl_build_ctx_init(&ctx);
 	ctx.write_intent = write;
 	ctx.quiet = true;
 	ctx.keep = true;
 	ctx.buffered_ok = true;
-	if (rl_target_open(spec, &ctx, &t, &err)) {
+	*t = NULL;
+	return rl_target_open(spec, &ctx, t, err);
+}
+
+static struct rl_target *md_open(const char *spec, bool write)
+{
+	struct rl_err err = {0};
+	struct rl_target *t = NULL;
+
+	if (md_try_open(spec, write, &t, &err)) {
 		fprintf(stderr, "opening %s: %s\n", spec, err.msg);
 		return NULL;
 	}
@@ -617,16 +625,10 @@ static uint64_t members_hash(const struct sched *s)
 static void expect_refused(struct sched *s, const char *spec, bool write, const char *why)
 {
 	uint64_t before = members_hash(s);
-	struct rl_build_ctx ctx;
 	struct rl_err err = {0};
 	struct rl_target *t = NULL;
 
-	rl_build_ctx_init(&ctx);
-	ctx.write_intent = write;
-	ctx.quiet = true;
-	ctx.keep = true;
-	ctx.buffered_ok = true;
-	if (!rl_target_open(spec, &ctx, &t, &err)) {
+	if (!md_try_open(spec, write, &t, &err)) {
 		s->tl->disagreements++;
 		fail_at(s, "%s (%s) was opened %s", spec, why, write ? "for writing" : "to read");
 		md_close(t);

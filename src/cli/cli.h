@@ -135,15 +135,18 @@ int cli_long_opt_split(const char *cmd, const char *arg, char *name, size_t size
 
 /**
  * Can @path (given with option @opt, e.g. "--json") be written?  Checked
- * before a run; "-" and NULL pass.  0, or a negative errno after printing
- * the reason as "raidlab CMD: ...".
+ * before a run, for every output option of every command: not empty; the
+ * file, or the directory it would be created in, writable and not on a
+ * pseudo filesystem (proc, sysfs, ...).  "-" and NULL pass.  0, or a
+ * negative errno after printing the reason as "raidlab CMD: OPT ...".
  */
 int cli_output_check(const char *cmd, const char *opt, const char *path);
 
 /**
- * An output directory (--out-dir): created if missing, then it must be a
- * directory files can be created in.  0, or a negative errno after printing
- * the reason.
+ * An output directory (--out-dir): not empty, created if missing (where
+ * cli_output_check would let a file be created), then it must be a
+ * directory files can be created in, not on a pseudo filesystem.  0, or a
+ * negative errno after printing the reason.
  */
 int cli_output_dir(const char *cmd, const char *opt, const char *dir);
 

@@ -294,6 +294,11 @@ static int compare_main(int argc, char **argv)
 		status = rc < 0 ? 0 : rc; /* -1: --help printed */
 		goto out;
 	}
+	if (cli_output_check("compare", "--csv", a.csv) ||
+	    cli_output_check("compare", "--html", a.html)) {
+		status = 1; /* as when writing fails (the usage text) */
+		goto out;
+	}
 	for (size_t i = 0; i < a.nfiles; i++) {
 		if (rep_sweep_file(a.files[i])) { /* a sweep's points become columns */
 			rc = compare_sweep(a.files[i], &sweep, &res, &nres, &a, i, err, sizeof err);

@@ -240,7 +240,9 @@ static int serve_parse_check(int argc, char **argv, struct serve_args *a)
 		return 2;
 	}
 	/* before serving: a session's result, or the file a script waits for, must be writable */
-	if (cli_output_check("serve", "--json", a->json_path) ||
+	if (cli_output_check("serve", "--socket", a->o.socket_path) ||
+	    cli_output_check("serve", "--ctl", a->o.ctl_path) ||
+	    cli_output_check("serve", "--json", a->json_path) ||
 	    cli_output_check("serve", "--record", a->record_path) ||
 	    cli_output_check("serve", "--ready-file", a->o.ready_file))
 		return 2;

@@ -16,18 +16,25 @@
  * document as "lost_acknowledged_bytes".  An interrupted run is marked
  * "interrupted": true.
  *
- * Output files are checked before a run starts (their directory exists and
- * is writable, or the file is), so a run is not lost to a typo; if writing
- * a result still fails at the end, it goes to $TMPDIR (or /tmp) as
- * raidlab-result-PID.json and the message says so.
+ * Output paths are checked before a run starts, so a run is not lost to a
+ * typo: every command's output options (results, reports, logs, traces,
+ * sockets, --out-dir) go through cli_output_check or cli_output_dir.  A
+ * path must not be empty; the file, or the directory it would be created
+ * in, must be writable and must not lie on a pseudo filesystem (proc,
+ * sysfs, cgroup, debugfs and the like), where a directory may look
+ * writable to root but no file can be created.  If writing a result still
+ * fails at the end, it goes to $TMPDIR (or /tmp) as raidlab-result-PID.json
+ * and the message says so.
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <linux/magic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -49,14 +56,60 @@ unsigned long long cli_target_end(const char *cmd, struct rl_target *t, struct j
 
 /* --- output files: checked before a run, a fallback after it --- */
 
+/* Filesystems of the kernel's own objects: no place for a result or a log. */
+static const char *output_pseudo_fs(const char *path)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} pseudo[] = {
+	    {PROC_SUPER_MAGIC, "proc"},       {SYSFS_MAGIC, "sysfs"},
+	    {CGROUP_SUPER_MAGIC, "cgroup"},   {CGROUP2_SUPER_MAGIC, "cgroup2"},
+	    {DEBUGFS_MAGIC, "debugfs"},       {TRACEFS_MAGIC, "tracefs"},
+	    {SECURITYFS_MAGIC, "securityfs"}, {BPF_FS_MAGIC, "bpf"},
+	    {PSTOREFS_MAGIC, "pstore"},       {EFIVARFS_MAGIC, "efivarfs"},
+	};
+	struct statfs fs;
+
+	if (statfs(path, &fs))
+		return NULL; /* the checks around this one say why it cannot be used */
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if ((unsigned long)fs.f_type == pseudo[i].magic)
+			return pseudo[i].name;
+	return NULL;
+}
+
+/* @path (the output, or its directory @where) on a pseudo filesystem: said, -EROFS. */
+static int output_fs_check(const char *cmd, const char *opt, const char *path, const char *where)
+{
+	const char *fs = output_pseudo_fs(where);
+
+	if (!fs)
+		return 0;
+	cli_error(cmd, "%s %s: %s is on a %s filesystem, which holds no output files", opt, path,
+	          where, fs);
+	return -EROFS;
+}
+
+static int output_empty_check(const char *cmd, const char *opt, const char *path)
+{
+	if (*path)
+		return 0;
+	cli_error(cmd, "%s: the path is empty", opt);
+	return -EINVAL;
+}
+
 int cli_output_check(const char *cmd, const char *opt, const char *path)
 {
 	char dir[4096];
 	const char *slash;
 	struct stat st;
+	int rc;
 
 	if (!path || !strcmp(path, "-"))
 		return 0;
+	if ((rc = output_empty_check(cmd, opt, path)))
+		return rc;
 	if (stat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
 			cli_error(cmd, "%s %s: it is a directory", opt, path);
@@ -66,7 +119,7 @@ int cli_output_check(const char *cmd, const char *opt, const char *path)
 			cli_error(cmd, "%s %s: cannot write it: %s", opt, path, strerror(errno));
 			return -EACCES;
 		}
-		return 0;
+		return output_fs_check(cmd, opt, path, path);
 	}
 	slash = strrchr(path, '/');
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
@@ -84,13 +137,25 @@ int cli_output_check(const char *cmd, const char *opt, const char *path)
 		          strerror(errno));
 		return -EACCES;
 	}
-	return 0;
+	return output_fs_check(cmd, opt, path, dir);
 }
 
 int cli_output_dir(const char *cmd, const char *opt, const char *dir)
 {
+	char name[4096];
 	struct stat st;
+	size_t len;
+	int rc;
 
+	if ((rc = output_empty_check(cmd, opt, dir)))
+		return rc;
+	/* to be created: where it would be must take it ("new/" is "new" there) */
+	len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	snprintf(name, sizeof(name), "%.*s", (int)len, dir);
+	if (stat(dir, &st) && (rc = cli_output_check(cmd, opt, name)))
+		return rc;
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		cli_error(cmd, "%s %s: cannot create it: %s", opt, dir, strerror(errno));
 		return -errno;
@@ -103,7 +168,7 @@ int cli_output_dir(const char *cmd, const char *opt, const char *dir)
 		cli_error(cmd, "%s %s: cannot create files in it: %s", opt, dir, strerror(errno));
 		return -EACCES;
 	}
-	return 0;
+	return output_fs_check(cmd, opt, dir, dir);
 }
 
 int cli_result_save(const char *cmd, struct json_object *doc, const char *path)

@@ -72,7 +72,7 @@ cmp "$W/disk.img" "$W/clone.img" || fail "vm-clone: the clone differs from the i
 virt=$(stat -c %s "$W/clone.img")
 used=$(($(stat -c %b "$W/clone.img") * 512))
 [ "$used" -lt $((virt * 7 / 10)) ] || fail "vm-clone: the clone is not sparse ($used of $virt)"
-if command -v qemu-img >/dev/null; then
+if have qemu-img; then
 	cmp "$W/disk.img" "$W/clone-qemu.img" || fail "vm-clone: qemu-img's clone differs"
 	[ "$(jq '.tests | length' s-vm-clone.json)" = 2 ] || fail "vm-clone: no qemu-img test"
 fi
@@ -119,4 +119,4 @@ expect_fail 2 "ext4 or xfs" "$RAIDLAB" run untar --target "dir($D)" --fs btrfs
 expect_fail 1 "No such file" "$RAIDLAB" run untar --target "dir($D/none)"
 touch "$D/file"
 expect_fail 1 "not a directory" "$RAIDLAB" run untar --target "dir($D/file)"
-echo "files_dir: ok"
+finish "files_dir: ok"

@@ -130,7 +130,7 @@ printf '%-8s %-28s exit %s s after SIGINT\n' vm-clone "mkfs (controller, slow x1
 
 for ph in mount "VM clone: image" "VM clone: sync" "VM clone: clone" "VM clone: verify" \
 	"VM clone: remove" "VM clone (qemu-img): clone"; do
-	[ "$ph" = "VM clone (qemu-img): clone" ] && ! command -v qemu-img >/dev/null && continue
+	[ "$ph" = "VM clone (qemu-img): clone" ] && ! have qemu-img && continue
 	interrupt vm-clone "$ph" "$SSD" 32
 done
 for ph in "Extract: tar -x" "Extract: sync" "Extract: verify"; do
@@ -221,4 +221,4 @@ jq -e '.tests | length > 0 and all(.[]; .write.mb_s > 0)' full.json >/dev/null |
 	fail "full-size sm951: no figures"
 jq -e '.target.mkfs_options == null' full.json >/dev/null || fail "full-size sm951: not the default mkfs path"
 leftovers "after the full-size drive"
-echo "files_interrupt: ok"
+finish "files_interrupt: ok"

@@ -169,7 +169,7 @@ for k in bw iops lat clat slat; do
 	awk -F', ' 'NF != 5 || $3 > 1 { bad = 1 } END { exit bad }' "logs/lg_$k.1.log" ||
 		fail "lg_$k.1.log is not in fio's format"
 done
-if command -v gnuplot >/dev/null; then
+if have gnuplot; then
 	(cd logs && fio2gnuplot -b -g >f2g.out 2>&1) || { cat logs/f2g.out; fail "fio2gnuplot"; }
 	[ -s logs/lg_bw.1-2Draw.png ] || fail "fio2gnuplot drew nothing: $(ls logs)"
 	(cd logs && fio_generate_plots raidlab >fgp.out 2>&1) || { cat logs/fgp.out; fail "fio_generate_plots"; }
@@ -198,7 +198,7 @@ IFS=';' read -r ver _ name _ <terse.txt
 # the job starts and at every pass, as fio does when it reopens its file for
 # each loop; both tools' calls are counted with strace (fio also drops the
 # cache once after laying a new file out, whatever invalidate says).
-if command -v strace >/dev/null; then
+if have strace; then
 	# LeakSanitizer cannot run under ptrace: the ASan build runs with it off here
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 	drops() { # TOOL-ARGS...: number of POSIX_FADV_DONTNEED calls
@@ -303,4 +303,4 @@ expect_fail 1 "mem_align=100 is not a multiple of" $RAIDLAB run --name=a --filen
 # buffered I/O takes any placement: odd offsets write and verify
 $RAIDLAB run --name=v --filename="$T/v" --size=1m --bs=8k --rw=randwrite --direct=0 \
 	--mem_align=3 --verify=crc32c --quiet >/dev/null || fail "mem_align=3, buffered: write and verify"
-exit 0
+finish

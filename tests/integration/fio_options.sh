@@ -25,7 +25,7 @@ ratio() { jq -r '.jobs[1].read.total_ios / .jobs[0].read.total_ios' "$1"; }
 $RAIDLAB run flow.fio --output-format=json >flow.json
 r=$(ratio flow.json)
 awk -v r="$r" 'BEGIN { exit !(r > 2.7 && r < 3.3) }' || fail "flow 1:3 gave a ratio of $r"
-if command -v fio >/dev/null; then
+if have fio; then
 	fio flow.fio --output-format=json >flow-fio.json
 	rf=$(ratio flow-fio.json)
 	awk -v r="$rf" 'BEGIN { exit !(r > 2.7 && r < 3.3) }' || fail "fio's own flow ratio is $rf"
@@ -45,7 +45,7 @@ rt=$(jqv ss.json '.jobs[0].job_runtime')
 [ "$rt" -lt 6000 ] || fail "the job ran $rt ms: steady state did not end it"
 jq -e '.jobs[0].steadystate.data.iops | length == 2 and all(. > 1800 and . < 2200)' ss.json \
 	>/dev/null || fail "steady state samples: $(jq -c .jobs[0].steadystate.data ss.json)"
-if command -v fio >/dev/null; then
+if have fio; then
 	fio "${ss[@]}" --output-format=json >ss-fio.json
 	for f in ss.json ss-fio.json; do
 		jq -c '.jobs[0].steadystate | [keys, (.data | keys), .ss, .duration, .attained,
@@ -74,7 +74,9 @@ done
 
 # --- numa_cpu_nodes: the worker thread runs on node 0's CPUs, wherever it started ---
 node0=$(cat /sys/devices/system/node/node0/cpulist 2>/dev/null || true)
-if command -v taskset >/dev/null && [ -n "$node0" ] && [ "$node0" != 0 ]; then
+if [ -z "$node0" ] || [ "$node0" = 0 ]; then
+	defer_skip_env "node 0 has ${node0:-no} CPUs listed: numa_cpu_nodes cannot widen a set pinned to CPU 0"
+elif have taskset; then
 	# started on CPU 0 only; node 0 has more, so binding to it widens the worker's set
 	taskset -c 0 $RAIDLAB run --name=n --ioengine=null --size=1g --rw=read --time_based \
 		--runtime=1500ms --numa_cpu_nodes=0 --quiet &
@@ -108,7 +110,7 @@ $RAIDLAB run "${dd_opts[@]}" --dedupe_mode=working_set --dedupe_working_set_perc
 	--keep --quiet
 u=$(unique_blocks dd.img)
 [ "$u" -gt 430 ] && [ "$u" -lt 600 ] || fail "working_set: $u of 1024 blocks unique"
-if command -v fio >/dev/null; then
+if have fio; then
 	rm -f dd.img
 	fio "${dd_opts[@]}" >/dev/null
 	uf=$(unique_blocks dd.img)
@@ -144,12 +146,14 @@ if mount -t tmpfs -o size=1m tmpfs small 2>/dev/null; then
 	[ "$(jqv fill.json '.jobs[0].write.io_bytes')" -eq 1048576 ] || fail "fill_device wrote $(jqv fill.json .jobs[0].write.io_bytes) bytes"
 	rm -f small/f && truncate -s 4m small/f
 	expect_fail 1 "No space left on device" $RAIDLAB run "${fill[@]}"
+else
+	defer_skip_env "cannot mount a tmpfs (not root, or no CAP_SYS_ADMIN): fill_device"
 fi
 
 # --- cmdprio_percentage, prioclass, log_prio: priorities reach the kernel and the logs ---
 prio=(--name=p --ioengine=io_uring --filename=p.img --size=2m --bs=4k --rw=randread --direct=1
 	--iodepth=4 --prioclass=3 --cmdprio_percentage=30 --cmdprio_class=1 --write_lat_log=pl)
-if command -v strace >/dev/null; then
+if have strace; then
 	# (LeakSanitizer cannot run under ptrace: leaks are checked by the other runs)
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -f -e trace=io_submit -o st.txt $RAIDLAB run "${prio[@]}" --ioengine=libaio --quiet
@@ -171,7 +175,7 @@ grep -q '^0x2000 0x6000 5$' raidlab.prio || { cat raidlab.prio; fail "log_prio: 
 $RAIDLAB run "${prio[@]}" --log_prio=0 --output-format=json >raidlab.json
 cut -d, -f5 pl_clat.1.log | tr -d ' ' | sort -u | tr '\n' ' ' | grep -q '^0 1 $' ||
 	fail "without log_prio the column is 1 for the real time class, 0 for others"
-if command -v fio >/dev/null; then
+if have fio; then
 	fio "${prio[@]}" --log_prio=1 --output-format=json >fio.json
 	prio_logs fio fio.prio
 	diff raidlab.prio fio.prio || fail "log_prio logs or prios differ from fio's"
@@ -190,11 +194,11 @@ $RAIDLAB run "${split[@]}" --output-format=json >split.json
 	fail "bssplit=4k/100,64k/100: reads and writes were $(split_sizes split.json) bytes each"
 jq -e '.jobs[0].read.prios | length == 1 and .[0].prioclass == 1' split.json >/dev/null ||
 	fail "cmdprio_bssplit=4k/100: not every read carried cmdprio_class=1"
-if command -v fio >/dev/null; then
+if have fio; then
 	fio "${split[@]}" --output-format=json >split-fio.json
 	[ "$(split_sizes split-fio.json)" = "4096 65536" ] || fail "fio's own sizes differ"
 fi
-if command -v strace >/dev/null; then
+if have strace; then
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -f -e trace=io_submit -o st2.txt $RAIDLAB run "${split[@]}" --quiet
 	# each iocb's priority class and size, in that order: 4 KiB ones (reads) real
@@ -258,7 +262,7 @@ $RAIDLAB run --target='faulty(mem(size=8m), fail-after=20, ops=write)' --name=b 
 # --- io_size: more I/O than the region goes round it again, as in fio ---
 io=(--name=i --ioengine=null --size=1m --io_size=3m --rw=randread --output-format=json)
 [ "$($RAIDLAB run "${io[@]}" | jq '.jobs[0].read.io_bytes')" -eq 3145728 ] || fail "io_size=3m"
-if command -v fio >/dev/null; then
+if have fio; then
 	[ "$(fio "${io[@]}" | jq '.jobs[0].read.io_bytes')" -eq 3145728 ] || fail "fio's io_size=3m"
 fi
 
@@ -280,4 +284,4 @@ for case in "${bad[@]}"; do
 	printf "${case%%|*}" >bad.fio
 	expect_fail 2 "${case#*|}" $RAIDLAB run bad.fio
 done
-exit 0
+finish

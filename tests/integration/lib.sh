@@ -36,6 +36,30 @@ skip() {
 # package can change that (not root, no /dev/fuse, no loop devices).
 skip_env() { echo "SKIP: $*"; exit 77; }
 need() { command -v "$1" >/dev/null 2>&1 || skip "$1 is not installed"; }
+# A test with sections that need different things runs every section it
+# can and ends with `finish`: then a section that could not run makes the
+# whole test report skipped, naming it, after the rest has passed.  Never
+# "if command -v X; then ... fi" alone: that passes without the section
+# (tests_honest.sh looks for it).
+#   if have PROG; then ...; fi   PROG missing: noted as with skip (a package)
+#   defer_skip REASON            a section not run for want of a package
+#   defer_skip_env REASON        ... for what no package provides (see skip_env)
+#   finish [MESSAGE]             MESSAGE (default ok), or skip / skip_env
+not_run=() not_run_env=()
+have() { command -v "$1" >/dev/null 2>&1 || { defer_skip "$1 is not installed"; return 1; }; }
+defer_skip() {
+	local r
+	for r in "${not_run[@]}"; do [ "$r" != "$*" ] || return 0; done
+	not_run+=("$*")
+}
+defer_skip_env() { not_run_env+=("$*"); }
+finish() {
+	local all=("${not_run[@]}" "${not_run_env[@]}")
+	local IFS=';'
+	[ ${#not_run[@]} -eq 0 ] || skip "the rest passed; not run: ${all[*]}"
+	[ ${#not_run_env[@]} -eq 0 ] || skip_env "the rest passed; not run: ${all[*]}"
+	echo "${1:-ok}"
+}
 # need_mount_chain: what serve + nbdfuse + loop + mkfs.ext4 + mount takes (root, FUSE, loop devices).
 need_mount_chain() {
 	need nbdfuse

@@ -19,9 +19,8 @@
 # missing and cannot be installed.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v chromium >/dev/null 2>&1; then
+command -v chromium >/dev/null 2>&1 ||
 	timeout 600 "$RAIDLAB_TOP/scripts/install-deps.sh" >"$T/install.log" 2>&1 || true
-fi
 command -v chromium >/dev/null 2>&1 || skip "chromium is not installed and could not be installed"
 need jq
 

@@ -137,9 +137,16 @@ static uint64_t parity_dev_off(const struct parity_slot *s, uint64_t row)
 	return s->pa->doff + s->stripe * s->pa->g.chunk + row;
 }
 
-static uint64_t parity_bm_bit(const struct parity_slot *s)
+/* The bitmap bits the window's rows cover: more than one when the bitmap
+ * chunk is smaller than the rows a window spans (a 4k chunk, 64k rows). */
+static void parity_bm_bits(const struct parity_slot *s, uint64_t *first, uint64_t *last)
 {
-	return (s->stripe * s->pa->g.chunk + s->lo) / s->pa->bm_chunk;
+	uint64_t base = s->stripe * s->pa->g.chunk;
+
+	*first = (base + s->lo) / s->pa->bm_chunk;
+	*last = (base + (s->hi > s->lo ? s->hi - 1 : s->lo)) / s->pa->bm_chunk;
+	if (*last >= s->pa->bm_bits)
+		*last = s->pa->bm_bits - 1;
 }
 
 static bool parity_readable(const struct parity_slot *s, unsigned m)
@@ -544,8 +551,13 @@ static void parity_finish(struct parity_slot *s, int status)
 	struct rl_io *host = s->host;
 	struct parity_array *pa = s->pa;
 
-	if (pa->bm_chunk && host->op != RL_OP_READ)
-		atomic_fetch_sub_explicit(&pa->bm_inflight[parity_bm_bit(s)], 1, RELAXED);
+	if (s->bm_held) { /* the bits parity_plan_bitmap() marked in flight */
+		uint64_t first, last;
+		parity_bm_bits(s, &first, &last);
+		for (uint64_t b = first; b <= last; b++)
+			atomic_fetch_sub_explicit(&pa->bm_inflight[b], 1, RELAXED);
+		s->bm_held = false;
+	}
 	if (status) {
 		if (!atomic_load_explicit(&pa->off, RELAXED))
 			raid_lost_note(&pa->a, (s->stripe * pa->g.k) * pa->g.chunk + s->lo);
@@ -843,17 +855,22 @@ static void parity_phase_done(struct rl_io *op, int status)
 static bool parity_plan_bitmap(struct parity_slot *s)
 {
 	struct parity_array *pa = s->pa;
-	uint64_t b = parity_bm_bit(s), now = rl_exec_now(s->op.ex);
+	uint64_t first, last, now = rl_exec_now(s->op.ex);
 	uint64_t sweep = atomic_load_explicit(&pa->bm_sweep, RELAXED);
-	uint8_t clear = 0;
 	bool write = false;
 
-	atomic_fetch_add_explicit(&pa->bm_inflight[b], 1, RELAXED);
-	atomic_store_explicit(&pa->bm_last[b], now, RELAXED);
-	if (atomic_compare_exchange_strong_explicit(&pa->bm_set[b], &clear, 1, RELAXED, RELAXED)) {
-		pa->bm_block[pa->bm_bits_at + b / 8] |= (uint8_t)(1u << (b % 8));
-		write = true;
+	parity_bm_bits(s, &first, &last);
+	for (uint64_t b = first; b <= last; b++) {
+		uint8_t clear = 0;
+		atomic_fetch_add_explicit(&pa->bm_inflight[b], 1, RELAXED);
+		atomic_store_explicit(&pa->bm_last[b], now, RELAXED);
+		if (atomic_compare_exchange_strong_explicit(&pa->bm_set[b], &clear, 1, RELAXED,
+		                                            RELAXED)) {
+			pa->bm_block[pa->bm_bits_at + b / 8] |= (uint8_t)(1u << (b % 8));
+			write = true;
+		}
 	}
+	s->bm_held = true;
 	if (now >= sweep && atomic_compare_exchange_strong_explicit(
 	                        &pa->bm_sweep, &sweep, now + PARITY_BM_SLEEP, RELAXED, RELAXED)) {
 		for (uint64_t i = 0; i < pa->bm_bits; i++) {
@@ -895,6 +912,7 @@ static void parity_run(struct parity_slot *s, struct rl_io *host, uint64_t key)
 	s->pa = pa;
 	s->host = host;
 	s->bad = 0;
+	s->bm_held = false;
 	s->fixup = 0;
 	s->status = 0;
 	s->have = 0;

@@ -61,6 +61,7 @@ struct parity_slot {
 	struct rl_io *host;
 	uint64_t stripe;
 	uint64_t lo, hi;              /* rows of the window in use (in-chunk offsets) */
+	bool bm_held;                 /* its write-intent bits are counted in flight */
 	uint64_t a[RAID_MAX_MEMBERS]; /* per data chunk: touched rows [a, b) */
 	uint64_t b[RAID_MAX_MEMBERS];
 	struct parity_stripe ps;

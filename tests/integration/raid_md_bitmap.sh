@@ -105,3 +105,25 @@ size=$($RAIDLAB info --json 'md(a.img,b.img)' | jq .size_bytes)
 	fail "no bitmap: resynced $(jqv md.json .resync_regions) regions, $(jqv md.json .resync_bytes) of $size bytes"
 $RAIDLAB check 'md(a.img,b.img)' >/dev/null || fail "check after the full resync"
 echo "ok: no bitmap: the whole array resynced"
+
+# a bitmap chunk smaller than the raid chunk: a 64 KiB write is 16 regions
+# of 4 KiB, and every one must be marked before the write (one bit per
+# write left the other 15 regions out of the next resync)
+rm -f ./*.img
+$RAIDLAB create raid5 'file(a.img,size=24m)' 'file(b.img,size=24m)' 'file(c.img,size=24m)' \
+    --chunk 64k --bitmap-chunk 4k --quiet || fail "create raid5 with 4k bitmap chunks"
+$RAIDLAB run --quiet --target 'md(a.img,b.img,c.img)' --rw=write --bs=64k --size=64k \
+    --time_based --runtime=60 >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 400); do
+	[ "$(dirty a.img)" -gt 0 ] && break
+	sleep 0.05
+done
+sleep 0.2
+kill -9 "$pid" 2>/dev/null || fail "the writer ended before it was killed"
+wait "$pid" 2>/dev/null || true
+[ "$(dirty a.img)" -ge 16 ] || fail "a 64 KiB write marked $(dirty a.img) of its 16 regions of 4 KiB"
+reopen 'md(a.img,b.img,c.img)'
+[ "$(jqv md.json .resync_regions)" -ge 16 ] || fail "resynced $(jqv md.json .resync_regions) regions"
+$RAIDLAB check 'md(a.img,b.img,c.img)' >check.out || fail "check: $(cat check.out)"
+echo "ok: a 64 KiB write marked $(jqv md.json .resync_regions) regions of 4 KiB"

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "cache/cache.h"
+#include "core/ctl_profile.h"
 #include "core/sync.h"
-#include "targets/controller.h"
 
 static const char *const cache_read_names[] = {"none", "ahead", "adaptive", NULL};
 static const char *const cache_write_names[] = {"through", "back", "force-back", NULL};

@@ -22,11 +22,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/ctl_profile.h"
 #include "core/registry.h"
 #include "files/files.h"
 #include "sim/sim.h"
 #include "suites/suite.h"
-#include "targets/controller.h"
 #include "workload/job.h"
 
 /* The word being completed, and the text every candidate keeps before it. */

@@ -22,12 +22,12 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/ctl_profile.h"
 #include "core/datadir.h"
 #include "core/registry.h"
 #include "files/files.h"
 #include "sim/sim.h"
 #include "suites/suite.h"
-#include "targets/controller.h"
 #include "workload/job.h"
 
 /* @s escaped for roff; at a line start a control character is guarded. */

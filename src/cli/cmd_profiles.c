@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/ctl_profile.h"
 #include "sim/sim.h"
-#include "targets/controller.h"
 
 static const char profiles_usage[] =
     "usage: raidlab profiles [NAME] [--dirs]\n"

@@ -48,9 +48,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ctl_profile.h"
 #include "core/exec.h"
 #include "core/registry.h"
-#include "targets/controller.h"
 
 struct link_state {
 	uint64_t bw;       /* bytes/s, 0: unlimited */

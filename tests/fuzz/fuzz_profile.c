@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/ctl_profile.h"
 #include "core/registry.h"
 #include "core/target.h"
 #include "sim/sim.h"
-#include "targets/controller.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

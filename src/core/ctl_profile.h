@@ -1,10 +1,11 @@
 /*
- * controller.h - controller and host-driver profiles (profiles/NAME.controller),
- * read by the controller(PROFILE, TARGET, ...) target and listed by
- * `raidlab profiles`.  See controller.c for the file format.
+ * ctl_profile.h - controller and host-driver profiles (profiles/NAME.controller),
+ * read by the controller(PROFILE, TARGET, ...) target, checked by the kinds
+ * it becomes (cache, link: profile=NAME) and listed by `raidlab profiles`.
+ * See ctl_profile.c for the file format.
  */
-#ifndef RL_TARGETS_CONTROLLER_H
-#define RL_TARGETS_CONTROLLER_H
+#ifndef RL_CORE_CTL_PROFILE_H
+#define RL_CORE_CTL_PROFILE_H
 
 #include <stddef.h>
 

@@ -59,7 +59,9 @@ static const char demo_usage[] =
     "perc-h730p, amd-nvme-raid, sm951-windows-stripe, vertex-raid0-southbridge): the\n"
     "seed system's configurations, each run with the suite the published article used,\n"
     "every simulated figure with the published one beside it where the article gives\n"
-    "one, and the article's findings, held or not.\n"
+    "one (a cell more than 2x off is flagged with the set's reason for it), the article's\n"
+    "findings, held or not, and validate's verdict (exit status 0 when every\n"
+    "configuration ran).\n"
     "  --html FILE       also write validate's report of the set (chart and tables)\n"
     "  SUITE OPTIONS     --NAME=VALUE, applied to every configuration whose suite takes\n"
     "                    it, e.g. --duration=1 --passes=1 for a quicker, rougher story\n";

@@ -59,12 +59,26 @@ static const char demo_usage[] =
     "perc-h730p, amd-nvme-raid, sm951-windows-stripe, vertex-raid0-southbridge): the\n"
     "seed system's configurations, each run with the suite the published article used,\n"
     "every simulated figure with the published one beside it where the article gives\n"
-    "one, and the article's findings, held or not.\n"
+    "one (a cell more than 2x off is flagged with the set's reason for it), the article's\n"
+    "findings, held or not, and validate's verdict (exit status 0 when every\n"
+    "configuration ran).\n"
     "  --html FILE       also write validate's report of the set (chart and tables)\n"
     "  SUITE OPTIONS     --NAME=VALUE, applied to every configuration whose suite takes\n"
     "                    it, e.g. --duration=1 --passes=1 for a quicker, rougher story\n";
 
 #define DEMO_MAX_ARGS 64
+
+/* Under a cell's row, when it is more than 2x off: "    ^ beyond 2x: why". */
+static void demo_flag(const struct val_cell *c)
+{
+	double r = c->simulated / c->published;
+
+	if (!(r > 0) || fabs(log(r)) <= log(VAL_FLAG_RATIO) + 1e-12)
+		return;
+	printf("    ^ ");
+	val_cell_flag(stdout, c);
+	printf("\n");
+}
 
 /* One configuration: every figure of its suite, the published one beside it. */
 static void demo_platform_config(const struct val_config *c)
@@ -99,13 +113,17 @@ static void demo_platform_config(const struct val_config *c)
 				printf(" %10g %6.2fx\n", cell->published, sim / cell->published);
 			else
 				printf(" %10s\n", "-");
+			if (cell)
+				demo_flag(cell);
 		}
 	}
 	for (size_t k = 0; k < c->ncells; k++) /* figures over every test: ATTO's peak */
-		if (!strcmp(c->cells[k].test, "peak"))
+		if (!strcmp(c->cells[k].test, "peak")) {
 			printf("  %-16s %-5s %10.1f %10g %6.2fx\n", "peak (all sizes)",
 			       c->cells[k].direction, c->cells[k].simulated, c->cells[k].published,
 			       c->cells[k].simulated / c->cells[k].published);
+			demo_flag(&c->cells[k]);
+		}
 }
 
 /* Every option in @over must be a suite option some configuration's suite takes. */
@@ -185,8 +203,13 @@ static int demo_platform(const char *name, const char *html, const char **over, 
 	for (size_t i = 0; i < set.nrelations; i++)
 		printf("  %s %s (%s)\n",
 		       set.relations[i].held ? "holds:" : "FAILS:", set.relations[i].finding,
-		       set.relations[i].detail);
-	printf("\nagreement over the published cells: raidlab validate %s (docs/validation.md)\n",
+		       set.relations[i].detail ? set.relations[i].detail : "");
+	if (st.pass)
+		printf("\nverdict: PASS (raidlab validate %s)\n", set.name);
+	else
+		printf("\nverdict: FAIL: %s (raidlab validate %s)\n", st.why ? st.why : "",
+		       set.name);
+	printf("agreement over the published cells: raidlab validate %s (docs/validation.md)\n",
 	       set.name);
 	if (html) {
 		FILE *f = fopen(html, "w");
@@ -197,6 +220,7 @@ static int demo_platform(const char *name, const char *html, const char **over, 
 			printf("report: %s\n", html);
 		}
 	}
+	val_stats_free(&st);
 	val_set_free(&set);
 	return rc;
 }

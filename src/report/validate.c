@@ -56,6 +56,22 @@ static int val_fail(char *msg, size_t len, const char *path, const char *fmt, ..
 	return -EINVAL;
 }
 
+/* *@dst = the formatted text, whole (the old one freed); NULL if out of memory. */
+static void val_setf(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void val_setf(char **dst, const char *fmt, ...)
+{
+	va_list ap;
+	char *t;
+
+	va_start(ap, fmt);
+	if (vasprintf(&t, fmt, ap) < 0)
+		t = NULL;
+	va_end(ap);
+	free(*dst);
+	*dst = t;
+}
+
 /* "fit": the parameters fitted to a cell or a finding (in-sample); absent: out-of-sample. */
 static int val_fit_load(struct json_object *o, const char **fit)
 {
@@ -85,6 +101,7 @@ static int val_load_cells(const char *path, struct json_object *arr, struct val_
 		cell->direction = val_str(o, "direction");
 		cell->label = val_str(o, "label");
 		cell->anomaly = val_str(o, "anomaly");
+		cell->why = val_str(o, "why");
 		cell->simulated = NAN;
 		if (val_fit_load(o, &cell->fit))
 			return val_fail(msg, len, path,
@@ -307,6 +324,8 @@ void val_set_free(struct val_set *s)
 			json_object_put(s->configs[i].result);
 	}
 	free(s->configs);
+	for (size_t i = 0; i < s->nrelations; i++)
+		free(s->relations[i].detail);
 	free(s->relations);
 	if (s->doc)
 		json_object_put(s->doc);
@@ -534,10 +553,10 @@ static void val_orderings(const struct val_set *s, struct val_stats *st)
 				    held;
 				if (held) {
 					st->orderings_held++;
-				} else if (!st->order_fail[0]) {
+				} else if (!st->order_fail) {
 					char n[4][32];
-					snprintf(
-					    st->order_fail, sizeof(st->order_fail),
+					val_setf(
+					    &st->order_fail,
 					    "%s %s: published %s %s > %s %s, simulated %s <= %s",
 					    x->test, x->direction, A->name,
 					    val_num_text(x->published, n[0]), B->name,
@@ -586,9 +605,8 @@ static void val_relation_one(const struct val_set *s, struct val_relation *r, co
 
 	if (!L || !R || !L->result || !R->result) {
 		r->held = false;
-		if (!r->detail[0])
-			snprintf(r->detail, sizeof(r->detail),
-			         "configuration %s or %s has no result", lname,
+		if (!r->detail)
+			val_setf(&r->detail, "configuration %s or %s has no result", lname,
 			         rname ? rname : "(none)");
 		return;
 	}
@@ -612,12 +630,17 @@ static void val_relation_one(const struct val_set *s, struct val_relation *r, co
 				continue;
 			r->checked++;
 			if (!val_rel_holds(r, lv, rv) && r->held) {
+				char n[3][32], need[96];
 				r->held = false;
-				char n[2][32];
-				snprintf(r->detail, sizeof(r->detail),
-				         "%s %s %s: %s %s vs %s %s (needs %s %.3g x)", tn, dirs[d],
-				         metric ? metric : "MB/s", lname, val_num_text(lv, n[0]),
-				         rname, val_num_text(rv, n[1]), r->op, r->f_lo);
+				if (!strcmp(r->op, "between"))
+					snprintf(need, sizeof(need), "between %.3gx and %.3gx",
+					         r->f_lo, r->f_hi);
+				else
+					snprintf(need, sizeof(need), "%s %.3gx", r->op, r->f_lo);
+				val_setf(&r->detail, "%s %s %s: %s %s vs %s %s (x%s; needs %s)", tn,
+				         dirs[d], metric ? metric : "MB/s", lname,
+				         val_num_text(lv, n[0]), rname, val_num_text(rv, n[1]),
+				         val_num_text(lv / rv, n[2]), need);
 			}
 		}
 	}
@@ -630,10 +653,11 @@ static void val_relations(struct val_set *s, struct val_stats *st)
 		struct json_object *cfg;
 		r->held = true;
 		r->checked = 0;
-		r->detail[0] = 0;
+		free(r->detail);
+		r->detail = NULL;
 		if (!json_object_object_get_ex(r->lhs, "config", &cfg)) {
 			r->held = false;
-			snprintf(r->detail, sizeof(r->detail), "lhs names no config");
+			val_setf(&r->detail, "lhs names no config");
 		} else if (json_object_is_type(cfg, json_type_array)) {
 			for (size_t k = 0; k < json_object_array_length(cfg); k++)
 				val_relation_one(
@@ -644,11 +668,12 @@ static void val_relations(struct val_set *s, struct val_stats *st)
 		}
 		if (r->held && !r->checked) {
 			r->held = false;
-			snprintf(r->detail, sizeof(r->detail), "no figure to compare");
+			val_setf(&r->detail, "no figure to compare");
 		}
 		if (r->held)
-			snprintf(r->detail, sizeof(r->detail), "%zu comparison(s) hold",
-			         r->checked);
+			val_setf(&r->detail, "%zu comparison(s) hold", r->checked);
+		if (!r->detail)
+			val_setf(&r->detail, "(out of memory)");
 		st->relations++;
 		st->relations_held += r->held;
 		st->sample[r->fit ? VAL_IN : VAL_OUT].relations++;
@@ -658,7 +683,7 @@ static void val_relations(struct val_set *s, struct val_stats *st)
 
 /* Do the statistics meet @th?  The first shortfall goes to @why. */
 static bool val_judge(const struct val_set *s, const struct val_stats *st,
-                      const struct val_thresholds *th, char *why, size_t len)
+                      const struct val_thresholds *th, char **why)
 {
 	bool ok = true;
 
@@ -666,7 +691,7 @@ static bool val_judge(const struct val_set *s, const struct val_stats *st,
 	do {                                                                                       \
 		if (ok && !(cond)) {                                                               \
 			ok = false;                                                                \
-			snprintf(why, len, __VA_ARGS__);                                           \
+			val_setf(why, __VA_ARGS__);                                                \
 		}                                                                                  \
 	} while (0)
 	VAL_NEED(!st->missing, "%zu cell(s) have no simulated figure", st->missing);
@@ -692,6 +717,33 @@ static bool val_judge(const struct val_set *s, const struct val_stats *st,
 	return ok;
 }
 
+/*
+ * The findings that fail, whole, each with its first failing comparison:
+ * "2 of 7 findings fail: A (detail); B (detail)".  NULL when all hold.
+ */
+static char *val_findings_failed(const struct val_set *s, const struct val_stats *st)
+{
+	char *buf = NULL;
+	size_t len = 0, n = 0;
+	FILE *m;
+
+	if (st->relations_held == st->relations)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return NULL;
+	fprintf(m, "%zu of %zu findings fail: ", st->relations - st->relations_held, st->relations);
+	for (size_t i = 0; i < s->nrelations; i++)
+		if (!s->relations[i].held)
+			fprintf(m, "%s%s (%s)", n++ ? "; " : "", s->relations[i].finding,
+			        s->relations[i].detail ? s->relations[i].detail : "");
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 void val_set_check(struct val_set *s, struct val_stats *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -699,12 +751,46 @@ void val_set_check(struct val_set *s, struct val_stats *st)
 	if (s->order_min_ratio > 1)
 		val_orderings(s, st);
 	val_relations(s, st);
-	st->pass = val_judge(s, st, &s->th, st->why, sizeof(st->why));
-	st->targets_met = s->has_targets &&
-	                  val_judge(s, st, &s->targets, st->targets_why, sizeof(st->targets_why));
+	st->pass = val_judge(s, st, &s->th, &st->why);
+	/* a finding that fails is the article contradicted: no threshold excuses it */
+	if (st->pass && st->relations_held < st->relations) {
+		st->pass = false;
+		free(st->why);
+		st->why = val_findings_failed(s, st);
+	}
+	st->targets_met = s->has_targets && val_judge(s, st, &s->targets, &st->targets_why);
+	if (!st->pass && !st->why)
+		val_setf(&st->why, "(out of memory)");
+}
+
+void val_stats_fail(struct val_stats *st, const char *fmt, ...)
+{
+	va_list ap;
+	char *t;
+
+	va_start(ap, fmt);
+	if (vasprintf(&t, fmt, ap) < 0)
+		t = NULL;
+	va_end(ap);
+	st->pass = false;
+	free(st->why);
+	st->why = t ? t : strdup("(out of memory)");
+}
+
+void val_stats_free(struct val_stats *st)
+{
+	free(st->why);
+	free(st->targets_why);
+	free(st->order_fail);
+	st->why = st->targets_why = st->order_fail = NULL;
 }
 
 /* --- JSON --- */
+
+static const char *val_or(const char *text)
+{
+	return text ? text : "";
+}
 
 static struct json_object *val_dbl(double v)
 {
@@ -780,6 +866,8 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 			if (cell->anomaly)
 				json_object_object_add(x, "anomaly",
 				                       json_object_new_string(cell->anomaly));
+			if (cell->why)
+				json_object_object_add(x, "why", json_object_new_string(cell->why));
 			val_fit_json(x, cell->fit);
 			json_object_array_add(cells, x);
 		}
@@ -792,7 +880,7 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 		struct json_object *x = json_object_new_object();
 		json_object_object_add(x, "finding", json_object_new_string(r->finding));
 		json_object_object_add(x, "held", json_object_new_boolean(r->held));
-		json_object_object_add(x, "detail", json_object_new_string(r->detail));
+		json_object_object_add(x, "detail", json_object_new_string(val_or(r->detail)));
 		val_fit_json(x, r->fit);
 		json_object_array_add(rels, x);
 	}
@@ -825,10 +913,16 @@ struct json_object *val_set_json(const struct val_set *s, const struct val_stats
 		                       json_object_new_boolean(st->targets_met));
 		if (!st->targets_met)
 			json_object_object_add(sum, "targets_why",
-			                       json_object_new_string(st->targets_why));
+			                       json_object_new_string(val_or(st->targets_why)));
 	}
 	if (!st->pass)
-		json_object_object_add(sum, "why", json_object_new_string(st->why));
+		json_object_object_add(sum, "why", json_object_new_string(val_or(st->why)));
+	struct json_object *failed = json_object_new_array();
+	for (size_t i = 0; i < s->nrelations; i++)
+		if (!s->relations[i].held)
+			json_object_array_add(failed,
+			                      json_object_new_string(s->relations[i].finding));
+	json_object_object_add(sum, "findings_failed", failed);
 	json_object_object_add(sum, "in_sample", val_agree_json(&st->sample[VAL_IN]));
 	json_object_object_add(sum, "out_of_sample", val_agree_json(&st->sample[VAL_OUT]));
 	json_object_object_add(o, "summary", sum);
@@ -882,10 +976,26 @@ static void val_agree_print(FILE *f, const char *what, const struct val_agree *a
 	fprintf(f, "; findings %zu of %zu hold\n", a->relations_held, a->relations);
 }
 
+/* Is @c more than VAL_FLAG_RATIO off its published figure? */
+static bool val_cell_far(const struct val_cell *c)
+{
+	double r = c->simulated / c->published;
+
+	return r > 0 && isfinite(r) && fabs(log(r)) > log(VAL_FLAG_RATIO) + 1e-12;
+}
+
+void val_cell_flag(FILE *f, const struct val_cell *c)
+{
+	if (!val_cell_far(c))
+		return;
+	fprintf(f, "beyond %gx: %s", VAL_FLAG_RATIO,
+	        c->why ? c->why : "no reason known (validation/README.md)");
+}
+
 void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st, bool cells)
 {
 	fprintf(f, "%s: %s\n", s->name, s->title);
-	if (cells) {
+	if (cells && st->cells) {
 		fprintf(f, "  %-34s %-12s %-5s %10s %10s %7s\n", "configuration", "test", "dir",
 		        "published", "simulated", "ratio");
 		for (size_t i = 0; i < s->nconfigs; i++) {
@@ -895,50 +1005,66 @@ void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st,
 			for (size_t j = 0; j < c->ncells; j++) {
 				const struct val_cell *x = &c->cells[j];
 				char n[2][32];
-				fprintf(f, "  %-34s %-12s %-5s %10s %10s %6.2fx%s%s%s\n", c->name,
+				fprintf(f, "  %-34s %-12s %-5s %10s %10s %6.2fx%s%s%s", c->name,
 				        x->test, x->direction, val_num_text(x->published, n[0]),
 				        val_num_text(x->simulated, n[1]),
 				        x->simulated / x->published,
 				        x->anomaly ? "  (anomaly: not counted)" : "",
 				        x->fit ? "  in-sample: " : "", x->fit ? x->fit : "");
+				if (val_cell_far(x)) {
+					fprintf(f, "  ");
+					val_cell_flag(f, x);
+				}
+				fprintf(f, "\n");
 			}
 		}
+	} else if (cells) {
+		for (size_t i = 0; i < s->nconfigs; i++)
+			if (s->configs[i].error[0])
+				fprintf(f, "  %-34s did not run: %s\n", s->configs[i].name,
+				        s->configs[i].error);
 	}
-	fprintf(f,
-	        "  cells %zu (counted %zu, anomalies %zu): median error x%.3f, worst x%.2f; within "
-	        "1.25x %.0f %%, 1.5x %.0f %%, 2x %.0f %%, 4x %.0f %%, 10 %% %.0f %%\n",
-	        st->cells, st->counted, st->anomalies, st->median_ratio, st->worst_ratio,
-	        100 * st->share_125, 100 * st->share_15, 100 * st->share_2, 100 * st->share_4,
-	        100 * st->share_10pct);
+	if (st->cells)
+		fprintf(
+		    f,
+		    "  cells %zu (counted %zu, anomalies %zu): median error x%.3f, worst x%.2f; "
+		    "within 1.25x %.0f %%, 1.5x %.0f %%, 2x %.0f %%, 4x %.0f %%, 10 %% %.0f %%\n",
+		    st->cells, st->counted, st->anomalies, st->median_ratio, st->worst_ratio,
+		    100 * st->share_125, 100 * st->share_15, 100 * st->share_2, 100 * st->share_4,
+		    100 * st->share_10pct);
+	else
+		fprintf(f, "  no cells: the set is checked by its %zu finding(s)\n", st->relations);
 	if (st->orderings)
 		fprintf(
 		    f,
 		    "  mode orderings of the published table: %zu of %zu hold%s%s (every ordering "
 		    "of the table, single-array ones too: %zu of %zu)\n",
-		    st->orderings_held, st->orderings, st->order_fail[0] ? "; first miss: " : "",
-		    st->order_fail, st->table_orderings_held, st->table_orderings);
+		    st->orderings_held, st->orderings, st->order_fail ? "; first miss: " : "",
+		    val_or(st->order_fail), st->table_orderings_held, st->table_orderings);
 	for (size_t i = 0; i < s->nrelations; i++)
 		fprintf(f, "  finding %s: %s (%s)%s%s\n",
 		        s->relations[i].held ? "holds " : "FAILS ", s->relations[i].finding,
-		        s->relations[i].detail, s->relations[i].fit ? "  in-sample: " : "",
+		        val_or(s->relations[i].detail), s->relations[i].fit ? "  in-sample: " : "",
 		        s->relations[i].fit ? s->relations[i].fit : "");
 	val_agree_print(f, "in-sample (fitted to)", &st->sample[VAL_IN]);
 	val_agree_print(f, "out-of-sample (predicted)", &st->sample[VAL_OUT]);
 	char th[512];
-	fprintf(f, "  enforced thresholds (PASS or FAIL is judged on these alone): %s\n",
+	fprintf(f, "  enforced thresholds (PASS needs these%s): %s\n",
+	        s->nrelations && !s->th.relations ? " and every finding to hold" : "",
 	        val_th_text(&s->th, th, sizeof(th)));
 	if (s->has_targets)
 		fprintf(
 		    f, "  targets (the agreement aimed at, reported, not enforced): %s: %s%s%s\n",
 		    val_th_text(&s->targets, th, sizeof(th)), st->targets_met ? "met" : "not met",
-		    st->targets_met ? "" : ", ", st->targets_met ? "" : st->targets_why);
+		    st->targets_met ? "" : ", ", st->targets_met ? "" : val_or(st->targets_why));
 	if (st->pass)
-		fprintf(f, "  PASS: every enforced threshold is met%s\n",
-		        st->relations_held < st->relations || (s->has_targets && !st->targets_met)
-		            ? " (the findings and targets that miss above are not enforced)"
+		fprintf(f, "  PASS: every enforced threshold is met%s%s\n",
+		        st->relations ? " and every finding holds" : "",
+		        s->has_targets && !st->targets_met
+		            ? " (the targets missed above are aims, not enforced)"
 		            : "");
 	else
-		fprintf(f, "  FAIL: %s\n", st->why);
+		fprintf(f, "  FAIL: %s\n", val_or(st->why));
 }
 
 /* --- HTML --- */
@@ -1068,10 +1194,25 @@ static void val_html_cells(FILE *f, const struct val_set *s, enum val_sample whi
 			rep_html_text(f, s->configs[c].name);
 			fprintf(f, "</td><td>");
 			rep_html_text(f, x->test);
-			fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%.2f&times;%s</td>",
+			fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>%.2f&times;%s",
 			        x->direction, val_num_text(x->published, nb[0]),
 			        val_num_text(x->simulated, nb[1]), r,
 			        x->anomaly ? " (anomaly)" : "");
+			if (val_cell_far(x)) {
+				char *flag = NULL;
+				size_t len = 0;
+				FILE *m = open_memstream(&flag, &len);
+				if (m) {
+					val_cell_flag(m, x);
+					if (!fclose(m)) {
+						fprintf(f, "<br><small class=\"far\">");
+						rep_html_text(f, flag);
+						fprintf(f, "</small>");
+					}
+				}
+				free(flag);
+			}
+			fprintf(f, "</td>");
 			if (in) {
 				fprintf(f, "<td>");
 				rep_html_text(f, x->fit);
@@ -1092,9 +1233,10 @@ static void val_html_findings(FILE *f, const struct val_set *s)
 		const struct val_relation *x = &s->relations[r];
 		fprintf(f, "<li class=\"%s %s\">", x->held ? "ok" : "bad",
 		        x->fit ? "in-sample" : "out-of-sample");
+		fprintf(f, "%s ", x->held ? "holds:" : "<b>FAILS</b>:");
 		rep_html_text(f, x->finding);
 		fprintf(f, ": ");
-		rep_html_text(f, x->detail);
+		rep_html_text(f, val_or(x->detail));
 		if (x->fit) {
 			fprintf(f, " <i>(in-sample: ");
 			rep_html_text(f, x->fit);
@@ -1107,18 +1249,19 @@ static void val_html_findings(FILE *f, const struct val_set *s)
 
 void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stats, size_t n)
 {
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	           "<title>raidlab validate</title>\n<style>body{font-family:sans-serif;margin:2em;"
-	           "max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
-	           "padding:2px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
-	           "table.in-sample td:last-child,table.in-sample th:last-child{text-align:left}"
-	           ".bad{background:#fdd}.ok{background:#dfd}</style></head><body>\n"
-	           "<h1>Simulated against published measurements</h1>\n"
-	           "<p>Blue: reads, red: writes, grey: anomalies (not counted); hollow: in-sample "
-	           "cells, which a parameter was fitted to. Solid line: equal; dashed: "
-	           "1.25&times;; dotted: 2&times;.  In-sample cells and findings are reported "
-	           "apart from the out-of-sample ones, which nothing was fitted to: only the "
-	           "latter check the model.</p>\n");
+	fprintf(f,
+	        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	        "<title>raidlab validate</title>\n<style>body{font-family:sans-serif;margin:2em;"
+	        "max-width:70em}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
+	        "padding:2px 6px;text-align:right}td:first-child,th:first-child{text-align:left}"
+	        "table.in-sample td:last-child,table.in-sample th:last-child{text-align:left}"
+	        ".bad{background:#fdd}.ok{background:#dfd}.far{color:#900}</style></head><body>\n"
+	        "<h1>Simulated against published measurements</h1>\n"
+	        "<p>Blue: reads, red: writes, grey: anomalies (not counted); hollow: in-sample "
+	        "cells, which a parameter was fitted to. Solid line: equal; dashed: "
+	        "1.25&times;; dotted: 2&times;.  In-sample cells and findings are reported "
+	        "apart from the out-of-sample ones, which nothing was fitted to: only the "
+	        "latter check the model.</p>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct val_set *s = sets[i];
 		const struct val_stats *st = &stats[i];
@@ -1126,15 +1269,35 @@ void val_html(FILE *f, struct val_set *const *sets, const struct val_stats *stat
 		rep_html_text(f, s->name);
 		fprintf(f, ": ");
 		rep_html_text(f, s->title);
-		fprintf(f,
-		        "</h2>\n<p class=\"%s\">%s: median error &times;%.3f, worst &times;%.2f; "
-		        "within 1.25&times; %.0f %%, 2&times; %.0f %%, 4&times; %.0f %%; orderings "
-		        "%zu/%zu; findings %zu/%zu</p>\n",
-		        st->pass ? "ok" : "bad", st->pass ? "PASS" : "FAIL", st->median_ratio,
-		        st->worst_ratio, 100 * st->share_125, 100 * st->share_2, 100 * st->share_4,
-		        st->orderings_held, st->orderings, st->relations_held, st->relations);
+		fprintf(f, "</h2>\n<p class=\"%s\">%s", st->pass ? "ok" : "bad",
+		        st->pass ? "PASS" : "FAIL: ");
+		if (!st->pass)
+			rep_html_text(f, val_or(st->why));
+		if (st->cells)
+			fprintf(
+			    f,
+			    "<br>median error &times;%.3f, worst &times;%.2f; within 1.25&times; "
+			    "%.0f %%, 2&times; %.0f %%, 4&times; %.0f %%; orderings %zu/%zu; "
+			    "findings %zu/%zu</p>\n",
+			    st->median_ratio, st->worst_ratio, 100 * st->share_125,
+			    100 * st->share_2, 100 * st->share_4, st->orderings_held, st->orderings,
+			    st->relations_held, st->relations);
+		else
+			fprintf(f,
+			        "<br>no cells: the set is checked by its findings; findings "
+			        "%zu/%zu hold</p>\n",
+			        st->relations_held, st->relations);
+		if (s->has_targets && !st->targets_met) {
+			fprintf(f, "<p class=\"targets\">Targets (aims, not enforced) not met: ");
+			rep_html_text(f, val_or(st->targets_why));
+			fprintf(f, "</p>\n");
+		}
 		val_html_agree(f, "In-sample (fitted to)", &st->sample[VAL_IN]);
 		val_html_agree(f, "Out-of-sample (predicted)", &st->sample[VAL_OUT]);
+		if (!st->cells) { /* no chart or tables of nothing: the findings are the set */
+			val_html_findings(f, s);
+			continue;
+		}
 		val_html_chart(f, s);
 		val_html_cells(f, s, VAL_OUT);
 		val_html_cells(f, s, VAL_IN);

@@ -21,7 +21,9 @@
  * highest MB/s over every test (ATTO's peak); its metric is "mb_s"
  * (default), "lat_us" (mean latency) or another key of the direction or,
  * failing that, of the test (HD Tune's "min_mb_s").  A cell with "anomaly" set is
- * reported but not counted in the statistics.
+ * reported but not counted in the statistics.  A cell's "why" is the reason
+ * the set's notes give for a known disagreement; reports print it beside
+ * every cell more than VAL_FLAG_RATIO off its published figure.
  *
  * Calibration apart from checking: a cell or a relation with "fit" set (the
  * parameters that were fitted to it) is in-sample; the others are
@@ -40,6 +42,7 @@ struct json_object;
 struct val_cell {
 	const char *test, *direction, *label, *anomaly; /* borrowed from the set's JSON */
 	const char *fit; /* the parameters fitted to this cell (in-sample), or NULL */
+	const char *why; /* why the figures disagree, where the set's notes say (borrowed) */
 	double published;
 	double simulated; /* NAN until filled */
 };
@@ -61,8 +64,9 @@ struct val_relation {
 	double f_lo, f_hi;             /* factor: lhs op factor x rhs ("between": [lo, hi]) */
 	/* outcome (val_set_check) */
 	bool held;
-	size_t checked;   /* comparisons made */
-	char detail[512]; /* the first failing comparison, or a summary */
+	size_t checked; /* comparisons made */
+	char *detail;   /* the first failing comparison, or a summary (owned, never NULL after a
+	                   check) */
 };
 
 struct val_thresholds {
@@ -108,12 +112,12 @@ struct val_stats {
 	size_t orderings, orderings_held; /* mode orderings: the same on every array */
 	size_t table_orderings,
 	    table_orderings_held; /* every ordering of the table, for information */
-	char order_fail[512];     /* the first ordering that did not hold */
+	char *order_fail;         /* the first ordering that did not hold, or NULL (owned) */
 	size_t relations, relations_held;
-	bool pass;
-	char why[256]; /* what failed the thresholds */
+	bool pass; /* the thresholds are met and every finding holds */
+	char *why; /* what failed, whole, when !pass (owned) */
 	bool targets_met;
-	char targets_why[256];
+	char *targets_why;                    /* what missed the targets (owned) */
 	struct val_agree sample[VAL_SAMPLES]; /* out-of-sample and in-sample, apart */
 };
 
@@ -132,11 +136,27 @@ double val_figure(struct json_object *result, const char *test, const char *dire
 /** Fill every cell's simulated figure from its configuration's result. */
 void val_set_fill(struct val_set *s);
 
-/** Statistics, orderings and relations; sets @st->pass by the set's thresholds. */
+/**
+ * Statistics, orderings and relations.  @st->pass: the set's thresholds are
+ * met and every finding holds (a finding that fails is a claim of the
+ * article the simulation contradicts, whatever the thresholds allow).
+ * Free @st with val_stats_free.
+ */
 void val_set_check(struct val_set *s, struct val_stats *st);
+void val_stats_free(struct val_stats *st);
+
+/** Set @st failed with @fmt's text (a configuration did not run, ...). */
+void val_stats_fail(struct val_stats *st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/** Beyond this factor either way a cell is flagged in reports (with its why, if any). */
+#define VAL_FLAG_RATIO 2.0
 
 /** The set as the JSON contract of docs/validation.md (new object). */
 struct json_object *val_set_json(const struct val_set *s, const struct val_stats *st);
+
+/** "beyond 2x: WHY" when @c is more than VAL_FLAG_RATIO off its published figure, else nothing. */
+void val_cell_flag(FILE *f, const struct val_cell *c);
 
 /** Plain-text report of one set. */
 void val_set_print(FILE *f, const struct val_set *s, const struct val_stats *st, bool cells);

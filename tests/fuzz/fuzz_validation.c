@@ -64,6 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	val_set_print(null, &s, &st, true);
 	fclose(null);
 	json_object_put(val_set_json(&s, &st));
+	val_stats_free(&st);
 	val_set_free(&s);
 	return 0;
 }

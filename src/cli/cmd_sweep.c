@@ -413,11 +413,14 @@ static int swc_sweep(struct swc_args *a, int argc, char **argv)
 		free((char *)a->opt_names[o]);
 	if (rc)
 		return rc > 0 ? 0 : 2;
-	if (cli_output_check("sweep", "--json", a->json) ||
+	bool made = false;
+	if (cli_output_dir_new("sweep", "--store", a->store, &made) ||
+	    cli_output_check("sweep", "--json", a->json) ||
 	    cli_output_check("sweep", "--csv", a->csv) ||
-	    cli_output_check("sweep", "--html", a->html) ||
-	    (a->store && cli_output_dir("sweep", "--store", a->store)))
+	    cli_output_check("sweep", "--html", a->html)) {
+		cli_output_undo(a->store, made);
 		return 2;
+	}
 	rc = sw_plan_build(&pl, a->targets, a->ntargets, a->wl, a->nwl, &err, &bad);
 	if (rc) {
 		if (err.pos != SIZE_MAX)

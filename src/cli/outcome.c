@@ -171,6 +171,27 @@ int cli_output_dir(const char *cmd, const char *opt, const char *dir)
 	return output_fs_check(cmd, opt, dir, dir);
 }
 
+int cli_output_dir_new(const char *cmd, const char *opt, const char *dir, bool *made)
+{
+	struct stat st;
+	int rc;
+
+	*made = false;
+	if (!dir)
+		return 0;
+	*made = stat(dir, &st) != 0;
+	rc = cli_output_dir(cmd, opt, dir);
+	if (rc)
+		*made = false;
+	return rc;
+}
+
+void cli_output_undo(const char *dir, bool made)
+{
+	if (made)
+		(void)rmdir(dir); /* empty: nothing was written into it yet */
+}
+
 int cli_result_save(const char *cmd, struct json_object *doc, const char *path)
 {
 	const char *tmp = getenv("TMPDIR");

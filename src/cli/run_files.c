@@ -439,8 +439,10 @@ int cli_run_files(int argc, char **argv)
 	files_stop_install();
 	rf_warn_leftovers(&a);
 	const char *dir = a.out_dir ? a.out_dir : a.t.n > 1 ? "." : NULL;
-	if (cli_output_check("run", "--json", a.json_path) ||
-	    (dir && cli_output_dir("run", "--out-dir", dir))) {
+	bool made = false;
+	if (cli_output_dir_new("run", "--out-dir", dir, &made) ||
+	    cli_output_check("run", "--json", a.json_path)) {
+		cli_output_undo(dir, made);
 		files_stop_uninstall();
 		return 2;
 	}

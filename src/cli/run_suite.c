@@ -796,10 +796,12 @@ static int rs_execute(struct rs_args *a)
 		paths[i] = pathbuf[i] ? pathbuf[i] : labels[i];
 	}
 	/* before any run: a result must not be lost to a typo in a path */
-	if (cli_output_check("run", "--json", a->json_path) ||
+	bool made = false;
+	if (cli_output_dir_new("run", "--out-dir", dir, &made) ||
+	    cli_output_check("run", "--json", a->json_path) ||
 	    cli_output_check("run", "--html", a->html_path) ||
-	    cli_output_check("run", "--csv", a->csv_path) ||
-	    (dir && cli_output_dir("run", "--out-dir", dir))) {
+	    cli_output_check("run", "--csv", a->csv_path)) {
+		cli_output_undo(dir, made);
 		for (size_t i = 0; i < a->t.n; i++)
 			free(pathbuf[i]);
 		suite_fleet_fail(a->fleet, "rank 0 cannot write the results");

@@ -72,6 +72,14 @@ refused 2 "--html needs a file name" "$RAIDLAB" compare r.json --html ''
 refused 2 "--json no/such/r.json: directory no/such does not exist" "$RAIDLAB" run "${job[@]}" --json no/such/r.json
 refused 2 "--out-dir no/such: directory no does not exist" "$RAIDLAB" run asssd --target "$sim" --out-dir no/such
 [ ! -e no ] || fail "a refused --out-dir was created"
+# files named inside a new --out-dir: the folder is made first; a refused
+# file then takes the new folder away again
+"$RAIDLAB" run asssd --target "$sim" --out-dir hc --html hc/r.html --csv hc/r.csv --quiet ||
+	fail "--html inside a new --out-dir was refused"
+[ -s hc/r.html ] && [ -s hc/r.csv ] || fail "nothing was written inside the new --out-dir"
+refused 2 "--html /proc/r.html: /proc is on a proc" "$RAIDLAB" run asssd --target "$sim" \
+	--out-dir made --html /proc/r.html
+[ ! -e made ] || fail "a refused run left the --out-dir it created"
 
 # --- a directory that is not writable: a read-only mount as root, else mode 555 ---
 mkdir ro

@@ -61,17 +61,23 @@ static int val_fail(char *msg, size_t len, const char *path, const char *fmt, ..
 /* *@dst = the formatted text, whole (the old one freed); NULL if out of memory. */
 static void val_setf(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+static void val_vsetf(char **dst, const char *fmt, va_list ap)
+{
+	char *t;
+
+	if (vasprintf(&t, fmt, ap) < 0)
+		t = NULL;
+	free(*dst);
+	*dst = t;
+}
+
 static void val_setf(char **dst, const char *fmt, ...)
 {
 	va_list ap;
-	char *t;
 
 	va_start(ap, fmt);
-	if (vasprintf(&t, fmt, ap) < 0)
-		t = NULL;
+	val_vsetf(dst, fmt, ap);
 	va_end(ap);
-	free(*dst);
-	*dst = t;
 }
 
 /* "fit": the parameters fitted to a cell or a finding (in-sample); absent: out-of-sample. */
@@ -768,15 +774,13 @@ void val_set_check(struct val_set *s, struct val_stats *st)
 void val_stats_fail(struct val_stats *st, const char *fmt, ...)
 {
 	va_list ap;
-	char *t;
 
 	va_start(ap, fmt);
-	if (vasprintf(&t, fmt, ap) < 0)
-		t = NULL;
+	val_vsetf(&st->why, fmt, ap);
 	va_end(ap);
 	st->pass = false;
-	free(st->why);
-	st->why = t ? t : strdup("(out of memory)");
+	if (!st->why)
+		st->why = strdup("(out of memory)");
 }
 
 void val_stats_free(struct val_stats *st)

@@ -7,14 +7,6 @@ need valgrind
 need jq
 case "$RAIDLAB_BUILD" in *asan*) skip_env "valgrind does not run ASan binaries (the ASan build checks leaks itself)" ;; esac
 
-vg() {
-	local rc=0
-	valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
-		--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$@" \
-		>/dev/null 2>"$T/vg.err" || rc=$?
-	[ "$rc" -ne 99 ] || { cat "$T/vg.err"; fail "valgrind found problems in: $*"; }
-	return "$rc"
-}
 
 mkdir d
 for s in asssd-copy untar vm-clone game-load; do

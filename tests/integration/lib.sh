@@ -129,3 +129,14 @@ bound() {
 			/proc/net/udp /proc/net/udp6
 	fi
 }
+
+# vg CMD...: CMD under valgrind; a leak or a memory error fails the test,
+# CMD's own exit status is returned
+vg() {
+	local rc=0
+	valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+		--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$@" \
+		>/dev/null 2>"$T/vg.err" || rc=$?
+	[ "$rc" -ne 99 ] || { cat "$T/vg.err"; fail "valgrind found problems in: $*"; }
+	return "$rc"
+}

@@ -45,14 +45,6 @@ cmp -s b.img b.orig || fail "rebuilt member differs"
 # them in the runs above; the plain build runs them under valgrind
 if [[ ${RAIDLAB_BUILD:-} != *-[at]san ]]; then
 	need valgrind
-	vg() {
-		local rc=0
-		valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
-			--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$@" \
-			>/dev/null 2>"$T/vg.err" || rc=$?
-		[ "$rc" -ne 99 ] || { cat "$T/vg.err"; fail "valgrind found problems in: $*"; }
-		return "$rc"
-	}
 	vg $RAIDLAB create raid5 'file(v0.img,size=2m)' 'file(v1.img,size=2m)' 'file(v2.img,size=2m)' \
 		--chunk 16k --quiet
 	vg $RAIDLAB run --target 'md(v0.img, v1.img, v2.img, stripe_cache=8)' --rw=randwrite --bs=4k \

@@ -61,7 +61,8 @@ static int val_fail(char *msg, size_t len, const char *path, const char *fmt, ..
 /* *@dst = the formatted text, whole (the old one freed); NULL if out of memory. */
 static void val_setf(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void val_vsetf(char **dst, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void val_vsetf(char **dst, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 static void val_vsetf(char **dst, const char *fmt, va_list ap)
 {

@@ -13,7 +13,10 @@
  *
  * Required: schema_version, target.spec, jobs; for a suite result (one
  * with "suite") also label, suite.name, tests[].name; in every direction
- * object mb_s, iops and lat_us.mean.  Everything else is optional, but when
+ * object mb_s, and lat_us.mean when lat_us is there.  iops and lat_us may
+ * be absent (a rebuild's test has a rate and no requests to count): the
+ * figure is then NAN and the reports show it as absent.  Everything else
+ * is optional, but when
  * present it must have the contract's type; numbers must be finite and
  * plausible (MB/s, IOPS and mean latency above zero, percentiles and curve
  * points not negative, none beyond REP_*_MAX), and tests[] or jobs[] must
@@ -309,15 +312,18 @@ static int rep_direction(struct rep_load *ld, struct json_object *d, const char 
 	     (rc = rep_range(ld, path, "access_time_ms", fig->access_ms, 0, false, REP_LAT_MAX))) ||
 	    (rc = rep_number(ld, d, path, "mb_s", true, &fig->mb_s)) ||
 	    (rc = rep_range(ld, path, "mb_s", fig->mb_s, 0, true, REP_MB_S_MAX)) ||
-	    (rc = rep_number(ld, d, path, "iops", true, &fig->iops)) ||
-	    (rc = rep_range(ld, path, "iops", fig->iops, 0, true, REP_IOPS_MAX)) ||
-	    (rc = rep_field(ld, d, path, "lat_us", REP_W_OBJECT, true, &lat)))
+	    (rc = rep_number(ld, d, path, "iops", false, &fig->iops)) ||
+	    (!isnan(fig->iops) &&
+	     (rc = rep_range(ld, path, "iops", fig->iops, 0, true, REP_IOPS_MAX))) ||
+	    (rc = rep_field(ld, d, path, "lat_us", REP_W_OBJECT, false, &lat)))
 		return rc;
+	fig->lat_mean_us = NAN;
 	rep_path(lp, sizeof lp, path, "lat_us");
-	if ((rc = rep_number(ld, lat, lp, "mean", true, &fig->lat_mean_us)) ||
-	    (rc = rep_range(ld, lp, "mean", fig->lat_mean_us, 0, true, REP_LAT_MAX)) ||
-	    (rc = rep_lat_pcts(ld, lat, lp, fig->pct)) ||
-	    (rc = rep_field(ld, d, path, "passes", REP_W_ARRAY, false, &passes)))
+	if (lat && ((rc = rep_number(ld, lat, lp, "mean", true, &fig->lat_mean_us)) ||
+	            (rc = rep_range(ld, lp, "mean", fig->lat_mean_us, 0, true, REP_LAT_MAX)) ||
+	            (rc = rep_lat_pcts(ld, lat, lp, fig->pct))))
+		return rc;
+	if ((rc = rep_field(ld, d, path, "passes", REP_W_ARRAY, false, &passes)))
 		return rc;
 	if (passes && json_object_array_length(passes) > 0) {
 		struct rep_figure from_passes;

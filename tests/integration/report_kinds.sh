@@ -15,6 +15,8 @@ for p in 0 1 2; do
 	mb=$(jqv reb.json ".points[$p].result.tests[0].write.mb_s")
 	shown=$(printf '%.2f' "$mb")
 	grep -q "$shown" reb.html || fail "the rebuild HTML does not show point $p's $shown MB/s"
+	est=$(awk -v s="$(jqv reb.json ".points[$p].result.tests[0].rebuild.estimate_s")" 'BEGIN { printf "%.1f min", s / 60 }')
+	grep -q "$est" reb.html || fail "the rebuild HTML does not show point $p's estimated rebuild, $est"
 done
 "$RAIDLAB" compare reb.json >reb.txt 2>cmp.err || { cat cmp.err; fail "compare refused the rebuild sweep's JSON"; }
 grep -q "^rebuild write  *$(printf '%.2f' "$(jqv reb.json '.points[0].result.tests[0].write.mb_s')")" reb.txt ||

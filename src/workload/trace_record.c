@@ -149,12 +149,15 @@ static int rec_buffers(struct rec *r)
 		kb = REC_BUFFER_MIN_KB;
 	if (rec_read(REC_TRACEFS "/buffer_size_kb", cur, sizeof(cur)) ||
 	    strtoul(cur, NULL, 10) >= kb)
-		return 0; /* "X (expanded: Y)" or already large enough: leave it */
+		return 0; /* unreadable, or already large enough: leave it */
 	snprintf(want, sizeof(want), "%lu", kb);
 	int rc = rec_write(REC_TRACEFS "/buffer_size_kb", want);
 	if (rc)
 		return rec_fail(r, rc, REC_TRACEFS "/buffer_size_kb");
-	snprintf(r->buffer_kb, sizeof(r->buffer_kb), "%s", cur);
+	/* an unexpanded buffer reads "7 (expanded: 1408)": the size to put back is 1408 */
+	const char *exp = strstr(cur, "expanded: ");
+	snprintf(r->buffer_kb, sizeof(r->buffer_kb), "%lu",
+	         strtoul(exp ? exp + 10 : cur, NULL, 10));
 	return 0;
 }
 

@@ -24,7 +24,7 @@ for attempt in 1 2 3; do
 	rc=0
 	"$RAIDLAB" trace record "$LOOP" -o job.iolog -- \
 		fio --name=fast --filename="$LOOP" --direct=1 --ioengine=libaio --rw=randread --bs=4k \
-		--iodepth=64 --iodepth_batch_submit=16 --iodepth_batch_complete_min=8 --time_based \
+		--iodepth=64 --iodepth_batch_submit=16 --iodepth_batch_complete_min=8 --rate_iops=52000 --time_based \
 		--runtime=3 --output-format=json --output=fio.json 2>rec.err || rc=$?
 	if [ $rc -ne 0 ] && grep -q "offers no block tracing\|cannot mount tracefs\|Operation not permitted" rec.err; then
 		cat rec.err

@@ -46,16 +46,20 @@ depth=$(sed -n 's/^# in-flight depth \([0-9]*\)$/\1/p' job.iolog)
 	fail "recorded in-flight depth '$depth', the job kept up to 64 in flight in batches of 16"
 
 # replay on the same kind of target: another loop device (wall-clock time on
-# a shared machine: the best of up to three replays)
+# a shared machine: the best of up to three replays).  A sanitizer build is
+# several times slower per request, so there only the requests are checked.
+timed=1
+case "${RAIDLAB_BUILD:-}" in *san*) timed=0 ;; esac
 for attempt in 1 2 3; do
 	"$RAIDLAB" run --trace job.iolog --filename="$LOOP2" --force-destroy --json loop.json --quiet ||
 		fail "replay on $LOOP2 failed"
 	[ "$(jqv loop.json '.jobs[0].read.ios')" = "$issued" ] || fail "the replay issued other requests"
 	rt=$(jqv loop.json '.jobs[0].runtime_s')
+	[ $timed = 1 ] || break
 	awk -v a="$rt" -v b="$job_s" 'BEGIN { exit !(a > b * 0.9 && a < b * 1.1) }' && break
 	echo "attempt $attempt: replay took $rt s, the job $job_s s"
 done
-awk -v a="$rt" -v b="$job_s" 'BEGIN { exit !(a > b * 0.9 && a < b * 1.1) }' ||
+[ $timed = 0 ] || awk -v a="$rt" -v b="$job_s" 'BEGIN { exit !(a > b * 0.9 && a < b * 1.1) }' ||
 	fail "replay on a loop device took $rt s, the job $job_s s (more than 10 % apart)"
 
 # on a simulated SSD: the recorded depth keeps the recorded times; depth 1 cannot

@@ -80,6 +80,16 @@ static void trace_summary_print(const struct wl_trace *tr, FILE *f)
 	        data ? 100.0 * (double)s.sequential / (double)data : 0.0);
 	fprintf(f, "  issued per millisecond: mean %.1f, most %u (of the milliseconds with any)\n",
 	        s.depth_mean, s.depth_max);
+	if (tr->depth)
+		fprintf(
+		    f,
+		    "  in flight: at most %u (the depth a replay uses unless iodepth is given)\n",
+		    tr->depth);
+	else
+		fprintf(
+		    f,
+		    "  in flight: not recorded (a replay uses up to %u unless iodepth is given)\n",
+		    WL_TRACE_DEPTH_UNKNOWN);
 }
 
 static int trace_save(const struct wl_trace *tr, const char *path, const char *file)

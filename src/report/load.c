@@ -13,7 +13,10 @@
  *
  * Required: schema_version, target.spec, jobs; for a suite result (one
  * with "suite") also label, suite.name, tests[].name; in every direction
- * object mb_s, iops and lat_us.mean.  Everything else is optional, but when
+ * object mb_s, iops and lat_us.mean, except that a suite test's iops and
+ * lat_us may be absent (a rebuild's test has a rate and no requests to
+ * count): the figure is then NAN and the reports show it as absent.  Everything else
+ * is optional, but when
  * present it must have the contract's type; numbers must be finite and
  * plausible (MB/s, IOPS and mean latency above zero, percentiles and curve
  * points not negative, none beyond REP_*_MAX), and tests[] or jobs[] must
@@ -296,7 +299,7 @@ static int rep_passes(struct rep_load *ld, struct json_object *passes, const cha
 
 /* A direction object: a job's, or a suite test's aggregated figure. */
 static int rep_direction(struct rep_load *ld, struct json_object *d, const char *path, bool best,
-                         struct rep_figure *fig)
+                         bool partial, struct rep_figure *fig)
 {
 	struct json_object *lat, *passes;
 	char lp[REP_PATH];
@@ -309,15 +312,18 @@ static int rep_direction(struct rep_load *ld, struct json_object *d, const char 
 	     (rc = rep_range(ld, path, "access_time_ms", fig->access_ms, 0, false, REP_LAT_MAX))) ||
 	    (rc = rep_number(ld, d, path, "mb_s", true, &fig->mb_s)) ||
 	    (rc = rep_range(ld, path, "mb_s", fig->mb_s, 0, true, REP_MB_S_MAX)) ||
-	    (rc = rep_number(ld, d, path, "iops", true, &fig->iops)) ||
-	    (rc = rep_range(ld, path, "iops", fig->iops, 0, true, REP_IOPS_MAX)) ||
-	    (rc = rep_field(ld, d, path, "lat_us", REP_W_OBJECT, true, &lat)))
+	    (rc = rep_number(ld, d, path, "iops", !partial, &fig->iops)) ||
+	    (!isnan(fig->iops) &&
+	     (rc = rep_range(ld, path, "iops", fig->iops, 0, true, REP_IOPS_MAX))) ||
+	    (rc = rep_field(ld, d, path, "lat_us", REP_W_OBJECT, !partial, &lat)))
 		return rc;
+	fig->lat_mean_us = NAN;
 	rep_path(lp, sizeof lp, path, "lat_us");
-	if ((rc = rep_number(ld, lat, lp, "mean", true, &fig->lat_mean_us)) ||
-	    (rc = rep_range(ld, lp, "mean", fig->lat_mean_us, 0, true, REP_LAT_MAX)) ||
-	    (rc = rep_lat_pcts(ld, lat, lp, fig->pct)) ||
-	    (rc = rep_field(ld, d, path, "passes", REP_W_ARRAY, false, &passes)))
+	if (lat && ((rc = rep_number(ld, lat, lp, "mean", true, &fig->lat_mean_us)) ||
+	            (rc = rep_range(ld, lp, "mean", fig->lat_mean_us, 0, true, REP_LAT_MAX)) ||
+	            (rc = rep_lat_pcts(ld, lat, lp, fig->pct))))
+		return rc;
+	if ((rc = rep_field(ld, d, path, "passes", REP_W_ARRAY, false, &passes)))
 		return rc;
 	if (passes && json_object_array_length(passes) > 0) {
 		struct rep_figure from_passes;
@@ -339,8 +345,9 @@ static int rep_direction(struct rep_load *ld, struct json_object *d, const char 
 	return 0;
 }
 
+/* @partial: a suite test's directions, where iops and lat_us may be absent (a rebuild's). */
 static int rep_directions(struct rep_load *ld, struct json_object *obj, const char *path, int ndir,
-                          bool best, struct rep_test *t)
+                          bool best, bool partial, struct rep_test *t)
 {
 	char dp[REP_PATH];
 
@@ -351,7 +358,7 @@ static int rep_directions(struct rep_load *ld, struct json_object *obj, const ch
 		if (rc)
 			return rc;
 		rep_path(dp, sizeof dp, path, rep_dir_name(d));
-		if (dobj && (rc = rep_direction(ld, dobj, dp, best, &t->dir[d])))
+		if (dobj && (rc = rep_direction(ld, dobj, dp, best, partial, &t->dir[d])))
 			return rc;
 	}
 	return 0;
@@ -479,7 +486,7 @@ static int rep_suite_test(struct rep_load *ld, struct json_object *tobj, const c
 	    (rc = rep_number(ld, tobj, path, "max_mb_s", false, &t->max_mb_s)) ||
 	    (rc = rep_number(ld, tobj, path, "access_time_ms", false, &t->access_time_ms)) ||
 	    (rc = rep_number(ld, tobj, path, "burst_mb_s", false, &t->burst_mb_s)) ||
-	    (rc = rep_directions(ld, tobj, path, REP_TRIM, best, t)) ||
+	    (rc = rep_directions(ld, tobj, path, REP_TRIM, best, true, t)) ||
 	    (rc = rep_field(ld, tobj, path, "curve", REP_W_OBJECT, false, &cobj)))
 		return rc;
 	rep_path(cp, sizeof cp, path, "curve");
@@ -577,7 +584,7 @@ static int rep_job(struct rep_load *ld, struct json_object *jobj, const char *pa
 
 	if ((rc = rep_string(ld, jobj, path, "name", true, &t->name)) ||
 	    (rc = rep_field(ld, jobj, path, "options", REP_W_OBJECT, false, &t->options)) ||
-	    (rc = rep_directions(ld, jobj, path, REP_NDIR, false, t)))
+	    (rc = rep_directions(ld, jobj, path, REP_NDIR, false, false, t)))
 		return rc;
 	for (int d = 0; d < REP_NDIR; d++) {
 		struct json_object *dobj;

@@ -502,8 +502,30 @@ static void swr_tradeoff(FILE *f, const struct rep_sweep *sw, const struct rep_c
 	fputs("</svg>\n</div></section>\n", f);
 }
 
+/* A rebuild point's estimated time for the whole member (tests[].rebuild.estimate_s), else NAN. */
+static double swr_rebuild_s(const struct rep_sweep_point *pt)
+{
+	struct json_object *tests = swr_get(pt->res->root, "tests");
+	size_t n = tests && json_object_is_type(tests, json_type_array)
+	               ? json_object_array_length(tests)
+	               : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e =
+		    swr_get(swr_get(json_object_array_get_idx(tests, i), "rebuild"), "estimate_s");
+		if (e && (json_object_is_type(e, json_type_double) ||
+		          json_object_is_type(e, json_type_int)))
+			return json_object_get_double(e);
+	}
+	return NAN;
+}
+
 static void swr_points(FILE *f, const struct rep_sweep *sw, const struct rep_compare *cmp)
 {
+	bool rebuilds = false;
+
+	for (size_t i = 0; i < sw->n; i++)
+		rebuilds |= !isnan(swr_rebuild_s(&sw->pts[i]));
 	fputs("<section id=\"sweep-points\"><h2>Points</h2>\n<div class=\"scroll\"><table>"
 	      "<thead><tr><th>configuration</th>",
 	      f);
@@ -513,8 +535,11 @@ static void swr_points(FILE *f, const struct rep_sweep *sw, const struct rep_com
 		fputs("</th>", f);
 	}
 	fputs("<th>workload</th><th class=\"n\">usable GB</th><th class=\"n\">failures "
-	      "survived</th><th class=\"n\">performance</th></tr></thead><tbody>\n",
+	      "survived</th><th class=\"n\">performance</th>",
 	      f);
+	if (rebuilds)
+		fputs("<th class=\"n\">rebuild of a member, estimated</th>", f);
+	fputs("</tr></thead><tbody>\n", f);
 	for (size_t i = 0; i < sw->n; i++) {
 		fputs("<tr><td class=\"name\">", f);
 		rep_html_text(f, sw->pts[i].label);
@@ -528,7 +553,15 @@ static void swr_points(FILE *f, const struct rep_sweep *sw, const struct rep_com
 		rep_html_text(f, sw->pts[i].workload);
 		fprintf(f, "</td><td class=\"n\">%.1f</td><td class=\"n\">%d</td>",
 		        sw->pts[i].capacity / 1e9, sw->pts[i].survives);
-		fprintf(f, "<td class=\"n\">%.0f %%</td></tr>\n", swr_score(sw, cmp, i) * 100);
+		fprintf(f, "<td class=\"n\">%.0f %%</td>", swr_score(sw, cmp, i) * 100);
+		if (rebuilds) {
+			double t = swr_rebuild_s(&sw->pts[i]);
+			if (isnan(t))
+				fputs("<td class=\"n\">-</td>", f);
+			else
+				fprintf(f, "<td class=\"n\">%.1f min</td>", t / 60);
+		}
+		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
 	if (sw->nnotes) {

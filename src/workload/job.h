@@ -210,7 +210,8 @@ struct wl_job {
 	/* bssplit=R,W[,T]: [0] writes' and [1] trims' own split; 0 entries: reads' */
 	struct wl_bssplit bssplit_wt[2][WL_BSSPLIT_MAX];
 	unsigned nbssplit_wt[2];
-	uint32_t iodepth;       /* default 1 */
+	uint32_t iodepth;       /* default 1; a trace's replay: its recorded depth unless given */
+	bool iodepth_given;     /* iodepth= was given (wl_job_init clears it) */
 	uint32_t iodepth_batch; /* iodepth_batch_submit: requests handed to the kernel at once (0:
 	                           iodepth) */
 	/*

@@ -68,6 +68,15 @@ int opt_set_buffered(struct wl_job *job, const struct opt_def *def, const char *
 	return 0;
 }
 
+int opt_set_iodepth(struct wl_job *job, const struct opt_def *def, const char *value,
+                    const struct opt_ctx *ctx)
+{
+	int ret = opt_set_u32(job, def, value, ctx);
+	if (!ret)
+		job->iodepth_given = true;
+	return ret;
+}
+
 int opt_set_direct(struct wl_job *job, const struct opt_def *def, const char *value,
                    const struct opt_ctx *ctx)
 {

@@ -66,7 +66,7 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_bssplit},
     {OPT_INFO("iodepth", NULL, "int", "1",
               "I/Os kept in flight by each job: 1 to 65536 (io_uring: up to 32768)."),
-     .set = opt_set_u32, .off = OPT_OFF(iodepth, uint32_t), .min = 1, .max = 65536},
+     .set = opt_set_iodepth, .off = OPT_OFF(iodepth, uint32_t), .min = 1, .max = 65536},
     {OPT_INFO("iodepth_batch", "iodepth_batch_submit", "int", "1",
               "Requests handed to the kernel at once (io_uring, libaio): 1 submits each "
               "as soon as it is ready, as fio does; N waits until N are ready; 0 means "
@@ -850,6 +850,7 @@ void wl_job_init(struct wl_job *job)
 			(void)def->set(job, def, def->info.def, &ctx);
 	}
 	job->direct_given = false;
+	job->iodepth_given = false;
 	job->verify_given = false;
 	job->scramble_given = false;
 	job->rwmix_given[0] = job->rwmix_given[1] = false;

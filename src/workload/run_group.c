@@ -190,6 +190,9 @@ static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
 			return -EINVAL;
 		}
 	}
+	int rc = run_trace_depth(job, msg, msglen);
+	if (rc)
+		return rc;
 	if (!job->randrepeat) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);

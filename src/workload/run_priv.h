@@ -166,6 +166,8 @@ bool run_reads_back(const struct wl_job *job);
 /* run_trace.c: read_iolog */
 /* Read the trace; *maxbs grows to its largest request. */
 int run_trace_setup(struct run_worker *w, uint32_t *maxbs);
+/* A replay's iodepth when iodepth= is not given: the trace's recorded depth. */
+int run_trace_depth(struct wl_job *job, char *msg, size_t msglen);
 /* The time the next request is due, or 0 when it may go now. */
 uint64_t run_trace_due(const struct run_worker *w);
 /* The next request in *op, *off, *len; false at the trace's end. */

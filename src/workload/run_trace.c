@@ -8,13 +8,33 @@
  * walks it in order: a request is due at the start of the pass plus its
  * recorded time divided by replay_time_scale (a slot waits for that on the
  * executor's clock, real or simulated), or at once with replay_no_stall.
- * iodepth bounds how many are in flight, as in fio.  Offsets are mapped
- * onto the worker's region with wl_trace_map; loops repeats the trace.
+ * iodepth bounds how many are in flight, as in fio; unless iodepth is
+ * given, it is the trace's recorded in-flight depth (run_trace_depth, when
+ * the job is resolved: as fio probes a blktrace's depth), so a trace keeps
+ * the concurrency it was recorded with.  Offsets are mapped onto the
+ * worker's region with wl_trace_map; loops repeats the trace.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "workload/run_priv.h"
+
+int run_trace_depth(struct wl_job *job, char *msg, size_t msglen)
+{
+	struct wl_trace tr;
+	char tmsg[256];
+
+	if (!job->read_iolog[0] || job->iodepth_given)
+		return 0;
+	int rc = wl_trace_load(job->read_iolog, &tr, tmsg, sizeof(tmsg));
+	if (rc) {
+		snprintf(msg, msglen, "job '%.40s': read_iolog: %s", job->name, tmsg);
+		return rc;
+	}
+	job->iodepth = wl_trace_replay_depth(&tr);
+	wl_trace_free(&tr);
+	return 0;
+}
 
 int run_trace_setup(struct run_worker *w, uint32_t *maxbs)
 {

@@ -128,7 +128,8 @@ static bool trace_is_dev(const char *s)
 /*
  * From the action on: ACTION RWBS [SECTOR + BLOCKS] [COMMAND].  Only Q
  * events are requests; RWBS says the direction (D discard, W write, R
- * read; F alone is a flush).  Field numbers in messages count from 1.
+ * read; F alone is a flush).  C (complete) and M, F (merged) events are
+ * reported for the in-flight depth.  Field numbers in messages count from 1.
  */
 static int trace_blk_request(char **tok, int n, int first, const char *where,
                              struct wl_trace_io *io, char *msg, size_t msglen)
@@ -141,6 +142,10 @@ static int trace_blk_request(char **tok, int n, int first, const char *where,
 		           ? rl_msg_set(msg, msglen, "%s: field %d (rwbs): missing", where,
 		                        first + 2)
 		           : 0;
+	if (strcmp(tok[first], "C") == 0)
+		return WL_TRACE_EV_COMPLETE;
+	if (strcmp(tok[first], "M") == 0 || strcmp(tok[first], "F") == 0)
+		return WL_TRACE_EV_MERGE;
 	if (strcmp(tok[first], "Q") != 0)
 		return 0;
 	rwbs = tok[first + 1];
@@ -182,9 +187,10 @@ static int trace_blk_request(char **tok, int n, int first, const char *where,
 		io->off = 0;
 		io->len = 0;
 	} else if (!io->len) {
-		return strchr(rwbs, 'F') ? (io->op = RL_OP_FLUSH, 1) : 0; /* a preflush alone */
+		return strchr(rwbs, 'F') ? (io->op = RL_OP_FLUSH, WL_TRACE_EV_QUEUE)
+		                         : 0; /* a preflush alone */
 	}
-	return 1;
+	return WL_TRACE_EV_QUEUE;
 }
 
 int wl_trace_blk_line(const char *line, enum wl_trace_blk kind, const char *where,
@@ -371,6 +377,9 @@ static int trace_blk_text(struct trace_parse *p, struct wl_trace *tr, const char
 	int rc = wl_trace_blk_line(line, p->blk, where, &io, p->msg, p->msglen);
 	if (rc <= 0)
 		return rc;
+	wl_trace_depth_event(tr, (enum wl_trace_event)rc);
+	if (rc != WL_TRACE_EV_QUEUE)
+		return 0;
 	if (!p->t0_set) {
 		p->t0 = io.t_ns;
 		p->t0_set = true;
@@ -404,6 +413,14 @@ static int trace_parse_line(struct trace_parse *p, struct wl_trace *tr, const ch
 	}
 	if (!p->version)
 		return trace_blk_text(p, tr, line);
+	if (line[0] == '#') { /* a comment; raidlab's own says the recorded depth */
+		unsigned long long d;
+		char end;
+		if (sscanf(line, "# in-flight depth %llu%c", &d, &end) == 1 && d >= 1 &&
+		    d <= WL_TRACE_DEPTH_MAX)
+			tr->depth = (unsigned)d;
+		return 0;
+	}
 	char buf[TRACE_LINE_MAX + 1], *tok[TRACE_TOKENS];
 	snprintf(buf, sizeof(buf), "%s", line);
 	int n = trace_split(buf, tok);
@@ -502,11 +519,34 @@ int wl_trace_load(const char *path, struct wl_trace *tr, char *msg, size_t msgle
 	return rc;
 }
 
+void wl_trace_depth_event(struct wl_trace *tr, enum wl_trace_event ev)
+{
+	if (ev == WL_TRACE_EV_QUEUE) {
+		if (++tr->inflight > tr->inflight_max)
+			tr->inflight_max = tr->inflight;
+	} else {
+		tr->completions |= ev == WL_TRACE_EV_COMPLETE;
+		if (tr->inflight) /* one queued before the trace began takes nothing */
+			tr->inflight--;
+	}
+	if (tr->completions)
+		tr->depth =
+		    tr->inflight_max < WL_TRACE_DEPTH_MAX ? tr->inflight_max : WL_TRACE_DEPTH_MAX;
+}
+
+unsigned wl_trace_replay_depth(const struct wl_trace *tr)
+{
+	return tr->depth ? tr->depth : WL_TRACE_DEPTH_UNKNOWN;
+}
+
 int wl_trace_write(const struct wl_trace *tr, const char *file, FILE *f)
 {
 	static const char *const words[RL_OP_COUNT] = {"read", "write", "trim", "sync"};
 
-	fprintf(f, "fio version 3 iolog\n0 %s add\n0 %s open\n", file, file);
+	fprintf(f, "fio version 3 iolog\n");
+	if (tr->depth)
+		fprintf(f, "# in-flight depth %u\n", tr->depth);
+	fprintf(f, "0 %s add\n0 %s open\n", file, file);
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct wl_trace_io *io = &tr->io[i];
 		fprintf(f, "%llu %s %s %llu %u\n", (unsigned long long)(io->t_ns / 1000), file,

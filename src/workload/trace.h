@@ -20,14 +20,17 @@
 #define RL_WORKLOAD_TRACE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "core/io.h"
 
-#define WL_TRACE_MAX_IOS (64u << 20) /* requests in one trace */
-#define WL_TRACE_LEN_MAX (1u << 30)  /* bytes in one request */
+#define WL_TRACE_MAX_IOS       (64u << 20) /* requests in one trace */
+#define WL_TRACE_LEN_MAX       (1u << 30)  /* bytes in one request */
+#define WL_TRACE_DEPTH_MAX     (1024u)     /* the most in flight a trace's depth says (fio's cap) */
+#define WL_TRACE_DEPTH_UNKNOWN (64u)       /* replay depth of a trace that does not say its own */
 
 struct wl_trace_io {
 	uint64_t t_ns; /* issue time since the start of the trace */
@@ -39,12 +42,26 @@ struct wl_trace_io {
 struct wl_trace {
 	struct wl_trace_io *io;
 	size_t n, cap;
-	uint64_t end;    /* footprint: the largest offset + length */
+	uint64_t end;   /* footprint: the largest offset + length */
+	unsigned depth; /* recorded in-flight depth: the most requests queued and not yet
+	                   complete (block traces with completions, or the iolog's
+	                   "# in-flight depth N" comment); 0: not known */
+	/* block-trace parsing: queued and not yet complete now, the most so far, and
+	   whether any completion was seen (without any, the depth is not known) */
+	unsigned inflight, inflight_max;
+	bool completions;
 	char format[24]; /* what it was read from: "iolog v3", "blkparse", ... */
 };
 
 /** The line shapes a block-trace text comes in. */
 enum wl_trace_blk { WL_TRACE_BLKPARSE, WL_TRACE_TRACEFS };
+
+/** What a block-trace line is (wl_trace_blk_line's positive results). */
+enum wl_trace_event {
+	WL_TRACE_EV_QUEUE = 1,    /* Q: a request, in *io */
+	WL_TRACE_EV_MERGE = 2,    /* M, F: a queued request merged into another */
+	WL_TRACE_EV_COMPLETE = 3, /* C: a request completed */
+};
 
 /** What a trace does, for `raidlab trace summary`. */
 struct wl_trace_summary {
@@ -79,10 +96,11 @@ int wl_trace_parse(const char *text, size_t len, const char *name, struct wl_tra
 int wl_trace_load(const char *path, struct wl_trace *tr, char *msg, size_t msglen);
 
 /**
- * One line of block-trace text in layout @kind: 1 with a request in *@io
- * (its time absolute, as the line gives it), 0 for a line that is no
- * request (another event, a header, a PC request), or -EINVAL with the
- * field named in @msg (prefixed by @where).
+ * One line of block-trace text in layout @kind: WL_TRACE_EV_QUEUE with a
+ * request in *@io (its time absolute, as the line gives it),
+ * WL_TRACE_EV_MERGE or WL_TRACE_EV_COMPLETE for the events that end a
+ * queued request, 0 for any other line (another event, a header, a PC
+ * request), or -EINVAL with the field named in @msg (prefixed by @where).
  */
 int wl_trace_blk_line(const char *line, enum wl_trace_blk kind, const char *where,
                       struct wl_trace_io *io, char *msg, size_t msglen);
@@ -91,13 +109,32 @@ int wl_trace_blk_line(const char *line, enum wl_trace_blk kind, const char *wher
  * Record the block device @dev with the kernel's block tracing (tracefs's
  * blk tracer; trace_record.c): run @argv (NULL or empty: none) and record
  * until it exits (its wait status in *@status), @duration_ns passes (0: no
- * limit) or *@stop is set.  Needs root.  Returns 0, or -errno with @msg.
+ * limit) or *@stop is set.  Needs root.  Returns 0, or -errno with @msg;
+ * -EOVERFLOW when the kernel lost events (its trace buffer overflowed),
+ * with the count in @msg and what was recorded still in @tr.
  */
 int wl_trace_record_blk(const char *dev, char *const *argv, uint64_t duration_ns,
                         volatile sig_atomic_t *stop, struct wl_trace *tr, int *status, char *msg,
                         size_t msglen);
 
-/** Write @tr as fio iolog v3, every request on file @file. Returns 0 or -errno. */
+/**
+ * Count a block-trace event into @tr's in-flight depth: a queued request
+ * adds one, a merge or completion takes one; once a completion was seen
+ * tr->depth is the most in flight (as fio probes a blktrace's depth), up
+ * to WL_TRACE_DEPTH_MAX.
+ */
+void wl_trace_depth_event(struct wl_trace *tr, enum wl_trace_event ev);
+
+/** The iodepth a replay of @tr uses unless iodepth is given: its recorded depth, else
+ * WL_TRACE_DEPTH_UNKNOWN. */
+unsigned wl_trace_replay_depth(const struct wl_trace *tr);
+
+/**
+ * Write @tr as fio iolog v3, every request on file @file, with its
+ * recorded depth (if known) in a "# in-flight depth N" comment after the
+ * version line (fio warns about the line and replays the rest). Returns 0
+ * or -errno.
+ */
 int wl_trace_write(const struct wl_trace *tr, const char *file, FILE *f);
 
 void wl_trace_summarize(const struct wl_trace *tr, struct wl_trace_summary *s);

@@ -8,10 +8,18 @@
  * tracer, which needs nothing but tracefs.  So raidlab records that way:
  * it mounts tracefs if it is not mounted, refuses when another tracer is in
  * use, selects the blk tracer, enables tracing of the one device (its
- * queue events only), and reads trace_pipe until the command it runs exits,
- * the duration ends or *stop is set.  Everything it changed is put back,
- * also after an error.  Lines are parsed with wl_trace_blk_line as they
- * arrive, so the kernel's buffer never has to hold the whole trace.
+ * queue and completion events: the requests, and their completions for
+ * the in-flight depth), and reads trace_pipe until the command it runs
+ * exits, the duration ends or *stop is set.  Everything it changed is put
+ * back, also after an error.  Lines are parsed with wl_trace_blk_line as
+ * they arrive.
+ *
+ * Nothing is lost silently: the kernel's per-CPU buffers are enlarged for
+ * the recording (REC_BUFFER_TOTAL_KB shared by the CPUs, at least
+ * REC_BUFFER_MIN_KB each) so a reader that falls behind a busy device for
+ * a while catches up, and the events the kernel still dropped are counted
+ * twice over: the "[LOST N EVENTS]" lines trace_pipe prints and each CPU's
+ * overrun and dropped counters.  Any loss fails the recording with the count.
  */
 #include "core/exec.h"
 #include "workload/trace.h"
@@ -30,7 +38,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define REC_TRACEFS "/sys/kernel/tracing"
+#define REC_TRACEFS         "/sys/kernel/tracing"
+#define REC_BUFFER_TOTAL_KB (512u << 10) /* all CPUs' buffers together while recording */
+#define REC_BUFFER_MIN_KB   (16u << 10)  /* each CPU's, however many CPUs there are */
 
 struct rec {
 	char devdir[96];  /* /sys/dev/block/MAJ:MIN/trace */
@@ -38,7 +48,9 @@ struct rec {
 	bool tracer_set;  /* current_tracer is ours: put back nop */
 	bool dev_enabled; /* the device's trace/enable is ours: put back 0 */
 	char act_mask[128];
-	char tracing_on[8]; /* its value before: put back */
+	char tracing_on[8];            /* its value before: put back */
+	char buffer_kb[24];            /* buffer_size_kb before, if we changed it: put back */
+	unsigned long long lost_lines; /* events trace_pipe said it lost */
 	int pipe_fd;
 	char part[4096]; /* an incomplete line read from the pipe */
 	size_t plen;
@@ -126,6 +138,52 @@ static int rec_tracefs(struct rec *r)
 	return 0;
 }
 
+/* Enlarge the kernel's per-CPU trace buffers for the recording. */
+static int rec_buffers(struct rec *r)
+{
+	char cur[24], want[24];
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long kb = REC_BUFFER_TOTAL_KB / (unsigned long)(cpus > 0 ? cpus : 1);
+
+	if (kb < REC_BUFFER_MIN_KB)
+		kb = REC_BUFFER_MIN_KB;
+	if (rec_read(REC_TRACEFS "/buffer_size_kb", cur, sizeof(cur)) ||
+	    strtoul(cur, NULL, 10) >= kb)
+		return 0; /* unreadable, or already large enough: leave it */
+	snprintf(want, sizeof(want), "%lu", kb);
+	int rc = rec_write(REC_TRACEFS "/buffer_size_kb", want);
+	if (rc)
+		return rec_fail(r, rc, REC_TRACEFS "/buffer_size_kb");
+	/* an unexpanded buffer reads "7 (expanded: 1408)": the size to put back is 1408 */
+	const char *exp = strstr(cur, "expanded: ");
+	snprintf(r->buffer_kb, sizeof(r->buffer_kb), "%lu",
+	         strtoul(exp ? exp + 10 : cur, NULL, 10));
+	return 0;
+}
+
+/* The events each CPU's buffer lost since the recording began. */
+static unsigned long long rec_lost_stats(void)
+{
+	unsigned long long lost = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (long c = 0; c < cpus; c++) {
+		char path[96], line[128];
+		snprintf(path, sizeof(path), REC_TRACEFS "/per_cpu/cpu%ld/stats", c);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long long v;
+			if (sscanf(line, "overrun: %llu", &v) == 1 ||
+			    sscanf(line, "dropped events: %llu", &v) == 1)
+				lost += v;
+		}
+		fclose(f);
+	}
+	return lost;
+}
+
 /* Select the blk tracer for the device; *r records what to put back. */
 static int rec_start(struct rec *r)
 {
@@ -135,7 +193,7 @@ static int rec_start(struct rec *r)
 	snprintf(path, sizeof(path), "%s/act_mask", r->devdir);
 	rc = rec_read(path, r->act_mask, sizeof(r->act_mask));
 	if (!rc)
-		rc = rec_write(path, "queue");
+		rc = rec_write(path, "queue,complete");
 	if (rc)
 		return rec_fail(r, rc, path);
 	snprintf(path, sizeof(path), "%s/enable", r->devdir);
@@ -147,6 +205,9 @@ static int rec_start(struct rec *r)
 	if (rc)
 		return rec_fail(r, rc, REC_TRACEFS "/current_tracer: blk");
 	r->tracer_set = true;
+	rc = rec_buffers(r);
+	if (rc)
+		return rc;
 	(void)rec_write(REC_TRACEFS "/trace", "");
 	if (rec_read(REC_TRACEFS "/tracing_on", r->tracing_on, sizeof(r->tracing_on)))
 		r->tracing_on[0] = '\0';
@@ -173,6 +234,8 @@ static void rec_end(struct rec *r)
 		snprintf(path, sizeof(path), "%s/enable", r->devdir);
 		(void)rec_write(path, "0");
 	}
+	if (r->buffer_kb[0])
+		(void)rec_write(REC_TRACEFS "/buffer_size_kb", r->buffer_kb);
 	if (r->act_mask[0]) {
 		snprintf(path, sizeof(path), "%s/act_mask", r->devdir);
 		(void)rec_write(path, r->act_mask);
@@ -186,13 +249,23 @@ static void rec_line(struct rec *r, struct wl_trace *tr, const char *line)
 	struct wl_trace_io io;
 	char where[48];
 
+	unsigned long long lost;
+	const char *mark = strstr(line, "[LOST ");
+
 	snprintf(where, sizeof(where), "trace_pipe line %lu", ++r->lineno);
+	if (mark && sscanf(mark, "[LOST %llu EVENTS]", &lost) == 1) {
+		r->lost_lines += lost;
+		return;
+	}
 	int rc = wl_trace_blk_line(line, WL_TRACE_TRACEFS, where, &io, r->msg, r->msglen);
 	if (rc <= 0) {
 		if (rc && !r->error)
 			r->error = rc;
 		return;
 	}
+	wl_trace_depth_event(tr, (enum wl_trace_event)rc);
+	if (rc != WL_TRACE_EV_QUEUE)
+		return;
 	if (!r->t0_set) {
 		r->t0 = io.t_ns;
 		r->t0_set = true;
@@ -260,6 +333,16 @@ static int rec_loop(struct rec *r, struct wl_trace *tr, char *const *argv, uint6
 	/* the last events: stop the tracer, then read what it still holds */
 	(void)rec_write(REC_TRACEFS "/tracing_on", "0");
 	rec_drain(r, tr);
+	unsigned long long lost = rec_lost_stats();
+	if (r->lost_lines > lost)
+		lost = r->lost_lines;
+	if (lost && !r->error) {
+		snprintf(r->msg, r->msglen,
+		         "the kernel lost %llu block events (its trace buffer overflowed before "
+		         "they were read; %zu requests were recorded): the trace is incomplete",
+		         lost, tr->n);
+		return -EOVERFLOW;
+	}
 	return 0;
 }
 

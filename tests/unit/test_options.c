@@ -1381,6 +1381,7 @@ static void test_option_table(void **state)
 		if (o->def[0]) {
 			SET_OK(&j, o->name, o->def);
 			j.direct_given = false;   /* only records that direct= was said */
+			j.iodepth_given = false;  /* likewise */
 			j.scramble_given = false; /* likewise */
 			j.rwmix_given[0] = j.rwmix_given[1] = false; /* likewise */
 			if (memcmp(&j, &def, sizeof(j)) != 0)

@@ -152,6 +152,7 @@ void sim_dev_destroy(struct sim_dev *d)
 		return;
 	sim_host_free(d);
 	sim_nand_free(d);
+	sim_steady_free(d);
 	dev_unmap(d->l2p, d->g.U * sizeof(*d->l2p));
 	free(d->l2p_live);
 	dev_unmap(d->p2l, (size_t)d->g.nblocks * d->g.b * sizeof(*d->p2l));

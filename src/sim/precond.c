@@ -176,6 +176,10 @@ int sim_precond(struct sim_dev *d, char *msg, size_t msglen)
 		precond_fill(d);
 		break;
 	case SIM_STATE_STEADY:
+		if (d->p.precondition != SIM_PRECOND_SIMULATED) {
+			rc = sim_steady_build(d, msg, msglen);
+			break;
+		}
 		rc = precond_analytic(d, msg, msglen);
 		if (!rc)
 			precond_settle(d);

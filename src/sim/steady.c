@@ -42,16 +42,16 @@
 #include "sim/sim.h"
 
 struct sim_steady {
-	uint32_t nr;             /* ranges: blocks holding implicitly mapped units */
-	uint32_t *blk;           /* [nr] superblock of range i */
-	uint64_t *cum;           /* [nr + 1] first k of range i */
-	uint32_t *soff;          /* [nr] offset of the range's first unit */
-	uint32_t *range;         /* [nblocks] range of a superblock, SIM_NONE */
-	uint32_t *idx;           /* [(U >> shift) + 1] range holding k = c << shift */
-	uint32_t shift;          /* idx granularity */
-	uint64_t mul, inv, add;  /* k = (lpn * mul + add) mod U; inv = mul^-1 mod U */
-	uint32_t smul[2];        /* slot step in a native [0] or SLC [1] block */
-	uint32_t sinv[2];        /* its inverse modulo the block's units */
+	uint32_t nr;            /* ranges: blocks holding implicitly mapped units */
+	uint32_t *blk;          /* [nr] superblock of range i */
+	uint64_t *cum;          /* [nr + 1] first k of range i */
+	uint32_t *soff;         /* [nr] offset of the range's first unit */
+	uint32_t *range;        /* [nblocks] range of a superblock, SIM_NONE */
+	uint32_t *idx;          /* [(U >> shift) + 1] range holding k = c << shift */
+	uint32_t shift;         /* idx granularity */
+	uint64_t mul, inv, add; /* k = (lpn * mul + add) mod U; inv = mul^-1 mod U */
+	uint32_t smul[2];       /* slot step in a native [0] or SLC [1] block */
+	uint32_t sinv[2];       /* its inverse modulo the block's units */
 };
 
 static uint64_t st_gcd(uint64_t a, uint64_t b)
@@ -329,7 +329,8 @@ static uint64_t st_slc(struct sim_dev *d, struct sim_steady *s)
 	for (uint32_t x = 1; x <= g->b_slc; x++)
 		h += 1.0 / x;
 	for (uint32_t i = 0; i < g->nstatic; i++) {
-		uint64_t n = (uint64_t)llround(g->b_slc * exp(-h * (g->nstatic - i - 0.5) / g->nstatic));
+		uint64_t n =
+		    (uint64_t)llround(g->b_slc * exp(-h * (g->nstatic - i - 0.5) / g->nstatic));
 		if (tot + n > g->U / 2)
 			n = tot < g->U / 2 ? g->U / 2 - tot : 0;
 		tot += n;

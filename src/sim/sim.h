@@ -374,7 +374,7 @@ static inline bool sim_l2p_live(const struct sim_dev *d, uint64_t lpn)
 	return d->l2p_live[r >> 6] >> (r & 63) & 1;
 }
 
-uint32_t sim_steady_home(const struct sim_dev *d, uint64_t lpn);
+uint32_t sim_steady_home(const struct sim_dev *d, uint64_t lpn) __attribute__((pure));
 
 /*
  * Stored entries are physical unit + 1.  0 is "never written": unmapped on a

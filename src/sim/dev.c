@@ -152,6 +152,7 @@ void sim_dev_destroy(struct sim_dev *d)
 		return;
 	sim_host_free(d);
 	sim_nand_free(d);
+	sim_steady_free(d);
 	dev_unmap(d->l2p, d->g.U * sizeof(*d->l2p));
 	free(d->l2p_live);
 	dev_unmap(d->p2l, (size_t)d->g.nblocks * d->g.b * sizeof(*d->p2l));
@@ -326,8 +327,10 @@ uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t l
 	uend = (off + len - 1) >> d->g.unit_shift;
 	for (; u <= uend; u++) {
 		uint64_t us = u * unit, ready = x, a;
-		uint32_t old = sim_l2p(d, u);
-		if ((us < off || us + unit > off + len) && old != SIM_NONE) {
+		/* the mapping entry only for a partial unit: the full-unit path looks
+		   it up after GC pacing, by when the prefetch above has landed */
+		uint32_t old = us < off || us + unit > off + len ? sim_l2p(d, u) : SIM_NONE;
+		if (old != SIM_NONE) {
 			/* read-modify-write of a partly written unit */
 			uint64_t r = dev_read_run(d, old >> d->g.pu_shift, 1, 0, c);
 			if (r > ready)

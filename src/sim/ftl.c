@@ -278,10 +278,21 @@ void sim_ftl_trim_unit(struct sim_dev *d, uint32_t lpn)
 
 	if (old == SIM_NONE)
 		return;
-	sim_l2p_set(d, lpn, SIM_NONE);
+	sim_l2p_unmap(d, lpn);
 	sim_ftl_invalidate(d, old);
 	d->valid_lpns--;
 	d->c.trimmed_units++;
+}
+
+/* sim_p2l, also for a block set up in steady state whose p2l is not built yet */
+static uint32_t ftl_check_p2l(const struct sim_dev *d, uint64_t p)
+{
+	uint32_t l;
+
+	if (d->blk[p / d->g.b].lazy != 1)
+		return sim_p2l(d, p);
+	l = sim_steady_at(d, p);
+	return l != SIM_NONE && sim_l2p(d, l) == p ? l : SIM_NONE;
 }
 
 int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
@@ -296,15 +307,15 @@ int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen)
 		if (p == SIM_NONE)
 			continue;
 		mapped++;
-		if (sim_p2l(d, p) != l) {
+		if (ftl_check_p2l(d, p) != l) {
 			snprintf(msg, msglen, "l2p[%llu] = %u but p2l[%u] = %u",
-			         (unsigned long long)l, p, p, sim_p2l(d, p));
+			         (unsigned long long)l, p, p, ftl_check_p2l(d, p));
 			free(cnt);
 			return -EINVAL;
 		}
 	}
 	for (uint64_t p = 0; p < (uint64_t)d->g.nblocks * d->g.b; p++)
-		if (sim_p2l(d, p) != SIM_NONE)
+		if (ftl_check_p2l(d, p) != SIM_NONE)
 			cnt[p / d->g.b]++;
 	for (uint32_t b = 0; b < d->g.nblocks; b++) {
 		const struct sim_blk *k = &d->blk[b];

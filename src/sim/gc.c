@@ -100,6 +100,8 @@ bool sim_gc_pick(struct sim_dev *d, bool slc_first, bool static_too)
 	if (b == SIM_NONE)
 		return false;
 	k = &d->blk[b];
+	if (k->lazy == 1)
+		sim_steady_p2l(d, b); /* relocation reads the block's p2l */
 	k->state = SIM_BLK_VICTIM;
 	d->gc_victim = b;
 	d->gc_scan = 0;
@@ -128,6 +130,7 @@ void sim_gc_release(struct sim_dev *d, uint32_t b, uint64_t ready)
 	d->c.erases++;
 	k->state = SIM_BLK_FREE;
 	k->wp = 0;
+	k->lazy = 0;
 	if (k->is_static) {
 		sim_list_push(d, &d->free_static, b);
 		return;

@@ -8,21 +8,21 @@
  *   fresh   every block erased, nothing mapped (out of the box, or after a
  *           secure erase);
  *   full    every user unit written once, in order (a sequential fill);
- *   steady  full, then uniform random overwrites until write amplification
- *           settles.  Large drives would need billions of overwrites, so
- *           the overwrites start from the analytic steady state instead of
- *           a sequential fill: under uniform random writes a unit written
- *           w host writes ago is still valid with probability e^(-w/U), so
- *           the closed blocks, oldest first, get valid fractions
- *           e^(-a k) with a chosen so that they hold exactly U units (the
- *           Lambert-W / FIFO steady state, also greedy's for large blocks;
- *           MQSim does the same with Van Houdt's mean-field model).  Then
+ *   steady  set up directly by steady.c (precondition=analytic, the
+ *           default); with precondition=simulated, as here: full, then
+ *           uniform random overwrites until write amplification settles.
+ *           Large drives would need billions of overwrites, so the
+ *           overwrites start from the analytic steady state instead of a
+ *           sequential fill: a unit written w host writes ago is still
+ *           valid with probability e^(-w/U), so the closed blocks, oldest
+ *           first, get valid fractions e^(-a k) with a chosen so that they
+ *           hold exactly U units (the Lambert-W / FIFO steady state).  Then
  *           random overwrites run in windows of U/4 until two windows in a
  *           row agree within 0.5 %, at least U of them on drives of up to
  *           4M units (16 GiB), at most precond_writes (default 4U, and 4M
  *           on larger drives).  User units are scattered over the valid
- *           slots by an affine permutation so that logical neighbours are
- *           not physical neighbours, as on a drive that saw random writes.
+ *           slots by an affine permutation, as on a drive that saw random
+ *           writes.
  */
 #include <errno.h>
 #include <math.h>
@@ -176,6 +176,10 @@ int sim_precond(struct sim_dev *d, char *msg, size_t msglen)
 		precond_fill(d);
 		break;
 	case SIM_STATE_STEADY:
+		if (d->p.precondition != SIM_PRECOND_SIMULATED) {
+			rc = sim_steady_build(d, msg, msglen);
+			break;
+		}
 		rc = precond_analytic(d, msg, msglen);
 		if (!rc)
 			precond_settle(d);

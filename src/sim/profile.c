@@ -66,6 +66,7 @@ static const char *const cell_names[] = {"slc", "mlc", "tlc", "qlc", NULL};
 static const char *const gc_names[] = {"greedy", "fifo", "random", NULL};
 static const char *const slc_names[] = {"off", "static", "dynamic", NULL};
 static const char *const state_names[] = {"fresh", "full", "steady", NULL};
+static const char *const precond_names[] = {"analytic", "simulated", NULL};
 static const char *const scale_names[] = {"off", "dies", NULL};
 
 #define K(n, t, f, h)                                                                              \
@@ -141,13 +142,16 @@ static const struct sim_key sim_keys[] = {
     KU(rated_write_iops, rated_write_iops, 0, 100000000,
        "the maker's random write rating in IOPS (shown by raidlab profiles)"),
     KE(state, state, state_names,
-       "the drive's state when opened: fresh, full (every block written once) or steady (random "
-       "overwrites until write amplification settles); spec only"),
+       "the drive's state when opened: fresh, full (every block written once) or steady (the "
+       "state random overwrites lead to, see precondition=); spec only"),
     K(data, KT_BOOL, data,
       "keep the data written, so it reads back (memory for what is written); spec only"),
     K(seed, KT_U64, seed, "seed of the drive's random choices; spec only"),
     K(precond_writes, KT_U64, precond_writes,
-      "state=steady: the most settling writes (0: automatic); spec only"),
+      "state=steady, precondition=simulated: the most settling writes (0: automatic); spec only"),
+    KE(precondition, precondition, precond_names,
+       "state=steady: set up directly from the analytic model of cleaning (analytic) or by "
+       "simulating random overwrites until write amplification settles (simulated); spec only"),
 };
 
 #define SIM_NKEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))

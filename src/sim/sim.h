@@ -17,7 +17,8 @@
  *   ftl.c      page-level mapping, write streams, invalidation, trim
  *   gc.c       victim policies (greedy, fifo, random), pacing, relocation
  *   slc.c      SLC cache routing, folding and idle-time background work
- *   precond.c  preconditioning: fresh, full, steady
+ *   precond.c  preconditioning: fresh, full, steady (simulated)
+ *   steady.c   the steady state set up directly, with an implicit mapping
  *   dev.c      the model as a whole: create, destroy, host read/write/trim/flush
  *   ssd.c      the ssd(...) target: spec -> model, rl_io -> model -> timer
  *
@@ -41,6 +42,7 @@ enum sim_iface { SIM_IFACE_SATA = 0, SIM_IFACE_AHCI, SIM_IFACE_NVME };
 enum sim_gc_policy { SIM_GC_GREEDY = 0, SIM_GC_FIFO, SIM_GC_RANDOM };
 enum sim_slc_mode { SIM_SLC_OFF = 0, SIM_SLC_STATIC, SIM_SLC_DYNAMIC };
 enum sim_state { SIM_STATE_FRESH = 0, SIM_STATE_FULL, SIM_STATE_STEADY };
+enum sim_precond_mode { SIM_PRECOND_ANALYTIC = 0, SIM_PRECOND_SIMULATED };
 /* What a capacity= beyond the profile's geometry changes: nothing (refused)
    or the dies per channel, as a family's larger models add packages. */
 enum sim_scale { SIM_SCALE_OFF = 0, SIM_SCALE_DIES };
@@ -106,6 +108,7 @@ struct sim_params {
 	bool data;
 	uint64_t seed;
 	uint64_t precond_writes; /* steady: most settle writes; 0: auto */
+	int precondition;        /* enum sim_precond_mode: how state=steady is reached */
 };
 
 /** Fill @p with the built-in defaults (a generic small NVMe MLC drive). */
@@ -215,7 +218,7 @@ struct sim_blk {
 	uint8_t state;     /* enum sim_blk_state */
 	uint8_t slc;       /* written in SLC mode */
 	uint8_t is_static; /* member of the static SLC pool */
-	uint8_t pad;
+	uint8_t lazy;      /* holds implicitly mapped units (steady.c): 1, 2 once p2l is built */
 };
 
 struct sim_list {
@@ -331,12 +334,29 @@ struct sim_dev {
 	uint8_t *data;
 	size_t data_len;
 
+	struct sim_steady *lazy; /* the implicit mapping of a direct steady state, or NULL */
+
 	struct sim_rng rng;
 	struct sim_counters c;
 	uint64_t precond_ns_wall; /* wall time spent preconditioning */
 	uint64_t precond_host_units;
 	double precond_wa;
 };
+
+/*
+ * Division by a run-time constant without a divide instruction (tens of
+ * cycles, and the FTL needs several per unit): q = floor(n * m / 2^64) with
+ * m = floor(2^64 / d) + 1 is exact for every 32-bit n when 1 < d < 2^32.
+ */
+static inline uint64_t sim_magic(uint32_t d)
+{
+	return d <= 1 ? 0 : UINT64_MAX / d + 1;
+}
+
+static inline uint32_t sim_div(uint64_t n, uint64_t magic)
+{
+	return magic ? (uint32_t)(((unsigned __int128)n * magic) >> 64) : (uint32_t)n;
+}
 
 /*
  * l2p is a sparse anonymous mapping, but reading a page of it at random
@@ -354,13 +374,25 @@ static inline bool sim_l2p_live(const struct sim_dev *d, uint64_t lpn)
 	return d->l2p_live[r >> 6] >> (r & 63) & 1;
 }
 
+uint32_t sim_steady_home(const struct sim_dev *d, uint64_t lpn) __attribute__((pure));
+
+/*
+ * Stored entries are physical unit + 1.  0 is "never written": unmapped on a
+ * fresh drive, and on a drive set up in steady state directly (steady.c) the
+ * unit's implicit home, which a formula gives; UINT32_MAX is unmapped there
+ * (trimmed).  Both rare cases cost one well-predicted branch.
+ */
 /** Physical unit of user unit @lpn, SIM_NONE when unmapped. */
 static inline uint32_t sim_l2p(const struct sim_dev *d, uint64_t lpn)
 {
-	return sim_l2p_live(d, lpn) ? d->l2p[lpn] - 1 : SIM_NONE;
+	uint32_t v = sim_l2p_live(d, lpn) ? d->l2p[lpn] : 0;
+
+	if (__builtin_expect(v - 1u >= SIM_NONE - 1u, 0))
+		return !v && d->lazy ? sim_steady_home(d, lpn) : SIM_NONE;
+	return v - 1;
 }
 
-/** Map user unit @lpn to physical unit @phys (SIM_NONE: unmap). */
+/** Map user unit @lpn to physical unit @phys. */
 static inline void sim_l2p_set(struct sim_dev *d, uint64_t lpn, uint32_t phys)
 {
 	uint64_t r = lpn >> SIM_L2P_REGION_SHIFT;
@@ -369,18 +401,33 @@ static inline void sim_l2p_set(struct sim_dev *d, uint64_t lpn, uint32_t phys)
 	d->l2p[lpn] = phys + 1;
 }
 
+/** Unmap user unit @lpn. */
+static inline void sim_l2p_unmap(struct sim_dev *d, uint64_t lpn)
+{
+	sim_l2p_set(d, lpn, d->lazy ? SIM_NONE - 1 : SIM_NONE);
+}
+
 /**
  * User unit stored in physical unit @phys, SIM_NONE when it holds no valid
  * data.  Validity is not stored: a unit is valid when the user unit it was
  * written for still maps to it.  So overwriting or trimming a unit writes
  * nothing but its block's valid count, and the host path touches one random
- * table entry (l2p) instead of three.
+ * table entry (l2p) instead of three.  A unit of a block set up in steady
+ * state (p2l built when it became a victim) is valid while its user unit was
+ * never written since: then it is still at its implicit home, this unit.
  */
 static inline uint32_t sim_p2l(const struct sim_dev *d, uint64_t phys)
 {
-	uint32_t l = d->p2l[phys];
+	uint32_t l = d->p2l[phys], v;
 
-	return l && d->l2p[l - 1] == phys + 1 ? l - 1 : SIM_NONE;
+	if (!l)
+		return SIM_NONE;
+	v = d->l2p[l - 1]; /* a region never written reads as zeroes */
+	if (v == phys + 1)
+		return l - 1;
+	if (!v && d->lazy && d->blk[sim_div(phys, d->g.b_magic)].lazy)
+		return l - 1;
+	return SIM_NONE;
 }
 
 /* profile.c: grow @p's geometry for a user capacity of @cap bytes beyond the
@@ -445,21 +492,6 @@ static inline uint32_t sim_blk_cap(const struct sim_dev *d, uint32_t blk)
 {
 	return d->blk[blk].slc ? d->g.b_slc : d->g.b;
 }
-/*
- * Division by a run-time constant without a divide instruction (tens of
- * cycles, and the FTL needs several per unit): q = floor(n * m / 2^64) with
- * m = floor(2^64 / d) + 1 is exact for every 32-bit n when 1 < d < 2^32.
- */
-static inline uint64_t sim_magic(uint32_t d)
-{
-	return d <= 1 ? 0 : UINT64_MAX / d + 1;
-}
-
-static inline uint32_t sim_div(uint64_t n, uint64_t magic)
-{
-	return magic ? (uint32_t)(((unsigned __int128)n * magic) >> 64) : (uint32_t)n;
-}
-
 /** Superblock of physical unit @phys. */
 static inline uint32_t sim_phys_blk(const struct sim_dev *d, uint64_t phys)
 {
@@ -523,5 +555,14 @@ uint64_t sim_slc_limit(const struct sim_dev *d);
 
 /* precond.c */
 int sim_precond(struct sim_dev *d, char *msg, size_t msglen);
+
+/* steady.c */
+/** Set up the steady state directly (state=steady, precondition=analytic). */
+int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen);
+void sim_steady_free(struct sim_dev *d);
+/** Write the p2l entries of implicitly mapped block @blk (before GC reads them). */
+void sim_steady_p2l(struct sim_dev *d, uint32_t blk);
+/** User unit whose implicit home is @phys, SIM_NONE if none. */
+uint32_t sim_steady_at(const struct sim_dev *d, uint64_t phys);
 
 #endif

@@ -7,6 +7,7 @@
  * io_parent_put(), so a parent completes exactly once, with the first error
  * any child reported, whatever order children finish in.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 
@@ -22,6 +23,9 @@ const char *rl_op_name(enum rl_op op)
 
 static void io_parent_put(struct rl_io *parent)
 {
+	/* one put per reference taken: a second completion of the parent (or
+	 * of a child) would find nothing left to put */
+	assert(parent->pending > 0);
 	if (--parent->pending == 0)
 		rl_io_complete(parent, parent->status);
 }

@@ -41,6 +41,7 @@ int raid0_geom_init(struct raid0_geom *g, const uint64_t *sizes, unsigned n, uin
 	if (!chunk || chunk % 512)
 		return rl_msg_set(msg, msglen, "chunk must be a positive multiple of 512 bytes");
 	g->chunk = chunk;
+	g->chunk_shift = chunk & (chunk - 1) ? 0 : (unsigned)__builtin_ctzll(chunk);
 	g->layout = layout;
 	g->nmembers = n;
 	for (unsigned i = 0; i < n; i++) {
@@ -70,6 +71,8 @@ int raid0_geom_init(struct raid0_geom *g, const uint64_t *sizes, unsigned n, uin
 		g->nzones++;
 	}
 	g->size = end;
+	g->simple = g->nzones == 1 && g->chunk_shift && !(n & (n - 1));
+	g->nb_shift = g->simple ? (unsigned)__builtin_ctz(n) : 0;
 	return 0;
 }
 
@@ -83,22 +86,49 @@ unsigned raid0_geom_zone(const struct raid0_geom *g, uint64_t off)
 	return i;
 }
 
+/* @a / @b and @a % @b, the division skipped when @b is a power of two and
+ * narrowed to 32 bits when both fit (the data path maps every piece). */
+static inline uint64_t layout_divmod(uint64_t a, uint64_t b, uint64_t *rem)
+{
+	uint64_t q;
+
+	if (!(b & (b - 1))) {
+		*rem = a & (b - 1);
+		return a >> __builtin_ctzll(b);
+	}
+	q = (a | b) >> 32 ? a / b : (uint32_t)a / (uint32_t)b;
+	*rem = a - q * b;
+	return q;
+}
+
 /*
  * md map_sector(): the member is (X / chunk) % nb_dev of the zone, X being
  * the absolute offset (ORIG) or the zone-relative one (ALT); the member
  * offset is the zone-relative stripe row times the chunk, plus the offset
- * inside the chunk, plus the zone's dev_start.
+ * inside the chunk, plus the zone's dev_start.  Zones start on a chunk
+ * boundary, so the zone-relative chunk number is the absolute one less the
+ * zone's first, and the row is that divided by nb_dev.
  */
-uint64_t raid0_geom_map(const struct raid0_geom *g, uint64_t off, uint64_t len,
-                        struct raid_loc *loc)
+uint64_t raid0_geom_map_zoned(const struct raid0_geom *g, uint64_t off, uint64_t len,
+                              struct raid_loc *loc)
 {
 	const struct raid0_zone *z = &g->zones[raid0_geom_zone(g, off)];
-	uint64_t rel = off - z->start;
-	uint64_t in_chunk = off % g->chunk;
-	uint64_t x = g->layout == RAID0_LAYOUT_ORIG ? off : rel;
+	uint64_t in_chunk, zc, cn, rc, row, slot;
 
-	loc->member = z->dev[(x / g->chunk) % z->nb_dev];
-	loc->offset = z->dev_start + rel / (g->chunk * z->nb_dev) * g->chunk + in_chunk;
+	if (g->chunk_shift) {
+		cn = off >> g->chunk_shift;
+		in_chunk = off & (g->chunk - 1);
+		zc = z->start >> g->chunk_shift;
+	} else {
+		cn = layout_divmod(off, g->chunk, &in_chunk);
+		zc = z->start / g->chunk;
+	}
+	rc = cn - zc;
+	row = layout_divmod(rc, z->nb_dev, &slot);
+	if (g->layout == RAID0_LAYOUT_ORIG && zc)
+		layout_divmod(cn, z->nb_dev, &slot);
+	loc->member = z->dev[slot];
+	loc->offset = z->dev_start + row * g->chunk + in_chunk;
 	return layout_min(len, g->chunk - in_chunk);
 }
 

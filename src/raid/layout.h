@@ -57,7 +57,10 @@ struct raid0_zone {
 };
 
 struct raid0_geom {
-	uint64_t chunk; /* bytes; any multiple of 512 (md allows non-powers of two) */
+	uint64_t chunk;       /* bytes; any multiple of 512 (md allows non-powers of two) */
+	unsigned chunk_shift; /* log2(chunk) when chunk is a power of two, else 0 */
+	bool simple;          /* one zone of 2^nb_shift members, chunk a power of two */
+	unsigned nb_shift;    /* log2(members) when simple */
 	enum raid0_layout layout;
 	unsigned nmembers;
 	unsigned nzones;
@@ -81,8 +84,23 @@ unsigned raid0_geom_zone(const struct raid0_geom *g, uint64_t off);
  * Map array offset @off (< g->size): sets @loc and returns how many of the
  * next @len bytes stay on that member contiguously, i.e. up to the chunk end.
  */
-uint64_t raid0_geom_map(const struct raid0_geom *g, uint64_t off, uint64_t len,
-                        struct raid_loc *loc);
+uint64_t raid0_geom_map_zoned(const struct raid0_geom *g, uint64_t off, uint64_t len,
+                              struct raid_loc *loc);
+static inline uint64_t raid0_geom_map(const struct raid0_geom *g, uint64_t off, uint64_t len,
+                                      struct raid_loc *loc)
+{
+	/* The usual array (equal members, 2^k of them, a power-of-two chunk):
+	 * map_sector() reduces to shifts and masks, with no call. */
+	if (g->simple) {
+		uint64_t cn = off >> g->chunk_shift, in = off & (g->chunk - 1);
+		uint64_t left = g->chunk - in;
+
+		loc->member = (unsigned)(cn & ((1u << g->nb_shift) - 1));
+		loc->offset = (cn >> g->nb_shift << g->chunk_shift) + in;
+		return len < left ? len : left;
+	}
+	return raid0_geom_map_zoned(g, off, len, loc);
+}
 
 /**
  * The part of array range [@start, @end) - which must lie inside zone @zone

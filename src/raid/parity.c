@@ -643,8 +643,7 @@ static void parity_op_issue(struct rl_io *op)
 		}
 		if (s->phase == WR_LOG || s->phase == WR_BITMAP)
 			c->flags |= RL_IO_FUA;
-		atomic_fetch_add_explicit(
-		    p->write ? &pa->a.m[p->member].writes : &pa->a.m[p->member].reads, 1, RELAXED);
+		raid_count_sent(&pa->a, p->member, p->write);
 		rl_target_submit(pa->a.t->children[p->member], c);
 	}
 	rl_io_children_sealed(op);

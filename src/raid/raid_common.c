@@ -15,6 +15,8 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,62 @@ void raid_array_init(struct raid_array *a, struct rl_target *t, const struct rai
 	for (unsigned i = 0; i < a->n; i++)
 		atomic_init(&a->m[i].state, RAID_MEMBER_IN_SYNC);
 	t->priv = a;
+}
+
+/* --- per-thread counters (raid_count_sent) --- */
+
+_Thread_local unsigned raid_thread_slot_tls;
+static _Atomic uint32_t raid_slots_taken; /* bit s: slot s + 1 has an owner */
+static pthread_key_t raid_slot_key;
+static pthread_once_t raid_slot_once = PTHREAD_ONCE_INIT;
+
+/* A thread ends: its slot is free for the next (the release orders its
+ * last counts before the next owner's first). */
+static void raid_slot_release(void *v)
+{
+	unsigned slot = (unsigned)(uintptr_t)v;
+
+	atomic_fetch_and_explicit(&raid_slots_taken, ~(1u << (slot - 1)), memory_order_release);
+}
+
+static void raid_slot_key_init(void)
+{
+	if (pthread_key_create(&raid_slot_key, raid_slot_release))
+		raid_slot_key = (pthread_key_t)-1;
+}
+
+unsigned raid_thread_slot_claim(void)
+{
+	uint32_t taken = atomic_load_explicit(&raid_slots_taken, memory_order_relaxed);
+	unsigned slot = RAID_SENT_SLOTS; /* the shared one, unless a free slot is claimed */
+
+	pthread_once(&raid_slot_once, raid_slot_key_init);
+	while (raid_slot_key != (pthread_key_t)-1) {
+		unsigned s = (unsigned)__builtin_ctz(~taken);
+		if (s >= RAID_SENT_SLOTS - 1)
+			break;
+		if (atomic_compare_exchange_weak_explicit(&raid_slots_taken, &taken,
+		                                          taken | 1u << s, memory_order_acquire,
+		                                          memory_order_relaxed)) {
+			if (pthread_setspecific(raid_slot_key, (void *)(uintptr_t)(s + 1))) {
+				raid_slot_release((void *)(uintptr_t)(s + 1));
+				break;
+			}
+			slot = s + 1;
+			break;
+		}
+	}
+	raid_thread_slot_tls = slot;
+	return slot;
+}
+
+uint64_t raid_sent_total(const struct raid_array *a, unsigned member, bool write)
+{
+	uint64_t sum = 0;
+
+	for (unsigned s = 0; s < RAID_SENT_SLOTS; s++)
+		sum += atomic_load_explicit(&a->sent[s].c[member][write], RELAXED);
+	return sum;
 }
 
 void raid_member_sizes(const struct rl_target *t, uint64_t *sizes)
@@ -465,8 +523,8 @@ int raid_report(struct rl_target *t, struct json_object *obj)
 		json_object_object_add(
 		    m, "state",
 		    json_object_new_string(raid_member_state_name(raid_member_state(a, i))));
-		raid_json_u64(m, "reads", atomic_load_explicit(&rm->reads, RELAXED));
-		raid_json_u64(m, "writes", atomic_load_explicit(&rm->writes, RELAXED));
+		raid_json_u64(m, "reads", raid_sent_total(a, i, false));
+		raid_json_u64(m, "writes", raid_sent_total(a, i, true));
 		raid_json_u64(m, "errors", atomic_load_explicit(&rm->errors, RELAXED));
 		raid_json_u64(m, "read_errors", atomic_load_explicit(&rm->read_errors, RELAXED));
 		json_object_array_add(members, m);

@@ -60,7 +60,6 @@ struct raid_member {
 	_Atomic uint32_t pending;       /* child requests in flight on it */
 	_Atomic uint64_t next_seq;      /* member offset just after the last read sent here */
 	_Atomic uint64_t seq_req;       /* the request that read sent it (per-request policy) */
-	_Atomic uint64_t reads, writes; /* child requests sent (pieces, not host I/Os) */
 	_Atomic uint64_t errors;        /* child requests that failed */
 	_Atomic uint64_t read_errors;   /* reads that failed while it stayed in the array */
 };
@@ -137,6 +136,16 @@ struct raid_level {
 	void (*report)(const struct raid_array *a, struct json_object *obj);
 };
 
+/*
+ * Thread slots for per-thread counters: a thread claims one of the first
+ * RAID_SENT_SLOTS - 1 on its first count and gives it back when it exits;
+ * a slot's counters are then written by one thread only (a plain add).
+ * Threads beyond those share the last slot with locked adds.
+ */
+#define RAID_SENT_SLOTS 16
+unsigned raid_thread_slot_claim(void);
+extern _Thread_local unsigned raid_thread_slot_tls; /* slot + 1, 0 before the first count */
+
 struct raid_array {
 	const struct raid_level *level;
 	struct rl_target *t; /* the array target; members are t->children */
@@ -167,6 +176,14 @@ struct raid_array {
 	_Alignas(64) _Atomic uint64_t wr_state;
 
 	struct raid_member m[RAID_MAX_MEMBERS];
+
+	/* Child requests sent to each member (pieces, not host I/Os), reads
+	 * in [member][0], writes in [member][1], one block of counters per
+	 * thread slot (raid_count_sent): a locked add to a line every thread
+	 * writes cost more than the rest of a raid0 read's path. */
+	struct raid_sent {
+		_Alignas(64) _Atomic uint64_t c[RAID_MAX_MEMBERS][2];
+	} sent[RAID_SENT_SLOTS];
 };
 
 /* --- building --- */
@@ -244,6 +261,25 @@ static inline bool raid_member_writable(const struct raid_array *a, unsigned i)
 {
 	return raid_member_state(a, i) != RAID_MEMBER_FAILED;
 }
+
+/** Count a child request sent to @member (@write: a write, trim or flush). */
+static inline void raid_count_sent(struct raid_array *a, unsigned member, bool write)
+{
+	unsigned slot = raid_thread_slot_tls;
+	_Atomic uint64_t *c;
+
+	if (__builtin_expect(!slot, 0))
+		slot = raid_thread_slot_claim();
+	c = &a->sent[slot - 1].c[member][write];
+	if (slot < RAID_SENT_SLOTS) /* this thread's own: no other writer */
+		atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+		                      memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+}
+
+/** Child requests sent to @member so far, every thread's. */
+uint64_t raid_sent_total(const struct raid_array *a, unsigned member, bool write);
 
 /** Set a member's state (spec, rebuild tool); an md array records the change. */
 void raid_member_set(struct raid_array *a, unsigned i, enum raid_member_state s);

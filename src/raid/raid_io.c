@@ -7,7 +7,8 @@
  * executor's pool:
  *
  *   READ         one child per piece, sent to the copy the level picks; a
- *                failed read moves on to the next copy (state machine below)
+ *                failed read moves on to the next copy (state machine below).
+ *                A read of one piece skips the walk (raid_read_direct)
  *   WRITE, TRIM  one child per piece per writable copy (TRIM: per member
  *                extent instead when the level has trim_next, as raid0)
  *   FLUSH        one child per writable member
@@ -155,16 +156,19 @@ static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct
 	if (a->copies > 1)
 		atomic_fetch_add_explicit(&m->pending, 1, RELAXED);
 	if (c->op == RL_OP_READ) {
-		atomic_fetch_add_explicit(&m->reads, 1, RELAXED);
+		raid_count_sent(a, loc->member, false);
 		/* Only the sequential policy looks at it: spare the other
-		 * policies a store to a line every thread writes. */
-		if (a->read_policy == RAID_READ_SEQUENTIAL ||
-		    a->read_policy == RAID_READ_PER_REQUEST)
+		 * policies (and levels with one copy, which never choose) a
+		 * store to a line every thread writes. */
+		if (a->copies < 2)
+			;
+		else if (a->read_policy == RAID_READ_SEQUENTIAL ||
+		         a->read_policy == RAID_READ_PER_REQUEST)
 			atomic_store_explicit(&m->next_seq, loc->offset + c->len, RELAXED);
 		if (a->read_policy == RAID_READ_PER_REQUEST)
 			atomic_store_explicit(&m->seq_req, req, RELAXED);
 	} else {
-		atomic_fetch_add_explicit(&m->writes, 1, RELAXED);
+		raid_count_sent(a, loc->member, true);
 		if (a->copies > 1 && c->op != RL_OP_FLUSH && c->cb != raid_fix_done) {
 			/* one more in flight, and a new generation */
 			atomic_fetch_add(&a->wr_state, RAID_WR_GEN1 + 1);
@@ -408,7 +412,9 @@ static bool raid_issue_reads(struct rl_io *io)
 	while (raid_req(io)->done < io->len) {
 		uint64_t rel = raid_req(io)->done, len;
 		unsigned n = a->level->locate(a, io->offset + rel, io->len - rel, &len, locs);
-		int pick = raid_pick(a, locs, n, (uint64_t)(uintptr_t)io);
+		/* one copy (raid0, concat, a lone mirror copy): nothing to choose */
+		int pick = n == 1 ? (raid_member_readable(a, locs[0].member) ? 0 : -1)
+		                  : raid_pick(a, locs, n, (uint64_t)(uintptr_t)io);
 		struct rl_io *c;
 
 		if (pick < 0) { /* no readable copy: LOST without a child */
@@ -420,7 +426,7 @@ static bool raid_issue_reads(struct rl_io *io)
 		c = rl_io_child_get(io);
 		if (!c)
 			return false;
-		for (unsigned i = 0; i < n; i++) {
+		for (unsigned i = 0; n > 1 && i < n; i++) {
 			if (!raid_member_readable(a, locs[i].member)) {
 				atomic_fetch_add_explicit(&a->degraded_reads, 1, RELAXED);
 				break;
@@ -436,6 +442,46 @@ static bool raid_issue_reads(struct rl_io *io)
 		                                   .first = (uint8_t)pick,
 		                                   .cur = (uint8_t)pick});
 	}
+	return true;
+}
+
+/*
+ * A read that lies in one piece (a 4K read inside a chunk, the common case)
+ * goes straight to its copy: one child, the parent's count set to it with
+ * no guard reference, so neither the walk nor the seal runs.  The child is
+ * the one raid_issue_reads() would have sent (same tag, same callback), so
+ * errors take the same state machine.  False, with nothing sent, when the
+ * read needs the walk: several pieces, no readable copy, or no free child.
+ */
+static bool raid_read_direct(struct raid_array *a, struct rl_io *io)
+{
+	struct raid_loc locs[RAID_MAX_MEMBERS];
+	uint64_t len;
+	unsigned n = a->level->locate(a, io->offset, io->len, &len, locs);
+	int pick;
+	struct rl_io *c;
+
+	if (len != io->len)
+		return false;
+	pick = n == 1 ? (raid_member_readable(a, locs[0].member) ? 0 : -1)
+	              : raid_pick(a, locs, n, (uint64_t)(uintptr_t)io);
+	if (pick < 0 || !io->ex->pool_free)
+		return false;
+	io->pending = 0;
+	io->status = 0;
+	c = rl_io_child_get(io); /* the parent's only reference: pending is 1 */
+	for (unsigned i = 0; n > 1 && i < n; i++) {
+		if (!raid_member_readable(a, locs[i].member)) {
+			atomic_fetch_add_explicit(&a->degraded_reads, 1, RELAXED);
+			break;
+		}
+	}
+	c->len = io->len;
+	c->buf = io->buf;
+	c->cb = raid_read_done;
+	raid_req(io)->done = io->len;
+	raid_member_send(a, c, &locs[pick],
+	                 (struct raid_tag){.first = (uint8_t)pick, .cur = (uint8_t)pick});
 	return true;
 }
 
@@ -731,6 +777,8 @@ void raid_submit(struct rl_target *t, struct rl_io *io)
 		if (!(w % RAID_WR_GEN1))
 			raid_req(io)->u.gen = w / RAID_WR_GEN1;
 	}
+	if (io->op == RL_OP_READ && raid_read_direct(t->priv, io))
+		return;
 	rl_io_children_begin(io);
 	raid_issue(io);
 }

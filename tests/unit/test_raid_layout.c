@@ -327,16 +327,22 @@ static void raid0_random_geom(struct raid0_geom *g, struct ref_raid0 *ref, uint6
                               int *n_out)
 {
 	int n = (int)rnd(2, 8), alt = (int)(rng() % 4 == 0);
-	uint64_t chunk = rand_chunk(false);
+	/* one geometry in four the common one: 2^k equal members, a
+	 * power-of-two chunk (raid0_geom_map's shift-and-mask path) */
+	bool simple = rng() % 4 == 0;
+	uint64_t chunk = rand_chunk(simple);
 	uint64_t maxchunks = 2 + (8ull << 20) / chunk;
 	char msg[128];
 
+	if (simple)
+		n = 2 << rnd(0, 2);
 	for (int i = 0; i < n; i++) {
 		sizes[i] = rnd(1, maxchunks < 64 ? maxchunks : 64) * chunk;
 		if (rng() % 2) /* a tail that is not a whole chunk: md drops it */
 			sizes[i] += rnd(0, chunk / SECT - 1) * SECT;
-		if (i && rng() % 3 == 0)
-			sizes[i] = sizes[rng() % (uint64_t)i]; /* equal sizes share a zone */
+		if (i && (simple || rng() % 3 == 0))
+			sizes[i] =
+			    sizes[simple ? 0 : rng() % (uint64_t)i]; /* equal sizes share a zone */
 	}
 	assert_int_equal(raid0_geom_init(g, sizes, (unsigned)n, chunk,
 	                                 alt ? RAID0_LAYOUT_ALT : RAID0_LAYOUT_ORIG, msg,
@@ -348,6 +354,8 @@ static void raid0_random_geom(struct raid0_geom *g, struct ref_raid0 *ref, uint6
 
 static void test_raid0_vs_md(void **state)
 {
+	int simple = 0;
+
 	(void)state;
 	for (int iter = 0; iter < 500; iter++) {
 		static struct raid0_geom g;
@@ -357,6 +365,7 @@ static void test_raid0_vs_md(void **state)
 		int n;
 
 		raid0_random_geom(&g, &ref, sizes, &n);
+		simple += g.simple;
 		assert_int_equal(g.size, ref_raid0_size(&ref) * SECT);
 		assert_int_equal(g.nzones, (unsigned)ref.nzones);
 		for (int i = 0; i < n; i++)
@@ -380,6 +389,7 @@ static void test_raid0_vs_md(void **state)
 			free(seen[i].bits);
 		}
 	}
+	assert_true(simple > 50); /* both of raid0_geom_map's paths were checked */
 }
 
 /* Random requests split into pieces: exact cover, in order, per chunk, contiguous. */

@@ -17,6 +17,7 @@
  * are from the target's, with the statistics validate prints.
  */
 #include <errno.h>
+#include <limits.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
@@ -194,7 +195,7 @@ static int learn_main(int argc, char **argv)
 	struct pl_knee knee, got;
 	struct pl_model m;
 	double meas[64];
-	char msg[512], name[128], tmp[] = "/tmp/raidlab-learn-XXXXXX.profile";
+	char msg[512], name[128], tmp[PATH_MAX];
 	char *outtmp = NULL;
 	uint64_t cap;
 	int rc, fd, status = 1;
@@ -263,7 +264,7 @@ static int learn_main(int argc, char **argv)
 	}
 
 	/* the fit, on the simulator */
-	fd = mkstemps(tmp, 8);
+	fd = pl_tmpfile(tmp, sizeof(tmp));
 	if (fd < 0) {
 		cli_error("profile", "learn: cannot make a temporary file: %s", strerror(errno));
 		return 1;

@@ -25,6 +25,7 @@
  * scaled until the model's knee and rate match the measured ones.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,14 @@ static const double par_hi[PL_NPAR] = {400, 800, 200, 4000, 400, 20000, 16000, 6
 #define PL_PLANES 2u
 #define PL_PAGE   16384u
 #define PL_PAGES  256u
+
+int pl_tmpfile(char *path, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(path, len, "%s/raidlab-learn-XXXXXX.profile", dir && *dir ? dir : "/tmp");
+	return mkstemps(path, 8);
+}
 
 static unsigned pl_channels(unsigned dies)
 {
@@ -138,41 +147,50 @@ static void pl_model_lines(FILE *f, const struct pl_model *m, char (*tag)[200])
 	unsigned ch = pl_channels(m->dies);
 	bool cache = m->slc_size > 0;
 #define TAG(i) (tag ? tag[i] : "")
+#define EST    (tag ? "  # [est: not measured by learn; a common value]" : "")
 
-	fprintf(f, "iface = %s\n", m->sata ? "sata" : "nvme");
+	fprintf(f, "iface = %s%s\n", m->sata ? "sata" : "nvme",
+	        tag ? "  # [calc: sr1m-qd8, SATA below 600 MB/s (one queue of 32)]" : "");
 	if (m->sata)
-		fprintf(f, "sata_gen = 3\n");
+		fprintf(f, "sata_gen = 3%s\n", EST);
 	fprintf(f, "link_bw = %.0fMB/s%s\n", p[6], TAG(6));
 	fprintf(f, "latency = %.2fus%s\n", p[0], TAG(0));
 	fprintf(f, "cmd_time = %.3fus%s\n", p[2], TAG(2));
 	fprintf(f, "cmd_write_time = %.3fus%s\n", p[4], TAG(4));
-	fprintf(f, "cell = %s\n", cache ? "tlc" : "mlc");
-	fprintf(f, "channels = %u\n", ch);
+	fprintf(f, "cell = %s%s\n", cache ? "tlc" : "mlc",
+	        tag ? "  # [est: tlc when a write cache was seen, else mlc]" : "");
+	fprintf(f, "channels = %u%s\n", ch, tag ? "  # [est: 8, fewer when there are fewer dies]" : "");
 	fprintf(f, "dies = %u%s\n", m->dies / ch, tag ? tag[PL_NPAR] : "");
-	fprintf(f, "planes = %u\npage = %uk\npages = %u\n", PL_PLANES, PL_PAGE / 1024, PL_PAGES);
-	fprintf(f, "blocks = %u\n", pl_blocks(m));
+	fprintf(f, "planes = %u%s\npage = %uk%s\npages = %u%s\n", PL_PLANES, EST, PL_PAGE / 1024, EST,
+	        PL_PAGES, EST);
+	fprintf(f, "blocks = %u%s\n", pl_blocks(m),
+	        tag ? "  # [calc: the capacity with ~7 % spare and room for GC]" : "");
 	fprintf(f, "channel_rate = %.0fMB/s%s\n", p[3], TAG(3));
 	fprintf(f, "t_read = %.2fus%s\n", p[1], TAG(1));
-	fprintf(f, "t_read_slc = %.2fus\n", p[1]);
+	fprintf(f, "t_read_slc = %.2fus%s\n", p[1],
+	        tag ? "  # [= t_read: the probes do not tell SLC and native reads apart]" : "");
 	if (cache) {
 		fprintf(f, "t_prog = %.1fus%s\n", m->t_prog_us, tag ? tag[PL_NPAR + 1] : "");
 		fprintf(f, "t_prog_slc = %.1fus%s\n", p[5], TAG(5));
 	} else {
 		fprintf(f, "t_prog = %.1fus%s\n", p[5], TAG(5));
-		fprintf(f, "t_prog_slc = %.1fus\n", p[5]);
+		fprintf(f, "t_prog_slc = %.1fus%s\n", p[5],
+		        tag ? "  # [= t_prog: no write cache seen]" : "");
 	}
-	fprintf(f, "t_erase = 3ms\nt_suspend = 20us\nsuspend = on\n");
+	fprintf(f, "t_erase = 3ms%s\nt_suspend = 20us%s\nsuspend = on%s\n", EST, EST, EST);
 	fprintf(f, "capacity = %llu%s\n", (unsigned long long)m->capacity,
 	        tag ? tag[PL_NPAR + 2] : "");
-	fprintf(f, "map_unit = 4k\ngc = greedy\n");
+	fprintf(f, "map_unit = 4k%s\ngc = greedy%s\n", EST, EST);
 	fprintf(f, "write_buffer = %.0fm%s\n", p[7], TAG(7));
-	fprintf(f, "trim = on\nidle = 1ms\n");
+	fprintf(f, "trim = on%s\nidle = 1ms%s\n", EST, EST);
 	if (cache)
-		fprintf(f, "slc = dynamic\nslc_size = %llu%s\n", (unsigned long long)m->slc_size,
-		        tag ? tag[PL_NPAR + 3] : "");
+		fprintf(f, "slc = dynamic%s\nslc_size = %llu%s\n",
+		        tag ? "  # [est: a cache that fills and empties]" : "",
+		        (unsigned long long)m->slc_size, tag ? tag[PL_NPAR + 3] : "");
 	else
 		fprintf(f, "slc = off%s\n", tag ? tag[PL_NPAR + 3] : "");
 #undef TAG
+#undef EST
 }
 
 static int pl_model_file(const struct pl_model *m, const char *tmp, char *msg, size_t msglen)
@@ -464,8 +482,8 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 	time_t now = time(NULL);
 	struct tm tm;
 	char date[32];
-	char tmp[] = "/tmp/raidlab-learn-XXXXXX.profile";
-	int fd = mkstemps(tmp, 8);
+	char tmp[PATH_MAX];
+	int fd = pl_tmpfile(tmp, sizeof(tmp));
 
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);

@@ -118,6 +118,9 @@ int pl_model_fit(struct pl_model *m, const double *meas, const struct pl_plan *p
 int pl_model_knee(struct pl_model *m, const struct pl_knee *meas, const struct pl_plan *plan,
                   const char *tmp, struct pl_knee *got, char *msg, size_t msglen);
 
+/** A new empty candidate file in $TMPDIR (or /tmp): its descriptor, or -1. */
+int pl_tmpfile(char *path, size_t len);
+
 /** Simulate the model's probes (@out[pl_nprobes]); 0 or a negative errno. */
 int pl_model_probe(const struct pl_model *m, const struct pl_plan *plan, const char *tmp,
                    double *out, char *msg, size_t msglen);

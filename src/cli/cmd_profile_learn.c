@@ -271,7 +271,7 @@ static int learn_main(int argc, char **argv)
 	}
 	close(fd);
 	fplan = plan;
-	fplan.runtime_ns = 100000000ull;
+	fplan.runtime_ns = 50000000ull;
 	pl_model_guess(&m, meas, &knee, cap);
 	prog.lo = 0.7;
 	prog.hi = 0.95;

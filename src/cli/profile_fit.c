@@ -389,12 +389,14 @@ int pl_model_fit(struct pl_model *m, const double *meas, const struct pl_plan *p
 	if (var < 0.03 * 0.03)
 		var = 0.03 * 0.03;
 	for (int i = 0; i < PL_NPAR - 1; i++) {
-		double sp, sm, h = log(1.1);
+		double sp, sm, h = log(1.1), up[64];
 		struct pl_model q = *m;
 		q.par[i] = m->par[i] * 1.1;
-		sp = pl_cost(&c, &q, figs);
+		sp = pl_cost(&c, &q, up);
 		q.par[i] = m->par[i] / 1.1;
 		sm = pl_cost(&c, &q, figs);
+		for (size_t p = 0; p < pl_nprobes && p < PL_NPROBES_MAX; p++)
+			m->sens[i][p] = up[p] > 0 && figs[p] > 0 ? log(up[p] / figs[p]) / (2 * h) : 0;
 		double a = (sp + sm - 2 * best) / (2 * h * h);
 		m->unc[i] = a > 1e-6 ? exp(sqrt(var / a)) - 1 : INFINITY;
 	}
@@ -453,51 +455,19 @@ static void pl_tag(char *buf, size_t len, const struct pl_model *m, int i, const
 	snprintf(buf + l, len - l, "; +-%.0f %%]", m->unc[i] * 100 < 1 ? 1 : m->unc[i] * 100);
 }
 
-/* d ln(figure) / d ln(parameter i) for every probe, by a 10 % step. */
-static void pl_sens(const struct pl_model *m, int i, const struct pl_plan *plan, const char *tmp,
-                    double *sens)
-{
-	double a[64], b[64];
-	char msg[256];
-	struct pl_model q = *m;
-
-	for (size_t p = 0; p < pl_nprobes; p++)
-		sens[p] = 0;
-	q.par[i] = m->par[i] / 1.1;
-	if (pl_model_probe(&q, plan, tmp, a, msg, sizeof(msg)))
-		return;
-	q.par[i] = m->par[i] * 1.1;
-	if (pl_model_probe(&q, plan, tmp, b, msg, sizeof(msg)))
-		return;
-	for (size_t p = 0; p < pl_nprobes; p++)
-		if (a[p] > 0 && b[p] > 0)
-			sens[p] = log(b[p] / a[p]) / (2 * log(1.1));
-}
-
 void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const char *target,
                     const struct pl_knee *k, const double *meas, const struct pl_plan *plan)
 {
 	char tag[PL_NPAR + 4][200];
-	double sens[64];
 	time_t now = time(NULL);
 	struct tm tm;
 	char date[32];
-	char tmp[PATH_MAX];
-	int fd = pl_tmpfile(tmp, sizeof(tmp));
 
+	(void)plan;
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
-	for (int i = 0; i < PL_NPAR; i++) {
-		if (fd >= 0 && i < PL_NPAR - 1)
-			pl_sens(m, i, plan, tmp, sens);
-		else
-			memset(sens, 0, sizeof(sens));
-		pl_tag(tag[i], sizeof(tag[i]), m, i, sens);
-	}
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmp);
-	}
+	for (int i = 0; i < PL_NPAR; i++)
+		pl_tag(tag[i], sizeof(tag[i]), m, i, m->sens[i]);
 	snprintf(tag[PL_NPAR], sizeof(tag[0]),
 	         "  # [fit: rr4k-qd4, rr4k-qd16, rr4k-qd64: grid of 2..64 dies on %u channels]",
 	         pl_channels(m->dies));

@@ -78,7 +78,8 @@ int pl_fill(struct rl_target *t, uint64_t from, uint64_t budget_ns, struct pl_kn
             pl_note_fn note, void *arg, char *msg, size_t msglen);
 
 /** The fitted model: the parameters learn writes and where each came from. */
-#define PL_NPAR 8
+#define PL_NPAR        8
+#define PL_NPROBES_MAX 16
 struct pl_model {
 	bool sata;
 	double link_mbs;
@@ -89,6 +90,7 @@ struct pl_model {
 	uint64_t slc_size; /* 0: no SLC cache */
 	double t_prog_us;  /* after the knee */
 	double op_pct;
+	double sens[PL_NPAR][PL_NPROBES_MAX]; /* d ln figure / d ln parameter, per probe */
 	double rms;        /* root mean square log error of the fit */
 	unsigned evals;    /* simulations run */
 };

@@ -17,8 +17,8 @@
  * are from the target's, with the statistics validate prints.
  */
 #include <errno.h>
-#include <limits.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -140,19 +140,23 @@ static int learn_parse(int argc, char **argv, struct learn_args *a)
 			} else if (!strcmp(o, "--time")) {
 				if (rl_parse_time(v, &a->budget_ns, why, sizeof(why)) ||
 				    a->budget_ns < 1000000000ull) {
-					cli_error("profile",
-					          "learn: --time: expected a time of 1s or more, got "
-					          "'%s'",
-					          v);
+					cli_error(
+					    "profile",
+					    "learn: --time: expected a time of 1s or more, got "
+					    "'%s'",
+					    v);
 					return -EINVAL;
 				}
-			} else if (rl_parse_size(v, &a->size, why, sizeof(why)) || a->size < 64 * MIB) {
-				cli_error("profile", "learn: --size: expected a size of 64m or more, got '%s'",
+			} else if (rl_parse_size(v, &a->size, why, sizeof(why)) ||
+			           a->size < 64 * MIB) {
+				cli_error("profile",
+				          "learn: --size: expected a size of 64m or more, got '%s'",
 				          v);
 				return -EINVAL;
 			}
 		} else if (o[0] == '-') {
-			cli_error("profile", "learn: unknown option '%s' (see raidlab help profile)", o);
+			cli_error("profile",
+			          "learn: unknown option '%s' (see raidlab help profile)", o);
 			return -EINVAL;
 		} else if (!a->target) {
 			a->target = o;
@@ -233,8 +237,8 @@ static int learn_main(int argc, char **argv)
 	if (plan.runtime_ns > 1000000000ull)
 		plan.runtime_ns = 1000000000ull;
 	if (plan.area < 16 * MIB) {
-		cli_error("profile", "learn: %s is too small (%llu bytes; 64 MiB at least)", a.target,
-		          (unsigned long long)t->size);
+		cli_error("profile", "learn: %s is too small (%llu bytes; 64 MiB at least)",
+		          a.target, (unsigned long long)t->size);
 		goto out;
 	}
 	prog.lo = 0;
@@ -376,7 +380,8 @@ static int check_main(int argc, char **argv)
 				return 2;
 			}
 		} else if (o[0] == '-') {
-			cli_error("profile", "check: unknown option '%s' (see raidlab help profile)", o);
+			cli_error("profile",
+			          "check: unknown option '%s' (see raidlab help profile)", o);
 			return 2;
 		} else if (!file) {
 			file = o;
@@ -473,9 +478,12 @@ static int check_main(int argc, char **argv)
 			struct json_object *c = json_object_new_object();
 			json_object_object_add(c, "suite", json_object_new_string(cells[i].suite));
 			json_object_object_add(c, "test", json_object_new_string(cells[i].test));
-			json_object_object_add(c, "direction", json_object_new_string(cells[i].dir));
-			json_object_object_add(c, "target", json_object_new_double(cells[i].target));
-			json_object_object_add(c, "profile", json_object_new_double(cells[i].model));
+			json_object_object_add(c, "direction",
+			                       json_object_new_string(cells[i].dir));
+			json_object_object_add(c, "target",
+			                       json_object_new_double(cells[i].target));
+			json_object_object_add(c, "profile",
+			                       json_object_new_double(cells[i].model));
 			json_object_array_add(arr, c);
 		}
 		json_object_object_add(doc, "profile", json_object_new_string(file));

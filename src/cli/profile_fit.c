@@ -39,9 +39,9 @@
 
 #define MIB (1ull << 20)
 
-const char *const pl_par_names[PL_NPAR] = {"latency",       "t_read",     "cmd_time",
-                                           "channel_rate",  "cmd_write_time", "t_prog_slc",
-                                           "link_bw",       "write_buffer"};
+const char *const pl_par_names[PL_NPAR] = {"latency",      "t_read",         "cmd_time",
+                                           "channel_rate", "cmd_write_time", "t_prog_slc",
+                                           "link_bw",      "write_buffer"};
 
 /* Bounds of each parameter (us, MB/s, MiB). */
 static const double par_lo[PL_NPAR] = {1, 5, 0.2, 50, 0.2, 20, 50, 1};
@@ -159,10 +159,11 @@ static void pl_model_lines(FILE *f, const struct pl_model *m, char (*tag)[200])
 	fprintf(f, "cmd_write_time = %.3fus%s\n", p[4], TAG(4));
 	fprintf(f, "cell = %s%s\n", cache ? "tlc" : "mlc",
 	        tag ? "  # [est: tlc when a write cache was seen, else mlc]" : "");
-	fprintf(f, "channels = %u%s\n", ch, tag ? "  # [est: 8, fewer when there are fewer dies]" : "");
+	fprintf(f, "channels = %u%s\n", ch,
+	        tag ? "  # [est: 8, fewer when there are fewer dies]" : "");
 	fprintf(f, "dies = %u%s\n", m->dies / ch, tag ? tag[PL_NPAR] : "");
-	fprintf(f, "planes = %u%s\npage = %uk%s\npages = %u%s\n", PL_PLANES, EST, PL_PAGE / 1024, EST,
-	        PL_PAGES, EST);
+	fprintf(f, "planes = %u%s\npage = %uk%s\npages = %u%s\n", PL_PLANES, EST, PL_PAGE / 1024,
+	        EST, PL_PAGES, EST);
 	fprintf(f, "blocks = %u%s\n", pl_blocks(m),
 	        tag ? "  # [calc: the capacity with ~7 % spare and room for GC]" : "");
 	fprintf(f, "channel_rate = %.0fMB/s%s\n", p[3], TAG(3));
@@ -211,8 +212,8 @@ static int pl_model_file(const struct pl_model *m, const char *tmp, char *msg, s
 }
 
 /* Open the model as ssd(@tmp). */
-static int pl_model_open(const struct pl_model *m, const char *tmp, struct rl_target **t,
-                         char *msg, size_t msglen)
+static int pl_model_open(const struct pl_model *m, const char *tmp, struct rl_target **t, char *msg,
+                         size_t msglen)
 {
 	char spec[4200];
 	struct rl_build_ctx ctx;
@@ -346,7 +347,8 @@ int pl_model_fit(struct pl_model *m, const double *meas, const struct pl_plan *p
 					for (;;) {
 						struct pl_model q = *m;
 						double f = dir > 0 ? steps[st] : 1 / steps[st];
-						q.par[i] = clampd(q.par[i] * f, par_lo[i], par_hi[i]);
+						q.par[i] =
+						    clampd(q.par[i] * f, par_lo[i], par_hi[i]);
 						if (q.par[i] == m->par[i] || c.evals >= max_evals)
 							break;
 						double s = pl_cost(&c, &q, figs);
@@ -396,7 +398,8 @@ int pl_model_fit(struct pl_model *m, const double *meas, const struct pl_plan *p
 		q.par[i] = m->par[i] / 1.1;
 		sm = pl_cost(&c, &q, figs);
 		for (size_t p = 0; p < pl_nprobes && p < PL_NPROBES_MAX; p++)
-			m->sens[i][p] = up[p] > 0 && figs[p] > 0 ? log(up[p] / figs[p]) / (2 * h) : 0;
+			m->sens[i][p] =
+			    up[p] > 0 && figs[p] > 0 ? log(up[p] / figs[p]) / (2 * h) : 0;
 		double a = (sp + sm - 2 * best) / (2 * h * h);
 		m->unc[i] = a > 1e-6 ? exp(sqrt(var / a)) - 1 : INFINITY;
 	}
@@ -472,9 +475,10 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 	         "  # [fit: rr4k-qd4, rr4k-qd16, rr4k-qd64: grid of 2..64 dies on %u channels]",
 	         pl_channels(m->dies));
 	if (m->slc_size)
-		snprintf(tag[PL_NPAR + 1], sizeof(tag[0]),
-		         "  # [fit: fill, %.0f MB/s after the knee (+-%.0f %% spread of its chunks)]",
-		         k->after_mbs, k->after_sd * 100);
+		snprintf(
+		    tag[PL_NPAR + 1], sizeof(tag[0]),
+		    "  # [fit: fill, %.0f MB/s after the knee (+-%.0f %% spread of its chunks)]",
+		    k->after_mbs, k->after_sd * 100);
 	else
 		tag[PL_NPAR + 1][0] = 0;
 	snprintf(tag[PL_NPAR + 2], sizeof(tag[0]), "  # [measured: the target's size]");
@@ -488,27 +492,30 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 		         "  # [fit: fill, no knee in %.1f GB written%s]", (double)k->written / 1e9,
 		         k->sampled ? " (a slice of the target)" : "");
 	fprintf(f, "# Learned by raidlab profile learn from %s (%s).\n", target, date);
-	fprintf(f, "# Method (docs/simulator.md, \"Learning a profile\"): probes through the target\n"
-	           "# interface, then a least-squares fit of the model's parameters on log figures.\n"
-	           "# Tags: [fit: PROBES; +-U %%] the probes that set it and its standard error;\n"
-	           "# [est] a common value the probes cannot see.  Fit: %u simulations, rms log\n"
-	           "# error %.3f.\n",
-	           m->evals, m->rms);
+	fprintf(f,
+	        "# Method (docs/simulator.md, \"Learning a profile\"): probes through the target\n"
+	        "# interface, then a least-squares fit of the model's parameters on log figures.\n"
+	        "# Tags: [fit: PROBES; +-U %%] the probes that set it and its standard error;\n"
+	        "# [est] a common value the probes cannot see.  Fit: %u simulations, rms log\n"
+	        "# error %.3f.\n",
+	        m->evals, m->rms);
 	fprintf(f, "name = %s\n", name);
 	fprintf(f, "description = learned from %s: %s, %.0f MB/s link, %u dies%s\n", target,
-	        m->sata ? "SATA" : "NVMe", m->par[6], m->dies,
-	        m->slc_size ? ", write cache" : "");
+	        m->sata ? "SATA" : "NVMe", m->par[6], m->dies, m->slc_size ? ", write cache" : "");
 	fprintf(f, "source = raidlab profile learn on %s (%s)\n", target, date);
 	fprintf(f, "\n# measured (the fit's data):\n");
 	for (size_t i = 0; i < pl_nprobes; i++)
 		fprintf(f, "#   %-12s %12.2f %-6s %s%s\n", pl_probes[i].id, meas[i],
-		        pl_probes[i].fig == PL_LAT_US ? "us" : pl_probes[i].fig == PL_IOPS ? "IOPS"
-		                                                                      : "MB/s",
+		        pl_probes[i].fig == PL_LAT_US ? "us"
+		        : pl_probes[i].fig == PL_IOPS ? "IOPS"
+		                                      : "MB/s",
 		        pl_probes[i].what, pl_probes[i].weight > 0 ? "" : " (not fitted)");
-	fprintf(f, "#   fill         %12.2f MB/s   before the knee, %.2f MB/s after, knee at %.2f GB\n",
-	        k->cache_mbs, k->after_mbs, (double)k->knee / 1e9);
+	fprintf(
+	    f, "#   fill         %12.2f MB/s   before the knee, %.2f MB/s after, knee at %.2f GB\n",
+	    k->cache_mbs, k->after_mbs, (double)k->knee / 1e9);
 	fprintf(f, "\n");
 	pl_model_lines(f, m, tag);
-	fprintf(f, "\n# spare area: [est] 7 %% (or what the GC needs on a small target); steady-state\n"
-	           "# random writes and TRIM are not measured by this version of learn.\n");
+	fprintf(
+	    f, "\n# spare area: [est] 7 %% (or what the GC needs on a small target); steady-state\n"
+	       "# random writes and TRIM are not measured by this version of learn.\n");
 }

@@ -32,9 +32,9 @@ struct pl_probe {
 	const char *job;  /* job options: "rw=randread bs=4k iodepth=1" */
 	enum pl_fig fig;
 	enum rl_op dir;
-	bool timed;     /* time-based (runtime); else one pass over the area */
-	bool span;      /* over the whole target, not the test area */
-	double weight;  /* in the least-squares objective (0: reported, not fitted) */
+	bool timed;    /* time-based (runtime); else one pass over the area */
+	bool span;     /* over the whole target, not the test area */
+	double weight; /* in the least-squares objective (0: reported, not fitted) */
 };
 
 extern const struct pl_probe pl_probes[];
@@ -60,12 +60,12 @@ int pl_run_probes(struct rl_target *t, const struct pl_plan *plan, double *out, 
 
 /** What the sequential fill saw. */
 struct pl_knee {
-	uint64_t written;   /* bytes written by the fill (the area's included) */
-	double cache_mbs;   /* the rate before the knee */
-	double after_mbs;   /* the rate after it (0: no knee seen) */
-	uint64_t knee;      /* bytes written when the rate fell (0: none seen) */
-	unsigned chunks;    /* chunks measured */
-	bool sampled;       /* the fill stopped before the end of the drive */
+	uint64_t written;          /* bytes written by the fill (the area's included) */
+	double cache_mbs;          /* the rate before the knee */
+	double after_mbs;          /* the rate after it (0: no knee seen) */
+	uint64_t knee;             /* bytes written when the rate fell (0: none seen) */
+	unsigned chunks;           /* chunks measured */
+	bool sampled;              /* the fill stopped before the end of the drive */
 	double cache_sd, after_sd; /* relative spread of the chunks' rates */
 };
 
@@ -83,7 +83,7 @@ int pl_fill(struct rl_target *t, uint64_t from, uint64_t budget_ns, struct pl_kn
 struct pl_model {
 	bool sata;
 	double link_mbs;
-	unsigned dies;      /* in total, on 8 channels (fewer when there are fewer dies) */
+	unsigned dies;       /* in total, on 8 channels (fewer when there are fewer dies) */
 	double par[PL_NPAR]; /* see pl_par_names: in their units (us, MB/s) */
 	double unc[PL_NPAR]; /* relative uncertainty (0.1 = +-10 %) */
 	uint64_t capacity;
@@ -91,8 +91,8 @@ struct pl_model {
 	double t_prog_us;  /* after the knee */
 	double op_pct;
 	double sens[PL_NPAR][PL_NPROBES_MAX]; /* d ln figure / d ln parameter, per probe */
-	double rms;        /* root mean square log error of the fit */
-	unsigned evals;    /* simulations run */
+	double rms;                           /* root mean square log error of the fit */
+	unsigned evals;                       /* simulations run */
 };
 
 extern const char *const pl_par_names[PL_NPAR];

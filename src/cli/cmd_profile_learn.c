@@ -187,6 +187,30 @@ static void learn_name(const struct learn_args *a, char *buf, size_t len)
 			*c = '-';
 }
 
+/* What learn found, in a few lines. */
+static void learn_print(const struct learn_args *a, const struct pl_model *m, const double *meas,
+                        const struct pl_knee *knee, const struct pl_knee *got)
+{
+	printf("learned %s from %s: %s, link %.0f MB/s, %u dies, rms log error %.3f "
+	       "(%u simulations)\n",
+	       a->out, a->target, m->sata ? "SATA" : "NVMe", m->par[6], m->dies, m->rms, m->evals);
+	for (size_t i = 0; i < pl_nprobes; i++)
+		printf("  %-12s %10.1f %-5s %s\n", pl_probes[i].id, meas[i],
+		       pl_probes[i].fig == PL_LAT_US ? "us"
+		       : pl_probes[i].fig == PL_IOPS ? "IOPS"
+		                                     : "MB/s",
+		       pl_probes[i].what);
+	if (knee->knee)
+		printf("  write knee after %.1f GB: %.0f MB/s before, %.0f after "
+		       "(model: %.1f GB, %.0f / %.0f)\n",
+		       (double)knee->knee / 1e9, knee->cache_mbs, knee->after_mbs,
+		       (double)got->knee / 1e9, got->cache_mbs, got->after_mbs);
+	else
+		printf("  no write knee in %.1f GB written (%.0f MB/s)%s\n",
+		       (double)knee->written / 1e9, knee->cache_mbs,
+		       knee->sampled ? ": the fill sampled the start of the target" : "");
+}
+
 static int learn_main(int argc, char **argv)
 {
 	struct learn_args a;
@@ -312,26 +336,8 @@ static int learn_main(int argc, char **argv)
 		cli_error("profile", "learn: %s was not written", a.out);
 		goto out;
 	}
-	if (!a.quiet) {
-		printf("learned %s from %s: %s, link %.0f MB/s, %u dies, rms log error %.3f "
-		       "(%u simulations)\n",
-		       a.out, a.target, m.sata ? "SATA" : "NVMe", m.par[6], m.dies, m.rms, m.evals);
-		for (size_t i = 0; i < pl_nprobes; i++)
-			printf("  %-12s %10.1f %-5s %s\n", pl_probes[i].id, meas[i],
-			       pl_probes[i].fig == PL_LAT_US ? "us"
-			       : pl_probes[i].fig == PL_IOPS ? "IOPS"
-			                                     : "MB/s",
-			       pl_probes[i].what);
-		if (knee.knee)
-			printf("  write knee after %.1f GB: %.0f MB/s before, %.0f after "
-			       "(model: %.1f GB, %.0f / %.0f)\n",
-			       (double)knee.knee / 1e9, knee.cache_mbs, knee.after_mbs,
-			       (double)got.knee / 1e9, got.cache_mbs, got.after_mbs);
-		else
-			printf("  no write knee in %.1f GB written (%.0f MB/s)%s\n",
-			       (double)knee.written / 1e9, knee.cache_mbs,
-			       knee.sampled ? ": the fill sampled the start of the target" : "");
-	}
+	if (!a.quiet)
+		learn_print(&a, &m, meas, &knee, &got);
 	status = 0;
 out:
 	if (t) {

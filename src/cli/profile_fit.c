@@ -422,6 +422,8 @@ int pl_model_knee(struct pl_model *m, const struct pl_knee *meas, const struct p
 			                         (double)got->knee);
 		else
 			m->slc_size = m->slc_size * 3 / 4;
+		if (m->slc_size > m->capacity / 3) /* an SLC unit takes a cell's whole capacity */
+			m->slc_size = m->capacity / 3;
 		if (got->after_mbs > 0 && meas->after_mbs > 0)
 			m->t_prog_us *= got->after_mbs / meas->after_mbs;
 	}

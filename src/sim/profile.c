@@ -14,7 +14,9 @@
  * public specifications the values come from).  Format and parameters are
  * documented in docs/simulator.md.
  *
- * Where profiles are found: the directories of core/datadir.h for
+ * A name with a '/' (or a NAME.profile file in the current folder) is a
+ * path to a profile file, such as those `raidlab profile learn` writes.
+ * Where other profiles are found: the directories of core/datadir.h for
  * "profiles" ($RAIDLAB_PROFILES, $RAIDLAB_DATADIR, the installed share
  * folder, the source tree).
  *
@@ -493,9 +495,9 @@ int sim_profile_load(const char *name, struct sim_params *p, char *msg, size_t m
 	char path[PATH_MAX + 64];
 	struct sim_params base = *p;
 
-	if (strchr(name, '/')) {
+	/* a path: anything with a '/', or a NAME.profile file in the current folder */
+	if (strchr(name, '/') || (has_suffix(name, ".profile") && access(name, R_OK) == 0))
 		return profile_parse(name, p, msg, msglen);
-	}
 	/* by file name first, then by name or alias inside the files */
 	for (unsigned i = 0; dirs[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s.profile", dirs[i], name);

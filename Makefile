@@ -153,6 +153,10 @@ run: deps
 	$(BIN) demo
 
 # The whole suite twice: a normal build, then ASan+UBSan; then ThreadSanitizer.
+# Each build compiles on every processor and each test run runs its tests
+# side by side (tests/run.sh, RL_TEST_JOBS); docs/testing.md says how long
+# it takes and how to run parts.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 check: deps
 	$(MAKE) format-check
 	$(MAKE) check-plain
@@ -160,11 +164,14 @@ check: deps
 	$(MAKE) check-tsan
 	@tests/summary.sh build/test-results.txt build-asan/test-results.txt build-tsan/test-results.txt
 
-check-plain: all
+check-plain:
+	$(MAKE) -j$(NPROC) all
 	tests/run.sh $(BUILD)
 
+# The ASan+UBSan build runs every test but the long timing runs named in
+# tests/asan-skip.txt (each with why).
 check-asan:
-	$(MAKE) BUILD=build-asan SAN=1 CFLAGS="-O1 -g" all
+	$(MAKE) -j$(NPROC) BUILD=build-asan SAN=1 CFLAGS="-O1 -g" all
 	tests/run.sh build-asan
 
 test: all
@@ -174,7 +181,7 @@ test: all
 # share targets (a race fails the run with TSan's exit status).
 TSAN_TESTS := test_,core_threads,core_bytes,core_verify
 check-tsan:
-	$(MAKE) BUILD=build-tsan SAN=thread CFLAGS="-O1 -g" all
+	$(MAKE) -j$(NPROC) BUILD=build-tsan SAN=thread CFLAGS="-O1 -g" all
 	TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp history_size=7 exitcode=66" tests/run.sh build-tsan $(TSAN_TESTS)
 
 # The tests that follow a simulated clock in real time, with a CPU hog

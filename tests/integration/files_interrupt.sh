@@ -8,6 +8,7 @@
 # leave nothing either; leftovers of a killed run are named by the next run
 # and removed by `raidlab cleanup`.  Last, a full-size simulated drive
 # (512 GB sm951) takes the default mkfs path, discard included.
+# test-alone: counts loop devices on dead FUSE files and mkfs processes machine-wide, which other file-suite tests make
 . "$(dirname "$0")/lib.sh"
 need jq
 need_mount_chain

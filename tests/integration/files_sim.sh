@@ -11,6 +11,7 @@
 # larger factor before they are compared.  On a busy machine the factors
 # climb and the runs take longer, hence the longer limit.
 # test-timeout: 1500
+# test-alone: follows a simulated clock in real time; other tests beside it raise its slow-motion factor and its time
 . "$(dirname "$0")/lib.sh"
 need jq
 need_mount_chain

@@ -19,6 +19,7 @@
 # No figure of this machine's speed is asserted: a slow or busy machine
 # gets a larger factor, not a failure.  `CI` runs this test once more with
 # a CPU hog beside it (.ci/run).
+# test-alone: follows a simulated clock in real time; other tests beside it raise its slow-motion factor and its time
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq

@@ -10,6 +10,7 @@
 # a time for ten hours of simulated time, and one that writes a whole
 # 500 GB drive 4 KiB at a time.
 # test-timeout: 600
+# test-alone: the default limit follows how long the quick point took; other tests beside it stretch that past the 30 s floor
 . "$(dirname "$0")/lib.sh"
 need jq
 

@@ -9,6 +9,8 @@
 #      /sys or /dev, id -u, mount) whose block, to its fi, never skips:
 #      "if command -v X; then ... fi" passes without the section
 #   3. have or defer_skip, but no finish at the end to report them.
+# And the ASan build's list of tests it leaves out (tests/asan-skip.txt)
+# names only tests that exist, each with its reason.
 # The check first proves itself on crafted samples: each bad one is found,
 # the good one passes.
 . "$(dirname "$0")/lib.sh"
@@ -126,4 +128,26 @@ done
 [ ${#files[@]} -gt 10 ] || fail "only ${#files[@]} scripts in $here"
 scan "${files[@]}" >found || true
 [ ! -s found ] || { sed "s|$here/||" found >&2; fail "$(wc -l <found) silent pass(es) in the tests"; }
-echo "ok: ${#files[@]} scripts"
+# --- the ASan build's list of tests it leaves out (tests/asan-skip.txt) ---
+# skiplist FILE: one line per name that is no integration test here, or
+# that comes without the reason ("NAME  # why")
+skiplist() {
+	local name rest
+	while IFS= read -r line; do
+		line=${line%%#*}
+		read -r name rest <<<"${line}"
+		[ -n "$name" ] || continue
+		[ -f "$here/$name.sh" ] || echo "$1: '$name' is no test in tests/integration"
+	done <"$1"
+	awk '!/^[ \t]*(#|$)/ && !/#[ \t]*[^ \t]/ { print FILENAME ": no reason given: " $0 }' "$1"
+}
+printf 'files_sim  # why\nno_such_test  # why\n' >samples/skip_bad_name.txt
+printf 'files_sim\n' >samples/skip_no_reason.txt
+for f in samples/skip_*.txt; do
+	[ -n "$(skiplist "$f")" ] || fail "the list check passes $(basename "$f"): $(cat "$f")"
+done
+list=${RAIDLAB_TOP:-$here/../..}/tests/asan-skip.txt
+[ -f "$list" ] || fail "no $list"
+skiplist "$list" >found
+[ ! -s found ] || { cat found >&2; fail "tests/asan-skip.txt names tests wrongly"; }
+echo "ok: ${#files[@]} scripts, $(grep -cv '^[[:space:]]*\(#\|$\)' "$list") left out of the ASan build, each with its reason"

@@ -5,6 +5,7 @@
 # wrapped onto a smaller target), fio replaying what raidlab wrote, the
 # replay of a recorded job giving that job's figures on a simulated target,
 # and malformed traces refused with the line and field named.
+# test-alone: the kernel's block tracer is one for the whole machine
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq

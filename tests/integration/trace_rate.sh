@@ -5,6 +5,7 @@
 # with the recorded depth, nothing given - takes the job's own time within
 # 10 % on another loop device and on a simulated SSD (at depth 1 the
 # simulated replay falls behind the recorded times).
+# test-alone: the kernel's block tracer is one for the whole machine, and the fio job must reach 50k IOPS
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq

@@ -14,7 +14,7 @@
  *
  * What is measured is what the user will live with: the test area is
  * larger than every cache in the stack (ADV_AREA_FACTOR x the largest: the
- * controller's DRAM, or the members' SLC and write buffers together) unless
+ * controller's DRAM, or a drive's SLC cache and write buffer) unless
  * --size says otherwise, and the drives start in the state they will be in
  * (--state: used where TRIM reaches the members, steady where it does not).
  *
@@ -83,8 +83,7 @@ static const struct {
     {"amd-nvme-raid", "amd-raidxpert2", NULL, "amd-nvme-raid"},
     {"perc-h730p", "perc-h730p", NULL, "perc-h730p"},
     {"sm951-windows-stripe", "windows-dynamic-volume", NULL, "sm951-windows-stripe"},
-    {"vertex-raid0-southbridge", "intel-matrix-raid", "intel-ich10r",
-     "vertex-raid0-southbridge"},
+    {"vertex-raid0-southbridge", "intel-matrix-raid", "intel-ich10r", "vertex-raid0-southbridge"},
     {"md", "md", NULL, ""},
 };
 
@@ -129,7 +128,8 @@ static int adv_option(struct adv_args *a, const char *o, const char *v, bool *pl
 		char *x;
 		unsigned long n = strtoul(v, &x, 10);
 		if (x == v || *x != 'x' || !x[1] || n < 1 || n > 16) {
-			cli_error("advise", "--drives: expected NxDRIVE with N 1..16 (4x850evo), got '%s'",
+			cli_error("advise",
+			          "--drives: expected NxDRIVE with N 1..16 (4x850evo), got '%s'",
 			          v);
 			return -EINVAL;
 		}
@@ -158,9 +158,10 @@ static int adv_option(struct adv_args *a, const char *o, const char *v, bool *pl
 			if (!strcmp(goals[k], v))
 				g = k;
 		if (g < 0) {
-			cli_error("advise",
-			          "--goal: expected throughput, latency, capacity or safety, got '%s'",
-			          v);
+			cli_error(
+			    "advise",
+			    "--goal: expected throughput, latency, capacity or safety, got '%s'",
+			    v);
 			return -EINVAL;
 		}
 		a->goal = (enum adv_goal)g;
@@ -178,7 +179,8 @@ static int adv_option(struct adv_args *a, const char *o, const char *v, bool *pl
 		a->state_why = "as --state says";
 	} else if (!strcmp(o, "--size")) {
 		if (rl_parse_size(v, &a->size, msg, sizeof(msg)) || a->size < (1u << 20)) {
-			cli_error("advise", "--size: expected a size of at least 1m (8g), got '%s'", v);
+			cli_error("advise", "--size: expected a size of at least 1m (8g), got '%s'",
+			          v);
 			return -EINVAL;
 		}
 		snprintf(a->size_why, sizeof(a->size_why), "as --size says");
@@ -230,8 +232,13 @@ static int adv_parse(int argc, char **argv, struct adv_args *a)
 		cli_error("advise", "give --drives NxDRIVE (4x850evo)");
 		return -EINVAL;
 	}
-	if (!platform)
+	if (!platform) {
 		adv_inner = NULL;
+		for (size_t k = 0; a->controller && k < ADV_N(adv_platforms); k++)
+			if (!strcmp(adv_platforms[k].controller, a->controller))
+				snprintf(a->platform, sizeof(a->platform), "%s",
+				         adv_platforms[k].set);
+	}
 	return 0;
 }
 
@@ -322,18 +329,17 @@ static int adv_stack(struct adv_args *a)
 	if (!a->wp)
 		a->write[0] = a->read[0] = 0;
 	if (!a->size) {
-		uint64_t big = ctl > drv * a->drives ? ctl : drv * a->drives;
+		uint64_t big = ctl > drv ? ctl : drv;
 		a->size = ((ADV_AREA_FACTOR * big + (1ull << 30) - 1) >> 30) << 30;
 		if (a->size < (1ull << 30))
 			a->size = 1ull << 30;
 		if (cap && a->size > cap / 10 * 9)
 			a->size = cap / 10 * 9 >> 20 << 20;
-		snprintf(a->size_why, sizeof(a->size_why),
-		         "%dx the largest cache: %s %.1f GB%s", ADV_AREA_FACTOR,
-		         ctl > drv * a->drives ? "the controller's" : "the drives' SLC and buffers,",
-		         (double)(ctl > drv * a->drives ? ctl : drv * a->drives) / 1e9,
-		         cap && a->size == cap / 10 * 9 >> 20 << 20 ? ", held to 90 % of a drive"
-		                                                    : "");
+		snprintf(
+		    a->size_why, sizeof(a->size_why), "%dx the largest cache: %s %.1f GB%s",
+		    ADV_AREA_FACTOR, ctl > drv ? "the controller's" : "a drive's SLC and buffer,",
+		    (double)(ctl > drv ? ctl : drv) / 1e9,
+		    cap && a->size == cap / 10 * 9 >> 20 << 20 ? ", held to 90 % of a drive" : "");
 	}
 	if (a->state == ADV_STATE_AUTO) {
 		bool trim = strcmp(a->trim, "off") != 0;
@@ -383,7 +389,7 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 		bool chunk;
 		unsigned min, max; /* members: min..max (0: the drives) */
 	} levels[] = {
-	    {"raid0", false, 1, 1}, {"raid0", true, 2, 0},  {"raid1", false, 2, 2},
+	    {"raid0", false, 1, 1}, {"raid0", true, 2, 0}, {"raid1", false, 2, 2},
 	    {"raid10", true, 4, 0}, {"raid5", true, 3, 0}, {"raid6", true, 4, 0},
 	};
 	static const char *const state[] = {"", "", ", state=full", ", state=steady"};
@@ -428,10 +434,11 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 				snprintf(out[n++], 512, "%s", inner);
 			else if (adv_inner)
 				snprintf(out[n++], 512, "controller(%s, controller(%s, %s)%s)",
-				         a->controller, adv_inner, inner, k != ADV_REBUILD ? pol : "");
-			else
-				snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller, inner,
+				         a->controller, adv_inner, inner,
 				         k != ADV_REBUILD ? pol : "");
+			else
+				snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller,
+				         inner, k != ADV_REBUILD ? pol : "");
 		}
 	return n;
 }
@@ -553,13 +560,14 @@ static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 		status = 1;
 	}
 	if (status >= 0) {
-		snprintf(header, sizeof(header),
-		         "%d x %s%s%s, workload %s (%s)\ntest area %.1f GiB (%s); drives %s (%s)\n\n",
-		         a->drives, a->drive, a->controller ? " behind " : "",
-		         a->controller ? a->controller : "", a->suite,
-		         wlp->kind == SW_WORKLOAD_SUITE ? "short form: one pass, 500 ms tests"
-		                                        : "as the file is written",
-		         (double)a->size / (1ull << 30), a->size_why, sname[a->state], a->state_why);
+		snprintf(
+		    header, sizeof(header),
+		    "%d x %s%s%s, workload %s (%s)\ntest area %.1f GiB (%s); drives %s (%s)\n\n",
+		    a->drives, a->drive, a->controller ? " behind " : "",
+		    a->controller ? a->controller : "", a->suite,
+		    wlp->kind == SW_WORKLOAD_SUITE ? "short form: one pass, 500 ms tests"
+		                                   : "as the file is written",
+		    (double)a->size / (1ull << 30), a->size_why, sname[a->state], a->state_why);
 		adv_print(stdout, &rk, header);
 		if (a->json)
 			status |= adv_json(a->json, &rk);

@@ -43,7 +43,8 @@ static void adv_group_of(struct json_object *t, char *buf, size_t len)
 	if (pat && !strcmp(pat, "seq"))
 		snprintf(buf, len, "sequential");
 	else if (pat && !strcmp(pat, "rand"))
-		snprintf(buf, len, "%s", qd * (th > 0 ? th : 1) <= 1 ? "random QD1" : "random QD>1");
+		snprintf(buf, len, "%s",
+		         qd * (th > 0 ? th : 1) <= 1 ? "random QD1" : "random QD>1");
 	else
 		snprintf(buf, len, "%s", json_object_get_string(adv_get(t, "name")));
 }
@@ -83,8 +84,8 @@ static void adv_figures(struct adv_row *r)
 				np++;
 			}
 			if (gi == r->ngroups && gi < ADV_GROUPS)
-				snprintf(r->groups[r->ngroups++].name, sizeof(r->groups[0].name), "%s",
-				         g);
+				snprintf(r->groups[r->ngroups++].name, sizeof(r->groups[0].name),
+				         "%s", g);
 			if (gi < ADV_GROUPS) {
 				gl[gi][d] += log(mb);
 				gn[gi][d]++;
@@ -178,9 +179,9 @@ static void adv_shape(const struct sw_plan *pl, const struct sw_point *pt, const
 {
 	const char *x = strstr(pt->spec, ") x");
 
-	snprintf(buf, len, "%s x%d chunk=%s write=%s read=%s", lv[pt->target],
-	         x ? atoi(x + 3) : 1, adv_axis(pl, pt, "chunk"),
-	         write ? adv_axis(pl, pt, "write") : "", write ? adv_axis(pl, pt, "read") : "");
+	snprintf(buf, len, "%s x%d chunk=%s write=%s read=%s", lv[pt->target], x ? atoi(x + 3) : 1,
+	         adv_axis(pl, pt, "chunk"), write ? adv_axis(pl, pt, "write") : "",
+	         write ? adv_axis(pl, pt, "read") : "");
 }
 
 static bool adv_same_spec_shape(const char *a, const char *b);
@@ -203,7 +204,9 @@ static const char *adv_basis(const struct adv_args *a, const struct sw_point *pt
 		for (size_t c = 0; cfgs && c < json_object_array_length(cfgs); c++) {
 			const char *spec = json_object_get_string(
 			    adv_get(json_object_array_get_idx(cfgs, c), "spec"));
-			if (spec && adv_same_spec_shape(spec, pt->spec))
+			char drive[80];
+			snprintf(drive, sizeof(drive), "ssd(%s", a->drive);
+			if (spec && strstr(spec, drive) && adv_same_spec_shape(spec, pt->spec))
 				basis = "validated";
 		}
 		json_object_put(set);
@@ -293,34 +296,35 @@ static void adv_hours(char *buf, size_t len, double s)
 
 static void adv_table(FILE *f, const struct adv_rank *r)
 {
-	fprintf(f, "%5s  %-40s %10s %5s %9s %9s %9s %10s %9s %9s  %s\n", "rank", "configuration",
-	        "usable GB", "fails", "MB/s", "IOPS", "p99 us", "write MB/s", "degraded",
-	        "rebuild", "basis");
+	fprintf(f, "%5s  %-46s %10s %5s %9s %9s %9s %10s %9s %9s  %s\n", "rank", "configuration",
+	        "usable GB", "fails", "MB/s", "IOPS", "p99 us", "write MB/s", "degraded", "rebuild",
+	        "basis");
 	for (size_t i = 0, rank = 1; i < r->n; i++) {
 		const struct adv_row *w = &r->rows[i];
 		char deg[32], reb[32], rk[32];
 		bool tie = i > 0 && adv_tied(r, i);
 		if (i > 0 && !tie)
 			rank = i + 1;
-		snprintf(rk, sizeof(rk), "%s%zu", tie || (i + 1 < r->n && adv_tied(r, i + 1)) ? "=" : "",
-		         rank);
+		snprintf(rk, sizeof(rk), "%s%zu",
+		         tie || (i + 1 < r->n && adv_tied(r, i + 1)) ? "=" : "", rank);
 		if (w->degraded_mb_s > 0)
 			snprintf(deg, sizeof(deg), "%.1f", w->degraded_mb_s);
 		else
 			snprintf(deg, sizeof(deg), "-");
 		adv_hours(reb, sizeof(reb), w->rebuild_s);
-		fprintf(f, "%5s  %-40.40s %10.1f %5d %9.1f %9.0f %9.1f %10.1f %9s %9s  %s\n", rk,
+		fprintf(f, "%5s  %-46.46s %10.1f %5d %9.1f %9.0f %9.1f %10.1f %9s %9s  %s\n", rk,
 		        w->pt->label, (double)w->pt->capacity / 1e9, w->pt->survives, w->mb_s,
 		        w->iops, w->p99_us, w->write_mb_s, deg, reb, w->basis);
 	}
-	fprintf(f,
-	        "\nMB/s, IOPS, p99: geometric means over the workload's tests and directions (access "
-	        "times left out);\nfails: member failures survived; =N: within 2 %% of each other "
-	        "(a tie, broken by failures survived,\nthen capacity); degraded: MB/s with member 0 "
-	        "failed; rebuild: member 0 rebuilt by raidlab's walk\n(one request at a time, no "
-	        "other I/O) over a slice past the drive's caches, the rest of the member at\nthe "
-	        "slice's closing rate; basis: validated where the platform's validation set "
-	        "measured\nthis level and member count, else extrapolated by the model.\n");
+	fprintf(
+	    f,
+	    "\nMB/s, IOPS, p99: geometric means over the workload's tests and directions (access "
+	    "times left out);\nfails: member failures survived; =N: within 2 %% of each other "
+	    "(a tie, broken by failures survived,\nthen capacity); degraded: MB/s with member 0 "
+	    "failed; rebuild: member 0 rebuilt by raidlab's walk\n(one request at a time, no "
+	    "other I/O) over a slice past the drive's caches, the rest of the member at\nthe "
+	    "slice's closing rate; basis: validated where the platform's validation set "
+	    "measured\nthis level and member count, else extrapolated by the model.\n");
 }
 
 /* Per test group: read and write MB/s of every configuration. */
@@ -330,12 +334,12 @@ static void adv_groups(FILE *f, const struct adv_rank *r)
 
 	if (!first->ngroups)
 		return;
-	fprintf(f, "\nPer test group (MB/s read / write):\n%5s  %-40s", "rank", "configuration");
+	fprintf(f, "\nPer test group (MB/s read / write):\n%5s  %-46s", "rank", "configuration");
 	for (size_t g = 0; g < first->ngroups; g++)
 		fprintf(f, " %19.19s", first->groups[g].name);
 	fputc('\n', f);
 	for (size_t i = 0; i < r->n; i++) {
-		fprintf(f, "%5zu  %-40.40s", i + 1, r->rows[i].pt->label);
+		fprintf(f, "%5zu  %-46.46s", i + 1, r->rows[i].pt->label);
 		for (size_t g = 0; g < first->ngroups; g++) {
 			char cell[40];
 			const struct adv_group *x = NULL;
@@ -363,12 +367,15 @@ static const char *adv_deciding_group(const struct adv_rank *r, double *factor)
 		return NULL;
 	for (size_t g = 0; g < r->rows[0].ngroups; g++)
 		for (size_t k = 0; k < r->rows[1].ngroups; k++) {
-			const struct adv_group *a = &r->rows[0].groups[g], *b = &r->rows[1].groups[k];
+			const struct adv_group *a = &r->rows[0].groups[g],
+			                       *b = &r->rows[1].groups[k];
 			if (strcmp(a->name, b->name))
 				continue;
-			double ra = a->read_mb_s > 0 && b->read_mb_s > 0 ? a->read_mb_s / b->read_mb_s : 1;
-			double wa =
-			    a->write_mb_s > 0 && b->write_mb_s > 0 ? a->write_mb_s / b->write_mb_s : 1;
+			double ra =
+			    a->read_mb_s > 0 && b->read_mb_s > 0 ? a->read_mb_s / b->read_mb_s : 1;
+			double wa = a->write_mb_s > 0 && b->write_mb_s > 0
+			                ? a->write_mb_s / b->write_mb_s
+			                : 1;
 			double m = fmax(fmax(ra, 1 / ra), fmax(wa, 1 / wa));
 			if (m > best) {
 				best = m;
@@ -461,19 +468,20 @@ static void adv_sureness(FILE *f, const struct adv_rank *r)
 
 	for (size_t i = 0; i < r->n; i++)
 		v += !strcmp(r->rows[i].basis, "validated");
-	if (a->platform[0] && v)
-		fprintf(f,
-		        "How sure: the validation set '%s' measured %zu of these %zu configurations "
-		        "(basis: validated) on real hardware; 'raidlab validate %s' says which of "
-		        "its findings the model meets, and a finding it fails leaves those figures "
-		        "unconfirmed.  The rest are the model's extrapolation.\n",
-		        a->platform, v, r->n, a->platform);
+	if (v)
+		fprintf(
+		    f,
+		    "How sure: the validation set '%s' measured %zu of these %zu configurations "
+		    "(basis: validated) on real hardware; 'raidlab validate %s' says which of "
+		    "its findings the model meets, and a finding it fails leaves those figures "
+		    "unconfirmed.  The rest are the model's extrapolation.\n",
+		    a->platform, v, r->n, a->platform);
 	else
-		fprintf(f,
-		        "How sure: no validation set measures %s%s%s in these configurations; every "
-		        "figure is the model's extrapolation, untested against real hardware.\n",
-		        a->drive, a->controller ? " behind " : "",
-		        a->controller ? a->controller : "");
+		fprintf(
+		    f,
+		    "How sure: no validation set measures %s%s%s in these configurations; every "
+		    "figure is the model's extrapolation, untested against real hardware.\n",
+		    a->drive, a->controller ? " behind " : "", a->controller ? a->controller : "");
 }
 
 void adv_print(FILE *f, struct adv_rank *r, const char *header)
@@ -517,12 +525,14 @@ int adv_json(const char *path, const struct adv_rank *r)
 		json_object_object_add(o, "iops", json_object_new_double(w->iops));
 		json_object_object_add(o, "p99_us", json_object_new_double(w->p99_us));
 		json_object_object_add(o, "write_mb_s", json_object_new_double(w->write_mb_s));
-		json_object_object_add(o, "degraded_mb_s", json_object_new_double(w->degraded_mb_s));
+		json_object_object_add(o, "degraded_mb_s",
+		                       json_object_new_double(w->degraded_mb_s));
 		json_object_object_add(o, "rebuild_s", json_object_new_double(w->rebuild_s));
 		json_object_object_add(o, "basis", json_object_new_string(w->basis));
 		for (size_t k = 0; k < w->ngroups; k++) {
 			struct json_object *x = json_object_new_object();
-			json_object_object_add(x, "group", json_object_new_string(w->groups[k].name));
+			json_object_object_add(x, "group",
+			                       json_object_new_string(w->groups[k].name));
 			json_object_object_add(x, "read_mb_s",
 			                       json_object_new_double(w->groups[k].read_mb_s));
 			json_object_object_add(x, "write_mb_s",
@@ -534,8 +544,8 @@ int adv_json(const char *path, const struct adv_rank *r)
 	}
 	json_object_object_add(adv, "partial", json_object_new_boolean(r->partial));
 	json_object_object_add(adv, "state",
-	                       json_object_new_string((const char *[]){
-	                           "auto", "fresh", "used", "steady"}[r->a->state]));
+	                       json_object_new_string((const char *[]){"auto", "fresh", "used",
+	                                                               "steady"}[r->a->state]));
 	json_object_object_add(adv, "size_bytes", json_object_new_int64((int64_t)r->a->size));
 	json_object_object_add(adv, "ranking", ranking);
 	json_object_object_add(doc, "advise", adv);

@@ -393,7 +393,7 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 	    {"raid10", true, 4, 0}, {"raid5", true, 3, 0}, {"raid6", true, 4, 0},
 	};
 	static const char *const state[] = {"", "", ", state=full", ", state=steady"};
-	char chunks[64], pol[96] = "", w[48], r[48];
+	char chunks[64], pol[96] = "", dpol[96], w[48], r[48];
 	size_t n = 0;
 
 	adv_alternatives(a->chunks, chunks, sizeof(chunks));
@@ -401,9 +401,13 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 		adv_alternatives(a->write, w, sizeof(w));
 		snprintf(pol, sizeof(pol), ", write=%s", w);
 	}
+	snprintf(dpol, sizeof(dpol), "%s", pol);
 	if (a->read[0]) {
+		/* degraded: the first read setting only (read-ahead does not change what fails) */
 		adv_alternatives(a->read, r, sizeof(r));
 		snprintf(pol + strlen(pol), sizeof(pol) - strlen(pol), ", read=%s", r);
+		sscanf(a->read, "%47s", r);
+		snprintf(dpol + strlen(dpol), sizeof(dpol) - strlen(dpol), ", read=%s", r);
 	}
 	for (int k = ADV_HEALTHY; k <= ADV_REBUILD; k++)
 		for (size_t l = 0; l < ADV_N(levels); l++) {
@@ -435,10 +439,15 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 			else if (adv_inner)
 				snprintf(out[n++], 512, "controller(%s, controller(%s, %s)%s)",
 				         a->controller, adv_inner, inner,
-				         k != ADV_REBUILD ? pol : "");
+				         k == ADV_HEALTHY    ? pol
+				         : k == ADV_DEGRADED ? dpol
+				                             : "");
 			else
 				snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller,
-				         inner, k != ADV_REBUILD ? pol : "");
+				         inner,
+				         k == ADV_HEALTHY    ? pol
+				         : k == ADV_DEGRADED ? dpol
+				                             : "");
 		}
 	return n;
 }
@@ -553,6 +562,9 @@ static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 		status = rc < 0 ? rc : status | rc;
 		rk.partial = wl_run_stop_requested();
 	}
+	if (status >= 0 && !rk.partial)
+		rk.sure = adv_sure(a);
+	rk.partial |= wl_run_stop_requested();
 	if (status >= 0 && (rk.rows = calloc(pl.n + 1, sizeof(*rk.rows))))
 		adv_rows(&rk);
 	if (status >= 0 && !rk.n && !rk.partial) {
@@ -573,6 +585,7 @@ static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 			status |= adv_json(a->json, &rk);
 	}
 	free(rk.rows);
+	json_object_put(rk.sure);
 	sw_plan_free(&pl);
 	sw_plan_free(&rb);
 	if (rk.partial)

@@ -66,8 +66,13 @@ struct adv_rank {
 	const enum adv_kind *kind;
 	struct adv_row *rows;
 	size_t n;
-	bool partial; /* interrupted: no answer */
+	bool partial;             /* interrupted: no answer */
+	struct json_object *sure; /* the validation set's outcome (cmd_advise_sure.c), or NULL */
 };
+
+struct json_object;
+/* cmd_advise_sure.c: the platform's validation set replayed and checked (kept in the store) */
+struct json_object *adv_sure(const struct adv_args *a);
 
 /* cmd_advise_rank.c */
 size_t adv_rows(struct adv_rank *r);

@@ -115,6 +115,13 @@ static bool adv_close(double a, double b)
 	return fabs(a - b) <= ADV_TIE * fmax(fabs(a), fabs(b));
 }
 
+/* Usable capacities that differ by chunk rounding only count as equal. */
+static bool adv_cap_differs(const struct sw_point *a, const struct sw_point *b)
+{
+	return fabs((double)a->capacity - (double)b->capacity) >
+	       0.001 * fmax((double)a->capacity, (double)b->capacity);
+}
+
 static enum adv_goal adv_sort_goal;
 
 static int adv_cmp(const void *pa, const void *pb)
@@ -131,7 +138,7 @@ static int adv_cmp(const void *pa, const void *pb)
 	/* a tie within the model's reach: the safer, then the larger, then the figure */
 	if (a->pt->survives != b->pt->survives)
 		return a->pt->survives > b->pt->survives ? -1 : 1;
-	if (a->pt->capacity != b->pt->capacity)
+	if (adv_cap_differs(a->pt, b->pt))
 		return a->pt->capacity > b->pt->capacity ? -1 : 1;
 	return ka > kb ? -1 : ka < kb;
 }
@@ -159,7 +166,7 @@ static const char *adv_tie_breaker(const struct adv_rank *r)
 		return NULL;
 	if (p->pt->survives != q->pt->survives)
 		return "failures survived";
-	if (p->pt->capacity != q->pt->capacity)
+	if (adv_cap_differs(p->pt, q->pt))
 		return "usable capacity";
 	return "nothing: the figures differ by less than 2 %";
 }
@@ -186,9 +193,11 @@ static void adv_shape(const struct sw_plan *pl, const struct sw_point *pt, const
 
 static bool adv_same_spec_shape(const char *a, const char *b);
 
-/* validated: the platform's validation set measured this level and member count. */
-static const char *adv_basis(const struct adv_args *a, const struct sw_point *pt)
+/* validated: the platform's validation set measured this level and member count;
+   contradicted: and a finding about it fails. */
+static const char *adv_basis(const struct adv_rank *r, const struct sw_point *pt)
 {
+	const struct adv_args *a = r->a;
 	char dirs[RL_DATA_DIRS_MAX][PATH_MAX], path[PATH_MAX + 80];
 	size_t nd;
 	const char *basis = "extrapolated";
@@ -210,6 +219,14 @@ static const char *adv_basis(const struct adv_args *a, const struct sw_point *pt
 				basis = "validated";
 		}
 		json_object_put(set);
+	}
+	struct json_object *failing = adv_get(r->sure, "failing");
+	for (size_t i = 0;
+	     failing && !strcmp(basis, "validated") && i < json_object_array_length(failing); i++) {
+		const char *spec =
+		    json_object_get_string(adv_get(json_object_array_get_idx(failing, i), "spec"));
+		if (spec && *spec && adv_same_spec_shape(spec, pt->spec))
+			basis = "contradicted";
 	}
 	return basis;
 }
@@ -254,7 +271,7 @@ size_t adv_rows(struct adv_rank *r)
 		memset(&r->rows[n], 0, sizeof(r->rows[n]));
 		r->rows[n].pt = pt;
 		adv_figures(&r->rows[n]);
-		r->rows[n].basis = adv_basis(r->a, pt);
+		r->rows[n].basis = adv_basis(r, pt);
 		adv_shape(pl, pt, r->lv, true, want, sizeof(want));
 		for (size_t k = 0; k < pl->n; k++) {
 			struct adv_row d = {.pt = &pl->pts[k]};
@@ -358,7 +375,7 @@ static void adv_groups(FILE *f, const struct adv_rank *r)
 }
 
 /* The group whose figures move most between the winner and the runner-up. */
-static const char *adv_deciding_group(const struct adv_rank *r, double *factor)
+static const char *adv_deciding_group(const struct adv_rank *r, double *factor, size_t *other)
 {
 	const char *name = NULL;
 	double best = 1;
@@ -399,7 +416,8 @@ static void adv_answer(FILE *f, const struct adv_rank *r)
 	const struct adv_args *a = r->a;
 	const struct adv_row *rows = r->rows, *best = &rows[0], *safe = NULL;
 	double wmax[2] = {0, 0}, wlev[2] = {INFINITY, 0}, factor = 1;
-	const char *tie = adv_tie_breaker(r), *grp = adv_deciding_group(r, &factor);
+	size_t other = 1;
+	const char *tie = adv_tie_breaker(r), *grp = adv_deciding_group(r, &factor, &other);
 
 	for (size_t i = 0; i < r->n; i++)
 		if (rows[i].pt->survives > 0 && (!safe || rows[i].mb_s > safe->mb_s))
@@ -413,9 +431,9 @@ static void adv_answer(FILE *f, const struct adv_rank *r)
 		        rows[1].pt->label, tie);
 	if (grp)
 		fprintf(f,
-		        "Decided by: the %s tests, where %s and the runner-up %s differ most "
-		        "(%.2fx).\n",
-		        grp, best->pt->label, rows[1].pt->label, factor);
+		        "Decided by: the %s tests, where %s and the next configuration that does "
+		        "not tie with it, %s, differ most (%.2fx).\n",
+		        grp, best->pt->label, rows[other].pt->label, factor);
 	if (safe && safe != best)
 		fprintf(f,
 		        "Trade-off: the best that survives a failure is %s at %.0f %% of that "
@@ -460,28 +478,55 @@ static void adv_answer(FILE *f, const struct adv_rank *r)
 		        wmax[0] / wmax[1], wlev[1] / wlev[0]);
 }
 
-/* How sure: which validation set measured the platform, and what that does not promise. */
+/* How sure: what the platform's validation set says of the model, and which rows it covers. */
 static void adv_sureness(FILE *f, const struct adv_rank *r)
 {
 	const struct adv_args *a = r->a;
-	size_t v = 0;
+	struct json_object *failing = adv_get(r->sure, "failing");
+	size_t v = 0, c = 0, nf = failing ? json_object_array_length(failing) : 0;
 
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
 		v += !strcmp(r->rows[i].basis, "validated");
-	if (v)
-		fprintf(
-		    f,
-		    "How sure: the validation set '%s' measured %zu of these %zu configurations "
-		    "(basis: validated) on real hardware; 'raidlab validate %s' says which of "
-		    "its findings the model meets, and a finding it fails leaves those figures "
-		    "unconfirmed.  The rest are the model's extrapolation.\n",
-		    a->platform, v, r->n, a->platform);
-	else
+		c += !strcmp(r->rows[i].basis, "contradicted");
+	}
+	if (!v && !c) {
 		fprintf(
 		    f,
 		    "How sure: no validation set measures %s%s%s in these configurations; every "
 		    "figure is the model's extrapolation, untested against real hardware.\n",
 		    a->drive, a->controller ? " behind " : "", a->controller ? a->controller : "");
+		return;
+	}
+	if (!r->sure) {
+		fprintf(
+		    f,
+		    "How sure: the validation set '%s' measured %zu of these configurations; its "
+		    "findings were not checked ('raidlab validate %s' does).  The rest are the "
+		    "model's extrapolation.\n",
+		    a->platform, v + c, a->platform);
+		return;
+	}
+	fprintf(f,
+	        "How sure: the validation set '%s' measured %zu of these configurations; on "
+	        "the model %lld of its %lld findings hold",
+	        a->platform, v + c, (long long)json_object_get_int64(adv_get(r->sure, "held")),
+	        (long long)json_object_get_int64(adv_get(r->sure, "total")));
+	if (!nf) {
+		fputs(", so the rows marked validated are backed by it.  The rest are the model's "
+		      "extrapolation.\n",
+		      f);
+		return;
+	}
+	fprintf(f, "; %zu fail%s (raidlab validate %s):\n", nf, nf == 1 ? "s" : "", a->platform);
+	for (size_t i = 0; i < nf; i++)
+		fprintf(f, "  - %s\n",
+		        json_object_get_string(
+		            adv_get(json_object_array_get_idx(failing, i), "finding")));
+	fprintf(f,
+	        "Rows of the configurations those findings are about are marked contradicted "
+	        "(%zu here): the model disagrees with the published measurement there.  Rows "
+	        "marked validated rest on findings that hold; the rest are extrapolated.\n",
+	        c);
 }
 
 void adv_print(FILE *f, struct adv_rank *r, const char *header)
@@ -548,6 +593,8 @@ int adv_json(const char *path, const struct adv_rank *r)
 	                                                               "steady"}[r->a->state]));
 	json_object_object_add(adv, "size_bytes", json_object_new_int64((int64_t)r->a->size));
 	json_object_object_add(adv, "ranking", ranking);
+	if (r->sure)
+		json_object_object_add(adv, "validation", json_object_get(r->sure));
 	json_object_object_add(doc, "advise", adv);
 	if (json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY)) {
 		cli_error("advise", "cannot write %s", path);

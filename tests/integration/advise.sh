@@ -26,7 +26,7 @@ more() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN { exit !(a > b * f) }'; }
 
 $RAIDLAB advise --drives 4x850evo --controller perc-h730p --workload cdm5 -j 2 --store st \
 	--state fresh --size 4g --json perc.json >perc.out 2>perc.err || { cat perc.err; fail "advise perc-h730p"; }
-grep -q '^rank  configuration .*usable GB fails' perc.out || fail "no ranked table"
+grep -q '^ rank  configuration .*usable GB fails' perc.out || fail "no ranked table"
 grep -Eq '^ +=?1  ' perc.out || fail "no first rank"
 grep -q '^Answer (throughput): ' perc.out || fail "no answer"
 grep -q "^How sure: the validation set 'perc-h730p'" perc.out || fail "the validation set is not named"
@@ -39,8 +39,8 @@ done
 	fail "raid6 survives two failures"
 # degraded: measured with member 0 failed; a parity array that rebuilds each
 # missing chunk from the rest of its stripe reads sequentially slower
-deg=$(fig perc.json 'raid5 x4 write=through read=none chunk=64k, member 0 failed' 'Seq Q32T1' read)
-whole=$(fig perc.json 'raid5 x4 write=through read=none chunk=64k' 'Seq Q32T1' read)
+deg=$(fig perc.json 'raid5 x4 write=through chunk=64k, member 0 failed' 'Seq Q32T1' read)
+whole=$(fig perc.json 'raid5 x4 write=through read=ahead chunk=64k' 'Seq Q32T1' read)
 echo "perc: raid5 x4 seq read $whole, degraded $deg"
 more "$whole" "$deg" 1.1 || fail "degraded raid5 reads sequentially as fast as healthy ($deg against $whole)"
 grep -Eq '^ +=?[0-9]+  raid10 x4 write=through read=none chunk=64k .* [0-9.]+ +[0-9.]+ (min|h)  [a-z]+$' perc.out ||

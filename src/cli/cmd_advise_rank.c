@@ -186,9 +186,9 @@ static void adv_shape(const struct sw_plan *pl, const struct sw_point *pt, const
 {
 	const char *x = strstr(pt->spec, ") x");
 
-	snprintf(buf, len, "%s x%d chunk=%s write=%s read=%s", lv[pt->target], x ? atoi(x + 3) : 1,
-	         adv_axis(pl, pt, "chunk"), write ? adv_axis(pl, pt, "write") : "",
-	         write ? adv_axis(pl, pt, "read") : "");
+	/* not read=: the degraded runs use the first read setting offered */
+	snprintf(buf, len, "%s x%d chunk=%s write=%s", lv[pt->target], x ? atoi(x + 3) : 1,
+	         adv_axis(pl, pt, "chunk"), write ? adv_axis(pl, pt, "write") : "");
 }
 
 static bool adv_same_spec_shape(const char *a, const char *b);
@@ -341,7 +341,8 @@ static void adv_table(FILE *f, const struct adv_rank *r)
 	    "failed; rebuild: member 0 rebuilt by raidlab's walk\n(one request at a time, no "
 	    "other I/O) over a slice past the drive's caches, the rest of the member at\nthe "
 	    "slice's closing rate; basis: validated where the platform's validation set "
-	    "measured\nthis level and member count, else extrapolated by the model.\n");
+	    "measured\nthis level and member count, contradicted where a finding about it fails "
+	    "on the model,\nelse extrapolated.\n");
 }
 
 /* Per test group: read and write MB/s of every configuration. */
@@ -379,13 +380,17 @@ static const char *adv_deciding_group(const struct adv_rank *r, double *factor, 
 {
 	const char *name = NULL;
 	double best = 1;
+	size_t o = 1;
 
-	if (r->n < 2)
+	while (o < r->n && adv_tied(r, o))
+		o++;
+	if (o >= r->n)
 		return NULL;
+	*other = o;
 	for (size_t g = 0; g < r->rows[0].ngroups; g++)
-		for (size_t k = 0; k < r->rows[1].ngroups; k++) {
+		for (size_t k = 0; k < r->rows[o].ngroups; k++) {
 			const struct adv_group *a = &r->rows[0].groups[g],
-			                       *b = &r->rows[1].groups[k];
+			                       *b = &r->rows[o].groups[k];
 			if (strcmp(a->name, b->name))
 				continue;
 			double ra =
@@ -511,6 +516,13 @@ static void adv_sureness(FILE *f, const struct adv_rank *r)
 	        "the model %lld of its %lld findings hold",
 	        a->platform, v + c, (long long)json_object_get_int64(adv_get(r->sure, "held")),
 	        (long long)json_object_get_int64(adv_get(r->sure, "total")));
+	if (!nf && !json_object_get_boolean(adv_get(r->sure, "pass"))) {
+		fprintf(f,
+		        ", but the set does not pass (%s), so nothing here is backed by it; "
+		        "'raidlab validate %s' gives the cells.\n",
+		        json_object_get_string(adv_get(r->sure, "why")), a->platform);
+		return;
+	}
 	if (!nf) {
 		fputs(", so the rows marked validated are backed by it.  The rest are the model's "
 		      "extrapolation.\n",

@@ -72,6 +72,8 @@ static struct json_object *adv_sure_replay(const char *path, unsigned par)
 	json_object_object_add(out, "held", json_object_new_int64((int64_t)st.relations_held));
 	json_object_object_add(out, "total", json_object_new_int64((int64_t)set.nrelations));
 	json_object_object_add(out, "failing", failing);
+	json_object_object_add(out, "pass", json_object_new_boolean(st.pass));
+	json_object_object_add(out, "why", json_object_new_string(st.why ? st.why : ""));
 	val_stats_free(&st);
 	val_set_free(&set);
 	return out;
@@ -109,7 +111,8 @@ struct json_object *adv_sure(const struct adv_args *a)
 		return NULL;
 	if (!(text = adv_sure_text(path, &len)))
 		return NULL;
-	h = sw_content_hash(text, len) ^ sw_content_hash(RL_VERSION, sizeof(RL_VERSION));
+	h = sw_content_hash(text, len) ^
+	    sw_content_hash(RL_VERSION " sure-2", sizeof(RL_VERSION " sure-2"));
 	free(text);
 	snprintf(keep, sizeof(keep), "%s/validate-%s-%016llx.json", a->store, a->platform,
 	         (unsigned long long)h);

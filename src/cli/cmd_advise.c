@@ -2,25 +2,29 @@
  * cmd_advise.c - `raidlab advise --drives 4x850evo`: which array to build
  * from these drives, for this workload, answered by measuring.
  *
- * It writes the sensible configurations as sweep specs with alternatives
- * (a single drive; raid0 over 2..N members; raid1 of 2; raid10 over 4..N;
- * raid5 over 3..N and raid6 over 4..N, each striped level at two chunk
- * sizes; under a caching controller write-back and write-through), runs
- * them through the sweep (sweep/sweep.h: checked, stored, in parallel) with
- * a short form of the workload, then ranks the points by the goal and
- * prints the table and a few sentences that name the trade-off.  Figures
- * per point are geometric means over the workload's tests and directions,
- * so no single test decides.  It also says which validation set (the
- * validation/ folder) covers the controller and the drive, or that the
- * answer extrapolates.
+ * It writes the configurations the platform offers as sweep specs with
+ * alternatives (a single drive; raid0 over 2..N members; raid1 of 2; raid10
+ * over 4..N; raid5 over 3..N and raid6 over 4..N, each striped level at the
+ * chunk sizes offered; under a caching controller its write policies and
+ * read-ahead settings), runs them through the sweep (sweep/sweep.h:
+ * checked, stored, in parallel) with a short form of the workload, then
+ * ranks them (cmd_advise_rank.c).  A controller profile's offers.KEY lines
+ * say what the controller lets a user choose (levels, chunks, write, read,
+ * trim, rebuild-rate); advise proposes nothing beyond them.
+ *
+ * What is measured is what the user will live with: the test area is
+ * larger than every cache in the stack (ADV_AREA_FACTOR x the largest: the
+ * controller's DRAM, or a drive's SLC cache and write buffer) unless
+ * --size says otherwise, and the drives start in the state they will be in
+ * (--state: used where TRIM reaches the members, steady where it does not).
  *
  * Each configuration that survives a failure is measured twice more: the
  * workload again with member 0 failed (the spec's failed=0), for its
- * degraded figure, and the rebuild of that member (sweep/rebuild.c: a
- * simulated walk of the member's last 8 GiB, the rest estimated at the
- * walk's rate), for the time the array runs without redundancy.  The
- * rebuild does not depend on the controller's write policy, so it runs
- * once per array (a second plan, after the first).
+ * degraded figure, and the rebuild of that member onto a fresh drive
+ * (sweep/rebuild.c), for the time the array runs without redundancy.  The
+ * rebuild does not depend on the controller's policies, so it runs once per
+ * array (a second plan, after the first).  An interrupted run prints what it
+ * has, marked partial, no answer, and exits non-zero.
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -32,73 +36,179 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/datadir.h"
+#include "cli/cmd_advise.h"
+#include "core/ctl_profile.h"
 #include "core/registry.h"
-#include "sweep/sweep.h"
+#include "core/spec.h"
+#include "workload/run.h"
 
 static const char advise_usage[] =
     "usage: raidlab advise --drives NxDRIVE [--controller PROFILE | --platform NAME]\n"
     "                      [--workload SUITE|JOBFILE|TRACE] [--goal "
     "throughput|latency|capacity|safety]\n"
+    "                      [--size SIZE] [--state fresh|used|steady]\n"
     "                      [-j N] [--store DIR] [--timeout T] [--json FILE]\n"
     "\n"
-    "Measures the sensible arrays of N drives (single, raid0, raid1, raid10, raid5,\n"
-    "raid6; two chunk sizes; the controller's write policies) on simulated stacks with\n"
-    "a short form of the workload, and ranks them for the goal: usable capacity,\n"
-    "member failures survived, MB/s, IOPS and p99 latency (geometric means over the\n"
-    "workload's tests).  It names the trade-off in words and says which validation\n"
-    "set backs the controller and drive, or that the answer extrapolates.\n"
+    "Measures the arrays N drives can make on this controller (single, raid0, raid1,\n"
+    "raid10, raid5, raid6 as the controller offers them; its chunk sizes, write policies\n"
+    "and read-ahead) on simulated stacks with a short form of the workload, and ranks\n"
+    "them for the goal: usable capacity, member failures survived, MB/s, IOPS and p99\n"
+    "latency (geometric means over the workload's tests, and per test group).  It names\n"
+    "the trade-off in words and says which figures a validation set measured.\n"
     "\n"
     "  --drives NxDRIVE      how many drives of which profile: 4x850evo, 2xsm951\n"
     "  --controller PROFILE  a controller profile (raidlab profiles): perc-h730p\n"
-    "  --platform NAME       amd-x399 (RAIDXpert2), windows (dynamic volume), md\n"
+    "  --platform NAME       a validated platform (raidlab validate --list):\n"
+    "                        amd-nvme-raid, perc-h730p, sm951-windows-stripe,\n"
+    "                        vertex-raid0-southbridge; or md\n"
     "  --workload W          the workload: a suite (default cdm5), a fio job file or\n"
     "                        a trace (docs/traces.md)\n"
     "  --goal GOAL           throughput (default), latency, capacity or safety\n"
+    "  --size SIZE           the test area (default: 2x the largest cache in the stack)\n"
+    "  --state STATE         the drives' state: fresh, used (written once) or steady\n"
+    "                        (default: used, or steady where TRIM does not reach them)\n"
     "  -j N, --store DIR,    as for raidlab sweep (results are kept and reused, a\n"
     "  --timeout T           configuration that hangs is stopped)\n"
     "  --json FILE           the sweep document of every configuration measured\n"
     "\n"
     "What it cannot know: price, power, and wear limits.  docs/advise.md.\n";
 
-enum adv_goal { ADV_THROUGHPUT, ADV_LATENCY, ADV_CAPACITY, ADV_SAFETY };
+#define ADV_TEXTS       48
+#define ADV_AREA_FACTOR 2 /* the test area against the largest cache in the stack */
 
-struct adv_args {
-	unsigned drives;
-	char drive[64];
-	const char *controller, *suite, *store, *json;
-	enum adv_goal goal;
-	unsigned par;
-	double timeout;
+/* The platforms: validation sets (their controller), and the names used before. */
+static const struct {
+	const char *name, *controller, *inner, *set;
+} adv_platforms[] = {
+    {"amd-nvme-raid", "amd-raidxpert2", NULL, "amd-nvme-raid"},
+    {"perc-h730p", "perc-h730p", NULL, "perc-h730p"},
+    {"sm951-windows-stripe", "windows-dynamic-volume", NULL, "sm951-windows-stripe"},
+    {"vertex-raid0-southbridge", "intel-matrix-raid", "intel-ich10r", "vertex-raid0-southbridge"},
+    {"md", "md", NULL, ""},
 };
-
-struct adv_row {
-	const struct sw_point *pt;
-	double mb_s, iops, p99_us, write_mb_s;
-	double degraded_mb_s; /* with member 0 failed; 0: not measured */
-	double rebuild_s;     /* estimated rebuild of member 0; 0: not measured */
-};
-
-/* What a sweep text of advise measures. */
-enum adv_kind {
-	ADV_HEALTHY,  /* the configuration */
-	ADV_DEGRADED, /* the same with member 0 failed */
-	ADV_REBUILD,  /* its array (no write policy) with member 0 failed, for the rebuild */
-};
-
-#define ADV_TEXTS 48
 
 static const struct {
-	const char *platform, *controller;
-} adv_platforms[] = {
-    {"amd-x399", "amd-raidxpert2"},
-    {"windows", "windows-dynamic-volume"},
-    {"md", "md"},
+	const char *old, *now;
+} adv_platform_aliases[] = {
+    {"amd-x399", "amd-nvme-raid"},
+    {"windows", "sm951-windows-stripe"},
 };
+
+#define ADV_N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *adv_inner; /* a host driver under the controller (ICH10R under IMSM) */
+
+static int adv_platform(struct adv_args *a, const char *v)
+{
+	for (size_t k = 0; k < ADV_N(adv_platform_aliases); k++)
+		if (!strcmp(adv_platform_aliases[k].old, v)) {
+			fprintf(stderr, "raidlab advise: --platform %s is now called %s\n", v,
+			        adv_platform_aliases[k].now);
+			v = adv_platform_aliases[k].now;
+		}
+	for (size_t k = 0; k < ADV_N(adv_platforms); k++)
+		if (!strcmp(adv_platforms[k].name, v)) {
+			a->controller = adv_platforms[k].controller;
+			adv_inner = adv_platforms[k].inner;
+			snprintf(a->platform, sizeof(a->platform), "%s", adv_platforms[k].set);
+			return 0;
+		}
+	cli_error("advise",
+	          "--platform: '%s' is not amd-nvme-raid, perc-h730p, sm951-windows-stripe, "
+	          "vertex-raid0-southbridge or md",
+	          v);
+	return -EINVAL;
+}
+
+static int adv_option(struct adv_args *a, const char *o, const char *v, bool *platform)
+{
+	char msg[160];
+
+	if (!strcmp(o, "--drives")) {
+		char *x;
+		unsigned long n = strtoul(v, &x, 10);
+		if (x == v || *x != 'x' || !x[1] || n < 1 || n > 16) {
+			cli_error("advise",
+			          "--drives: expected NxDRIVE with N 1..16 (4x850evo), got '%s'",
+			          v);
+			return -EINVAL;
+		}
+		a->drives = (unsigned)n;
+		snprintf(a->drive, sizeof(a->drive), "%s", x + 1);
+	} else if (!strcmp(o, "--controller") || !strcmp(o, "--platform")) {
+		bool plat = !strcmp(o, "--platform");
+		if (a->controller) {
+			cli_error("advise",
+			          "%s: a controller is already given (%s); --platform names a "
+			          "platform with its controller, so give one of --controller and "
+			          "--platform, once",
+			          o, a->controller);
+			return -EINVAL;
+		}
+		*platform = plat;
+		if (plat)
+			return adv_platform(a, v);
+		a->controller = v;
+	} else if (!strcmp(o, "--workload")) {
+		a->suite = v;
+	} else if (!strcmp(o, "--goal")) {
+		static const char *const goals[] = {"throughput", "latency", "capacity", "safety"};
+		int g = -1;
+		for (int k = 0; k < 4; k++)
+			if (!strcmp(goals[k], v))
+				g = k;
+		if (g < 0) {
+			cli_error(
+			    "advise",
+			    "--goal: expected throughput, latency, capacity or safety, got '%s'",
+			    v);
+			return -EINVAL;
+		}
+		a->goal = (enum adv_goal)g;
+	} else if (!strcmp(o, "--state")) {
+		static const char *const states[] = {"fresh", "used", "steady"};
+		int s = -1;
+		for (int k = 0; k < 3; k++)
+			if (!strcmp(states[k], v))
+				s = k;
+		if (s < 0) {
+			cli_error("advise", "--state: expected fresh, used or steady, got '%s'", v);
+			return -EINVAL;
+		}
+		a->state = (enum adv_state)(s + 1);
+		a->state_why = "as --state says";
+	} else if (!strcmp(o, "--size")) {
+		if (rl_parse_size(v, &a->size, msg, sizeof(msg)) || a->size < (1u << 20)) {
+			cli_error("advise", "--size: expected a size of at least 1m (8g), got '%s'",
+			          v);
+			return -EINVAL;
+		}
+		snprintf(a->size_why, sizeof(a->size_why), "as --size says");
+	} else if (!strcmp(o, "-j")) {
+		long n = strtol(v, NULL, 10);
+		if (n < 1 || n > 64) {
+			cli_error("advise", "-j takes a number from 1 to 64, got '%s'", v);
+			return -EINVAL;
+		}
+		a->par = (unsigned)n;
+	} else if (!strcmp(o, "--store")) {
+		a->store = v;
+	} else if (!strcmp(o, "--timeout")) {
+		if (cli_sweep_timeout("advise", v, &a->timeout))
+			return -EINVAL;
+	} else if (!strcmp(o, "--json")) {
+		a->json = v;
+	} else {
+		cli_error("advise", "unknown option '%s' (see raidlab help advise)", o);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static int adv_parse(int argc, char **argv, struct adv_args *a)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	bool platform = false;
 
 	a->par = cpus > 0 ? (unsigned)cpus : 1;
 	a->timeout = SW_TIMEOUT_AUTO;
@@ -115,135 +225,56 @@ static int adv_parse(int argc, char **argv, struct adv_args *a)
 			return -EINVAL;
 		}
 		i++;
-		if (!strcmp(o, "--drives")) {
-			char *x;
-			unsigned long n = strtoul(v, &x, 10);
-			if (x == v || *x != 'x' || !x[1] || n < 1 || n > 16) {
-				cli_error("advise",
-				          "--drives: expected NxDRIVE with N 1..16 (4x850evo), "
-				          "got '%s'",
-				          v);
-				return -EINVAL;
-			}
-			a->drives = (unsigned)n;
-			snprintf(a->drive, sizeof(a->drive), "%s", x + 1);
-		} else if (!strcmp(o, "--controller")) {
-			a->controller = v;
-		} else if (!strcmp(o, "--platform")) {
-			size_t k;
-			for (k = 0; k < sizeof(adv_platforms) / sizeof(adv_platforms[0]); k++)
-				if (!strcmp(adv_platforms[k].platform, v))
-					break;
-			if (k == sizeof(adv_platforms) / sizeof(adv_platforms[0])) {
-				cli_error("advise",
-				          "--platform: '%s' is not amd-x399, windows or md", v);
-				return -EINVAL;
-			}
-			a->controller = adv_platforms[k].controller;
-		} else if (!strcmp(o, "--workload")) {
-			a->suite = v;
-		} else if (!strcmp(o, "--goal")) {
-			static const char *const goals[] = {"throughput", "latency", "capacity",
-			                                    "safety"};
-			int g = -1;
-			for (int k = 0; k < 4; k++)
-				if (!strcmp(goals[k], v))
-					g = k;
-			if (g < 0) {
-				cli_error("advise",
-				          "--goal: expected throughput, latency, capacity "
-				          "or safety, got '%s'",
-				          v);
-				return -EINVAL;
-			}
-			a->goal = (enum adv_goal)g;
-		} else if (!strcmp(o, "-j")) {
-			long n = strtol(v, NULL, 10);
-			if (n < 1 || n > 64) {
-				cli_error("advise", "-j takes a number from 1 to 64, got '%s'", v);
-				return -EINVAL;
-			}
-			a->par = (unsigned)n;
-		} else if (!strcmp(o, "--store")) {
-			a->store = v;
-		} else if (!strcmp(o, "--timeout")) {
-			if (cli_sweep_timeout("advise", v, &a->timeout))
-				return -EINVAL;
-		} else if (!strcmp(o, "--json")) {
-			a->json = v;
-		} else {
-			cli_error("advise", "unknown option '%s' (see raidlab help advise)", o);
+		if (adv_option(a, o, v, &platform))
 			return -EINVAL;
-		}
 	}
 	if (!a->drives) {
 		cli_error("advise", "give --drives NxDRIVE (4x850evo)");
 		return -EINVAL;
 	}
+	if (!platform) {
+		adv_inner = NULL;
+		for (size_t k = 0; a->controller && k < ADV_N(adv_platforms); k++)
+			if (!strcmp(adv_platforms[k].controller, a->controller))
+				snprintf(a->platform, sizeof(a->platform), "%s",
+				         adv_platforms[k].set);
+	}
 	return 0;
 }
 
-/* Does the controller take write= (a caching controller)?  Tried on one drive. */
-static bool adv_has_write_policy(const struct adv_args *a)
+/* The controller profile's offers.KEY lines, and its cache size. */
+static uint64_t adv_offers(struct adv_args *a)
 {
-	char spec[256];
-	struct rl_build_ctx ctx;
-	struct rl_target *t = NULL;
-	struct rl_err err;
+	struct rl_ctl_profile p;
+	uint64_t cache = 0;
 
-	if (!a->controller)
-		return false;
-	snprintf(spec, sizeof(spec), "controller(%s, ssd(%s), write=back)", a->controller,
-	         a->drive);
-	rl_build_ctx_init(&ctx);
-	ctx.quiet = true;
-	if (rl_target_open(spec, &ctx, &t, &err))
-		return false;
-	rl_target_close(t);
-	return true;
-}
-
-/* The sweep texts for the configurations worth measuring; returns how many. */
-static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char **lv,
-                          enum adv_kind *kind, bool wp)
-{
-	static const struct {
-		const char *level, *opts;
-		unsigned min, max; /* members: min..max (0: the drives) */
-	} levels[] = {
-	    {"raid0", ", chunk=64k", 1, 1},
-	    {"raid0", ", chunk={64k,256k}", 2, 0},
-	    {"raid1", "", 2, 2},
-	    {"raid10", ", chunk={64k,256k}", 4, 0},
-	    {"raid5", ", chunk={64k,256k}", 3, 0},
-	    {"raid6", ", chunk={64k,256k}", 4, 0},
-	};
-	size_t n = 0;
-
-	for (int k = ADV_HEALTHY; k <= ADV_REBUILD; k++)
-		for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
-			char members[32], inner[256];
-			unsigned hi = levels[l].max ? levels[l].max : a->drives;
-			bool redundant = strcmp(levels[l].level, "raid0") != 0;
-			if (a->drives < levels[l].min || (k != ADV_HEALTHY && !redundant))
-				continue;
-			if (hi == levels[l].min)
-				snprintf(members, sizeof(members), "x%u", hi);
-			else
-				snprintf(members, sizeof(members), "x{%u..%u}", levels[l].min, hi);
-			snprintf(inner, sizeof(inner), "%s(ssd(%s) %s%s%s)", levels[l].level,
-			         a->drive, members, levels[l].opts,
-			         k == ADV_HEALTHY ? "" : ", failed=0");
-			lv[n] = levels[l].level;
-			kind[n] = (enum adv_kind)k;
-			if (!a->controller)
-				snprintf(out[n++], 512, "%s", inner);
-			else
-				snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller,
-				         inner,
-				         wp && k != ADV_REBUILD ? ", write={back,through}" : "");
-		}
-	return n;
+	snprintf(a->levels, sizeof(a->levels), "raid0 raid1 raid10 raid5 raid6");
+	snprintf(a->chunks, sizeof(a->chunks), "64k 256k");
+	snprintf(a->write, sizeof(a->write), "back through");
+	snprintf(a->trim, sizeof(a->trim), "on");
+	if (!a->controller || rl_ctl_profile_load(a->controller, &p))
+		return 0;
+	for (size_t i = 0; i < p.nkv; i++) {
+		const char *k = p.keys[i], *v = p.values[i];
+		char msg[64];
+		if (!strcmp(k, "offers.levels"))
+			snprintf(a->levels, sizeof(a->levels), "%s", v);
+		else if (!strcmp(k, "offers.chunks"))
+			snprintf(a->chunks, sizeof(a->chunks), "%s", v);
+		else if (!strcmp(k, "offers.write"))
+			snprintf(a->write, sizeof(a->write), "%s", v);
+		else if (!strcmp(k, "offers.read"))
+			snprintf(a->read, sizeof(a->read), "%s", v);
+		else if (!strcmp(k, "offers.trim"))
+			snprintf(a->trim, sizeof(a->trim), "%s", v);
+		else if (!strcmp(k, "offers.rebuild-rate"))
+			a->rebuild_share = strtod(v, NULL) / 100;
+		else if (!strcmp(k, "size") && !strcmp(p.kind, "cache") &&
+		         rl_parse_size(v, &cache, msg, sizeof(msg)))
+			cache = 0;
+	}
+	rl_ctl_profile_free(&p);
+	return cache;
 }
 
 static struct json_object *adv_get(struct json_object *o, const char *k)
@@ -253,198 +284,172 @@ static struct json_object *adv_get(struct json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
 }
 
-/* Geometric means over the result's tests and directions. */
-static void adv_figures(struct adv_row *r)
+/* Open @spec once: 0, or -EINVAL with the error printed (once). */
+static int adv_open(const char *spec, bool quiet, struct json_object **tree)
 {
-	static const char *const dirs[] = {"read", "write"};
-	struct json_object *tests = adv_get(r->pt->result, "tests");
-	double lm = 0, li = 0, lp = 0, lw = 0;
-	size_t n = 0, np = 0, nw = 0;
+	struct rl_build_ctx ctx;
+	struct rl_target *t = NULL;
+	struct rl_err err = {0};
 
-	for (size_t t = 0; tests && t < json_object_array_length(tests); t++)
-		for (int d = 0; d < 2; d++) {
-			struct json_object *x =
-			    adv_get(json_object_array_get_idx(tests, t), dirs[d]);
-			double mb = json_object_get_double(adv_get(x, "mb_s"));
-			double p99 = json_object_get_double(adv_get(adv_get(x, "lat_us"), "p99"));
-			if (!x || mb <= 0)
+	rl_build_ctx_init(&ctx);
+	ctx.quiet = true;
+	if (rl_target_open(spec, &ctx, &t, &err)) {
+		if (!quiet)
+			cli_error("advise", "%s: %s", spec, err.msg);
+		return -EINVAL;
+	}
+	if (tree)
+		*tree = rl_target_tree(t);
+	rl_target_close(t);
+	return 0;
+}
+
+/* The drive exists (said once), the controller takes write=, and the caches size the area. */
+static int adv_stack(struct adv_args *a)
+{
+	char spec[256];
+	struct json_object *tree = NULL;
+	uint64_t ctl = adv_offers(a), drv;
+
+	snprintf(spec, sizeof(spec), "ssd(%s)", a->drive);
+	if (adv_open(spec, false, &tree))
+		return -EINVAL;
+	drv = (uint64_t)json_object_get_int64(adv_get(tree, "slc_cache_bytes")) +
+	      (uint64_t)json_object_get_int64(adv_get(tree, "write_buffer_bytes"));
+	uint64_t cap = (uint64_t)json_object_get_int64(adv_get(tree, "size_bytes"));
+	json_object_put(tree);
+	if (a->controller) {
+		snprintf(spec, sizeof(spec), "controller(%s, ssd(%s), write=back)", a->controller,
+		         a->drive);
+		a->wp = !adv_open(spec, true, NULL);
+		snprintf(spec, sizeof(spec), "controller(%s, ssd(%s))", a->controller, a->drive);
+		if (!a->wp && adv_open(spec, false, NULL))
+			return -EINVAL;
+	}
+	if (!a->wp)
+		a->write[0] = a->read[0] = 0;
+	if (!a->size) {
+		uint64_t big = ctl > drv ? ctl : drv;
+		a->size = ((ADV_AREA_FACTOR * big + (1ull << 30) - 1) >> 30) << 30;
+		if (a->size < (1ull << 30))
+			a->size = 1ull << 30;
+		if (cap && a->size > cap / 10 * 9)
+			a->size = cap / 10 * 9 >> 20 << 20;
+		snprintf(
+		    a->size_why, sizeof(a->size_why), "%dx the largest cache: %s %.1f GB%s",
+		    ADV_AREA_FACTOR, ctl > drv ? "the controller's" : "a drive's SLC and buffer,",
+		    (double)(ctl > drv ? ctl : drv) / 1e9,
+		    cap && a->size == cap / 10 * 9 >> 20 << 20 ? ", held to 90 % of a drive" : "");
+	}
+	if (a->state == ADV_STATE_AUTO) {
+		bool trim = strcmp(a->trim, "off") != 0;
+		a->state = trim ? ADV_STATE_USED : ADV_STATE_STEADY;
+		a->state_why = trim ? "written once: the array is in use, and TRIM reaches the "
+		                      "members"
+		                    : "steady: TRIM does not reach the members behind this "
+		                      "controller, so they run without free blocks";
+	}
+	return 0;
+}
+
+/* "{64k,256k}" or "64k" from "64k 256k". */
+static void adv_alternatives(const char *list, char *buf, size_t len)
+{
+	char tmp[128];
+	size_t n = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	buf[0] = 0;
+	for (char *s = strtok(tmp, " ,"); s; s = strtok(NULL, " ,"), n++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n ? "," : "", s);
+	if (n > 1) {
+		memmove(buf + 1, buf, strlen(buf) + 1);
+		buf[0] = '{';
+		snprintf(buf + strlen(buf), len - strlen(buf), "}");
+	}
+}
+
+static bool adv_offered(const char *list, const char *word)
+{
+	char tmp[128];
+
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	for (char *s = strtok(tmp, " ,"); s; s = strtok(NULL, " ,"))
+		if (!strcmp(s, word))
+			return true;
+	return false;
+}
+
+/* The sweep texts for the configurations worth measuring; returns how many. */
+static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char **lv,
+                          enum adv_kind *kind)
+{
+	static const struct {
+		const char *level;
+		bool chunk;
+		unsigned min, max; /* members: min..max (0: the drives) */
+	} levels[] = {
+	    {"raid0", false, 1, 1}, {"raid0", true, 2, 0}, {"raid1", false, 2, 2},
+	    {"raid10", true, 4, 0}, {"raid5", true, 3, 0}, {"raid6", true, 4, 0},
+	};
+	static const char *const state[] = {"", "", ", state=full", ", state=steady"};
+	char chunks[64], pol[96] = "", dpol[96], w[48], r[48];
+	size_t n = 0;
+
+	adv_alternatives(a->chunks, chunks, sizeof(chunks));
+	if (a->write[0]) {
+		adv_alternatives(a->write, w, sizeof(w));
+		snprintf(pol, sizeof(pol), ", write=%s", w);
+	}
+	snprintf(dpol, sizeof(dpol), "%s", pol);
+	if (a->read[0]) {
+		/* degraded: the first read setting only (read-ahead does not change what fails) */
+		adv_alternatives(a->read, r, sizeof(r));
+		snprintf(pol + strlen(pol), sizeof(pol) - strlen(pol), ", read=%s", r);
+		sscanf(a->read, "%47s", r);
+		snprintf(dpol + strlen(dpol), sizeof(dpol) - strlen(dpol), ", read=%s", r);
+	}
+	for (int k = ADV_HEALTHY; k <= ADV_REBUILD; k++)
+		for (size_t l = 0; l < ADV_N(levels); l++) {
+			char members[32], inner[256], opts[96] = "", first[16];
+			unsigned hi = levels[l].max ? levels[l].max : a->drives;
+			bool redundant = strcmp(levels[l].level, "raid0") != 0;
+			if (a->drives < levels[l].min || (k != ADV_HEALTHY && !redundant) ||
+			    n >= ADV_TEXTS)
 				continue;
-			lm += log(mb);
-			li += log(json_object_get_double(adv_get(x, "iops")));
-			n++;
-			if (d) {
-				lw += log(mb);
-				nw++;
-			}
-			if (p99 > 0) {
-				lp += log(p99);
-				np++;
-			}
+			/* a single drive is always there; other levels only where offered */
+			if (levels[l].max != 1 && !adv_offered(a->levels, levels[l].level))
+				continue;
+			if (hi == levels[l].min)
+				snprintf(members, sizeof(members), "x%u", hi);
+			else
+				snprintf(members, sizeof(members), "x{%u..%u}", levels[l].min, hi);
+			sscanf(a->chunks, "%15s", first);
+			if (levels[l].chunk || levels[l].max == 1)
+				snprintf(opts, sizeof(opts), ", chunk=%s",
+				         levels[l].max == 1 ? first : chunks);
+			/* the rebuild writes a fresh replacement drive */
+			snprintf(inner, sizeof(inner), "%s(ssd(%s%s) %s%s%s)", levels[l].level,
+			         a->drive, k == ADV_REBUILD ? "" : state[a->state], members, opts,
+			         k == ADV_HEALTHY ? "" : ", failed=0");
+			lv[n] = levels[l].level;
+			kind[n] = (enum adv_kind)k;
+			if (!a->controller)
+				snprintf(out[n++], 512, "%s", inner);
+			else if (adv_inner)
+				snprintf(out[n++], 512, "controller(%s, controller(%s, %s)%s)",
+				         a->controller, adv_inner, inner,
+				         k == ADV_HEALTHY    ? pol
+				         : k == ADV_DEGRADED ? dpol
+				                             : "");
+			else
+				snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller,
+				         inner,
+				         k == ADV_HEALTHY    ? pol
+				         : k == ADV_DEGRADED ? dpol
+				                             : "");
 		}
-	r->mb_s = n ? exp(lm / (double)n) : 0;
-	r->iops = n ? exp(li / (double)n) : 0;
-	r->p99_us = np ? exp(lp / (double)np) : 0;
-	r->write_mb_s = nw ? exp(lw / (double)nw) : 0;
-}
-
-static enum adv_goal adv_sort_goal;
-
-static int adv_cmp(const void *pa, const void *pb)
-{
-	const struct adv_row *a = pa, *b = pb;
-	double ka = a->mb_s, kb = b->mb_s;
-
-	if (adv_sort_goal == ADV_CAPACITY && a->pt->capacity != b->pt->capacity)
-		return a->pt->capacity > b->pt->capacity ? -1 : 1;
-	if (adv_sort_goal == ADV_SAFETY && a->pt->survives != b->pt->survives)
-		return a->pt->survives > b->pt->survives ? -1 : 1;
-	if (adv_sort_goal == ADV_LATENCY) {
-		ka = a->p99_us > 0 ? -a->p99_us : -INFINITY;
-		kb = b->p99_us > 0 ? -b->p99_us : -INFINITY;
-	}
-	if (ka != kb)
-		return ka > kb ? -1 : 1;
-	/* a tie (a cache that hides the array): the safer, then the larger */
-	if (a->pt->survives != b->pt->survives)
-		return a->pt->survives > b->pt->survives ? -1 : 1;
-	return a->pt->capacity > b->pt->capacity ? -1 : a->pt->capacity < b->pt->capacity;
-}
-
-/* The validation sets whose configurations use both the controller and the drive. */
-static void adv_backing(FILE *f, const struct adv_args *a)
-{
-	char dirs[RL_DATA_DIRS_MAX][PATH_MAX];
-	size_t nd = rl_data_dirs("validation", "RAIDLAB_VALIDATION", dirs), found = 0;
-
-	for (size_t d = 0; d < nd && !found; d++) {
-		char **names = NULL;
-		size_t n = rl_data_list(dirs[d], ".json", &names);
-		for (size_t i = 0; i < n; i++) {
-			char path[PATH_MAX + 128];
-			snprintf(path, sizeof(path), "%s/%s.json", dirs[d], names[i]);
-			struct json_object *set = json_object_from_file(path), *cfgs;
-			cfgs = adv_get(set, "configs") ? adv_get(set, "configs")
-			                               : adv_get(set, "configurations");
-			bool covers = false;
-			for (size_t c = 0; cfgs && c < json_object_array_length(cfgs) && !covers;
-			     c++) {
-				const char *spec = json_object_get_string(
-				    adv_get(json_object_array_get_idx(cfgs, c), "spec"));
-				char want[96];
-				snprintf(want, sizeof(want), "ssd(%s", a->drive);
-				covers = spec && strstr(spec, want) &&
-				         (!a->controller || strstr(spec, a->controller));
-			}
-			if (covers) {
-				fprintf(f,
-				        "%s validation set '%s' (raidlab validate %s) measures "
-				        "this controller with these drives",
-				        found ? "; the" : "Backed by: the", names[i], names[i]);
-				found++;
-			}
-			json_object_put(set);
-			free(names[i]);
-		}
-		free(names);
-	}
-	if (found)
-		fputs(".  Levels and settings the set never measured are extrapolated by the "
-		      "model.\n",
-		      f);
-	else
-		fprintf(f,
-		        "Extrapolates: no validation set measures %s%s%s; the figures are "
-		        "the model's, untested against real hardware for this pairing.\n",
-		        a->drive, a->controller ? " behind " : "",
-		        a->controller ? a->controller : "");
-}
-
-static const char *adv_policy(const struct sw_plan *pl, const struct sw_point *pt)
-{
-	for (size_t k = 0; k < pl->naxes; k++)
-		if (!strcmp(pl->axes[k], "write"))
-			return pt->values[k];
-	return NULL;
-}
-
-/* "3.2 h", "47 min": a duration for the table. */
-static void adv_hours(char *buf, size_t len, double s)
-{
-	if (s <= 0)
-		snprintf(buf, len, "-");
-	else if (s >= 5400)
-		snprintf(buf, len, "%.1f h", s / 3600);
-	else
-		snprintf(buf, len, "%.0f min", s / 60);
-}
-
-/* The short answer: the winner, the best that survives a failure, and what moves writes. */
-static void adv_answer(FILE *f, const struct adv_args *a, const struct sw_plan *pl,
-                       const struct adv_row *rows, size_t n)
-{
-	const struct adv_row *best = &rows[0], *safe = NULL;
-	double wmax[2] = {0, 0}, wlev[2] = {INFINITY, 0};
-
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].pt->survives > 0 && (!safe || rows[i].mb_s > safe->mb_s))
-			safe = &rows[i];
-	static const char *const gname[] = {"throughput", "p99 latency", "capacity", "safety"};
-	fprintf(f, "\nAnswer (%s): %s, %.0f GB usable, survives %d failure%s, %.0f MB/s.\n",
-	        gname[a->goal], best->pt->label, (double)best->pt->capacity / 1e9,
-	        best->pt->survives, best->pt->survives == 1 ? "" : "s", best->mb_s);
-	if (safe && safe != best)
-		fprintf(f,
-		        "Trade-off: the best that survives a failure is %s at %.0f %% of that "
-		        "throughput with %.0f GB.\n",
-		        safe->pt->label, best->mb_s > 0 ? 100 * safe->mb_s / best->mb_s : 0,
-		        (double)safe->pt->capacity / 1e9);
-	else if (!safe)
-		fputs("Trade-off: nothing here survives a failure (one drive, or striping only).\n",
-		      f);
-	if (safe && safe->degraded_mb_s > 0 && safe->mb_s > 0) {
-		char reb[32];
-		adv_hours(reb, sizeof(reb), safe->rebuild_s);
-		fprintf(f,
-		        "With a member failed, %s runs at %.0f MB/s (%.0f %% of healthy); "
-		        "rebuilding the member takes about %s.\n",
-		        safe->pt->label, safe->degraded_mb_s,
-		        100 * safe->degraded_mb_s / safe->mb_s, reb);
-	}
-	/* writes: spread across write policies against spread across levels */
-	for (size_t i = 0; i < n; i++) {
-		const char *p = adv_policy(pl, rows[i].pt);
-		if (p)
-			wmax[strcmp(p, "back") != 0] =
-			    fmax(wmax[strcmp(p, "back") != 0], rows[i].write_mb_s);
-		if (rows[i].write_mb_s > 0) {
-			wlev[0] = fmin(wlev[0], rows[i].write_mb_s);
-			wlev[1] = fmax(wlev[1], rows[i].write_mb_s);
-		}
-	}
-	if (wmax[0] > 0 && wmax[1] > 0)
-		fprintf(f,
-		        "Writes: the best write-back configuration writes %.1fx what the best "
-		        "write-through one does; across all configurations writes span %.1fx.\n",
-		        wmax[0] / wmax[1], wlev[1] / wlev[0]);
-}
-
-/* The value of axis @name at @pt, or "". */
-static const char *adv_axis(const struct sw_plan *pl, const struct sw_point *pt, const char *name)
-{
-	for (size_t k = 0; k < pl->naxes; k++)
-		if (!strcmp(pl->axes[k], name) && pt->values[k])
-			return pt->values[k];
-	return "";
-}
-
-/* "raid10 x4 chunk=64k write=back": what a configuration is, without its failed member. */
-static void adv_shape(const struct sw_plan *pl, const struct sw_point *pt, const char *const *lv,
-                      bool write, char *buf, size_t len)
-{
-	const char *x = strstr(pt->spec, ") x");
-
-	snprintf(buf, len, "%s x%d chunk=%s write=%s", lv[pt->target], x ? atoi(x + 3) : 1,
-	         adv_axis(pl, pt, "chunk"), write ? adv_axis(pl, pt, "write") : "");
+	return n;
 }
 
 /* "raid10 x4 write=back chunk=64k": the level of the point's text, then its axes. */
@@ -453,9 +458,11 @@ static int adv_relabel(struct sw_plan *pl, const char *const *lv, const enum adv
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sw_point *pt = &pl->pts[i];
 		const char *x = strstr(pt->spec, ") x");
+		int count = x ? atoi(x + 3) : 1;
 		char buf[256];
-		size_t len = (size_t)snprintf(buf, sizeof(buf), "%s x%d", lv[pt->target],
-		                              x ? atoi(x + 3) : 1);
+		size_t len = count == 1 ? (size_t)snprintf(buf, sizeof(buf), "single")
+		                        : (size_t)snprintf(buf, sizeof(buf), "%s x%d",
+		                                           lv[pt->target], count);
 		for (size_t k = 0; k < pl->naxes && len < sizeof(buf); k++)
 			if (pt->values[k] && strcmp(pl->axes[k], "count"))
 				len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s=%s",
@@ -469,85 +476,31 @@ static int adv_relabel(struct sw_plan *pl, const char *const *lv, const enum adv
 	return 0;
 }
 
-/* The rows of the healthy points, each with its degraded figure and rebuild estimate. */
-static size_t adv_rows(const struct sw_plan *pl, const char *const *lv, const enum adv_kind *kind,
-                       const struct sw_plan *rb, const char *const *rlv, struct adv_row *rows)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < pl->n; i++) {
-		const struct sw_point *pt = &pl->pts[i];
-		char want[256], have[256];
-		if (!pt->result || kind[pt->target] != ADV_HEALTHY)
-			continue;
-		rows[n].pt = pt;
-		adv_figures(&rows[n]);
-		adv_shape(pl, pt, lv, true, want, sizeof(want));
-		for (size_t k = 0; k < pl->n; k++) {
-			struct adv_row d = {.pt = &pl->pts[k]};
-			if (!d.pt->result || kind[d.pt->target] != ADV_DEGRADED)
-				continue;
-			adv_shape(pl, d.pt, lv, true, have, sizeof(have));
-			if (!strcmp(want, have)) {
-				adv_figures(&d);
-				rows[n].degraded_mb_s = d.mb_s;
-			}
-		}
-		adv_shape(pl, pt, lv, false, want, sizeof(want));
-		for (size_t k = 0; k < rb->n; k++) {
-			struct json_object *tests = adv_get(rb->pts[k].result, "tests");
-			adv_shape(rb, &rb->pts[k], rlv, false, have, sizeof(have));
-			if (tests && !strcmp(want, have))
-				rows[n].rebuild_s = json_object_get_double(
-				    adv_get(adv_get(json_object_array_get_idx(tests, 0), "rebuild"),
-				            "estimate_s"));
-		}
-		n++;
-	}
-	return n;
-}
-
-static int advise_measure(struct adv_args *ap, struct sw_workload *wlp);
-
 /* --workload: a suite in a short form, or a job file or trace as it is written. */
-static int advise_workload(const char *name, struct sw_workload *wl)
+static int advise_workload(const struct adv_args *a, struct sw_workload *wl)
 {
-	char msg[512];
+	char msg[512], size[32];
 
-	wl->def = suite_find(name);
-	if (!wl->def && access(name, F_OK) == 0) {
-		if (sw_workload_file(wl, name, msg, sizeof(msg)) == 0)
+	wl->def = suite_find(a->suite);
+	if (!wl->def && access(a->suite, F_OK) == 0) {
+		if (sw_workload_file(wl, a->suite, msg, sizeof(msg)) == 0)
 			return 0;
 		cli_error("advise", "--workload: %s", msg);
 		return 2;
 	}
 	if (!wl->def) {
 		cli_error("advise", "--workload: '%s' is neither a suite nor a job file or trace",
-		          name);
+		          a->suite);
 		return 2;
 	}
 	wl->p = wl->def->defaults;
-	snprintf(wl->name, sizeof(wl->name), "%s", name);
-	/* a short form: one measured pass, a small area, short timed tests */
-	suite_params_set(wl->def, &wl->p, "size", "64m", msg, sizeof(msg));
+	snprintf(wl->name, sizeof(wl->name), "%s", a->suite);
+	/* a short form: one measured pass, the area past the caches, short timed tests */
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)a->size);
+	suite_params_set(wl->def, &wl->p, "size", size, msg, sizeof(msg));
 	suite_params_set(wl->def, &wl->p, "passes", "1", msg, sizeof(msg));
 	suite_params_set(wl->def, &wl->p, "duration", "500ms", msg, sizeof(msg));
 	return 0;
-}
-
-static int advise_main(int argc, char **argv)
-{
-	struct adv_args a = {0};
-	struct sw_workload wl = {0};
-	int rc = adv_parse(argc, argv, &a);
-
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	rc = advise_workload(a.suite, &wl);
-	if (!rc)
-		rc = advise_measure(&a, &wl);
-	sw_workload_free(&wl);
-	return rc;
 }
 
 /* Build, label and run one of advise's plans (texts @tp, @nt of them). */
@@ -572,70 +525,25 @@ static int adv_plan_run(struct sw_plan *pl, const struct adv_args *a, const char
 	return cli_sweep_run(pl, a->par, false);
 }
 
-static void adv_table(FILE *f, const struct adv_row *rows, size_t n)
+static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 {
-	fprintf(f, "%4s  %-40s %10s %5s %9s %9s %9s %10s %9s %9s\n", "rank", "configuration",
-	        "usable GB", "fails", "MB/s", "IOPS", "p99 us", "write MB/s", "degraded",
-	        "rebuild");
-	for (size_t i = 0; i < n; i++) {
-		char deg[32], reb[32];
-		if (rows[i].degraded_mb_s > 0)
-			snprintf(deg, sizeof(deg), "%.1f", rows[i].degraded_mb_s);
-		else
-			snprintf(deg, sizeof(deg), "-");
-		adv_hours(reb, sizeof(reb), rows[i].rebuild_s);
-		fprintf(f, "%4zu  %-40.40s %10.1f %5d %9.1f %9.0f %9.1f %10.1f %9s %9s\n", i + 1,
-		        rows[i].pt->label, (double)rows[i].pt->capacity / 1e9, rows[i].pt->survives,
-		        rows[i].mb_s, rows[i].iops, rows[i].p99_us, rows[i].write_mb_s, deg, reb);
-	}
-	fprintf(f,
-	        "\nMB/s, IOPS, p99: geometric means over the workload's tests and directions; "
-	        "fails: member failures survived;\ndegraded: MB/s of the same workload with "
-	        "member 0 failed; rebuild: member 0 rebuilt by raidlab's walk\n(one request at "
-	        "a time, no other I/O) over its last %llu GiB on the simulated clock, the rest "
-	        "at the rate of\nthat walk's second half; a controller's rebuild-rate setting "
-	        "and user I/O during it would make it longer.\n",
-	        (unsigned long long)(SW_REBUILD_SLICE >> 30));
-}
-
-/* The sweep document of both plans: the rebuild points after the others. */
-static int adv_json(const char *path, const struct sw_plan *pl, const struct sw_plan *rb)
-{
-	struct json_object *doc = sw_plan_json(pl), *more = sw_plan_json(rb), *to, *from;
-	int rc = 0;
-
-	json_object_object_get_ex(doc, "points", &to);
-	json_object_object_get_ex(more, "points", &from);
-	for (size_t i = 0; i < json_object_array_length(from); i++)
-		json_object_array_add(to, json_object_get(json_object_array_get_idx(from, i)));
-	if (json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY)) {
-		cli_error("advise", "cannot write %s", path);
-		rc = 1;
-	}
-	json_object_put(doc);
-	json_object_put(more);
-	return rc;
-}
-
-static int advise_measure(struct adv_args *ap, struct sw_workload *wlp)
-{
-	struct adv_args a = *ap;
-	char texts[ADV_TEXTS][512];
+	static const char *const sname[] = {"", "fresh", "used", "steady"};
+	char texts[ADV_TEXTS][512], header[1024];
 	const char *tp[ADV_TEXTS], *lv[ADV_TEXTS], *rtp[ADV_TEXTS], *rlv[ADV_TEXTS];
 	enum adv_kind kind[ADV_TEXTS], rkind[ADV_TEXTS];
 	struct sw_plan pl = {0}, rb = {0};
 	struct sw_workload rebuild;
-	size_t nt, na = 0, nr = 0, n = 0;
-	struct adv_row *rows = NULL;
+	struct adv_rank rk = {.a = a, .pl = &pl, .rb = &rb, .lv = lv, .rlv = rlv, .kind = kind};
+	size_t nt, na = 0, nr = 0;
 	int status, rc;
 
 	bool made = false;
-	if (cli_output_dir_new("advise", "--store", a.store, &made) ||
-	    cli_output_check("advise", "--json", a.json)) {
-		cli_output_undo(a.store, made);
+	if (cli_output_dir_new("advise", "--store", a->store, &made) ||
+	    cli_output_check("advise", "--json", a->json)) {
+		cli_output_undo(a->store, made);
 		return 2;
 	}
-	nt = adv_targets(&a, texts, lv, kind, adv_has_write_policy(&a));
+	nt = adv_targets(a, texts, lv, kind);
 	for (size_t i = 0; i < nt; i++) /* the rebuilds are a plan of their own */
 		if (kind[i] == ADV_REBUILD) {
 			rtp[nr] = texts[i];
@@ -647,34 +555,59 @@ static int advise_measure(struct adv_args *ap, struct sw_workload *wlp)
 			kind[na++] = kind[i];
 		}
 	sw_workload_rebuild(&rebuild);
-	status = adv_plan_run(&pl, &a, tp, na, lv, kind, wlp);
-	if (status >= 0 && nr) {
-		rc = adv_plan_run(&rb, &a, rtp, nr, rlv, rkind, &rebuild);
+	status = adv_plan_run(&pl, a, tp, na, lv, kind, wlp);
+	rk.partial = wl_run_stop_requested();
+	if (status >= 0 && nr && !rk.partial) {
+		rc = adv_plan_run(&rb, a, rtp, nr, rlv, rkind, &rebuild);
 		status = rc < 0 ? rc : status | rc;
+		rk.partial = wl_run_stop_requested();
 	}
-	if (status >= 0 && (rows = calloc(pl.n + 1, sizeof(*rows))))
-		n = adv_rows(&pl, lv, kind, &rb, rlv, rows);
-	if (status >= 0 && !n) {
+	if (status >= 0 && !rk.partial)
+		rk.sure = adv_sure(a);
+	rk.partial |= wl_run_stop_requested();
+	if (status >= 0 && (rk.rows = calloc(pl.n + 1, sizeof(*rk.rows))))
+		adv_rows(&rk);
+	if (status >= 0 && !rk.n && !rk.partial) {
 		cli_error("advise", "no configuration could be measured");
 		status = 1;
 	}
-	if (status >= 0 && n) {
-		adv_sort_goal = a.goal;
-		qsort(rows, n, sizeof(*rows), adv_cmp);
-		printf("%d x %s%s%s, workload %s (%s)\n\n", a.drives, a.drive,
-		       a.controller ? " behind " : "", a.controller ? a.controller : "", a.suite,
-		       wlp->kind == SW_WORKLOAD_SUITE ? "short form: 64 MiB, one pass, 500 ms tests"
-		                                      : "as the file is written");
-		adv_table(stdout, rows, n);
-		adv_answer(stdout, &a, &pl, rows, n);
-		adv_backing(stdout, &a);
-		if (a.json)
-			status |= adv_json(a.json, &pl, &rb);
+	if (status >= 0) {
+		snprintf(
+		    header, sizeof(header),
+		    "%d x %s%s%s, workload %s (%s)\ntest area %.1f GiB (%s); drives %s (%s)\n\n",
+		    a->drives, a->drive, a->controller ? " behind " : "",
+		    a->controller ? a->controller : "", a->suite,
+		    wlp->kind == SW_WORKLOAD_SUITE ? "short form: one pass, 500 ms tests"
+		                                   : "as the file is written",
+		    (double)a->size / (1ull << 30), a->size_why, sname[a->state], a->state_why);
+		adv_print(stdout, &rk, header);
+		if (a->json)
+			status |= adv_json(a->json, &rk);
 	}
-	free(rows);
+	free(rk.rows);
+	json_object_put(rk.sure);
 	sw_plan_free(&pl);
 	sw_plan_free(&rb);
+	if (rk.partial)
+		return 130;
 	return status == -2 ? 2 : status < 0 ? 1 : status;
+}
+
+static int advise_main(int argc, char **argv)
+{
+	struct adv_args a = {0};
+	struct sw_workload wl = {0};
+	int rc = adv_parse(argc, argv, &a);
+
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	if (adv_stack(&a))
+		return 2;
+	rc = advise_workload(&a, &wl);
+	if (!rc)
+		rc = advise_measure(&a, &wl);
+	sw_workload_free(&wl);
+	return rc;
 }
 
 static struct cli_command advise_cmd = {

@@ -10,11 +10,14 @@
  * walk, raid_rebuild(): read a surviving copy (mirrors) or the rest of the
  * stripe (parity), write the member, one unit at a time, no other I/O, on
  * the simulated clock.  A whole 500 GB member costs seconds of CPU per
- * point, so only the member's last SW_REBUILD_SLICE bytes are walked (the
- * walk's resume point skips the rest, as md's recovery offset does), and
- * the whole member's time is estimated from it: the slice's time plus the
- * rest at the rate of the slice's second half, which lies past a drive's
- * SLC cache where the slice is larger than it.  Where the walk cannot say
+ * point, so only the member's last slice is walked (the walk's resume point
+ * skips the rest, as md's recovery offset does), and the whole member's
+ * time is estimated from it: the slice's time plus the rest at the rate of
+ * the slice's second half.  The replacement drive is fresh, so its first
+ * writes land in its SLC cache and write buffer; the slice is
+ * SW_REBUILD_CACHES times the member drive's caches (at least
+ * SW_REBUILD_SLICE), so its second half runs at the rate the drive keeps
+ * once they are full, and that rate carries the rest of the member.  Where the walk cannot say
  * where its half is (a layout whose member offsets jump), the estimate is
  * the slice's rate over the whole member.
  *
@@ -37,9 +40,10 @@
 #define SW_REBUILD_UNIT (1ull << 20)
 
 static const char sw_rebuild_method[] =
-    "raidlab's rebuild walk of member 0 (one request at a time, no other I/O) over the "
-    "member's last slice, on the simulated clock; the rest of the member at the rate of the "
-    "slice's second half.  Not modelled: rebuild-rate settings, user I/O during the "
+    "raidlab's rebuild walk of member 0 onto a fresh drive (one request at a time, no other "
+    "I/O) over the member's last slice, twice the drive's SLC cache and write buffer or 8 GiB "
+    "if larger, on the simulated clock; the rest of the member at the rate of the slice's "
+    "second half, past those caches.  Not modelled: rebuild-rate settings, user I/O during the "
     "rebuild, data on the survivors";
 
 /* The array to rebuild: the first raid node from the top with redundancy. */
@@ -99,6 +103,39 @@ static struct json_object *sw_rebuild_json(const struct raid_rebuild_result *res
 	return t;
 }
 
+#define SW_REBUILD_CACHES 2
+
+/* The first drive's SLC cache and write buffer in @o (a target tree), in bytes. */
+static uint64_t sw_rebuild_drive_caches(struct json_object *o)
+{
+	struct json_object *v, *kids;
+
+	if (json_object_object_get_ex(o, "slc_cache_bytes", &v)) {
+		struct json_object *b = NULL;
+		json_object_object_get_ex(o, "write_buffer_bytes", &b);
+		return (uint64_t)json_object_get_int64(v) + (uint64_t)json_object_get_int64(b);
+	}
+	if (json_object_object_get_ex(o, "children", &kids))
+		for (size_t i = 0; i < json_object_array_length(kids); i++) {
+			uint64_t c = sw_rebuild_drive_caches(json_object_array_get_idx(kids, i));
+			if (c)
+				return c;
+		}
+	return 0;
+}
+
+/* How much of the member to walk: past the replacement drive's caches. */
+static uint64_t sw_rebuild_slice(struct rl_target *a, uint64_t member)
+{
+	struct json_object *tree = rl_target_tree(a);
+	uint64_t slice = SW_REBUILD_CACHES * sw_rebuild_drive_caches(tree);
+
+	json_object_put(tree);
+	if (slice < SW_REBUILD_SLICE)
+		slice = SW_REBUILD_SLICE;
+	return slice < member ? slice : member;
+}
+
 static int sw_rebuild_walk(struct suite_run *r, struct rl_target *a)
 {
 	uint64_t sizes[RAID_MAX_MEMBERS], member, t0;
@@ -110,8 +147,9 @@ static int sw_rebuild_walk(struct suite_run *r, struct rl_target *a)
 
 	raid_member_sizes(a, sizes);
 	member = sizes[0];
-	if (member > SW_REBUILD_SLICE)
-		o.resume = (member - SW_REBUILD_SLICE) / SW_REBUILD_UNIT * SW_REBUILD_UNIT;
+	uint64_t slice = sw_rebuild_slice(a, member);
+	if (member > slice)
+		o.resume = (member - slice) / SW_REBUILD_UNIT * SW_REBUILD_UNIT;
 	if ((rc = raid_tool_exec(a, &c.ex)) != 0) {
 		snprintf(r->msg, sizeof(r->msg), "rebuild: cannot set up I/O: %s", strerror(-rc));
 		return rc;
@@ -172,5 +210,5 @@ void sw_workload_rebuild(struct sw_workload *w)
 	snprintf(w->name, sizeof(w->name), "rebuild");
 	/* the method is the workload's contents: a change of it is another key */
 	w->content = sw_content_hash(sw_rebuild_method, sizeof(sw_rebuild_method));
-	w->content ^= SW_REBUILD_SLICE;
+	w->content ^= SW_REBUILD_SLICE ^ SW_REBUILD_CACHES;
 }

@@ -1,0 +1,82 @@
+/*
+ * cmd_advise.h - what the two halves of `raidlab advise` share: the
+ * arguments and stack facts (cmd_advise.c: parsing, the platform's offers,
+ * the plans) and the rows the ranking prints (cmd_advise_rank.c: figures,
+ * table, answer, how sure, JSON).
+ */
+#ifndef RL_CLI_CMD_ADVISE_H
+#define RL_CLI_CMD_ADVISE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sweep/sweep.h"
+
+enum adv_goal { ADV_THROUGHPUT, ADV_LATENCY, ADV_CAPACITY, ADV_SAFETY };
+enum adv_state { ADV_STATE_AUTO, ADV_STATE_FRESH, ADV_STATE_USED, ADV_STATE_STEADY };
+
+/* What a sweep text of advise measures. */
+enum adv_kind {
+	ADV_HEALTHY,  /* the configuration */
+	ADV_DEGRADED, /* the same with member 0 failed */
+	ADV_REBUILD,  /* its array (no write policy) with member 0 failed, for the rebuild */
+};
+
+/* How many test groups a row keeps figures for (sequential, random QD1, ...). */
+#define ADV_GROUPS 8
+
+struct adv_args {
+	unsigned drives;
+	char drive[64];
+	const char *controller, *suite, *store, *json;
+	char platform[64]; /* the validation set the platform is, or "" */
+	enum adv_goal goal;
+	enum adv_state state;
+	const char *state_why; /* why the state was chosen */
+	unsigned par;
+	double timeout;
+	uint64_t size; /* the test area; 0: sized from the stack */
+	char size_why[192];
+	/* what the controller's profile says it offers (offers.KEY lines) */
+	char levels[128], chunks[64], write[32], read[32], trim[8];
+	double rebuild_share; /* the controller's rebuild rate: share of the members' time */
+	bool wp;              /* the controller takes write= */
+};
+
+struct adv_group {
+	char name[48];
+	double read_mb_s, write_mb_s; /* geometric means over the group's tests; 0: none */
+};
+
+struct adv_row {
+	const struct sw_point *pt;
+	double mb_s, iops, p99_us, write_mb_s;
+	double degraded_mb_s; /* with member 0 failed; 0: not measured */
+	double rebuild_s;     /* estimated rebuild of member 0; 0: not measured */
+	const char *basis;    /* validated, extrapolated */
+	struct adv_group groups[ADV_GROUPS];
+	size_t ngroups;
+};
+
+struct adv_rank {
+	const struct adv_args *a;
+	const struct sw_plan *pl, *rb;
+	const char *const *lv, *const *rlv;
+	const enum adv_kind *kind;
+	struct adv_row *rows;
+	size_t n;
+	bool partial;             /* interrupted: no answer */
+	struct json_object *sure; /* the validation set's outcome (cmd_advise_sure.c), or NULL */
+};
+
+struct json_object;
+/* cmd_advise_sure.c: the platform's validation set replayed and checked (kept in the store) */
+struct json_object *adv_sure(const struct adv_args *a);
+
+/* cmd_advise_rank.c */
+size_t adv_rows(struct adv_rank *r);
+void adv_print(FILE *f, struct adv_rank *r, const char *header);
+int adv_json(const char *path, const struct adv_rank *r);
+
+#endif

@@ -362,11 +362,42 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
+/*
+ * fio's defaults for the jobs that run where fio would (job.h); a job whose
+ * engine became psync is checked again, so an option psync cannot honour
+ * (cmdprio, latency_target) is refused as fio refuses it.
+ */
+static int run_fio_defaults(const struct run_args *a, struct wl_jobfile *jf)
+{
+	bool fio_files = !a->target && !jf->target;
+	char msg[512], where[WL_NAME_MAX + 64];
+
+	for (size_t i = 0; i < jf->njobs; i++) {
+		struct wl_job *j = &jf->jobs[i];
+		if (!wl_job_apply_fio_defaults(j, fio_files))
+			continue;
+		snprintf(where, sizeof(where), "job '%s' (fio's default ioengine=psync)", j->name);
+		if (wl_job_validate(j, where, msg, sizeof(msg))) {
+			cli_error("run", "%s", msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 {
 	char msg[512];
 
 	memset(jf, 0, sizeof(*jf));
+	if (!a->jobfile && !a->ncli_jobs && !a->target && !a->base.filename[0] &&
+	    !a->base.directory[0] && !a->base.read_iolog[0]) {
+		/* fio's answer: options alone, without --name or a file, define no job */
+		cli_error("run", "No job(s) defined: give a job file ('-' reads it from standard "
+		                 "input), --name=NAME with job options, or --target SPEC ('raidlab "
+		                 "run --help')");
+		return -EINVAL;
+	}
 	if (!a->jobfile) {
 		size_t n = a->ncli_jobs ? a->ncli_jobs : 1;
 		const struct wl_job *src = a->ncli_jobs ? a->cli_jobs : &a->base;
@@ -383,58 +414,20 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 			return -ENOMEM;
 		memcpy(jf->jobs, src, n * sizeof(*jf->jobs));
 		jf->njobs = n;
-		for (size_t i = 0; i < n; i++)
-			wl_job_apply_fio_defaults(&jf->jobs[i]);
-		return 0;
+		return run_fio_defaults(a, jf);
 	}
-	FILE *f = fopen(a->jobfile, "r");
-	if (!f) {
-		int e = errno;
-		char list[512];
-		if (e == ENOENT && !strchr(a->jobfile, '/') && !strchr(a->jobfile, '.'))
-			cli_error("run",
-			          "no suite and no job file named '%s' (suites: %s; 'raidlab help "
-			          "suites' describes them)",
-			          a->jobfile, cli_suite_list(a->jobfile, list, sizeof(list)));
-		else
-			cli_error("run", "cannot open job file %s: %s", a->jobfile, strerror(e));
-		return -e;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		cli_error("run", "job file %s: not a regular file", a->jobfile);
-		fclose(f);
-		return -EINVAL;
-	}
-	/* Read it whole: a NUL byte is refused where it is, not taken as the end. */
-	char *text = malloc((size_t)st.st_size + 1);
-	size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
-	fclose(f);
-	if (!text)
-		return -ENOMEM;
-	text[n] = 0;
-	const char *nul = memchr(text, 0, n);
-	if (nul) {
-		size_t line = 1, col = 1;
-		for (const char *q = text; q < nul; q++, col++)
-			if (*q == '\n')
-				line++, col = 0;
-		cli_error("run",
-		          "job file %s:%zu: a NUL byte at column %zu (byte %zu): a job file is "
-		          "text",
-		          a->jobfile, line, col, (size_t)(nul - text));
-		free(text);
-		return -EINVAL;
-	}
-	int rc = wl_jobfile_parse(text, a->jobfile, &a->base, jf, msg, sizeof(msg));
+	char *text = NULL;
+	int rc = cli_run_read_jobfile(a->jobfile, &text);
+	if (rc)
+		return rc;
+	rc = wl_jobfile_parse_from(text, strcmp(a->jobfile, "-") ? a->jobfile : "<stdin>", &a->base,
+	                           cli_run_jobfile_reader, jf, msg, sizeof(msg));
 	free(text);
 	if (rc) {
 		cli_error("run", "%s", msg);
 		return rc;
 	}
-	for (size_t i = 0; i < jf->njobs; i++)
-		wl_job_apply_fio_defaults(&jf->jobs[i]);
-	return 0;
+	return run_fio_defaults(a, jf);
 }
 
 /* --section: keep only the named jobs (in file order). */

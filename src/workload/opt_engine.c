@@ -51,6 +51,7 @@ int opt_set_engine(struct wl_job *job, const struct opt_def *def, const char *va
 	if (ret)
 		return ret;
 	job->engine = (enum wl_engine)c->value;
+	job->engine_given = true;
 	snprintf(job->engine_name, sizeof(job->engine_name), "%s", c->text);
 	return 0;
 }

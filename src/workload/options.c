@@ -28,6 +28,7 @@
 #include "workload/opt_priv.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 /* --- the table --- */
@@ -134,13 +135,17 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_dist},
     {OPT_INFO("direct", NULL, "bool", "1",
               "1: O_DIRECT, bypassing the page cache; 0: through the page cache.  A job "
-              "whose filename= names paths or whose directory= is set, and that says "
-              "neither direct= nor buffered=, runs buffered as in fio."),
+              "that runs where fio would (filename= names paths, directory= is set, or "
+              "no file and no --target: fio's file NAME.CLONE.0) and says neither direct= "
+              "nor buffered= runs buffered, as in fio."),
      .set = opt_set_direct, .off = OPT_OFF(direct, bool)},
     {OPT_INFO("buffered", NULL, "bool", "0", "The inverse of direct: buffered=1 is direct=0."),
      .set = opt_set_buffered},
     {OPT_INFO("ioengine", NULL, "enum", "io_uring",
-              "How I/O is issued: io_uring; libaio (Linux native AIO through libaio); psync, "
+              "How I/O is issued.  A job on a --target defaults to io_uring; a job that "
+              "runs where fio would (filename= names paths, directory= is set, or no file "
+              "and no --target) defaults to psync, fio's default.  The engines: io_uring; libaio "
+              "(Linux native AIO through libaio); psync, "
               "sync, pvsync, pvsync2 (one synchronous call per I/O, so iodepth is 1 in "
               "effect); null (no I/O at all: a null() target of the job's size); falloc "
               "(each read is fallocate(2) keeping the size, each write one growing it, each "
@@ -349,8 +354,10 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_bool, .off = OPT_OFF(allow_file_create, bool)},
     {OPT_INFO("unlink", NULL, "bool", "0",
               "1: remove the job's regular files when the run ends, also those that "
-              "existed before it (raidlab removes the files it created anyway, unless "
-              "--keep).  Block devices are never removed."),
+              "existed before it.  0: files a job lays out where fio would (filename= "
+              "paths, directory=, fio's default file) stay, as in fio; files raidlab "
+              "creates for a --target spec are removed unless --keep.  Block devices are "
+              "never removed."),
      .set = opt_set_bool, .off = OPT_OFF(unlink_files, bool)},
     {OPT_INFO("unlink_each_loop", NULL, "bool", "0",
               "1: as unlink=1.  raidlab keeps its files open across loops, so they are "
@@ -850,16 +857,25 @@ void wl_job_init(struct wl_job *job)
 			(void)def->set(job, def, def->info.def, &ctx);
 	}
 	job->direct_given = false;
+	job->engine_given = false;
 	job->verify_given = false;
 	job->scramble_given = false;
 	job->rwmix_given[0] = job->rwmix_given[1] = false;
 }
 
-void wl_job_apply_fio_defaults(struct wl_job *job)
+bool wl_job_apply_fio_defaults(struct wl_job *job, bool fio_files)
 {
 	bool paths = job->directory[0] || (job->filename[0] && !strchr(job->filename, '('));
-	if (paths && !job->direct_given)
+	if (!paths && !(fio_files && !job->filename[0]))
+		return false;
+	if (!job->direct_given)
 		job->direct = false;
+	job->keep_files = !job->unlink_files;
+	if (job->engine_given || job->engine == WL_ENGINE_PSYNC)
+		return false;
+	job->engine = WL_ENGINE_PSYNC;
+	snprintf(job->engine_name, sizeof(job->engine_name), "psync");
+	return true;
 }
 
 static struct wl_option_info opt_infos[OPT_ARRAY_SIZE(opt_table)];

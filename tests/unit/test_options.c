@@ -1234,41 +1234,60 @@ static const char *const promised[] = {
     "io_limit",
 };
 
-/* fio's default direct=0 applies to jobs that name paths and did not say direct= */
+/* fio's defaults (direct=0, psync, files kept) apply to jobs that run where fio would */
 static void test_fio_direct_default(void **state)
 {
 	struct wl_job j;
 
 	(void)state;
 	wl_job_init(&j);
-	assert_true(j.direct); /* raidlab's default, for --target */
-	wl_job_apply_fio_defaults(&j);
+	assert_true(j.direct); /* raidlab's defaults, for --target */
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_false(wl_job_apply_fio_defaults(&j, false));
 	assert_true(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_false(j.keep_files);
 	SET_OK(&j, "filename", "/tmp/some.img");
-	wl_job_apply_fio_defaults(&j);
+	assert_true(wl_job_apply_fio_defaults(&j, false));
 	assert_false(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_PSYNC);
+	assert_string_equal(j.engine_name, "psync");
+	assert_true(j.keep_files);
+
+	wl_job_init(&j); /* no file and no target: fio's default file, fio's defaults */
+	assert_true(wl_job_apply_fio_defaults(&j, true));
+	assert_false(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_PSYNC);
 
 	wl_job_init(&j);
 	SET_OK(&j, "directory", "/tmp");
-	wl_job_apply_fio_defaults(&j);
+	SET_OK(&j, "ioengine", "libaio");
+	SET_OK(&j, "unlink", "1");
+	assert_false(wl_job_apply_fio_defaults(&j, false)); /* an engine given stays */
 	assert_false(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_LIBAIO);
+	assert_false(j.keep_files);
 
 	wl_job_init(&j);
 	SET_OK(&j, "filename", "/tmp/some.img");
 	SET_OK(&j, "direct", "1");
-	wl_job_apply_fio_defaults(&j);
+	SET_OK(&j, "ioengine", "io_uring");
+	assert_false(wl_job_apply_fio_defaults(&j, false));
 	assert_true(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
 
 	wl_job_init(&j);
 	SET_OK(&j, "filename", "/tmp/some.img");
 	SET_OK(&j, "buffered", "0");
-	wl_job_apply_fio_defaults(&j);
+	wl_job_apply_fio_defaults(&j, false);
 	assert_true(j.direct);
 
-	wl_job_init(&j); /* a raidlab spec in filename= keeps raidlab's default */
+	wl_job_init(&j); /* a raidlab spec in filename= keeps raidlab's defaults */
 	SET_OK(&j, "filename", "mem(size=1m)");
-	wl_job_apply_fio_defaults(&j);
+	assert_false(wl_job_apply_fio_defaults(&j, true));
 	assert_true(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_false(j.keep_files);
 }
 
 /* Is @name an option or alias of @opts? */
@@ -1382,6 +1401,7 @@ static void test_option_table(void **state)
 			SET_OK(&j, o->name, o->def);
 			j.direct_given = false;   /* only records that direct= was said */
 			j.scramble_given = false; /* likewise */
+			j.engine_given = false;   /* likewise */
 			j.rwmix_given[0] = j.rwmix_given[1] = false; /* likewise */
 			if (memcmp(&j, &def, sizeof(j)) != 0)
 				fail_msg("option '%s': its default '%s' differs from wl_job_init",
@@ -1778,7 +1798,8 @@ static void test_jobfile_malformed(void **state)
 	     "is not set"},
 	    {"[j]\nsize=${}\n", "bad.fio:2: malformed ${VAR} reference"},
 	    {"[global]\ninclude other.fio\n[j]\n",
-	     "bad.fio:2: fio's include directive is not supported"},
+	     "bad.fio:2: include other.fio: include files are only read from a job file on disk"},
+	    {"include other.fio\n[j]\n", "bad.fio:1: include other.fio: outside any section"},
 	    {"[j]\nrw=randread:0\n", "bad.fio:2: option 'rw': expected randread:N"},
 	    {"[j]\nrw=randwrite:4\nverify=crc32c\n",
 	     "bad.fio:1: job 'j': verify=crc32c cannot be combined with rw=randwrite:4"},

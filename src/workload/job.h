@@ -356,6 +356,8 @@ struct wl_job {
 	char filename_format[WL_PATH_MAX]; /* default $jobname.$jobnum.$filenum */
 	bool unlink_files; /* unlink=1 / unlink_each_loop=1: remove them at the end */
 	bool keep_files;   /* fio's habit: files it laid out stay (wl_job_apply_fio_defaults) */
+	bool create_only;  /* create_only=1: lay out the files, no I/O */
+	bool disk_util;    /* disk_util=0: not in the Disk stats (default 1) */
 	bool allow_file_create; /* 0: a file that does not exist is an error */
 	bool create_on_open;    /* 1: a short existing file is used as it is, not laid out */
 	/* buffer_pattern=: what writes carry (0 bytes: random data) */
@@ -417,6 +419,12 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
  * option table's default texts, so they always match the documentation.
  */
 void wl_job_init(struct wl_job *job);
+/*
+ * Does the job run for its runtime rather than its size?  time_based needs a
+ * runtime: without one fio notes it and runs the job's size once, and so
+ * does raidlab (`run` prints the same note).
+ */
+bool wl_job_time_based(const struct wl_job *job);
 
 /*
  * fio's defaults where fio's own way of naming files is used: a job whose

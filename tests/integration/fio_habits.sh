@@ -78,7 +78,55 @@ expect_fail 2 "inc/absent.fio:3: include missing.fio: cannot open job file inc/m
 printf '[i]\ninclude self.fio\n' >inc/self.fio
 expect_fail 2 "nest more than 8 deep" "$RAIDLAB" run inc/self.fio
 
-# 5. nothing defines a job
+# 5. options fio accepts that raidlab refused: each beside fio
+cd rl
+for o in '--bs=4k,64k --rw=rw' '--bs=4k,64k,8k --rw=rw' '--bs=,16k --rw=rw' \
+	'--random_distribution=zipf:1.2' '--clocksource=cpu' '--clocksource=gettimeofday'; do
+	header fio --name=o --filename=o.img --size=1m --rw=read $o >../h.fio || fail "fio refused $o"
+	header "$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=read $o >../h.rl ||
+		fail "raidlab refused $o: $(cat header.out)"
+	diff ../h.fio ../h.rl || fail "$o: the job's description differs from fio's"
+done
+# per-direction sizes are what the requests use (the last write may be cut at the region's end)
+"$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=rw --bs=4k,64k --output-format=json >o.json
+jq -e '.jobs[0].read.total_ios > 0 and .jobs[0].read.io_bytes == 4096 * .jobs[0].read.total_ios and
+	.jobs[0].write.io_bytes > 61440 * .jobs[0].write.total_ios' o.json >/dev/null ||
+	fail "bs=4k,64k: $(jq -c '.jobs[0] | [.read.io_bytes, .read.total_ios, .write.io_bytes, .write.total_ios]' o.json)"
+expect_fail 2 "a range per direction (4k-8k) is not supported" \
+	"$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=rw --bs=4k-8k,64k
+# time_based without runtime: fio's note, and the size runs once
+fio --name=o --filename=o.img --size=1m --rw=read --time_based --output-format=json >o.fio 2>e.fio
+"$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=read --time_based --output-format=json \
+	>o.json 2>e.rl || fail "time_based without runtime: $(cat e.rl)"
+grep -q 'time_based requires a runtime' e.fio || fail "fio's note changed: $(cat e.fio)"
+grep -q 'time_based needs a runtime; it runs its size once' e.rl || fail "no note: $(cat e.rl)"
+[ "$(jq .jobs[0].read.io_bytes o.json)" = "$(jq .jobs[0].read.io_bytes o.fio)" ] ||
+	fail "time_based without runtime moved $(jq .jobs[0].read.io_bytes o.json), fio $(jq .jobs[0].read.io_bytes o.fio)"
+# disk_util=0: no Disk stats section (fio's, when the job ran on a disk)
+"$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=read >n.rl
+"$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=read --disk_util=0 >d.rl
+fio --name=o --filename=o.img --size=1m --rw=read --disk_util=0 >d.fio
+! grep -q 'Disk stats' d.fio || fail "fio printed Disk stats with disk_util=0"
+! grep -q 'Disk stats' d.rl || fail "disk_util=0 still printed Disk stats"
+if grep -q 'Disk stats' n.rl; then :; else echo "note: no disk under $T to show Disk stats for"; fi
+# create_only: the file is laid out, nothing is measured
+for tool in fio "$RAIDLAB run"; do
+	rm -f c.img
+	$tool --name=c --filename=c.img --size=2m --rw=read --create_only=1 >c.out 2>&1 ||
+		fail "$tool create_only: $(cat c.out)"
+	[ "$(stat -c %s c.img)" = 2097152 ] || fail "$tool create_only did not lay out c.img"
+	! grep -q 'READ:' c.out || fail "$tool create_only measured: $(cat c.out)"
+done
+printf '[a]\nfilename=c.img\nsize=1m\nrw=read\ncreate_only=1\n[b]\nfilename=c.img\nsize=1m\nrw=read\n' >mix.fio
+expect_fail 2 "a run either lays out files or measures" "$RAIDLAB" run mix.fio
+# allow_mounted_write=1 cannot lift raidlab's protection: refused, saying why
+expect_fail 2 "only when --force-destroy is given on the command line" \
+	"$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=read --allow_mounted_write=1
+"$RAIDLAB" run --name=o --filename=o.img --size=1m --rw=read --allow_mounted_write=0 >/dev/null ||
+	fail "allow_mounted_write=0 (fio's default) refused"
+cd "$T"
+
+# 6. nothing defines a job
 fio >/dev/null 2>fio.err && fail "fio ran with no job"
 grep -q 'No job(s) defined' fio.err || fail "fio's message changed: $(cat fio.err)"
 expect_fail 2 "No job(s) defined" "$RAIDLAB" run

@@ -263,6 +263,13 @@ void cli_run_progress_cb(void *arg, const struct wl_progress *p);
  * run` (run_fioflags.c): print to stdout; return the exit code.
  */
 int cli_run_cmdhelp(const char *opt);
+/* `run --help`: the text, and the suites' names appended (run_usage.c) */
+extern const char cli_run_usage[];
+void cli_run_usage_fill(struct cli_command *self);
+/* `run`'s job file, whole, in *text (to free); "-" is standard input. -errno, reported. */
+int cli_run_read_jobfile(const char *path, char **text);
+/* The same, quiet, the reason in @why: the job file parser's reader of include files */
+int cli_run_jobfile_reader(const char *path, char **text, char *why, size_t whylen);
 int cli_run_enghelp(const char *arg);
 /* --showcmd: each job of @jf as command-line options, fio's spelling (run_fioflags.c) */
 struct wl_jobfile;

@@ -36,82 +36,6 @@
 #include "suites/suite.h"
 #include "workload/run.h"
 
-static const char run_usage[] =
-    "usage: raidlab run [JOBFILE] [--target SPEC] [OPTIONS] [--JOBOPTION=VALUE ...]\n"
-    "       raidlab run --name=JOB --filename=PATH [--JOBOPTION=VALUE ...] [--name=JOB2 ...]\n"
-    "       raidlab run SUITE --target SPEC [--target SPEC ...] [SUITE OPTIONS]\n"
-    "\n"
-    "Runs fio jobs against files, devices, arrays or simulated drives and prints\n"
-    "throughput, IOPS and latency.  fio's job files and command lines run unchanged.\n"
-    "\n"
-    "  --target SPEC         where jobs without filename=/directory= do I/O (default, as\n"
-    "                        fio: ./JOBNAME.N.0): a path,\n"
-    "                        file(PATH, size=1g), mem(size=1g), raid0(...), ssd(...)\n"
-    "                        ('raidlab help targets')\n"
-    "  --json FILE           write raidlab's full result as JSON (docs/results.md)\n"
-    "  --output FILE         write the report to FILE instead of standard output\n"
-    "  --output-format=F     normal (default: fio's report; raidlab's table with\n"
-    "                        --target), json or json+ (fio's JSON), terse;\n"
-    "                        several separated by ','\n"
-    "  --minimal             the same as --output-format=terse\n"
-    "  --eta=WHEN            progress line: auto (default: on a terminal), always, never\n"
-    "  --eta-newline=T       keep the progress line every T; --eta-interval=T: redraw it\n"
-    "                        at most every T\n"
-    "  --status-interval=T   also report the figures so far every T (e.g. 1s), as fio\n"
-    "                        does in each output format (with --target: a line of rates)\n"
-    "  --readonly            refuse any job that writes or trims\n"
-    "  --max-jobs=N          refuse more than N jobs (numjobs copies count)\n"
-    "  --fleet-stonewall     under mpirun: every rank stops when the first ends a wave\n"
-    "  --offset-per-rank=S   under mpirun: rank r's jobs start r*S further in (one shared\n"
-    "                        target, a region per rank)\n"
-    "  --version, --cmdhelp[=OPT], --enghelp[=ENGINE]: fio's answers, then exit\n"
-    "  --warnings-fatal, --aux-path=DIR: accepted as in fio\n"
-    "  --section=NAME        run only the job section NAME (may be repeated)\n"
-    "  --parse-only          check the jobs and exit\n"
-    "  --showcmd             print the jobs as command-line options and exit\n"
-    "  --quiet               no progress line and no report\n"
-    "  --keep                keep test files raidlab created\n"
-    "  --force-destroy       allow writing over data found on the target\n"
-    "  --trace FILE          replay a recorded trace (read_iolog=; docs/traces.md);\n"
-    "                        --replay_no_stall=1: as fast as possible\n"
-    "  --JOBOPTION=VALUE     any job option, e.g. --rw=randread --bs=4k --iodepth=32\n"
-    "                        ('raidlab help options' lists them)\n"
-    "\n"
-    "Without a JOBFILE, --name starts a job as in fio: options before the first\n"
-    "--name apply to every job.  With a JOBFILE, command-line options are defaults\n"
-    "its [global] and sections override.  Jobs run at the same time unless stonewall\n"
-    "separates them.  Exit status: 0 ok, 1 I/O error or verify failure, 2 bad usage.\n"
-    "Under mpirun every rank runs the jobs at once, behind a barrier per wave, with\n"
-    "$rank, $nranks and $host replaced in the arguments and specs; rank 0 reports the\n"
-    "sum over the ranks and each rank (docs/mpi.md).\n"
-    "\n"
-    "SUITE is a standard benchmark reproduced from its public definition.  With\n"
-    "several --target options it runs each and writes one JSON per configuration.\n"
-    "'raidlab help suites' describes them; 'raidlab run SUITE --help' shows a suite's\n"
-    "options (a job file with a suite's name needs a path: ./cdm).  The suites:\n";
-
-/* run_usage and the suites' names from their registries, wrapped at 80 columns. */
-static char run_usage_full[sizeof(run_usage) + 1024];
-
-static void run_usage_fill(struct cli_command *self)
-{
-	const char *v[64];
-	size_t n = cli_suite_names(v, 64), pos = strlen(run_usage), col = 0;
-
-	memcpy(run_usage_full, run_usage, pos + 1);
-	for (size_t i = 0; i < n && pos + 64 < sizeof(run_usage_full); i++) {
-		size_t w = strlen(v[i]) + 2;
-		if (col && col + w > 78) {
-			run_usage_full[pos++] = '\n';
-			col = 0;
-		}
-		pos += (size_t)snprintf(run_usage_full + pos, sizeof(run_usage_full) - pos,
-		                        "%s%s%s", col ? " " : "  ", v[i], i + 1 < n ? "," : ".\n");
-		col += w;
-	}
-	self->usage = run_usage_full;
-}
-
 #define RUN_SECTIONS_MAX 32
 
 enum run_eta { RUN_ETA_AUTO = 0, RUN_ETA_ALWAYS, RUN_ETA_NEVER };
@@ -362,11 +286,48 @@ static int run_parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
+/*
+ * fio's defaults for the jobs that run where fio would (job.h); a job whose
+ * engine became psync is checked again, so an option psync cannot honour
+ * (cmdprio, latency_target) is refused as fio refuses it.
+ */
+static int run_fio_defaults(const struct run_args *a, struct wl_jobfile *jf)
+{
+	bool fio_files = !a->target && !jf->target;
+	char msg[512], where[WL_NAME_MAX + 64];
+
+	for (size_t i = 0; i < jf->njobs; i++) {
+		struct wl_job *j = &jf->jobs[i];
+		if (j->time_based && !wl_job_time_based(j))
+			fprintf(
+			    stderr,
+			    "raidlab run: job '%s': time_based needs a runtime; it runs its size "
+			    "once, as fio does\n",
+			    j->name);
+		if (!wl_job_apply_fio_defaults(j, fio_files))
+			continue;
+		snprintf(where, sizeof(where), "job '%s' (fio's default ioengine=psync)", j->name);
+		if (wl_job_validate(j, where, msg, sizeof(msg))) {
+			cli_error("run", "%s", msg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 {
 	char msg[512];
 
 	memset(jf, 0, sizeof(*jf));
+	if (!a->jobfile && !a->ncli_jobs && !a->target && !a->base.filename[0] &&
+	    !a->base.directory[0] && !a->base.read_iolog[0]) {
+		/* fio's answer: options alone, without --name or a file, define no job */
+		cli_error("run", "No job(s) defined: give a job file ('-' reads it from standard "
+		                 "input), --name=NAME with job options, or --target SPEC ('raidlab "
+		                 "run --help')");
+		return -EINVAL;
+	}
 	if (!a->jobfile) {
 		size_t n = a->ncli_jobs ? a->ncli_jobs : 1;
 		const struct wl_job *src = a->ncli_jobs ? a->cli_jobs : &a->base;
@@ -383,58 +344,20 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 			return -ENOMEM;
 		memcpy(jf->jobs, src, n * sizeof(*jf->jobs));
 		jf->njobs = n;
-		for (size_t i = 0; i < n; i++)
-			wl_job_apply_fio_defaults(&jf->jobs[i]);
-		return 0;
+		return run_fio_defaults(a, jf);
 	}
-	FILE *f = fopen(a->jobfile, "r");
-	if (!f) {
-		int e = errno;
-		char list[512];
-		if (e == ENOENT && !strchr(a->jobfile, '/') && !strchr(a->jobfile, '.'))
-			cli_error("run",
-			          "no suite and no job file named '%s' (suites: %s; 'raidlab help "
-			          "suites' describes them)",
-			          a->jobfile, cli_suite_list(a->jobfile, list, sizeof(list)));
-		else
-			cli_error("run", "cannot open job file %s: %s", a->jobfile, strerror(e));
-		return -e;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		cli_error("run", "job file %s: not a regular file", a->jobfile);
-		fclose(f);
-		return -EINVAL;
-	}
-	/* Read it whole: a NUL byte is refused where it is, not taken as the end. */
-	char *text = malloc((size_t)st.st_size + 1);
-	size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
-	fclose(f);
-	if (!text)
-		return -ENOMEM;
-	text[n] = 0;
-	const char *nul = memchr(text, 0, n);
-	if (nul) {
-		size_t line = 1, col = 1;
-		for (const char *q = text; q < nul; q++, col++)
-			if (*q == '\n')
-				line++, col = 0;
-		cli_error("run",
-		          "job file %s:%zu: a NUL byte at column %zu (byte %zu): a job file is "
-		          "text",
-		          a->jobfile, line, col, (size_t)(nul - text));
-		free(text);
-		return -EINVAL;
-	}
-	int rc = wl_jobfile_parse(text, a->jobfile, &a->base, jf, msg, sizeof(msg));
+	char *text = NULL;
+	int rc = cli_run_read_jobfile(a->jobfile, &text);
+	if (rc)
+		return rc;
+	rc = wl_jobfile_parse_from(text, strcmp(a->jobfile, "-") ? a->jobfile : "<stdin>", &a->base,
+	                           cli_run_jobfile_reader, jf, msg, sizeof(msg));
 	free(text);
 	if (rc) {
 		cli_error("run", "%s", msg);
 		return rc;
 	}
-	for (size_t i = 0; i < jf->njobs; i++)
-		wl_job_apply_fio_defaults(&jf->jobs[i]);
-	return 0;
+	return run_fio_defaults(a, jf);
 }
 
 /* --section: keep only the named jobs (in file order). */
@@ -1007,6 +930,40 @@ static int run_save(const struct run_args *a, struct run_plan *plan, const struc
 	return status;
 }
 
+/* create_only=1 lays out and measures nothing: a run does one or the other. */
+static int run_check_create_only(const struct wl_jobfile *jf)
+{
+	for (size_t i = 1; i < jf->njobs; i++)
+		if (jf->jobs[i].create_only != jf->jobs[0].create_only) {
+			cli_error("run",
+			          "job '%s' says create_only=%d but job '%s' create_only=%d: a run "
+			          "either lays out files or measures; run them apart",
+			          jf->jobs[i].name, jf->jobs[i].create_only, jf->jobs[0].name,
+			          jf->jobs[0].create_only);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/*
+ * The targets of jobs that keep disk_util (fio's default), in @tgs; returns
+ * how many.  disk_util=0 leaves a job's devices out.
+ */
+static size_t run_disk_util_targets(const struct run_plan *p, const struct wl_jobfile *jf,
+                                    struct rl_target **tgs)
+{
+	size_t n = 0;
+	for (size_t t = 0; t < p->ntg; t++) {
+		bool keep = false;
+		for (size_t i = 0; i < jf->njobs && !keep; i++)
+			for (unsigned k = 0; k < jf->jobs[i].numjobs && !keep; k++)
+				keep = p->tidx[p->clone0[i] + k] == t && jf->jobs[i].disk_util;
+		if (keep)
+			tgs[n++] = p->tg[t].t;
+	}
+	return n;
+}
+
 static int run_main_args(int argc, char **argv);
 
 static int run_main(int argc, char **argv)
@@ -1108,7 +1065,7 @@ static int run_main_args(int argc, char **argv)
 		wl_jobfile_free(&jf);
 		return rc == -EINVAL ? 2 : 1;
 	}
-	if (run_check_jobs(&plan, &jf)) {
+	if (run_check_jobs(&plan, &jf) || run_check_create_only(&jf)) {
 		run_plan_free(&plan);
 		wl_jobfile_free(&jf);
 		return 2;
@@ -1135,15 +1092,22 @@ static int run_main_args(int argc, char **argv)
 	time_t started = time(NULL);
 	struct st_disk_util du;
 	struct rl_target **tgs = calloc(plan.ntg, sizeof(*tgs));
+	struct rl_target **dus = calloc(plan.ntg, sizeof(*dus));
 	for (size_t i = 0; tgs && i < plan.ntg; i++)
 		tgs[i] = plan.tg[i].t;
-	st_disk_util_begin(&du, tgs, tgs ? plan.ntg : 0);
+	st_disk_util_begin(&du, dus, dus ? run_disk_util_targets(&plan, &jf, dus) : 0);
+	free(dus);
 	if (run_fio_text(&a, &jf)) {
 		st_fio_text_start(out, jf.jobs, jf.njobs, plan.groupid);
 		if (tgs) /* the files the run created, announced as fio's */
 			st_fio_text_layout(out, jf.jobs, jf.njobs, tgs, plan.tidx);
 	}
 	free(tgs);
+	if (jf.jobs[0].create_only) { /* the files are laid out: that was the run */
+		st_disk_util_end(&du);
+		status = 0;
+		goto done;
+	}
 	status = run_waves(&a, &jf, &plan, res, clones, done, out, &du);
 	st_disk_util_end(&du);
 	if (run_fleet_on)
@@ -1175,8 +1139,8 @@ done:
 static struct cli_command run_cmd = {
     .name = "run",
     .summary = "run fio-style jobs against a target",
-    .usage = run_usage,
+    .usage = cli_run_usage,
     .main = run_main,
-    .usage_fill = run_usage_fill,
+    .usage_fill = cli_run_usage_fill,
 };
 CLI_COMMAND_REGISTER(run_cmd)

@@ -124,6 +124,8 @@ static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_j
 		ok = files_append(buf, len, pos, ", size=%llu", (unsigned long long)size);
 	if (ok && job->unlink_files)
 		ok = files_append(buf, len, pos, ", unlink=1");
+	else if (ok && job->keep_files)
+		ok = files_append(buf, len, pos, ", keep=1");
 	if (ok && !job->allow_file_create)
 		ok = files_append(buf, len, pos, ", create=0");
 	if (ok && job->create_on_open)

@@ -22,6 +22,11 @@ bool wl_job_continues(const struct wl_job *job, int type, int err)
 	return false;
 }
 
+bool wl_job_time_based(const struct wl_job *job)
+{
+	return job->time_based && job->runtime_ns;
+}
+
 uint16_t wl_job_ioprio(const struct wl_job *job)
 {
 	uint32_t cls = job->prio_class ? job->prio_class : job->prio_set ? 2 : 0;

@@ -248,6 +248,7 @@ struct wl_job {
 	bool verify_only;      /* skip the writes: check blocks an earlier identical job wrote */
 	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
 	char engine_name[16];  /* ioengine as given (psync, sync, pvsync2...), for reports */
+	bool engine_given;     /* ioengine= was given (wl_job_init clears it) */
 	char filename[WL_PATH_MAX];  /* filename=: path, PATH:PATH... or a spec; "" none */
 	bool direct_given;           /* direct= or buffered= was given (wl_job_init clears it) */
 	char directory[WL_PATH_MAX]; /* directory=: files named NAME.CLONE.0 in it; "" none */
@@ -354,7 +355,10 @@ struct wl_job {
 	/* fio's file habits (files.c, the file target) */
 	uint32_t nrfiles;                  /* files per clone named by filename_format; default 1 */
 	char filename_format[WL_PATH_MAX]; /* default $jobname.$jobnum.$filenum */
-	bool unlink_files;      /* unlink=1 / unlink_each_loop=1: remove them at the end */
+	bool unlink_files; /* unlink=1 / unlink_each_loop=1: remove them at the end */
+	bool keep_files;   /* fio's habit: files it laid out stay (wl_job_apply_fio_defaults) */
+	bool create_only;  /* create_only=1: lay out the files, no I/O */
+	bool disk_util;    /* disk_util=0: not in the Disk stats (default 1) */
 	bool allow_file_create; /* 0: a file that does not exist is an error */
 	bool create_on_open;    /* 1: a short existing file is used as it is, not laid out */
 	/* buffer_pattern=: what writes carry (0 bytes: random data) */
@@ -415,15 +419,27 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
  * Defaults as listed in the comments above (name "job").  They come from the
  * option table's default texts, so they always match the documentation.
  */
-/**
- * fio's default for direct= where fio's own way of naming files is used: a
- * job whose filename= names paths (not a raidlab spec) or whose directory=
- * is set, and that did not say direct= or buffered=, runs buffered
- * (direct=0), as the same job does under fio.  Jobs on a --target keep
- * raidlab's default, direct=1: a target is measured, not the page cache.
- */
-void wl_job_apply_fio_defaults(struct wl_job *job);
 void wl_job_init(struct wl_job *job);
+/*
+ * Does the job run for its runtime rather than its size?  time_based needs a
+ * runtime: without one fio notes it and runs the job's size once, and so
+ * does raidlab (`run` prints the same note).
+ */
+bool wl_job_time_based(const struct wl_job *job);
+
+/*
+ * fio's defaults where fio's own way of naming files is used: a job whose
+ * filename= names paths (not a raidlab spec), whose directory= is set, or
+ * that names no file at all and has no target to fall back on (@fio_files:
+ * no --target and no target= in the job file, so it runs in fio's default
+ * file NAME.CLONE.0).  Such a job, unless it said otherwise, runs buffered
+ * (direct=0) with ioengine=psync, and the files it lays out stay when it
+ * ends (unlink=0), as the same job does under fio.  Jobs on a --target
+ * keep raidlab's defaults: direct=1 and io_uring, because a target is
+ * measured, not the page cache or a system call's cost.  Returns true when
+ * the engine changed (the caller then validates the job again).
+ */
+bool wl_job_apply_fio_defaults(struct wl_job *job, bool fio_files);
 
 /**
  * The block size split of direction @dir (0 read, 1 write, 2 trim) and its
@@ -544,6 +560,18 @@ struct wl_jobfile {
  */
 int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *base,
                      struct wl_jobfile *out, char *msg, size_t msglen);
+/**
+ * Loads an include file: its whole text (NUL-terminated) in *@text, to free;
+ * on failure -errno and a message naming the file in @why.
+ */
+typedef int (*wl_jobfile_reader)(const char *path, char **text, char *why, size_t whylen);
+/**
+ * wl_jobfile_parse with fio's `include FILE` lines (inside [global] or a
+ * job section: FILE's lines are read in their place; a relative FILE is
+ * beside @fname), loaded through @read; without a reader they are refused.
+ */
+int wl_jobfile_parse_from(const char *text, const char *fname, const struct wl_job *base,
+                          wl_jobfile_reader read, struct wl_jobfile *out, char *msg, size_t msglen);
 void wl_jobfile_free(struct wl_jobfile *jf);
 
 /**

@@ -12,6 +12,8 @@
  * adds "FILE:LINE" as the place.  A job is checked with wl_job_validate when
  * its section ends and then appended to the result.  target= and name= are
  * the two keys handled here: target belongs to the whole file, name to a job.
+ * An `include FILE` line reads FILE's lines in its place, through the
+ * caller's reader (the parser itself opens no file, so it can be fuzzed).
  *
  * See wl_jobfile_parse in job.h for the accepted syntax and precedence.
  */
@@ -24,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define JOBFILE_INCLUDE_DEPTH 8 /* include files within include files, at most */
 
 enum jobfile_section {
 	JOBFILE_NONE = 0, /* before the first header */
@@ -46,6 +50,9 @@ struct jobfile_state {
 	struct wl_job *jobs;
 	size_t njobs, cap;
 	char *target;
+
+	wl_jobfile_reader read; /* loads include files; NULL: include is refused */
+	unsigned depth;         /* include files open around the current line */
 };
 
 __attribute__((format(printf, 2, 3))) static int jobfile_fail(struct jobfile_state *st,
@@ -161,6 +168,8 @@ static int jobfile_section(struct jobfile_state *st, char *line)
 	return 0;
 }
 
+static int jobfile_include(struct jobfile_state *st, const char *file);
+
 static int jobfile_option(struct jobfile_state *st, char *line)
 {
 	char *key = line, *value = NULL;
@@ -187,8 +196,7 @@ static int jobfile_option(struct jobfile_state *st, char *line)
 	if (!*key)
 		return jobfile_fail(st, "missing option name before '='");
 	if (!eq && strncmp(key, "include", 7) == 0 && (key[7] == ' ' || key[7] == '\t'))
-		return jobfile_fail(st, "fio's include directive is not supported by raidlab; put "
-		                        "the included file's options in this file");
+		return jobfile_include(st, jobfile_trim(key + 7));
 	if (strpbrk(key, " \t"))
 		return jobfile_fail(st, "option name '%s' contains whitespace (expected key=value)",
 		                    key);
@@ -315,8 +323,100 @@ static int jobfile_line(struct jobfile_state *st, char *buf)
 	return jobfile_option(st, line);
 }
 
+/* Every line of @text, as the file st->fname (its line numbers from 1). */
+static int jobfile_text(struct jobfile_state *st, const char *text)
+{
+	char line[WL_JOBFILE_LINE_MAX + 1];
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *next = nl ? nl + 1 : p + len;
+		st->lineno++;
+		snprintf(st->where, sizeof(st->where), "%s:%zu", st->fname, st->lineno);
+		if (len > 0 && p[len - 1] == '\r')
+			len--;
+		if (len > WL_JOBFILE_LINE_MAX)
+			return jobfile_fail(st, "line is longer than %d characters",
+			                    WL_JOBFILE_LINE_MAX);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		int ret = jobfile_line(st, line);
+		if (ret)
+			return ret;
+		p = next;
+	}
+	return 0;
+}
+
+/*
+ * fio's `include FILE` inside a section: FILE's lines read as if they stood
+ * here (they may open sections of their own).  A relative FILE is found
+ * beside the including file, as fio finds it; a file read from standard
+ * input includes from the current folder.  Includes nest up to
+ * JOBFILE_INCLUDE_DEPTH deep, which also stops a file including itself.
+ */
+static int jobfile_include(struct jobfile_state *st, const char *file)
+{
+	if (st->section == JOBFILE_NONE)
+		return jobfile_fail(st,
+		                    "include %s: outside any section (fio reads include "
+		                    "lines only inside [global] or a [job])",
+		                    file);
+	if (!*file)
+		return jobfile_fail(st, "include: needs a file name");
+	if (!st->read)
+		return jobfile_fail(st,
+		                    "include %s: include files are only read from a job file "
+		                    "on disk",
+		                    file);
+	if (st->depth >= JOBFILE_INCLUDE_DEPTH)
+		return jobfile_fail(st,
+		                    "include %s: include files nest more than %d deep (does "
+		                    "one include itself?)",
+		                    file, JOBFILE_INCLUDE_DEPTH);
+	const char *slash = strrchr(st->fname, '/');
+	bool beside = file[0] != '/' && slash && st->fname[0] != '<';
+	int dirlen = beside ? (int)(slash - st->fname) : 0;
+	size_t plen = (size_t)dirlen + strlen(file) + 2;
+	char *path = malloc(plen);
+	if (!path) {
+		jobfile_fail(st, "out of memory");
+		return -ENOMEM;
+	}
+	if (beside)
+		snprintf(path, plen, "%.*s/%s", dirlen, st->fname, file);
+	else
+		snprintf(path, plen, "%s", file);
+	char *text = NULL, why[WL_PATH_MAX + 256];
+	int ret = st->read(path, &text, why, sizeof(why));
+	if (ret) {
+		ret = jobfile_fail(st, "include %s: %s", file, why);
+		free(path);
+		return ret;
+	}
+	const char *fname = st->fname;
+	size_t lineno = st->lineno;
+	st->fname = path;
+	st->lineno = 0;
+	st->depth++;
+	ret = jobfile_text(st, text);
+	st->depth--;
+	st->fname = fname;
+	st->lineno = lineno;
+	snprintf(st->where, sizeof(st->where), "%s:%zu", st->fname, st->lineno);
+	free(text);
+	free(path);
+	return ret;
+}
+
 int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *base,
                      struct wl_jobfile *out, char *msg, size_t msglen)
+{
+	return wl_jobfile_parse_from(text, fname, base, NULL, out, msg, msglen);
+}
+
+int wl_jobfile_parse_from(const char *text, const char *fname, const struct wl_job *base,
+                          wl_jobfile_reader read, struct wl_jobfile *out, char *msg, size_t msglen)
 {
 	struct jobfile_state *st;
 	int ret = 0;
@@ -340,32 +440,15 @@ int wl_jobfile_parse(const char *text, const char *fname, const struct wl_job *b
 	st->fname = fname ? fname : "job file";
 	st->msg = msg;
 	st->msglen = msglen;
+	st->read = read;
 	if (base)
 		st->global = *base;
 	else
 		wl_job_init(&st->global);
 
-	char line[WL_JOBFILE_LINE_MAX + 1];
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		const char *next = nl ? nl + 1 : p + len;
-		st->lineno++;
-		snprintf(st->where, sizeof(st->where), "%s:%zu", st->fname, st->lineno);
-		if (len > 0 && p[len - 1] == '\r')
-			len--;
-		if (len > WL_JOBFILE_LINE_MAX) {
-			ret = jobfile_fail(st, "line is longer than %d characters",
-			                   WL_JOBFILE_LINE_MAX);
-			goto fail;
-		}
-		memcpy(line, p, len);
-		line[len] = '\0';
-		ret = jobfile_line(st, line);
-		if (ret)
-			goto fail;
-		p = next;
-	}
+	ret = jobfile_text(st, text);
+	if (ret)
+		goto fail;
 	ret = jobfile_finish_job(st);
 	if (ret)
 		goto fail;

@@ -51,6 +51,7 @@ int opt_set_engine(struct wl_job *job, const struct opt_def *def, const char *va
 	if (ret)
 		return ret;
 	job->engine = (enum wl_engine)c->value;
+	job->engine_given = true;
 	snprintf(job->engine_name, sizeof(job->engine_name), "%s", c->text);
 	return 0;
 }
@@ -203,6 +204,38 @@ int opt_set_generator(struct wl_job *job, const struct opt_def *def, const char 
 	static const char *const gens[] = {"tausworthe", "lfsr", "tausworthe64", NULL};
 	(void)job;
 	return opt_check_word(def, value, ctx, gens, "tausworthe, lfsr or tausworthe64");
+}
+
+/* clocksource=: checked; raidlab times everything with CLOCK_MONOTONIC */
+int opt_set_clocksource(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	static const char *const srcs[] = {"gettimeofday", "clock_gettime", "cpu", NULL};
+	(void)job;
+	return opt_check_word(def, value, ctx, srcs, "gettimeofday, clock_gettime or cpu");
+}
+
+/*
+ * allow_mounted_write=: 0 is raidlab's rule anyway.  1 would let a job file
+ * write over a device in use; raidlab lifts that protection only for
+ * --force-destroy given on the command line, where the person running it
+ * sees it, never from a file that may have come from elsewhere.
+ */
+int opt_set_mounted_write(struct wl_job *job, const struct opt_def *def, const char *value,
+                          const struct opt_ctx *ctx)
+{
+	bool b = false;
+	(void)job;
+	(void)def;
+	int ret = opt_parse_bool(value, &b, ctx);
+	if (ret)
+		return ret;
+	if (b)
+		return opt_fail(ctx, true,
+		                "raidlab writes over a device in use (mounted, or holding a "
+		                "filesystem or array) only when --force-destroy is given on the "
+		                "command line, never on a job option's word");
+	return 0;
 }
 
 /*

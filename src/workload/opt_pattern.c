@@ -156,6 +156,54 @@ bad:
 	                OPT_BS_FORM, value);
 }
 
+/*
+ * fio's bs=READ,WRITE[,TRIM]: one block size per direction.  An empty field
+ * keeps that direction's default (reads: 4k); trims follow writes unless
+ * given.  Writes' and trims' sizes are one-entry splits of their own
+ * (bssplit_wt), so every place that asks wl_job_bssplit sees them.
+ */
+static int opt_set_bs_dirs(struct wl_job *job, const char *value, const struct opt_ctx *ctx)
+{
+	char tmp[128], field[64];
+	uint64_t v[3] = {0, 0, 0};
+	const char *p = value;
+	int n = 0;
+	for (; n < 3; n++) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len >= sizeof(field))
+			return opt_fail(ctx, true, "field %d is too long in '%s'", n + 1, value);
+		memcpy(field, p, len);
+		field[len] = '\0';
+		if (len && strchr(field, '-'))
+			return opt_fail(
+			    ctx, true,
+			    "a range per direction (%s) is not supported; give one size "
+			    "per direction (bs=4k,64k) or bssplit=R,W",
+			    field);
+		if (len && (rl_parse_size(field, &v[n], tmp, sizeof(tmp)) != 0 ||
+		            !opt_job_bs_ok(job, v[n])))
+			return opt_fail(ctx, true, "field %d ('%s'): expected %s", n + 1, field,
+			                OPT_BS_FORM);
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (n >= 3)
+		return opt_fail(ctx, true, "expected READ,WRITE[,TRIM] block sizes, got '%s'",
+		                value);
+	job->bs = v[0] ? (uint32_t)v[0] : 4096;
+	job->nbssplit = 0;
+	job->nbssplit_wt[0] = job->nbssplit_wt[1] = 0;
+	for (int d = 1; d <= 2; d++) {
+		if (!v[d])
+			continue;
+		job->bssplit_wt[d - 1][0] = (struct wl_bssplit){.bs = (uint32_t)v[d], .pct = 100};
+		job->nbssplit_wt[d - 1] = 1;
+	}
+	return 0;
+}
+
 int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char *value,
                const struct opt_ctx *ctx)
 {
@@ -165,10 +213,7 @@ int opt_set_bs(struct wl_job *job, const struct opt_def *def, const char *value,
 	if (ret)
 		return ret;
 	if (strchr(value, ','))
-		return opt_fail(ctx, true,
-		                "per-direction block sizes (read,write,trim) are not supported by "
-		                "raidlab; expected %s, got '%s'",
-		                OPT_BS_FORM, value);
+		return opt_set_bs_dirs(job, value, ctx);
 	if (strchr(value, '-'))
 		return opt_set_bsrange(job, def, value, ctx);
 	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0 || !opt_job_bs_ok(job, v))

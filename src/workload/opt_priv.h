@@ -145,8 +145,8 @@ opt_set_fn opt_set_name, opt_set_rw, opt_set_bsrange, opt_set_bs, opt_set_bsspli
 /* opt_engine.c */
 opt_set_fn opt_set_engine, opt_set_buffered, opt_set_direct, opt_set_iodepth, opt_set_path,
     opt_set_fallocate, opt_set_sync, opt_set_mem, opt_set_thread, opt_set_submit_mode,
-    opt_set_generator, opt_set_file_service, opt_set_pre_read, opt_set_zonemode, opt_set_cpumode,
-    opt_set_scramble;
+    opt_set_generator, opt_set_clocksource, opt_set_mounted_write, opt_set_file_service,
+    opt_set_pre_read, opt_set_zonemode, opt_set_cpumode, opt_set_scramble;
 /* opt_place.c */
 opt_set_fn opt_set_prio, opt_set_pair, opt_set_cmdprio_bssplit, opt_set_cpus, opt_set_numa_nodes,
     opt_set_numa_mpol, opt_set_cpus_policy;

@@ -161,13 +161,6 @@ static int opt_check_region(const struct wl_job *job, const struct opt_ctx *ctx)
 /* Rules across options: runtime and the random distribution. */
 static int opt_check_pattern(const struct wl_job *job, const struct opt_ctx *ctx)
 {
-	if (job->time_based && job->runtime_ns == 0)
-		return opt_fail(ctx, false, "time_based needs runtime > 0 (e.g. runtime=60)");
-	if (job->dist != WL_DIST_RANDOM && !wl_rw_is_random(job->rw))
-		return opt_fail(ctx, false,
-		                "random_distribution=%s applies to random patterns only, but rw=%s "
-		                "is sequential",
-		                opt_dist_name(job->dist), wl_rw_name(job->rw));
 	return 0;
 }
 
@@ -182,7 +175,7 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 		return opt_fail(
 		    ctx, false,
 		    "read_iolog replays a trace, which verify cannot check: use verify=0");
-	if (vwrites && job->do_verify && (job->time_based || job->ramp_ns))
+	if (vwrites && job->do_verify && (wl_job_time_based(job) || job->ramp_ns))
 		return opt_fail(ctx, false,
 		                "%s checks what one run of the region wrote; it cannot be combined "
 		                "with time_based or ramp_time (unless do_verify=0)",

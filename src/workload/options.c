@@ -28,6 +28,7 @@
 #include "workload/opt_priv.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 /* --- the table --- */
@@ -49,7 +50,8 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("bs", "blocksize", "size", "4k",
               "Block size of every I/O: a multiple of 512 from 512 to 64m.  Setting bs "
               "clears bssplit (the later of the two wins).  A range MIN-MAX (bs=4k-64k) is "
-              "bsrange.  fio's per-direction form (4k,64k) is not supported.  After "
+              "bsrange.  fio's per-direction form READ,WRITE[,TRIM] (4k,64k) gives each "
+              "direction its size (an empty field keeps the default; trims follow writes).  After "
               "ioengine=net any size from 1 byte (a stream has no sectors)."),
      .set = opt_set_bs},
     {OPT_INFO("bsrange", "blocksize_range", "str", "",
@@ -113,7 +115,8 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_time, .off = OPT_OFF(runtime_ns, uint64_t)},
     {OPT_INFO("time_based", NULL, "bool", "0",
               "Repeat the workload until runtime has passed, however often the region is "
-              "covered.  Needs runtime > 0."),
+              "covered.  Without a runtime it has no effect: a note says so and the job "
+              "runs its size once, as in fio."),
      .set = opt_set_bool, .off = OPT_OFF(time_based, bool)},
     {OPT_INFO("ramp_time", NULL, "time", "0",
               "Run this long before recording anything (a plain number is seconds).  The "
@@ -130,17 +133,21 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("random_distribution", NULL, "dist", "random",
               "Offsets of random patterns: random (uniform), zipf[:THETA] (THETA above 0 and "
               "not 1, default 1.1) or pareto[:H] (0 < H < 1, default 0.2).  zipf and pareto "
-              "imply norandommap, as in fio.  Only for random patterns."),
+              "imply norandommap, as in fio.  A sequential rw does not use it (as in fio)."),
      .set = opt_set_dist},
     {OPT_INFO("direct", NULL, "bool", "1",
               "1: O_DIRECT, bypassing the page cache; 0: through the page cache.  A job "
-              "whose filename= names paths or whose directory= is set, and that says "
-              "neither direct= nor buffered=, runs buffered as in fio."),
+              "that runs where fio would (filename= names paths, directory= is set, or "
+              "no file and no --target: fio's file NAME.CLONE.0) and says neither direct= "
+              "nor buffered= runs buffered, as in fio."),
      .set = opt_set_direct, .off = OPT_OFF(direct, bool)},
     {OPT_INFO("buffered", NULL, "bool", "0", "The inverse of direct: buffered=1 is direct=0."),
      .set = opt_set_buffered},
     {OPT_INFO("ioengine", NULL, "enum", "io_uring",
-              "How I/O is issued: io_uring; libaio (Linux native AIO through libaio); psync, "
+              "How I/O is issued.  A job on a --target defaults to io_uring; a job that "
+              "runs where fio would (filename= names paths, directory= is set, or no file "
+              "and no --target) defaults to psync, fio's default.  The engines: io_uring; libaio "
+              "(Linux native AIO through libaio); psync, "
               "sync, pvsync, pvsync2 (one synchronous call per I/O, so iodepth is 1 in "
               "effect); null (no I/O at all: a null() target of the job's size); falloc "
               "(each read is fallocate(2) keeping the size, each write one growing it, each "
@@ -349,8 +356,10 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_bool, .off = OPT_OFF(allow_file_create, bool)},
     {OPT_INFO("unlink", NULL, "bool", "0",
               "1: remove the job's regular files when the run ends, also those that "
-              "existed before it (raidlab removes the files it created anyway, unless "
-              "--keep).  Block devices are never removed."),
+              "existed before it.  0: files a job lays out where fio would (filename= "
+              "paths, directory=, fio's default file) stay, as in fio; files raidlab "
+              "creates for a --target spec are removed unless --keep.  Block devices are "
+              "never removed."),
      .set = opt_set_bool, .off = OPT_OFF(unlink_files, bool)},
     {OPT_INFO("unlink_each_loop", NULL, "bool", "0",
               "1: as unlink=1.  raidlab keeps its files open across loops, so they are "
@@ -568,6 +577,22 @@ static const struct opt_def opt_table[] = {
               "What an exitall job stops when it ends: group (the jobs running with it), "
               "stonewall (the same here) or all (also the jobs that have not started)."),
      .set = opt_set_exit_what},
+    {OPT_INFO("clocksource", NULL, "enum", "clock_gettime",
+              "Accepted for fio job files (gettimeofday, clock_gettime, cpu): raidlab times "
+              "every request with clock_gettime(CLOCK_MONOTONIC), whichever is named."),
+     .set = opt_set_clocksource},
+    {OPT_INFO("disk_util", NULL, "bool", "1",
+              "0: leave the job's devices out of the Disk stats (fio's disk_util); when no "
+              "job keeps them the Disk stats section and JSON disk_util are empty."),
+     .set = opt_set_bool, .off = OPT_OFF(disk_util, bool)},
+    {OPT_INFO("create_only", NULL, "bool", "0",
+              "1: lay out the job's files and do no I/O, as fio (every job of the run must "
+              "say it: a run either lays out or measures)."),
+     .set = opt_set_bool, .off = OPT_OFF(create_only, bool)},
+    {OPT_INFO("allow_mounted_write", NULL, "bool", "0",
+              "0 only: raidlab never writes over a device in use unless --force-destroy is "
+              "given on the command line, and a job option cannot lift that."),
+     .set = opt_set_mounted_write},
     {OPT_INFO("random_generator", NULL, "enum", "tausworthe",
               "Accepted for fio job files (tausworthe, lfsr, tausworthe64): raidlab always "
               "uses its own generator (xoshiro256**), and its random map already gives "
@@ -851,16 +876,25 @@ void wl_job_init(struct wl_job *job)
 	}
 	job->direct_given = false;
 	job->iodepth_given = false;
+	job->engine_given = false;
 	job->verify_given = false;
 	job->scramble_given = false;
 	job->rwmix_given[0] = job->rwmix_given[1] = false;
 }
 
-void wl_job_apply_fio_defaults(struct wl_job *job)
+bool wl_job_apply_fio_defaults(struct wl_job *job, bool fio_files)
 {
 	bool paths = job->directory[0] || (job->filename[0] && !strchr(job->filename, '('));
-	if (paths && !job->direct_given)
+	if (!paths && !(fio_files && !job->filename[0]))
+		return false;
+	if (!job->direct_given)
 		job->direct = false;
+	job->keep_files = !job->unlink_files;
+	if (job->engine_given || job->engine == WL_ENGINE_PSYNC)
+		return false;
+	job->engine = WL_ENGINE_PSYNC;
+	snprintf(job->engine_name, sizeof(job->engine_name), "psync");
+	return true;
 }
 
 static struct wl_option_info opt_infos[OPT_ARRAY_SIZE(opt_table)];

@@ -159,8 +159,10 @@ static int run_worker_setup(struct run_worker *w)
 	if (rc)
 		return rc;
 	/* io_size: that much per loop, within the region (wrapping round it if larger) */
-	w->budget =
-	    job->time_based ? 0 : (job->io_size ? job->io_size : w->gen.region_len) * job->loops;
+	/* time_based without a runtime is fio's "runs its size once" (wl_job_time_based) */
+	w->budget = wl_job_time_based(job)
+	                ? 0
+	                : (job->io_size ? job->io_size : w->gen.region_len) * job->loops;
 	if (w->trace.n)
 		w->budget = 0; /* the trace's end ends the job */
 	for (int d = 0; d < WL_DIRS; d++)

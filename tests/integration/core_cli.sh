@@ -18,7 +18,7 @@ expect_fail 2 "unknown target type 'nope'" $RAIDLAB info 'nope(1)'
 expect_fail 2 "mem has no parameter 'sise'" $RAIDLAB info 'mem(sise=1m)'
 expect_fail 2 "iodepth" $RAIDLAB run --target 'mem()' --iodepth=abc
 expect_fail 2 "unknown option" $RAIDLAB run --target 'mem()' --iodeptj=3
-expect_fail 2 "./job.0.0 does not exist; give a size" $RAIDLAB run --rw=read
+expect_fail 2 "No job(s) defined" $RAIDLAB run --rw=read
 expect_fail 2 "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio" \
 	$RAIDLAB run --target 'null()' --ioengine=splice
 expect_fail 2 "does not exist" $RAIDLAB run --target "$T/missing.img" --rw=read

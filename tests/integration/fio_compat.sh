@@ -28,7 +28,7 @@ jq -e '.jobs[0].read.runtime >= 950 and .jobs[0].read.runtime <= 2000' rl.json >
 	fail "runtime is in ms: $(jq .jobs[0].read.runtime rl.json)"
 jq -e '(.jobs[0].read.bw_bytes / 1024 | floor) == .jobs[0].read.bw' rl.json >/dev/null ||
 	fail "bw is KiB/s, bw_bytes bytes/s"
-[ ! -e "$T/x" ] || fail "the test file raidlab created was not removed"
+[ -e "$T/x" ] && [ -e "$T/fx" ] || fail "the test file is not kept after the run, as fio keeps it"
 # fio's default direct=0: that command line goes through the page cache in both
 jq -e '.jobs[0]."job options".direct == "0"' rl.json >/dev/null ||
 	fail "the plain fio command line ran with direct=$(jq -r '.jobs[0]."job options".direct' rl.json), fio's default is 0"
@@ -145,7 +145,9 @@ mkdir -p nt-fio nt-raidlab
 	fail "default files: fio made $(ls nt-fio), raidlab $(ls nt-raidlab)"
 [ "$(stat -c %s nt-raidlab/x.0.0)" = "$(stat -c %s nt-fio/x.0.0)" ] || fail "default file sizes differ"
 (cd nt-raidlab && rm -f ./* && $RAIDLAB run ../nt.fio --quiet) || fail "without --keep"
-[ -z "$(ls nt-raidlab)" ] || fail "the default files were not removed"
+[ "$(ls nt-raidlab | tr '\n' ' ')" = "x.0.0 x.1.0 " ] || fail "the default files are not kept, as fio keeps them"
+(cd nt-raidlab && rm -f ./* && $RAIDLAB run ../nt.fio --unlink=1 --quiet) || fail "unlink=1"
+[ -z "$(ls nt-raidlab)" ] || fail "unlink=1: the default files were not removed"
 $RAIDLAB run nt.fio --parse-only || fail "--parse-only needs no target"
 printf '[j]\nfilename=%s/pp\nzonemode=zbd\n' "$T" >bad.fio
 expect_fail 2 "bad.fio:3: option 'zonemode': zonemode=zbd needs a zoned block device" $RAIDLAB run bad.fio --parse-only

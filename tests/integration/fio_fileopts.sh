@@ -29,10 +29,14 @@ for fmt in '' '--filename_format=data.$filenum.$jobnum.$jobname'; do
 		[ "$(stat -c %s "$x")" -eq 32768 ] || fail "$x: 96k over 3 files is 32k each"
 	done
 done
-# without --keep the files raidlab made go again
+# without --keep they stay too, as fio's do (unlink=0); unlink=1 removes them
 rm -rf r/*
 (cd r && $RAIDLAB run --name=j --rw=write --size=96k --nrfiles=3 --quiet) || fail "nrfiles"
-[ -z "$(ls r)" ] || fail "nrfiles: left $(ls r)"
+[ "$(ls r | wc -l)" -eq 3 ] || fail "nrfiles: fio keeps its 3 files, raidlab left: $(ls r)"
+rm -rf r/*
+(cd r && $RAIDLAB run --name=j --rw=write --size=96k --nrfiles=3 --unlink=1 --quiet) ||
+	fail "nrfiles unlink=1"
+[ -z "$(ls r)" ] || fail "nrfiles unlink=1: left $(ls r)"
 
 # --- unlink=1 removes a file that existed before, as fio does ---
 for d in f r; do truncate -s 64k $d/u; done

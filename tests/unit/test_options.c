@@ -484,7 +484,11 @@ static void test_invalid_values(void **state)
 	    {"bs", "128m", "got '128m'"},
 	    {"bs", "abc", "got 'abc'"},
 	    {"bs", "", "got ''"},
-	    {"bs", "4k,8k", "per-direction block sizes (read,write,trim) are not supported"},
+	    {"bs", "4k,8k,8k,8k", "expected READ,WRITE[,TRIM] block sizes"},
+	    {"bs", "4k,8k-16k", "a range per direction (8k-16k) is not supported"},
+	    {"bs", "4k,1000", "field 2 ('1000'): expected a block size"},
+	    {"clocksource", "tsc", "expected gettimeofday, clock_gettime or cpu"},
+	    {"allow_mounted_write", "1", "only when --force-destroy is given on the command line"},
 	    {"bs", "4k-128k", "needs MAX to be at most 16 x MIN and a multiple of it"},
 	    {"bs", "8k-4k", "expected MIN-MAX block sizes such as 4k-64k"},
 	    {"bsrange", "4k-6k", "a multiple of it; got '4k-6k'"},
@@ -810,11 +814,10 @@ static void test_random_distribution(void **state)
 	assert_int_equal(j.dist, WL_DIST_RANDOM);
 	assert_true(j.dist_param == 0);
 
-	/* Only for random patterns. */
+	/* A sequential pattern does not use it: accepted, as fio accepts it. */
 	SET_OK(&j, "random_distribution", "zipf:1.2");
 	SET_OK(&j, "rw", "read");
-	VALIDATE_ERR(&j, "random_distribution=zipf applies to random patterns only, but rw=read "
-	                 "is sequential");
+	VALIDATE_OK(&j);
 	SET_OK(&j, "rw", "randtrim");
 	VALIDATE_OK(&j);
 
@@ -909,9 +912,11 @@ static void test_validate(void **state)
 
 	wl_job_init(&j);
 	SET_OK(&j, "time_based", NULL);
-	VALIDATE_ERR(&j, "test: time_based needs runtime > 0 (e.g. runtime=60)");
+	VALIDATE_OK(&j); /* fio's way: without a runtime the size runs once */
+	assert_false(wl_job_time_based(&j));
 	SET_OK(&j, "runtime", "10");
 	VALIDATE_OK(&j);
+	assert_true(wl_job_time_based(&j));
 
 	wl_job_init(&j);
 	SET_OK(&j, "ramp_time", "5"); /* ramp without runtime is fine */
@@ -1054,6 +1059,10 @@ static void test_validate(void **state)
 /* --- the table: completeness, defaults, docs --- */
 
 static const char *const promised[] = {
+    "clocksource",
+    "disk_util",
+    "create_only",
+    "allow_mounted_write",
     "read_iolog",
     "trace",
     "replay_no_stall",
@@ -1234,41 +1243,60 @@ static const char *const promised[] = {
     "io_limit",
 };
 
-/* fio's default direct=0 applies to jobs that name paths and did not say direct= */
+/* fio's defaults (direct=0, psync, files kept) apply to jobs that run where fio would */
 static void test_fio_direct_default(void **state)
 {
 	struct wl_job j;
 
 	(void)state;
 	wl_job_init(&j);
-	assert_true(j.direct); /* raidlab's default, for --target */
-	wl_job_apply_fio_defaults(&j);
+	assert_true(j.direct); /* raidlab's defaults, for --target */
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_false(wl_job_apply_fio_defaults(&j, false));
 	assert_true(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_false(j.keep_files);
 	SET_OK(&j, "filename", "/tmp/some.img");
-	wl_job_apply_fio_defaults(&j);
+	assert_true(wl_job_apply_fio_defaults(&j, false));
 	assert_false(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_PSYNC);
+	assert_string_equal(j.engine_name, "psync");
+	assert_true(j.keep_files);
+
+	wl_job_init(&j); /* no file and no target: fio's default file, fio's defaults */
+	assert_true(wl_job_apply_fio_defaults(&j, true));
+	assert_false(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_PSYNC);
 
 	wl_job_init(&j);
 	SET_OK(&j, "directory", "/tmp");
-	wl_job_apply_fio_defaults(&j);
+	SET_OK(&j, "ioengine", "libaio");
+	SET_OK(&j, "unlink", "1");
+	assert_false(wl_job_apply_fio_defaults(&j, false)); /* an engine given stays */
 	assert_false(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_LIBAIO);
+	assert_false(j.keep_files);
 
 	wl_job_init(&j);
 	SET_OK(&j, "filename", "/tmp/some.img");
 	SET_OK(&j, "direct", "1");
-	wl_job_apply_fio_defaults(&j);
+	SET_OK(&j, "ioengine", "io_uring");
+	assert_false(wl_job_apply_fio_defaults(&j, false));
 	assert_true(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
 
 	wl_job_init(&j);
 	SET_OK(&j, "filename", "/tmp/some.img");
 	SET_OK(&j, "buffered", "0");
-	wl_job_apply_fio_defaults(&j);
+	wl_job_apply_fio_defaults(&j, false);
 	assert_true(j.direct);
 
-	wl_job_init(&j); /* a raidlab spec in filename= keeps raidlab's default */
+	wl_job_init(&j); /* a raidlab spec in filename= keeps raidlab's defaults */
 	SET_OK(&j, "filename", "mem(size=1m)");
-	wl_job_apply_fio_defaults(&j);
+	assert_false(wl_job_apply_fio_defaults(&j, true));
 	assert_true(j.direct);
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_false(j.keep_files);
 }
 
 /* Is @name an option or alias of @opts? */
@@ -1383,6 +1411,7 @@ static void test_option_table(void **state)
 			j.direct_given = false;   /* only records that direct= was said */
 			j.iodepth_given = false;  /* likewise */
 			j.scramble_given = false; /* likewise */
+			j.engine_given = false;   /* likewise */
 			j.rwmix_given[0] = j.rwmix_given[1] = false; /* likewise */
 			if (memcmp(&j, &def, sizeof(j)) != 0)
 				fail_msg("option '%s': its default '%s' differs from wl_job_init",
@@ -1405,8 +1434,9 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "port") && strcmp(o->name, "interface"))
 				fail_msg("option '%s' has no default", o->name);
 		}
-		/* Booleans take the bare name. */
-		if (strcmp(o->type, "bool") == 0)
+		/* Booleans take the bare name (allow_mounted_write takes 0 only: a job
+		 * option cannot lift raidlab's protection of devices in use). */
+		if (strcmp(o->type, "bool") == 0 && strcmp(o->name, "allow_mounted_write"))
 			SET_OK(&j, o->name, NULL);
 	}
 }
@@ -1779,19 +1809,18 @@ static void test_jobfile_malformed(void **state)
 	     "is not set"},
 	    {"[j]\nsize=${}\n", "bad.fio:2: malformed ${VAR} reference"},
 	    {"[global]\ninclude other.fio\n[j]\n",
-	     "bad.fio:2: fio's include directive is not supported"},
+	     "bad.fio:2: include other.fio: include files are only read from a job file on disk"},
+	    {"include other.fio\n[j]\n", "bad.fio:1: include other.fio: outside any section"},
 	    {"[j]\nrw=randread:0\n", "bad.fio:2: option 'rw': expected randread:N"},
 	    {"[j]\nrw=randwrite:4\nverify=crc32c\n",
 	     "bad.fio:1: job 'j': verify=crc32c cannot be combined with rw=randwrite:4"},
 	    {"[j]\nioengine=windowsaio\n", "bad.fio:2: ioengine 'windowsaio' is not supported by "
 	                                   "raidlab (supported: io_uring, libaio"},
-	    {"[global]\ntime_based\n[j]\nrw=read\n",
-	     "bad.fio:3: job 'j': time_based needs runtime > 0"},
 	    {"[j]\nverify=crc32c\n[k]\n",
 	     "bad.fio:1: job 'j': verify=crc32c needs a pattern that writes"},
 	    {"[ok]\nrw=write\n[j]\nname=renamed\nrw=randread\nrandom_distribution=zipf\n[k]\n"
-	     "rw=read\nrandom_distribution=zipf\n",
-	     "bad.fio:7: job 'k': random_distribution=zipf applies to random patterns only"},
+	     "rw=read\nverify=crc32c\n",
+	     "bad.fio:7: job 'k': verify=crc32c needs a pattern that writes"},
 	    {"[j]\r\nbs=1000\r\n", "bad.fio:2: option 'bs': expected a block size"},
 	    {"[j]\nbssplit=4k/50:8k/40\n",
 	     "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},

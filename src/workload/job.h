@@ -436,8 +436,9 @@ bool wl_job_time_based(const struct wl_job *job);
  * (direct=0) with ioengine=psync, and the files it lays out stay when it
  * ends (unlink=0), as the same job does under fio.  Jobs on a --target
  * keep raidlab's defaults: direct=1 and io_uring, because a target is
- * measured, not the page cache or a system call's cost.  Returns true when
- * the engine changed (the caller then validates the job again).
+ * measured, not the page cache or a system call's cost.  A job replaying a
+ * trace (read_iolog) keeps io_uring, as its depth is the trace's.  Returns
+ * true when the engine changed (the caller then validates the job again).
  */
 bool wl_job_apply_fio_defaults(struct wl_job *job, bool fio_files);
 

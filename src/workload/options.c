@@ -890,7 +890,9 @@ bool wl_job_apply_fio_defaults(struct wl_job *job, bool fio_files)
 	if (!job->direct_given)
 		job->direct = false;
 	job->keep_files = !job->unlink_files;
-	if (job->engine_given || job->engine == WL_ENGINE_PSYNC)
+	/* a trace replays at its recorded depth, which one synchronous call at a
+	 * time could not keep: it stays on io_uring unless an engine is named */
+	if (job->engine_given || job->engine == WL_ENGINE_PSYNC || job->read_iolog[0])
 		return false;
 	job->engine = WL_ENGINE_PSYNC;
 	snprintf(job->engine_name, sizeof(job->engine_name), "psync");

@@ -1291,6 +1291,13 @@ static void test_fio_direct_default(void **state)
 	wl_job_apply_fio_defaults(&j, false);
 	assert_true(j.direct);
 
+	wl_job_init(&j); /* a trace replay keeps io_uring: its depth is the trace's */
+	SET_OK(&j, "filename", "/tmp/some.img");
+	SET_OK(&j, "read_iolog", "/tmp/t.iolog");
+	assert_false(wl_job_apply_fio_defaults(&j, false));
+	assert_int_equal(j.engine, WL_ENGINE_IO_URING);
+	assert_true(j.keep_files);
+
 	wl_job_init(&j); /* a raidlab spec in filename= keeps raidlab's defaults */
 	SET_OK(&j, "filename", "mem(size=1m)");
 	assert_false(wl_job_apply_fio_defaults(&j, true));

@@ -13,6 +13,7 @@
 # pages here (--small-pages), as fio's default buffers are: in huge pages a
 # 1 MiB request reaches the disk as one segment where fio's may be split,
 # and on some hosts that alone moves the 1 MB row by 2x (docs/results.md).
+# test-alone: it compares raidlab's rates with fio's on this machine's disk; other tests' I/O beside it moves one tool's runs and not the other's
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq

@@ -309,6 +309,7 @@ static int run_fio_defaults(const struct run_args *a, struct wl_jobfile *jf)
 		snprintf(where, sizeof(where), "job '%s' (fio's default ioengine=psync)", j->name);
 		if (wl_job_validate(j, where, msg, sizeof(msg))) {
 			cli_error("run", "%s", msg);
+			wl_jobfile_free(jf); /* a refused load leaves no jobs to the caller */
 			return -EINVAL;
 		}
 	}

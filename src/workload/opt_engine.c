@@ -158,21 +158,25 @@ int opt_set_mem(struct wl_job *job, const struct opt_def *def, const char *value
 	return 0;
 }
 
+/* A bool raidlab takes only as @only: the other value is refused with @why. */
+static int opt_bool_only(const char *value, const struct opt_ctx *ctx, bool only, const char *why)
+{
+	bool b = false;
+	int ret = opt_parse_bool(value, &b, ctx);
+	if (ret)
+		return ret;
+	return b == only ? 0 : opt_fail(ctx, true, "%s", why);
+}
+
 /* thread: raidlab's workers are always threads of one process. */
 int opt_set_thread(struct wl_job *job, const struct opt_def *def, const char *value,
                    const struct opt_ctx *ctx)
 {
-	bool b = false;
 	(void)job;
 	(void)def;
-	int ret = opt_parse_bool(value, &b, ctx);
-	if (ret)
-		return ret;
-	if (!b)
-		return opt_fail(ctx, true,
-		                "raidlab's workers are always threads of one process; thread=0 "
-		                "(a process per job) cannot be honoured");
-	return 0;
+	return opt_bool_only(value, ctx, true,
+	                     "raidlab's workers are always threads of one process; thread=0 "
+	                     "(a process per job) cannot be honoured");
 }
 
 /* @value is one of @words (NULL-ended), which @expected lists in words. */
@@ -224,18 +228,12 @@ int opt_set_clocksource(struct wl_job *job, const struct opt_def *def, const cha
 int opt_set_mounted_write(struct wl_job *job, const struct opt_def *def, const char *value,
                           const struct opt_ctx *ctx)
 {
-	bool b = false;
 	(void)job;
 	(void)def;
-	int ret = opt_parse_bool(value, &b, ctx);
-	if (ret)
-		return ret;
-	if (b)
-		return opt_fail(ctx, true,
-		                "raidlab writes over a device in use (mounted, or holding a "
-		                "filesystem or array) only when --force-destroy is given on the "
-		                "command line, never on a job option's word");
-	return 0;
+	return opt_bool_only(value, ctx, false,
+	                     "raidlab writes over a device in use (mounted, or holding a "
+	                     "filesystem or array) only when --force-destroy is given on the "
+	                     "command line, never on a job option's word");
 }
 
 /*

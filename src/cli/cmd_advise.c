@@ -46,7 +46,7 @@ static const char advise_usage[] =
     "usage: raidlab advise --drives NxDRIVE [--controller PROFILE | --platform NAME]\n"
     "                      [--workload SUITE|JOBFILE|TRACE] [--goal "
     "throughput|latency|capacity|safety]\n"
-    "                      [--size SIZE] [--state fresh|used|steady]\n"
+    "                      [--size SIZE] [--state fresh|used|steady] [--spare PCT,...]\n"
     "                      [-j N] [--store DIR] [--timeout T] [--json FILE]\n"
     "\n"
     "Measures the arrays N drives can make on this controller (single, raid0, raid1,\n"
@@ -67,6 +67,9 @@ static const char advise_usage[] =
     "  --size SIZE           the test area (default: 2x the largest cache in the stack)\n"
     "  --state STATE         the drives' state: fresh, used (written once) or steady\n"
     "                        (default: used, or steady where TRIM does not reach them)\n"
+    "  --spare PCT,...       leave this share of each drive unused, one configuration\n"
+    "                        per value (default: 0,7,20,28 where TRIM does not reach\n"
+    "                        the members and the drives are not fresh, else 0)\n"
     "  -j N, --store DIR,    as for raidlab sweep (results are kept and reused, a\n"
     "  --timeout T           configuration that hangs is stopped)\n"
     "  --json FILE           the sweep document of every configuration measured\n"
@@ -74,6 +77,7 @@ static const char advise_usage[] =
     "What it cannot know: price, power, and wear limits.  docs/advise.md.\n";
 
 #define ADV_TEXTS       48
+#define ADV_TEXT_LEN    768
 #define ADV_AREA_FACTOR 2 /* the test area against the largest cache in the stack */
 
 /* The platforms: validation sets (their controller), and the names used before. */
@@ -118,6 +122,40 @@ static int adv_platform(struct adv_args *a, const char *v)
 	          "vertex-raid0-southbridge or md",
 	          v);
 	return -EINVAL;
+}
+
+/* --spare 0,7,28: per cent of each drive left unused, distinct, 0..50. */
+static int adv_spare_list(struct adv_args *a, const char *v)
+{
+	const char *s = v;
+
+	a->nspare = 0;
+	while (*s) {
+		char *end;
+		unsigned long p = strtoul(s, &end, 10);
+		if (end == s || p > 50 || (*end && *end != ',' && *end != '%') ||
+		    a->nspare == ADV_SPARES) {
+			cli_error("advise",
+			          "--spare: expected up to %d per cents from 0 to 50 separated by "
+			          "commas (0,7,20,28), got '%s'",
+			          ADV_SPARES, v);
+			return -EINVAL;
+		}
+		for (size_t k = 0; k < a->nspare; k++)
+			if (a->spare[k] == p) {
+				cli_error("advise", "--spare: %lu%% given twice in '%s'", p, v);
+				return -EINVAL;
+			}
+		a->spare[a->nspare++] = (unsigned)p;
+		s = end + (*end == '%');
+		s += *s == ',';
+	}
+	if (!a->nspare) {
+		cli_error("advise", "--spare: expected per cents (0,7,20,28), got '%s'", v);
+		return -EINVAL;
+	}
+	a->spare_why = "as --spare says";
+	return 0;
 }
 
 static int adv_option(struct adv_args *a, const char *o, const char *v, bool *platform)
@@ -177,6 +215,8 @@ static int adv_option(struct adv_args *a, const char *o, const char *v, bool *pl
 		}
 		a->state = (enum adv_state)(s + 1);
 		a->state_why = "as --state says";
+	} else if (!strcmp(o, "--spare")) {
+		return adv_spare_list(a, v);
 	} else if (!strcmp(o, "--size")) {
 		if (rl_parse_size(v, &a->size, msg, sizeof(msg)) || a->size < (1u << 20)) {
 			cli_error("advise", "--size: expected a size of at least 1m (8g), got '%s'",
@@ -318,6 +358,7 @@ static int adv_stack(struct adv_args *a)
 	      (uint64_t)json_object_get_int64(adv_get(tree, "write_buffer_bytes"));
 	uint64_t cap = (uint64_t)json_object_get_int64(adv_get(tree, "size_bytes"));
 	json_object_put(tree);
+	a->drive_cap = cap;
 	if (a->controller) {
 		snprintf(spec, sizeof(spec), "controller(%s, ssd(%s), write=back)", a->controller,
 		         a->drive);
@@ -349,7 +390,39 @@ static int adv_stack(struct adv_args *a)
 		                    : "steady: TRIM does not reach the members behind this "
 		                      "controller, so they run without free blocks";
 	}
+	if (!a->nspare) {
+		/* without TRIM, space never written is the drive's only reserve beyond its own */
+		static const unsigned deflt[] = {0, 7, 20, 28};
+		bool axis = !strcmp(a->trim, "off") && a->state != ADV_STATE_FRESH;
+		a->nspare = axis ? ADV_N(deflt) : 1;
+		memcpy(a->spare, deflt, a->nspare * sizeof(deflt[0]));
+		a->spare_why = axis ? "TRIM does not reach the members, so space left unused is "
+		                      "the drives' only reserve"
+		                    : "TRIM reaches the members, or they are fresh";
+	}
 	return 0;
+}
+
+/* ", capacity={C,C93,...}": each drive with part of it left unused (a partition that
+   does not cover it, never written: the drive keeps it as spare area). */
+static void adv_spare_opts(const struct adv_args *a, char *buf, size_t len)
+{
+	size_t n;
+
+	buf[0] = 0;
+	if (a->nspare == 1 && a->spare[0] == 0)
+		return;
+	n = (size_t)snprintf(buf, len, ", capacity=%s", a->nspare > 1 ? "{" : "");
+	for (size_t k = 0; k < a->nspare && n < len; k++) {
+		/* whole MiB, so every member of every level keeps its chunks aligned */
+		uint64_t c = a->drive_cap / 100 * (100 - a->spare[k]) >> 20 << 20;
+		if (!a->spare[k])
+			c = a->drive_cap;
+		n += (size_t)snprintf(buf + n, len - n, "%s%llu", k ? "," : "",
+		                      (unsigned long long)c);
+	}
+	if (a->nspare > 1 && n < len)
+		snprintf(buf + n, len - n, "}");
 }
 
 /* "{64k,256k}" or "64k" from "64k 256k". */
@@ -381,7 +454,7 @@ static bool adv_offered(const char *list, const char *word)
 }
 
 /* The sweep texts for the configurations worth measuring; returns how many. */
-static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char **lv,
+static size_t adv_targets(const struct adv_args *a, char (*out)[ADV_TEXT_LEN], const char **lv,
                           enum adv_kind *kind)
 {
 	static const struct {
@@ -409,13 +482,19 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 		sscanf(a->read, "%47s", r);
 		snprintf(dpol + strlen(dpol), sizeof(dpol) - strlen(dpol), ", read=%s", r);
 	}
-	for (int k = ADV_HEALTHY; k <= ADV_REBUILD; k++)
+	/* without TRIM, what the drives' state costs: each configuration as new too */
+	bool fresh = !strcmp(a->trim, "off") && a->state != ADV_STATE_FRESH;
+	char spare[256];
+
+	adv_spare_opts(a, spare, sizeof(spare));
+	for (int k = ADV_HEALTHY; k <= ADV_FRESH; k++)
 		for (size_t l = 0; l < ADV_N(levels); l++) {
-			char members[32], inner[256], opts[96] = "", first[16];
+			char members[32], inner[512], opts[96] = "", first[16];
 			unsigned hi = levels[l].max ? levels[l].max : a->drives;
 			bool redundant = strcmp(levels[l].level, "raid0") != 0;
-			if (a->drives < levels[l].min || (k != ADV_HEALTHY && !redundant) ||
-			    n >= ADV_TEXTS)
+			bool failed = k == ADV_DEGRADED || k == ADV_REBUILD;
+			if (a->drives < levels[l].min || (failed && !redundant) ||
+			    (k == ADV_FRESH && !fresh) || n >= ADV_TEXTS)
 				continue;
 			/* a single drive is always there; other levels only where offered */
 			if (levels[l].max != 1 && !adv_offered(a->levels, levels[l].level))
@@ -428,32 +507,31 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[512], const char
 			if (levels[l].chunk || levels[l].max == 1)
 				snprintf(opts, sizeof(opts), ", chunk=%s",
 				         levels[l].max == 1 ? first : chunks);
-			/* the rebuild writes a fresh replacement drive */
-			snprintf(inner, sizeof(inner), "%s(ssd(%s%s) %s%s%s)", levels[l].level,
-			         a->drive, k == ADV_REBUILD ? "" : state[a->state], members, opts,
-			         k == ADV_HEALTHY ? "" : ", failed=0");
+			/* the rebuild writes a fresh replacement drive; the spare area is an axis
+			   of the configurations in the drives' state */
+			bool in_state = k == ADV_HEALTHY || k == ADV_DEGRADED;
+			const char *p = k == ADV_DEGRADED ? dpol : k == ADV_REBUILD ? "" : pol;
+			snprintf(inner, sizeof(inner), "%s(ssd(%s%s%s) %s%s%s)", levels[l].level,
+			         a->drive, in_state ? state[a->state] : "", in_state ? spare : "",
+			         members, opts, failed ? ", failed=0" : "");
 			lv[n] = levels[l].level;
 			kind[n] = (enum adv_kind)k;
 			if (!a->controller)
-				snprintf(out[n++], 512, "%s", inner);
+				snprintf(out[n++], ADV_TEXT_LEN, "%s", inner);
 			else if (adv_inner)
-				snprintf(out[n++], 512, "controller(%s, controller(%s, %s)%s)",
-				         a->controller, adv_inner, inner,
-				         k == ADV_HEALTHY    ? pol
-				         : k == ADV_DEGRADED ? dpol
-				                             : "");
+				snprintf(out[n++], ADV_TEXT_LEN,
+				         "controller(%s, controller(%s, %s)%s)", a->controller,
+				         adv_inner, inner, p);
 			else
-				snprintf(out[n++], 512, "controller(%s, %s%s)", a->controller,
-				         inner,
-				         k == ADV_HEALTHY    ? pol
-				         : k == ADV_DEGRADED ? dpol
-				                             : "");
+				snprintf(out[n++], ADV_TEXT_LEN, "controller(%s, %s%s)",
+				         a->controller, inner, p);
 		}
 	return n;
 }
 
 /* "raid10 x4 write=back chunk=64k": the level of the point's text, then its axes. */
-static int adv_relabel(struct sw_plan *pl, const char *const *lv, const enum adv_kind *kind)
+static int adv_relabel(const struct adv_args *a, struct sw_plan *pl, const char *const *lv,
+                       const enum adv_kind *kind)
 {
 	for (size_t i = 0; i < pl->n; i++) {
 		struct sw_point *pt = &pl->pts[i];
@@ -464,10 +542,20 @@ static int adv_relabel(struct sw_plan *pl, const char *const *lv, const enum adv
 		                        : (size_t)snprintf(buf, sizeof(buf), "%s x%d",
 		                                           lv[pt->target], count);
 		for (size_t k = 0; k < pl->naxes && len < sizeof(buf); k++)
-			if (pt->values[k] && strcmp(pl->axes[k], "count"))
+			if (pt->values[k] && !strcmp(pl->axes[k], "capacity"))
+				len += (size_t)snprintf(buf + len, sizeof(buf) - len, " spare=%u%%",
+				                        adv_spare_pct(a, pt->values[k]));
+			else if (pt->values[k] && strcmp(pl->axes[k], "count"))
 				len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s=%s",
 				                        pl->axes[k], pt->values[k]);
-		if (kind[pt->target] != ADV_HEALTHY && len < sizeof(buf))
+		if (a->nspare == 1 && a->spare[0] &&
+		    (kind[pt->target] == ADV_HEALTHY || kind[pt->target] == ADV_DEGRADED) &&
+		    len < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " spare=%u%%",
+			                        a->spare[0]);
+		if (kind[pt->target] == ADV_FRESH && len < sizeof(buf))
+			snprintf(buf + len, sizeof(buf) - len, ", drives as new");
+		else if (kind[pt->target] != ADV_HEALTHY && len < sizeof(buf))
 			snprintf(buf + len, sizeof(buf) - len, ", member 0 failed");
 		free(pt->label);
 		if (!(pt->label = strdup(buf)))
@@ -515,7 +603,7 @@ static int adv_plan_run(struct sw_plan *pl, const struct adv_args *a, const char
 		cli_error("advise", "%s: %s", tp[bad], err.msg);
 		return -2;
 	}
-	if (adv_relabel(pl, lv, kind)) {
+	if (adv_relabel(a, pl, lv, kind)) {
 		cli_error("advise", "out of memory");
 		return -1;
 	}
@@ -528,7 +616,7 @@ static int adv_plan_run(struct sw_plan *pl, const struct adv_args *a, const char
 static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 {
 	static const char *const sname[] = {"", "fresh", "used", "steady"};
-	char texts[ADV_TEXTS][512], header[1024];
+	char texts[ADV_TEXTS][ADV_TEXT_LEN], header[1024];
 	const char *tp[ADV_TEXTS], *lv[ADV_TEXTS], *rtp[ADV_TEXTS], *rlv[ADV_TEXTS];
 	enum adv_kind kind[ADV_TEXTS], rkind[ADV_TEXTS];
 	struct sw_plan pl = {0}, rb = {0};
@@ -572,14 +660,19 @@ static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 		status = 1;
 	}
 	if (status >= 0) {
-		snprintf(
-		    header, sizeof(header),
-		    "%d x %s%s%s, workload %s (%s)\ntest area %.1f GiB (%s); drives %s (%s)\n\n",
-		    a->drives, a->drive, a->controller ? " behind " : "",
-		    a->controller ? a->controller : "", a->suite,
-		    wlp->kind == SW_WORKLOAD_SUITE ? "short form: one pass, 500 ms tests"
-		                                   : "as the file is written",
-		    (double)a->size / (1ull << 30), a->size_why, sname[a->state], a->state_why);
+		char spares[64] = "";
+		for (size_t k = 0; k < a->nspare; k++)
+			snprintf(spares + strlen(spares), sizeof(spares) - strlen(spares),
+			         "%s%u %%", k ? ", " : "", a->spare[k]);
+		snprintf(header, sizeof(header),
+		         "%d x %s%s%s, workload %s (%s)\ntest area %.1f GiB (%s); drives %s (%s)\n"
+		         "spare area: %s (%s)\n\n",
+		         a->drives, a->drive, a->controller ? " behind " : "",
+		         a->controller ? a->controller : "", a->suite,
+		         wlp->kind == SW_WORKLOAD_SUITE ? "short form: one pass, 500 ms tests"
+		                                        : "as the file is written",
+		         (double)a->size / (1ull << 30), a->size_why, sname[a->state], a->state_why,
+		         spares, a->spare_why);
 		adv_print(stdout, &rk, header);
 		if (a->json)
 			status |= adv_json(a->json, &rk);

@@ -21,7 +21,11 @@ enum adv_kind {
 	ADV_HEALTHY,  /* the configuration */
 	ADV_DEGRADED, /* the same with member 0 failed */
 	ADV_REBUILD,  /* its array (no write policy) with member 0 failed, for the rebuild */
+	ADV_FRESH,    /* the configuration with drives as new: what the state costs */
 };
+
+/* Spare-area settings advise can try (part of each drive left unused). */
+#define ADV_SPARES 6
 
 /* How many test groups a row keeps figures for (sequential, random QD1, ...). */
 #define ADV_GROUPS 8
@@ -40,8 +44,12 @@ struct adv_args {
 	char size_why[192];
 	/* what the controller's profile says it offers (offers.KEY lines) */
 	char levels[128], chunks[64], write[32], read[32], trim[8];
-	double rebuild_share; /* the controller's rebuild rate: share of the members' time */
-	bool wp;              /* the controller takes write= */
+	double rebuild_share;       /* the controller's rebuild rate: share of the members' time */
+	bool wp;                    /* the controller takes write= */
+	uint64_t drive_cap;         /* one drive's user capacity, bytes */
+	unsigned spare[ADV_SPARES]; /* per cent of each drive left unused, one axis value each */
+	size_t nspare;              /* 0: not given (sized from the platform's TRIM) */
+	const char *spare_why;
 };
 
 struct adv_group {
@@ -52,9 +60,11 @@ struct adv_group {
 struct adv_row {
 	const struct sw_point *pt;
 	double mb_s, iops, p99_us, write_mb_s;
-	double degraded_mb_s; /* with member 0 failed; 0: not measured */
-	double rebuild_s;     /* estimated rebuild of member 0; 0: not measured */
-	const char *basis;    /* validated, extrapolated */
+	double degraded_mb_s;    /* with member 0 failed; 0: not measured */
+	double rebuild_s;        /* estimated rebuild of member 0; 0: not measured */
+	double fresh_write_mb_s; /* write MB/s of the same configuration as new; 0: not measured */
+	unsigned spare;          /* per cent of each drive left unused */
+	const char *basis;       /* validated, extrapolated */
 	struct adv_group groups[ADV_GROUPS];
 	size_t ngroups;
 };
@@ -75,6 +85,7 @@ struct json_object;
 struct json_object *adv_sure(const struct adv_args *a);
 
 /* cmd_advise_rank.c */
+unsigned adv_spare_pct(const struct adv_args *a, const char *capacity);
 size_t adv_rows(struct adv_rank *r);
 void adv_print(FILE *f, struct adv_rank *r, const char *header);
 int adv_json(const char *path, const struct adv_rank *r);

@@ -180,15 +180,17 @@ static const char *adv_axis(const struct sw_plan *pl, const struct sw_point *pt,
 	return "";
 }
 
-/* "raid10 x4 chunk=64k write=back": what a configuration is, without its failed member. */
+/* "raid10 x4 chunk=64k write=back": what a configuration is, without its failed member;
+   with @spare, the share of each drive left unused too. */
 static void adv_shape(const struct sw_plan *pl, const struct sw_point *pt, const char *const *lv,
-                      bool write, char *buf, size_t len)
+                      bool write, bool spare, char *buf, size_t len)
 {
 	const char *x = strstr(pt->spec, ") x");
 
 	/* not read=: the degraded runs use the first read setting offered */
-	snprintf(buf, len, "%s x%d chunk=%s write=%s", lv[pt->target], x ? atoi(x + 3) : 1,
-	         adv_axis(pl, pt, "chunk"), write ? adv_axis(pl, pt, "write") : "");
+	snprintf(buf, len, "%s x%d chunk=%s write=%s capacity=%s", lv[pt->target],
+	         x ? atoi(x + 3) : 1, adv_axis(pl, pt, "chunk"),
+	         write ? adv_axis(pl, pt, "write") : "", spare ? adv_axis(pl, pt, "capacity") : "");
 }
 
 static bool adv_same_spec_shape(const char *a, const char *b);
@@ -258,6 +260,14 @@ static bool adv_same_spec_shape(const char *a, const char *b)
 	return !strcmp(la, lb) && ca == cb;
 }
 
+/* The per cent of each drive a capacity= value of the spare axis leaves unused. */
+unsigned adv_spare_pct(const struct adv_args *a, const char *value)
+{
+	uint64_t c = strtoull(value, NULL, 10), cap = a->drive_cap;
+
+	return c && cap && c < cap ? (unsigned)lround(100.0 * (double)(cap - c) / (double)cap) : 0;
+}
+
 size_t adv_rows(struct adv_rank *r)
 {
 	const struct sw_plan *pl = r->pl, *rb = r->rb;
@@ -272,21 +282,28 @@ size_t adv_rows(struct adv_rank *r)
 		r->rows[n].pt = pt;
 		adv_figures(&r->rows[n]);
 		r->rows[n].basis = adv_basis(r, pt);
-		adv_shape(pl, pt, r->lv, true, want, sizeof(want));
+		const char *cap = adv_axis(pl, pt, "capacity");
+		r->rows[n].spare = *cap ? adv_spare_pct(r->a, cap) : r->a->spare[0];
 		for (size_t k = 0; k < pl->n; k++) {
 			struct adv_row d = {.pt = &pl->pts[k]};
-			if (!d.pt->result || r->kind[d.pt->target] != ADV_DEGRADED)
+			enum adv_kind dk = r->kind[d.pt->target];
+			if (!d.pt->result || (dk != ADV_DEGRADED && dk != ADV_FRESH))
 				continue;
-			adv_shape(pl, d.pt, r->lv, true, have, sizeof(have));
-			if (!strcmp(want, have)) {
-				adv_figures(&d);
+			/* degraded: the same spare area; as new: the drives' own reserve only */
+			adv_shape(pl, pt, r->lv, true, dk == ADV_DEGRADED, want, sizeof(want));
+			adv_shape(pl, d.pt, r->lv, true, dk == ADV_DEGRADED, have, sizeof(have));
+			if (strcmp(want, have))
+				continue;
+			adv_figures(&d);
+			if (dk == ADV_DEGRADED)
 				r->rows[n].degraded_mb_s = d.mb_s;
-			}
+			else
+				r->rows[n].fresh_write_mb_s = d.write_mb_s;
 		}
-		adv_shape(pl, pt, r->lv, false, want, sizeof(want));
+		adv_shape(pl, pt, r->lv, false, false, want, sizeof(want));
 		for (size_t k = 0; rb && k < rb->n; k++) {
 			struct json_object *tests = adv_get(rb->pts[k].result, "tests");
-			adv_shape(rb, &rb->pts[k], r->rlv, false, have, sizeof(have));
+			adv_shape(rb, &rb->pts[k], r->rlv, false, false, have, sizeof(have));
 			if (tests && !strcmp(want, have))
 				r->rows[n].rebuild_s = json_object_get_double(
 				    adv_get(adv_get(json_object_array_get_idx(tests, 0), "rebuild"),
@@ -415,6 +432,39 @@ static const char *adv_policy(const struct sw_plan *pl, const struct sw_point *p
 	return *p ? p : NULL;
 }
 
+/* Without TRIM: what the drives' state costs the answer's array, and what spare area gives back. */
+static void adv_decay(FILE *f, const struct adv_rank *r)
+{
+	const struct adv_row *best = &r->rows[0], *none = NULL, *most = NULL;
+	char want[256], have[256];
+
+	adv_shape(r->pl, best->pt, r->lv, true, false, want, sizeof(want));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct adv_row *w = &r->rows[i];
+		adv_shape(r->pl, w->pt, r->lv, true, false, have, sizeof(have));
+		if (strcmp(want, have))
+			continue;
+		if (!none || w->spare < none->spare)
+			none = w;
+		if (!most || w->spare > most->spare)
+			most = w;
+	}
+	if (!none || none->fresh_write_mb_s <= 0 || none->write_mb_s <= 0)
+		return;
+	fprintf(f,
+	        "Without TRIM the drives decay: %s writes %.1f MB/s as new and %.1f MB/s in "
+	        "their %s state (%+.0f %%)",
+	        none->pt->label, none->fresh_write_mb_s, none->write_mb_s,
+	        r->a->state == ADV_STATE_USED ? "used" : "steady",
+	        100 * (none->write_mb_s / none->fresh_write_mb_s - 1));
+	if (most && most != none)
+		fprintf(
+		    f,
+		    "; with %u %% of each drive left unused it writes %.1f MB/s (%.0f GB usable)",
+		    most->spare, most->write_mb_s, (double)most->pt->capacity / 1e9);
+	fputs(".\n", f);
+}
+
 /* The short answer: the winner, the best that survives a failure, and what moves writes. */
 static void adv_answer(FILE *f, const struct adv_rank *r)
 {
@@ -465,6 +515,7 @@ static void adv_answer(FILE *f, const struct adv_rank *r)
 		}
 		fputs(".\n", f);
 	}
+	adv_decay(f, r);
 	/* writes: spread across write policies against spread across levels */
 	for (size_t i = 0; i < r->n; i++) {
 		const char *p = adv_policy(r->pl, rows[i].pt);
@@ -585,6 +636,10 @@ int adv_json(const char *path, const struct adv_rank *r)
 		json_object_object_add(o, "degraded_mb_s",
 		                       json_object_new_double(w->degraded_mb_s));
 		json_object_object_add(o, "rebuild_s", json_object_new_double(w->rebuild_s));
+		json_object_object_add(o, "spare_pct", json_object_new_int((int)w->spare));
+		if (w->fresh_write_mb_s > 0)
+			json_object_object_add(o, "fresh_write_mb_s",
+			                       json_object_new_double(w->fresh_write_mb_s));
 		json_object_object_add(o, "basis", json_object_new_string(w->basis));
 		for (size_t k = 0; k < w->ngroups; k++) {
 			struct json_object *x = json_object_new_object();

@@ -6,11 +6,11 @@
 # model: three of them fail (among them AS SSD 4K write +136 %), so the
 # raid0 x2 rows are "contradicted", nothing says "Backed by", and the
 # failing findings are listed.  A second advise on the same store replays
-# nothing again.
+# nothing again.  --spare 0: the spare-area axis is advise_x25v.sh's question.
 . "$(dirname "$0")/lib.sh"
 need jq
 
-$RAIDLAB advise --drives 2xvertex --platform vertex-raid0-southbridge --workload asssd -j 2 \
+$RAIDLAB advise --drives 2xvertex --platform vertex-raid0-southbridge --workload asssd -j 2 --spare 0 \
 	--store st --json v.json >v.out 2>v.err || { cat v.err; fail "advise vertex"; }
 grep -q '^test area .*drives steady (steady: TRIM does not reach the members' v.out ||
 	{ head -3 v.out; fail "the header does not say the drives are steady for want of TRIM"; }
@@ -27,7 +27,7 @@ grep -q '^Per test group' v.out || fail "no per-group table"
 jq -e '[.advise.ranking[].groups[].group] | index("random QD1") != null' v.json >/dev/null ||
 	fail "no random QD1 group in the JSON"
 # the set's outcome is kept in the store: a second run does not replay it
-$RAIDLAB advise --drives 2xvertex --platform vertex-raid0-southbridge --workload asssd -j 2 \
+$RAIDLAB advise --drives 2xvertex --platform vertex-raid0-southbridge --workload asssd -j 2 --spare 0 \
 	--store st >v2.out 2>v2.err || fail "second advise"
 grep -q 'replaying the validation set' v2.err && fail "the validation set was replayed twice"
 cmp -s <(grep -v '^sweep' v.out) <(grep -v '^sweep' v2.out) || fail "the second answer differs"

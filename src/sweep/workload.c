@@ -8,8 +8,8 @@
  * figures), in the shape every suite result has, so the store, compare,
  * CSV and the report's heatmap take it unchanged.  The pool forks, so the
  * children see the definition the parent made.  A trace becomes one job
- * that replays it (read_iolog, at its recorded times, iodepth 1 unless the
- * file says otherwise).  The file's contents, not its name, go into the
+ * that replays it (read_iolog, at its recorded times and its recorded
+ * in-flight depth, which the result reports as the test's iodepth).  The file's contents, not its name, go into the
  * store key, so an edited file is measured again and a renamed one is not.
  *
  * Jobs run on the configuration being swept: a job file whose jobs name
@@ -105,6 +105,12 @@ static int sw_file_trace(struct sw_file *f, const char *path, char *msg, size_t 
 	snprintf(f->jobs[0].name, sizeof(f->jobs[0].name), "replay"); /* not the file's name:
 	                                                                  the key is its contents */
 	int rc = wl_job_set(&f->jobs[0], "read_iolog", abs, path, vmsg, sizeof(vmsg));
+	struct wl_trace tr;
+	if (!rc && !(rc = wl_trace_load(abs, &tr, vmsg, sizeof(vmsg)))) {
+		/* the depth the replay keeps (the recorded one): what the result reports */
+		f->jobs[0].iodepth = wl_trace_replay_depth(&tr);
+		wl_trace_free(&tr);
+	}
 	free(abs);
 	if (rc) {
 		snprintf(msg, msglen, "%s", vmsg);

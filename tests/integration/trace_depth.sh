@@ -61,4 +61,7 @@ one=$(jqv one.json '.jobs[0].read.mb_s')
 eight=$(jqv eight.json '.jobs[0].read.mb_s')
 awk -v s="$sw" -v e="$eight" -v o="$one" 'BEGIN { exit !(s > e * 0.98 && s < e * 1.02 && e > o * 1.2) }' ||
 	fail "sweep replay gave $sw MB/s; the trace at its depth $eight, at depth 1 $one"
+# and its result says so: the test's iodepth is the depth it replayed at
+[ "$(jqv sw.json '.points[0].result.tests[0].iodepth')" = 8 ] ||
+	fail "the sweep's result records iodepth $(jqv sw.json '.points[0].result.tests[0].iodepth'), not 8"
 echo "trace_depth: ok"

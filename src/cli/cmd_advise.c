@@ -40,6 +40,7 @@
 #include "core/ctl_profile.h"
 #include "core/registry.h"
 #include "core/spec.h"
+#include "report/sweep.h"
 #include "workload/run.h"
 
 static const char advise_usage[] =
@@ -47,7 +48,7 @@ static const char advise_usage[] =
     "                      [--workload SUITE|JOBFILE|TRACE] [--goal "
     "throughput|latency|capacity|safety]\n"
     "                      [--size SIZE] [--state fresh|used|steady] [--spare PCT,...]\n"
-    "                      [-j N] [--store DIR] [--timeout T] [--json FILE]\n"
+    "                      [-j N] [--store DIR] [--timeout T] [--json FILE] [--html FILE]\n"
     "\n"
     "Measures the arrays N drives can make on this controller (single, raid0, raid1,\n"
     "raid10, raid5, raid6 as the controller offers them; its chunk sizes, write policies\n"
@@ -73,6 +74,8 @@ static const char advise_usage[] =
     "  -j N, --store DIR,    as for raidlab sweep (results are kept and reused, a\n"
     "  --timeout T           configuration that hangs is stopped)\n"
     "  --json FILE           the sweep document of every configuration measured\n"
+    "  --html FILE           the report: the ranking, the per-group view and the answer,\n"
+    "                        then the sweep's heatmap, series and trade-off\n"
     "\n"
     "What it cannot know: price, power, and wear limits.  docs/advise.md.\n";
 
@@ -238,6 +241,8 @@ static int adv_option(struct adv_args *a, const char *o, const char *v, bool *pl
 			return -EINVAL;
 	} else if (!strcmp(o, "--json")) {
 		a->json = v;
+	} else if (!strcmp(o, "--html")) {
+		a->html = v;
 	} else {
 		cli_error("advise", "unknown option '%s' (see raidlab help advise)", o);
 		return -EINVAL;
@@ -613,6 +618,42 @@ static int adv_plan_run(struct sw_plan *pl, const struct adv_args *a, const char
 	return cli_sweep_run(pl, a->par, false);
 }
 
+/* --json and --html: the sweep document with the ranking, and the report made from it. */
+static int adv_write(const struct adv_args *a, struct adv_rank *rk, const char *header)
+{
+	struct json_object *doc = adv_doc(rk, header);
+	char err[512];
+	int rc = 0;
+
+	if (!doc) {
+		cli_error("advise", "out of memory");
+		return 1;
+	}
+	if (a->json && json_object_to_file_ext(a->json, doc, JSON_C_TO_STRING_PRETTY)) {
+		cli_error("advise", "cannot write %s", a->json);
+		rc = 1;
+	}
+	if (a->html) {
+		FILE *f = fopen(a->html, "w");
+		if (!f) {
+			cli_error("advise", "cannot write %s: %s", a->html, strerror(errno));
+			rc = 1;
+		} else {
+			if (rep_sweep_html_doc(f, doc, err, sizeof(err))) {
+				cli_error("advise", "report: %s", err);
+				rc = 1;
+			}
+			if (fclose(f)) {
+				cli_error("advise", "cannot write %s: %s", a->html,
+				          strerror(errno));
+				rc = 1;
+			}
+		}
+	}
+	json_object_put(doc);
+	return rc;
+}
+
 static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 {
 	static const char *const sname[] = {"", "fresh", "used", "steady"};
@@ -627,7 +668,8 @@ static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 
 	bool made = false;
 	if (cli_output_dir_new("advise", "--store", a->store, &made) ||
-	    cli_output_check("advise", "--json", a->json)) {
+	    cli_output_check("advise", "--json", a->json) ||
+	    cli_output_check("advise", "--html", a->html)) {
 		cli_output_undo(a->store, made);
 		return 2;
 	}
@@ -674,8 +716,8 @@ static int advise_measure(struct adv_args *a, struct sw_workload *wlp)
 		         (double)a->size / (1ull << 30), a->size_why, sname[a->state], a->state_why,
 		         spares, a->spare_why);
 		adv_print(stdout, &rk, header);
-		if (a->json)
-			status |= adv_json(a->json, &rk);
+		if (a->json || a->html)
+			status |= adv_write(a, &rk, header);
 	}
 	free(rk.rows);
 	json_object_put(rk.sure);

@@ -33,7 +33,7 @@ enum adv_kind {
 struct adv_args {
 	unsigned drives;
 	char drive[64];
-	const char *controller, *suite, *store, *json;
+	const char *controller, *suite, *store, *json, *html;
 	char platform[64]; /* the validation set the platform is, or "" */
 	enum adv_goal goal;
 	enum adv_state state;
@@ -88,6 +88,7 @@ struct json_object *adv_sure(const struct adv_args *a);
 unsigned adv_spare_pct(const struct adv_args *a, const char *capacity);
 size_t adv_rows(struct adv_rank *r);
 void adv_print(FILE *f, struct adv_rank *r, const char *header);
-int adv_json(const char *path, const struct adv_rank *r);
+/* The sweep document with the ranking, the header and the answer in an "advise" object. */
+struct json_object *adv_doc(struct adv_rank *r, const char *header);
 
 #endif

@@ -609,12 +609,34 @@ void adv_print(FILE *f, struct adv_rank *r, const char *header)
 	adv_sureness(f, r);
 }
 
+/* The answer and how sure it is, as adv_print writes them, for the documents. */
+static struct json_object *adv_answer_text(struct adv_rank *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	struct json_object *s;
+
+	if (!m)
+		return NULL;
+	if (r->n && !r->partial) {
+		adv_answer(m, r);
+		adv_sureness(m, r);
+	}
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	s = json_object_new_string(buf[0] == '\n' ? buf + 1 : buf);
+	free(buf);
+	return s;
+}
+
 /* The sweep document of both plans (the rebuild points after the others), and the ranking. */
-int adv_json(const char *path, const struct adv_rank *r)
+struct json_object *adv_doc(struct adv_rank *r, const char *header)
 {
 	struct json_object *doc = sw_plan_json(r->pl), *more = r->rb ? sw_plan_json(r->rb) : NULL;
 	struct json_object *to, *from, *adv = json_object_new_object(), *ranking;
-	int rc = 0;
 
 	json_object_object_get_ex(doc, "points", &to);
 	if (more && json_object_object_get_ex(more, "points", &from))
@@ -662,12 +684,9 @@ int adv_json(const char *path, const struct adv_rank *r)
 	json_object_object_add(adv, "ranking", ranking);
 	if (r->sure)
 		json_object_object_add(adv, "validation", json_object_get(r->sure));
+	json_object_object_add(adv, "header", json_object_new_string(header));
+	json_object_object_add(adv, "answer", adv_answer_text(r));
 	json_object_object_add(doc, "advise", adv);
-	if (json_object_to_file_ext(path, doc, JSON_C_TO_STRING_PRETTY)) {
-		cli_error("advise", "cannot write %s", path);
-		rc = 1;
-	}
-	json_object_put(doc);
 	json_object_put(more);
-	return rc;
+	return doc;
 }

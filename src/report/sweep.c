@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/advise.h"
 #include "report/render.h"
 #include "report/svg.h"
 #include "report/sweep.h"
@@ -317,7 +318,10 @@ static void swr_series_name(const struct rep_sweep *sw, size_t p, size_t a, char
 
 void rep_sweep_html_nav(FILE *f, const void *arg)
 {
-	(void)arg;
+	const struct rep_sweep_page *pg = arg;
+
+	if (pg && rep_advise_has(pg->sw->root))
+		fputs("<a href=\"#advise\">Advise</a>", f);
 	fputs("<a href=\"#sweep-heatmap\">Heatmap</a><a href=\"#sweep-series\">Series</a>"
 	      "<a href=\"#sweep-tradeoff\">Trade-off</a><a href=\"#sweep-points\">Points</a>",
 	      f);
@@ -582,6 +586,7 @@ void rep_sweep_html_body(FILE *f, const void *arg)
 {
 	const struct rep_sweep_page *pg = arg;
 
+	rep_advise_html(f, pg->sw->root);
 	swr_heatmap(f, pg->sw, pg->cmp);
 	swr_series(f, pg->sw, pg->cmp);
 	swr_tradeoff(f, pg->sw, pg->cmp);

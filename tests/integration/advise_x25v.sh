@@ -7,7 +7,8 @@
 # try the spare area as an axis (0/7/20/28 %), show what the state costs
 # against the drives as new, and rank the spare-area rows with their smaller
 # capacity.  --spare sets the axis; a platform whose TRIM reaches the members
-# has no axis by default; bad lists are refused.
+# has no axis by default; bad lists are refused.  --html shows the same
+# answer in the report.
 . "$(dirname "$0")/lib.sh"
 need jq
 
@@ -35,6 +36,17 @@ awk -v a="$c0" -v b="$c28" 'BEGIN { r = b / a; exit !(r > 0.71 && r < 0.73) }' |
 	fail "spare=28% capacity $c28 is not 72 % of $c0"
 grep -q '^Without TRIM the drives decay: .*as new .* in their steady state (-[0-9]* %); with 28 % of each drive left unused' x.out ||
 	{ grep -A8 '^Answer' x.out; fail "the answer does not name the decay and the cure"; }
+
+# the report shows the same answer: header, ranking, per-group view, answer
+$RAIDLAB advise --drives 2xx25v --platform vertex-raid0-southbridge -j 2 --store st \
+	--html x.html >/dev/null 2>h.err || { cat h.err; fail "advise --html"; }
+grep -q '<section id="advise"><h2>Advise</h2>' x.html || fail "no advise section in the report"
+grep -q 'spare area: 0 %, 7 %, 20 %, 28 %' x.html || fail "the report has no header"
+grep -q '<h3>Per test group (MB/s read / write)</h3>' x.html || fail "the report has no per-group view"
+grep -q 'Without TRIM the drives decay: raid0 x2 spare=0% chunk=64k writes' x.html ||
+	fail "the report does not carry the answer"
+jq -e '.advise.answer | startswith("Answer (throughput): ")' x.json >/dev/null ||
+	fail "the JSON does not carry the answer"
 
 # --spare sets the axis; one value labels every row
 $RAIDLAB advise --drives 2xx25v --platform vertex-raid0-southbridge -j 2 --store st \

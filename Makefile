@@ -61,7 +61,7 @@ ALL_CFLAGS := $(BASEFLAGS) $(CFLAGS) -DRL_VERSION=\"$(VERSION)\"
 LDLIBS   := $(PKG_LIBS) -laio -lm -pthread $(LDSAN)
 
 LIB_SRC  := $(filter-out src/cli/main.c $(EXCLUDE),$(shell find src -name '*.c' | sort))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/ui_page.o
 LIB      := $(BUILD)/libraidlab.a
 BIN      := $(BUILD)/raidlab
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -128,6 +128,15 @@ deb:
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The files of `raidlab ui`'s page, compiled in (src/ui/page.h).
+UI_PAGE := $(sort $(wildcard src/ui/page/*))
+$(BUILD)/gen/ui_page.c: $(UI_PAGE) scripts/embed-page.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN   $@"
+	@scripts/embed-page.sh $@ $(UI_PAGE)
+$(BUILD)/gen/ui_page.o: $(BUILD)/gen/ui_page.c
 	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)

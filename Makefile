@@ -156,6 +156,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(UNIT_HELPERS)
 
 deps:
 	@scripts/install-deps.sh
+	@scripts/install-node-deps.sh
 
 run: deps
 	$(MAKE) $(BIN)

@@ -70,16 +70,23 @@ static int api_field(struct ui_str form, const char *key, enum api_kind k, char 
 	return 1;
 }
 
-/* Optional field @key passed on as --@opt=VALUE. */
+/*
+ * Optional field @key passed on as --@opt=VALUE, or as "--@opt" "VALUE"
+ * when @opt starts with ' ' (advise takes only that form; a checked value
+ * never starts with '-', so it cannot be taken for an option).
+ */
 static int api_pass(struct ui_str form, const char *key, const char *opt, enum api_kind k,
                     struct ui_job *j, char *why, size_t whylen)
 {
-	char v[2100];
+	char v[2100], o[64];
 	int rc = api_field(form, key, k, v, sizeof(v), why, whylen);
 
 	if (rc <= 0)
 		return rc;
-	return ui_job_opt(j, opt, v);
+	if (opt[0] != ' ')
+		return ui_job_opt(j, opt, v);
+	snprintf(o, sizeof(o), "--%s", opt + 1);
+	return ui_job_arg(j, o) ? -E2BIG : ui_job_arg(j, v);
 }
 
 /* Required field @key into @out. */
@@ -111,9 +118,10 @@ static int api_result_file(struct ui_job *j, const char *results, const char *wh
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	snprintf(path, sizeof(path), "%s/%s-%s-%u.json", results, what, stamp, n);
-	int rc = ui_job_opt(j, "json", path);
+	bool alone = !strcmp(j->argv[j->argc - 1], "--json"); /* advise: "--json" "FILE" */
+	int rc = alone ? ui_job_arg(j, path) : ui_job_opt(j, "json", path);
 	if (!rc)
-		j->result_file = j->argv[j->argc - 1] + strlen("--json=");
+		j->result_file = j->argv[j->argc - 1] + (alone ? 0 : strlen("--json="));
 	return rc;
 }
 
@@ -162,16 +170,18 @@ static int api_advise(struct ui_str f, const char *results, struct ui_job *j, ch
 	char dv[128];
 	snprintf(dv, sizeof(dv), "%sx%s", count, drives);
 	snprintf(store, sizeof(store), "%s/advise-store", results);
-	if ((rc = ui_job_arg(j, "advise")) || (rc = ui_job_opt(j, "drives", dv)))
+	if ((rc = ui_job_arg(j, "advise")) || (rc = ui_job_arg(j, "--drives")) ||
+	    (rc = ui_job_arg(j, dv)))
 		return rc;
-	if ((rc = api_pass(f, "controller", "controller", API_NAME, j, why, wl)) < 0 ||
-	    (rc = api_pass(f, "platform", "platform", API_NAME, j, why, wl)) < 0 ||
-	    (rc = api_pass(f, "workload", "workload", API_NAME, j, why, wl)) < 0 ||
-	    (rc = api_pass(f, "goal", "goal", API_NAME, j, why, wl)) < 0 ||
-	    (rc = api_pass(f, "size", "size", API_SIZE, j, why, wl)) < 0 ||
-	    (rc = api_pass(f, "jobs", "jobs", API_SIZE, j, why, wl)) < 0)
+	if ((rc = api_pass(f, "controller", " controller", API_NAME, j, why, wl)) < 0 ||
+	    (rc = api_pass(f, "platform", " platform", API_NAME, j, why, wl)) < 0 ||
+	    (rc = api_pass(f, "workload", " workload", API_NAME, j, why, wl)) < 0 ||
+	    (rc = api_pass(f, "goal", " goal", API_NAME, j, why, wl)) < 0 ||
+	    (rc = api_pass(f, "size", " size", API_SIZE, j, why, wl)) < 0 ||
+	    (rc = api_pass(f, "jobs", " jobs", API_SIZE, j, why, wl)) < 0)
 		return rc;
-	if ((rc = ui_job_opt(j, "store", store)))
+	if ((rc = ui_job_arg(j, "--store")) || (rc = ui_job_arg(j, store)) ||
+	    (rc = ui_job_arg(j, "--json")))
 		return rc;
 	return api_result_file(j, results, "advise");
 }

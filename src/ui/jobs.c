@@ -334,11 +334,13 @@ int ui_job_stream(int sock, const struct ui_job *j)
 				gone = true;
 	}
 	st = jobs_reap(pid, gone);
+	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (!gone && !code && j->result_file)
+		jobs_send_result(sock, j->result_file);
+	else if (j->result_file) /* a stopped or failed run's partial result is not kept */
+		unlink(j->result_file);
 	if (!gone) {
-		int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 		char c[16];
-		if (!code && j->result_file)
-			jobs_send_result(sock, j->result_file);
 		jobs_event(sock, "exit", c, (size_t)snprintf(c, sizeof(c), "%d", code));
 	}
 out:

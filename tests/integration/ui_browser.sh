@@ -6,7 +6,8 @@
 # long run shows live figures and Stop ends it (its process is gone within
 # a second); two saved results are compared; advise answers for two small
 # drives; a served raid1's member is failed and rebuilt from the Watch view
-# (and the fail of the last copy is refused).  Screenshots go to
+# (and the fail of the last copy is refused; the socket is named relative
+# to the folder raidlab ui runs in, as a user may type it).  Screenshots go to
 # $RAIDLAB_BUILD/test-artifacts/ (scripts/ui-screenshots.sh copies them to
 # docs/images/).
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +35,7 @@ for _ in $(seq 200); do [ -s ready ] && [ -s sready ] && break; sleep 0.05; done
 [ -s sready ] || { cat serve.err; fail "raidlab serve did not start"; }
 
 NODE_PATH="$RAIDLAB_TOP/tests/browser/node_modules" timeout 900 \
-	node "$RAIDLAB_TOP/tests/browser/ui_check.js" "$(cat ready)" "$T/c.sock" "$art" >check.out 2>check.err ||
+	node "$RAIDLAB_TOP/tests/browser/ui_check.js" "$(cat ready)" c.sock "$art" >check.out 2>check.err ||
 	{ cat check.out check.err; cat ui.err; fail "the browser check"; }
 cat check.out
 for s in page measure stop compare ask watch; do

@@ -229,7 +229,18 @@ static void *srv_conn(void *arg)
 
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	srv_serve_one(fd);
+	/* a lingering close: closing with unread input would reset the connection
+	   and the client could lose the answer (a refused oversized head) */
 	shutdown(fd, SHUT_WR);
+	tv = (struct timeval){1, 0};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	char junk[4096];
+	for (size_t n = 0; n < (1u << 20);) {
+		ssize_t r = recv(fd, junk, sizeof(junk), 0);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
 	close(fd);
 	atomic_fetch_sub(&srv.conns, 1);
 	return NULL;

@@ -49,6 +49,14 @@ api="$base/api/job?token=$token"
 	fail "POST from the page's origin: $(cat body)"
 grep -q '^event: exit' body && grep -q '^data: 0$' body || fail "profiles job: $(cat body)"
 grep -q 'samsung-850evo-500' body || fail "profiles job output"
+# a suite on a simulated drive: progress lines while it runs, then its result
+[ "$(code -X POST -d 'kind=measure&suite=cdm&target=ssd(850evo)&size=16m&passes=1&duration=200ms' "$api")" = 200 ] ||
+	fail "measure: $(cat body)"
+grep -q '^data: raidlab run cdm .--target=ssd(850evo). --progress=json' body || fail "measure: command line: $(head -3 body)"
+grep -q '^data: {"progress":{"target":0,"test":"SEQ1M Q8T1","phase":"read"' body ||
+	fail "measure: no progress lines"
+sed -n '/^event: result/,/^event: exit/p' body | grep -q '"SEQ1M Q8T1"' || fail "measure: no result"
+tail -n 3 body | grep -q '^data: 0$' || fail "measure: exit status: $(tail -n 3 body)"
 # fields are checked before anything runs
 [ "$(code -X POST -d 'kind=measure&suite=--help&target=mem(size=1m)' "$api")" = 400 ] ||
 	fail "an option as a suite name: not refused"
@@ -65,7 +73,10 @@ raw() { python3 -c '
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 s.sendall(sys.argv[2].encode("latin-1").decode("unicode_escape").encode("latin-1"))
-s.shutdown(socket.SHUT_WR)
+try:
+    s.shutdown(socket.SHUT_WR)
+except OSError:
+    pass
 d = s.recv(100).decode("latin-1")
 print(d.split("\r\n")[0])' "$port" "$1"; }
 [ "$(raw 'GARBAGE\r\n\r\n')" = "HTTP/1.1 400 Bad Request" ] || fail "garbage"

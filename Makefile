@@ -224,11 +224,12 @@ fuzz-run: fuzz
 bench: $(BIN)
 	bench/vs-fio.sh
 
+# tests/browser/node_modules holds npm's packages (some with C sources): not ours to format.
 format:
-	clang-format -i $$(find src tests -name '*.[ch]')
+	clang-format -i $$(find src tests -name node_modules -prune -o -name '*.[ch]' -print)
 
 format-check:
-	@clang-format --dry-run -Werror $$(find src tests bench -name '*.[ch]') && echo "  format: clean"
+	@clang-format --dry-run -Werror $$(find src tests bench -name node_modules -prune -o -name '*.[ch]' -print) && echo "  format: clean"
 
 
 # The link flags programs that use build/libraidlab.a need (bench/sim-speed.sh).

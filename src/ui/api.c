@@ -188,7 +188,7 @@ static int api_advise(struct ui_str f, const char *results, struct ui_job *j, ch
 
 static int api_compare(struct ui_str f, const char *results, struct ui_job *j, char *why, size_t wl)
 {
-	char key[8], name[80], path[4200], html[8];
+	char key[16], name[80], path[4200], html[8];
 	int rc = ui_job_arg(j, "compare"), n = 0;
 
 	for (int i = 1; i <= 8 && !rc; i++) {

@@ -277,8 +277,19 @@ async function ctl(verb, extra) {
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
+// Rows are kept while the members stay the same (only the states change), so a
+// button is never replaced under the pointer by the next refresh.
 function drawMembers(s) {
   const body = $('w-members').tBodies[0];
+  if (body.rows.length === s.members.length &&
+      s.members.every((m, i) => body.rows[i].dataset.member === m.k)) {
+    s.members.forEach((m, i) => {
+      const td = body.rows[i].cells[1];
+      td.textContent = m.state;
+      td.className = 'state-' + m.state;
+    });
+    return;
+  }
   body.replaceChildren();
   for (const m of s.members) {
     const tr = body.insertRow();

@@ -55,7 +55,9 @@ grep -q 'samsung-850evo-500' body || fail "profiles job output"
 grep -q '^data: raidlab run cdm .--target=ssd(850evo). --progress=json' body || fail "measure: command line: $(head -3 body)"
 grep -q '^data: {"progress":{"target":0,"test":"SEQ1M Q8T1","phase":"read"' body ||
 	fail "measure: no progress lines"
-sed -n '/^event: result/,/^event: exit/p' body | grep -q '"SEQ1M Q8T1"' || fail "measure: no result"
+# (into a file: grep -q closing a pipe early would fail the pipeline under pipefail)
+sed -n '/^event: result/,/^event: exit/p' body >result.ev
+grep -q '"SEQ1M Q8T1"' result.ev || fail "measure: no result: $(grep -v '^data: {"progress' body | tail -n 12)"
 tail -n 3 body | grep -q '^data: 0$' || fail "measure: exit status: $(tail -n 3 body)"
 # fields are checked before anything runs
 [ "$(code -X POST -d 'kind=measure&suite=--help&target=mem(size=1m)' "$api")" = 400 ] ||

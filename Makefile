@@ -61,7 +61,7 @@ ALL_CFLAGS := $(BASEFLAGS) $(CFLAGS) -DRL_VERSION=\"$(VERSION)\"
 LDLIBS   := $(PKG_LIBS) -laio -lm -pthread $(LDSAN)
 
 LIB_SRC  := $(filter-out src/cli/main.c $(EXCLUDE),$(shell find src -name '*.c' | sort))
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/ui_page.o
 LIB      := $(BUILD)/libraidlab.a
 BIN      := $(BUILD)/raidlab
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -130,6 +130,15 @@ $(BUILD)/%.o: %.c
 	@echo "  CC    $<"
 	@$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The files of `raidlab ui`'s page, compiled in (src/ui/page.h).
+UI_PAGE := $(sort $(wildcard src/ui/page/*))
+$(BUILD)/gen/ui_page.c: $(UI_PAGE) scripts/embed-page.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN   $@"
+	@scripts/embed-page.sh $@ $(UI_PAGE)
+$(BUILD)/gen/ui_page.o: $(BUILD)/gen/ui_page.c
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
@@ -147,6 +156,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(UNIT_HELPERS)
 
 deps:
 	@scripts/install-deps.sh
+	@scripts/install-node-deps.sh
 
 run: deps
 	$(MAKE) $(BIN)
@@ -214,11 +224,12 @@ fuzz-run: fuzz
 bench: $(BIN)
 	bench/vs-fio.sh
 
+# tests/browser/node_modules holds npm's packages (some with C sources): not ours to format.
 format:
-	clang-format -i $$(find src tests -name '*.[ch]')
+	clang-format -i $$(find src tests -name node_modules -prune -o -name '*.[ch]' -print)
 
 format-check:
-	@clang-format --dry-run -Werror $$(find src tests bench -name '*.[ch]') && echo "  format: clean"
+	@clang-format --dry-run -Werror $$(find src tests bench -name node_modules -prune -o -name '*.[ch]' -print) && echo "  format: clean"
 
 
 # The link flags programs that use build/libraidlab.a need (bench/sim-speed.sh).

@@ -9,7 +9,8 @@
 # valgrind (leak checks of the CLI paths), jq (tests and bench scripts read JSON results),
 # mdadm (reads the md superblocks raidlab writes),
 # chromium (renders the HTML report headless in tests/integration/report_browser.sh) and
-# nodejs (drives it there over the DevTools protocol),
+# nodejs (drives it there over the DevTools protocol), npm (installs puppeteer-core for
+# the raidlab ui browser tests: scripts/install-node-deps.sh),
 # nbdkit, libnbd-bin (nbdinfo/nbdcopy), nbdfuse, fuse3, qemu-utils and python3 (the NBD
 # server's peers and its malformed-input probe), gnutls-bin (certtool, for the TLS test),
 # tar, gzip and xfsprogs (the file suites: untar's extractor, compressibility checks,
@@ -22,7 +23,7 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
       libaio-dev fio-examples gnuplot-nox libgnutls28-dev
-      fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs
+      fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs npm
       nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs
       strace dpkg-dev debhelper lintian man-db groff-base bash-completion zsh libopenmpi-dev openmpi-bin
       libpmemblk-dev)

@@ -65,8 +65,9 @@ struct rs_args {
 	const char *html_path; /* the comparison as an HTML report */
 	const char *csv_path;  /* the comparison as CSV */
 	bool json_stdout, quiet, force;
-	bool cdm_text; /* --output-format=cdm-text */
-	bool summary;  /* several targets: the comparison alone, no per-target tables */
+	bool progress_json; /* --progress=json: progress as JSON lines on stderr */
+	bool cdm_text;      /* --output-format=cdm-text */
+	bool summary;       /* several targets: the comparison alone, no per-target tables */
 	struct rl_build_ctx ctx;
 	struct fleet *fleet; /* under mpirun, else NULL */
 	bool no_files;       /* a rank other than 0: it writes nothing */
@@ -97,6 +98,8 @@ static void rs_usage(FILE *f, const struct suite_def *def)
 	       "  --summary             several targets: the comparison alone, without each\n"
 	       "                        target's table\n"
 	       "  --quiet               no progress line and no table\n"
+	       "  --progress=json       progress as one JSON line per update on standard error,\n"
+	       "                        at most 10 a second (raidlab ui reads them)\n"
 	       "  --force               run even when the target is smaller than the suite's test\n"
 	       "                        area (the whole target is used instead)\n"
 	       "  --keep                keep test files raidlab created\n"
@@ -133,7 +136,7 @@ static bool rs_takes_value(const char *name)
 	return !strcmp(name, "target") || !strcmp(name, "label") || !strcmp(name, "json") ||
 	       !strcmp(name, "out-dir") || !strcmp(name, "html") || !strcmp(name, "csv") ||
 	       !strcmp(name, "output-format") || !strcmp(name, "offset-per-rank") ||
-	       suite_param_takes_value(name);
+	       !strcmp(name, "progress") || suite_param_takes_value(name);
 }
 
 /* --fleet-stonewall, --offset-per-rank=S: only under mpirun. */
@@ -181,6 +184,12 @@ static int rs_option(struct rs_args *a, const char *name, const char *val)
 			          val);
 			return -EINVAL;
 		}
+	} else if (!strcmp(name, "progress")) {
+		if (!val || strcmp(val, "json")) {
+			cli_error("run", "--progress: expected json, got '%s'", val ? val : "");
+			return -EINVAL;
+		}
+		a->progress_json = true;
 	} else if (!strcmp(name, "summary") && !val) {
 		a->summary = true;
 	} else if (!strcmp(name, "quiet") && !val) {
@@ -348,6 +357,43 @@ static void rs_progress(void *arg, const struct suite_progress *p)
 	        j->elapsed_s > 0 ? j->ios / j->elapsed_s : 0,
 	        j->virtual_time ? " (simulated time)" : "");
 	fflush(stderr);
+}
+
+/*
+ * --progress=json: the same facts as one JSON line on stderr, at most every
+ * 100 ms of wall time but always when the test or its phase changes.
+ */
+static void rs_progress_json(void *arg, const struct suite_progress *p)
+{
+	static const char *last_test, *last_phase;
+	static struct timespec last;
+	const struct rs_one *one = arg;
+	const struct wl_progress *j = p->job;
+	bool changed = p->test != last_test || p->phase != last_phase;
+
+	if (!changed && rs_wall_since(&last) < 0.1)
+		return;
+	last_test = p->test;
+	last_phase = p->phase;
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	struct json_object *o = json_object_new_object(), *w = json_object_new_object();
+	json_object_object_add(o, "target", json_object_new_int((int)one->index));
+	json_object_object_add(o, "test", json_object_new_string(p->test ? p->test : ""));
+	json_object_object_add(o, "phase", json_object_new_string(p->phase ? p->phase : ""));
+	json_object_object_add(o, "pass", json_object_new_int((int)p->pass));
+	json_object_object_add(o, "passes", json_object_new_int((int)p->passes));
+	json_object_object_add(o, "step", json_object_new_int((int)p->step));
+	json_object_object_add(o, "steps", json_object_new_int((int)p->steps));
+	json_object_object_add(o, "done", json_object_new_double(p->done));
+	json_object_object_add(
+	    o, "mb_s",
+	    json_object_new_double(j->elapsed_s > 0 ? j->bytes / 1e6 / j->elapsed_s : 0));
+	json_object_object_add(
+	    o, "iops", json_object_new_double(j->elapsed_s > 0 ? j->ios / j->elapsed_s : 0));
+	json_object_object_add(w, "progress", o);
+	fprintf(stderr, "%s\n", json_object_to_json_string_ext(w, JSON_C_TO_STRING_PLAIN));
+	fflush(stderr);
+	json_object_put(w);
 }
 
 /* --- tables, from the result JSON --- */
@@ -716,14 +762,16 @@ static void rs_started(void *arg, uint64_t area, bool shrunk)
 static int rs_run_one(struct rs_args *a, size_t index, const char *label, struct json_object **docp)
 {
 	const char *spec = a->t.spec[index];
-	bool tty = isatty(STDERR_FILENO) && !a->quiet && !a->json_stdout;
+	bool tty = isatty(STDERR_FILENO) && !a->quiet && !a->json_stdout && !a->progress_json;
 	struct suite_request rq = {.def = a->def,
 	                           .p = a->p,
 	                           .spec = spec,
 	                           .label = label,
 	                           .ctx = a->ctx,
 	                           .force = a->force,
-	                           .progress = tty ? rs_progress : NULL,
+	                           .progress = tty                ? rs_progress
+	                                       : a->progress_json ? rs_progress_json
+	                                                          : NULL,
 	                           .started = rs_started};
 	struct rs_one one = {.a = a, .label = label, .index = index};
 	struct suite_outcome o;

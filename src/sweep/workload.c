@@ -9,8 +9,8 @@
  * CSV and the report's heatmap take it unchanged.  The pool forks, so the
  * children see the definition the parent made.  A trace becomes one job
  * that replays it (read_iolog, at its recorded times and its recorded
- * in-flight depth, which the result reports as the test's iodepth).  The file's contents, not its name, go into the
- * store key, so an edited file is measured again and a renamed one is not.
+ * in-flight depth, which the result reports as the test's iodepth).  The file's contents, not its
+ * name, go into the store key, so an edited file is measured again and a renamed one is not.
  *
  * Jobs run on the configuration being swept: a job file whose jobs name
  * their own filename= or directory=, or a target=, is refused.

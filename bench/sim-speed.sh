@@ -14,6 +14,14 @@
 # the CPU time, with the process's peak resident memory: (d) reads a fresh
 # drive, whose tables should cost nothing.  The machine's load average is printed: on a shared machine
 # the CPU-time column is the better figure.
+#
+# REF=path/to/another/raidlab (an older build, say) adds the comparison of
+# the hot path alone: case (a) through `raidlab run` for 600 simulated
+# seconds and for 30, by this build and by REF in turn, REPS times (3); the
+# short run is subtracted, so what is left is the cost per simulated I/O
+# after the drive is set up.  It prints both builds' simulated I/Os per CPU
+# second and per wall second, and the median ratio (this / REF): CPU time,
+# because on a shared machine the wall clock measures the neighbours.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 prof=${1:-sx8200pro-256}
@@ -60,4 +68,33 @@ if [ -x "$raidlab" ] && "$raidlab" run --help >/dev/null 2>&1; then
 	run "(c) 1M seqread QD32" full read 1m 30
 else
 	echo "(raidlab run not available: skipped the runner measurement)"
+fi
+
+if [ -n "${REF:-}" ]; then
+	echo "== hot path: 4K randwrite QD32 steady, 600 s minus 30 s simulated, this build / $REF =="
+	python3 - "$raidlab" "$REF" "ssd($prof, state=steady)" "${REPS:-3}" "$out/h.json" <<-'EOF'
+		import json, statistics, subprocess, sys, time
+		new, ref, spec, reps, path = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+		def run(b, secs):
+		    t0 = time.monotonic()
+		    subprocess.run([b, "run", "--target", spec, "--rw=randwrite", "--bs=4k", "--iodepth=32",
+		                    "--runtime=%d" % secs, "--time_based", "--quiet", "--json", path],
+		                   check=True, stdout=subprocess.DEVNULL)
+		    wall = time.monotonic() - t0
+		    j = json.load(open(path))["jobs"][0]
+		    return j["write"]["ios"], j["cpu"]["user_s"] + j["cpu"]["sys_s"], wall
+		rates = {new: [], ref: []}
+		for r in range(reps):
+		    for b in (new, ref):
+		        i1, c1, w1 = run(b, 30)
+		        i2, c2, w2 = run(b, 600)
+		        cpu, wall = (i2 - i1) / (c2 - c1) / 1e6, (i2 - i1) / (w2 - w1) / 1e6
+		        rates[b].append(cpu)
+		        print("%-4s %d: %6.2f M I/O per cpu s  %6.2f M I/O per wall s  (%d I/Os)"
+		              % ("this" if b == new else "ref", r + 1, cpu, wall, i2 - i1), flush=True)
+		ratios = [a / b for a, b in zip(rates[new], rates[ref])]
+		print("median: this %.2f, ref %.2f M I/O per cpu s; ratio this/ref %.2f (%s)"
+		      % (statistics.median(rates[new]), statistics.median(rates[ref]),
+		         statistics.median(ratios), " ".join("%.2f" % x for x in ratios)))
+	EOF
 fi

@@ -105,8 +105,10 @@ static void cal_insert(struct sim_cal *c, uint32_t i, uint64_t s, uint64_t e)
 		cal_compact(c);
 		a = c->head + i;
 	}
-	memmove(c->s + a + 1, c->s + a, (c->n - i) * sizeof(*c->s));
-	memmove(c->e + a + 1, c->e + a, (c->n - i) * sizeof(*c->e));
+	if (i < c->n) { /* an append (most reservations) moves nothing */
+		memmove(c->s + a + 1, c->s + a, (c->n - i) * sizeof(*c->s));
+		memmove(c->e + a + 1, c->e + a, (c->n - i) * sizeof(*c->e));
+	}
 	c->s[a] = s;
 	c->e[a] = e;
 	c->n++;
@@ -124,6 +126,11 @@ uint64_t sim_cal_reserve(struct sim_cal *c, uint64_t floor, uint64_t ready, uint
 	c->busy_ns += dur;
 	if (!dur)
 		return ready;
+	/* ready after everything booked (an idle or a just-freed resource): no search */
+	if (c->n < c->cap && (!c->n || c->e[c->head + c->n - 1] <= ready)) {
+		cal_insert(c, c->n, ready, ready + dur);
+		return ready;
+	}
 	/* first interval that ends after ready */
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;

@@ -43,6 +43,9 @@
 #define DEV_POPULATE_WRITE MADV_POPULATE_WRITE
 #endif
 
+/* Program units of the GC victim whose mapping is prefetched ahead (gc.c). */
+#define DEV_GC_AHEAD 4
+
 /* An anonymous mapping; @huge for the tables read at random (not for data=on). */
 static void *dev_map(size_t len, bool huge)
 {
@@ -317,8 +320,10 @@ uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t l
 	uint64_t c, x, ack, u, uend;
 	uint32_t unit = d->g.unit;
 
-	/* the mapping entry is a cache miss: start it, do the queue and GC work meanwhile */
+	/* the mapping entry is a cache miss: start it, with those GC will read
+	   (their misses overlap), and do the queue and GC work meanwhile */
 	__builtin_prefetch(&d->l2p[off >> d->g.unit_shift], 1);
+	sim_gc_prefetch(d, DEV_GC_AHEAD);
 	dev_begin(d, now);
 	c = sim_host_cmd(d, sim_host_admit(d, now), true);
 	x = sim_host_xfer(d, true, c, len);

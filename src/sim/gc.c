@@ -105,6 +105,7 @@ bool sim_gc_pick(struct sim_dev *d, bool slc_first, bool static_too)
 	k->state = SIM_BLK_VICTIM;
 	d->gc_victim = b;
 	d->gc_scan = 0;
+	d->gc_pf = 0;
 	d->gc_credit = 0;
 	d->gc_bg = false;
 	if (k->valid >= d->g.b)
@@ -143,25 +144,41 @@ void sim_gc_release(struct sim_dev *d, uint32_t b, uint64_t ready)
 }
 
 /*
- * The valid units of [base, base + pu) into @lpns.  Validity means the
- * user unit still maps here (sim_p2l), a random read of l2p per unit: the
- * next program unit's entries are prefetched so they arrive while this one
- * is relocated.
+ * Relocation reads l2p at random, once per unit of the victim (sim_p2l), and
+ * a random read of a table this size is a cache and TLB miss whose latency
+ * the core cannot hide behind a few hundred instructions; misses issued
+ * together overlap, though.  So the entries are prefetched a few program
+ * units ahead of the scan, in a batch issued next to the host write's own
+ * lookup (dev.c), so that their misses overlap with each other and with
+ * that one.  gc_pf remembers how far that went: no entry is fetched twice.
  */
+void sim_gc_prefetch(struct sim_dev *d, uint32_t ahead)
+{
+	uint32_t b = d->gc_victim, upto, base;
+	const uint32_t *p2l;
+
+	if (b == SIM_NONE)
+		return;
+	upto = (d->gc_scan + ahead) << d->g.pu_shift;
+	if (upto > sim_blk_cap(d, b))
+		upto = sim_blk_cap(d, b);
+	base = b * d->g.b;
+	p2l = d->p2l + base;
+	for (uint32_t u = d->gc_pf; u < upto; u++)
+		if (p2l[u])
+			__builtin_prefetch(&d->l2p[p2l[u] - 1], 1);
+	if (upto > d->gc_pf)
+		d->gc_pf = upto;
+}
+
+/* The valid units of [base, base + pu) into @lpns (validity: sim_p2l). */
 static bool gc_collect(struct sim_dev *d, uint32_t base, uint32_t pu, uint32_t *lpns, uint32_t *n)
 {
-	uint64_t end = (uint64_t)d->g.nblocks * d->g.b;
-
 	*n = 0;
 	for (uint32_t i = 0; i < pu; i++) {
 		uint32_t l = sim_p2l(d, base + i);
 		if (l != SIM_NONE)
 			lpns[(*n)++] = l;
-	}
-	for (uint32_t i = 0; i < pu && base + pu + i < end; i++) {
-		uint32_t l = d->p2l[base + pu + i];
-		if (l)
-			__builtin_prefetch(&d->l2p[l - 1], 1);
 	}
 	return *n != 0;
 }
@@ -179,6 +196,8 @@ uint32_t sim_gc_relocate(struct sim_dev *d, uint64_t ready)
 		uint32_t n = 0;
 		uint64_t t = ready;
 
+		/* idle-time and forced GC have no host write to prefetch beside */
+		sim_gc_prefetch(d, 2);
 		if (!gc_collect(d, base, pu, lpns, &n))
 			continue;
 		k->valid -= n;

@@ -311,6 +311,7 @@ struct sim_dev {
 	struct sim_stream stream[SIM_NSTREAMS];
 	uint32_t gc_victim;
 	uint32_t gc_scan; /* next program unit of the victim to examine */
+	uint32_t gc_pf;   /* units of the victim whose l2p entries were prefetched */
 	bool gc_bg; /* the victim was picked by idle-time work: host writes do not pay for it */
 	double gc_credit, gc_ratio;
 	uint64_t gc_last_t;      /* when the last relocation read delivered its data */
@@ -525,6 +526,11 @@ int sim_ftl_check(const struct sim_dev *d, char *msg, size_t msglen);
 /* gc.c */
 void sim_gc_bucket_move(struct sim_dev *d, uint32_t blk, uint32_t from);
 void sim_gc_enqueue(struct sim_dev *d, uint32_t blk);
+/**
+ * Prefetch the l2p entries of the victim's units up to @ahead program units
+ * beyond the next one GC will examine (no effect on the model's state).
+ */
+void sim_gc_prefetch(struct sim_dev *d, uint32_t ahead);
 /** Host-write pacing: relocate as much as the current victim's ratio asks. */
 void sim_gc_pace(struct sim_dev *d, uint64_t ready);
 /** Pick a victim (SLC blocks first when @slc_first); false if none. */

@@ -48,8 +48,9 @@ int sim_slc_route(struct sim_dev *d)
 		return SIM_STREAM_SLC;
 	if (d->p.slc == SIM_SLC_STATIC)
 		return d->free_static.n ? SIM_STREAM_SLC : SIM_STREAM_HOST;
-	if ((uint64_t)(d->n_slc_blocks + 1) * d->g.b_slc <= sim_slc_limit(d) &&
-	    d->free_main.n > d->g.gc_thresh + 2)
+	/* the pool first: a drive under GC (most writes of a full one) skips the divide */
+	if (d->free_main.n > d->g.gc_thresh + 2 &&
+	    (uint64_t)(d->n_slc_blocks + 1) * d->g.b_slc <= sim_slc_limit(d))
 		return SIM_STREAM_SLC;
 	return SIM_STREAM_HOST;
 }

@@ -52,7 +52,23 @@ struct sim_steady {
 	uint64_t mul, inv, add; /* k = (lpn * mul + add) mod U; inv = mul^-1 mod U */
 	uint32_t smul[2];       /* slot step in a native [0] or SLC [1] block */
 	uint32_t sinv[2];       /* its inverse modulo the block's units */
+	uint64_t mU, mcap[2];   /* sim_magic of U and of the block's units (st_mod) */
 };
+
+/*
+ * x mod d without a divide (sim_home runs on every host write of a unit
+ * never written since): with m = sim_magic(d), x * m / 2^64 is floor(x / d)
+ * or one more for any 64-bit x, and the remainder's sign tells which.
+ */
+static inline uint64_t st_mod(uint64_t x, uint64_t d, uint64_t m)
+{
+	uint64_t r;
+
+	if (!m)
+		return x % d;
+	r = x - (uint64_t)(((unsigned __int128)x * m) >> 64) * d;
+	return (int64_t)r < 0 ? r + d : r;
+}
 
 static uint64_t st_gcd(uint64_t a, uint64_t b)
 {
@@ -103,7 +119,7 @@ static uint32_t st_cap(const struct sim_dev *d, uint32_t b)
 uint32_t sim_steady_home(const struct sim_dev *d, uint64_t lpn)
 {
 	const struct sim_steady *s = d->lazy;
-	uint64_t k = (lpn * s->mul + s->add) % d->g.U;
+	uint64_t k = st_mod(lpn * s->mul + s->add, d->g.U, s->mU);
 	uint32_t i = s->idx[k >> s->shift], b, slc, cap;
 
 	while (s->cum[i + 1] <= k)
@@ -111,7 +127,8 @@ uint32_t sim_steady_home(const struct sim_dev *d, uint64_t lpn)
 	b = s->blk[i];
 	slc = d->blk[b].slc;
 	cap = slc ? d->g.b_slc : d->g.b;
-	return b * d->g.b + (uint32_t)(((k - s->cum[i]) * s->smul[slc] + s->soff[i]) % cap);
+	return b * d->g.b +
+	       (uint32_t)st_mod((k - s->cum[i]) * s->smul[slc] + s->soff[i], cap, s->mcap[slc]);
 }
 
 uint32_t sim_steady_at(const struct sim_dev *d, uint64_t phys)
@@ -418,6 +435,9 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 	s->sinv[0] = (uint32_t)st_inv(s->smul[0], g->b);
 	s->smul[1] = (uint32_t)st_step(g->b_slc);
 	s->sinv[1] = (uint32_t)st_inv(s->smul[1], g->b_slc);
+	s->mU = g->U <= UINT32_MAX ? sim_magic((uint32_t)g->U) : 0;
+	s->mcap[0] = sim_magic(g->b);
+	s->mcap[1] = sim_magic(g->b_slc);
 	d->valid_lpns = g->U;
 	/* the model's own figure: greedy and fifo clean the least valid block, random any */
 	if (nc) {

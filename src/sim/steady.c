@@ -431,7 +431,7 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 	s->mul = st_step(g->U);
 	s->inv = st_inv(s->mul, g->U);
 	s->add = sim_rng_below(&d->rng, g->U);
-	s->smul[0] = getenv("SF_SMUL") ? 1 : (uint32_t)st_step(g->b);
+	s->smul[0] = (uint32_t)st_step(g->b);
 	s->sinv[0] = (uint32_t)st_inv(s->smul[0], g->b);
 	s->smul[1] = (uint32_t)st_step(g->b_slc);
 	s->sinv[1] = (uint32_t)st_inv(s->smul[1], g->b_slc);

@@ -140,7 +140,10 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 	child = rl_io_child_get(io);
 	if (!child) {
 		io->pending = 0;
-		rl_exec_wait(io->ex, io, link_resume);
+		if (!io->ex->pool_size) /* no pool at all: waiting would never end */
+			rl_io_complete_later(io, -ENOMEM);
+		else
+			rl_exec_wait(io->ex, io, link_resume);
 		return;
 	}
 	child->op = io->op;

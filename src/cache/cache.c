@@ -101,9 +101,7 @@ static void cache_submit(struct rl_target *t, struct rl_io *io)
 	if (io->ex->kind == RL_EXEC_VIRTUAL)
 		when = cache_fw_when(c, io, rl_exec_now(io->ex));
 	pthread_mutex_unlock(&c->lock);
-	memset(io->priv, 0, sizeof(io->priv));
-	cache_req(io)->cb = io->cb;
-	cache_req(io)->t = t;
+	*cache_req(io) = (struct cache_req){.cb = io->cb, .t = t};
 	if (when) {
 		io->cb = cache_fw_done;
 		if (!rl_exec_at(io->ex, io, when, 0))
@@ -315,6 +313,7 @@ static void cache_destroy(struct rl_target *t)
 
 static const struct rl_target_ops cache_ops = {
     .name = "cache",
+    .ctx_size = sizeof(struct cache_req),
     .submit = cache_submit,
     .describe = cache_describe,
     .report = cache_report,

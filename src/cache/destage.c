@@ -272,7 +272,7 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 			g->busy = true;
 			g->line = cache_idx(&c->tab, l);
 			cache_busy_add(l);
-			memset(&g->io, 0, offsetof(struct rl_io, priv));
+			memset(&g->io, 0, offsetof(struct rl_io, tag));
 			g->io.op = RL_OP_WRITE;
 			g->io.flags = c->cfg.disk_cache ? 0 : RL_IO_FUA;
 			g->io.offset = l->tag * c->tab.line + (uint64_t)s * c->tab.bs;
@@ -331,7 +331,7 @@ void cache_idle_arm(struct cache *c, struct rl_exec *ex, uint64_t now)
 	if (!c->cfg.idle_ns || c->ds.idle_armed || c->pw.off || !c->tab.count[CACHE_L_DIRTY] ||
 	    g->busy)
 		return;
-	memset(&g->io, 0, offsetof(struct rl_io, priv));
+	memset(&g->io, 0, offsetof(struct rl_io, tag));
 	g->io.cb = cache_idle_fire;
 	g->io.cb_arg = g;
 	g->io.ex = ex;

@@ -2,7 +2,7 @@
  * host.h - the host paths: what happens to a request the cache receives.
  *
  *   request.c   the way in and out every host request shares: its state in
- *               priv (struct cache_req), the DRAM time of what it moved,
+ *               context (struct cache_req), the DRAM time of what it moved,
  *               the one completion path (cache_host_done/_final), fan-out
  *               sealing and waiting for child requests
  *   hostio.c    reads, writes (write-back, write-through) and trims
@@ -45,9 +45,8 @@ struct cache_host {
 };
 
 /*
- * A host request's state while the cache holds it, in the request's priv[]
- * (the words a target owns on the requests it receives).  cache_req() is
- * the only way to it.
+ * A host request's state while the cache holds it: its context (io.h,
+ * RL_IO_CTX_DEFINE).  cache_req() is the only way to it.
  */
 struct cache_req {
 	rl_io_cb cb;         /* the submitter's callback, put back by cache_host_final */
@@ -70,8 +69,7 @@ struct cache_req {
 		} fl;
 	} u;
 };
-_Static_assert(sizeof(struct cache_req) <= sizeof(((struct rl_io *)0)->priv),
-               "a host request's cache state must fit in its priv words");
+RL_IO_CTX_DEFINE(cache_req, struct cache_req)
 
 #define CACHE_R_DELAYED 0x01u /* the DRAM time was added */
 #define CACHE_R_MEMBER  0x02u /* some piece was read from the member */
@@ -81,11 +79,6 @@ _Static_assert(sizeof(struct cache_req) <= sizeof(((struct rl_io *)0)->priv),
 #define CACHE_R_UNCLEAN 0x20u /* a write-through piece raced a destage: its blocks stay dirty */
 
 #define CACHE_POLL_NS 20000 /* re-check of a line busy on another thread's executor */
-
-static inline struct cache_req *cache_req(const struct rl_io *io)
-{
-	return (struct cache_req *)(uintptr_t)io->priv;
-}
 
 static inline struct cache *cache_of(const struct rl_io *io)
 {

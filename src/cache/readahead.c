@@ -189,7 +189,7 @@ void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t
 		g->populate_ok = c->tab.nc_inflight == 0;
 		g->epoch = c->tab.nc_epoch;
 		cache_busy_begin(&c->tab, l, CACHE_BUSY_FILL, ex);
-		memset(&g->io, 0, offsetof(struct rl_io, priv));
+		memset(&g->io, 0, offsetof(struct rl_io, tag));
 		g->io.op = RL_OP_READ;
 		g->io.offset = from;
 		g->io.len = (uint32_t)(le - from);

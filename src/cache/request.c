@@ -1,7 +1,7 @@
 /*
  * request.c - the way every host request leaves the cache.
  *
- * cache.c takes a request in (its state in priv, struct cache_req in
+ * cache.c takes a request in (its state in its context, struct cache_req in
  * host.h, with the submitter's callback kept there, as delay.c does) and
  * hands it to its path; whichever path it took, it leaves through
  * cache_host_done() / cache_host_final():

@@ -16,6 +16,7 @@
  *
  * The backends are in exec_real.c (io_uring and psync) and exec_virtual.c.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -119,7 +120,7 @@ int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth
 		goto fail;
 	}
 	for (size_t i = pool_size; i-- > 0;) {
-		ex->pool_mem[i].pool = 1;
+		ex->pool_mem[i].pool = RL_IO_POOL_FREE;
 		ex->pool_mem[i].next = ex->pool_free;
 		ex->pool_free = &ex->pool_mem[i];
 	}
@@ -169,6 +170,8 @@ void rl_exec_destroy(struct rl_exec *ex)
 
 void rl_exec_complete_later(struct rl_exec *ex, struct rl_io *io, int status)
 {
+	assert(io->cb && status <= 0);
+	assert(io->ex == ex || !io->ex); /* completions are delivered where the request runs */
 	io->status = status;
 	io->next = NULL;
 	*ex->ready_tail = io;
@@ -211,6 +214,7 @@ static int exec_timer_push(struct rl_exec *ex, struct rl_timer nt)
 
 int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
 {
+	assert(io->cb && status <= 0);
 	return exec_timer_push(
 	    ex,
 	    (struct rl_timer){.when = when, .seq = ex->timer_seq++, .io = io, .status = status});
@@ -218,6 +222,7 @@ int rl_exec_at(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
 
 int rl_exec_at_wait(struct rl_exec *ex, struct rl_io *io, uint64_t when, int status)
 {
+	assert(io->cb && status <= 0);
 	return exec_timer_push(
 	    ex,
 	    (struct rl_timer){
@@ -272,6 +277,7 @@ static struct rl_timer exec_timer_pop(struct rl_exec *ex)
 {
 	struct rl_timer top = ex->timers[0];
 
+	assert(ex->ntimers > 0);
 	ex->timers[0] = ex->timers[--ex->ntimers];
 	if (ex->ntimers)
 		exec_timer_sift_down(ex, 0);
@@ -304,6 +310,11 @@ struct rl_io *rl_exec_pool_get(struct rl_exec *ex)
 
 	if (!io)
 		return NULL;
+	/* the free list holds free entries of this pool only */
+	assert(io->pool == RL_IO_POOL_FREE);
+	assert(io >= ex->pool_mem && io < ex->pool_mem + ex->pool_size);
+	assert(ex->pool_used < ex->pool_size);
+	io->pool = RL_IO_POOL_BUSY;
 	ex->pool_free = io->next;
 	ex->pool_used++;
 	return io;
@@ -311,6 +322,11 @@ struct rl_io *rl_exec_pool_get(struct rl_exec *ex)
 
 void rl_exec_pool_put(struct rl_exec *ex, struct rl_io *io)
 {
+	/* an entry of this executor's pool, handed out and returned once */
+	assert(io >= ex->pool_mem && io < ex->pool_mem + ex->pool_size);
+	assert(io->pool == RL_IO_POOL_BUSY);
+	assert(ex->pool_used > 0);
+	io->pool = RL_IO_POOL_FREE;
 	io->next = ex->pool_free;
 	ex->pool_free = io;
 	ex->pool_used--;
@@ -326,6 +342,9 @@ void rl_exec_pool_put(struct rl_exec *ex, struct rl_io *io)
 
 void rl_exec_wait(struct rl_exec *ex, struct rl_io *io, rl_exec_resume_fn resume)
 {
+	/* only a pool entry coming back resumes a parked request */
+	assert(resume && ex->pool_size > 0);
+	assert(io->pool != RL_IO_POOL_FREE);
 	io->resume = resume;
 	io->next = NULL;
 	*ex->wait_tail = io;
@@ -344,6 +363,7 @@ bool rl_exec_idle(const struct rl_exec *ex)
 
 void rl_exec_backend_done(struct rl_exec *ex, struct rl_io *io, int status)
 {
+	assert(ex->backend_inflight > 0); /* one completion per request handed to the backend */
 	ex->backend_inflight--;
 	rl_io_complete(io, status);
 }

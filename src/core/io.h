@@ -18,14 +18,25 @@
  *    through rl_io_child_end(), which counts the parent's outstanding
  *    children, keeps the first error and completes the parent exactly once
  *    when the last child is done.
- *  - the fields under "owned by the receiving target" are scratch space for
- *    whichever target currently holds the request; a composite must not touch
- *    the scratch of a request it did not create.
+ *  - a request carries two typed areas.  ctx belongs to the target that
+ *    holds the request: a target type declares its context struct and size
+ *    in its ops (ctx_size) and reaches it only through RL_IO_CTX_DEFINE's
+ *    accessor, which checks at compile time that it fits; the context is
+ *    valid from the target's submit until it completes or hands the
+ *    request on, and the target initialises it on submit.  tag belongs to
+ *    the composite that took a child from the pool (ops tag_size): what it
+ *    needs back when the child ends (which member, which copy), while the
+ *    member uses the child's ctx.  Neither is ever packed into cb_arg.
+ *  - invariants are asserted (exactly one completion per child, a parent's
+ *    count never below zero, a pool entry returned once); test builds keep
+ *    assert() on.
  */
 #ifndef RL_CORE_IO_H
 #define RL_CORE_IO_H
 
+#include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct rl_exec;
@@ -67,11 +78,37 @@ enum rl_op {
  */
 typedef void (*rl_io_cb)(struct rl_io *io, int status);
 
+/*
+ * Bytes of the per-request areas: the largest context and tag any target
+ * type declares (each type's accessor asserts its own fits, and
+ * rl_target_alloc() checks the sizes its ops declare).  Storage with no type
+ * of its own: a target stores into it only through its own struct type.
+ */
+#define RL_IO_CTX_SIZE 32
+#define RL_IO_TAG_SIZE 16
+
+union rl_io_ctx {
+	uint64_t align_u64; /* the contexts hold pointers and 64-bit counters */
+	void *align_ptr;
+	unsigned char bytes[RL_IO_CTX_SIZE];
+};
+
+union rl_io_tag {
+	uint64_t align_u64;
+	void *align_ptr;
+	unsigned char bytes[RL_IO_TAG_SIZE];
+};
+
+/* rl_io.pool: where a request came from (internal to the executor's pool) */
+#define RL_IO_POOL_NONE 0 /* the submitter's own request */
+#define RL_IO_POOL_BUSY 1 /* a pool entry handed out by rl_io_child_get() */
+#define RL_IO_POOL_FREE 2 /* a pool entry on the free list */
+
 struct rl_io {
 	/* --- filled in by the submitter --- */
 	uint8_t op;         /* enum rl_op */
 	uint8_t flags;      /* RL_IO_* */
-	uint16_t pool;      /* internal: nonzero when the request came from an executor pool */
+	uint16_t pool;      /* internal: RL_IO_POOL_* */
 	uint32_t len;       /* bytes; 0 only for FLUSH */
 	uint64_t offset;    /* bytes from the start of the target */
 	void *buf;          /* data for READ/WRITE; may be NULL for targets without data */
@@ -91,13 +128,42 @@ struct rl_io {
 	struct rl_io *next;               /* ready queue, wait list or pool free list link */
 	void (*resume)(struct rl_io *io); /* rl_exec_wait: called when children are free */
 
-	/* --- owned by the receiving target --- */
-	uint64_t priv[4];
+	/* --- the composite that took this child from the pool (RL_IO_TAG_DEFINE) --- */
+	union rl_io_tag tag;
+
+	/* --- owned by the receiving target (RL_IO_CTX_DEFINE) --- */
+	union rl_io_ctx ctx;
 };
+
+/*
+ * Define `static inline TYPE *NAME(const struct rl_io *io)`, the one way a
+ * target type reaches its context in a request it holds.  Fails to compile
+ * when TYPE does not fit the area or needs a stricter alignment.
+ */
+#define RL_IO_CTX_DEFINE(NAME, TYPE)                                                               \
+	_Static_assert(sizeof(TYPE) <= RL_IO_CTX_SIZE, #TYPE " must fit a request's ctx");         \
+	_Static_assert(_Alignof(TYPE) <= _Alignof(union rl_io_ctx),                                \
+	               #TYPE " must not need a stricter alignment than ctx");                      \
+	static inline TYPE *NAME(const struct rl_io *io)                                           \
+	{                                                                                          \
+		return (TYPE *)(uintptr_t)io->ctx.bytes;                                           \
+	}
+
+/* The same for a composite's tag on the children it takes from the pool. */
+#define RL_IO_TAG_DEFINE(NAME, TYPE)                                                               \
+	_Static_assert(sizeof(TYPE) <= RL_IO_TAG_SIZE, #TYPE " must fit a request's tag");         \
+	_Static_assert(_Alignof(TYPE) <= _Alignof(union rl_io_tag),                                \
+	               #TYPE " must not need a stricter alignment than tag");                      \
+	static inline TYPE *NAME(const struct rl_io *io)                                           \
+	{                                                                                          \
+		return (TYPE *)(uintptr_t)io->tag.bytes;                                           \
+	}
 
 /** Complete @io now: call its callback with @status. */
 static inline void rl_io_complete(struct rl_io *io, int status)
 {
+	assert(io->cb);      /* every request has somewhere to complete to */
+	assert(status <= 0); /* 0 or a negative errno */
 	io->cb(io, status);
 }
 
@@ -105,10 +171,13 @@ static inline void rl_io_complete(struct rl_io *io, int status)
 void rl_io_complete_later(struct rl_io *io, int status);
 
 /**
- * Take a child request for @parent from the executor's pool.  The child
- * inherits the executor, has parent set and cb set to rl_io_child_end; the
- * caller sets op, offset, len, buf, flags (and may override cb, as long as
- * its own callback ends with rl_io_child_end).  Increments parent->pending.
+ * Take a child request for @parent from the executor's pool.  Every field
+ * is set: the child inherits the executor, the operation and the I/O
+ * priority, has parent set, cb set to rl_io_child_end, no flags, no range,
+ * no buffer, no cb_arg and a zeroed tag; the caller sets op, offset, len,
+ * buf, flags (and may override cb, as long as its own callback ends with
+ * rl_io_child_end).  The ctx is the receiving target's to initialise.
+ * Increments parent->pending.
  * Returns NULL when the pool is empty: the caller then parks the parent with
  * rl_exec_wait() and retries later.
  */
@@ -129,6 +198,7 @@ void rl_io_child_end(struct rl_io *child, int status);
  */
 static inline void rl_io_children_begin(struct rl_io *parent)
 {
+	assert(parent->pending == 0); /* no fan-out of this request is open */
 	parent->pending = 1;
 	parent->status = 0;
 }
@@ -139,6 +209,7 @@ void rl_io_children_sealed(struct rl_io *parent);
 /** Record an error in @parent without a child (e.g. a member already failed). */
 static inline void rl_io_note_error(struct rl_io *parent, int status)
 {
+	assert(status <= 0);
 	if (status && !parent->status)
 		parent->status = status;
 }

@@ -7,6 +7,7 @@
  * for an unsupported operation is completed here with -EINVAL or
  * -EOPNOTSUPP, so no target repeats these checks.
  */
+#include <assert.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdatomic.h>
@@ -17,8 +18,11 @@
 
 struct rl_target *rl_target_alloc(const struct rl_target_ops *ops, unsigned nchildren)
 {
-	struct rl_target *t = calloc(1, sizeof(*t));
+	struct rl_target *t;
 
+	/* the per-request areas the type declares fit every request */
+	assert(ops && ops->ctx_size <= RL_IO_CTX_SIZE && ops->tag_size <= RL_IO_TAG_SIZE);
+	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
 	t->ops = ops;
@@ -43,6 +47,8 @@ static inline bool rl_target_misaligned(uint32_t bs, uint64_t x)
 
 void rl_target_submit(struct rl_target *t, struct rl_io *io)
 {
+	assert(io->cb && io->ex);            /* somewhere to complete, on some executor */
+	assert(io->pool != RL_IO_POOL_FREE); /* not a pool entry already given back */
 	switch (io->op) {
 	case RL_OP_FLUSH:
 		break;

@@ -98,6 +98,16 @@ struct rl_target_ops {
 	const char *name;
 
 	/**
+	 * Bytes of per-request context the type keeps in each request it
+	 * holds (sizeof its context struct, reached with RL_IO_CTX_DEFINE's
+	 * accessor; see io.h), and of the tag it keeps on each child it
+	 * takes from the pool (RL_IO_TAG_DEFINE).  0: none.  At most
+	 * RL_IO_CTX_SIZE and RL_IO_TAG_SIZE (rl_target_alloc checks).
+	 */
+	size_t ctx_size;
+	size_t tag_size;
+
+	/**
 	 * Start @io.  Required.  Never completes @io before returning (use
 	 * rl_io_complete_later()).  The request has already been checked by
 	 * rl_target_submit().

@@ -570,7 +570,7 @@ static void parity_finish(struct parity_slot *s, int status)
 static void parity_child_done(struct rl_io *c, int status)
 {
 	struct parity_slot *s = parity_slot_of(c->parent);
-	const struct parity_plan *p = &s->plan[(uintptr_t)c->cb_arg];
+	const struct parity_plan *p = &s->plan[parity_tag(c)->index];
 
 	if (status && p->member == PARITY_JOURNAL) {
 		s->status = -EIO; /* md: a failed journal stops writes */
@@ -634,7 +634,7 @@ static void parity_op_issue(struct rl_io *op)
 		c->buf = p->buf;
 		c->flags = p->write ? s->host->flags : 0;
 		c->cb = parity_child_done;
-		c->cb_arg = (void *)(uintptr_t)s->next;
+		parity_tag(c)->index = s->next;
 		s->next++;
 		if (p->member == PARITY_JOURNAL) {
 			c->flags |= RL_IO_FUA;
@@ -937,7 +937,7 @@ static void parity_flush_done(struct rl_io *c, int status)
 {
 	struct rl_io *host = c->parent;
 	struct parity_array *pa = parity_req(host)->pa;
-	unsigned m = (unsigned)(uintptr_t)c->cb_arg;
+	unsigned m = parity_tag(c)->index;
 
 	if (status) {
 		raid_member_error(&pa->a, m, status);
@@ -960,7 +960,7 @@ static bool parity_issue_flush(struct rl_io *io, struct parity_array *pa)
 			return false;
 		c->op = RL_OP_FLUSH;
 		c->cb = parity_flush_done;
-		c->cb_arg = (void *)(uintptr_t)m;
+		parity_tag(c)->index = m;
 		rl_target_submit(pa->a.t->children[m], c);
 	}
 	return true;

@@ -104,9 +104,11 @@ static const struct raid_level parity_levels[2] = {
 /* The target operations of a parity level: the same engine under its name. */
 #define PARITY_OPS(level_name)                                                                     \
 	{                                                                                          \
-		.name = level_name, .submit = parity_submit, .describe = raid_describe,            \
-		.report = raid_report, .ctl = raid_ctl, .attach = parity_attach,                   \
-		.finish = parity_target_finish, .destroy = parity_destroy,                         \
+		.name = level_name, .ctx_size = sizeof(struct parity_req),                         \
+		.tag_size = sizeof(struct parity_tag), .submit = parity_submit,                    \
+		.describe = raid_describe, .report = raid_report, .ctl = raid_ctl,                 \
+		.attach = parity_attach, .finish = parity_target_finish,                           \
+		.destroy = parity_destroy,                                                         \
 	}
 
 static const struct rl_target_ops parity_ops[2] = {PARITY_OPS("raid5"), PARITY_OPS("raid6")};

@@ -24,19 +24,19 @@
 #define PARITY_BM_SLEEP 5000000000ull /* md's bitmap daemon_sleep: 5 s */
 #define PARITY_BM_BLOCK 4096u
 
-/* Host request scratch while the array holds it, laid over its priv words. */
+/* A host request's context while the array holds it (io.h, RL_IO_CTX_DEFINE). */
 struct parity_req {
 	struct parity_array *pa;
 	uint64_t cursor;    /* next window key to issue (flush: next member) */
 	struct rl_io *link; /* next request in an entry's wait list */
 };
-_Static_assert(sizeof(struct parity_req) <= sizeof(((struct rl_io *)0)->priv),
-               "a host request's parity state must fit in its priv words");
+RL_IO_CTX_DEFINE(parity_req, struct parity_req)
 
-static inline struct parity_req *parity_req(const struct rl_io *io)
-{
-	return (struct parity_req *)(uintptr_t)io->priv;
-}
+/* A member child's tag: which plan step (window work) or member (flush) it is. */
+struct parity_tag {
+	uint32_t index;
+};
+RL_IO_TAG_DEFINE(parity_tag, struct parity_tag)
 
 enum parity_phase { RD_DIRECT, RD_RECON, RD_FIXUP, WR_BITMAP, WR_READ, WR_LOG, WR_WRITE };
 enum parity_mode { MODE_RMW, MODE_RCW, MODE_FULL, MODE_DATA_ONLY };

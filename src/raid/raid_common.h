@@ -345,11 +345,49 @@ int raid_describe(struct rl_target *t, struct json_object *obj);
 int raid_report(struct rl_target *t, struct json_object *obj);
 void raid_destroy(struct rl_target *t);
 
+/*
+ * A host request's state while the array holds it: its context (io.h,
+ * RL_IO_CTX_DEFINE), reached with raid_req() in raid_io.c.
+ */
+struct raid_req {
+	struct raid_array *a; /* the array */
+	uint64_t done;        /* bytes of the request whose pieces are fully issued */
+	uint64_t next;        /* within the current piece: next copy / member / trim cursor,
+	                         with RAID_NEXT_COUNTED */
+	union {
+		/* read: a->wr_gen when it arrived with no write in flight, or
+		 * RAID_GEN_NONE: its rewrites (FIX) may race with writes */
+		uint64_t gen;
+		struct {                   /* write with writes=serial */
+			uint16_t member;   /* the phase: the member being written */
+			bool scanned;      /* the phase is fully issued */
+			uint32_t inflight; /* the phase's children in flight */
+		} serial;
+	} u;
+};
+
+/*
+ * What the array needs back when a child ends, in the child's tag (io.h,
+ * RL_IO_TAG_DEFINE): the member's ctx belongs to the member meanwhile.
+ */
+struct raid_tag {
+	uint32_t rel;   /* piece start, relative to the parent's offset */
+	uint8_t first;  /* read: the copy tried first */
+	uint8_t cur;    /* read: the copy in flight; write: its copy index */
+	uint8_t member; /* the member it was sent to (set by raid_member_send) */
+	bool split;     /* read: the piece is being read block by block */
+	uint64_t bad;   /* read: copies (by index) that failed it and stay in the array */
+};
+_Static_assert(RAID_MAX_MEMBERS <= 64 && RAID_MAX_MEMBERS <= 256,
+               "a tag's copy mask and member index cover every member");
+
 /* The target operations of a mirror/stripe level: the shared engine under its name. */
 #define RAID_TARGET_OPS(level_name)                                                                \
 	{                                                                                          \
-		.name = level_name, .submit = raid_submit, .describe = raid_describe,              \
-		.report = raid_report, .ctl = raid_ctl, .destroy = raid_destroy,                   \
+		.name = level_name, .ctx_size = sizeof(struct raid_req),                           \
+		.tag_size = sizeof(struct raid_tag), .submit = raid_submit,                        \
+		.describe = raid_describe, .report = raid_report, .ctl = raid_ctl,                 \
+		.destroy = raid_destroy,                                                           \
 	}
 /** Control requests: fail, rebuild start and end, status, locate (raid_ctl.c). */
 int raid_ctl(struct rl_target *t, struct rl_ctl *c);

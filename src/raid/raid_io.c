@@ -13,16 +13,16 @@
  *                extent instead when the level has trim_next, as raid0)
  *   FLUSH        one child per writable member
  *
- * Progress lives in the parent's scratch (struct raid_req laid over its priv
- * words, ours while we hold the request), so when rl_io_child_get() finds the pool empty the parent
+ * Progress lives in the parent's context (struct raid_req, ours while we
+ * hold the request), so when rl_io_child_get() finds the pool empty the parent
  * is parked with rl_exec_wait() and raid_issue() later continues exactly where it stopped.  Every
  * child ends through rl_io_child_end(), and the parent is sealed once, so it completes exactly once
  * whatever the order.
  *
- * A child's own scratch belongs to the member while the member holds it;
+ * A child's own context belongs to the member while the member holds it;
  * what we need back at completion (where in the parent the piece starts,
- * which copy it went to) travels in child->cb_arg, the submitter's field,
- * packed by raid_tag_pack().
+ * which copy it went to, which copies failed a read) travels in the
+ * child's tag (struct raid_tag), the area the submitter of a child owns.
  *
  * Errors: a member that fails a child is marked failed (raid_member_error).
  * A write or trim piece succeeds while some copy of it is still readable; a
@@ -66,6 +66,7 @@
  * reads, which keep being retried - and a rewrite overtaken by a write sent
  * meanwhile leaves that copy in doubt: it is failed (if redundant).
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
@@ -76,61 +77,12 @@
 
 #define RELAXED memory_order_relaxed
 
-/* Parent scratch (the request's priv words) while the array holds the request. */
-struct raid_req {
-	struct raid_array *a; /* the array */
-	uint64_t done;        /* bytes of the request whose pieces are fully issued */
-	uint64_t next;        /* within the current piece: next copy / member / trim cursor,
-	                         with RAID_NEXT_COUNTED */
-	union {
-		/* read: a->wr_gen when it arrived with no write in flight, or
-		 * RAID_GEN_NONE: its rewrites (FIX) may race with writes */
-		uint64_t gen;
-		struct {                   /* write with writes=serial */
-			uint16_t member;   /* the phase: the member being written */
-			bool scanned;      /* the phase is fully issued */
-			uint32_t inflight; /* the phase's children in flight */
-		} serial;
-	} u;
-};
-_Static_assert(sizeof(struct raid_req) <= sizeof(((struct rl_io *)0)->priv),
-               "a request's array state must fit in its priv words");
-
 #define RAID_GEN_NONE     UINT64_MAX
 #define RAID_WR_GEN1      (1ull << 24) /* one generation in raid_array.wr_state */
 #define RAID_NEXT_COUNTED (1ull << 63) /* in next: the piece's degraded/lost check is done */
 
-static inline struct raid_req *raid_req(const struct rl_io *io)
-{
-	return (struct raid_req *)(uintptr_t)io->priv;
-}
-
-/* What a child carries in cb_arg (the submitter's word), laid over it. */
-struct raid_tag {
-	uint32_t rel;   /* piece start, relative to the parent's offset */
-	uint8_t first;  /* read: the copy tried first */
-	uint8_t cur;    /* read: the copy in flight; write: its copy index */
-	uint8_t member; /* the member it was sent to (set by raid_member_send) */
-	uint8_t bad;    /* read: copies (index < 8) that failed it and stay in the array */
-};
-
-_Static_assert(sizeof(struct raid_tag) == sizeof(void *), "a raid tag is a child's cb_arg");
-
-static void *raid_tag_pack(struct raid_tag g)
-{
-	void *p;
-
-	memcpy(&p, &g, sizeof(p));
-	return p;
-}
-
-static struct raid_tag raid_tag_unpack(const void *p)
-{
-	struct raid_tag g;
-
-	memcpy(&g, &p, sizeof(g));
-	return g;
-}
+RL_IO_CTX_DEFINE(raid_req, struct raid_req)
+RL_IO_TAG_DEFINE(raid_tag_of, struct raid_tag)
 
 static struct raid_array *raid_io_array(const struct rl_io *parent)
 {
@@ -150,8 +102,9 @@ static void raid_member_send(struct raid_array *a, struct rl_io *c, const struct
 	uint64_t req = (uint64_t)(uintptr_t)c->parent;
 	struct raid_member *m = &a->m[loc->member];
 
+	assert(loc->member < a->n);
 	g.member = (uint8_t)loc->member;
-	c->cb_arg = raid_tag_pack(g);
+	*raid_tag_of(c) = g;
 	c->offset = loc->offset;
 	if (a->copies > 1)
 		atomic_fetch_add_explicit(&m->pending, 1, RELAXED);
@@ -231,8 +184,6 @@ static int raid_read_next(const struct raid_array *a, const struct raid_loc *loc
 	return -1;
 }
 
-#define RAID_T_SPLIT 0x80u /* in tag.first: the piece is being read block by block */
-
 static void raid_read_done(struct rl_io *c, int status);
 static void raid_fix_next(struct rl_io *c, struct raid_tag g);
 
@@ -273,7 +224,8 @@ static void raid_split_block(struct rl_io *c, struct raid_tag g)
 			return;
 		}
 	}
-	g.first = (uint8_t)(RAID_T_SPLIT | pick);
+	g.split = true;
+	g.first = (uint8_t)pick;
 	g.cur = (uint8_t)pick;
 	g.bad = 0;
 	c->op = RL_OP_READ;
@@ -289,7 +241,7 @@ static void raid_read_settled(struct rl_io *c, struct raid_tag g)
 {
 	struct raid_array *a = raid_io_array(c->parent);
 
-	if (!(g.first & RAID_T_SPLIT)) {
+	if (!(g.split)) {
 		rl_io_child_end(c, 0);
 		return;
 	}
@@ -305,7 +257,7 @@ static void raid_read_settled(struct rl_io *c, struct raid_tag g)
 static void raid_fix_done(struct rl_io *c, int status)
 {
 	struct raid_array *a = raid_io_array(c->parent);
-	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+	struct raid_tag g = *raid_tag_of(c);
 
 	raid_member_done(a, g.member);
 	if (status) {
@@ -343,8 +295,8 @@ static void raid_fix_next(struct rl_io *c, struct raid_tag g)
 		g.bad = 0;
 	}
 	while (g.bad) {
-		unsigned k = (unsigned)__builtin_ctz(g.bad);
-		g.bad &= (uint8_t)(g.bad - 1);
+		unsigned k = (unsigned)__builtin_ctzll(g.bad);
+		g.bad &= g.bad - 1;
 		if (k < n && raid_member_readable(a, locs[k].member)) {
 			c->op = RL_OP_WRITE;
 			c->flags = 0;
@@ -360,7 +312,7 @@ static void raid_read_done(struct rl_io *c, int status)
 {
 	struct rl_io *p = c->parent;
 	struct raid_array *a = raid_io_array(p);
-	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+	struct raid_tag g = *raid_tag_of(c);
 	struct raid_loc locs[RAID_MAX_MEMBERS];
 	uint64_t len;
 	unsigned n;
@@ -376,12 +328,13 @@ static void raid_read_done(struct rl_io *c, int status)
 	}
 	if (a->copies < 2) {
 		raid_member_error(a, g.member, status);
-	} else if (!raid_member_read_error(a, g.member, status) && g.cur < 8) {
-		g.bad |= (uint8_t)(1u << g.cur);
+	} else if (!raid_member_read_error(a, g.member, status)) {
+		assert(g.cur < 64);
+		g.bad |= 1ull << g.cur;
 	}
 	n = a->level->locate(a, p->offset + g.rel, c->len, &len, locs);
-	next = raid_read_next(a, locs, n, g.first & ~RAID_T_SPLIT, g.cur);
-	if (next < 0 && a->copies > 1 && !(g.first & RAID_T_SPLIT) && c->len > a->t->block_size) {
+	next = raid_read_next(a, locs, n, g.first, g.cur);
+	if (next < 0 && a->copies > 1 && !(g.split) && c->len > a->t->block_size) {
 		/* Every copy failed somewhere in the piece, maybe each in a
 		 * different place: read it block by block (SPLIT), as md does. */
 		raid_split_block(c, g);
@@ -389,7 +342,7 @@ static void raid_read_done(struct rl_io *c, int status)
 	}
 	if (next < 0) { /* LOST (the piece, or in SPLIT one block) */
 		raid_lost_note(a, p->offset + g.rel);
-		if (g.first & RAID_T_SPLIT) {
+		if (g.split) {
 			rl_io_note_error(p, -EIO);
 			raid_read_settled(c, g);
 		} else {
@@ -493,7 +446,7 @@ static void raid_write_done(struct rl_io *c, int status)
 {
 	struct rl_io *p = c->parent;
 	struct raid_array *a = raid_io_array(p);
-	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+	struct raid_tag g = *raid_tag_of(c);
 	struct raid_loc locs[RAID_MAX_MEMBERS];
 	uint64_t len;
 
@@ -575,7 +528,7 @@ static void raid_trim_done(struct rl_io *c, int status)
 {
 	struct rl_io *p = c->parent;
 	struct raid_array *a = raid_io_array(p);
-	struct raid_tag g = raid_tag_unpack(c->cb_arg);
+	struct raid_tag g = *raid_tag_of(c);
 
 	raid_member_done(a, g.member);
 	raid_write_child_done(a);
@@ -621,7 +574,7 @@ static bool raid_issue_trim_extents(struct rl_io *io)
 static void raid_flush_done(struct rl_io *c, int status)
 {
 	struct raid_array *a = raid_io_array(c->parent);
-	unsigned member = raid_tag_unpack(c->cb_arg).member;
+	unsigned member = raid_tag_of(c)->member;
 
 	raid_member_done(a, member);
 	if (status) {
@@ -767,17 +720,17 @@ void raid_submit(struct rl_target *t, struct rl_io *io)
 	/* the array is dirty (and a mirror's bitmap regions set) before the data moves */
 	if (a->md && (io->op == RL_OP_WRITE || io->op == RL_OP_TRIM))
 		md_state_write_start(a->md, a, io->offset, io->len);
-	*raid_req(io) = (struct raid_req){.a = t->priv};
+	*raid_req(io) = (struct raid_req){.a = a};
 	if (io->op != RL_OP_WRITE)
 		raid_req(io)->u.gen = RAID_GEN_NONE; /* a write's serial phase starts at 0 */
-	if (io->op == RL_OP_READ && ((struct raid_array *)t->priv)->copies > 1) {
+	if (io->op == RL_OP_READ && a->copies > 1) {
 		/* No write in flight now: remember the generation; one sent
 		 * later changes it, which the FIX checks. */
-		uint64_t w = atomic_load(&((struct raid_array *)t->priv)->wr_state);
+		uint64_t w = atomic_load(&a->wr_state);
 		if (!(w % RAID_WR_GEN1))
 			raid_req(io)->u.gen = w / RAID_WR_GEN1;
 	}
-	if (io->op == RL_OP_READ && raid_read_direct(t->priv, io))
+	if (io->op == RL_OP_READ && raid_read_direct(a, io))
 		return;
 	rl_io_children_begin(io);
 	raid_issue(io);

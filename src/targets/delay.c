@@ -7,7 +7,7 @@
  * A request is held for its latency on the executor's timer heap
  * (rl_exec_at), then handed to the target below as it is.  Holding it
  * needs no child request: while the request is ours we park the
- * submitter's callback in our scratch (priv[0]), put our own on the timer,
+ * submitter's callback in its context (struct delay_req), put our own on the timer,
  * and put the submitter's back before passing the request down, so the
  * target below completes it straight to the submitter.  A run that stops
  * cuts the wait short (rl_exec_cut): the request then ends with
@@ -26,13 +26,18 @@ struct delay_state {
 	uint64_t lat[RL_OP_COUNT]; /* ns per operation */
 };
 
-enum { DELAY_P_CB = 0, DELAY_P_TARGET = 1 };
+/* A request's context while it waits here; ours until we pass it down. */
+struct delay_req {
+	rl_io_cb cb;         /* the submitter's callback, put back before passing it on */
+	struct rl_target *t; /* the delay target */
+};
+RL_IO_CTX_DEFINE(delay_req, struct delay_req)
 
 static void delay_fire(struct rl_io *io, int status)
 {
-	struct rl_target *t = (struct rl_target *)(uintptr_t)io->priv[DELAY_P_TARGET];
+	struct rl_target *t = delay_req(io)->t;
 
-	io->cb = (rl_io_cb)(uintptr_t)io->priv[DELAY_P_CB];
+	io->cb = delay_req(io)->cb;
 	if (status) /* the wait was cut short (rl_exec_cut) */
 		rl_io_complete(io, status);
 	else
@@ -48,11 +53,10 @@ static void delay_submit(struct rl_target *t, struct rl_io *io)
 		rl_target_submit(t->children[0], io);
 		return;
 	}
-	io->priv[DELAY_P_CB] = (uint64_t)(uintptr_t)io->cb;
-	io->priv[DELAY_P_TARGET] = (uint64_t)(uintptr_t)t;
+	*delay_req(io) = (struct delay_req){.cb = io->cb, .t = t};
 	io->cb = delay_fire;
 	if (rl_exec_at_wait(io->ex, io, rl_exec_now(io->ex) + lat, 0)) {
-		io->cb = (rl_io_cb)(uintptr_t)io->priv[DELAY_P_CB];
+		io->cb = delay_req(io)->cb;
 		rl_io_complete_later(io, -ENOMEM);
 	}
 }
@@ -80,6 +84,7 @@ static void delay_destroy(struct rl_target *t)
 
 static const struct rl_target_ops delay_ops = {
     .name = "delay",
+    .ctx_size = sizeof(struct delay_req),
     .submit = delay_submit,
     .describe = delay_describe,
     .destroy = delay_destroy,

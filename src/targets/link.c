@@ -68,6 +68,14 @@ struct link_state {
 	pthread_mutex_t lock; /* the bookings and counters above */
 };
 
+/* A host request's context while the link holds it (io.h). */
+struct link_req {
+	struct rl_target *t; /* the link: a request parked for the pool resumes here */
+	uint64_t at;         /* a write: when its data has crossed; a read: when its data may
+	                        start streaming back */
+};
+RL_IO_CTX_DEFINE(link_req, struct link_req)
+
 static uint64_t link_xfer(struct link_state *l, int dir, uint64_t now, uint64_t bytes)
 {
 	uint64_t *f = &l->free[l->half ? 0 : dir];
@@ -93,9 +101,9 @@ static void link_child_done(struct rl_io *child, int status)
 
 	pthread_mutex_lock(&l->lock);
 	if (!status && child->op == RL_OP_READ) /* streamed since it reached the target */
-		end = link_xfer(l, 0, child->parent->priv[1], child->len);
+		end = link_xfer(l, 0, link_req(child->parent)->at, child->len);
 	else if (child->op == RL_OP_WRITE) /* its data has been crossing since submission */
-		end = child->parent->priv[1];
+		end = link_req(child->parent)->at;
 	if (end < now)
 		end = now;
 	if (end > l->last_ns)
@@ -127,12 +135,15 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 	struct rl_io *child;
 	uint64_t now, at;
 
-	io->priv[0] = (uintptr_t)t;
+	*link_req(io) = (struct link_req){.t = t};
 	rl_io_children_begin(io);
 	child = rl_io_child_get(io);
 	if (!child) {
 		io->pending = 0;
-		rl_exec_wait(io->ex, io, link_resume);
+		if (!io->ex->pool_size) /* no pool at all: waiting would never end */
+			rl_io_complete_later(io, -ENOMEM);
+		else
+			rl_exec_wait(io->ex, io, link_resume);
 		return;
 	}
 	child->op = io->op;
@@ -158,10 +169,10 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 		l->cmd_free = c + l->cmd_ns;
 		at = l->cmd_free;
 	}
-	io->priv[1] = io->op == RL_OP_WRITE ? link_xfer(l, 1, at, io->len) : 0;
+	link_req(io)->at = io->op == RL_OP_WRITE ? link_xfer(l, 1, at, io->len) : 0;
 	at += l->lat_ns;
 	if (io->op != RL_OP_WRITE)
-		io->priv[1] = at; /* a read's data can stream from here on */
+		link_req(io)->at = at; /* a read's data can stream from here on */
 	pthread_mutex_unlock(&l->lock);
 	if (rl_exec_at_wait(io->ex, child, at, 0)) {
 		child->cb = rl_io_child_end;
@@ -172,7 +183,7 @@ static void link_submit(struct rl_target *t, struct rl_io *io)
 
 static void link_resume(struct rl_io *io)
 {
-	link_submit((struct rl_target *)io->priv[0], io);
+	link_submit(link_req(io)->t, io);
 }
 
 static double link_ratio(uint64_t a, uint64_t b)
@@ -221,6 +232,7 @@ static void link_destroy(struct rl_target *t)
 
 static const struct rl_target_ops link_ops = {
     .name = "link",
+    .ctx_size = sizeof(struct link_req),
     .submit = link_submit,
     .describe = link_describe,
     .report = link_report,

@@ -22,9 +22,15 @@ struct slice_state {
 	uint64_t offset;
 };
 
+/* A request's context while the slice holds it (io.h). */
+struct slice_req {
+	struct rl_target *t; /* the slice: a request parked for the pool resumes here */
+};
+RL_IO_CTX_DEFINE(slice_req, struct slice_req)
+
 static void slice_issue(struct rl_io *io)
 {
-	struct rl_target *t = (struct rl_target *)(uintptr_t)io->priv[0];
+	struct rl_target *t = slice_req(io)->t;
 	struct slice_state *s = t->priv;
 	struct rl_io *c = rl_io_child_get(io);
 
@@ -49,7 +55,7 @@ static void slice_issue(struct rl_io *io)
 
 static void slice_submit(struct rl_target *t, struct rl_io *io)
 {
-	io->priv[0] = (uint64_t)(uintptr_t)t;
+	slice_req(io)->t = t;
 	rl_io_children_begin(io);
 	slice_issue(io);
 }
@@ -70,6 +76,7 @@ static void slice_destroy(struct rl_target *t)
 
 static const struct rl_target_ops slice_ops = {
     .name = "slice",
+    .ctx_size = sizeof(struct slice_req),
     .submit = slice_submit,
     .describe = slice_describe,
     .destroy = slice_destroy,

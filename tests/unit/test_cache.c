@@ -79,14 +79,19 @@ struct spy {
 	uint64_t jitter, seed;
 };
 
-enum { SPY_P_CB = 0, SPY_P_T = 1 };
+/* a request's context while the spy holds it (io.h) */
+struct spy_req {
+	rl_io_cb cb;
+	struct rl_target *t;
+};
+RL_IO_CTX_DEFINE(spy_req, struct spy_req)
 
 static void spy_fire(struct rl_io *io, int status)
 {
-	struct rl_target *t = (struct rl_target *)(uintptr_t)io->priv[SPY_P_T];
+	struct rl_target *t = spy_req(io)->t;
 
 	(void)status;
-	io->cb = (rl_io_cb)(uintptr_t)io->priv[SPY_P_CB];
+	io->cb = spy_req(io)->cb;
 	rl_target_submit(t->children[0], io);
 }
 
@@ -115,8 +120,7 @@ static void spy_submit(struct rl_target *t, struct rl_io *io)
 		return;
 	}
 	s->seed = s->seed * 6364136223846793005ull + 1442695040888963407ull;
-	io->priv[SPY_P_CB] = (uint64_t)(uintptr_t)io->cb;
-	io->priv[SPY_P_T] = (uint64_t)(uintptr_t)t;
+	*spy_req(io) = (struct spy_req){.cb = io->cb, .t = t};
 	io->cb = spy_fire;
 	if (rl_exec_at(io->ex, io, rl_exec_now(io->ex) + (s->seed >> 33) % s->jitter, 0))
 		spy_fire(io, 0);
@@ -127,8 +131,10 @@ static void spy_destroy(struct rl_target *t)
 	free(t->priv);
 }
 
-static const struct rl_target_ops spy_ops = {
-    .name = "spy", .submit = spy_submit, .destroy = spy_destroy};
+static const struct rl_target_ops spy_ops = {.name = "spy",
+                                             .ctx_size = sizeof(struct spy_req),
+                                             .submit = spy_submit,
+                                             .destroy = spy_destroy};
 
 static int spy_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx,
                       struct rl_target **out, struct rl_err *err)

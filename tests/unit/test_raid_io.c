@@ -639,6 +639,54 @@ static void test_read_error_threshold(void **state)
 	free(r);
 }
 
+/*
+ * More than 8 copies: a piece whose read fails on copies 0..8 and succeeds
+ * on the last is written back over all nine failed copies (the mask of
+ * failed copies covers every copy an array can have, RAID10_MAX_COPIES and
+ * a mirror's members alike).
+ */
+static void test_read_fix_many_copies(void **state)
+{
+	enum { NCOPIES = 10, NBAD = 9 };
+	const char *const levels[] = {"raid10", "raid1"};
+	uint8_t *w = malloc(65536), *r = malloc(65536);
+
+	(void)state;
+	fill_random(w, 65536);
+	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
+		char spec[1024];
+		int n = snprintf(spec, sizeof(spec), "%s(", levels[l]);
+		for (unsigned m = 0; m < NCOPIES; m++)
+			n += snprintf(spec + n, sizeof(spec) - (size_t)n, "%s%s", m ? ", " : "",
+			              m < NBAD ? "faulty(mem(size=1m), ops=read, at=64k:4k)"
+			                       : "mem(size=1m)");
+		snprintf(spec + n, sizeof(spec) - (size_t)n, "%s)",
+		         l == 0 ? ", layout=n10, chunk=64k" : "");
+		struct rl_target *t = ut_open(spec);
+		struct rl_exec *ex = new_exec(64);
+		uint64_t writes[NCOPIES];
+
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 0, 65536, w, 0), 0);
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_WRITE, 65536, 65536, w, 0), 0);
+		for (unsigned m = 0; m < NCOPIES; m++)
+			writes[m] = report_member_u64(t, m, "writes");
+		memset(r, 0, 4096);
+		/* nothing in flight: the first copy is read first, then each
+		 * next one; only the last has the block */
+		assert_int_equal(rl_io_sync(t, ex, RL_OP_READ, 65536, 4096, r, 0), 0);
+		assert_memory_equal(r, w, 4096);
+		assert_int_equal(report_u64(t, "retries"), NBAD);
+		assert_string_equal(describe_state(t), "optimal");
+		assert_int_equal(report_u64(t, "read_errors_fixed"), NBAD);
+		for (unsigned m = 0; m < NCOPIES; m++)
+			assert_int_equal(report_member_u64(t, m, "writes"), writes[m] + (m < NBAD));
+		rl_target_close(t);
+		rl_exec_destroy(ex);
+	}
+	free(w);
+	free(r);
+}
+
 /* Every copy fails a read: the host gets -EIO, no member is failed for it. */
 static void test_read_retry_lost(void **state)
 {
@@ -891,6 +939,7 @@ int main(void)
 	    cmocka_unit_test(test_read_retry),
 	    cmocka_unit_test(test_read_error_threshold),
 	    cmocka_unit_test(test_read_retry_lost),
+	    cmocka_unit_test(test_read_fix_many_copies),
 	    cmocka_unit_test(test_write_errors),
 	    cmocka_unit_test(test_raid0_trim_per_member),
 	    cmocka_unit_test(test_pool_exhaustion),

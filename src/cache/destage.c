@@ -48,7 +48,8 @@
 #include "cache/cache.h"
 #include "cache/destage.h"
 
-#define CACHE_DIRTY_SCAN 256 /* busy dirty lines skipped before a kick gives up */
+#define CACHE_DIRTY_SCAN  256  /* busy dirty lines skipped before a kick gives up */
+#define CACHE_STAGE_ALIGN 4096 /* alignment of a destage's copy */
 
 int cache_destage_init(struct cache *c, void (*room)(struct cache *c))
 {
@@ -149,8 +150,11 @@ bool cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *
 	struct cache_destager *ds = &c->ds;
 
 	if (ds->stage) {
-		uint8_t *b = ds->nspare ? ds->spare[--ds->nspare] : malloc(c->tab.line);
-		if (!b)
+		/* page-aligned like the lines, for members that do direct I/O */
+		void *b = NULL;
+		if (ds->nspare)
+			b = ds->spare[--ds->nspare];
+		else if (posix_memalign(&b, CACHE_STAGE_ALIGN, c->tab.line))
 			return false;
 		ds->stage[cache_idx(&c->tab, l)] = b;
 	}

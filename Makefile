@@ -6,7 +6,8 @@
 #                   then the threaded ones under ThreadSanitizer
 #   make check-hog  the real-time emulation tests with a CPU hog beside them
 #   make check-tsan the threaded tests under ThreadSanitizer (part of check)
-#   make fuzz       build the libFuzzer targets (clang) into build-fuzz/
+#   make fuzz       build the libFuzzer targets (clang; also checks the lock annotations,
+#                   -Wthread-safety) into build-fuzz/
 #   make format     clang-format every source file
 #   make install    install under PREFIX (default /usr/local; DESTDIR for staging)
 #   make uninstall  remove what make install put there
@@ -203,7 +204,7 @@ check-hog: all
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 fuzz:
-	$(MAKE) BUILD=build-fuzz-lib CC=clang SAN=1 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" build-fuzz-lib/libraidlab.a
+	$(MAKE) BUILD=build-fuzz-lib CC=clang SAN=1 CFLAGS="-O1 -g -fsanitize=fuzzer-no-link -Wthread-safety" build-fuzz-lib/libraidlab.a
 	@mkdir -p build-fuzz
 	@for f in $(FUZZ_SRC); do \
 	  b=build-fuzz/$$(basename $$f .c); echo "  FUZZ $$b"; \

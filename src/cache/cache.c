@@ -70,7 +70,7 @@ static void cache_fw_done(struct rl_io *io, int status)
  * latency of the path, overlapping other commands).  Returns when the
  * request may start, or 0 when it costs nothing.  Lock held.
  */
-static uint64_t cache_fw_when(struct cache *c, const struct rl_io *io, uint64_t now)
+static uint64_t cache_fw_when(struct cache *c, const struct rl_io *io, uint64_t now) RL_REQUIRES(c)
 {
 	uint64_t cmd = c->cfg.fastpath_on ? c->cfg.fp_cmd : c->cfg.fw_cmd;
 	uint64_t lat = c->cfg.fastpath_on ? c->cfg.fp_lat : c->cfg.fw_lat, start;
@@ -90,9 +90,9 @@ static void cache_submit(struct rl_target *t, struct rl_io *io)
 	struct cache *c = t->priv;
 	uint64_t when = 0;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (c->pw.off && !c->replaying) {
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		rl_io_complete_later(io, -EIO);
 		return;
 	}
@@ -100,7 +100,7 @@ static void cache_submit(struct rl_target *t, struct rl_io *io)
 	cache_destage_host_io(c, rl_exec_now(io->ex));
 	if (io->ex->kind == RL_EXEC_VIRTUAL)
 		when = cache_fw_when(c, io, rl_exec_now(io->ex));
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	*cache_req(io) = (struct cache_req){.cb = io->cb, .t = t};
 	if (when) {
 		io->cb = cache_fw_done;
@@ -115,7 +115,7 @@ static int cache_attach(struct rl_target *t, struct rl_exec *ex)
 	struct cache *c = t->priv;
 
 	(void)ex;
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	/*
 	 * A new job: no host request is in flight, so every executor that ran
 	 * background work before is gone (their background requests will never
@@ -127,7 +127,7 @@ static int cache_attach(struct rl_target *t, struct rl_exec *ex)
 		c->host.dram_free = 0;
 		c->host.fw_free = 0;
 	}
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	return 0;
 }
 
@@ -165,23 +165,23 @@ static void cache_finish(struct rl_target *t)
 	struct cache *c = t->priv;
 	bool dirty, off;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (!c->host.inflight) {
 		cache_destage_settle(c, false);
 		cache_ra_settle(c);
 	}
 	dirty = c->tab.count[CACHE_L_DIRTY] > 0;
 	off = c->pw.off;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	if (!off) {
 		if (dirty || c->cfg.disk_cache) {
 			c->draining = true;
 			cache_flush_private(t);
 			c->draining = false;
 		}
-		pthread_mutex_lock(&c->lock);
+		cache_lock(c);
 		cache_destage_account_lost(c);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		return;
 	}
 	if (!c->replayed) {
@@ -190,10 +190,10 @@ static void cache_finish(struct rl_target *t)
 			cache_flush_private(t);
 			c->replaying = false;
 		}
-		pthread_mutex_lock(&c->lock);
+		cache_lock(c);
 		cache_drop_all(&c->tab);
 		c->replayed = true;
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 	}
 	cache_pl_print(c);
 }
@@ -259,7 +259,7 @@ static int cache_report(struct rl_target *t, struct json_object *o)
 	struct cache *c = t->priv;
 	uint64_t ra_pending = 0;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	for (uint64_t i = 0; i < (uint64_t)c->tab.nlines * c->tab.words; i++)
 		ra_pending += (uint64_t)__builtin_popcountll(c->tab.rabits[i]);
 	json_object_object_add(o, "reads", J_I(c->host.n.reads));
@@ -290,7 +290,7 @@ static int cache_report(struct rl_target *t, struct json_object *o)
 	json_object_object_add(o, "evictions", J_I(c->tab.evictions));
 	json_object_object_add(o, "orphans_settled", J_I(c->ds.orphans + c->ra.orphans));
 	cache_pl_report(c, o, c->ds.replayed_bytes);
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	return 0;
 #undef J_I
 #undef J_S
@@ -306,7 +306,7 @@ static void cache_destroy(struct rl_target *t)
 	cache_destage_free(c);
 	cache_pl_free(c);
 	cache_lines_free(&c->tab);
-	pthread_mutex_destroy(&c->lock);
+	rl_mutex_destroy(&c->lock);
 	free(c);
 	t->priv = NULL;
 }
@@ -586,7 +586,7 @@ static int cache_create(struct rl_spec_node *node, const struct rl_build_ctx *ct
 		rl_target_close(below);
 		return -ENOMEM;
 	}
-	pthread_mutex_init(&c->lock, NULL);
+	rl_mutex_init(&c->lock);
 	t->children[0] = below;
 	t->priv = c;
 	t->size = below->size;

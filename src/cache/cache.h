@@ -30,8 +30,12 @@
  * at or changing that state and copying data in or out of the cache; it is
  * never held while calling a completion callback, rl_io_child_end() or
  * anything that can resume another request, so a completion that re-enters
- * the cache cannot deadlock.  A simulated run is single-threaded: the mutex
- * is then uncontended.
+ * the cache cannot deadlock.  Line memory is touched only under it too: a
+ * member write of a destage carries a copy of its run taken when it is
+ * issued (cache_destage_data), a prefetch reads into its own staging
+ * buffer.  cache/lock.h says how the lock rules are checked (RL_REQUIRES:
+ * "Lock held.", RL_EXCLUDES: takes the lock itself).  A simulated run is
+ * single-threaded: the mutex is then uncontended.
  *
  * Write order.  The members may apply overlapping writes in any order, so
  * a block is marked clean only when the newest data is surely below.  Every
@@ -58,6 +62,7 @@
 #include "cache/powerloss.h"
 #include "cache/readahead.h"
 #include "core/exec.h"
+#include "core/lock.h"
 #include "core/registry.h"
 #include "core/target.h"
 
@@ -105,7 +110,7 @@ struct cache_conf {
 struct cache {
 	struct rl_target *t;     /* the cache target itself */
 	struct rl_target *below; /* the target it caches */
-	pthread_mutex_t lock;
+	struct rl_mutex lock;
 
 	struct cache_conf cfg;
 	struct cache_table tab;   /* lines.c */
@@ -152,6 +157,18 @@ static inline bool cache_protected(const struct cache *c)
 static inline bool cache_sync_in_dram(const struct cache *c)
 {
 	return c->cfg.sync_dram && c->cfg.wb && cache_protected(c) && !c->replaying && !c->draining;
+}
+
+/* The cache's lock (cache/lock.h): to the analysis, the capability is the cache itself. */
+static inline void cache_lock(struct cache *c) RL_ACQUIRE(c) RL_NO_TSA;
+static inline void cache_lock(struct cache *c)
+{
+	rl_mutex_lock(&c->lock);
+}
+static inline void cache_unlock(struct cache *c) RL_RELEASE(c) RL_NO_TSA;
+static inline void cache_unlock(struct cache *c)
+{
+	rl_mutex_unlock(&c->lock);
 }
 
 #endif

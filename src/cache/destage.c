@@ -48,7 +48,8 @@
 #include "cache/cache.h"
 #include "cache/destage.h"
 
-#define CACHE_DIRTY_SCAN 256 /* busy dirty lines skipped before a kick gives up */
+#define CACHE_DIRTY_SCAN  256  /* busy dirty lines skipped before a kick gives up */
+#define CACHE_STAGE_ALIGN 4096 /* alignment of a destage's copy */
 
 int cache_destage_init(struct cache *c, void (*room)(struct cache *c))
 {
@@ -59,6 +60,13 @@ int cache_destage_init(struct cache *c, void (*room)(struct cache *c))
 	ds->reqs = calloc(ds->nreqs, sizeof(*ds->reqs));
 	if (!ds->reqs)
 		return -ENOMEM;
+	if (c->tab.data) {
+		ds->spare_max = c->cfg.destage_qd;
+		ds->stage = calloc(c->tab.nlines, sizeof(*ds->stage));
+		ds->spare = calloc(ds->spare_max, sizeof(*ds->spare));
+		if (!ds->stage || !ds->spare)
+			return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < ds->nreqs; i++) {
 		struct cache_dreq *g = &ds->reqs[i];
 		g->c = c;
@@ -76,8 +84,17 @@ int cache_destage_init(struct cache *c, void (*room)(struct cache *c))
 
 void cache_destage_free(struct cache *c)
 {
-	free(c->ds.reqs);
-	c->ds.reqs = NULL;
+	struct cache_destager *ds = &c->ds;
+
+	for (uint32_t i = 0; ds->stage && i < c->tab.nlines; i++)
+		free(ds->stage[i]); /* destages stranded on executors that are gone */
+	while (ds->nspare)
+		free(ds->spare[--ds->nspare]);
+	free(ds->stage);
+	free(ds->spare);
+	free(ds->reqs);
+	ds->stage = ds->spare = NULL;
+	ds->reqs = NULL;
 }
 
 /* --- what the host paths tell us --- */
@@ -128,18 +145,51 @@ uint32_t cache_dirty_run(const struct cache *c, const struct cache_line *l, uint
 	return s;
 }
 
-void cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *ex)
+bool cache_destage_begin(struct cache *c, struct cache_line *l, struct rl_exec *ex)
 {
+	struct cache_destager *ds = &c->ds;
+
+	if (ds->stage) {
+		/* page-aligned like the lines, for members that do direct I/O */
+		void *b = NULL;
+		if (ds->nspare)
+			b = ds->spare[--ds->nspare];
+		else if (posix_memalign(&b, CACHE_STAGE_ALIGN, c->tab.line))
+			return false;
+		ds->stage[cache_idx(&c->tab, l)] = b;
+	}
 	cache_busy_begin(&c->tab, l, CACHE_BUSY_DESTAGE, ex);
 	memcpy(cache_bits(&c->tab, c->tab.dtouch, l), cache_bits(&c->tab, c->tab.wtb, l),
 	       c->tab.words * sizeof(uint64_t));
 	c->ds.lines_busy++;
+	return true;
 }
 
-/* The last request of a line's destage ended. */
-static struct rl_io *cache_destage_finish(struct cache *c, struct cache_line *l)
+uint8_t *cache_destage_data(struct cache *c, const struct cache_line *l, uint32_t s, uint32_t len)
 {
-	c->ds.lines_busy--;
+	uint8_t *b;
+
+	if (!c->ds.stage)
+		return NULL;
+	b = c->ds.stage[cache_idx(&c->tab, l)] + (uint64_t)s * c->tab.bs;
+	memcpy(b, cache_buf(&c->tab, l, s), (size_t)len * c->tab.bs);
+	return b;
+}
+
+/* The last request of a line's destage ended: its copy is no longer read. */
+static struct rl_io *cache_destage_finish(struct cache *c, struct cache_line *l) RL_REQUIRES(c)
+{
+	struct cache_destager *ds = &c->ds;
+
+	if (ds->stage) {
+		uint8_t **b = &ds->stage[cache_idx(&c->tab, l)];
+		if (ds->nspare < ds->spare_max)
+			ds->spare[ds->nspare++] = *b;
+		else
+			free(*b);
+		*b = NULL;
+	}
+	ds->lines_busy--;
 	return cache_busy_end(l);
 }
 
@@ -195,21 +245,21 @@ static void cache_destage_done(struct rl_io *io, int status)
 	struct rl_exec *ex = io->ex; /* g goes back to the free list below: read it first */
 	struct rl_io *w;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	w = cache_destage_end(c, g->line, (uint32_t)(io->offset % c->tab.line / c->tab.bs),
 	                      io->len / c->tab.bs, io->flags & RL_IO_FUA, status);
 	g->busy = false;
 	g->next_free = c->ds.free;
 	c->ds.free = g;
 	c->ds.busy--;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	cache_waiters_wake(w);
 	c->ds.room(c);
 	cache_destage_kick(c, ex);
 }
 
 /* The oldest dirty line a background destage may take, or NULL. */
-static struct cache_line *cache_destage_pick(struct cache *c)
+static struct cache_line *cache_destage_pick(struct cache *c) RL_REQUIRES(c)
 {
 	uint32_t scanned = 0;
 
@@ -223,7 +273,7 @@ static struct cache_line *cache_destage_pick(struct cache *c)
 }
 
 /* Should the background destage take another line?  Updates the watermark state. */
-static bool cache_destage_wanted(struct cache *c)
+static bool cache_destage_wanted(struct cache *c) RL_REQUIRES(c)
 {
 	uint32_t dirty = c->tab.count[CACHE_L_DIRTY];
 	uint32_t waiting = dirty > c->ds.lines_busy ? dirty - c->ds.lines_busy : 0;
@@ -248,15 +298,14 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 {
 	struct cache_dreq *go = NULL, **tail = &go;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	while (c->ds.free && cache_destage_wanted(c)) {
 		struct cache_line *l = cache_destage_pick(c);
 		struct rl_io *w;
 		uint32_t b = 0, len;
 
-		if (!l)
+		if (!l || !cache_destage_begin(c, l, ex))
 			break;
-		cache_destage_begin(c, l, ex);
 		for (;;) {
 			uint32_t s = cache_dirty_run(c, l, b, &len);
 			struct cache_dreq *g = c->ds.free;
@@ -277,7 +326,7 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 			g->io.flags = c->cfg.disk_cache ? 0 : RL_IO_FUA;
 			g->io.offset = l->tag * c->tab.line + (uint64_t)s * c->tab.bs;
 			g->io.len = len * c->tab.bs;
-			g->io.buf = cache_buf(&c->tab, l, s);
+			g->io.buf = cache_destage_data(c, l, s, len);
 			g->io.cb = cache_destage_done;
 			g->io.cb_arg = g;
 			g->io.ex = ex;
@@ -289,7 +338,7 @@ void cache_destage_kick(struct cache *c, struct rl_exec *ex)
 		w = cache_destage_unguard(c, l);
 		(void)w; /* the line was idle: nobody waits on it */
 	}
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	while (go) {
 		struct cache_dreq *g = go;
 		go = g->next_free;
@@ -308,7 +357,7 @@ static void cache_idle_fire(struct rl_io *io, int status)
 	bool go = false;
 
 	(void)status;
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	c->ds.idle_armed = false;
 	g->busy = false;
 	if (!c->pw.off && c->tab.count[CACHE_L_DIRTY]) {
@@ -319,7 +368,7 @@ static void cache_idle_fire(struct rl_io *io, int status)
 			cache_idle_arm(c, io->ex, c->ds.last_io);
 		}
 	}
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	if (go)
 		cache_destage_kick(c, io->ex);
 }

@@ -39,6 +39,8 @@
 #define CACHE_F_BEGUN  0x10u /* the current line's destage is begun */
 #define CACHE_F_FULL   0x20u /* parked: destage-qd of its writes are in flight */
 
+#define CACHE_FLUSH_SCAN 1024 /* lines a pass looks at under one hold of the lock */
+
 static void cache_flush_pass(struct rl_io *io);
 
 /* The pass's cursor: line @idx, block @blk, CACHE_F_* @flags. */
@@ -53,6 +55,7 @@ static void cache_cur_set(struct rl_io *io, uint32_t idx, uint32_t blk, unsigned
 
 /* Does the flush that arrived at write sequence @a need line @l destaged?  Lock held. */
 static bool cache_flush_needs(const struct cache *c, const struct cache_line *l, uint64_t a)
+    RL_REQUIRES(c)
 {
 	if (l->list != CACHE_L_DIRTY)
 		return false;
@@ -67,11 +70,11 @@ static void cache_flush_destage_done(struct rl_io *child, int status)
 	struct cache *c = cache_of(p);
 	struct rl_io *w;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	w = cache_destage_end(c, cache_idx(&c->tab, child->cb_arg),
 	                      (uint32_t)(child->offset % c->tab.line / c->tab.bs),
 	                      child->len / c->tab.bs, child->flags & RL_IO_FUA, status);
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	rl_io_child_end(child, status); /* p lives on: its pass holds a guard */
 	cache_waiters_wake(w);
 	if (cache_req(p)->u.fl.flags & CACHE_F_FULL) {
@@ -85,10 +88,10 @@ static void cache_flush_member_done(struct rl_io *child, int status)
 	struct rl_io *p = child->parent;
 	struct cache *c = cache_of(p);
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (!status)
 		cache_pl_flush_done(c, (uint32_t)cache_req(p)->u.fl.seq);
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	rl_io_child_end(child, status);
 }
 
@@ -113,10 +116,10 @@ static void cache_flush_members(struct rl_io *io)
 			cache_seal(io);
 		return;
 	}
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	cache_req(io)->u.fl.seq = cache_pl_flush_begin(c);
 	c->host.n.member_flushes++;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	child->op = RL_OP_FLUSH;
 	child->cb = cache_flush_member_done;
 	rl_target_submit(c->below, child);
@@ -151,7 +154,7 @@ static void cache_flush_pass_done(struct rl_io *io, int status)
 		return;
 	}
 	/* Only busy lines are left: wait on one of ours, or poll other threads'. */
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	for (uint32_t i = 0; i < c->tab.nlines && !wait; i++) {
 		struct cache_line *l = &c->tab.lines[i];
 		if (l->busy != CACHE_BUSY_NONE && cache_flush_needs(c, l, r->u.fl.seq))
@@ -159,10 +162,10 @@ static void cache_flush_pass_done(struct rl_io *io, int status)
 	}
 	if (wait && wait->busy_ex == io->ex) {
 		cache_waiter_add(wait, io, cache_flush_pass);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		return;
 	}
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	if (wait) {
 		io->cb = cache_flush_poll;
 		if (!rl_exec_at(io->ex, io, rl_exec_now(io->ex) + CACHE_POLL_NS, 0))
@@ -211,16 +214,36 @@ static void cache_flush_pass(struct rl_io *io)
 		if (idx >= c->tab.nlines)
 			break;
 		l = &c->tab.lines[idx];
-		pthread_mutex_lock(&c->lock);
+		cache_lock(c);
 		if (!(flags & CACHE_F_BEGUN)) {
-			if (!cache_flush_needs(c, l, a) || l->busy != CACHE_BUSY_NONE) {
-				if (cache_flush_needs(c, l, a))
-					flags |= CACHE_F_BUSY;
-				pthread_mutex_unlock(&c->lock);
-				cache_cur_set(io, idx + 1, 0, flags);
+			/*
+			 * Skip the lines this flush does not need, or that someone
+			 * else is destaging, under one hold of the lock for up to
+			 * CACHE_FLUSH_SCAN of them (not one per line).
+			 */
+			uint32_t end = c->tab.nlines - idx > CACHE_FLUSH_SCAN
+			                   ? idx + CACHE_FLUSH_SCAN
+			                   : c->tab.nlines;
+			for (; idx < end; idx++) {
+				l = &c->tab.lines[idx];
+				if (!cache_flush_needs(c, l, a))
+					continue;
+				if (l->busy == CACHE_BUSY_NONE)
+					break;
+				flags |= CACHE_F_BUSY;
+			}
+			if (idx == end) {
+				cache_unlock(c);
+				cache_cur_set(io, idx, 0, flags);
 				continue;
 			}
-			cache_destage_begin(c, l, io->ex);
+			if (!cache_destage_begin(c, l, io->ex)) {
+				/* no memory for the destage's copy: the flush fails */
+				cache_unlock(c);
+				rl_io_note_error(io, -ENOMEM);
+				cache_cur_set(io, c->tab.nlines, 0, flags);
+				goto out;
+			}
 			flags |= CACHE_F_BEGUN;
 		}
 		for (;;) {
@@ -230,21 +253,21 @@ static void cache_flush_pass(struct rl_io *io)
 				break;
 			if (io->pending - 1 >= c->cfg.destage_qd) { /* all but the guard */
 				cache_cur_set(io, idx, s, flags | CACHE_F_FULL);
-				pthread_mutex_unlock(&c->lock);
+				cache_unlock(c);
 				cache_submit_list(c, go); /* the next one to end resumes the pass */
 				return;
 			}
 			child = rl_io_child_get(io);
 			if (!child) {
 				cache_cur_set(io, idx, s, flags);
-				pthread_mutex_unlock(&c->lock);
+				cache_unlock(c);
 				cache_submit_list(c, go);
 				if (cache_wait_pool(io, cache_flush_pass))
 					return;
-				pthread_mutex_lock(&c->lock);
+				cache_lock(c);
 				cache_busy_fail(l, false);
 				w = cache_destage_unguard(c, l);
-				pthread_mutex_unlock(&c->lock);
+				cache_unlock(c);
 				cache_waiters_wake(w);
 				cache_cur_set(io, c->tab.nlines, 0, flags & ~CACHE_F_BEGUN);
 				goto out;
@@ -254,7 +277,7 @@ static void cache_flush_pass(struct rl_io *io)
 			child->flags = fua;
 			child->offset = l->tag * c->tab.line + (uint64_t)s * c->tab.bs;
 			child->len = len * c->tab.bs;
-			child->buf = cache_buf(&c->tab, l, s);
+			child->buf = cache_destage_data(c, l, s, len);
 			child->cb = cache_flush_destage_done;
 			child->cb_arg = l;
 			*tail = child;
@@ -262,7 +285,7 @@ static void cache_flush_pass(struct rl_io *io)
 			blk = s + len;
 		}
 		w = cache_destage_unguard(c, l);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		cache_cur_set(io, idx + 1, 0, (flags & ~CACHE_F_BEGUN) | CACHE_F_ISSUED);
 		cache_submit_list(c, go);
 		cache_waiters_wake(w);
@@ -273,7 +296,7 @@ out:
 
 void cache_flush_start(struct cache *c, struct rl_io *io)
 {
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	c->host.n.flushes++;
 	if (cache_sync_in_dram(c)) {
 		/*
@@ -282,13 +305,13 @@ void cache_flush_start(struct cache *c, struct rl_io *io)
 		 */
 		uint64_t when =
 		    io->ex->kind == RL_EXEC_VIRTUAL ? cache_dram(c, rl_exec_now(io->ex), 0) : 0;
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		if (!when || rl_exec_at(io->ex, io, when, 0))
 			rl_io_complete_later(io, 0);
 		return;
 	}
 	cache_req(io)->u.fl.seq = c->tab.wseq;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	cache_cur_set(io, 0, 0, 0);
 	cache_flush_pass(io);
 }

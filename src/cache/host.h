@@ -19,11 +19,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache/lock.h"
 #include "core/exec.h"
 #include "core/io.h"
 #include "core/target.h"
-
-struct cache;
 
 /* The host side's state.  Lock held for all of it. */
 struct cache_host {
@@ -93,7 +92,7 @@ static inline uint8_t *cache_host_buf(const struct rl_io *io, uint64_t rel)
 /* --- request.c: in and out --- */
 
 /** When @bytes moved through the cache's DRAM starting at @now are done.  Lock held. */
-uint64_t cache_dram(struct cache *c, uint64_t now, uint64_t bytes);
+uint64_t cache_dram(struct cache *c, uint64_t now, uint64_t bytes) RL_REQUIRES(c);
 /** The last step of every host request: power state, counters, the submitter's callback. */
 void cache_host_final(struct rl_io *io, int status);
 /** A host request's fan-out is done: add the DRAM time of its hits, then final. */
@@ -105,11 +104,11 @@ bool cache_wait_pool(struct rl_io *io, rl_exec_resume_fn resume);
 
 /* --- the paths --- */
 
-void cache_read_start(struct cache *c, struct rl_io *io);
-void cache_write_start(struct cache *c, struct rl_io *io);
-void cache_trim_start(struct cache *c, struct rl_io *io);
-void cache_flush_start(struct cache *c, struct rl_io *io);
+void cache_read_start(struct cache *c, struct rl_io *io) RL_EXCLUDES(c);
+void cache_write_start(struct cache *c, struct rl_io *io) RL_EXCLUDES(c);
+void cache_trim_start(struct cache *c, struct rl_io *io) RL_EXCLUDES(c);
+void cache_flush_start(struct cache *c, struct rl_io *io) RL_EXCLUDES(c);
 /** Destage freed room: retry the write-back writes that waited for it (no lock held). */
-void cache_wb_wake(struct cache *c);
+void cache_wb_wake(struct cache *c) RL_EXCLUDES(c);
 
 #endif

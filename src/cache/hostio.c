@@ -43,6 +43,7 @@ static void cache_wt_piece_resume(struct rl_io *child);
  * held.  Lock held.
  */
 static uint64_t cache_direct_run(struct cache *c, const struct rl_io *io, uint64_t rel)
+    RL_REQUIRES(c)
 {
 	uint64_t run = 0;
 
@@ -71,6 +72,7 @@ static bool cache_line_idle_clean(const struct cache_line *l)
  * Lock held.
  */
 static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, uint64_t rel)
+    RL_REQUIRES(c)
 {
 	uint64_t run = 0;
 
@@ -101,7 +103,7 @@ static uint64_t cache_direct_run_write(struct cache *c, const struct rl_io *io, 
 
 /* A hit: copy blocks out, count read-ahead use.  Lock held. */
 static void cache_hit(struct cache *c, struct cache_line *l, const struct cache_piece *p,
-                      uint8_t *buf, struct rl_io *parent)
+                      uint8_t *buf, struct rl_io *parent) RL_REQUIRES(c)
 {
 	uint64_t *ra = cache_bits(&c->tab, c->tab.rabits, l);
 	uint32_t used = cache_bits_count(ra, p->b0, p->n);
@@ -134,7 +136,7 @@ static void cache_hit(struct cache *c, struct cache_line *l, const struct cache_
  * write) and every miss checks it, so the request as a whole fills only if
  * the epoch is unchanged when its pieces come back.  Lock held.
  */
-static void cache_miss_note(struct cache *c, struct cache_req *r)
+static void cache_miss_note(struct cache *c, struct cache_req *r) RL_REQUIRES(c)
 {
 	if (c->tab.nc_inflight || c->cfg.io_direct) /* direct I/O: a miss populates nothing */
 		r->u.rw.flags |= CACHE_R_NOFILL;
@@ -156,7 +158,7 @@ static void cache_read_piece_done(struct rl_io *child, int status)
 	if (l) {
 		const struct cache_req *r = cache_req(p);
 		uint32_t b0 = (uint32_t)(child->offset % c->tab.line / c->tab.bs);
-		pthread_mutex_lock(&c->lock);
+		cache_lock(c);
 		if (!status && (!c->pw.off || c->replaying)) {
 			bool ok = !(r->u.rw.flags & CACHE_R_NOFILL) &&
 			          r->u.rw.epoch == (uint32_t)c->tab.nc_epoch;
@@ -164,7 +166,7 @@ static void cache_read_piece_done(struct rl_io *child, int status)
 			                 false);
 		}
 		cache_unpin(l);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 	}
 	rl_io_child_end(child, status);
 }
@@ -176,12 +178,12 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	struct cache_piece pc = cache_piece_at(c, child, 0);
 	struct cache_line *l;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (child->len > pc.len) { /* a direct run (cache_direct_run): straight to the member */
 		child->cb_arg = NULL;
 		c->host.n.read_miss_bytes += child->len;
 		cache_req(p)->u.rw.flags |= CACHE_R_MEMBER;
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		child->cb = cache_read_piece_done;
 		rl_target_submit(c->below, child);
 		return;
@@ -189,14 +191,14 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	l = cache_find(&c->tab, pc.tag);
 	if (l && cache_bits_all(cache_bits(&c->tab, c->tab.valid, l), pc.b0, pc.n)) {
 		cache_hit(c, l, &pc, child->buf, p);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		rl_io_child_end(child, 0);
 		return;
 	}
 	if (l && l->busy == CACHE_BUSY_FILL && l->busy_ex == child->ex) {
 		cache_waiter_add(l, child, cache_read_piece_resume);
 		c->host.n.read_waits++;
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		return;
 	}
 	if (!l && !c->cfg.io_direct) /* direct I/O: a miss takes no line */
@@ -207,7 +209,7 @@ static void cache_read_piece(struct cache *c, struct rl_io *child)
 	child->cb_arg = l;
 	c->host.n.read_miss_bytes += pc.len;
 	cache_req(p)->u.rw.flags |= CACHE_R_MEMBER;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	child->cb = cache_read_piece_done;
 	rl_target_submit(c->below, child);
 }
@@ -229,18 +231,18 @@ static void cache_read_issue(struct rl_io *io)
 		struct rl_io *child;
 		uint64_t run;
 
-		pthread_mutex_lock(&c->lock);
+		cache_lock(c);
 		l = cache_find(&c->tab, pc.tag);
 		if (l && cache_bits_all(cache_bits(&c->tab, c->tab.valid, l), pc.b0, pc.n)) {
 			cache_hit(c, l, &pc, cache_host_buf(io, rel), io);
-			pthread_mutex_unlock(&c->lock);
+			cache_unlock(c);
 			r->u.rw.cur = (uint32_t)(rel + pc.len);
 			continue;
 		}
 		run = cache_direct_run(c, io, rel);
 		if (run > pc.len)
 			pc.len = (uint32_t)run;
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		child = rl_io_child_get(io);
 		if (!child) {
 			if (cache_wait_pool(io, cache_read_issue))
@@ -259,9 +261,9 @@ static void cache_read_issue(struct rl_io *io)
 
 void cache_read_start(struct cache *c, struct rl_io *io)
 {
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	c->host.n.reads++;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	rl_io_children_begin(io);
 	cache_read_issue(io);
 	cache_readahead(c, io->ex, io->offset, io->len);
@@ -276,7 +278,7 @@ static void cache_wt_done(struct rl_io *child, int status)
 	struct cache *c = cache_of(p);
 	struct cache_line *l = child->cb_arg;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (l) {
 		uint32_t b0 = (uint32_t)(child->offset % c->tab.line / c->tab.bs),
 		         n = child->len / c->tab.bs;
@@ -295,7 +297,7 @@ static void cache_wt_done(struct rl_io *child, int status)
 	} else {
 		cache_uncached_end(&c->tab);
 	}
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	rl_io_child_end(child, status);
 }
 
@@ -315,18 +317,18 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 	struct cache_line *l;
 	bool clearable = true;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	l = child->len > pc.len ? NULL
 	                        : cache_find(&c->tab, pc.tag); /* a direct run holds no line */
 	if (l && l->busy == CACHE_BUSY_DESTAGE) {
 		if (l->busy_ex == child->ex) {
 			cache_waiter_add(l, child, cache_wt_piece_resume);
-			pthread_mutex_unlock(&c->lock);
+			cache_unlock(c);
 			return;
 		}
 		child->cb = cache_wt_poll;
 		if (!rl_exec_at(child->ex, child, rl_exec_now(child->ex) + CACHE_POLL_NS, 0)) {
-			pthread_mutex_unlock(&c->lock);
+			cache_unlock(c);
 			return;
 		}
 		/* no timer: write now, racing the destage, and keep the blocks dirty */
@@ -354,7 +356,7 @@ static void cache_wt_piece(struct cache *c, struct rl_io *child)
 		/* Not cached: reads that start now must not keep what they find. */
 		cache_uncached_begin(&c->tab);
 	}
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	child->cb = cache_wt_done;
 	child->cb_arg = l;
 	rl_target_submit(c->below, child);
@@ -386,9 +388,9 @@ static void cache_wt_issue(struct rl_io *io)
 				return;
 			break;
 		}
-		pthread_mutex_lock(&c->lock);
+		cache_lock(c);
 		run = cache_direct_run_write(c, io, rel);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		if (run > pc.len)
 			pc.len = (uint32_t)run;
 		child->op = RL_OP_WRITE;
@@ -409,7 +411,7 @@ static void cache_wb_ack(struct rl_io *io, int status)
 	bool kick;
 
 	(void)status;
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	for (uint64_t rel = 0; rel < io->len;) {
 		struct cache_piece pc = cache_piece_at(c, io, rel);
 		struct cache_line *l = cache_find(&c->tab, pc.tag); /* pinned at submit */
@@ -421,14 +423,14 @@ static void cache_wb_ack(struct rl_io *io, int status)
 	}
 	cache_idle_arm(c, io->ex, rl_exec_now(io->ex));
 	kick = cache_destage_due(c);
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	if (kick)
 		cache_destage_kick(c, io->ex);
 	cache_host_final(io, 0);
 }
 
 /* Pin a line for every piece; false (nothing pinned) when one cannot be had.  Lock held. */
-static bool cache_wb_pin(struct cache *c, struct rl_io *io)
+static bool cache_wb_pin(struct cache *c, struct rl_io *io) RL_REQUIRES(c)
 {
 	uint32_t fresh = 0;
 	uint64_t rel;
@@ -460,7 +462,7 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 	/* a protected write-back cache is durable: FUA is satisfied in DRAM */
 	bool fua = (io->flags & RL_IO_FUA) && !cache_sync_in_dram(c), full = false;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (!counted) {
 		c->host.n.writes++;
 		c->host.n.write_bytes += io->len;
@@ -478,7 +480,7 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 		c->host.wb_wait_tail = &io->next;
 		c->host.n.writes_waited += !counted;
 		cache_destage_press(c);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		cache_destage_kick(c, io->ex);
 		return;
 	}
@@ -486,7 +488,7 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 		/* pinned above */
 		uint64_t when = cache_dram(c, rl_exec_now(io->ex), io->len);
 		c->host.n.writes_back++;
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		io->cb = cache_wb_ack;
 		if (rl_exec_at(io->ex, io, when, 0))
 			rl_io_complete_later(io, 0);
@@ -498,7 +500,7 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 			c->host.n.writes_back++;
 			if (io->ex->kind == RL_EXEC_VIRTUAL)
 				when = cache_dram(c, rl_exec_now(io->ex), io->len);
-			pthread_mutex_unlock(&c->lock);
+			cache_unlock(c);
 			io->cb = cache_wb_ack;
 			if (!when || rl_exec_at(io->ex, io, when, 0))
 				rl_io_complete_later(io, 0);
@@ -512,7 +514,7 @@ static void cache_write_go(struct cache *c, struct rl_io *io, bool counted)
 		c->host.n.writes_fua++;
 	else
 		c->host.n.writes_through++;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	if (full)
 		cache_destage_kick(c, io->ex);
 	cache_req(io)->u.rw.flags |= CACHE_R_THROUGH;
@@ -529,15 +531,15 @@ void cache_wb_wake(struct cache *c)
 {
 	struct rl_io *list;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (!c->host.wb_wait || c->tab.count[CACHE_L_DIRTY] >= c->cfg.dirty_max) {
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		return;
 	}
 	list = c->host.wb_wait;
 	c->host.wb_wait = NULL;
 	c->host.wb_wait_tail = &c->host.wb_wait;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	while (list) {
 		struct rl_io *io = list;
 		list = io->next;
@@ -552,10 +554,10 @@ static void cache_trim_done(struct rl_io *child, int status)
 {
 	struct cache *c = cache_of(child->parent);
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (!status)
 		cache_pl_member_trim(c, child->offset, child->len);
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	rl_io_child_end(child, status);
 }
 
@@ -579,7 +581,7 @@ static void cache_trim_issue(struct rl_io *io)
 
 void cache_trim_start(struct cache *c, struct rl_io *io)
 {
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	c->host.n.trims++;
 	for (uint64_t rel = 0; rel < io->len;) {
 		struct cache_piece pc = cache_piece_at(c, io, rel);
@@ -590,7 +592,7 @@ void cache_trim_start(struct cache *c, struct rl_io *io)
 		}
 		rel += pc.len;
 	}
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	rl_io_children_begin(io);
 	cache_trim_issue(io);
 }

@@ -72,7 +72,7 @@ void cache_pl_free(struct cache *c)
 
 /* Granules wholly inside [off, off+len): [*g0, *g1). */
 static void cache_gran_inside(const struct cache *c, uint64_t off, uint64_t len, uint64_t *g0,
-                              uint64_t *g1)
+                              uint64_t *g1) RL_REQUIRES(c)
 {
 	uint64_t gran = 1ull << c->pw.gran_shift;
 
@@ -131,6 +131,7 @@ void cache_pl_acked(struct cache *c)
 }
 
 static void cache_lost_add(struct cache *c, uint64_t off, uint64_t len, uint8_t cause)
+    RL_REQUIRES(c)
 {
 	struct cache_lost *last = c->pw.nlost ? &c->pw.lost[c->pw.nlost - 1] : NULL;
 
@@ -147,7 +148,7 @@ static void cache_lost_add(struct cache *c, uint64_t off, uint64_t len, uint8_t 
 }
 
 /* Drive-cache losses in [off, end) of a range the controller holds nothing dirty in. */
-static void cache_lost_stamps(struct cache *c, uint64_t off, uint64_t end)
+static void cache_lost_stamps(struct cache *c, uint64_t off, uint64_t end) RL_REQUIRES(c)
 {
 	if (!c->pw.stamp)
 		return;

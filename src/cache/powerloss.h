@@ -15,7 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct cache;
+#include "cache/lock.h"
+
 struct json_object;
 
 /* One lost range, reported after a power cut. */
@@ -47,20 +48,22 @@ struct cache_power {
 
 int cache_pl_init(struct cache *c);
 void cache_pl_free(struct cache *c);
+/* Lock held for the calls below, but cache_pl_print (the run is over). */
 /** A write acknowledged; cuts the power when it is the chosen one. */
-void cache_pl_acked(struct cache *c);
+void cache_pl_acked(struct cache *c) RL_REQUIRES(c);
 /** Cut the power now: record what is lost. */
-void cache_pl_cut(struct cache *c);
+void cache_pl_cut(struct cache *c) RL_REQUIRES(c);
 /** A member write of [off, off+len) completed (fua: durable). */
-void cache_pl_member_write(struct cache *c, uint64_t off, uint64_t len, bool fua);
+void cache_pl_member_write(struct cache *c, uint64_t off, uint64_t len, bool fua) RL_REQUIRES(c);
 /** A member trim completed: nothing there to lose any more. */
-void cache_pl_member_trim(struct cache *c, uint64_t off, uint64_t len);
+void cache_pl_member_trim(struct cache *c, uint64_t off, uint64_t len) RL_REQUIRES(c);
 /** A member flush begins: returns its epoch. */
-uint32_t cache_pl_flush_begin(struct cache *c);
+uint32_t cache_pl_flush_begin(struct cache *c) RL_REQUIRES(c);
 /** That member flush succeeded. */
-void cache_pl_flush_done(struct cache *c, uint32_t epoch);
+void cache_pl_flush_done(struct cache *c, uint32_t epoch) RL_REQUIRES(c);
 /** Power-loss part of the report (@replayed: bytes the replay wrote back). */
-void cache_pl_report(const struct cache *c, struct json_object *obj, uint64_t replayed);
+void cache_pl_report(const struct cache *c, struct json_object *obj, uint64_t replayed)
+    RL_REQUIRES(c);
 /** After the run: one line on stderr saying what was lost. */
 void cache_pl_print(struct cache *c);
 

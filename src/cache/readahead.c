@@ -101,7 +101,7 @@ static void cache_fill_done(struct rl_io *io, int status)
 	struct cache_line *l = &c->tab.lines[g->line];
 	struct rl_io *w;
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (!status && !c->pw.off && g->populate_ok && c->tab.nc_epoch == g->epoch)
 		cache_merge_read(&c->tab, l, (uint32_t)(io->offset % c->tab.line / c->tab.bs),
 		                 io->len / c->tab.bs, g->staging, true, true);
@@ -110,12 +110,13 @@ static void cache_fill_done(struct rl_io *io, int status)
 	g->next_free = c->ra.free;
 	c->ra.free = g;
 	c->ra.busy--;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	cache_waiters_wake(w);
 }
 
 /* The stream @off continues, or a new one (replacing the least recently used). */
 static struct cache_stream *cache_stream_get(struct cache *c, uint64_t off, bool *seq)
+    RL_REQUIRES(c)
 {
 	struct cache_stream *s = NULL, *old = &c->ra.streams[0];
 
@@ -149,12 +150,12 @@ void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t
 
 	if (c->cfg.read == CACHE_READ_NONE)
 		return;
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	s = cache_stream_get(c, off, &seq);
 	s->next = end;
 	if (c->pw.off ||
 	    ((c->cfg.read == CACHE_READ_ADAPTIVE || c->cfg.ra_detect) && s->count < 1)) {
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		return;
 	}
 	window = c->cfg.ra_bytes > len ? c->cfg.ra_bytes : len;
@@ -206,7 +207,7 @@ void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t
 	}
 	if (from > s->ra_end)
 		s->ra_end = from;
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	while (go) {
 		struct cache_fill *g = go;
 		go = g->next_free;

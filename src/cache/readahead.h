@@ -13,9 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cache/lock.h"
 #include "core/io.h"
-
-struct cache;
 
 #define CACHE_STREAMS 8
 
@@ -59,8 +58,9 @@ void cache_ra_free(struct cache *c);
  * A host read of [off, off+len) arrived on @ex: update the streams and,
  * if the policy says so, prefetch what follows.  Call without the lock.
  */
-void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t len);
+void cache_readahead(struct cache *c, struct rl_exec *ex, uint64_t off, uint32_t len)
+    RL_EXCLUDES(c);
 /** Forget prefetches stranded on executors that no longer run.  Lock held. */
-void cache_ra_settle(struct cache *c);
+void cache_ra_settle(struct cache *c) RL_REQUIRES(c);
 
 #endif

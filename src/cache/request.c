@@ -35,7 +35,7 @@ void cache_host_final(struct rl_io *io, int status)
 {
 	struct cache *c = cache_of(io);
 
-	pthread_mutex_lock(&c->lock);
+	cache_lock(c);
 	if (c->pw.off && !c->replaying)
 		status = -EIO;
 	else if (io->op == RL_OP_WRITE && !status) {
@@ -53,7 +53,7 @@ void cache_host_final(struct rl_io *io, int status)
 	c->host.inflight--;
 	if (io->ex->kind == RL_EXEC_VIRTUAL && rl_exec_now(io->ex) > c->host.vseen)
 		c->host.vseen = rl_exec_now(io->ex);
-	pthread_mutex_unlock(&c->lock);
+	cache_unlock(c);
 	io->cb = cache_req(io)->cb;
 	rl_io_complete(io, status);
 }
@@ -67,9 +67,9 @@ void cache_host_done(struct rl_io *io, int status)
 	    io->ex->kind == RL_EXEC_VIRTUAL) {
 		uint64_t when;
 		r->u.rw.flags |= CACHE_R_DELAYED;
-		pthread_mutex_lock(&c->lock);
+		cache_lock(c);
 		when = cache_dram(c, rl_exec_now(io->ex), r->u.rw.hit_bytes);
-		pthread_mutex_unlock(&c->lock);
+		cache_unlock(c);
 		if (!rl_exec_at(io->ex, io, when, status))
 			return;
 	}

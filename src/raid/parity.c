@@ -188,6 +188,35 @@ static void parity_retry_done(struct rl_io *c, int status)
 }
 
 /*
+ * An entry's lock state (busy, owner, grant, the wait list) changes only
+ * under pa->lock: here, and in parity_unlock.  @host queues on @s.
+ */
+static void parity_wait_add(struct parity_array *pa, struct parity_slot *s, struct rl_io *host)
+    RL_REQUIRES(pa->lock)
+{
+	parity_req(host)->link = NULL;
+	if (s->wait_tail)
+		parity_req(s->wait_tail)->link = host;
+	else
+		s->wait_head = host;
+	s->wait_tail = host;
+}
+
+/* The first request queued on @s, taken off the list, or NULL. */
+static struct rl_io *parity_wait_take(struct parity_array *pa, struct parity_slot *s)
+    RL_REQUIRES(pa->lock)
+{
+	struct rl_io *w = s->wait_head;
+
+	if (w) {
+		s->wait_head = parity_req(w)->link;
+		if (!s->wait_head)
+			s->wait_tail = NULL;
+	}
+	return w;
+}
+
+/*
  * Try to lock the entry for window @key on behalf of @host.  Returns the
  * entry, or NULL when @host now waits (queued, or a retry timer is set).
  */
@@ -196,23 +225,18 @@ static struct parity_slot *parity_lock(struct parity_array *pa, struct rl_io *ho
 	struct parity_slot *s = &pa->slots[key % pa->nslots];
 	struct rl_io *c;
 
-	pthread_mutex_lock(&pa->lock);
+	rl_mutex_lock(&pa->lock);
 	if (!s->busy || s->grant == host) {
 		s->busy = true;
 		s->grant = NULL;
 		s->owner = host->ex->id;
-		pthread_mutex_unlock(&pa->lock);
+		rl_mutex_unlock(&pa->lock);
 		return s;
 	}
 	atomic_fetch_add_explicit(&pa->lock_waits, 1, RELAXED);
 	if (s->owner == host->ex->id) {
-		parity_req(host)->link = NULL;
-		if (s->wait_tail)
-			parity_req(s->wait_tail)->link = host;
-		else
-			s->wait_head = host;
-		s->wait_tail = host;
-		pthread_mutex_unlock(&pa->lock);
+		parity_wait_add(pa, s, host);
+		rl_mutex_unlock(&pa->lock);
 		return NULL;
 	}
 	/* another executor's: asked only here, off the common same-executor wait */
@@ -226,10 +250,10 @@ static struct parity_slot *parity_lock(struct parity_array *pa, struct rl_io *ho
 		s->grant = NULL;
 		s->wait_head = s->wait_tail = NULL;
 		atomic_fetch_add_explicit(&pa->orphans, 1, RELAXED);
-		pthread_mutex_unlock(&pa->lock);
+		rl_mutex_unlock(&pa->lock);
 		return s;
 	}
-	pthread_mutex_unlock(&pa->lock);
+	rl_mutex_unlock(&pa->lock);
 	/* Held by another thread: look again shortly. */
 	c = rl_io_child_get(host);
 	if (!c) {
@@ -256,17 +280,14 @@ static void parity_unlock(struct parity_array *pa, struct parity_slot *s)
 {
 	struct rl_io *w;
 
-	pthread_mutex_lock(&pa->lock);
-	w = s->wait_head;
+	rl_mutex_lock(&pa->lock);
+	w = parity_wait_take(pa, s);
 	if (w) {
-		s->wait_head = parity_req(w)->link;
-		if (!s->wait_head)
-			s->wait_tail = NULL;
 		s->grant = w;
 	} else {
 		s->busy = false;
 	}
-	pthread_mutex_unlock(&pa->lock);
+	rl_mutex_unlock(&pa->lock);
 	if (w) {
 		memset(&s->op, 0, sizeof(s->op));
 		s->op.ex = w->ex;

@@ -125,7 +125,7 @@ static int parity_alloc_slots(struct parity_array *pa)
 	size_t area = (size_t)per * pa->height + (pa->log ? pa->recsize : 0);
 	size_t bytes = pa->data ? (size_t)pa->nslots * area + pa->height : 0;
 
-	if (pthread_mutex_init(&pa->lock, NULL))
+	if (rl_mutex_init(&pa->lock))
 		return -ENOMEM;
 	pa->slots = calloc(pa->nslots, sizeof(*pa->slots));
 	if (!pa->slots)
@@ -174,7 +174,7 @@ void parity_destroy(struct rl_target *t)
 
 	if (pa) {
 		if (pa->slots)
-			pthread_mutex_destroy(&pa->lock);
+			rl_mutex_destroy(&pa->lock);
 		free(pa->slots);
 		free(pa->arena);
 		free((void *)pa->bm_set);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/lock.h"
 #include "raid/parity.h"
 #include "raid/parity_log.h"
 #include "raid/parity_math.h"
@@ -87,8 +88,8 @@ struct parity_array {
 	uint64_t wps;    /* windows per stripe */
 	unsigned nslots; /* stripe_cache */
 	uint64_t max_read_errors;
-	bool data; /* members store contents: buffers and arithmetic */
-	pthread_mutex_t lock;
+	bool data;            /* members store contents: buffers and arithmetic */
+	struct rl_mutex lock; /* the entries' lock state (struct parity_slot) */
 	struct parity_slot *slots;
 	uint8_t *zero;  /* height zero bytes */
 	uint8_t *arena; /* all slot buffers */

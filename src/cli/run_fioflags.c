@@ -9,8 +9,9 @@
  * shown as right-aligned "field: value" lines (name, alias, type, default).
  * --enghelp=ENGINE lists the engine's own options (fio's cmdprio family for
  * io_uring and libaio); an engine with none says so and exits 1, as fio.
- * An unknown option or engine is an error naming it, exit status 1 as in
- * fio's --enghelp (fio's --cmdhelp exits 0 there; a script learns more from 1).
+ * An unknown engine is an error naming it, exit status 1 as in fio's
+ * --enghelp; an unknown option shows the nearest option's help (exit 0,
+ * as fio's --cmdhelp), or, with none near, is an error (exit 1).
  */
 #include <errno.h>
 #include <json-c/json.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/suggest.h"
 #include "results/result.h"
 #include "workload/job.h"
 
@@ -66,6 +68,20 @@ int cli_run_cmdhelp(const char *opt)
 			fioflags_option_show(&o[i]);
 			return 0;
 		}
+	/* as fio: a near name's help, after saying the name given is not one */
+	const struct wl_option_info *best = NULL;
+	size_t best_score = 0, score;
+	for (size_t i = 0; i < n; i++)
+		if (rl_suggest_close(opt, o[i].name, &score) && (!best || score < best_score)) {
+			best = &o[i];
+			best_score = score;
+		}
+	if (best) {
+		fprintf(stderr, "No such command: %s\n", opt);
+		printf(" - showing closest match\n");
+		fioflags_option_show(best);
+		return 0;
+	}
 	cli_error("run", "--cmdhelp: no option named '%s' ('raidlab run --cmdhelp' lists them)",
 	          opt);
 	return 1;
@@ -160,6 +176,8 @@ void cli_run_showcmd(const struct wl_jobfile *jf)
 	for (size_t i = 0; i < jf->njobs; i++) {
 		struct json_object *o = st_result_options(&jf->jobs[i]);
 		printf("raidlab run --name=%s", jf->jobs[i].name);
+		if (jf->jobs[i].stonewall) /* a job's place among the waves, as fio's --showcmd */
+			printf(" --stonewall");
 		json_object_object_foreach(o, key, v)
 		{
 			if (!strcmp(key, "name"))

@@ -114,8 +114,9 @@ struct rl_exec {
 
 	/* io_uring ring (RL_EXEC_URING), NULL otherwise */
 	struct io_uring *ring;
-	unsigned ring_pending; /* sqes prepared but not yet submitted */
-	bool submit_with_wait; /* io_uring: submit and wait in one call when blocking (opt-in) */
+	unsigned ring_pending;   /* sqes prepared but not yet submitted */
+	struct rl_io **ring_ios; /* their requests, in order (stamped t_issued once submitted) */
+	bool submit_with_wait;   /* io_uring: submit and wait in one call when blocking (opt-in) */
 	/*
 	 * io_uring and libaio: hand prepared requests to the kernel as soon as
 	 * this many are waiting (fio's iodepth_batch_submit; 1: each at once);

@@ -87,6 +87,10 @@ static int aio_flush_queue(struct rl_exec *ex, bool fail_refused)
 			rl_exec_backend_done(ex, io, rc);
 			continue;
 		}
+		/* fio's libaio engine stamps its issue time when io_submit returns */
+		uint64_t now = ex->backend->now(ex);
+		for (int i = 0; i < rc; i++)
+			((struct rl_io *)st->queued[done + (unsigned)i]->data)->t_issued = now;
 		done += (unsigned)rc;
 	}
 	for (unsigned i = done; i < st->nqueued; i++)
@@ -253,8 +257,10 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 	if (alone) {
 		/* buffered I/O runs inside io_submit: one at a time, like fio's default batch */
 		int rc = io_submit(st->ctx, 1, &cb);
-		if (rc == 1)
+		if (rc == 1) {
+			io->t_issued = ex->backend->now(ex);
 			return 0;
+		}
 		if (rc == -EAGAIN || rc == -EINTR || rc == 0) {
 			st->queued[st->nqueued++] = cb; /* retry at the next poll */
 			return 0;

@@ -3,7 +3,9 @@
  *
  * io_uring: one ring per executor (so per thread).  Targets take a
  * submission entry with rl_exec_get_sqe(); entries are submitted in a batch
- * at the next poll, and completions are reaped in batches.  The entry's
+ * at the next poll, and completions are reaped in batches; each request
+ * handed over is stamped with the time its submit call returned
+ * (rl_io.t_issued: fio's issue time, the end of its submission latency).  The entry's
  * user_data is the request; the result is mapped to 0 / -errno here, so the
  * file target has a single completion path whatever the backend.  A poll
  * that must block waits for one completion with a timeout at the next
@@ -85,6 +87,23 @@ static int uring_reap(struct rl_exec *ex)
 	return (int)n;
 }
 
+/*
+ * The first @n prepared requests went to the kernel: stamp them with the
+ * time the submit call returned (one clock reading for the batch, as fio's
+ * io_uring engine stamps its issue time) and drop them from the list.
+ */
+static void uring_issued(struct rl_exec *ex, unsigned n, uint64_t now)
+{
+	if (n > ex->ring_pending)
+		n = ex->ring_pending;
+	for (unsigned i = 0; i < n; i++)
+		if (ex->ring_ios[i])
+			ex->ring_ios[i]->t_issued = now;
+	for (unsigned i = n; i < ex->ring_pending; i++)
+		ex->ring_ios[i - n] = ex->ring_ios[i];
+	ex->ring_pending -= n;
+}
+
 static int uring_submit(struct rl_exec *ex)
 {
 	if (!ex->ring_pending)
@@ -92,7 +111,7 @@ static int uring_submit(struct rl_exec *ex)
 	int rc = io_uring_submit(ex->ring);
 	if (rc < 0)
 		return rc;
-	ex->ring_pending -= (unsigned)rc < ex->ring_pending ? (unsigned)rc : ex->ring_pending;
+	uring_issued(ex, (unsigned)rc, ex->backend->now(ex));
 	return 0;
 }
 
@@ -115,8 +134,10 @@ static int uring_submit_and_wait(struct rl_exec *ex, uint64_t block_until)
 		ts.tv_nsec = (long long)(d % 1000000000ull);
 		tsp = &ts;
 	}
+	/* the kernel takes every queued entry before it waits: stamped with the time before */
+	uint64_t t = ex->backend->now(ex);
 	rc = io_uring_submit_and_wait_timeout(ex->ring, &cqe, 1, tsp, NULL);
-	ex->ring_pending = 0; /* the kernel took every queued entry */
+	uring_issued(ex, ex->ring_pending, t);
 	if (rc < 0 && rc != -ETIME && rc != -EINTR)
 		return rc;
 	return uring_reap(ex);
@@ -176,6 +197,7 @@ struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io)
 			return NULL;
 	}
 	io_uring_sqe_set_data(sqe, io);
+	ex->ring_ios[ex->ring_pending] = io;
 	ex->ring_pending++;
 	ex->backend_inflight++;
 	return sqe;
@@ -187,6 +209,8 @@ void rl_exec_uring_destroy(struct rl_exec *ex)
 		io_uring_queue_exit(ex->ring);
 		free(ex->ring);
 		ex->ring = NULL;
+		free(ex->ring_ios);
+		ex->ring_ios = NULL;
 	}
 }
 
@@ -224,6 +248,14 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 		free(ex->ring);
 		ex->ring = NULL;
 		return rc;
+	}
+	/* at most one pending request per submission entry */
+	ex->ring_ios = calloc(ex->ring->sq.ring_entries, sizeof(*ex->ring_ios));
+	if (!ex->ring_ios) {
+		io_uring_queue_exit(ex->ring);
+		free(ex->ring);
+		ex->ring = NULL;
+		return -ENOMEM;
 	}
 	ex->backend = &uring_backend;
 	return 0;

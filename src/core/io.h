@@ -127,6 +127,10 @@ struct rl_io {
 	/* --- executor bookkeeping --- */
 	struct rl_io *next;               /* ready queue, wait list or pool free list link */
 	void (*resume)(struct rl_io *io); /* rl_exec_wait: called when children are free */
+	/* io_uring and libaio: when the executor's submit call that handed this request to
+	   the kernel returned (fio's issue time); the submitter clears it, other backends
+	   leave it alone */
+	uint64_t t_issued;
 
 	/* --- the composite that took this child from the pool (RL_IO_TAG_DEFINE) --- */
 	union rl_io_tag tag;

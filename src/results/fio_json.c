@@ -2,15 +2,17 @@
  * fio_json.c - fio-shaped JSON and terse output (see fio_json.h).
  *
  * Mapping (docs/results.md has the table): raidlab times a request from
- * submission to completion, which is fio's clat for an async engine; slat
- * is not measured separately, so slat_ns is all zero and lat_ns equals
- * clat_ns.  Percentiles come from the log-linear histogram (0.4 % bucket
+ * its issue to its completion (fio's lat); on io_uring and libaio that time
+ * is split where the submit call returned (slat before, clat after), on
+ * other engines clat is the whole of it and slat has no samples, as fio's
+ * sync engines.  Percentiles come from the log-linear histogram (0.4 % bucket
  * error), json+ bins are its non-empty buckets keyed by their midpoint in
  * ns.  The bw_* and iops_* sample statistics come from the job's time
  * series, summed into fio's 500 ms sample windows (bwavgtime).
  * iodepth_level puts all I/O at the job's iodepth: the engine reissues
  * every completed slot at once, so the queue stays full while it runs.
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +23,8 @@
 #include "results/fio_json.h"
 #include "results/result.h"
 #include "workload/control.h"
+
+#define FIO_TERSE_PCTS 20 /* fio's FIO_IO_U_LIST_MAX_LEN: terse always has 20 slots */
 
 static const double fio_pcts[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
                                   80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
@@ -35,6 +39,41 @@ static void fio_add_d(struct json_object *o, const char *k, double v)
 	json_object_object_add(o, k, json_object_new_double(isfinite(v) ? v : 0));
 }
 
+int st_fio_error(const struct wl_result *res)
+{
+	if (res->errors)
+		return -res->first_error;
+	return res->verify_bad ? EILSEQ : 0; /* fio fails a bad block's read with EILSEQ */
+}
+
+static struct st_hist fio_none; /* no samples: what a latency fio does not measure shows */
+
+const struct st_hist *st_fio_slat(const struct wl_dir_result *r)
+{
+	return r->sc ? &r->sc[0] : &fio_none;
+}
+
+const struct st_hist *st_fio_clat(const struct wl_dir_result *r)
+{
+	return r->sc ? &r->sc[1] : &r->hist;
+}
+
+bool st_fio_pcts_slat(const struct wl_job *j)
+{
+	return j->slat_pcts && !j->disable_slat;
+}
+
+bool st_fio_pcts_clat(const struct wl_job *j)
+{
+	return j->clat_pcts && !j->disable_clat;
+}
+
+bool st_fio_pcts_lat(const struct wl_job *j)
+{
+	return j->lat_pcts && !j->disable_lat;
+}
+
+/* fio's latency object: figures, percentiles when @pcts, and with them the json+ @bins */
 static struct json_object *fio_lat(const struct st_hist *h, const struct wl_job *job, bool pcts,
                                    bool bins)
 {
@@ -57,7 +96,7 @@ static struct json_object *fio_lat(const struct st_hist *h, const struct wl_job 
 		}
 		json_object_object_add(o, "percentile", p);
 	}
-	if (bins && any) {
+	if (pcts && bins && any) {
 		struct json_object *b = json_object_new_object();
 		char key[32];
 		for (unsigned i = 0; i < ST_HIST_BUCKETS; i++) {
@@ -127,25 +166,29 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	fio_add_i(o, "bw_bytes", (int64_t)wl_result_bw(res, (enum rl_op)d));
 	fio_add_i(o, "bw", (int64_t)(wl_result_bw(res, (enum rl_op)d) / 1024));
 	fio_add_d(o, "iops", wl_result_iops(res, (enum rl_op)d));
-	fio_add_i(o, "runtime", r->bytes ? (int64_t)(res->runtime_ns / 1000000) : 0);
+	fio_add_i(o, "runtime",
+	          r->bytes ? (int64_t)(wl_result_runtime(res, (enum rl_op)d) / 1000000) : 0);
 	fio_add_i(o, "total_ios", (int64_t)r->ios);
 	fio_add_i(o, "short_ios", 0);
 	fio_add_i(o, "drop_ios", 0);
-	/* disable_clat / disable_lat: that latency all zero, as fio leaves it */
-	json_object_object_add(o, "slat_ns", fio_lat(&zero, NULL, false, false));
-	json_object_object_add(o, "clat_ns",
-	                       res->job.disable_clat ? fio_lat(&zero, NULL, false, false)
-	                                             : fio_lat(&r->hist, &res->job, true, plus));
+	/* disable_slat / disable_clat / disable_lat: that latency all zero, as fio leaves it */
+	const struct wl_job *j = &res->job;
 	json_object_object_add(
-	    o, "lat_ns", fio_lat(res->job.disable_lat ? &zero : &r->hist, NULL, false, false));
-	st_fio_samples(&r->series, res->runtime_ns, false, &st);
+	    o, "slat_ns",
+	    fio_lat(j->disable_slat ? &zero : st_fio_slat(r), j, st_fio_pcts_slat(j), plus));
+	json_object_object_add(
+	    o, "clat_ns",
+	    fio_lat(j->disable_clat ? &zero : st_fio_clat(r), j, st_fio_pcts_clat(j), plus));
+	json_object_object_add(
+	    o, "lat_ns", fio_lat(j->disable_lat ? &zero : &r->hist, j, st_fio_pcts_lat(j), plus));
+	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), false, &st);
 	fio_add_i(o, "bw_min", (int64_t)st.min);
 	fio_add_i(o, "bw_max", (int64_t)st.max);
 	fio_add_d(o, "bw_agg", r->ios ? 100.0 : 0);
 	fio_add_d(o, "bw_mean", st.mean);
 	fio_add_d(o, "bw_dev", st.dev);
 	fio_add_i(o, "bw_samples", (int64_t)st.n);
-	st_fio_samples(&r->series, res->runtime_ns, true, &st);
+	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), true, &st);
 	fio_add_i(o, "iops_min", (int64_t)st.min);
 	fio_add_i(o, "iops_max", (int64_t)st.max);
 	fio_add_d(o, "iops_mean", st.mean);
@@ -161,8 +204,11 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 			struct json_object *e = json_object_new_object();
 			fio_add_i(e, "prioclass", v >> 13);
 			fio_add_i(e, "prio", v & 7);
-			json_object_object_add(e, "clat_ns",
-			                       fio_lat(&r->prio_hist[k], &res->job, true, plus));
+			/* lat_percentiles: the priorities' figures are lat's, as fio */
+			json_object_object_add(e, st_fio_pcts_lat(j) ? "lat_ns" : "clat_ns",
+			                       fio_lat(&r->prio_hist[k], j,
+			                               st_fio_pcts_lat(j) || st_fio_pcts_clat(j),
+			                               plus));
 			json_object_array_add(prios, e);
 		}
 		json_object_object_add(o, "prios", prios);
@@ -198,6 +244,19 @@ struct wl_result *st_fio_mixed_new(const struct wl_result *res)
 		all->ios += r->ios;
 		all->bytes += r->bytes;
 		st_hist_merge(&all->hist, &r->hist);
+		if (r->sc && r->hist.count) {
+			if (!all->sc) {
+				all->sc = calloc(2, sizeof(struct st_hist));
+				if (all->sc) {
+					st_hist_init(&all->sc[0]);
+					st_hist_init(&all->sc[1]);
+				}
+			}
+			if (all->sc) {
+				st_hist_merge(&all->sc[0], &r->sc[0]);
+				st_hist_merge(&all->sc[1], &r->sc[1]);
+			}
+		}
 		if (r->series.interval_ns)
 			all->series.interval_ns = r->series.interval_ns;
 		for (size_t i = 0; i < r->series.n; i++) {
@@ -215,6 +274,7 @@ void st_fio_mixed_free(struct wl_result *m)
 		return;
 	free(m->dir[0].series.bytes);
 	free(m->dir[0].series.ios);
+	free(m->dir[0].sc);
 	free(m);
 }
 
@@ -250,7 +310,7 @@ void st_fio_lat_shares(const struct wl_result *res, double out[ST_FIO_LAT_SHARES
 
 	st_hist_init(&all);
 	for (int d = 0; d < WL_DIRS && !res->job.disable_clat; d++)
-		st_hist_merge(&all, &res->dir[d].hist); /* disable_clat: all shares 0, as fio */
+		st_hist_merge(&all, st_fio_clat(&res->dir[d])); /* clat's; disable_clat: all 0 */
 	for (int g = 0; g < 3; g++)
 		for (size_t i = 0; i < (g == 2 ? 11u : 10u); i++, k++) {
 			uint64_t limit = fio_lat_steps[i] * scale[g];
@@ -415,7 +475,7 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 
 	json_object_object_add(o, "jobname", json_object_new_string(res->job.name));
 	fio_add_i(o, "groupid", fj->groupid);
-	fio_add_i(o, "error", res->errors ? -res->first_error : 0);
+	fio_add_i(o, "error", st_fio_error(res));
 	fio_add_i(o, "eta", 0);
 	fio_add_i(o, "elapsed", (int64_t)ceil(rt_s));
 	json_object_object_add(opts, "name", json_object_new_string(res->job.name));
@@ -498,41 +558,59 @@ struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool pl
 	return doc;
 }
 
-/* Terse v3 direction: bytes KiB, bw KiB/s, iops, runtime ms, slat, clat, pcts, lat, bw stats. */
+/* Terse v3 min;max;mean;stddev in usec of @h, or zeros when off or without samples. */
+static void fio_terse_lat(FILE *f, const struct st_hist *h, bool off)
+{
+	bool on = h->count && !off;
+	fprintf(f, ";%llu;%llu;%f;%f", on ? (unsigned long long)(h->min / 1000) : 0ull,
+	        on ? (unsigned long long)(h->max / 1000) : 0ull, on ? st_hist_mean(h) / 1000 : 0.0,
+	        on ? st_hist_stddev(h) / 1000 : 0.0);
+}
+
+static int fio_cmp_pct(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x > y ? 1 : x < y ? -1 : 0;
+}
+
+/*
+ * Terse v3 direction: bytes KiB, bw KiB/s, iops, runtime ms, slat, clat, 20
+ * percentile slots (lat's with lat_percentiles, else clat's, else none:
+ * every slot "0%=0"), lat, bw stats.
+ */
 static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 {
 	const struct wl_dir_result *r = &res->dir[d];
-	const struct st_hist *h = &r->hist;
-	bool any = h->count > 0;
+	const struct wl_job *j = &res->job;
+	const struct st_hist *ph = st_fio_pcts_lat(j)    ? &r->hist
+	                           : st_fio_pcts_clat(j) ? st_fio_clat(r)
+	                                                 : NULL;
+	double list[FIO_TERSE_PCTS];
+	size_t n = 0;
 	struct st_fio_stat st;
-	/* disable_clat, disable_lat: that latency's fields 0, as fio */
-	bool off[2] = {res->job.disable_clat, res->job.disable_lat};
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(r->bytes / 1024),
 	        (unsigned long long)(wl_result_bw(res, (enum rl_op)d) / 1024),
 	        (unsigned long long)wl_result_iops(res, (enum rl_op)d),
-	        (unsigned long long)(r->ios ? res->runtime_ns / 1000000 : 0));
-	fputs(";0;0;0.000000;0.000000", f); /* slat: not measured */
-	for (int k = 0; k < 2; k++) {
-		/* clat, then lat (the same here), in usec */
-		bool on = any && !off[k];
-		fprintf(f, ";%llu;%llu;%f;%f", on ? (unsigned long long)(h->min / 1000) : 0ull,
-		        on ? (unsigned long long)(h->max / 1000) : 0ull,
-		        on ? st_hist_mean(h) / 1000 : 0.0, on ? st_hist_stddev(h) / 1000 : 0.0);
-		if (k == 0 && off[0])
-			for (size_t i = 0; i < sizeof(fio_pcts) / sizeof(fio_pcts[0]); i++)
-				fputs(";0%=0", f); /* no percentiles at all: fio's empty slots */
-		if (k == 0 && !off[0])
-			for (size_t i = 0; i < sizeof(fio_pcts) / sizeof(fio_pcts[0]); i++)
-				fprintf(
-				    f, ";%f%%=%llu", fio_pcts[i],
-				    any ? (unsigned long long)(st_hist_percentile(h, fio_pcts[i]) /
-				                               1000)
-				        : 0ull);
-		if (k == 0)
-			fputs(";0%=0;0%=0;0%=0", f); /* fio prints 20 slots; 3 unused */
+	        (unsigned long long)(r->ios ? wl_result_runtime(res, (enum rl_op)d) / 1000000 : 0));
+	fio_terse_lat(f, st_fio_slat(r), j->disable_slat);
+	fio_terse_lat(f, st_fio_clat(r), j->disable_clat);
+	if (ph) {
+		n = j->npct ? j->npct : sizeof(fio_pcts) / sizeof(fio_pcts[0]);
+		n = n > FIO_TERSE_PCTS ? FIO_TERSE_PCTS : n;
+		memcpy(list, j->npct ? j->pct_list : fio_pcts, n * sizeof(double));
+		qsort(list, n, sizeof(double), fio_cmp_pct); /* fio sorts its list */
 	}
-	st_fio_samples(&r->series, res->runtime_ns, false, &st);
+	for (size_t i = 0; i < FIO_TERSE_PCTS; i++)
+		if (i < n)
+			fprintf(f, ";%f%%=%llu", list[i],
+			        ph->count
+			            ? (unsigned long long)(st_hist_percentile(ph, list[i]) / 1000)
+			            : 0ull);
+		else
+			fputs(";0%=0", f); /* fio's empty slots */
+	fio_terse_lat(f, &r->hist, j->disable_lat);
+	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), false, &st);
 	fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)st.min, (unsigned long long)st.max,
 	        r->ios ? 100.0 : 0.0, st.mean, st.dev);
 }
@@ -543,7 +621,7 @@ void st_fio_terse(FILE *f, const struct st_fio_job *job, const struct st_disk_ut
 	const struct wl_result *res = job->res;
 
 	fprintf(f, "3;raidlab-%s;%s;%u;%d", RL_VERSION, res->job.name, job->groupid,
-	        res->errors ? -res->first_error : 0);
+	        st_fio_error(res));
 	fio_terse_dir(f, res, RL_OP_READ);
 	fio_terse_dir(f, res, RL_OP_WRITE);
 	fprintf(f, ";%f%%;%f%%;%llu;%llu;%llu", st_fio_cpu_pct(res, false),

@@ -62,6 +62,21 @@ void st_fio_samples(const struct st_series *s, uint64_t runtime_ns, bool per_io,
  */
 void st_fio_lat_shares(const struct wl_result *res, double out[ST_FIO_LAT_SHARES]);
 
+/**
+ * fio's three latencies of a direction: slat (empty when the engine did not
+ * measure it), clat (the whole latency when it did not) and lat.
+ */
+const struct st_hist *st_fio_slat(const struct wl_dir_result *r);
+const struct st_hist *st_fio_clat(const struct wl_dir_result *r);
+
+/** fio's error of a job: its first I/O error's errno, else EILSEQ (84) after a verify failure. */
+int st_fio_error(const struct wl_result *res);
+
+/** Which latencies get percentiles (fio: disable_X turns X_percentiles off). */
+bool st_fio_pcts_slat(const struct wl_job *j);
+bool st_fio_pcts_clat(const struct wl_job *j);
+bool st_fio_pcts_lat(const struct wl_job *j);
+
 /** The depth a job's requests ran at (1 for a synchronous engine). */
 unsigned st_fio_job_depth(const struct wl_result *res);
 

@@ -6,7 +6,7 @@
  * A reporting group's figures (the "Run status group" lines and the "per="
  * share of the bw samples) are summed first into struct fio_group.  The
  * figures come from the same places as the JSON's (fio_json.c): the
- * latency histogram (clat = lat, no slat), the time series for the bw and
+ * latency histograms (slat and clat apart on io_uring and libaio), the time series for the bw and
  * iops samples, the process's CPU and faults.  With unified_rw_reporting
  * the "mixed" direction is the sum of the three (st_fio_mixed_new).
  */
@@ -213,7 +213,8 @@ static unsigned fio_pct_precision(const double *list, size_t n)
 }
 
 /* "    clat percentiles (usec):" and its "     |" rows, as many per row as fit in 80 columns */
-static void fio_text_pcts_show(FILE *f, const struct st_hist *h, const struct wl_job *job)
+static void fio_text_pcts_show(FILE *f, const char *name, const struct st_hist *h,
+                               const struct wl_job *job)
 {
 	double list[WL_PCT_MAX > 20 ? WL_PCT_MAX : 20];
 	uint64_t val[sizeof(list) / sizeof(list[0])];
@@ -247,7 +248,7 @@ static void fio_text_pcts_show(FILE *f, const struct st_hist *h, const struct wl
 	size_t per_line = (size_t)(73 / ((int)prec + 10 + width));
 	if (!per_line)
 		per_line = 1;
-	fprintf(f, "    clat percentiles (%s):\n     |", unit);
+	fprintf(f, "    %s percentiles (%s):\n     |", name, unit);
 	for (size_t i = 0; i < n; i++) {
 		if (i && i % per_line == 0)
 			fputs("     |", f);
@@ -269,7 +270,7 @@ static void fio_text_samples(FILE *f, const struct wl_result *res, int d, uint64
 	const char *unit = fio_pow2(&res->job) ? "KiB" : "kB";
 	struct st_fio_stat s;
 
-	st_fio_samples(&r->series, res->runtime_ns, false, &s);
+	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), false, &s);
 	if (s.n) {
 		double per = 100.0;
 		if (agg > 1024) {
@@ -290,7 +291,7 @@ static void fio_text_samples(FILE *f, const struct wl_result *res, int d, uint64
 		    unit, (unsigned long long)s.min, (unsigned long long)s.max, per, s.mean, s.dev,
 		    s.n);
 	}
-	st_fio_samples(&r->series, res->runtime_ns, true, &s);
+	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), true, &s);
 	if (s.n)
 		fprintf(f,
 		        "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, "
@@ -303,7 +304,7 @@ static void fio_text_dir(FILE *f, const char *label, const struct wl_result *res
                          const struct fio_group *g)
 {
 	const struct wl_dir_result *r = &res->dir[d];
-	uint64_t runt = res->runtime_ns / 1000000;
+	uint64_t runt = wl_result_runtime(res, (enum rl_op)d) / 1000000;
 	bool p2 = fio_pow2(&res->job);
 	char io[32], bw[32], bwalt[32], iops[32];
 
@@ -317,14 +318,23 @@ static void fio_text_dir(FILE *f, const char *label, const struct wl_result *res
 	st_fio_num(iops, sizeof(iops), r->ios * 1000 / runt, figs, false, "");
 	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", label, iops, bw, bwalt, io,
 	        (unsigned long long)runt, !strcmp(label, "write") ? "; 0 zone resets" : "");
-	if (r->hist.count) { /* disable_clat / disable_lat: no lines of that latency */
-		if (!res->job.disable_clat)
-			fio_text_lat(f, "clat", &r->hist);
-		if (!res->job.disable_lat)
-			fio_text_lat(f, " lat", &r->hist);
-		if (!res->job.disable_clat)
-			fio_text_pcts_show(f, &r->hist, &res->job);
-	}
+	/* as fio: a latency with samples gets its line (disable_X: none), then percentiles */
+	const struct wl_job *j = &res->job;
+	const struct st_hist *sl = j->disable_slat ? NULL : st_fio_slat(r);
+	const struct st_hist *cl = j->disable_clat ? NULL : st_fio_clat(r);
+	const struct st_hist *tl = j->disable_lat ? NULL : &r->hist;
+	if (sl && sl->count)
+		fio_text_lat(f, "slat", sl);
+	if (cl && cl->count)
+		fio_text_lat(f, "clat", cl);
+	if (tl && tl->count)
+		fio_text_lat(f, " lat", tl);
+	if (sl && sl->count && st_fio_pcts_slat(j))
+		fio_text_pcts_show(f, "slat", sl, j);
+	if (cl && cl->count && st_fio_pcts_clat(j))
+		fio_text_pcts_show(f, "clat", cl, j);
+	if (tl && tl->count && st_fio_pcts_lat(j))
+		fio_text_pcts_show(f, "lat", tl, j);
 	fio_text_samples(f, res, d, g->agg[d]);
 }
 
@@ -429,7 +439,7 @@ static void fio_text_tail(FILE *f, const struct wl_result *res)
 static void fio_text_head(FILE *f, const struct st_fio_job *fj)
 {
 	const struct wl_result *res = fj->res;
-	int err = res->errors || res->cont_errors ? -res->first_error : 0;
+	int err = res->errors || res->cont_errors ? -res->first_error : st_fio_error(res);
 	time_t now = time(NULL);
 	char date[64];
 	struct tm tm;
@@ -481,8 +491,8 @@ static bool fio_group_sum(const struct st_fio_job *jobs, size_t n, unsigned gid,
 			continue;
 		any = true;
 		const struct wl_result *res = jobs[i].res;
-		uint64_t rt = res->runtime_ns / 1000000;
 		for (int d = 0; d < WL_DIRS; d++) {
+			uint64_t rt = wl_result_runtime(res, (enum rl_op)d) / 1000000;
 			uint64_t bytes = res->dir[d].bytes, ios = res->dir[d].ios;
 			if (res->job.unified_rw == 1) {
 				if (d)

@@ -390,6 +390,9 @@ struct wl_job {
 	uint32_t sig_figs; /* significant_figures=: digits of fio's normal output; 0: 4 */
 	/* fio's disable_lat/clat/slat: that latency left out of the outputs and logs */
 	bool disable_lat, disable_clat, disable_slat;
+	/* clat_percentiles= (fio's default 1), lat_percentiles=, slat_percentiles= (0):
+	   which latencies fio's outputs give percentiles of */
+	bool clat_pcts, lat_pcts, slat_pcts;
 	struct wl_net net; /* ioengine=net: the socket's options (opt_net.c) */
 };
 

@@ -602,14 +602,25 @@ static const struct opt_def opt_table[] = {
               "The latency percentiles fio's JSON and terse output report, separated by ':' "
               "(99:99.9:99.99), up to 20; empty: fio's default list."),
      .set = opt_set_pct_list},
-    {OPT_INFO("lat_percentiles", "clat_percentiles", "bool", "1",
-              "Accepted for fio job files: raidlab reports percentiles of its one latency "
-              "(clat, which here equals lat) always."),
-     .set = opt_set_bool_accepted},
+    {OPT_INFO("clat_percentiles", NULL, "bool", "1",
+              "Report percentiles of the completion latency (clat), as fio: the normal "
+              "output's \"clat percentiles\" rows, JSON's clat_ns percentile (and bins with "
+              "json+), terse's percentile fields.  0: none of them (disable_clat implies 0)."),
+     .set = opt_set_bool, .off = OPT_OFF(clat_pcts, bool)},
+    {OPT_INFO("lat_percentiles", NULL, "bool", "0",
+              "Report percentiles of the total latency (lat = slat + clat), as fio: \"lat "
+              "percentiles\" rows, JSON's lat_ns percentile; terse's percentile fields then "
+              "hold lat's instead of clat's (disable_lat implies 0)."),
+     .set = opt_set_bool, .off = OPT_OFF(lat_pcts, bool)},
+    {OPT_INFO("slat_percentiles", NULL, "bool", "0",
+              "Report percentiles of the submission latency, as fio: \"slat percentiles\" "
+              "rows and JSON's slat_ns percentile, when the engine measures slat (io_uring, "
+              "libaio; disable_slat implies 0)."),
+     .set = opt_set_bool, .off = OPT_OFF(slat_pcts, bool)},
     {OPT_INFO("disable_lat", NULL, "bool", "0",
               "Leave out the total latency (lat), as fio: JSON's lat_ns and terse's lat "
               "fields are zero, the normal output has no \" lat\" line, write_lat_log "
-              "writes no NAME_lat log.  raidlab still times each I/O once (its clat)."),
+              "writes no NAME_lat log."),
      .set = opt_set_bool, .off = OPT_OFF(disable_lat, bool)},
     {OPT_INFO("disable_clat", NULL, "bool", "0",
               "Leave out the completion latency (clat), as fio: JSON's clat_ns (no "
@@ -619,9 +630,8 @@ static const struct opt_def opt_table[] = {
               "writes no NAME_clat log."),
      .set = opt_set_bool, .off = OPT_OFF(disable_clat, bool)},
     {OPT_INFO("disable_slat", NULL, "bool", "0",
-              "Leave out the submission latency, as fio: write_lat_log writes no NAME_slat "
-              "log.  raidlab does not time submission apart, so its slat figures are zero "
-              "anyway."),
+              "Do not measure the submission latency, as fio: no slat line, JSON's slat_ns "
+              "and terse's slat fields are zero, write_lat_log writes no NAME_slat log."),
      .set = opt_set_bool, .off = OPT_OFF(disable_slat, bool)},
     {OPT_INFO("disable_bw_measurement", "disable_bw", "bool", "0",
               "Accepted, as fio 3.33 uses it: it changes no figure and no averaged log "

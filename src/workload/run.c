@@ -128,6 +128,10 @@ static void run_stats_restart(struct run_worker *w, uint64_t now)
 			st_hist_init(&r->prio_hist[0]);
 			st_hist_init(&r->prio_hist[1]);
 		}
+		if (r->sc) {
+			st_hist_init(&r->sc[0]);
+			st_hist_init(&r->sc[1]);
+		}
 	}
 	run_series_init(w, now);
 	w->t_measure = now;
@@ -279,6 +283,49 @@ static void run_check(struct run_worker *w, struct run_slot *s)
 		w->phase = PHASE_DONE; /* the other requests in flight still complete */
 }
 
+/*
+ * fio's slat and clat of a counted request: split at the time the engine's
+ * submit call returned, when it handed this very request to the kernel
+ * (a stack's children are its own: then clat is the whole latency).
+ */
+static uint64_t run_split(const struct run_worker *w, const struct run_slot *s, struct st_hist *sc,
+                          uint64_t now)
+{
+	uint64_t t = s->io.t_issued;
+
+	if (!sc)
+		return now - s->t_submit;
+	if (t < s->t_submit || t > now) {
+		st_hist_add(&sc[1], now - s->t_submit);
+		return now - s->t_submit;
+	}
+	if (!w->job->disable_slat)
+		st_hist_add(&sc[0], t - s->t_submit);
+	st_hist_add(&sc[1], now - t);
+	return now - t;
+}
+
+/*
+ * A verify read counts among the reads, as fio counts it: I/Os, bytes,
+ * latencies and the series; in a VERIFY pass the read direction's runtime
+ * is the pass's (plus the main phase's if that read too), and the job's
+ * runtime stays the main phase's (fio's write runtime).
+ */
+static void run_count_verify(struct run_worker *w, struct run_slot *s, uint64_t now)
+{
+	struct wl_dir_result *d = &w->res->dir[RL_OP_READ];
+
+	d->ios++;
+	d->bytes += s->io.len;
+	st_hist_add(&d->hist, now - s->t_submit);
+	(void)run_split(w, s, d->sc, now);
+	st_series_add(&d->series, now, s->io.len);
+	if (w->t_vstart) { /* a VERIFY pass (not verify_backlog's reads among the writes) */
+		uint64_t span = w->v_base + (now - w->t_vstart);
+		d->runtime_ns = span ? span : 1;
+	}
+}
+
 void run_slot_done(struct rl_io *io, int status)
 {
 	struct run_slot *s = (struct run_slot *)io;
@@ -304,6 +351,8 @@ void run_slot_done(struct rl_io *io, int status)
 			w->t_last = now;
 	} else if (s->verifying) {
 		run_check(w, s);
+		if (w->measuring)
+			run_count_verify(w, s, now);
 	} else if (s->counted) {
 		if (io->op == RL_OP_READ && w->check_reads)
 			run_check(w, s);
@@ -312,13 +361,15 @@ void run_slot_done(struct rl_io *io, int status)
 		d->ios++;
 		d->bytes += moved;
 		st_hist_add(&d->hist, now - s->t_submit);
+		uint64_t clat = run_split(w, s, d->sc, now);
 		st_series_add(&d->series, now, moved);
 		if (w->job->lat_log)
 			st_series_add(s->cmdprio ? &d->lat_cmd : &d->lat, now, now - s->t_submit);
 		if (d->histlog.interval_ns)
 			(void)st_histlog_add(&d->histlog, now, now - s->t_submit);
-		if (d->prio_hist)
-			st_hist_add(&d->prio_hist[s->cmdprio], now - s->t_submit);
+		if (d->prio_hist) /* fio's per-priority figures: lat's with lat_percentiles */
+			st_hist_add(&d->prio_hist[s->cmdprio],
+			            w->job->lat_pcts ? now - s->t_submit : clat);
 		if (w->ss)
 			(void)wl_ss_add(w->ss, moved, now - s->t_submit, now);
 		w->t_last = now;
@@ -539,7 +590,14 @@ static bool run_next_verify(struct run_worker *w, struct run_slot *s)
 static void run_submit(struct run_worker *w, struct run_slot *s, uint64_t now)
 {
 	w->inflight++;
-	s->t_submit = now;
+	/*
+	 * Where slat is measured (io_uring, libaio) the issue time is read
+	 * afresh, as fio reads it for each request it prepares: a completion
+	 * batch's one clock reading would count the other completions the
+	 * batch went through before this one in its slat.
+	 */
+	s->t_submit = w->fresh_issue ? rl_exec_now(w->ex) : now;
+	s->io.t_issued = 0; /* the executor stamps it when it hands the request over */
 	rl_target_submit(w->t, &s->io);
 }
 
@@ -548,6 +606,9 @@ void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t no
 {
 	w->phase = PHASE_VERIFY;
 	atomic_store_explicit(&w->prog_phase, 2, memory_order_relaxed);
+	w->t_vstart = now ? now : 1;
+	w->v_base =
+	    w->res->dir[RL_OP_READ].ios && w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
 	w->res->verified = true;
 	wl_gen_init(&w->vgen, w->job, w->gen.region_start, w->gen.region_len, w->t->block_size,
 	            w->seed);

@@ -11,9 +11,12 @@
  * calling thread only watches and reports progress.
  *
  * Each worker keeps iodepth requests in flight.  A request's latency is
- * completion time minus submission time on the executor's clock (what fio
- * calls clat for an async engine, which here equals lat: submission is not
- * timed separately).  Statistics count requests submitted after ramp_time;
+ * completion time minus issue time on the executor's clock (fio's lat).  On
+ * io_uring and libaio it is split where the submit call that handed the
+ * request to the kernel returned (rl_io.t_issued): slat before, clat after,
+ * as fio's engines stamp their issue time; elsewhere clat is the whole
+ * latency and there is no slat (fio's sync engines record none).
+ * Statistics count requests submitted after ramp_time;
  * the measured runtime runs from the end of ramp-up to the last counted
  * completion.
  */
@@ -34,9 +37,17 @@ struct json_object;
 
 /** Statistics of one direction (read, write or trim). */
 struct wl_dir_result {
-	uint64_t ios;            /* completed, counted requests */
-	uint64_t bytes;          /* their bytes */
-	struct st_hist hist;     /* latency, ns */
+	uint64_t ios; /* completed, counted requests (a verify pass's reads among reads) */
+	/* a verify pass's reads: the read direction's own runtime (fio's runtime[ddir]: the
+	   pass's, plus the main phase's when it read too); 0: the result's runtime_ns */
+	uint64_t runtime_ns;
+	uint64_t bytes;      /* their bytes */
+	struct st_hist hist; /* latency (fio's lat: issue to completion), ns */
+	/* io_uring and libaio: [0] submission latency (issue to the submit call's return,
+	   fio's slat; only requests the engine handed to the kernel themselves), [1]
+	   completion latency (from that return, or from the issue without a slat: fio's
+	   clat); NULL on other engines, where clat is hist and there is no slat */
+	struct st_hist *sc;
 	struct st_series series; /* bytes and I/Os per interval */
 	struct st_series lat;    /* write_lat_log only: latency sum (ns, as "bytes") per interval */
 	/* cmdprio_percentage: [0] requests at the job's priority, [1] at cmdprio's (fio's
@@ -175,6 +186,9 @@ void wl_result_merge(struct wl_result *dst, const struct wl_result *src);
 
 /** Free what wl_run_job allocated in @res. */
 void wl_result_free(struct wl_result *res);
+
+/** The measured time of direction @d in ns (wl_dir_result.runtime_ns, else the job's). */
+uint64_t wl_result_runtime(const struct wl_result *res, enum rl_op d);
 
 /** Throughput of direction @d in bytes per second of measured time. */
 double wl_result_bw(const struct wl_result *res, enum rl_op d);

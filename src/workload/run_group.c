@@ -540,6 +540,7 @@ static void run_group_free(struct run_group *g)
 			st_series_free(&g->parts[i].dir[d].lat_cmd);
 			st_histlog_free(&g->parts[i].dir[d].histlog);
 			free(g->parts[i].dir[d].prio_hist);
+			free(g->parts[i].dir[d].sc);
 		}
 		wl_ss_report_free(g->parts[i].ss);
 		if (g->sss)

@@ -83,6 +83,7 @@ struct run_worker {
 	uint64_t pass_bytes;     /* bytes issued in the current pass over the region (invalidate) */
 	uint32_t loop;
 	uint64_t verify_issued;     /* bytes replayed in VERIFY */
+	uint64_t t_vstart, v_base;  /* VERIFY began; the main phase's read time before it */
 	uint32_t writes_since_sync; /* fsync=N / fdatasync=N: writes since the last FLUSH */
 	bool wrote;                 /* a write was issued (end_fsync has work) */
 	bool paced;                 /* rate, rate_iops or thinktime: slots may wait */
@@ -116,6 +117,7 @@ struct run_worker {
 	unsigned vdumped;       /* verify_dump: blocks dumped */
 	struct wl_rng prio_rng; /* which requests get cmdprio's priority */
 	bool check_reads;       /* verify=meta on a reading job: check every read */
+	bool fresh_issue;       /* slat measured: each request's issue time read afresh */
 	bool cut;               /* its modelled waits were cut (run_loop_cut): -ECANCELED ends */
 	struct wl_trace trace;  /* read_iolog: the requests to replay (n 0: none) */
 	size_t trace_pos;       /* read_iolog: the next request */

@@ -15,10 +15,41 @@
 
 #include "workload/run_priv.h"
 
+/*
+ * slat and clat apart (run.h): kept only while every part has them; a part
+ * without them (another engine) leaves the sum with none, so clat falls
+ * back to the whole latency rather than counting some requests only.
+ */
+static void run_merge_sc(struct wl_dir_result *dst, const struct wl_dir_result *src,
+                         uint64_t before)
+{
+	if (!src->sc) {
+		if (dst->sc && src->hist.count) {
+			free(dst->sc);
+			dst->sc = NULL;
+		}
+		return;
+	}
+	if (!dst->sc) {
+		if (before)
+			return; /* a part without them came first */
+		dst->sc = calloc(2, sizeof(struct st_hist));
+		if (!dst->sc)
+			return;
+		st_hist_init(&dst->sc[0]);
+		st_hist_init(&dst->sc[1]);
+	}
+	st_hist_merge(&dst->sc[0], &src->sc[0]);
+	st_hist_merge(&dst->sc[1], &src->sc[1]);
+}
+
 void run_merge(struct wl_result *dst, const struct wl_result *src)
 {
 	for (int d = 0; d < WL_DIRS; d++) {
+		uint64_t before = dst->dir[d].hist.count;
 		dst->dir[d].ios += src->dir[d].ios;
+		if (src->dir[d].runtime_ns > dst->dir[d].runtime_ns)
+			dst->dir[d].runtime_ns = src->dir[d].runtime_ns;
 		dst->dir[d].bytes += src->dir[d].bytes;
 		st_hist_merge(&dst->dir[d].hist, &src->dir[d].hist);
 		if (!dst->dir[d].series.interval_ns)
@@ -51,6 +82,7 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
 			for (int k = 0; dst->dir[d].prio_hist && k < 2; k++)
 				st_hist_merge(&dst->dir[d].prio_hist[k], &src->dir[d].prio_hist[k]);
 		}
+		run_merge_sc(&dst->dir[d], &src->dir[d], before);
 	}
 	if ((src->errors || src->cont_errors) && !dst->errors && !dst->cont_errors) {
 		dst->first_error = src->first_error;
@@ -241,6 +273,8 @@ void wl_result_free(struct wl_result *res)
 		st_histlog_free(&res->dir[d].histlog);
 		free(res->dir[d].prio_hist);
 		res->dir[d].prio_hist = NULL;
+		free(res->dir[d].sc);
+		res->dir[d].sc = NULL;
 	}
 	if (res->target_report)
 		json_object_put(res->target_report);
@@ -249,15 +283,20 @@ void wl_result_free(struct wl_result *res)
 	res->ss = NULL;
 }
 
+uint64_t wl_result_runtime(const struct wl_result *res, enum rl_op d)
+{
+	return res->dir[d].runtime_ns ? res->dir[d].runtime_ns : res->runtime_ns;
+}
+
 double wl_result_bw(const struct wl_result *res, enum rl_op d)
 {
-	return res->runtime_ns ? (double)res->dir[d].bytes * 1e9 / (double)res->runtime_ns : 0;
+	uint64_t rt = wl_result_runtime(res, d);
+	return rt ? (double)res->dir[d].bytes * 1e9 / (double)rt : 0;
 }
 
 /* As fio: a direction that moved no bytes (cpuio, exec) has no runtime, so no IOPS. */
 double wl_result_iops(const struct wl_result *res, enum rl_op d)
 {
-	return res->runtime_ns && res->dir[d].bytes
-	           ? (double)res->dir[d].ios * 1e9 / (double)res->runtime_ns
-	           : 0;
+	uint64_t rt = wl_result_runtime(res, d);
+	return rt && res->dir[d].bytes ? (double)res->dir[d].ios * 1e9 / (double)rt : 0;
 }

@@ -30,6 +30,21 @@ for tool in fio "$RAIDLAB run"; do
 done
 [ "$($RAIDLAB run --cmdhelp=all | wc -l)" = "$($RAIDLAB run --cmdhelp | wc -l)" ] || fail "--cmdhelp=all"
 expect_fail 1 "no option named 'nosuch'" $RAIDLAB run --cmdhelp=nosuch
+# a misspelt option: fio's "No such command" (standard error), then the closest
+# option's help under " - showing closest match", exit 0
+for tool in fio "$RAIDLAB run"; do
+	$tool --cmdhelp=iodepht >near.txt 2>near.err || fail "$tool --cmdhelp=iodepht: exit $?"
+	grep -q '^No such command: iodepht$' near.err || fail "$tool: $(cat near.err)"
+	[ "$(head -1 near.txt)" = " - showing closest match" ] || fail "$tool: $(head -2 near.txt)"
+	sed -n 2p near.txt | grep -Eq '^ +iodepth: ' || fail "$tool: no iodepth help: $(cat near.txt)"
+done
+
+# --showcmd: a job's stonewall stays (fio: where the job file says it)
+printf '[a]\nrw=read\nsize=1m\nfilename=x\n[b]\nstonewall\nrw=write\nsize=1m\nfilename=x\n' >sw.fio
+for tool in fio "$RAIDLAB run"; do
+	$tool --showcmd sw.fio | grep -oE -- '--(name=[a-z]|stonewall)' | tr '\n' ' ' >sw.txt
+	[ "$(cat sw.txt)" = "--name=a --name=b --stonewall " ] || fail "$tool --showcmd: $(cat sw.txt)"
+done
 
 # --enghelp: fio's heading and engine names; an engine without options as fio says it
 for tool in fio "$RAIDLAB run"; do

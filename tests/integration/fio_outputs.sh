@@ -18,12 +18,6 @@
 #      * the version line says raidlab-X.Y.Z where fio says fio-3.33;
 #      * ioengine= in the job line: raidlab's default engine is io_uring,
 #        fio's psync (the job line is otherwise the same);
-#      * "slat (...)" lines: raidlab does not time submission apart from
-#        completion, so it prints none, as fio does for an engine without
-#        slat (fio prints one for libaio and io_uring);
-#      * a write job with verify: fio reports the verify pass as a read
-#        block and a READ line, raidlab does not count it as read I/O (the
-#        JSON check above lists the same);
 #    and, where a figure's value decides whether a line is there or how it
 #    is split, one token for what varies from run to run: the percentile
 #    rows (how many fit in a row depends on the widest value) and the "lat
@@ -73,9 +67,6 @@ for fmt in json json+; do
 			fail "raidlab: ${lines[$i]}"
 		keypaths fio.json >fio.keys
 		keypaths rl.json >rl.keys
-		# the one known difference: raidlab does not count a verify pass's reads as
-		# read I/O (fio does), so a write job with verify has no read percentiles or bins
-		[[ ${lines[$i]} == *--verify=* ]] && sed -i -E '/^jobs\.\[\]\.read\.clat_ns\.(percentile|bins)/d' fio.keys
 		if [ -n "$(comm -23 fio.keys rl.keys)" ]; then
 			echo "$fmt, line $((i + 1)) (${lines[$i]}): raidlab lacks"
 			comm -23 fio.keys rl.keys | sed 's/^/    /' | head -20
@@ -88,8 +79,7 @@ echo "json, json+: every key path of fio's on ${#lines[@]} command lines"
 
 # shape FILE TIMED: the normal output's line shapes (see the top); TIMED 1 keeps bw/iops lines
 shape() {
-	sed -E -e '/^    slat \(/d' \
-		-e 's/^(fio|raidlab)-[0-9][0-9.]*$/VERSION/' -e 's/ioengine=[a-z_0-9]+/ioengine=E/' \
+	sed -E -e 's/^(fio|raidlab)-[0-9][0-9.]*$/VERSION/' -e 's/ioengine=[a-z_0-9]+/ioengine=E/' \
 		-e 's/\((nsec|usec|msec)\)/(T)/g' -e 's/\( *(KiB|MiB|kB|MB)\/s\)/(U\/s)/' \
 		-e 's/[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?(B\/s|B)?/N/g' -e 's/([=[]) +/\1/g' -e 's/ +/ /g' "$1" |
 		awk -v timed="$2" '
@@ -97,11 +87,6 @@ shape() {
 			/^ \|/ { if (!rows) print " |ROWS"; rows = 1; next }
 			/^ lat \(T\) :/ { if (!lats) print " lat (T) : BUCKETS"; lats = 1; next }
 			{ rows = 0; lats = 0; print }'
-}
-# the verify pass's read block and READ line, out of fio's output
-noverifyread() {
-	awk '/^  read: IOPS/ { skip = 1; next } /^  [a-z]+: IOPS/ || /^  lat \(/ { skip = 0 }
-		/^   READ: bw=/ { next } !skip'
 }
 for i in "${!lines[@]}"; do
 	read -ra args <<<"${lines[$i]//=F2/=$T/f2.img}"
@@ -111,9 +96,6 @@ for i in "${!lines[@]}"; do
 	$RAIDLAB run "${args[@]}" --filename="$F" >rl.txt || fail "raidlab: ${lines[$i]}"
 	timed=0
 	[[ ${lines[$i]} == *--time_based* ]] && timed=1
-	if [[ ${lines[$i]} == *--verify=* ]]; then
-		noverifyread <fio.txt >fio.tmp && mv fio.tmp fio.txt
-	fi
 	shape fio.txt $timed >fio.shape
 	shape rl.txt $timed >rl.shape
 	grep -q '^Run status group N (all jobs):$' fio.shape || fail "fio's normal output changed: no run status group"

@@ -58,6 +58,7 @@ struct rl_io *rl_io_child_get(struct rl_io *parent)
 	c->status = 0;
 	c->next = NULL;
 	c->resume = NULL;
+	c->t_issued = 0;
 	memset(&c->tag, 0, sizeof(c->tag));
 	memset(&c->ctx, 0, sizeof(c->ctx));
 	parent->pending++;

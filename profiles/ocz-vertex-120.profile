@@ -9,12 +9,14 @@ description = OCZ Vertex 120 GB: SATA 3 Gb/s, Indilinx Barefoot 4 ch, Samsung 51
 source = rddatarescue.it: 64 MB cache on 120/250 GB, 32 MB on 30/60 GB
 source = OCZ Vertex data sheet: up to 250/180 MB/s (120 GB)
 source = AnandTech "Understanding TLC NAND": MLC read 50 us, program 900 us, erase 2 ms
+source = PC Perspective, OCZ Vertex beta firmware (2009): writes combined, merge work later
 source = docs/sources.md sections vertex, interfaces, nand-timing, idema
 
 iface = sata             # [src]
 sata_gen = 2             # [src]
 cmd_time = 30us          # [est]
-cmd_write_time = 400us   # log-block merges, ~2.5k small writes/s [est]
+write_after = 400us      # log-block merge per write, after the acknowledgement, ~2.5k small writes/s [est, unfitted]
+merge_after = on         # writes taken into DRAM, merges follow (docs/sources.md#vertex) [src form, est]
 latency = 20us           # [est]
 ctrl_write_bw = 180MB/s  # fitted to the rated write [calc]
 

@@ -317,7 +317,7 @@ static uint64_t dev_sync_commit(struct sim_dev *d, uint64_t now, uint64_t in, ui
 
 uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t len, bool fua)
 {
-	uint64_t c, x, ack, u, uend;
+	uint64_t c, x, ack, u, uend, wait = 0;
 	uint32_t unit = d->g.unit;
 
 	/* the mapping entry is a cache miss: start it, with those GC will read
@@ -345,7 +345,15 @@ uint64_t sim_dev_write(struct sim_dev *d, uint64_t now, uint64_t off, uint32_t l
 		a = sim_ftl_host_write(d, (uint32_t)u, ready);
 		if (a > ack)
 			ack = a;
+		if (a > ready && a - ready > wait)
+			wait = a - ready; /* the buffer had no room: the host waits for that */
 	}
+	if (d->p.merge_after && !fua) {
+		/* the merge (ack) keeps the controller busy; the host sees the data taken in */
+		sim_host_after_write(d, ack);
+		ack = x + wait;
+	} else
+		sim_host_after_write(d, ack);
 	if (fua) {
 		sim_ftl_pad(d, SIM_STREAM_HOST);
 		sim_ftl_pad(d, SIM_STREAM_SLC);

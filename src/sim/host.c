@@ -10,6 +10,11 @@
  *    so its size is the workload's queue depth, not the device's.
  *  - Controller: the firmware processes commands one at a time, cmd_time
  *    each (cmd_write_time for writes).  This caps IOPS and adds latency.
+ *    A drive may also owe work after a write is acknowledged (write_after:
+ *    a drive that acknowledges once the data is in its DRAM and merges it
+ *    into the flash mapping afterwards): the processor stays busy that long
+ *    past the acknowledgement, so the next command waits for what is left
+ *    of it, and a gap between commands absorbs it.
  *  - Link: a calendar per direction for NVMe/AHCI over PCIe (full duplex),
  *    one shared calendar for SATA (half duplex).  Optional controller data
  *    path limits (ctrl_read_bw / ctrl_write_bw) are one more calendar each.
@@ -126,6 +131,17 @@ uint64_t sim_host_cmd(struct sim_dev *d, uint64_t t, bool write)
 		t = h->ctrl_free;
 	h->ctrl_free = t + cost;
 	return h->ctrl_free;
+}
+
+void sim_host_after_write(struct sim_dev *d, uint64_t ack)
+{
+	struct sim_host *h = &d->host;
+
+	if (!d->p.write_after_ns && !d->p.merge_after)
+		return;
+	if (h->ctrl_free < ack)
+		h->ctrl_free = ack;
+	h->ctrl_free += d->p.write_after_ns;
 }
 
 uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t bytes)

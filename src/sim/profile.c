@@ -96,6 +96,12 @@ static const struct sim_key sim_keys[] = {
     K(cmd_time, KT_TIME, cmd_ns, "controller time per command"),
     K(cmd_write_time, KT_TIME, cmd_write_ns,
       "controller time per write command, when it differs from cmd_time"),
+    K(write_after, KT_TIME, write_after_ns,
+      "controller time per write after it is acknowledged: the next command waits for it, idle "
+      "time absorbs it (0: none)"),
+    K(merge_after, KT_BOOL, merge_after,
+      "a write is acknowledged once its data is in the DRAM buffer; reading the rest of a partly "
+      "written unit (the merge) and write_after follow, and the next command waits for them"),
     K(latency, KT_TIME, latency_ns, "fixed latency added to every command"),
     K(sync_commit, KT_TIME, sync_commit_ns,
       "a flush or FUA write: one journal commit after the data (0: none)"),

@@ -68,6 +68,8 @@ struct sim_params {
 	unsigned queue_depth;    /* commands per queue (SATA/AHCI: 32) */
 	uint64_t cmd_ns;         /* controller time per read/trim/flush command (serial) */
 	uint64_t cmd_write_ns;   /* controller time per write command; 0: cmd_ns */
+	uint64_t write_after_ns; /* controller time per write after its acknowledgement; 0: none */
+	bool merge_after; /* a write is acknowledged when its data is in DRAM; its merge follows */
 	uint64_t latency_ns;     /* fixed added latency per command (bus, interrupt) */
 	uint64_t sync_commit_ns; /* FLUSH / FUA: one journal commit after the data (0: none) */
 	uint64_t sync_io_ns;     /* ... plus this much per request the commit covers */
@@ -460,6 +462,8 @@ void sim_host_free(struct sim_dev *d);
 uint64_t sim_host_admit(struct sim_dev *d, uint64_t now);
 /** Controller processing of one command ready at @t; returns when it is done. */
 uint64_t sim_host_cmd(struct sim_dev *d, uint64_t t, bool write);
+/** A write acknowledged at @ack leaves the processor busy write_after longer. */
+void sim_host_after_write(struct sim_dev *d, uint64_t ack);
 /** Move @bytes over the link (@to_dev: host to device) from @ready; returns the end. */
 uint64_t sim_host_xfer(struct sim_dev *d, bool to_dev, uint64_t ready, uint64_t bytes);
 /** A command admitted earlier completes at @t. */

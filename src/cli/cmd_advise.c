@@ -408,25 +408,26 @@ static int adv_stack(struct adv_args *a)
 	return 0;
 }
 
-/* ", capacity={C,C93,...}": each drive with part of it left unused (a partition that
-   does not cover it, never written: the drive keeps it as spare area). */
-static void adv_spare_opts(const struct adv_args *a, char *buf, size_t len)
+/* ", capacity={C93,C80,...}": each drive with part of it left unused (a partition that
+   does not cover it, never written: the drive keeps it as spare area), for the spare
+   values from, to (exclusive) of the list. */
+static void adv_spare_opts(const struct adv_args *a, size_t from, size_t to, char *buf, size_t len)
 {
 	size_t n;
 
 	buf[0] = 0;
-	if (a->nspare == 1 && a->spare[0] == 0)
+	if (to <= from || (to - from == 1 && a->spare[from] == 0))
 		return;
-	n = (size_t)snprintf(buf, len, ", capacity=%s", a->nspare > 1 ? "{" : "");
-	for (size_t k = 0; k < a->nspare && n < len; k++) {
+	n = (size_t)snprintf(buf, len, ", capacity=%s", to - from > 1 ? "{" : "");
+	for (size_t k = from; k < to && n < len; k++) {
 		/* whole MiB, so every member of every level keeps its chunks aligned */
 		uint64_t c = a->drive_cap / 100 * (100 - a->spare[k]) >> 20 << 20;
 		if (!a->spare[k])
 			c = a->drive_cap;
-		n += (size_t)snprintf(buf + n, len - n, "%s%llu", k ? "," : "",
+		n += (size_t)snprintf(buf + n, len - n, "%s%llu", k > from ? "," : "",
 		                      (unsigned long long)c);
 	}
-	if (a->nspare > 1 && n < len)
+	if (to - from > 1 && n < len)
 		snprintf(buf + n, len - n, "}");
 }
 
@@ -471,13 +472,15 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[ADV_TEXT_LEN], c
 	    {"raid10", true, 4, 0}, {"raid5", true, 3, 0}, {"raid6", true, 4, 0},
 	};
 	static const char *const state[] = {"", "", ", state=full", ", state=steady"};
-	char chunks[64], pol[96] = "", dpol[96], w[48], r[48];
+	char chunks[64], pol[96] = "", dpol[96], fpol[96] = "", w[48], r[48];
 	size_t n = 0;
 
 	adv_alternatives(a->chunks, chunks, sizeof(chunks));
 	if (a->write[0]) {
 		adv_alternatives(a->write, w, sizeof(w));
 		snprintf(pol, sizeof(pol), ", write=%s", w);
+		sscanf(a->write, "%47s", w);
+		snprintf(fpol, sizeof(fpol), ", write=%s", w);
 	}
 	snprintf(dpol, sizeof(dpol), "%s", pol);
 	if (a->read[0]) {
@@ -486,20 +489,26 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[ADV_TEXT_LEN], c
 		snprintf(pol + strlen(pol), sizeof(pol) - strlen(pol), ", read=%s", r);
 		sscanf(a->read, "%47s", r);
 		snprintf(dpol + strlen(dpol), sizeof(dpol) - strlen(dpol), ", read=%s", r);
+		snprintf(fpol + strlen(fpol), sizeof(fpol) - strlen(fpol), ", read=%s", r);
 	}
-	/* without TRIM, what the drives' state costs: each configuration as new too */
+	/* without TRIM, what the drives' state costs: each configuration as new too; and
+	   the spare areas beyond the first.  Both are questions about the drives, not the
+	   controller's policies, so they are measured at its first write and read setting
+	   (its default) only: the plan grows by the levels, not by levels x policies. */
 	bool fresh = !strcmp(a->trim, "off") && a->state != ADV_STATE_FRESH;
-	char spare[256];
+	char spare0[128], spares[256];
 
-	adv_spare_opts(a, spare, sizeof(spare));
-	for (int k = ADV_HEALTHY; k <= ADV_FRESH; k++)
+	adv_spare_opts(a, 0, 1, spare0, sizeof(spare0));
+	adv_spare_opts(a, 1, a->nspare, spares, sizeof(spares));
+	for (int k = ADV_HEALTHY; k <= ADV_SPARE; k++)
 		for (size_t l = 0; l < ADV_N(levels); l++) {
 			char members[32], inner[512], opts[96] = "", first[16];
 			unsigned hi = levels[l].max ? levels[l].max : a->drives;
 			bool redundant = strcmp(levels[l].level, "raid0") != 0;
 			bool failed = k == ADV_DEGRADED || k == ADV_REBUILD;
 			if (a->drives < levels[l].min || (failed && !redundant) ||
-			    (k == ADV_FRESH && !fresh) || n >= ADV_TEXTS)
+			    (k == ADV_FRESH && !fresh) || (k == ADV_SPARE && !spares[0]) ||
+			    n >= ADV_TEXTS)
 				continue;
 			/* a single drive is always there; other levels only where offered */
 			if (levels[l].max != 1 && !adv_offered(a->levels, levels[l].level))
@@ -514,10 +523,16 @@ static size_t adv_targets(const struct adv_args *a, char (*out)[ADV_TEXT_LEN], c
 				         levels[l].max == 1 ? first : chunks);
 			/* the rebuild writes a fresh replacement drive; the spare area is an axis
 			   of the configurations in the drives' state */
-			bool in_state = k == ADV_HEALTHY || k == ADV_DEGRADED;
-			const char *p = k == ADV_DEGRADED ? dpol : k == ADV_REBUILD ? "" : pol;
+			bool in_state = k != ADV_REBUILD && k != ADV_FRESH;
+			const char *p = k == ADV_DEGRADED                  ? dpol
+			                : k == ADV_REBUILD                 ? ""
+			                : k == ADV_FRESH || k == ADV_SPARE ? fpol
+			                                                   : pol;
 			snprintf(inner, sizeof(inner), "%s(ssd(%s%s%s) %s%s%s)", levels[l].level,
-			         a->drive, in_state ? state[a->state] : "", in_state ? spare : "",
+			         a->drive, in_state ? state[a->state] : "",
+			         k == ADV_SPARE ? spares
+			         : in_state     ? spare0
+			                        : "",
 			         members, opts, failed ? ", failed=0" : "");
 			lv[n] = levels[l].level;
 			kind[n] = (enum adv_kind)k;
@@ -546,21 +561,22 @@ static int adv_relabel(const struct adv_args *a, struct sw_plan *pl, const char 
 		size_t len = count == 1 ? (size_t)snprintf(buf, sizeof(buf), "single")
 		                        : (size_t)snprintf(buf, sizeof(buf), "%s x%d",
 		                                           lv[pt->target], count);
+		const char *cap = NULL;
+		enum adv_kind kd = kind[pt->target];
 		for (size_t k = 0; k < pl->naxes && len < sizeof(buf); k++)
 			if (pt->values[k] && !strcmp(pl->axes[k], "capacity"))
-				len += (size_t)snprintf(buf + len, sizeof(buf) - len, " spare=%u%%",
-				                        adv_spare_pct(a, pt->values[k]));
+				cap = pt->values[k];
 			else if (pt->values[k] && strcmp(pl->axes[k], "count"))
 				len += (size_t)snprintf(buf + len, sizeof(buf) - len, " %s=%s",
 				                        pl->axes[k], pt->values[k]);
-		if (a->nspare == 1 && a->spare[0] &&
-		    (kind[pt->target] == ADV_HEALTHY || kind[pt->target] == ADV_DEGRADED) &&
+		/* the spare area last, where it is an axis or not the drive's own */
+		if ((a->nspare > 1 || a->spare[0]) && kd != ADV_FRESH && kd != ADV_REBUILD &&
 		    len < sizeof(buf))
 			len += (size_t)snprintf(buf + len, sizeof(buf) - len, " spare=%u%%",
-			                        a->spare[0]);
-		if (kind[pt->target] == ADV_FRESH && len < sizeof(buf))
+			                        cap ? adv_spare_pct(a, cap) : a->spare[0]);
+		if (kd == ADV_FRESH && len < sizeof(buf))
 			snprintf(buf + len, sizeof(buf) - len, ", drives as new");
-		else if (kind[pt->target] != ADV_HEALTHY && len < sizeof(buf))
+		else if (kd != ADV_HEALTHY && kd != ADV_SPARE && len < sizeof(buf))
 			snprintf(buf + len, sizeof(buf) - len, ", member 0 failed");
 		free(pt->label);
 		if (!(pt->label = strdup(buf)))

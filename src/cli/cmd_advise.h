@@ -22,6 +22,7 @@ enum adv_kind {
 	ADV_DEGRADED, /* the same with member 0 failed */
 	ADV_REBUILD,  /* its array (no write policy) with member 0 failed, for the rebuild */
 	ADV_FRESH,    /* the configuration with drives as new: what the state costs */
+	ADV_SPARE,    /* the configuration with part of each drive left unused */
 };
 
 /* Spare-area settings advise can try (part of each drive left unused). */

@@ -276,7 +276,8 @@ size_t adv_rows(struct adv_rank *r)
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct sw_point *pt = &pl->pts[i];
 		char want[256], have[256];
-		if (!pt->result || r->kind[pt->target] != ADV_HEALTHY)
+		enum adv_kind pk = r->kind[pt->target];
+		if (!pt->result || (pk != ADV_HEALTHY && pk != ADV_SPARE))
 			continue;
 		memset(&r->rows[n], 0, sizeof(r->rows[n]));
 		r->rows[n].pt = pt;
@@ -435,22 +436,23 @@ static const char *adv_policy(const struct sw_plan *pl, const struct sw_point *p
 /* Without TRIM: what the drives' state costs the answer's array, and what spare area gives back. */
 static void adv_decay(FILE *f, const struct adv_rank *r)
 {
-	const struct adv_row *best = &r->rows[0], *none = NULL, *most = NULL;
+	const struct adv_row *none = NULL, *most = NULL;
 	char want[256], have[256];
 
-	adv_shape(r->pl, best->pt, r->lv, true, false, want, sizeof(want));
+	/* the best-ranked configuration measured as new, at the first spare area */
+	for (size_t i = 0; i < r->n && !none; i++)
+		if (r->rows[i].fresh_write_mb_s > 0 && r->rows[i].write_mb_s > 0 &&
+		    r->rows[i].spare == r->a->spare[0])
+			none = &r->rows[i];
+	if (!none)
+		return;
+	adv_shape(r->pl, none->pt, r->lv, true, false, want, sizeof(want));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct adv_row *w = &r->rows[i];
 		adv_shape(r->pl, w->pt, r->lv, true, false, have, sizeof(have));
-		if (strcmp(want, have))
-			continue;
-		if (!none || w->spare < none->spare)
-			none = w;
-		if (!most || w->spare > most->spare)
+		if (!strcmp(want, have) && (!most || w->spare > most->spare))
 			most = w;
 	}
-	if (!none || none->fresh_write_mb_s <= 0 || none->write_mb_s <= 0)
-		return;
 	fprintf(f,
 	        "Without TRIM the drives decay: %s writes %.1f MB/s as new and %.1f MB/s in "
 	        "their %s state (%+.0f %%)",

@@ -61,6 +61,8 @@ static const struct suite_opt suite_opts[] = {
      "percent reads in the mix"},
     {"qd", "iodepth", SUITE_OPT_QD, SUITE_K_U32, SUITE_P(iodepth), 1, 65536, "N",
      "queue depth (outstanding I/Os)"},
+    {"threads", "threads", SUITE_OPT_THREADS, SUITE_K_U32, SUITE_P(threads), 1, 1024, "N",
+     "concurrent workers, each at the queue depth"},
     {"write", "write", SUITE_OPT_WRITE, SUITE_K_BOOL, SUITE_P(write), 0, 1, NULL,
      "also run the write tests: this OVERWRITES the whole span"},
     {"zones", "zones", SUITE_OPT_ZONES, SUITE_K_COUNT, SUITE_P(zones), 2, SUITE_ZONES_MAX, "N",

@@ -29,8 +29,8 @@
  *
  * Files: suite.c (registry, jobs, pass runner), params.c (parameters),
  * zones.c (zone sweeps); one file per suite: cdm.c (cdm, cdm-nvme, cdm7,
- * cdm6), atto.c, asssd.c (+ asssd-compr), anvil.c, hdtune.c, iometer.c,
- * passmark.c, steady.c.
+ * cdm6), atto.c, asssd.c (+ asssd-compr), anvil.c, fiorand.c (fio-randrw),
+ * hdtune.c, iometer.c, passmark.c, steady.c.
  * docs/suites.md describes every definition and its sources.
  */
 #ifndef RL_SUITES_SUITE_H
@@ -102,7 +102,8 @@ struct suite_params {
 	uint64_t interval_ns;   /* --interval: pause between tests (real targets) */
 	bool mix;               /* --mix: add the mixed read/write test (cdm) */
 	uint32_t mix_read;      /* --mix-read: percent reads of the mix (cdm, default 70) */
-	uint32_t iodepth;       /* --qd: queue depth (iometer) */
+	uint32_t iodepth;       /* --qd: queue depth (iometer, fio-randrw) */
+	uint32_t threads;       /* --threads: concurrent workers (fio-randrw) */
 	bool write;             /* --write: also write (hdtune; destroys the span) */
 	unsigned zones;         /* --zones: positions of a transfer-rate curve */
 	uint32_t block;         /* --block: transfer size of the zone sweep (hdtune) */
@@ -131,6 +132,7 @@ struct suite_params {
 #define SUITE_OPT_ROUND    0x1000u /* --round and --time-limit */
 #define SUITE_OPT_FILL     0x2000u
 #define SUITE_OPT_PAGES    0x4000u
+#define SUITE_OPT_THREADS  0x8000u
 #define SUITE_OPT_COMMON   SUITE_OPT_PAGES /* taken by every suite */
 #define SUITE_PASSES_MAX   100u
 #define SUITE_ZONES_MAX    10000u

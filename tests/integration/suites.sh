@@ -127,6 +127,19 @@ expect iometer.json "profiles" '.tests[0].rwmixread == 67 and .tests[0].bs == 81
 	                                 < 1e-6 * .mix.mb_s)
 	and .tests[1].read.passes[0].ios > 2 * .tests[1].write.passes[0].ios'
 
+# --- fio-randrw: one randrw job from its options; reads are --mix-read % ---
+$RAIDLAB run fio-randrw --target "$mem" --size=8m --duration=0.03 --mix-read=75 --block=16k \
+	--qd=4 --threads=2 --quiet --json fiorand.json
+check fiorand.json fio-randrw "randrw" 1
+expect fiorand.json "the job" '.tests | length == 1 and (.[0] | .bs == 16384 and .iodepth == 4
+	and .threads == 2 and .rwmixread == 75 and .random_pct == 100
+	and (.read.passes[0].ios / (.read.passes[0].ios + .write.passes[0].ios)) > 0.7
+	and (.read.passes[0].ios / (.read.passes[0].ios + .write.passes[0].ios)) < 0.8)'
+if $RAIDLAB run cdm --target "$mem" --threads=2 --quiet >/dev/null 2>err.txt; then
+	fail "cdm took --threads"
+fi
+grep -q "threads" err.txt || fail "cdm's refusal of --threads does not name it: $(cat err.txt)"
+
 # --- hdtune: transfer-rate curve, access time, burst; --write adds the writes ---
 $RAIDLAB run hdtune --target 'mem(size=16m)' --zones=4 --sample=1m --duration=0.02 --quiet \
 	--json hd.json
@@ -171,7 +184,7 @@ expect_fail 2 "--passes" $RAIDLAB run cdm --target "$mem" --passes=0
 expect_fail 2 "use --out-dir" $RAIDLAB run cdm --target "$mem" --target "$mem" --json x.json
 out=$($RAIDLAB run cdm --help); grep -q -- '--mix' <<<"$out" || fail "run cdm --help"
 out=$($RAIDLAB help suites)
-for s in anvil asssd atto cdm cdm-nvme cdm6 cdm7 hdtune iometer steady; do
+for s in anvil asssd atto cdm cdm-nvme cdm6 cdm7 fio-randrw hdtune iometer steady; do
 	grep -q "^$s - " <<<"$out" || fail "help suites lacks $s"
 done
 out=$($RAIDLAB help run); grep -q 'SUITE' <<<"$out" || fail "help run mentions suites"

@@ -277,6 +277,30 @@ static void test_hdtune(void **state)
 	assert_int_equal(suite_need_bytes(d, &d->defaults), 0);
 }
 
+/* fio-randrw: one randrw job built from its options (fio's defaults where
+ * the job gives none), and --threads belongs to it alone. */
+static void test_fio_randrw(void **state)
+{
+	(void)state;
+	const struct suite_def *d = find("fio-randrw");
+	struct suite_params p = d->defaults;
+	char msg[256];
+
+	assert_int_equal(d->defaults.block, 4096);
+	assert_int_equal(d->defaults.iodepth, 1);
+	assert_int_equal(d->defaults.threads, 1);
+	assert_int_equal(d->defaults.mix_read, 50);
+	assert_true(suite_params_accepts(d, "threads"));
+	assert_true(suite_params_accepts(d, "mix-read"));
+	assert_false(suite_params_accepts(find("cdm"), "threads"));
+	assert_int_equal(suite_params_set(d, &p, "threads", "4", msg, sizeof(msg)), 0);
+	assert_int_equal(p.threads, 4);
+	assert_int_equal(suite_params_set(d, &p, "block", "16k", msg, sizeof(msg)), 0);
+	assert_int_equal(p.block, 16384);
+	assert_int_not_equal(suite_params_set(d, &p, "threads", "0", msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "threads"));
+}
+
 static void test_iometer(void **state)
 {
 	(void)state;
@@ -388,9 +412,9 @@ static void test_passmark(void **state)
 static void test_registry(void **state)
 {
 	(void)state;
-	static const char *const all[] = {"anvil",    "asssd",    "asssd-compr", "atto", "cdm",
-	                                  "cdm-nvme", "cdm5",     "cdm6",        "cdm7", "hdtune",
-	                                  "iometer",  "passmark", "steady"};
+	static const char *const all[] = {
+	    "anvil", "asssd", "asssd-compr", "atto",   "cdm",     "cdm-nvme", "cdm5",
+	    "cdm6",  "cdm7",  "fio-randrw",  "hdtune", "iometer", "passmark", "steady"};
 	size_t n = 0;
 	const struct suite_def *prev = NULL;
 
@@ -749,6 +773,7 @@ int main(void)
 	    cmocka_unit_test(test_asssd_score),
 	    cmocka_unit_test(test_anvil),
 	    cmocka_unit_test(test_hdtune),
+	    cmocka_unit_test(test_fio_randrw),
 	    cmocka_unit_test(test_iometer),
 	    cmocka_unit_test(test_steady_def),
 	    cmocka_unit_test(test_aggregate_best),

@@ -53,7 +53,16 @@ for r in 0 1 2 3; do
 	got=$(od -An -tx1 -v -j $((r * region)) -N $region disk.img | tr -s ' \n' '\n\n' | sort -u | grep . | tr '\n' ' ')
 	[ "$got" = "$want " ] || fail "region of rank $r holds bytes [$got], not only 0x$want"
 done
-sum() { jq -s "[.[].jobs[0].$2] | add" $1; }
+# fio may print a line of its own after the report in its --output file (seen
+# once under load: jq "Invalid literal" at the line after the closing brace):
+# the report is the first "{" line to the first "}" line; anything else is shown
+sum() {
+	local f
+	for f in $1; do
+		sed -n '/^}$/,$p' "$f" | sed 1d | sed "s|^|$f (after fio's report): |" >&2
+		sed -n '/^{/,/^}$/p' "$f"
+	done | jq -s "[.[].jobs[0].$2] | add"
+}
 [ "$(sum 'w.?.json' write.io_bytes)" -eq $((4 * region)) ] || fail "the ranks did not write 4 whole regions"
 [ "$(jqv srv.json '.jobs[0].write.bytes')" -eq "$(sum 'w.?.json' write.io_bytes)" ] ||
 	fail "served $(jqv srv.json '.jobs[0].write.bytes') bytes written, the ranks wrote $(sum 'w.?.json' write.io_bytes)"

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "ui/http.h"
 
@@ -219,6 +220,20 @@ int ui_form_get(struct ui_str form, const char *key, char *out, size_t outlen)
 			return 1;
 		}
 		i = end + 1;
+	}
+	return 0;
+}
+
+int ui_send_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -EPIPE;
+		p += w;
+		n -= (size_t)w;
 	}
 	return 0;
 }

@@ -54,4 +54,7 @@ bool ui_str_eq(struct ui_str s, const char *lit, bool exact);
  */
 int ui_form_get(struct ui_str form, const char *key, char *out, size_t outlen);
 
+/* Send all @n bytes of @p on socket @fd (EINTR retried, no SIGPIPE): 0, or -EPIPE. */
+int ui_send_all(int fd, const char *p, size_t n);
+
 #endif

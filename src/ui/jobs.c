@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ui/http.h"
 #include "ui/jobs.h"
 
 #define JOBS_MAX        64
@@ -100,25 +101,11 @@ void ui_job_cmdline(const struct ui_job *j, char *out, size_t outlen)
 
 /* --- the event stream --- */
 
-static int jobs_send(int sock, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(sock, p, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -EPIPE;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* One event: "event: NAME" and a "data:" line per line of @data. */
 static int jobs_event(int sock, const char *name, const char *data, size_t n)
 {
 	char head[64];
-	int rc = jobs_send(sock, head, (size_t)snprintf(head, sizeof(head), "event: %s\n", name));
+	int rc = ui_send_all(sock, head, (size_t)snprintf(head, sizeof(head), "event: %s\n", name));
 	size_t i = 0;
 
 	do {
@@ -126,14 +113,14 @@ static int jobs_event(int sock, const char *name, const char *data, size_t n)
 		while (k < n && data[k] != '\n' && data[k] != '\r')
 			k++;
 		if (!rc)
-			rc = jobs_send(sock, "data: ", 6);
+			rc = ui_send_all(sock, "data: ", 6);
 		if (!rc)
-			rc = jobs_send(sock, data + i, k - i);
+			rc = ui_send_all(sock, data + i, k - i);
 		if (!rc)
-			rc = jobs_send(sock, "\n", 1);
+			rc = ui_send_all(sock, "\n", 1);
 		i = k + 1;
 	} while (i < n);
-	return rc ? rc : jobs_send(sock, "\n", 1);
+	return rc ? rc : ui_send_all(sock, "\n", 1);
 }
 
 struct jobs_pipe {
@@ -292,7 +279,7 @@ int ui_job_stream(int sock, const struct ui_job *j)
 	if (!p)
 		return -ENOMEM;
 	ui_job_cmdline(j, cmd, sizeof(cmd));
-	if (jobs_send(sock, head, sizeof(head) - 1) || jobs_event(sock, "cmd", cmd, strlen(cmd)))
+	if (ui_send_all(sock, head, sizeof(head) - 1) || jobs_event(sock, "cmd", cmd, strlen(cmd)))
 		goto out;
 	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
 		rc = -errno;

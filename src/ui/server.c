@@ -45,20 +45,6 @@ static struct {
 	atomic_int conns;
 } srv;
 
-static int srv_send(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -EPIPE;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 static void srv_reply(int fd, int status, const char *type, const void *body, size_t len)
 {
 	static const char csp[] = "default-src 'none'; script-src 'self'; style-src 'self' "
@@ -81,8 +67,8 @@ static void srv_reply(int fd, int status, const char *type, const void *body, si
 	                 "Referrer-Policy: no-referrer\r\nX-Frame-Options: DENY\r\n"
 	                 "Content-Security-Policy: %s\r\nConnection: close\r\n\r\n",
 	                 status, text, type, len, csp);
-	if (!srv_send(fd, head, (size_t)n))
-		srv_send(fd, body, len);
+	if (!ui_send_all(fd, head, (size_t)n))
+		ui_send_all(fd, body, len);
 }
 
 static void srv_error(int fd, int status, const char *msg)

@@ -464,7 +464,7 @@ static void run_group_nap(struct run_group *g, double secs)
 
 /*
  * Until every worker has finished: the progress line about 4 times a
- * second, and every snapshot_ns from the start a call with the workers'
+ * second (and at least once, however short the job), and every snapshot_ns from the start a call with the workers'
  * figures (run_progress_snap), on time as fio's --status-interval.
  */
 static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts, bool report,
@@ -488,6 +488,9 @@ static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts,
 		double nap = every && next_snap - wall < 0.05 ? next_snap - wall : 0.05;
 		run_group_nap(g, nap > 0.001 ? nap : 0.001);
 	}
+	/* a job done before the first look still shows once, complete */
+	if (on && last < 0)
+		run_progress(g->ws, g->n, opts, g->virt, run_wall_now() - t0, NULL);
 }
 
 /*

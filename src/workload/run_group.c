@@ -464,8 +464,9 @@ static void run_group_nap(struct run_group *g, double secs)
 
 /*
  * Until every worker has finished: the progress line about 4 times a
- * second (and at least once, however short the job), and every snapshot_ns from the start a call with the workers'
- * figures (run_progress_snap), on time as fio's --status-interval.
+ * second (and at least once, however short the job), and every
+ * snapshot_ns from the start a call with the workers' figures
+ * (run_progress_snap), on time as fio's --status-interval.
  */
 static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts, bool report,
                             double t0, const struct rusage *ru0)

@@ -95,8 +95,12 @@ static const struct {
 	const char *engine;
 	const char *const *opts;
 } fioflags_engine_opts[] = {
-    {"io_uring", (const char *const[]){"cmdprio_percentage", "cmdprio_class", "cmdprio", NULL}},
-    {"libaio", (const char *const[]){"cmdprio_percentage", "cmdprio_class", "cmdprio", NULL}},
+    {"io_uring", (const char *const[]){"hipri", "cmdprio_percentage", "cmdprio_class", "cmdprio",
+                                       "cmdprio_bssplit", "fixedbufs", "registerfiles",
+                                       "sqthread_poll", "sqthread_poll_cpu", "nonvectored",
+                                       "uncached", "nowait", "force_async", NULL}},
+    {"libaio", (const char *const[]){"userspace_reap", "cmdprio_percentage", "cmdprio_class",
+                                     "cmdprio", "cmdprio_bssplit", "nowait", NULL}},
     {"cpuio", (const char *const[]){"cpuload", "cpumode", "cpuchunks", "exit_on_io_done", NULL}},
     {"exec", (const char *const[]){"program", "arguments", "grace_time", "std_redirect", NULL}},
 };

@@ -100,12 +100,21 @@ bool rl_exec_live(uint64_t id)
 int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
                    struct rl_exec **out)
 {
+	return rl_exec_create_opts(kind, pool_size, ring_depth, NULL, out);
+}
+
+int rl_exec_create_opts(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
+                        const struct rl_exec_opts *opts, struct rl_exec **out)
+{
 	struct rl_exec *ex = calloc(1, sizeof(*ex));
 	int rc;
 
 	if (!ex)
 		return -ENOMEM;
 	ex->kind = kind;
+	ex->opts.sqpoll_cpu = -1;
+	if (opts)
+		ex->opts = *opts;
 	ex->reap_min = 1;
 	ex->ready_tail = &ex->ready_head;
 	ex->wait_tail = &ex->wait_head;

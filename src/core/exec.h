@@ -40,6 +40,24 @@ enum rl_exec_kind {
 struct rl_exec;
 struct io_uring;
 
+/**
+ * How an io_uring or libaio executor talks to the kernel, beyond the
+ * defaults (all zero: a plain interrupt-driven ring, requests submitted by
+ * their thread, read/write opcodes, buffers and files passed each time).
+ * These are fio's engine options; fio's names are in the comments.
+ */
+struct rl_exec_opts {
+	bool iopoll;          /* io_uring: completions polled by the ring (hipri); O_DIRECT only */
+	bool sqpoll;          /* io_uring: a kernel thread takes the submissions (sqthread_poll) */
+	int sqpoll_cpu;       /* io_uring: that thread's CPU (sqthread_poll_cpu), -1: any */
+	bool fixed_files;     /* io_uring: files registered with the ring (registerfiles) */
+	bool fixed_bufs;      /* io_uring: rl_exec_add_buffer's regions registered (fixedbufs) */
+	bool vectored;        /* io_uring: readv/writev of one segment (nonvectored=0) */
+	unsigned async_every; /* io_uring: IOSQE_ASYNC on every Nth request (force_async) */
+	int rw_flags;         /* RWF_* on every read and write (nowait; io_uring: uncached) */
+	bool user_reap;       /* libaio: completions read from the ring (userspace_reap) */
+};
+
 /** A timer entry: complete @io with @status at time @when. */
 struct rl_timer {
 	uint64_t when; /* ns on the executor's clock */
@@ -112,9 +130,13 @@ struct rl_exec {
 	 */
 	uint64_t lag_max, lag_sum, lag_count;
 
+	/* the backend's options (rl_exec_create_opts) */
+	struct rl_exec_opts opts;
+
 	/* io_uring ring (RL_EXEC_URING), NULL otherwise */
 	struct io_uring *ring;
-	unsigned ring_pending;   /* sqes prepared but not yet submitted */
+	struct rl_exec_uring_x *uring_x; /* its registered files and buffers (exec_real.c) */
+	unsigned ring_pending;           /* sqes prepared but not yet submitted */
 	struct rl_io **ring_ios; /* their requests, in order (stamped t_issued once submitted) */
 	bool submit_with_wait;   /* io_uring: submit and wait in one call when blocking (opt-in) */
 	/*
@@ -149,6 +171,18 @@ struct rl_exec {
  */
 int rl_exec_create(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
                    struct rl_exec **out);
+
+/** As rl_exec_create, with @opts (NULL: the defaults) for the backend. */
+int rl_exec_create_opts(enum rl_exec_kind kind, size_t pool_size, unsigned ring_depth,
+                        const struct rl_exec_opts *opts, struct rl_exec **out);
+
+/**
+ * io_uring with fixed_bufs: register [@base, @base + @len) with the ring,
+ * so reads and writes whose buffer lies inside it go as READ_FIXED and
+ * WRITE_FIXED.  0 elsewhere (nothing to do); a negative errno when the
+ * kernel refuses (RLIMIT_MEMLOCK) or the table of regions is full.
+ */
+int rl_exec_add_buffer(struct rl_exec *ex, void *base, size_t len);
 
 /**
  * Create a paced executor (exec_paced.c): a virtual-time executor for
@@ -201,6 +235,21 @@ void rl_exec_destroy(struct rl_exec *ex);
 
 /** Whether the executor with id @id (ex->id) still exists. */
 bool rl_exec_live(uint64_t id);
+
+struct io_uring_sqe;
+struct iovec;
+
+/**
+ * io_uring: prepare @sqe (from rl_exec_get_sqe) to read (@write false) or
+ * write @len bytes at @buf from or to @fd at @offset, as the executor's
+ * options say: a registered file and buffer where there are, readv/writev
+ * through @iov (which must last until the request completes) when
+ * vectored, IOSQE_ASYNC on every async_every-th, the options' RWF_* flags
+ * with @rw_flags.
+ */
+void rl_exec_uring_prep_rw(struct rl_exec *ex, struct io_uring_sqe *sqe, bool write, int fd,
+                           void *buf, unsigned len, uint64_t offset, int rw_flags,
+                           struct iovec *iov);
 
 /**
  * io_uring: the entry taken with rl_exec_get_sqe() is prepared.  Submits

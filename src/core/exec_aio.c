@@ -99,11 +99,49 @@ static int aio_flush_queue(struct rl_exec *ex, bool fail_refused)
 	return 0;
 }
 
+/*
+ * The kernel's completion ring of an AIO context, mapped in user space at
+ * the context's address (fs/aio.c: struct aio_ring): userspace_reap reads
+ * finished events from it directly, as fio does, when nothing is waited
+ * for.  The kernel moves tail; the reader moves head.
+ */
+#define AIO_RING_MAGIC 0xa10a10a1u
+
+struct aio_ring_hdr {
+	unsigned id, nr, head, tail;
+	unsigned magic, compat_features, incompat_features, header_length;
+};
+
+/* Up to @max events from the ring; -1 when the ring is not the layout above. */
+static int aio_user_reap(struct aio_state *st, long max)
+{
+	struct aio_ring_hdr *r = (struct aio_ring_hdr *)(void *)st->ctx;
+	const struct io_event *ev = (const struct io_event *)(r + 1);
+	unsigned head;
+	int n = 0;
+
+	if (r->magic != AIO_RING_MAGIC)
+		return -1;
+	head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	while (n < max) {
+		unsigned tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+		if (head == tail)
+			break;
+		st->events[n++] = ev[head];
+		head = (head + 1) % r->nr;
+	}
+	__atomic_store_n(&r->head, head, __ATOMIC_RELEASE);
+	return n;
+}
+
 static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts)
 {
 	struct aio_state *st = ex->backend_priv;
 	long max = ex->reap_max && ex->reap_max < st->cap ? (long)ex->reap_max : (long)st->cap;
-	int n = io_getevents(st->ctx, min < max ? min : max, max, st->events, ts);
+	int n = ex->opts.user_reap && min == 0 ? aio_user_reap(st, max) : -1;
+
+	if (n < 0)
+		n = io_getevents(st->ctx, min < max ? min : max, max, st->events, ts);
 
 	if (n == -EINTR)
 		return 0;
@@ -235,11 +273,11 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 	switch (io->op) {
 	case RL_OP_READ:
 		io_prep_pread(cb, fd, io->buf, io->len, (long long)io->offset);
+		cb->aio_rw_flags = ex->opts.rw_flags; /* nowait */
 		break;
 	case RL_OP_WRITE:
 		io_prep_pwrite(cb, fd, io->buf, io->len, (long long)io->offset);
-		if (io->flags & RL_IO_FUA)
-			cb->aio_rw_flags = RWF_DSYNC;
+		cb->aio_rw_flags = ex->opts.rw_flags | (io->flags & RL_IO_FUA ? RWF_DSYNC : 0);
 		break;
 	case RL_OP_FLUSH:
 		io_prep_fdsync(cb, fd);

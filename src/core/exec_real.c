@@ -10,6 +10,10 @@
  * file target has a single completion path whatever the backend.  A poll
  * that must block waits for one completion with a timeout at the next
  * timer, so timers (delay and link targets) keep firing on time.
+ * fio's io_uring options are the executor's (struct rl_exec_opts): setup
+ * flags (IOPOLL, SQPOLL), and rl_exec_uring_prep_rw turns a read or write
+ * into the opcode and flags they ask for; registered files and buffers
+ * live in sparse tables made at setup and filled as they are first used.
  *
  * psync: no ring.  The file target calls pread/pwrite inside submit and
  * completes through the ready queue; poll only sleeps until the next timer.
@@ -17,6 +21,7 @@
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include "core/exec.h"
@@ -203,8 +208,109 @@ struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io)
 	return sqe;
 }
 
+/* --- io_uring: registered files and buffers, and the options' request flags --- */
+
+#define URING_FILES 64 /* files a ring registers (registerfiles); more go by descriptor */
+#define URING_BUFS  16 /* buffer regions it registers (fixedbufs) */
+
+struct rl_exec_uring_x {
+	int fds[URING_FILES]; /* the descriptor in each registered slot, -1: free */
+	struct iovec bufs[URING_BUFS];
+	unsigned nbufs;
+	unsigned prepped; /* requests since the last IOSQE_ASYNC (force_async) */
+};
+
+/* The registered slot of @fd, registering it on first use; -1: pass the descriptor. */
+static int uring_file_slot(struct rl_exec *ex, int fd)
+{
+	struct rl_exec_uring_x *x = ex->uring_x;
+
+	for (int i = 0; i < URING_FILES; i++)
+		if (x->fds[i] == fd)
+			return i;
+	for (int i = 0; i < URING_FILES; i++)
+		if (x->fds[i] < 0) {
+			if (io_uring_register_files_update(ex->ring, (unsigned)i, &fd, 1) != 1)
+				return -1;
+			x->fds[i] = fd;
+			return i;
+		}
+	return -1;
+}
+
+/* The registered region holding [@buf, @buf + @len), or -1. */
+static int uring_buf_index(const struct rl_exec *ex, const void *buf, unsigned len)
+{
+	const struct rl_exec_uring_x *x = ex->uring_x;
+	const char *p = buf;
+
+	for (unsigned i = 0; i < x->nbufs; i++) {
+		const char *b = x->bufs[i].iov_base;
+		if (p >= b && p + len <= b + x->bufs[i].iov_len)
+			return (int)i;
+	}
+	return -1;
+}
+
+int rl_exec_add_buffer(struct rl_exec *ex, void *base, size_t len)
+{
+	struct rl_exec_uring_x *x = ex->uring_x;
+
+	if (!x || !ex->opts.fixed_bufs)
+		return 0;
+	if (x->nbufs == URING_BUFS)
+		return -ENOSPC;
+	struct iovec iov = {.iov_base = base, .iov_len = len};
+	int rc = io_uring_register_buffers_update_tag(ex->ring, x->nbufs, &iov, NULL, 1);
+	if (rc < 0)
+		return rc;
+	x->bufs[x->nbufs++] = iov;
+	return 0;
+}
+
+void rl_exec_uring_prep_rw(struct rl_exec *ex, struct io_uring_sqe *sqe, bool write, int fd,
+                           void *buf, unsigned len, uint64_t offset, int rw_flags,
+                           struct iovec *iov)
+{
+	const struct rl_exec_opts *o = &ex->opts;
+	struct rl_exec_uring_x *x = ex->uring_x;
+	int bi = x->nbufs ? uring_buf_index(ex, buf, len) : -1;
+	int slot = o->fixed_files ? uring_file_slot(ex, fd) : -1;
+	__u64 data = sqe->user_data;
+
+	if (bi >= 0) {
+		if (write)
+			io_uring_prep_write_fixed(sqe, fd, buf, len, offset, bi);
+		else
+			io_uring_prep_read_fixed(sqe, fd, buf, len, offset, bi);
+	} else if (o->vectored) {
+		iov->iov_base = buf;
+		iov->iov_len = len;
+		if (write)
+			io_uring_prep_writev(sqe, fd, iov, 1, offset);
+		else
+			io_uring_prep_readv(sqe, fd, iov, 1, offset);
+	} else if (write) {
+		io_uring_prep_write(sqe, fd, buf, len, offset);
+	} else {
+		io_uring_prep_read(sqe, fd, buf, len, offset);
+	}
+	sqe->user_data = data; /* in case a prep helper clears it */
+	sqe->rw_flags = rw_flags | o->rw_flags;
+	if (slot >= 0) {
+		sqe->fd = slot;
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+	if (o->async_every && ++x->prepped == o->async_every) {
+		x->prepped = 0;
+		sqe->flags |= IOSQE_ASYNC;
+	}
+}
+
 void rl_exec_uring_destroy(struct rl_exec *ex)
 {
+	free(ex->uring_x);
+	ex->uring_x = NULL;
 	if (ex->ring) {
 		io_uring_queue_exit(ex->ring);
 		free(ex->ring);
@@ -220,9 +326,45 @@ static const struct rl_exec_backend uring_backend = {
     .destroy = rl_exec_uring_destroy,
 };
 
+/* The options' setup flags: what was asked must hold, whatever else is dropped. */
+static unsigned uring_asked_flags(const struct rl_exec_opts *o, struct io_uring_params *p)
+{
+	unsigned f = 0;
+
+	if (o->iopoll)
+		f |= IORING_SETUP_IOPOLL;
+	if (o->sqpoll) {
+		f |= IORING_SETUP_SQPOLL;
+		if (o->sqpoll_cpu >= 0) {
+			f |= IORING_SETUP_SQ_AFF;
+			p->sq_thread_cpu = (unsigned)o->sqpoll_cpu;
+		}
+	}
+	return f;
+}
+
+/* The ring's tables of registered files and buffers, empty (sparse). */
+static int uring_register_tables(struct rl_exec *ex)
+{
+	struct rl_exec_uring_x *x = calloc(1, sizeof(*x));
+	int rc = 0;
+
+	if (!x)
+		return -ENOMEM;
+	for (int i = 0; i < URING_FILES; i++)
+		x->fds[i] = -1;
+	ex->uring_x = x;
+	if (ex->opts.fixed_files)
+		rc = io_uring_register_files_sparse(ex->ring, URING_FILES);
+	if (!rc && ex->opts.fixed_bufs)
+		rc = io_uring_register_buffers_sparse(ex->ring, URING_BUFS);
+	return rc;
+}
+
 int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 {
 	struct io_uring_params p = {0};
+	unsigned asked;
 	int rc;
 
 	if (!ring_depth)
@@ -235,16 +377,23 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 	 * runs: its work waits for the thread's next return from any system
 	 * call; TASKRUN_FLAG: meanwhile the kernel raises IORING_SQ_TASKRUN,
 	 * which liburing checks before it decides a wait need not enter. */
-	p.flags =
-	    IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+	asked = uring_asked_flags(&ex->opts, &p);
+	p.flags = asked | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN |
+	          IORING_SETUP_TASKRUN_FLAG;
 	p.cq_entries = ring_depth * 2;
 	p.flags |= IORING_SETUP_CQSIZE;
 	rc = io_uring_queue_init_params(ring_depth, ex->ring, &p);
 	if (rc == -EINVAL) {
-		/* Older kernels: plain setup. */
-		rc = io_uring_queue_init(ring_depth, ex->ring, 0);
+		/* Older kernels: the options' flags alone. */
+		struct io_uring_params q = {0};
+		q.flags = uring_asked_flags(&ex->opts, &q);
+		rc = io_uring_queue_init_params(ring_depth, ex->ring, &q);
 	}
+	if (!rc && (rc = uring_register_tables(ex)) < 0)
+		io_uring_queue_exit(ex->ring);
 	if (rc < 0) {
+		free(ex->uring_x);
+		ex->uring_x = NULL;
 		free(ex->ring);
 		ex->ring = NULL;
 		return rc;
@@ -252,9 +401,7 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 	/* at most one pending request per submission entry */
 	ex->ring_ios = calloc(ex->ring->sq.ring_entries, sizeof(*ex->ring_ios));
 	if (!ex->ring_ios) {
-		io_uring_queue_exit(ex->ring);
-		free(ex->ring);
-		ex->ring = NULL;
+		rl_exec_uring_destroy(ex);
 		return -ENOMEM;
 	}
 	ex->backend = &uring_backend;

@@ -132,6 +132,9 @@ static int file_space_io(struct file_state *f, const struct rl_io *io)
 	return fallocate(f->fd, modes[io->op], (off_t)io->offset, (off_t)io->len) ? -errno : 0;
 }
 
+/* a request's one segment, for an executor that reads and writes vectored */
+RL_IO_CTX_DEFINE(file_iov, struct iovec)
+
 static void file_submit(struct rl_target *t, struct rl_io *io)
 {
 	struct file_state *f = t->priv;
@@ -163,14 +166,11 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 	}
 	switch (io->op) {
 	case RL_OP_READ:
-		io_uring_prep_read(sqe, fd, io->buf, io->len, io->offset);
-		sqe->ioprio = io->ioprio;
-		break;
 	case RL_OP_WRITE:
-		io_uring_prep_write(sqe, fd, io->buf, io->len, io->offset);
+		rl_exec_uring_prep_rw(io->ex, sqe, io->op == RL_OP_WRITE, fd, io->buf, io->len,
+		                      io->offset, io->flags & RL_IO_FUA ? RWF_DSYNC : 0,
+		                      file_iov(io));
 		sqe->ioprio = io->ioprio;
-		if (io->flags & RL_IO_FUA)
-			sqe->rw_flags = RWF_DSYNC;
 		break;
 	case RL_OP_FLUSH:
 		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
@@ -257,6 +257,7 @@ static void file_drop_cache(struct rl_target *t)
 
 static const struct rl_target_ops file_ops = {
     .name = "file",
+    .ctx_size = sizeof(struct iovec),
     .submit = file_submit,
     .attach = file_attach,
     .drop_cache = file_drop_cache,

@@ -249,6 +249,17 @@ struct wl_job {
 	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
 	char engine_name[16];  /* ioengine as given (psync, sync, pvsync2...), for reports */
 	bool engine_given;     /* ioengine= was given (wl_job_init clears it) */
+	/* fio's io_uring engine options (opt_engine.c), and libaio's userspace_reap */
+	bool hipri;                  /* completions polled (IORING_SETUP_IOPOLL) */
+	bool sqthread_poll;          /* a kernel thread takes the submissions */
+	int32_t sqthread_poll_cpu;   /* its CPU; -1: any */
+	bool fixedbufs;              /* buffers registered with the ring */
+	bool registerfiles;          /* files registered with the ring */
+	int32_t nonvectored;         /* -1 (default): read/write opcodes; 0: readv/writev */
+	uint32_t uncached;           /* nonzero: RWF_DONTCACHE on buffered reads and writes */
+	bool nowait;                 /* RWF_NOWAIT on reads and writes */
+	uint32_t force_async;        /* IOSQE_ASYNC on every Nth request; 0: never */
+	bool userspace_reap;         /* libaio: completions read from the ring in user space */
 	char filename[WL_PATH_MAX];  /* filename=: path, PATH:PATH... or a spec; "" none */
 	bool direct_given;           /* direct= or buffered= was given (wl_job_init clears it) */
 	char directory[WL_PATH_MAX]; /* directory=: files named NAME.CLONE.0 in it; "" none */

@@ -312,3 +312,88 @@ int opt_set_cpumode(struct wl_job *job, const struct opt_def *def, const char *v
 {
 	return opt_two_words(def, value, ctx, "noop", "qsort", &job->cpu_qsort);
 }
+
+/*
+ * sqthread_poll: as fio, no submission latency is measured: a submission
+ * only fills the ring, and the kernel thread's pick-up is not seen.
+ */
+int opt_set_sqpoll(struct wl_job *job, const struct opt_def *def, const char *value,
+                   const struct opt_ctx *ctx)
+{
+	bool b = false;
+	(void)def;
+	int ret = opt_parse_bool(value, &b, ctx);
+	if (ret)
+		return ret;
+	job->sqthread_poll = b;
+	if (b)
+		job->disable_slat = true;
+	return 0;
+}
+
+/* sqthread_poll_cpu=N: a CPU number this machine may have. */
+int opt_set_sqpoll_cpu(struct wl_job *job, const struct opt_def *def, const char *value,
+                       const struct opt_ctx *ctx)
+{
+	uint64_t v;
+	int ret = opt_parse_uint(def, value, 0, 4095, &v, ctx);
+	if (ret)
+		return ret;
+	job->sqthread_poll_cpu = (int32_t)v;
+	return 0;
+}
+
+/* nonvectored=N: as fio, -1 is its default (the kernel's read/write opcodes), 0 vectored. */
+int opt_set_nonvectored(struct wl_job *job, const struct opt_def *def, const char *value,
+                        const struct opt_ctx *ctx)
+{
+	uint64_t v;
+
+	if (value && !strcmp(value, "-1")) {
+		job->nonvectored = -1;
+		return 0;
+	}
+	int ret = opt_parse_uint(def, value, 0, 1u << 30, &v, ctx);
+	if (ret)
+		return ret;
+	job->nonvectored = v ? 1 : 0;
+	return 0;
+}
+
+/*
+ * The io_uring engine's own options belong to it: given to a job of another
+ * engine they are an error (fio does not know them there either).
+ */
+int opt_check_uring_opts(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	const char *name = job->hipri                    ? "hipri"
+	                   : job->sqthread_poll          ? "sqthread_poll"
+	                   : job->sqthread_poll_cpu >= 0 ? "sqthread_poll_cpu"
+	                   : job->fixedbufs              ? "fixedbufs"
+	                   : job->registerfiles          ? "registerfiles"
+	                   : job->nonvectored >= 0       ? "nonvectored"
+	                   : job->uncached               ? "uncached"
+	                   : job->force_async            ? "force_async"
+	                                                 : NULL;
+
+	if (name && job->engine != WL_ENGINE_IO_URING)
+		return opt_fail(
+		    ctx, false,
+		    "%s is an option of the io_uring engine (as in fio), and this job's "
+		    "ioengine is %s",
+		    name, job->engine_name);
+	if (job->nowait && job->engine != WL_ENGINE_IO_URING && job->engine != WL_ENGINE_LIBAIO)
+		return opt_fail(
+		    ctx, false,
+		    "nowait is an option of the io_uring and libaio engines (as in fio), "
+		    "and this job's ioengine is %s",
+		    job->engine_name);
+	if (job->userspace_reap && job->engine != WL_ENGINE_LIBAIO)
+		return opt_fail(ctx, false,
+		                "userspace_reap is an option of the libaio engine (as in fio), and "
+		                "this job's ioengine is %s",
+		                job->engine_name);
+	if (job->sqthread_poll_cpu >= 0 && !job->sqthread_poll)
+		return opt_fail(ctx, false, "sqthread_poll_cpu needs sqthread_poll");
+	return 0;
+}

@@ -143,6 +143,7 @@ opt_set_fn opt_set_bool, opt_set_u32, opt_set_u64, opt_set_percent, opt_set_size
 opt_set_fn opt_set_name, opt_set_rw, opt_set_bsrange, opt_set_bs, opt_set_bssplit, opt_set_rwmix,
     opt_set_dist;
 /* opt_engine.c */
+opt_set_fn opt_set_sqpoll, opt_set_sqpoll_cpu, opt_set_nonvectored;
 opt_set_fn opt_set_engine, opt_set_buffered, opt_set_direct, opt_set_iodepth, opt_set_path,
     opt_set_fallocate, opt_set_sync, opt_set_mem, opt_set_thread, opt_set_submit_mode,
     opt_set_generator, opt_set_clocksource, opt_set_mounted_write, opt_set_file_service,
@@ -158,6 +159,8 @@ opt_set_fn opt_set_verify, opt_set_vpattern, opt_set_bpattern, opt_set_dedupe_mo
 /* opt_net.c: ioengine=net's options, and its rules across options (validate) */
 opt_set_fn opt_set_net_proto;
 int opt_check_net(const struct wl_job *job, const struct opt_ctx *ctx);
+/* opt_engine.c: the io_uring and libaio engines' own options belong to them */
+int opt_check_uring_opts(const struct wl_job *job, const struct opt_ctx *ctx);
 /* opt_report.c */
 opt_set_fn opt_set_log_avg, opt_set_log, opt_set_pct_list, opt_set_coe, opt_set_ignore_error,
     opt_set_unified_rw, opt_set_kb_base;

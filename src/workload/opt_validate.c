@@ -404,10 +404,10 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 {
 	struct opt_ctx ctx = {.where = where, .msg = msg, .msglen = msglen};
 	static int (*const checks[])(const struct wl_job *, const struct opt_ctx *) = {
-	    opt_check_values,   opt_check_sizes,    opt_check_region,  opt_check_pattern,
-	    opt_check_verify,   opt_check_sequence, opt_check_buffers, opt_check_timing,
-	    opt_check_priority, opt_check_zones,    opt_check_limits,  opt_check_engine,
-	    opt_check_net,
+	    opt_check_values,   opt_check_sizes,      opt_check_region,  opt_check_pattern,
+	    opt_check_verify,   opt_check_sequence,   opt_check_buffers, opt_check_timing,
+	    opt_check_priority, opt_check_zones,      opt_check_limits,  opt_check_engine,
+	    opt_check_net,      opt_check_uring_opts,
 	};
 	if (msg && msglen)
 		msg[0] = '\0';

@@ -766,6 +766,51 @@ static const struct opt_def opt_table[] = {
               "have several (64k/25/1/1:64k/75/3/2).  Instead of cmdprio_percentage "
               "(io_uring and libaio)."),
      .set = opt_set_cmdprio_bssplit},
+    {OPT_INFO("hipri", NULL, "bool", "0",
+              "io_uring: completions are polled by the ring instead of signalled by "
+              "interrupts (IORING_SETUP_IOPOLL).  O_DIRECT only, and the device needs poll "
+              "queues: elsewhere each request fails with EOPNOTSUPP, as in fio."),
+     .set = opt_set_bool, .off = OPT_OFF(hipri, bool)},
+    {OPT_INFO("sqthread_poll", NULL, "bool", "0",
+              "io_uring: a kernel thread takes the submissions from the ring "
+              "(IORING_SETUP_SQPOLL), so submitting needs no system call; implies "
+              "registerfiles and, as fio, no submission latency is measured."),
+     .set = opt_set_sqpoll},
+    {OPT_INFO("sqthread_poll_cpu", NULL, "int", "",
+              "io_uring: the CPU of sqthread_poll's kernel thread (IORING_SETUP_SQ_AFF)."),
+     .set = opt_set_sqpoll_cpu},
+    {OPT_INFO("fixedbufs", NULL, "bool", "0",
+              "io_uring: the job's buffers are registered with the ring once, and reads and "
+              "writes go as READ_FIXED/WRITE_FIXED, saving the kernel mapping them per "
+              "request.  Locks the buffers in memory (RLIMIT_MEMLOCK)."),
+     .set = opt_set_bool, .off = OPT_OFF(fixedbufs, bool)},
+    {OPT_INFO("registerfiles", NULL, "bool", "0",
+              "io_uring: each file is registered with the ring on its first request, and "
+              "reads and writes name it by its slot (IOSQE_FIXED_FILE), saving the kernel "
+              "a file table lookup per request."),
+     .set = opt_set_bool, .off = OPT_OFF(registerfiles, bool)},
+    {OPT_INFO("nonvectored", NULL, "int", "-1",
+              "io_uring: 0 reads and writes with readv/writev of one segment; -1 (fio's "
+              "default on kernels that have them) or 1 with the plain read/write "
+              "opcodes."),
+     .set = opt_set_nonvectored},
+    {OPT_INFO("uncached", NULL, "int", "0",
+              "io_uring: nonzero sets RWF_DONTCACHE on reads and writes, so buffered I/O "
+              "drops its pages from the page cache once done (kernel 6.14 and later; "
+              "elsewhere the requests fail with EOPNOTSUPP)."),
+     .set = opt_set_u32, .off = OPT_OFF(uncached, uint32_t), .min = 0, .max = UINT32_MAX},
+    {OPT_INFO("nowait", NULL, "bool", "0",
+              "io_uring and libaio: RWF_NOWAIT on reads and writes: a request that would "
+              "block (a buffered read of pages not cached) fails with EAGAIN instead."),
+     .set = opt_set_bool, .off = OPT_OFF(nowait, bool)},
+    {OPT_INFO("force_async", NULL, "int", "0",
+              "io_uring: every Nth request carries IOSQE_ASYNC, so the kernel hands it to a "
+              "worker thread instead of trying it inline first; 0: none."),
+     .set = opt_set_u32, .off = OPT_OFF(force_async, uint32_t), .min = 0, .max = UINT32_MAX},
+    {OPT_INFO("userspace_reap", NULL, "bool", "0",
+              "libaio: a poll that does not wait reads finished requests from the AIO ring "
+              "in user space instead of calling io_getevents (as fio)."),
+     .set = opt_set_bool, .off = OPT_OFF(userspace_reap, bool)},
     {OPT_INFO("log_prio", NULL, "bool", "0",
               "The last column of write_lat_log's logs shows each sample's priority value "
               "as fio does (0x6000: class 3, level 0) instead of 1 for the real time class "
@@ -821,8 +866,9 @@ static const struct {
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */
 static const char *const opt_fio_unsupported[] = {
-    "bs_unaligned", "iodepth_low",   "percentage_random", "hipri",
-    "fixedbufs",    "registerfiles", "sqthread_poll",
+    "bs_unaligned",
+    "iodepth_low",
+    "percentage_random",
 };
 
 static const struct opt_def *opt_lookup(const char *name)
@@ -887,6 +933,7 @@ void wl_job_init(struct wl_job *job)
 	job->direct_given = false;
 	job->iodepth_given = false;
 	job->engine_given = false;
+	job->sqthread_poll_cpu = -1; /* none: the kernel places the thread */
 	job->verify_given = false;
 	job->scramble_given = false;
 	job->rwmix_given[0] = job->rwmix_given[1] = false;

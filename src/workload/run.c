@@ -529,12 +529,13 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	}
 	s->counted = w->measuring;
 	if (job->invalidate) {
-		/* fio reopens its file at every pass over it, dropping its cache */
-		w->pass_bytes += run_account(&w->gen, len);
+		/* fio reopens its file at every pass over it, dropping its cache: at
+		   the next pass's first request, so the last pass leaves it cached */
 		if (w->pass_bytes >= w->gen.region_len) {
 			w->pass_bytes = 0;
 			rl_target_drop_cache(w->t);
 		}
+		w->pass_bytes += run_account(&w->gen, len);
 	}
 	if (w->measuring && w->budget) {
 		w->issued += run_account(&w->gen, len);

@@ -21,10 +21,16 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "workload/numa.h"
 #include "workload/run_priv.h"
+
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x00000008 /* linux/fs.h */
+#endif
+#define RUN_RWF_DONTCACHE 0x00000080 /* linux/fs.h since 6.14: RWF_DONTCACHE */
 
 /* Set from signal handlers: every worker stops issuing, as at its deadline. */
 static atomic_bool run_stop;
@@ -98,6 +104,15 @@ static int run_worker_buffers(struct run_worker *w, uint32_t maxbs)
 	}
 	if (!w->bufmem)
 		return -ENOMEM;
+	int rc = rl_exec_add_buffer(w->ex, w->bufmem, total);
+	if (rc) {
+		snprintf(
+		    w->setup_msg, sizeof(w->setup_msg),
+		    "job '%s': fixedbufs: the ring refused to register %zu bytes of buffers: %s%s",
+		    job->name, total, strerror(-rc),
+		    rc == -ENOMEM ? " (RLIMIT_MEMLOCK: see ulimit -l)" : "");
+		return rc;
+	}
 	w->scramble = wl_buf_scrambles(job);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *s = &w->slots[i];
@@ -359,7 +374,21 @@ static int run_thread_exec(struct run_thread *th, struct rl_exec **exp)
 
 	for (unsigned i = 0; i < th->n; i++)
 		depth += th->ws[i]->job->iodepth;
-	rc = rl_exec_create(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &ex);
+	/* the engine's options, from the thread's first job (fio: one engine per thread) */
+	const struct wl_job *j0 = th->ws[0]->job;
+	struct rl_exec_opts eo = {
+	    .iopoll = j0->hipri,
+	    .sqpoll = j0->sqthread_poll,
+	    .sqpoll_cpu = j0->sqthread_poll_cpu,
+	    .fixed_files = j0->registerfiles || j0->sqthread_poll, /* as fio */
+	    .fixed_bufs = j0->fixedbufs,
+	    .vectored = j0->nonvectored == 0,
+	    .async_every = j0->force_async,
+	    .rw_flags = (j0->nowait ? RWF_NOWAIT : 0) | (j0->uncached ? RUN_RWF_DONTCACHE : 0),
+	    .user_reap = j0->userspace_reap,
+	};
+	rc = rl_exec_create_opts(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &eo,
+	                         &ex);
 	*exp = ex;
 	if (rc) {
 		snprintf(th->ws[0]->setup_msg, sizeof(th->ws[0]->setup_msg),

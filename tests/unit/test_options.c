@@ -642,9 +642,11 @@ static void test_unknown_and_rejected(void **state)
 	        "filedelete, dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
-	SET_ERR("hipri", NULL,
-	        "fio option 'hipri' is not supported by raidlab (see 'raidlab help "
+	SET_ERR("iodepth_low", "4",
+	        "fio option 'iodepth_low' is not supported by raidlab (see 'raidlab help "
 	        "options')");
+	SET_ERR("nonvectored", "x", "option 'nonvectored': expected a whole number");
+	SET_ERR("sqthread_poll_cpu", "-2", "option 'sqthread_poll_cpu': expected a whole number");
 	SET_ERR("cpuload", "101", "option 'cpuload': expected a whole number from 1 to 100");
 	SET_ERR("cpumode", "spin", "option 'cpumode': expected noop or qsort, got 'spin'");
 	SET_ERR("cpuchunks", "0", "option 'cpuchunks'");
@@ -1225,6 +1227,16 @@ static const char *const promised[] = {
     "cmdprio_percentage",
     "cmdprio_class",
     "cmdprio",
+    "hipri",
+    "sqthread_poll",
+    "sqthread_poll_cpu",
+    "fixedbufs",
+    "registerfiles",
+    "nonvectored",
+    "uncached",
+    "nowait",
+    "force_async",
+    "userspace_reap",
     "cmdprio_bssplit",
     "zonemode",
     "zonerange",
@@ -1428,7 +1440,8 @@ static void test_option_table(void **state)
 				SET_OK(&j, o->alias, o->def);
 		} else {
 			/* No default: bssplit ("unset" means bs is used), the texts, cpuload (given
-			   or not: cpuio needs it). */
+			   or not: cpuio needs it), sqthread_poll_cpu (none: the kernel's choice).
+			 */
 			if (strcmp(o->name, "bssplit") && strcmp(o->name, "cmdprio_bssplit") &&
 			    strcmp(o->name, "filename") && strcmp(o->name, "directory") &&
 			    strcmp(o->name, "description") && strncmp(o->name, "write_", 6) &&
@@ -1439,7 +1452,8 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "ignore_error") && strcmp(o->name, "read_iolog") &&
 			    strcmp(o->name, "cpuload") && strcmp(o->name, "program") &&
 			    strcmp(o->name, "arguments") && strcmp(o->name, "hostname") &&
-			    strcmp(o->name, "port") && strcmp(o->name, "interface"))
+			    strcmp(o->name, "port") && strcmp(o->name, "interface") &&
+			    strcmp(o->name, "sqthread_poll_cpu"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name (allow_mounted_write takes 0 only: a job
@@ -1833,7 +1847,11 @@ static void test_jobfile_malformed(void **state)
 	    {"[j]\nbssplit=4k/50:8k/40\n",
 	     "bad.fio:2: option 'bssplit': the percentages add up to 90, expected 100"},
 	    {"[global]\n[j]\ndirect=maybe\n", "bad.fio:3: option 'direct': expected a boolean"},
-	    {"[j]\n\n\n\n\nhipri=1\n", "bad.fio:6: fio option 'hipri' is not supported by raidlab"},
+	    {"[j]\n\n\n\n\niodepth_low=1\n",
+	     "bad.fio:6: fio option 'iodepth_low' is not supported by raidlab"},
+	    {"[j]\nioengine=psync\nhipri=1\n",
+	     "bad.fio:1: job 'j': hipri is an option of the io_uring engine (as in fio), and this "
+	     "job's ioengine is psync"},
 	    {"[j]\nstonewall=x\n", "bad.fio:2: option 'stonewall'"},
 	    {"[j]\nsize=0%\n", "bad.fio:2: option 'size': expected a percentage from 1 to 100"},
 	};

@@ -36,6 +36,8 @@ const char *rl_exec_kind_name(enum rl_exec_kind kind)
 		return "virtual";
 	case RL_EXEC_LIBAIO:
 		return "libaio";
+	case RL_EXEC_POSIXAIO:
+		return "posixaio";
 	}
 	return "?";
 }
@@ -145,6 +147,9 @@ int rl_exec_create_opts(enum rl_exec_kind kind, size_t pool_size, unsigned ring_
 		break;
 	case RL_EXEC_LIBAIO:
 		rc = rl_exec_aio_init(ex, ring_depth);
+		break;
+	case RL_EXEC_POSIXAIO:
+		rc = rl_exec_posixaio_init(ex, ring_depth);
 		break;
 	default:
 		rc = -EINVAL;

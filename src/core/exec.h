@@ -35,6 +35,7 @@ enum rl_exec_kind {
 	RL_EXEC_PSYNC,     /* real clock, pread/pwrite for file I/O */
 	RL_EXEC_VIRTUAL,   /* simulated clock, timers only */
 	RL_EXEC_LIBAIO,    /* real clock, Linux native AIO (libaio) for file I/O */
+	RL_EXEC_POSIXAIO,  /* real clock, POSIX AIO (aio_read, aio_write) for file I/O */
 };
 
 struct rl_exec;
@@ -365,6 +366,15 @@ struct io_uring_sqe *rl_exec_get_sqe(struct rl_exec *ex, struct rl_io *io);
  * them synchronously) or -EAGAIN when the executor's table is full.
  */
 int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone);
+
+/**
+ * For targets that do real I/O on a POSIX AIO executor: start @io (read,
+ * write, or FLUSH as aio_fsync(O_DSYNC)) on @fd now; it completes through
+ * rl_exec_backend_done at a later poll.  Returns 0, -EOPNOTSUPP for what
+ * POSIX AIO cannot do (a FUA write, a trim: do them synchronously) or
+ * -EAGAIN when the executor's table is full.
+ */
+int rl_exec_posixaio_submit(struct rl_exec *ex, struct rl_io *io, int fd);
 
 /** Pool internals used by io.c. */
 struct rl_io *rl_exec_pool_get(struct rl_exec *ex);

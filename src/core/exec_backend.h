@@ -11,6 +11,7 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth);
 int rl_exec_psync_init(struct rl_exec *ex);
 int rl_exec_virtual_init(struct rl_exec *ex);
 int rl_exec_aio_init(struct rl_exec *ex, unsigned depth);
+int rl_exec_posixaio_init(struct rl_exec *ex, unsigned depth);
 
 /* io_uring machinery shared with the paced executor (exec_paced.c). */
 int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until);

@@ -70,6 +70,13 @@ enum rl_op {
  * file per job).  Ignored elsewhere.
  */
 #define RL_IO_BUFFERED 0x8u
+/*
+ * File targets only (fio's mmap engine): the request is a copy to or from
+ * the file mapped into memory (MAP_SHARED); a flush is msync(2) of the
+ * mapping, and on a file opened O_DIRECT each transfer is followed by
+ * msync and MADV_DONTNEED of its pages, as fio's engine does.
+ */
+#define RL_IO_MMAP 0x10u
 
 /**
  * Completion callback.  status is 0 on success or a negative errno (-EIO for

@@ -40,10 +40,12 @@
 #include <json-c/json.h>
 #include <liburing.h>
 #include <linux/fs.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -65,8 +67,64 @@ struct file_state {
 	bool create; /* a missing file may be created (fio's allow_file_create) */
 	bool direct;
 	bool writable;
-	int access_hint; /* POSIX_FADV_* given to a buffered file before each job */
+	int access_hint;        /* POSIX_FADV_* given to a buffered file before each job */
+	_Atomic(uint8_t *) map; /* RL_IO_MMAP: the whole file mapped, at the first such request */
 };
+
+/* The file mapped whole (fio's mmap engine maps it in windows; one is enough here). */
+static uint8_t *file_map(struct rl_target *t, struct file_state *f)
+{
+	uint8_t *m = atomic_load(&f->map), *none = NULL;
+	size_t len = (size_t)t->size;
+
+	if (m)
+		return m;
+	m = mmap(NULL, len, PROT_READ | (f->writable ? PROT_WRITE : 0), MAP_SHARED, f->fd, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	/* as fio: the job's access hint (random: no read-around on a fault; the
+	   POSIX_FADV_ and POSIX_MADV_ values are the same), and no pages yet */
+	if (f->access_hint)
+		(void)posix_madvise(m, len, f->access_hint);
+	(void)posix_madvise(m, len, POSIX_MADV_DONTNEED);
+	if (!atomic_compare_exchange_strong(&f->map, &none, m)) {
+		munmap(m, len); /* another thread of the job mapped it first */
+		return none;
+	}
+	return m;
+}
+
+/* fio's mmap engine: a transfer is a copy to or from the mapping (RL_IO_MMAP). */
+static int file_mmap_io(struct rl_target *t, struct file_state *f, struct rl_io *io)
+{
+	uint8_t *m = file_map(t, f);
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (!m)
+		return -errno;
+	switch (io->op) {
+	case RL_OP_READ:
+		memcpy(io->buf, m + io->offset, io->len);
+		break;
+	case RL_OP_WRITE:
+		memcpy(m + io->offset, io->buf, io->len);
+		break;
+	case RL_OP_FLUSH:
+		return msync(m, (size_t)t->size, MS_SYNC) ? -errno : 0;
+	default:
+		return -EINVAL; /* a trim is the file's, not the mapping's (file_submit) */
+	}
+	if (f->direct || (io->flags & RL_IO_FUA)) {
+		/* not O_DIRECT, but the pages written back and dropped, as fio does */
+		uint64_t start = io->offset & ~(uint64_t)(pg - 1);
+		size_t len = (size_t)(io->offset + io->len - start);
+		if (msync(m + start, len, MS_SYNC))
+			return -errno;
+		if (f->direct && posix_madvise(m + start, len, POSIX_MADV_DONTNEED))
+			return -EIO;
+	}
+	return 0;
+}
 
 static int file_sync_io(struct file_state *f, int fd, struct rl_io *io)
 {
@@ -146,7 +204,19 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 		rl_io_complete_later(io, file_space_io(f, io));
 		return;
 	}
+	if ((io->flags & RL_IO_MMAP) && io->op != RL_OP_TRIM) {
+		rl_io_complete_later(io, file_mmap_io(t, f, io));
+		return;
+	}
 
+	if (io->ex->kind == RL_EXEC_POSIXAIO) {
+		int rc = rl_exec_posixaio_submit(io->ex, io, fd);
+		if (rc == -EAGAIN || rc == -EOPNOTSUPP) /* table full, or not an AIO operation */
+			rl_io_complete_later(io, file_sync_io(f, fd, io));
+		else if (rc)
+			rl_io_complete_later(io, rc);
+		return;
+	}
 	if (io->ex->kind == RL_EXEC_LIBAIO && io->op != RL_OP_TRIM) {
 		int rc = rl_exec_aio_submit(io->ex, io, fd, buffered || !f->direct);
 		if (rc == -EAGAIN) /* the executor's iocb table is full: do it now */
@@ -218,6 +288,8 @@ static void file_destroy(struct rl_target *t)
 	if (f->created && rl_target_opening())
 		f->keep = false; /* the stack did not open: the new file holds nothing */
 	file_finish(t);
+	if (atomic_load(&f->map))
+		munmap(atomic_load(&f->map), (size_t)t->size);
 	if (f->fd >= 0)
 		close(f->fd);
 	if (f->fd_buffered >= 0)
@@ -353,6 +425,7 @@ static int file_regrow(struct file_state *f, struct rl_target *t, uint64_t want_
 		return -e;
 	}
 	rc = ftruncate(wfd, 0) ? -errno : file_fill(wfd, t, want_size, ctx);
+	(void)posix_fadvise(wfd, 0, 0, POSIX_FADV_DONTNEED); /* as fio after a layout */
 	close(wfd);
 	if (rc) {
 		rl_err_set(err, pos, "cannot lay out %s at %llu bytes: %s", f->path,
@@ -399,6 +472,8 @@ static int file_make(struct file_state *f, struct rl_target *t, uint64_t want_si
 	f->created = true;
 	rl_safety_mark_file(cfd);
 	rc = file_fill(cfd, t, want_size, ctx);
+	/* fio drops the new file's pages once laid out, whatever invalidate says */
+	(void)posix_fadvise(cfd, 0, 0, POSIX_FADV_DONTNEED);
 	close(cfd);
 	if (rc) {
 		rl_err_set(err, pos, "cannot lay out %s: %s", f->path, strerror(-rc));

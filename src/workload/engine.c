@@ -6,12 +6,14 @@
  * Design: an engine is a row, not a branch in the request path.  The
  * request path (run.c) stays the same for every engine: it issues requests
  * of the job's pattern and times them.  What differs is where they go:
- *   - io_uring, libaio, psync (sync, pvsync...): data transfers on the
- *     job's files through that executor;
+ *   - io_uring, libaio, posixaio, psync (sync, pvsync...): data transfers
+ *     on the job's files through that executor;
  *   - null: the null() target (files.c), nothing is transferred;
  *   - falloc, ftruncate (fio's engines of those names): synchronous, each
  *     request marked RL_IO_SPACE / RL_IO_TRUNC so the file target makes it
  *     that system call on the file (targets/file.c, core/io.h);
+ *   - mmap: synchronous, each request marked RL_IO_MMAP so the file
+ *     target copies to or from the file mapped into memory;
  *   - filecreate, filestat, filedelete, dircreate, dirstat, dirdelete:
  *     the job's nrfiles files become one fileops() target (files.c,
  *     targets/fileops.c) in which request k is the operation on file k,
@@ -56,6 +58,8 @@ static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
     [WL_ENGINE_EXEC] = {.exec = RL_EXEC_PSYNC, .noio = true},
     [WL_ENGINE_PMEMBLK] = {.exec = RL_EXEC_PSYNC},
     [WL_ENGINE_NET] = {.exec = RL_EXEC_PSYNC, .stream = true},
+    [WL_ENGINE_MMAP] = {.exec = RL_EXEC_PSYNC, .io_flags = RL_IO_MMAP},
+    [WL_ENGINE_POSIXAIO] = {.exec = RL_EXEC_POSIXAIO},
 };
 
 static const struct wl_engine_row *wl_engine_row(enum wl_engine e)

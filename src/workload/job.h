@@ -125,6 +125,8 @@ enum wl_engine {
 	WL_ENGINE_PMEMBLK,
 	/* engine.c: a stream to or from a peer over a socket, the net() target */
 	WL_ENGINE_NET,
+	WL_ENGINE_MMAP,
+	WL_ENGINE_POSIXAIO,
 	WL_ENGINE_COUNT
 };
 

@@ -33,6 +33,8 @@ const struct opt_choice opt_engine_choices[] = {
     {"exec", WL_ENGINE_EXEC},
     {"pmemblk", WL_ENGINE_PMEMBLK},
     {"net", WL_ENGINE_NET},
+    {"mmap", WL_ENGINE_MMAP},
+    {"posixaio", WL_ENGINE_POSIXAIO},
     {NULL, 0},
 };
 

@@ -147,7 +147,8 @@ static const struct opt_def opt_table[] = {
               "How I/O is issued.  A job on a --target defaults to io_uring; a job that "
               "runs where fio would (filename= names paths, directory= is set, or no file "
               "and no --target) defaults to psync, fio's default.  The engines: io_uring; libaio "
-              "(Linux native AIO through libaio); psync, "
+              "(Linux native AIO through libaio); posixaio (POSIX AIO: aio_read, aio_write and "
+              "aio_fsync, run by the C library's helper threads); psync, "
               "sync, pvsync, pvsync2 (one synchronous call per I/O, so iodepth is 1 in "
               "effect); null (no I/O at all: a null() target of the job's size); falloc "
               "(each read is fallocate(2) keeping the size, each write one growing it, each "
@@ -162,7 +163,9 @@ static const struct opt_def opt_table[] = {
               "with libpmemblk); net "
               "(a stream over a TCP, UDP or unix socket to or from a peer, a net() "
               "target: a write sends a block, a read receives one; see hostname, port, "
-              "protocol, listen)."),
+              "protocol, listen); mmap (the file mapped into memory and each I/O a copy to "
+              "or from it, a sync msync(2); with direct=1 each write is msynced and its "
+              "pages dropped, as fio's)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("cpuload", NULL, "int", "",
               "ioengine=cpuio (required there): the share of a CPU each job burns, 1 to 100 "

@@ -453,7 +453,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		s->io.op = RL_OP_FLUSH;
 		s->io.offset = 0;
 		s->io.len = 0;
-		s->io.flags = 0;
+		s->io.flags = w->io_flags & RL_IO_MMAP; /* the mmap engine's is msync */
 		s->io.ioprio = 0;
 		s->cmdprio = false;
 		s->verifying = false;
@@ -530,7 +530,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	s->counted = w->measuring;
 	if (job->invalidate) {
 		/* fio reopens its file at every pass over it, dropping its cache: at
-		   the next pass's first request, so the last pass leaves it cached */
+		   the next pass's first request, so the last pass leaves it cached
+		   (the first pass's drop is the job's own, run_worker.c) */
 		if (w->pass_bytes >= w->gen.region_len) {
 			w->pass_bytes = 0;
 			rl_target_drop_cache(w->t);
@@ -665,7 +666,7 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				s->io.op = RL_OP_FLUSH;
 				s->io.offset = 0;
 				s->io.len = 0;
-				s->io.flags = 0;
+				s->io.flags = w->io_flags & RL_IO_MMAP;
 				s->verifying = false;
 				s->counted = false;
 				run_submit(w, s, now);

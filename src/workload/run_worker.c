@@ -199,8 +199,10 @@ static int run_worker_setup(struct run_worker *w)
 		st_hist_init(&w->res->dir[d].prio_hist[1]);
 	}
 	/* the engines that hand requests to the kernel in a submit call: slat and clat apart */
-	for (int d = 0;
-	     (w->ex->kind == RL_EXEC_URING || w->ex->kind == RL_EXEC_LIBAIO) && d < WL_DIRS; d++) {
+	for (int d = 0; (w->ex->kind == RL_EXEC_URING || w->ex->kind == RL_EXEC_LIBAIO ||
+	                 w->ex->kind == RL_EXEC_POSIXAIO) &&
+	                d < WL_DIRS;
+	     d++) {
 		w->res->dir[d].sc = calloc(2, sizeof(struct st_hist));
 		if (!w->res->dir[d].sc)
 			return -ENOMEM;

@@ -77,6 +77,11 @@ for opt in "" --fixedbufs --registerfiles --nonvectored=0 --nonvectored=1 --forc
 	traced rl.$name "$RAIDLAB" run "${base[@]}" $opt
 	summary fio.$name >fio.$name.sum
 	summary rl.$name >rl.$name.sum
+	if [ "$name" = hipri ]; then
+		# the requests fail here; how often the kernel reissues a failed polled
+		# request before it gives up depends on timing: compare kinds, not counts
+		sed -i 's/ [0-9]*$//' fio.$name.sum rl.$name.sum
+	fi
 	[ -s fio.$name.sum ] || fail "$name: no io_uring events from fio"
 	diff fio.$name.sum rl.$name.sum >/dev/null ||
 		fail "$name: the kernel saw fio and raidlab differently:

@@ -576,10 +576,10 @@ static void test_invalid_values(void **state)
 	    {"direct", "x", "option 'direct': expected a boolean"},
 	    {"buffered", "x", "option 'buffered': expected a boolean"},
 
-	    {"ioengine", "posixaio",
-	     "ioengine 'posixaio' is not supported by raidlab (supported: io_uring, libaio, psync, "
+	    {"ioengine", "splice",
+	     "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, psync, "
 	     "sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, filedelete, "
-	     "dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net)"},
+	     "dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net, mmap, posixaio)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -639,7 +639,8 @@ static void test_unknown_and_rejected(void **state)
 	SET_ERR("ioengine", "splice",
 	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
 	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, "
-	        "filedelete, dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net)");
+	        "filedelete, dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net, mmap, "
+	        "posixaio)");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("iodepth_low", "4",

@@ -7,9 +7,12 @@
  *
  * Opening: a block device is opened as it is (size from BLKGETSIZE64,
  * logical block size from BLKSSZGET).  A missing regular file is created
- * with size= (or the run's default), filled with incompressible data (as
- * fio lays out its files, so reads hit real blocks rather than holes),
- * marked as raidlab's own, and removed when the run finishes unless kept.
+ * with size= (or the run's default), its blocks reserved as fallocate=
+ * says (fio's modes: fallocate(2) by default, posix_fallocate, keep-size,
+ * ftruncate, or nothing), filled with incompressible data (as fio lays out
+ * its files, so reads hit real blocks rather than holes) or, when nothing
+ * reads it, only sized, marked as raidlab's own, and removed when the run
+ * finishes unless kept.
  * An existing file is used as it is; size= may shrink the region used.  An
  * existing regular file shorter than size= is laid out again at size=, as
  * fio does (its old content is replaced, as if it were new, and it is kept
@@ -348,8 +351,8 @@ static int file_reserve(int fd, int mode, uint64_t size)
 
 /*
  * The content of a new (or emptied) file of @size bytes on @fd: its blocks
- * reserved (fallocate=), then written when a job reads it, only sized when
- * the jobs only write, as fio lays out a file.
+ * reserved (fallocate=), then sized and written when a job reads it, only
+ * sized when the jobs only write, as fio lays out a file.
  */
 static int file_fill(int fd, struct rl_target *t, uint64_t size, int falloc,
                      const struct rl_build_ctx *ctx)
@@ -360,7 +363,7 @@ static int file_fill(int fd, struct rl_target *t, uint64_t size, int falloc,
 		return rc;
 	if (!ctx->write_only) {
 		t->caps |= RL_CAP_FRESH; /* an array over it has to resync */
-		return file_layout(fd, size);
+		return ftruncate(fd, (off_t)size) ? -errno : file_layout(fd, size);
 	}
 	/* Nothing will read it: the file only needs its size (sparse where not reserved). */
 	return ftruncate(fd, (off_t)size) ? -errno : 0;

@@ -150,8 +150,16 @@ static unsigned files_pick(struct run_worker *w)
 		break;
 	case WL_FSVC_RANDOM:
 		if (!fs->left || cur_done) {
-			unsigned c = (unsigned)wl_rng_below(&w->gen.rng, fs->n);
-			fs->cur = fs->done[c] < fs->share[c] ? c : files_next_open(fs, c);
+			/* uniform among the files with work left (fio draws until one has) */
+			unsigned open = 0;
+			for (unsigned k = 0; k < fs->n; k++)
+				open += fs->done[k] < fs->share[k];
+			unsigned c = (unsigned)wl_rng_below(&w->gen.rng, open ? open : 1);
+			for (unsigned k = 0; k < fs->n; k++)
+				if (fs->done[k] < fs->share[k] && !c--) {
+					fs->cur = k;
+					break;
+				}
 			fs->left = job->file_service_n;
 		}
 		break;

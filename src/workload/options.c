@@ -337,10 +337,10 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_path, .off = OPT_OFF(filename_format, char[WL_PATH_MAX])},
     {OPT_INFO("nrfiles", NULL, "int", "1",
               "Files each copy of a job without filename= uses, 1 to 16777216, named by "
-              "filename_format; size (or filesize each) is shared among them.  They "
-              "form one region, file after file, so the job's offsets choose the file "
-              "(a job file's target spec holds at most about a hundred; the filecreate "
-              "... dirdelete engines take any number)."),
+              "filename_format; size (or filesize each) is shared among them.  "
+              "file_service_type picks the file of each I/O (a job file's target spec "
+              "holds at most about a hundred; the filecreate ... dirdelete engines take "
+              "any number)."),
      .set = opt_set_u32, .off = OPT_OFF(nrfiles, uint32_t), .min = 1, .max = 1u << 24},
     {OPT_INFO("openfiles", NULL, "int", "1",
               "Accepted for fio job files (1 or more): raidlab keeps all of a job's files "

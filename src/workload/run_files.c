@@ -96,6 +96,16 @@ int run_files_setup(struct run_worker *w)
 		fs->size[0] = t->size;
 	}
 	wl_trace_init(&fs->log);
+	if (w->job->write_iolog[0]) { /* a log that cannot be written stops the job first, as fio */
+		FILE *f = fopen(w->job->write_iolog, "a");
+		if (!f || fclose(f)) {
+			int e = errno;
+			snprintf(w->setup_msg, sizeof(w->setup_msg),
+			         "job '%.40s': write_iolog: %.150s: %s", w->job->name,
+			         w->job->write_iolog, strerror(e));
+			return -e;
+		}
+	}
 	if (w->job->write_iolog[0])
 		for (unsigned k = 0; k < fs->n; k++) {
 			int rc = files_target_name(concat ? t->children[k] : t, &fs->log);

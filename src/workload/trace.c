@@ -451,6 +451,8 @@ static int trace_parse_line(struct trace_parse *p, struct wl_trace *tr, const ch
 	}
 	if (!p->version)
 		return trace_blk_text(p, tr, line);
+	if (!strcmp(line, p->version == 2 ? "fio version 2 iolog" : "fio version 3 iolog"))
+		return 0;     /* the next log appended to the file (write_iolog appends, as fio) */
 	if (line[0] == '#') { /* a comment; raidlab's own says the recorded depth */
 		unsigned long long d;
 		char end;

@@ -6,7 +6,9 @@
 # each request on the file the log names (a replay that writes its own
 # iolog gives back the same file/action/offset/length sequence), creating
 # missing files at the size the trace needs; replay_redirect sends every
-# file's requests to one file, as fio; merge_blktrace_file and
+# file's requests to one file, as fio; numjobs copies append their logs to
+# one file, which both programs replay whole; a log that cannot be written
+# fails the run naming it; merge_blktrace_file and
 # --merge-blktrace-only are refused, naming the option.
 . "$(dirname "$0")/lib.sh"
 need fio
@@ -91,7 +93,21 @@ for d in read write; do
 done
 cd ..
 
-# --- 5. merging blktrace binaries: refused, naming the option ---
+# --- 5. numjobs=2 append two logs to one file (as fio); both programs replay all ---
+mkdir e && cd e
+$RAIDLAB run --name=j --filename=n.dat --size=64k --bs=4k --rw=randread --numjobs=2 \
+	--write_iolog=n.log --output-format=terse >/dev/null || fail "numjobs=2 write_iolog"
+[ "$(grep -c '^fio version 3 iolog$' n.log)" -eq 2 ] || fail "numjobs=2: not two logs in n.log"
+[ "$(logged n.log read | cut -f1)" -eq 32 ] || fail "numjobs=2: $(logged n.log read) reads logged"
+$RAIDLAB run --name=r --read_iolog=n.log --output-format=json >r.json || fail "replay of two logs"
+fio --name=r --read_iolog=n.log --output-format=json >f.json 2>/dev/null || fail "fio replay of two logs"
+[ "$(counts r.json read)" = "$(logged n.log read)" ] && [ "$(counts f.json read)" = "$(logged n.log read)" ] ||
+	fail "two logs: raidlab replayed $(counts r.json read), fio $(counts f.json read), logged $(logged n.log read)"
+cd ..
+expect_fail 1 "write_iolog: $T/no/such/x.log" $RAIDLAB run --name=j --filename=e/n.dat --size=64k \
+	--rw=read --write_iolog="$T/no/such/x.log"
+
+# --- 6. merging blktrace binaries: refused, naming the option ---
 expect_fail 2 "merge_blktrace_file" $RAIDLAB run --name=m --read_iolog=b/f.log \
 	--merge_blktrace_file=m.bin
 expect_fail 2 "merge-blktrace-only" $RAIDLAB run --merge-blktrace-only --name=m \

@@ -12,7 +12,10 @@
  * ioengine=net (one socket per clone, on port + clone).  Paths are quoted in the spec
  * so any character is safe.  A file that does not exist is created by the
  * file target with the size the job covers (offset + size), as fio lays
- * out its files.
+ * out its files.  A job that replays an iolog (read_iolog) without
+ * filename= runs on the files the iolog names (each at the size its
+ * requests reach), or on replay_redirect's one file; fallocate= other than
+ * native goes to each file as the file target's fallocate=.
  *
  * The engines that do no I/O get their own targets: cpu(...) for cpuio,
  * exec("PROGRAM", ...) for exec (the arguments' %r and %n replaced here);

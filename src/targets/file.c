@@ -7,9 +7,12 @@
  *
  * Opening: a block device is opened as it is (size from BLKGETSIZE64,
  * logical block size from BLKSSZGET).  A missing regular file is created
- * with size= (or the run's default), filled with incompressible data (as
- * fio lays out its files, so reads hit real blocks rather than holes),
- * marked as raidlab's own, and removed when the run finishes unless kept.
+ * with size= (or the run's default), its blocks reserved as fallocate=
+ * says (fio's modes: fallocate(2) by default, posix_fallocate, keep-size,
+ * ftruncate, or nothing), filled with incompressible data (as fio lays out
+ * its files, so reads hit real blocks rather than holes) or, when nothing
+ * reads it, only sized, marked as raidlab's own, and removed when the run
+ * finishes unless kept.
  * An existing file is used as it is; size= may shrink the region used.  An
  * existing regular file shorter than size= is laid out again at size=, as
  * fio does (its old content is replaced, as if it were new, and it is kept
@@ -68,8 +71,20 @@ struct file_state {
 	bool direct;
 	bool writable;
 	int access_hint;        /* POSIX_FADV_* given to a buffered file before each job */
+	int falloc;             /* enum file_falloc: how a new file's blocks are reserved */
 	_Atomic(uint8_t *) map; /* RL_IO_MMAP: the whole file mapped, at the first such request */
 };
+
+/* fallocate=: fio's modes of reserving a new file's blocks before it is laid out */
+enum file_falloc {
+	FILE_FALLOC_NATIVE,
+	FILE_FALLOC_NONE,
+	FILE_FALLOC_POSIX,
+	FILE_FALLOC_KEEP,
+	FILE_FALLOC_TRUNCATE
+};
+static const char *const file_falloc_names[] = {"native", "none",     "posix",
+                                                "keep",   "truncate", NULL};
 
 /* The file mapped whole (fio's mmap engine maps it in windows; one is enough here). */
 static uint8_t *file_map(struct rl_target *t, struct file_state *f)
@@ -385,26 +400,46 @@ static uint32_t file_dio_align(int fd)
 }
 
 /*
- * The content of a new (or emptied) file of @size bytes on @fd: written
- * when a job reads it, only allocated when the jobs only write.
+ * Reserve @size bytes of a new (or emptied) file as fio's fallocate= says:
+ * native is fallocate(2) mode 0, posix posix_fallocate(3), keep
+ * fallocate(2) keeping the size, truncate an ftruncate(2), none nothing.
+ * Where the filesystem cannot allocate, the file stays sparse (fio goes on
+ * too).
  */
-static int file_fill(int fd, struct rl_target *t, uint64_t size, const struct rl_build_ctx *ctx)
+static int file_reserve(int fd, int mode, uint64_t size)
 {
-	int rc;
+	int rc = 0;
 
+	if (mode == FILE_FALLOC_NATIVE || mode == FILE_FALLOC_KEEP)
+		rc = fallocate(fd, mode == FILE_FALLOC_KEEP ? FALLOC_FL_KEEP_SIZE : 0, 0,
+		               (off_t)size)
+		         ? errno
+		         : 0;
+	else if (mode == FILE_FALLOC_POSIX)
+		rc = posix_fallocate(fd, 0, (off_t)size);
+	else if (mode == FILE_FALLOC_TRUNCATE)
+		rc = ftruncate(fd, (off_t)size) ? errno : 0;
+	return rc == EOPNOTSUPP || rc == EINVAL ? 0 : -rc;
+}
+
+/*
+ * The content of a new (or emptied) file of @size bytes on @fd: its blocks
+ * reserved (fallocate=), then sized and written when a job reads it, only
+ * sized when the jobs only write, as fio lays out a file.
+ */
+static int file_fill(int fd, struct rl_target *t, uint64_t size, int falloc,
+                     const struct rl_build_ctx *ctx)
+{
+	int rc = file_reserve(fd, falloc, size);
+
+	if (rc)
+		return rc;
 	if (!ctx->write_only) {
 		t->caps |= RL_CAP_FRESH; /* an array over it has to resync */
-		return file_layout(fd, size);
+		return ftruncate(fd, (off_t)size) ? -errno : file_layout(fd, size);
 	}
-	/*
-	 * Nothing will read it: allocate the blocks without writing them, as
-	 * fio does for write-only jobs (fallocate=native); where the
-	 * filesystem cannot, the file is sparse.
-	 */
-	rc = posix_fallocate(fd, 0, (off_t)size);
-	if (rc == EOPNOTSUPP || rc == EINVAL)
-		rc = ftruncate(fd, (off_t)size) ? errno : 0;
-	return -rc;
+	/* Nothing will read it: the file only needs its size (sparse where not reserved). */
+	return ftruncate(fd, (off_t)size) ? -errno : 0;
 }
 
 /*
@@ -424,7 +459,7 @@ static int file_regrow(struct file_state *f, struct rl_target *t, uint64_t want_
 		rl_err_set(err, pos, "cannot open %s to lay it out: %s", f->path, strerror(e));
 		return -e;
 	}
-	rc = ftruncate(wfd, 0) ? -errno : file_fill(wfd, t, want_size, ctx);
+	rc = ftruncate(wfd, 0) ? -errno : file_fill(wfd, t, want_size, f->falloc, ctx);
 	(void)posix_fadvise(wfd, 0, 0, POSIX_FADV_DONTNEED); /* as fio after a layout */
 	close(wfd);
 	if (rc) {
@@ -471,7 +506,7 @@ static int file_make(struct file_state *f, struct rl_target *t, uint64_t want_si
 	}
 	f->created = true;
 	rl_safety_mark_file(cfd);
-	rc = file_fill(cfd, t, want_size, ctx);
+	rc = file_fill(cfd, t, want_size, f->falloc, ctx);
 	/* fio drops the new file's pages once laid out, whatever invalidate says */
 	(void)posix_fadvise(cfd, 0, 0, POSIX_FADV_DONTNEED);
 	close(cfd);
@@ -690,6 +725,13 @@ static const struct rl_param file_params[] = {
      .def_note = "on (off: fio's `create_on_open=1`)",
      .help = "lay out again, at size=, an existing regular file shorter than size= (its "
              "content is replaced), when it may be written to; off: such a file is an error"},
+    {.name = "fallocate",
+     .type = RL_PARAM_ENUM,
+     .choices = file_falloc_names,
+     .def_note = "native (fio's `fallocate`)",
+     .help = "how a file raidlab creates or lays out again reserves its blocks first: "
+             "`native` fallocate(2), `posix` posix_fallocate(3), `keep` fallocate(2) keeping "
+             "the size, `truncate` ftruncate(2), `none` nothing"},
     {0},
 };
 
@@ -699,7 +741,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	const char *path;
 	uint64_t size = 0;
 	bool direct = ctx->direct, keep = ctx->keep, unl = false, create = true, extend = true;
-	int rc;
+	int rc, falloc = FILE_FALLOC_NATIVE;
 
 	if (node->is_call) {
 		if (node->nargs != 1 || node->args[0]->is_call)
@@ -713,6 +755,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 		    (rc = rl_param_bool(node, file_params, "unlink", &unl, err)) ||
 		    (rc = rl_param_bool(node, file_params, "create", &create, err)) ||
 		    (rc = rl_param_bool(node, file_params, "extend", &extend, err)) ||
+		    (rc = rl_param_enum(node, file_params, "fallocate", &falloc, err)) ||
 		    (rc = rl_params_check(node, file_params, err)))
 			return rc;
 	} else {
@@ -736,6 +779,7 @@ static int file_create(struct rl_spec_node *node, const struct rl_build_ctx *ctx
 	f->keep = keep;
 	f->create = create;
 	f->extend = extend;
+	f->falloc = falloc;
 	t->priv = f;
 	t->caps = RL_CAP_FLUSH | RL_CAP_DATA | RL_CAP_REAL;
 	f->access_hint = ctx->access_hint;

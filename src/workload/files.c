@@ -12,7 +12,10 @@
  * ioengine=net (one socket per clone, on port + clone).  Paths are quoted in the spec
  * so any character is safe.  A file that does not exist is created by the
  * file target with the size the job covers (offset + size), as fio lays
- * out its files.
+ * out its files.  A job that replays an iolog (read_iolog) without
+ * filename= runs on the files the iolog names (each at the size its
+ * requests reach), or on replay_redirect's one file; fallocate= other than
+ * native goes to each file as the file target's fallocate=.
  *
  * The engines that do no I/O get their own targets: cpu(...) for cpuio,
  * exec("PROGRAM", ...) for exec (the arguments' %r and %n replaced here);
@@ -23,12 +26,15 @@
  * by stonewall or new_group.
  */
 #include "workload/job.h"
+#include "workload/trace.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define OPT_NFALLOC 5 /* enum wl_falloc's values */
 
 /* Append @fmt to @buf at *@pos; false when it did not fit. */
 __attribute__((format(printf, 4, 5))) static bool files_append(char *buf, size_t len, size_t *pos,
@@ -130,6 +136,9 @@ static bool files_add_file(char *buf, size_t len, size_t *pos, const struct wl_j
 		ok = files_append(buf, len, pos, ", create=0");
 	if (ok && job->create_on_open)
 		ok = files_append(buf, len, pos, ", extend=0");
+	static const char *const falloc[] = {"native", "none", "posix", "keep", "truncate"};
+	if (ok && job->fallocate != WL_FALLOC_NATIVE && job->fallocate < OPT_NFALLOC)
+		ok = files_append(buf, len, pos, ", fallocate=%s", falloc[job->fallocate]);
 	return ok && files_append(buf, len, pos, ")");
 }
 
@@ -199,6 +208,68 @@ static size_t files_next(const char *p)
 			break;
 	}
 	return i;
+}
+
+unsigned wl_job_nfiles(const struct wl_job *job)
+{
+	unsigned n = 0;
+
+	if (!job->filename[0])
+		return job->nrfiles ? job->nrfiles : 1;
+	if (strchr(job->filename, '('))
+		return 0;
+	for (const char *p = job->filename;; n++) {
+		size_t l = files_next(p);
+		if (!p[l])
+			return n + 1;
+		p += l + 1;
+	}
+}
+
+/*
+ * read_iolog without filename=: the files the iolog names, in @dir, each
+ * created (when missing) at the size its requests reach, as concat() when
+ * there are several; replay_redirect's one file instead when given.
+ * Returns 0, 1 when the trace names no files (a block trace), or -errno.
+ */
+static int files_iolog_spec(const struct wl_job *job, const char *dir, char *buf, size_t len,
+                            char *msg, size_t msglen)
+{
+	struct wl_trace tr;
+	char tmsg[256];
+	size_t pos = 0;
+	int rc = wl_trace_load(job->read_iolog, &tr, tmsg, sizeof(tmsg));
+
+	if (rc) {
+		snprintf(msg, msglen, "job '%s': read_iolog: %s", job->name, tmsg);
+		return rc;
+	}
+	bool ok = true, redirect = job->replay_redirect[0] != '\0';
+	unsigned n = redirect ? 1 : tr.nfiles;
+	if (!n) {
+		wl_trace_free(&tr);
+		return 1;
+	}
+	if (n > 1)
+		ok = files_append(buf, len, &pos, "concat(");
+	for (unsigned i = 0; i < n && ok; i++) {
+		const char *name = redirect ? job->replay_redirect : tr.files[i];
+		uint64_t need = redirect ? tr.end : wl_trace_file_end(&tr, i);
+		ok = (!i || files_append(buf, len, &pos, ", ")) &&
+		     files_add_file(buf, len, &pos, job, redirect ? NULL : dir, name, strlen(name),
+		                    (need + 4095) & ~4095ull);
+	}
+	wl_trace_free(&tr);
+	if (ok && n > 1)
+		ok = files_append(buf, len, &pos, ")");
+	if (!ok) {
+		snprintf(msg, msglen,
+		         "job '%s': the files read_iolog names make a target spec longer than %zu "
+		         "bytes",
+		         job->name, len - 1);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -366,6 +437,13 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 	if (want && !job->filesize && job->offset_increment)
 		want +=
 		    (uint64_t)(job->filename[0] ? job->numjobs - 1 : clone) * job->offset_increment;
+	if (!job->filename[0] && job->read_iolog[0] && (dir || job->replay_redirect[0]) &&
+	    job->engine != WL_ENGINE_PMEMBLK) {
+		int rc = files_iolog_spec(job, dir, buf, len, msg, msglen);
+		if (rc <= 0)
+			return rc;
+		buf[0] = '\0';
+	}
 	if (!job->filename[0]) {
 		if (!dir)
 			return 1;

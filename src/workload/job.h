@@ -164,9 +164,26 @@ enum wl_mpol {
 #define WL_BS_MAX           (64u << 20) /* ... up to 64 MiB (bs and bssplit alike) */
 #define WL_JOBFILE_LINE_MAX 4096        /* longest line of a job file, without its end */
 #define WL_JOBFILE_JOBS_MAX 1024        /* most job sections in one file */
-#define WL_PATH_MAX         512         /* filename= / directory=, including the NUL */
-#define WL_LOGNAME_MAX      128         /* write_*_log=NAME prefix, including the NUL */
-#define WL_PCT_MAX          20          /* percentile_list entries, as fio */
+/* file_service_type=: how a job with several files picks the file of its next I/O */
+enum wl_fsvc {
+	WL_FSVC_ROUNDROBIN, /* each file in turn, N I/Os each */
+	WL_FSVC_SEQUENTIAL, /* a file until its share is done, then the next */
+	WL_FSVC_RANDOM,     /* a file at random for N I/Os (zipf, pareto, normal, gauss alike) */
+};
+
+/* fallocate=: how a new file's blocks are reserved before it is laid out (as fio);
+   the names are the file target's fallocate= values, in this order */
+enum wl_falloc {
+	WL_FALLOC_NATIVE,
+	WL_FALLOC_NONE,
+	WL_FALLOC_POSIX,
+	WL_FALLOC_KEEP,
+	WL_FALLOC_TRUNCATE
+};
+
+#define WL_PATH_MAX    512 /* filename= / directory=, including the NUL */
+#define WL_LOGNAME_MAX 128 /* write_*_log=NAME prefix, including the NUL */
+#define WL_PCT_MAX     20  /* percentile_list entries, as fio */
 
 struct wl_bssplit {
 	uint32_t bs;  /* block size in bytes */
@@ -301,7 +318,9 @@ struct wl_job {
 	char read_iolog[WL_PATH_MAX]; /* read_iolog=: replay this trace instead of rw/bs; "" none */
 	bool replay_no_stall;         /* replay_no_stall=1: as fast as possible, in order */
 	uint32_t replay_time_scale;   /* replay_time_scale=: percent of the recorded rate (100) */
-	uint64_t number_ios;          /* number_ios=: stop after this many I/Os; 0 no limit */
+	char replay_redirect[WL_PATH_MAX]; /* replay_redirect=: every file of the trace here */
+	char write_iolog[WL_PATH_MAX];     /* write_iolog=: append the issued requests; "" none */
+	uint64_t number_ios;               /* number_ios=: stop after this many I/Os; 0 no limit */
 	uint64_t filesize;          /* filesize=: size of files the job creates; 0: offset + size */
 	char wait_for[WL_NAME_MAX]; /* wait_for=JOB: start when that job has finished */
 	uint32_t exit_what;         /* exit_what: 0 group (default), 1 stonewall, 2 all */
@@ -367,6 +386,9 @@ struct wl_job {
 	bool verify_given; /* verify= was given (verify_pattern alone: pattern) */
 	/* fio's file habits (files.c, the file target) */
 	uint32_t nrfiles;                  /* files per clone named by filename_format; default 1 */
+	uint8_t file_service;              /* enum wl_fsvc: file_service_type= (roundrobin) */
+	uint32_t file_service_n;           /* its :N: I/Os on a file before switching (1) */
+	uint8_t fallocate;                 /* enum wl_falloc: fallocate= (native) */
 	char filename_format[WL_PATH_MAX]; /* default $jobname.$jobnum.$filenum */
 	bool unlink_files; /* unlink=1 / unlink_each_loop=1: remove them at the end */
 	bool keep_files;   /* fio's habit: files it laid out stay (wl_job_apply_fio_defaults) */
@@ -430,6 +452,12 @@ int wl_job_groups(const struct wl_job *jobs, size_t njobs, unsigned *wave, unsig
  */
 int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size_t len, char *msg,
                        size_t msglen);
+
+/**
+ * How many files @job names: the names of a filename= list, nrfiles without
+ * filename, 0 when filename is a target spec.
+ */
+unsigned wl_job_nfiles(const struct wl_job *job);
 
 /**
  * Defaults as listed in the comments above (name "job").  They come from the

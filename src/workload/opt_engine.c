@@ -109,19 +109,28 @@ int opt_set_path(struct wl_job *job, const struct opt_def *def, const char *valu
 	return 0;
 }
 
-/* fallocate=none|native|posix|keep|truncate|0|1: checked, see the table. */
+/* fallocate=none|native|posix|keep|truncate, and fio's aliases 0 (none) and 1 (posix). */
 int opt_set_fallocate(struct wl_job *job, const struct opt_def *def, const char *value,
                       const struct opt_ctx *ctx)
 {
-	static const char *const modes[] = {"none",     "native", "posix", "keep",
-	                                    "truncate", "0",      "1"};
-	(void)job;
+	static const struct {
+		const char *word;
+		enum wl_falloc mode;
+	} modes[] = {{"native", WL_FALLOC_NATIVE},
+	             {"none", WL_FALLOC_NONE},
+	             {"posix", WL_FALLOC_POSIX},
+	             {"keep", WL_FALLOC_KEEP},
+	             {"truncate", WL_FALLOC_TRUNCATE},
+	             {"0", WL_FALLOC_NONE},
+	             {"1", WL_FALLOC_POSIX}};
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < OPT_ARRAY_SIZE(modes); i++)
-		if (!strcmp(value, modes[i]))
+		if (!strcmp(value, modes[i].word)) {
+			job->fallocate = (uint8_t)modes[i].mode;
 			return 0;
+		}
 	return opt_fail(ctx, true, "expected none, native, posix, keep, truncate, 0 or 1, got '%s'",
 	                value);
 }
@@ -240,25 +249,41 @@ int opt_set_mounted_write(struct wl_job *job, const struct opt_def *def, const c
 
 /*
  * file_service_type=random|roundrobin|sequential|zipf|pareto|normal|gauss,
- * each with an optional :N: checked, not kept.  A job's files are one
- * concatenated region here (files.c), so its offsets pick the file.
+ * each with an optional :N.  roundrobin and random switch file after N
+ * I/Os (1); sequential finishes a file before the next (N unused).  zipf,
+ * pareto, normal and gauss draw the file uniformly here, like random; their
+ * :N is fio's skew parameter, checked as a number.
  */
 int opt_set_file_service(struct wl_job *job, const struct opt_def *def, const char *value,
                          const struct opt_ctx *ctx)
 {
-	static const char *const kinds[] = {"random", "roundrobin", "sequential", "zipf",
-	                                    "pareto", "normal",     "gauss"};
+	static const struct {
+		const char *word;
+		enum wl_fsvc kind;
+	} kinds[] = {{"random", WL_FSVC_RANDOM},         {"roundrobin", WL_FSVC_ROUNDROBIN},
+	             {"sequential", WL_FSVC_SEQUENTIAL}, {"zipf", WL_FSVC_RANDOM},
+	             {"pareto", WL_FSVC_RANDOM},         {"normal", WL_FSVC_RANDOM},
+	             {"gauss", WL_FSVC_RANDOM}};
 	int ret = opt_need_value(def, value, ctx);
-	(void)job;
 	if (ret)
 		return ret;
 	size_t n = strcspn(value, ":");
-	double arg = 0;
+	double arg = 1;
 	if (value[n] && (!value[n + 1] || !opt_parse_double(value + n + 1, &arg)))
 		goto bad;
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (strlen(kinds[i]) == n && !strncmp(kinds[i], value, n))
-			return 0;
+	for (size_t i = 0; i < OPT_ARRAY_SIZE(kinds); i++) {
+		if (strlen(kinds[i].word) != n || strncmp(kinds[i].word, value, n))
+			continue;
+		bool counted = i < 2; /* random, roundrobin: :N counts I/Os */
+		if (counted && (arg < 1 || arg > UINT32_MAX || arg != (double)(uint32_t)arg))
+			return opt_fail(ctx, true,
+			                "%s:N: N is the I/Os on a file before switching, a whole "
+			                "number from 1, got '%s'",
+			                kinds[i].word, value + n + 1);
+		job->file_service = (uint8_t)kinds[i].kind;
+		job->file_service_n = counted ? (uint32_t)arg : 1;
+		return 0;
+	}
 bad:
 	return opt_fail(ctx, true,
 	                "expected random, roundrobin, sequential, zipf, pareto, normal or gauss, "

@@ -316,10 +316,11 @@ static const struct opt_def opt_table[] = {
               "the end of the target."),
      .set = opt_set_bool, .off = OPT_OFF(fill_device, bool)},
     {OPT_INFO("fallocate", NULL, "enum", "native",
-              "Accepted for fio job files (none, native, posix, keep, truncate, 0, 1): "
-              "raidlab writes a new file in full when a job reads it and allocates it "
-              "(as native) when the jobs only write; the other modes are not told "
-              "apart."),
+              "How a file the job creates (or lays out again) reserves its blocks first, "
+              "as fio: native fallocate(2), posix posix_fallocate(3), keep fallocate(2) "
+              "keeping the size, truncate ftruncate(2), none (or 0) nothing, 1 posix.  "
+              "Then a file a job reads is written in full; one the jobs only write is "
+              "only sized (ftruncate), so with none it stays sparse."),
      .set = opt_set_fallocate},
     {OPT_INFO("create_on_open", NULL, "bool", "0",
               "raidlab creates a job's missing files before the run starts (and removes "
@@ -339,19 +340,23 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_path, .off = OPT_OFF(filename_format, char[WL_PATH_MAX])},
     {OPT_INFO("nrfiles", NULL, "int", "1",
               "Files each copy of a job without filename= uses, 1 to 16777216, named by "
-              "filename_format; size (or filesize each) is shared among them.  They "
-              "form one region, file after file, so the job's offsets choose the file "
-              "(a job file's target spec holds at most about a hundred; the filecreate "
-              "... dirdelete engines take any number)."),
+              "filename_format; size (or filesize each) is shared among them.  "
+              "file_service_type picks the file of each I/O (a job file's target spec "
+              "holds at most about a hundred; the filecreate ... dirdelete engines take "
+              "any number)."),
      .set = opt_set_u32, .off = OPT_OFF(nrfiles, uint32_t), .min = 1, .max = 1u << 24},
     {OPT_INFO("openfiles", NULL, "int", "1",
               "Accepted for fio job files (1 or more): raidlab keeps all of a job's files "
               "open for the whole run."),
      .set = opt_set_u32_accepted, .min = 1, .max = UINT32_MAX},
     {OPT_INFO("file_service_type", NULL, "str", "roundrobin",
-              "Accepted for fio job files (random, roundrobin, sequential, zipf, pareto, "
-              "normal, gauss, each with an optional :N): the files of a job form one "
-              "region, so the job's own offsets decide which file each I/O goes to."),
+              "How a job with several files (filename=A:B, nrfiles) picks the file of each "
+              "I/O, as fio: roundrobin:N each file in turn for N I/Os (N 1 by default), "
+              "random:N a random file for N I/Os, sequential one file until its share is "
+              "done, then the next.  Each file has its own offsets (its own sequential "
+              "position or random map).  zipf, pareto, normal and gauss are accepted and "
+              "pick files like random.  A job with verify, offset or offset_increment "
+              "keeps its files as one region."),
      .set = opt_set_file_service},
     {OPT_INFO("allow_file_create", NULL, "bool", "1",
               "0: a file the job names must exist; raidlab does not create it and the run "
@@ -536,9 +541,21 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_rate, .off = OPT_OFF(rate_min, uint64_t[3])},
     {OPT_INFO("read_iolog", "trace", "str", "",
               "Replay this trace instead of rw/bs/size: a fio iolog v2 or v3, blkparse text "
-              "or the kernel blk tracer's text (docs/traces.md).  Offsets beyond the "
-              "region wrap round it; loops repeats the trace."),
+              "or the kernel blk tracer's text (docs/traces.md).  Without filename= or a "
+              "target, an iolog's requests go to the files it names (created at the size "
+              "the trace needs if missing).  Offsets beyond a file or the region wrap "
+              "round it; loops repeats the trace."),
      .set = opt_set_path, .off = OPT_OFF(read_iolog, char[WL_PATH_MAX])},
+    {OPT_INFO("write_iolog", NULL, "str", "",
+              "Append the job's requests to this file as fio's iolog version 3 (the "
+              "version line, add/open/close lines and TIMESTAMP FILE ACTION OFFSET "
+              "LENGTH per request, times in microseconds), which fio and read_iolog "
+              "replay.  Each numjobs copy appends its own log, as fio."),
+     .set = opt_set_path, .off = OPT_OFF(write_iolog, char[WL_PATH_MAX])},
+    {OPT_INFO("replay_redirect", NULL, "str", "",
+              "read_iolog: send the requests of every file the trace names to this one "
+              "file or device (without it, each goes to its own file, as fio)."),
+     .set = opt_set_path, .off = OPT_OFF(replay_redirect, char[WL_PATH_MAX])},
     {OPT_INFO("replay_no_stall", NULL, "bool", "0",
               "read_iolog: issue the requests as fast as possible, in order, instead of at "
               "their recorded times."),
@@ -865,6 +882,14 @@ static const struct {
 } opt_redirects[] = {
     {"target", "the target is not a job option; give it with --target=SPEC on the command "
                "line or target=SPEC in a job file's [global] section"},
+    {"merge_blktrace_file", "it merges blktrace's binary files, which raidlab does not read; "
+                            "turn each into text with blkparse and replay it with read_iolog"},
+    {"merge-blktrace-only", "it merges blktrace's binary files (merge_blktrace_file), which "
+                            "raidlab does not read; replay blkparse text with read_iolog"},
+    {"merge_blktrace_scalars", "it goes with merge_blktrace_file, which raidlab does not "
+                               "support (it reads blkparse text, not blktrace's binary files)"},
+    {"merge_blktrace_iters", "it goes with merge_blktrace_file, which raidlab does not "
+                             "support (it reads blkparse text, not blktrace's binary files)"},
 };
 
 /* fio options that raidlab knowingly lacks (an error, not "unknown"). */

@@ -458,6 +458,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		s->cmdprio = false;
 		s->verifying = false;
 		s->counted = false;
+		run_files_log(w, now, RL_OP_FLUSH, 0, 0);
 		return true;
 	}
 	enum rl_op op;
@@ -466,6 +467,9 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	if (w->trace.n) {
 		if (!run_trace_next(w, now, &op, &off, &len))
 			return false;
+	} else if (w->files.service) {
+		off = run_files_next(w, &op, &len,
+		                     w->measuring && w->budget ? w->budget - w->issued : 0);
 	} else {
 		op = wl_gen_op(&w->gen);
 		len = wl_gen_len(&w->gen, op);
@@ -473,6 +477,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			len = (uint32_t)(w->budget - w->issued);
 		off = wl_gen_offset(&w->gen, op, &len);
 	}
+	run_files_log(w, now, op, off, len);
 	s->io.op = (uint8_t)op;
 	s->io.offset = off;
 	s->io.len = len;
@@ -547,6 +552,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			if (w->bl_n) /* the next loop overwrites them: check them first */
 				w->bl_due = true;
 			wl_gen_rewind(&w->gen);
+			run_files_rewind(w);
 		}
 	}
 	return true;

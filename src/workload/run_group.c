@@ -553,6 +553,7 @@ static void run_group_free(struct run_group *g)
 		free(g->ws[i].bufmem);
 		free(g->ws[i].slots);
 		wl_trace_free(&g->ws[i].trace);
+		run_files_free(&g->ws[i]);
 		free(g->ws[i].bl);
 	}
 	free(g->wptrs);
@@ -580,6 +581,15 @@ int wl_run_group(struct wl_run_item *items, size_t nitems, const struct wl_run_o
 		rc = run_group_start(&g, msg, msglen);
 	if (!rc) {
 		rc = run_group_wait(&g, opts, cpu, msg, msglen);
+		/* write_iolog: each worker's requests, also those of a run that failed */
+		for (unsigned i = 0; i < g.n; i++) {
+			char lmsg[320];
+			int lrc = run_files_write_log(&g.ws[i], lmsg, sizeof(lmsg));
+			if (lrc && !rc) {
+				rc = lrc;
+				snprintf(msg, msglen, "%s", lmsg);
+			}
+		}
 		if (!rc)
 			run_collect(items, nitems, g.ws, g.parts, cpu);
 	}

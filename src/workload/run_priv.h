@@ -54,6 +54,23 @@ struct run_slot {
 	uint32_t gen;   /* the loop (generation) whose block this request writes or checks */
 };
 
+/* The files of a worker's target (run_files.c). */
+struct run_files {
+	unsigned n;             /* files: the members of a concat() target, else 1 */
+	uint64_t *start, *size; /* each file's bytes within the target */
+	/* file_service_type: per-file generators (service set), each file's share of a loop
+	   and the bytes issued on it in this one; the current file and its requests left */
+	bool service;
+	struct wl_gen *gens;
+	uint64_t *share, *done;
+	unsigned cur;
+	uint32_t left;
+	/* write_iolog: the requests issued (files named), the file of the last one */
+	struct wl_trace log;
+	unsigned last;
+	bool log_failed;
+};
+
 struct run_worker {
 	const struct wl_job *job;
 	atomic_bool *group_stop; /* set when an exitall job of the group ends */
@@ -122,6 +139,7 @@ struct run_worker {
 	struct wl_trace trace;  /* read_iolog: the requests to replay (n 0: none) */
 	size_t trace_pos;       /* read_iolog: the next request */
 	uint64_t trace_t0;      /* read_iolog: when this pass over the trace began */
+	struct run_files files; /* which file each request goes to; write_iolog */
 	int setup_error;
 	char setup_msg[256];
 	/* read by the progress thread */
@@ -175,6 +193,23 @@ uint64_t run_trace_due(const struct run_worker *w);
 /* The next request in *op, *off, *len; false at the trace's end. */
 bool run_trace_next(struct run_worker *w, uint64_t now, enum rl_op *op, uint64_t *off,
                     uint32_t *len);
+
+/* run_files.c: a job's files (file_service_type, read_iolog per file, write_iolog) */
+/* After the generator's setup: the files' ranges, per-file generators, the log's names. */
+int run_files_setup(struct run_worker *w);
+void run_files_free(struct run_worker *w);
+/* file_service_type (files.service): the next request's file and offset; *len at most @cap
+   (0: any) */
+uint64_t run_files_next(struct run_worker *w, enum rl_op *op, uint32_t *len, uint64_t cap);
+/* A new loop: every file's generator starts again. */
+void run_files_rewind(struct run_worker *w);
+/* Where trace request @io goes: its own file's range, or the whole region. */
+void run_files_map_trace(const struct run_worker *w, const struct wl_trace_io *io, uint64_t *off,
+                         uint32_t *len);
+/* write_iolog: keep the request issued at @now. */
+void run_files_log(struct run_worker *w, uint64_t now, enum rl_op op, uint64_t off, uint32_t len);
+/* write_iolog: append the kept requests to the job's file; 0 or -errno with @msg. */
+int run_files_write_log(struct run_worker *w, char *msg, size_t msglen);
 
 /* run_worker.c: the body of a worker thread (struct run_thread) */
 void *run_thread_main(void *arg);

@@ -12,7 +12,9 @@
  * given, it is the trace's recorded in-flight depth (run_trace_depth, when
  * the job is resolved: as fio probes a blktrace's depth), so a trace keeps
  * the concurrency it was recorded with.  Offsets are mapped onto the
- * worker's region with wl_trace_map; loops repeats the trace.
+ * worker's region with wl_trace_map, or onto the file the request names
+ * when the job runs on one file per name of an iolog (run_files.c); loops
+ * repeats the trace.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -86,6 +88,6 @@ bool run_trace_next(struct run_worker *w, uint64_t now, enum rl_op *op, uint64_t
 		*len = 0;
 		return true;
 	}
-	wl_trace_map(io, w->gen.region_start, w->gen.region_len, w->t->block_size, off, len);
+	run_files_map_trace(w, io, off, len);
 	return true;
 }

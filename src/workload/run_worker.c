@@ -157,6 +157,9 @@ static int run_worker_setup(struct run_worker *w)
 		         w->gen.unit ? w->gen.unit : job->bs);
 		return -EINVAL;
 	}
+	int frc = run_files_setup(w);
+	if (frc)
+		return frc;
 	wl_rng_seed(&w->buf_rng, w->seed ^ 0xb5ad4eceda1ce2a9ull);
 	if (job->dedupe_pct) /* unique blocks differ between jobs too: mix in the worker */
 		wl_dedupe_init(&w->dedupe, job, w->gen.region_len,

@@ -29,8 +29,37 @@ void wl_trace_init(struct wl_trace *tr)
 
 void wl_trace_free(struct wl_trace *tr)
 {
+	for (unsigned i = 0; i < tr->nfiles; i++)
+		free(tr->files[i]);
+	free(tr->files);
 	free(tr->io);
 	wl_trace_init(tr);
+}
+
+int wl_trace_file(struct wl_trace *tr, const char *name)
+{
+	for (unsigned i = 0; i < tr->nfiles; i++)
+		if (!strcmp(tr->files[i], name))
+			return (int)i;
+	if (tr->nfiles >= WL_TRACE_FILES_MAX)
+		return -E2BIG;
+	char **nf = realloc(tr->files, (tr->nfiles + 1) * sizeof(*nf));
+	if (!nf)
+		return -ENOMEM;
+	tr->files = nf;
+	if (!(nf[tr->nfiles] = strdup(name)))
+		return -ENOMEM;
+	return (int)tr->nfiles++;
+}
+
+uint64_t wl_trace_file_end(const struct wl_trace *tr, unsigned file)
+{
+	uint64_t end = 0;
+	for (size_t i = 0; i < tr->n; i++)
+		if (tr->io[i].file == file && tr->io[i].op != RL_OP_FLUSH &&
+		    tr->io[i].off + tr->io[i].len > end)
+			end = tr->io[i].off + tr->io[i].len;
+	return end;
 }
 
 int wl_trace_add(struct wl_trace *tr, uint64_t t_ns, enum rl_op op, uint64_t off, uint32_t len)
@@ -320,6 +349,12 @@ static int trace_iolog_line(struct trace_parse *p, struct wl_trace *tr, char **t
 		return rl_msg_set(p->msg, p->msglen, "%s:%u: field %d (offset): missing for %s",
 		                  p->name, p->line, f + 3, tok[f + 1]);
 	}
+	int file = op == -2 ? 0 : wl_trace_file(tr, tok[f]);
+	if (file == -E2BIG)
+		return rl_msg_set(p->msg, p->msglen, "%s:%u: field %d (file): more than %u files",
+		                  p->name, p->line, f + 1, WL_TRACE_FILES_MAX);
+	if (file < 0)
+		return file;
 	if (op == -1)
 		return 0;
 	if (op == -2) {
@@ -336,7 +371,10 @@ static int trace_iolog_line(struct trace_parse *p, struct wl_trace *tr, char **t
 		    p->msg, p->msglen,
 		    "%s:%u: field %d (length): expected 1 to %u bytes within 2^64, got '%s'",
 		    p->name, p->line, f + 4, WL_TRACE_LEN_MAX, tok[f + 3]);
-	return wl_trace_add(tr, t, (enum rl_op)op, off, (uint32_t)len);
+	int rc = wl_trace_add(tr, t, (enum rl_op)op, off, (uint32_t)len);
+	if (!rc)
+		tr->io[tr->n - 1].file = (uint16_t)file;
+	return rc;
 }
 
 /* --- block-trace text --- */
@@ -413,6 +451,8 @@ static int trace_parse_line(struct trace_parse *p, struct wl_trace *tr, const ch
 	}
 	if (!p->version)
 		return trace_blk_text(p, tr, line);
+	if (!strcmp(line, p->version == 2 ? "fio version 2 iolog" : "fio version 3 iolog"))
+		return 0;     /* the next log appended to the file (write_iolog appends, as fio) */
 	if (line[0] == '#') { /* a comment; raidlab's own says the recorded depth */
 		unsigned long long d;
 		char end;
@@ -539,21 +579,39 @@ unsigned wl_trace_replay_depth(const struct wl_trace *tr)
 	return tr->depth ? tr->depth : WL_TRACE_DEPTH_UNKNOWN;
 }
 
+/* The name of file @i of @tr as written: @file for all, else its own. */
+static const char *trace_name(const struct wl_trace *tr, const char *file, unsigned i)
+{
+	return file ? file : i < tr->nfiles ? tr->files[i] : "trace";
+}
+
 int wl_trace_write(const struct wl_trace *tr, const char *file, FILE *f)
 {
 	static const char *const words[RL_OP_COUNT] = {"read", "write", "trim", "sync"};
+	unsigned nf = file || !tr->nfiles ? 1 : tr->nfiles;
+	bool opened[WL_TRACE_FILES_MAX] = {false};
+	unsigned long long t = 0;
 
 	fprintf(f, "fio version 3 iolog\n");
-	if (tr->depth)
+	if (file && tr->depth)
 		fprintf(f, "# in-flight depth %u\n", tr->depth);
-	fprintf(f, "0 %s add\n0 %s open\n", file, file);
+	for (unsigned i = 0; i < nf; i++)
+		fprintf(f, "%llu %s add\n", t, trace_name(tr, file, i));
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct wl_trace_io *io = &tr->io[i];
-		fprintf(f, "%llu %s %s %llu %u\n", (unsigned long long)(io->t_ns / 1000), file,
-		        words[io->op], (unsigned long long)io->off, io->len);
+		unsigned k = nf == 1 || io->file >= nf ? 0 : io->file;
+		const char *name = trace_name(tr, file, k);
+		t = io->t_ns / 1000;
+		if (!opened[k]) {
+			opened[k] = true;
+			fprintf(f, "%llu %s open\n", t, name);
+		}
+		fprintf(f, "%llu %s %s %llu %u\n", t, name, words[io->op],
+		        (unsigned long long)io->off, io->len);
 	}
-	fprintf(f, "%llu %s close\n",
-	        (unsigned long long)(tr->n ? tr->io[tr->n - 1].t_ns / 1000 : 0), file);
+	for (unsigned i = 0; i < nf; i++)
+		if (opened[i])
+			fprintf(f, "%llu %s close\n", t, trace_name(tr, file, i));
 	return fflush(f) ? -errno : 0;
 }
 

@@ -12,7 +12,9 @@
  *     them, before the scheduler merged or split them;
  *   - the kernel's block tracer as tracefs prints it (current_tracer=blk),
  *     the same events in ftrace's line layout.
- * Every file of a multi-file iolog lands on the one target being replayed.
+ * An iolog names the files its requests went to; each request keeps the
+ * index of its file in the trace's list of names (in order of first
+ * mention), so a replay can send each file's requests to that file.
  * Parsers reject malformed input with "NAME:LINE: field F (WHAT): ..." and
  * never read past the buffer they are given.  See docs/traces.md.
  */
@@ -31,12 +33,14 @@
 #define WL_TRACE_LEN_MAX       (1u << 30)  /* bytes in one request */
 #define WL_TRACE_DEPTH_MAX     (1024u)     /* the most in flight a trace's depth says (fio's cap) */
 #define WL_TRACE_DEPTH_UNKNOWN (64u)       /* replay depth of a trace that does not say its own */
+#define WL_TRACE_FILES_MAX     (256u)      /* distinct file names in one iolog */
 
 struct wl_trace_io {
 	uint64_t t_ns; /* issue time since the start of the trace */
 	uint64_t off;  /* bytes */
 	uint32_t len;  /* bytes; 0 for a flush */
 	uint8_t op;    /* enum rl_op */
+	uint16_t file; /* index into wl_trace.files (0 when the trace names none) */
 };
 
 struct wl_trace {
@@ -51,6 +55,8 @@ struct wl_trace {
 	unsigned inflight, inflight_max;
 	bool completions;
 	char format[24]; /* what it was read from: "iolog v3", "blkparse", ... */
+	char **files;    /* iologs: the file names, in order of first mention */
+	unsigned nfiles; /* 0: the trace names no file (a block trace) */
 };
 
 /** The line shapes a block-trace text comes in. */
@@ -82,6 +88,15 @@ void wl_trace_free(struct wl_trace *tr);
 
 /** Append one request; -ENOMEM, or -E2BIG past WL_TRACE_MAX_IOS. */
 int wl_trace_add(struct wl_trace *tr, uint64_t t_ns, enum rl_op op, uint64_t off, uint32_t len);
+
+/**
+ * The index of file @name in @tr's list, added if new: >= 0, -ENOMEM, or
+ * -E2BIG past WL_TRACE_FILES_MAX names.
+ */
+int wl_trace_file(struct wl_trace *tr, const char *name);
+
+/** The footprint of file @file in @tr: the largest offset + length of its requests. */
+uint64_t wl_trace_file_end(const struct wl_trace *tr, unsigned file);
 
 /**
  * Parse @len bytes of @text (need not be NUL-terminated) named @name in
@@ -130,10 +145,14 @@ void wl_trace_depth_event(struct wl_trace *tr, enum wl_trace_event ev);
 unsigned wl_trace_replay_depth(const struct wl_trace *tr);
 
 /**
- * Write @tr as fio iolog v3, every request on file @file, with its
+ * Write @tr as fio iolog v3, as fio's write_iolog does: the version line,
+ * "add" for every file, each file's "open" before its first request, the
+ * requests (TIMESTAMP FILE ACTION OFFSET LENGTH) and "close" for every file
+ * at the end.  @file non-NULL: every request on that one file, with the
  * recorded depth (if known) in a "# in-flight depth N" comment after the
- * version line (fio warns about the line and replays the rest). Returns 0
- * or -errno.
+ * version line (fio warns about the line and replays the rest); NULL: each
+ * request on its own file of tr->files ("trace" when there are none).
+ * Returns 0 or -errno.
  */
 int wl_trace_write(const struct wl_trace *tr, const char *file, FILE *f);
 

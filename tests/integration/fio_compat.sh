@@ -256,8 +256,10 @@ if have strace; then
 		fail "default: raidlab made $g1 io_getevents calls per 100 requests, fio $gf"
 	[ "$g8" -le 25 ] || fail "iodepth_batch_complete_max=8: $g8 calls per 100 requests"
 
-	# A new file for write-only jobs is allocated, not filled (fio's
-	# fallocate=native); one a job reads is laid out with data.
+	# A new file is allocated first (fio's fallocate=native) in both
+	# programs; a write-only job's is not filled, one a job reads is laid
+	# out with data (tests/integration/fio_file_service.sh compares every
+	# fallocate= mode).
 	falloc() { # RW TOOL-ARGS...: fallocate() calls while the file is made
 		local rw=$1; shift
 		rm -f "$T/fa"
@@ -267,10 +269,13 @@ if have strace; then
 	}
 	w_rl=$(falloc write $RAIDLAB run)
 	w_fio=$(falloc write fio)
-	r_rl=$(falloc read $RAIDLAB run)
-	echo "fallocate on a new file: write-only raidlab $w_rl, fio $w_fio; read job raidlab $r_rl"
+	r_fio=$(falloc read fio)
+	r_rl=$(falloc read $RAIDLAB run --keep)
+	echo "fallocate on a new file: write-only raidlab $w_rl, fio $w_fio; read job raidlab $r_rl, fio $r_fio"
 	[ "$w_rl" = 1 ] && [ "$w_fio" = 1 ] || fail "write-only: raidlab $w_rl, fio $w_fio fallocate calls"
-	[ "$r_rl" = 0 ] || fail "a read job's file was allocated instead of laid out"
+	[ "$r_rl" = "$r_fio" ] || fail "read job: raidlab $r_rl, fio $r_fio fallocate calls"
+	[ "$(tr -d '\0' <"$T/fa" | head -c 4096 | wc -c)" -eq 4096 ] ||
+		fail "a read job's file was allocated but not laid out with data"
 
 	# Where the I/O buffers start: a buffered job's sit where malloc put
 	# them, as fio's do (the page cache copies slower from there, so this

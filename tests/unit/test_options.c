@@ -1070,6 +1070,8 @@ static const char *const promised[] = {
     "trace",
     "replay_no_stall",
     "replay_time_scale",
+    "write_iolog",
+    "replay_redirect",
     "name",
     "rw",
     "readwrite",
@@ -1305,6 +1307,34 @@ static void test_fio_direct_default(void **state)
 	wl_job_apply_fio_defaults(&j, false);
 	assert_true(j.direct);
 
+	/* file_service_type and fallocate are kept, as fio reads them */
+	wl_job_init(&j);
+	assert_int_equal(j.file_service, WL_FSVC_ROUNDROBIN);
+	assert_int_equal(j.file_service_n, 1);
+	assert_int_equal(j.fallocate, WL_FALLOC_NATIVE);
+	SET_OK(&j, "file_service_type", "roundrobin:3");
+	assert_int_equal(j.file_service_n, 3);
+	SET_OK(&j, "file_service_type", "random:2");
+	assert_int_equal(j.file_service, WL_FSVC_RANDOM);
+	assert_int_equal(j.file_service_n, 2);
+	SET_OK(&j, "file_service_type", "sequential");
+	assert_int_equal(j.file_service, WL_FSVC_SEQUENTIAL);
+	SET_OK(&j, "file_service_type", "zipf:1.2");
+	assert_int_equal(j.file_service, WL_FSVC_RANDOM);
+	assert_int_equal(j.file_service_n, 1);
+	assert_int_not_equal(
+	    wl_job_set(&j, "file_service_type", "roundrobin:0", "t", msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "whole number from 1"));
+	SET_OK(&j, "fallocate", "0");
+	assert_int_equal(j.fallocate, WL_FALLOC_NONE);
+	SET_OK(&j, "fallocate", "1");
+	assert_int_equal(j.fallocate, WL_FALLOC_POSIX);
+	SET_OK(&j, "fallocate", "keep");
+	assert_int_equal(j.fallocate, WL_FALLOC_KEEP);
+	assert_int_not_equal(wl_job_set(&j, "merge_blktrace_file", "m.bin", "t", msg, sizeof(msg)),
+	                     0);
+	assert_non_null(strstr(msg, "merge_blktrace_file"));
+
 	wl_job_init(&j); /* a trace replay keeps io_uring: its depth is the trace's */
 	SET_OK(&j, "filename", "/tmp/some.img");
 	SET_OK(&j, "read_iolog", "/tmp/t.iolog");
@@ -1451,10 +1481,10 @@ static void test_option_table(void **state)
 			    strncmp(o->name, "numa_", 5) && strcmp(o->name, "verify_pattern") &&
 			    strcmp(o->name, "prio") && strcmp(o->name, "buffer_pattern") &&
 			    strcmp(o->name, "ignore_error") && strcmp(o->name, "read_iolog") &&
-			    strcmp(o->name, "cpuload") && strcmp(o->name, "program") &&
-			    strcmp(o->name, "arguments") && strcmp(o->name, "hostname") &&
-			    strcmp(o->name, "port") && strcmp(o->name, "interface") &&
-			    strcmp(o->name, "sqthread_poll_cpu"))
+			    strcmp(o->name, "replay_redirect") && strcmp(o->name, "cpuload") &&
+			    strcmp(o->name, "program") && strcmp(o->name, "arguments") &&
+			    strcmp(o->name, "hostname") && strcmp(o->name, "port") &&
+			    strcmp(o->name, "interface") && strcmp(o->name, "sqthread_poll_cpu"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name (allow_mounted_write takes 0 only: a job

@@ -35,10 +35,14 @@ traced() {
 	shift
 	echo >$inst/trace
 	echo 1 >$inst/options/event-fork
-	echo 1 >$inst/events/io_uring/io_uring_create/enable
-	echo 1 >$inst/events/io_uring/io_uring_submit_req/enable
 	local rc=0
-	bash -c 'echo $$ >'"$inst"'/set_event_pid; exec "$@"' traced "$@" >"$out.stdout" 2>&1 || rc=$?
+	# the filter first (this subshell, which becomes the tool), then the events
+	(
+		echo $BASHPID >$inst/set_event_pid
+		echo 1 >$inst/events/io_uring/io_uring_create/enable
+		echo 1 >$inst/events/io_uring/io_uring_submit_req/enable
+		exec "$@"
+	) >"$out.stdout" 2>&1 || rc=$?
 	echo $rc >"$out.rc"
 	[ $rc = 0 ] || [ "$out" = fio.hipri ] || [ "$out" = rl.hipri ] || { cat "$out.stdout"; fail "$* failed"; }
 	echo 0 >$inst/events/io_uring/enable

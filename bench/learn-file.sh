@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A profile learned from a scratch file on this machine's disk, against the
+# file itself: raidlab profile learn makes, measures and removes a SIZE
+# file in DIR; then a file of the same size is written there and four jobs
+# run on it and on ssd(the learned profile, state=full) (the file is
+# written throughout, so the model's drive is too), ROUNDS times
+# interleaved, file then model.  Prints each job's medians and the ratio
+# model / file (1.00: the profile predicts the file exactly).
+#
+#   bench/learn-file.sh [DIR] [SIZE] [ROUNDS] [LEARN_TIME]
+#
+# A virtual disk's own speed moves with what its host does: the rounds'
+# spread is printed beside each median so that movement shows.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+RAIDLAB=${RAIDLAB:-$top/build/raidlab}
+dir=${1:-/var/tmp}
+size=${2:-4g}
+rounds=${3:-3}
+ltime=${4:-5m}
+command -v jq >/dev/null || { echo "jq is not installed (scripts/install-deps.sh)"; exit 1; }
+[ -x "$RAIDLAB" ] || { echo "build raidlab first (make)"; exit 1; }
+work=$(mktemp -d "$dir/raidlab-learn.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "learning from a $size scratch file in $dir (budget $ltime)..."
+"$RAIDLAB" profile learn "$work/scratch" -o "$work/disk.profile" --size "$size" \
+	--time "$ltime" --quiet
+"$RAIDLAB" run --name=layout --filename="$work/data" --size="$size" --rw=write --bs=1m \
+	--iodepth=8 --ioengine=io_uring --direct=1 --quiet
+
+jobs=("--rw=randread --bs=4k --iodepth=1" "--rw=randread --bs=4k --iodepth=32"
+	"--rw=read --bs=1m --iodepth=8" "--rw=randwrite --bs=4k --iodepth=32")
+names=("4K random read QD1" "4K random read QD32" "1M sequential read QD8" "4K random write QD32")
+# rate TARGET JOB: bytes per second of the job
+rate() {
+	"$RAIDLAB" run --name=m --target "$1" $2 --direct=1 --runtime=5s --time_based \
+		--output-format=json 2>/dev/null | jq '.jobs[0] | .read.bw_bytes + .write.bw_bytes'
+}
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+printf '%-24s %12s %12s %8s  %s\n' job "file MB/s" "model MB/s" ratio "file spread"
+for i in "${!jobs[@]}"; do
+	f=() m=()
+	for _ in $(seq "$rounds"); do
+		f+=("$(rate "file($work/data)" "${jobs[i]}")")
+		m+=("$(rate "ssd($work/disk.profile, state=full)" "${jobs[i]}")")
+	done
+	fm=$(printf '%s\n' "${f[@]}" | median)
+	mm=$(printf '%s\n' "${m[@]}" | median)
+	lo=$(printf '%s\n' "${f[@]}" | sort -g | head -1)
+	hi=$(printf '%s\n' "${f[@]}" | sort -g | tail -1)
+	awk -v n="${names[i]}" -v f="$fm" -v m="$mm" -v lo="$lo" -v hi="$hi" \
+		'BEGIN { printf "%-24s %12.1f %12.1f %8.2f  %.1f-%.1f\n", n, f / 1e6, m / 1e6, m / f, lo / 1e6, hi / 1e6 }'
+done

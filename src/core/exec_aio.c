@@ -242,7 +242,10 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 			cb->aio_rw_flags = RWF_DSYNC;
 		break;
 	case RL_OP_FLUSH:
-		io_prep_fdsync(cb, fd);
+		if (io->flags & RL_IO_FSYNC)
+			io_prep_fsync(cb, fd);
+		else
+			io_prep_fdsync(cb, fd);
 		break;
 	default:
 		st->free[st->nfree++] = cb;

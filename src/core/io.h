@@ -70,6 +70,12 @@ enum rl_op {
  * file per job).  Ignored elsewhere.
  */
 #define RL_IO_BUFFERED 0x8u
+/*
+ * FLUSH on a file target: fsync(2), the file's metadata too (fio's fsync=),
+ * where a FLUSH is otherwise fdatasync(2) (fio's fdatasync=).  Ignored
+ * elsewhere.
+ */
+#define RL_IO_FSYNC 0x10u
 
 /**
  * Completion callback.  status is 0 on success or a negative errno (-EIO for

@@ -33,7 +33,7 @@ struct st_fio_job {
  * devices in @du, which may be NULL: none)...
  */
 struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool plus,
-                                const struct st_disk_util *du);
+                                const struct st_disk_util *du, const char *global_given);
 
 /**
  * fio's terse line (version 3, ';'-separated) for one job: 121 fields, and

@@ -403,8 +403,9 @@ static void fio_text_tail(FILE *f, const struct wl_result *res)
 	fio_text_depths(f, "  IO depths    : ", depth, false);
 	fio_text_depths(f, "     submit    : ", depth, true);
 	fio_text_depths(f, "     complete  : ", depth, true);
-	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n",
-	        (unsigned long long)ios[0], (unsigned long long)ios[1], (unsigned long long)ios[2]);
+	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,%llu short=0,0,0,0 dropped=0,0,0,0\n",
+	        (unsigned long long)ios[0], (unsigned long long)ios[1], (unsigned long long)ios[2],
+	        (unsigned long long)res->fsyncs); /* the fourth: fio's fsync= syncs */
 	if (j->coe)
 		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
 		        (unsigned long long)(res->errors + res->cont_errors), -res->first_error,
@@ -474,6 +475,11 @@ static void fio_text_block(FILE *f, const struct st_fio_job *fj, const struct fi
 		st_fio_mixed_free(m);
 	}
 	fio_text_buckets(f, res);
+	if (res->sync_hist.count) { /* fsync= and fdatasync= syncs: their times, as fio */
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		fio_text_lat(f, "sync", &res->sync_hist);
+		fio_text_pcts_show(f, "sync", &res->sync_hist, &res->job);
+	}
 	fio_text_tail(f, res);
 }
 

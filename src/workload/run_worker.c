@@ -167,6 +167,7 @@ static int run_worker_setup(struct run_worker *w)
 		w->budget = 0; /* the trace's end ends the job */
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&w->res->dir[d].hist);
+	st_hist_init(&w->res->sync_hist);
 	if (job->verify_backlog && run_reads_back(job)) {
 		w->bl = calloc(job->verify_backlog, sizeof(*w->bl));
 		if (!w->bl)

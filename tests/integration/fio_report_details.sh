@@ -11,7 +11,9 @@
 #    gave some;
 #  - --fsync=N: fsync(2), not fdatasync(2), once every N writes, each timed:
 #    the "sync" block's N and lat_ns statistics as fio's (the same count, a
-#    time of each call), and the normal output's "sync" latency lines.
+#    time of each call), and the normal output's "sync" latency lines;
+#  - write_bw_log: no sample after the job's runtime (requests in flight at
+#    the end used to add one past it).
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -123,4 +125,20 @@ $RAIDLAB run --name=e --size=1m --rw=write --end_fsync=1 --filename="$T/sr.img" 
 	--output-format=json --output=rl.json
 jq -e '.jobs[0].sync | .total_ios == 0 and .lat_ns.N == 0' rl.json >/dev/null ||
 	fail "end_fsync's sync was counted: $(jq -c '.jobs[0].sync' rl.json)"
+# --- bandwidth logs: no sample after the job's runtime, as fio's ---
+# (a paced job of 1.6 s and a time-based one of 1 s; requests in flight at the
+# end complete after it, in an interval fio does not log)
+for shape in "--size=16m --rate=10m" "--size=16m --runtime=1 --time_based"; do
+	for tool in fio "$RAIDLAB run"; do
+		# shellcheck disable=SC2086 # the shape and the tool are several words
+		$tool --name=b --filename="$T/bw.img" --rw=randread $shape --log_avg_msec=300 \
+			--write_bw_log=bwl --output-format=json --output=bw.json >/dev/null ||
+			fail "$tool $shape failed"
+		rt=$(jq '.jobs[0].read.runtime' bw.json)
+		last=$(tail -1 bwl_bw.1.log | cut -d, -f1)
+		echo "${tool%% *} $shape: runtime $rt ms, bw log's last sample at $last ms"
+		[ "$last" -le "$rt" ] || fail "${tool%% *} $shape: a bw sample at $last ms, after the runtime ($rt ms)"
+		rm -f bwl_bw.1.log
+	done
+done
 echo "fio_report_details: ok"

@@ -13,7 +13,9 @@
 #    the "sync" block's N and lat_ns statistics as fio's (the same count, a
 #    time of each call), and the normal output's "sync" latency lines;
 #  - write_bw_log: no sample after the job's runtime (requests in flight at
-#    the end used to add one past it).
+#    the end used to add one past it);
+#  - --enghelp=ENGINE: the names fio lists, in fio's order (raidlab marks
+#    those it does not take).
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -140,5 +142,12 @@ for shape in "--size=16m --rate=10m" "--size=16m --runtime=1 --time_based"; do
 		[ "$last" -le "$rt" ] || fail "${tool%% *} $shape: a bw sample at $last ms, after the runtime ($rt ms)"
 		rm -f bwl_bw.1.log
 	done
+done
+# --- --enghelp=ENGINE: the options fio lists, in its order ---
+for e in io_uring libaio cpuio exec net; do
+	names() { "$@" --enghelp=$e | cut -d: -f1 | tr -d ' ' | tr '\n' ' '; }
+	f=$(names fio)
+	r=$(names $RAIDLAB run)
+	[ "$r" = "$f" ] || fail "--enghelp=$e: raidlab lists '$r', fio '$f'"
 done
 echo "fio_report_details: ok"

@@ -347,7 +347,9 @@ static void fio_lat_buckets(struct json_object *job, const struct wl_result *res
  * fio's I/O depth shares: iodepth_level has 1, 2, 4 ... 32 and >=64 (a
  * depth counts under the highest key not above it); submit and complete
  * have 0, 4, 8 ... 64 and >=64 (under the lowest key not below it: 1 to 4
- * under "4").  All I/O is at the job's depth (see the file comment).
+ * under "4").  Levels are at the job's depth (see the file comment); submit
+ * and complete count the calls that submitted or reaped so many requests
+ * where the engine's calls are counted (io_uring, libaio), else at the depth.
  */
 #define FIO_DEPTHS 7
 static const char *const fio_level_keys[FIO_DEPTHS] = {"1", "2", "4", "8", "16", "32", ">=64"};
@@ -379,12 +381,27 @@ unsigned st_fio_job_depth(const struct wl_result *res)
 	return res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
 }
 
-static struct json_object *fio_depths(unsigned depth, bool submit)
+double st_fio_batch_pct(const uint64_t dist[7], unsigned depth, size_t i)
+{
+	uint64_t sum = 0;
+
+	for (size_t k = 0; dist && k < FIO_DEPTHS; k++)
+		sum += dist[k];
+	if (!sum) /* an engine whose calls are not counted: all at the depth */
+		return i == st_fio_depth_slot(depth, true) ? 100.0 : 0.0;
+	return 100.0 * (double)dist[i] / (double)sum;
+}
+
+/* iodepth_level (@dist NULL), or iodepth_submit / iodepth_complete from @dist */
+static struct json_object *fio_depths(unsigned depth, const uint64_t *dist, bool submit)
 {
 	struct json_object *o = json_object_new_object();
 	size_t at = st_fio_depth_slot(depth, submit);
 	for (size_t i = 0; i < FIO_DEPTHS; i++)
-		fio_add_d(o, submit ? fio_submit_keys[i] : fio_level_keys[i], i == at ? 100.0 : 0);
+		fio_add_d(o, submit ? fio_submit_keys[i] : fio_level_keys[i],
+		          submit    ? st_fio_batch_pct(dist, depth, i)
+		          : i == at ? 100.0
+		                    : 0);
 	return o;
 }
 
@@ -482,9 +499,9 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	fio_add_i(o, "majf", (int64_t)res->majf);
 	fio_add_i(o, "minf", (int64_t)res->minf);
 	unsigned depth = st_fio_job_depth(res);
-	json_object_object_add(o, "iodepth_level", fio_depths(depth, false));
-	json_object_object_add(o, "iodepth_submit", fio_depths(depth, true));
-	json_object_object_add(o, "iodepth_complete", fio_depths(depth, true));
+	json_object_object_add(o, "iodepth_level", fio_depths(depth, NULL, false));
+	json_object_object_add(o, "iodepth_submit", fio_depths(depth, res->batch_submit, true));
+	json_object_object_add(o, "iodepth_complete", fio_depths(depth, res->batch_complete, true));
 	fio_lat_buckets(o, res);
 	if (res->job.coe) { /* fio adds these with continue_on_error */
 		fio_add_i(o, "total_err", (int64_t)(res->errors + res->cont_errors));

@@ -93,6 +93,10 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
 	dst->cont_errors += src->cont_errors;
 	dst->flushes += src->flushes;
 	dst->fsyncs += src->fsyncs;
+	for (int k = 0; k < 7; k++) {
+		dst->batch_submit[k] += src->batch_submit[k];
+		dst->batch_complete[k] += src->batch_complete[k];
+	}
 	st_hist_merge(&dst->sync_hist, &src->sync_hist);
 	if (src->verified)
 		dst->verified = true;

@@ -571,6 +571,12 @@ void *run_thread_main(void *arg)
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
 		for (unsigned i = 0; i < th->n; i++)
 			th->ws[i]->t->vtime = ex->vnow;
+	/* the submit and reap calls are the thread's: each of its jobs reports them */
+	for (unsigned i = 0; ex && i < th->n; i++)
+		for (int k = 0; k < 7; k++) {
+			th->ws[i]->res->batch_submit[k] = ex->batch_submit[k];
+			th->ws[i]->res->batch_complete[k] = ex->batch_complete[k];
+		}
 	for (unsigned i = 0; i < th->n; i++)
 		atomic_store(&th->ws[i]->finished, true);
 	if (th->done_fd >= 0) /* wake the watching thread (run_group_watch) at once */

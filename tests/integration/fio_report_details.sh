@@ -15,7 +15,9 @@
 #  - write_bw_log: no sample after the job's runtime (requests in flight at
 #    the end used to add one past it);
 #  - --enghelp=ENGINE: the names fio lists, in fio's order (raidlab marks
-#    those it does not take).
+#    those it does not take);
+#  - "IO submit": the share of submit calls by how many requests each took,
+#    as fio's, not everything at the job's depth.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -145,6 +147,23 @@ for shape in "--size=16m --rate=10m" "--size=16m --runtime=1 --time_based"; do
 		rm -f bwl_bw.1.log
 	done
 done
+# --- IO submit / complete: the calls that submitted or reaped so many requests ---
+# (at iodepth=32 both submit one request a call, as fio's default
+# iodepth_batch=1: the "4" bucket, where all used to sit at the depth, "32";
+# how many a reap finds depends on the engine's timing, so only its sum)
+for e in io_uring libaio; do
+	qd=(--name=q --filename="$T/qd.img" --size=16m --rw=randread --ioengine=$e --iodepth=32
+		--direct=1 --runtime=1 --time_based --output-format=json)
+	top='.jobs[0].iodepth_submit | to_entries | max_by(.value) | .key'
+	fio "${qd[@]}" --output=fio.json >/dev/null || fail "fio $e"
+	$RAIDLAB run "${qd[@]}" --output=rl.json || fail "raidlab $e"
+	echo "$e: submit $(jq -c '.jobs[0].iodepth_submit' rl.json), complete $(jq -c '.jobs[0].iodepth_complete' rl.json)"
+	[ "$(jq -r "$top" rl.json)" = "$(jq -r "$top" fio.json)" ] ||
+		fail "$e: submit calls mostly in '$(jq -r "$top" rl.json)', fio's in '$(jq -r "$top" fio.json)'"
+	jq -e '[.jobs[0].iodepth_complete[]] | add | . > 99.9 and . < 100.1' rl.json >/dev/null ||
+		fail "$e: the complete shares do not add up: $(jq -c '.jobs[0].iodepth_complete' rl.json)"
+done
+
 # --- --enghelp=ENGINE: the options fio lists, in its order ---
 for e in io_uring libaio cpuio exec net; do
 	names() { "$@" --enghelp=$e | cut -d: -f1 | tr -d ' ' | tr '\n' ' '; }

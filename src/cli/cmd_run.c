@@ -38,6 +38,15 @@
 
 #define RUN_SECTIONS_MAX 32
 
+/*
+ * Exit statuses of a job run, fio's: 1 for anything that failed, a refused
+ * option or job file as much as an I/O error (suites keep raidlab's 2 for bad
+ * usage); 128 after SIGINT or SIGTERM, fio's exit_value on a signal, and 129
+ * after SIGHUP, the status a shell sees from fio, which SIGHUP kills.
+ */
+#define RUN_EXIT_FAIL   1
+#define RUN_EXIT_SIGNAL 128
+
 enum run_eta { RUN_ETA_AUTO = 0, RUN_ETA_ALWAYS, RUN_ETA_NEVER };
 
 struct run_args {
@@ -93,6 +102,7 @@ static int run_cli_job_start(struct run_args *a, const char *name)
 		return -ENOMEM;
 	a->cli_jobs = jobs;
 	jobs[a->ncli_jobs] = a->base;
+	jobs[a->ncli_jobs].given[0] = '\0'; /* the options before --name are fio's global ones */
 	if (wl_job_set(&jobs[a->ncli_jobs], "name", name, "command line", msg, sizeof(msg))) {
 		cli_error("run", "%s", msg);
 		return -EINVAL;
@@ -345,6 +355,8 @@ static int run_load_jobs(struct run_args *a, struct wl_jobfile *jf)
 			return -ENOMEM;
 		memcpy(jf->jobs, src, n * sizeof(*jf->jobs));
 		jf->njobs = n;
+		if (a->ncli_jobs) /* without --name (--target) the options are the job's own */
+			memcpy(jf->global_given, a->base.given, sizeof(jf->global_given));
 		return run_fio_defaults(a, jf);
 	}
 	char *text = NULL;
@@ -405,13 +417,13 @@ static int run_check_flags(const struct run_args *a, const struct wl_jobfile *jf
 			cli_error("run",
 			          "job '%s' writes or trims (rw=%s), but --readonly is given",
 			          jf->jobs[i].name, wl_rw_name(jf->jobs[i].rw));
-			return 1;
+			return RUN_EXIT_FAIL;
 		}
 	}
 	if (a->max_jobs && total > a->max_jobs) {
 		cli_error("run", "%zu jobs (counting numjobs copies), more than --max-jobs=%u",
 		          total, a->max_jobs);
-		return 2;
+		return RUN_EXIT_FAIL;
 	}
 	return 0;
 }
@@ -586,8 +598,7 @@ static int run_plan_build(struct run_plan *p, const struct run_args *a, const st
 
 static void run_on_signal(int sig)
 {
-	(void)sig;
-	run_signalled = 1;
+	run_signalled = sig;
 	wl_run_request_stop();
 }
 
@@ -811,7 +822,7 @@ static void run_report(const struct run_args *a, const struct wl_jobfile *jf,
 	for (size_t i = 0; fj && a->fmt_terse && i < n; i++)
 		st_fio_terse(out, &fj[i], du);
 	if (fj && (a->fmt_json || a->fmt_jsonplus)) {
-		struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du);
+		struct json_object *doc = st_fio_json(fj, n, a->fmt_jsonplus, du, jf->global_given);
 		fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 		                                              JSON_C_TO_STRING_NOSLASHESCAPE),
 		      out);
@@ -987,7 +998,7 @@ static int run_main(int argc, char **argv)
 	}
 	fleet_init(&run_fleet);
 	if (cli_fleet_argv(&run_fleet, argc, argv, &ranked))
-		return 2;
+		return suite ? 2 : RUN_EXIT_FAIL;
 	run_fleet_on = true;
 	rc = suite ? cli_run_suite(argc, ranked, &run_fleet) : run_main_args(argc, ranked);
 	run_fleet_on = false;
@@ -1012,20 +1023,20 @@ static int run_main_args(int argc, char **argv)
 		return cli_run_files(argc, argv);
 	if (run_parse_args(argc, argv, &a)) {
 		free(a.cli_jobs);
-		return 2;
+		return RUN_EXIT_FAIL;
 	}
 	if (cli_output_check("run", "--json", a.json_path) ||
 	    cli_output_check("run", "--output", a.output)) {
 		free(a.cli_jobs);
-		return 2;
+		return RUN_EXIT_FAIL;
 	}
 	rc = run_load_jobs(&a, &jf);
 	free(a.cli_jobs);
 	if (rc)
-		return 2;
+		return RUN_EXIT_FAIL;
 	if (run_pick_sections(&a, &jf)) {
 		wl_jobfile_free(&jf);
-		return 2;
+		return RUN_EXIT_FAIL;
 	}
 	if (run_fleet_on) {
 		char fmsg[512];
@@ -1035,7 +1046,7 @@ static int run_main_args(int argc, char **argv)
 		if (fleet_offsets(&run_fleet, jf.jobs, jf.njobs, fmsg, sizeof(fmsg))) {
 			cli_error("run", "%s", fmsg);
 			wl_jobfile_free(&jf);
-			return 2;
+			return RUN_EXIT_FAIL;
 		}
 		if (run_fleet.rank > 0) { /* rank 0 alone reports and writes the results */
 			a.quiet = true;
@@ -1064,12 +1075,12 @@ static int run_main_args(int argc, char **argv)
 	if (rc) {
 		run_plan_free(&plan);
 		wl_jobfile_free(&jf);
-		return rc == -EINVAL ? 2 : 1;
+		return RUN_EXIT_FAIL;
 	}
 	if (run_check_jobs(&plan, &jf) || run_check_create_only(&jf)) {
 		run_plan_free(&plan);
 		wl_jobfile_free(&jf);
-		return 2;
+		return RUN_EXIT_FAIL;
 	}
 	if (a.output && !(out = fopen(a.output, "w"))) {
 		cli_error("run", "cannot write %s: %s", a.output, strerror(errno));
@@ -1134,6 +1145,8 @@ done:
 	}
 	run_plan_free(&plan);
 	wl_jobfile_free(&jf);
+	if (run_signalled)
+		status = RUN_EXIT_SIGNAL + (run_signalled == SIGHUP ? SIGHUP : 0);
 	return status;
 }
 

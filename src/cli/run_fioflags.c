@@ -7,8 +7,9 @@
  * wl_engine_name()), so what they list is exactly what a job may say.  The
  * layout is fio's: a list is "name : one-line description"; one option is
  * shown as right-aligned "field: value" lines (name, alias, type, default).
- * --enghelp=ENGINE lists the engine's own options (fio's cmdprio family for
- * io_uring and libaio); an engine with none says so and exits 1, as fio.
+ * --enghelp=ENGINE lists the engine's own options, the ones fio lists, in
+ * its order, those raidlab does not take marked so; an engine with none
+ * says so and exits 1, as fio.
  * An unknown engine is an error naming it, exit status 1 as in fio's
  * --enghelp; an unknown option shows the nearest option's help (exit 0,
  * as fio's --cmdhelp), or, with none near, is an error (exit 1).
@@ -88,8 +89,10 @@ int cli_run_cmdhelp(const char *opt)
 }
 
 /*
- * The options that belong to an engine in fio's option table (fio lists
- * them under --enghelp=ENGINE); the ones raidlab's parser knows are shown.
+ * The options that belong to an engine in fio 3.33's option table, in the
+ * order fio lists them under --enghelp=ENGINE: the ones raidlab's parser
+ * knows are shown with its help, the others (fioflags_lacking) as fio's
+ * options raidlab does not take.
  */
 static const struct {
 	const char *engine;
@@ -98,12 +101,35 @@ static const struct {
     {"io_uring", (const char *const[]){"hipri", "cmdprio_percentage", "cmdprio_class", "cmdprio",
                                        "cmdprio_bssplit", "fixedbufs", "registerfiles",
                                        "sqthread_poll", "sqthread_poll_cpu", "nonvectored",
-                                       "uncached", "nowait", "force_async", NULL}},
+                                       "uncached", "nowait", "force_async", "cmd_type", NULL}},
     {"libaio", (const char *const[]){"userspace_reap", "cmdprio_percentage", "cmdprio_class",
                                      "cmdprio", "cmdprio_bssplit", "nowait", NULL}},
-    {"cpuio", (const char *const[]){"cpuload", "cpumode", "cpuchunks", "exit_on_io_done", NULL}},
+    {"cpuio", (const char *const[]){"cpuload", "cpuchunks", "cpumode", "exit_on_io_done", NULL}},
     {"exec", (const char *const[]){"program", "arguments", "grace_time", "std_redirect", NULL}},
+    {"net", (const char *const[]){"hostname", "port", "protocol", "nodelay", "listen", "pingpong",
+                                  "interface", "ttl", "window_size", "mss", NULL}},
 };
+
+/* fio's engine options raidlab's parser does not take, each in a few words */
+static const struct {
+	const char *name, *what;
+} fioflags_lacking[] = {
+    {"cmd_type", "the command type of the io_uring_cmd engine"},
+};
+
+/* What fio's engine option @name does when raidlab lacks it (an engine of @engine), or NULL. */
+static const char *fioflags_lacking_what(const char *engine, const char *name)
+{
+	for (size_t e = 0; e < sizeof(fioflags_engine_opts) / sizeof(fioflags_engine_opts[0]); e++)
+		for (const char *const *p = fioflags_engine_opts[e].opts;
+		     !strcmp(fioflags_engine_opts[e].engine, engine) && *p; p++)
+			for (size_t i = 0; !strcmp(*p, name) && i < sizeof(fioflags_lacking) /
+			                                                sizeof(fioflags_lacking[0]);
+			     i++)
+				if (!strcmp(fioflags_lacking[i].name, name))
+					return fioflags_lacking[i].what;
+	return NULL;
+}
 
 /* The parser's entry for engine option @name of @engine, or NULL. */
 static const struct wl_option_info *fioflags_engine_opt(const char *engine, const char *name)
@@ -132,6 +158,12 @@ static int fioflags_engine_show(const char *engine, const char *opt)
 
 	if (opt) {
 		o = fioflags_engine_opt(engine, opt);
+		if (!o && fioflags_lacking_what(engine, opt)) {
+			cli_error("run",
+			          "--enghelp: %s is fio's %s option (%s); raidlab does not take it",
+			          opt, engine, fioflags_lacking_what(engine, opt));
+			return 1;
+		}
 		if (!o) {
 			cli_error("run", "--enghelp: IO engine %s has no option '%s'", engine, opt);
 			return 1;
@@ -145,6 +177,10 @@ static int fioflags_engine_show(const char *engine, const char *opt)
 			if ((o = fioflags_engine_opt(engine, *p))) {
 				fioflags_first_sentence(o->help, line, sizeof(line));
 				printf("%-24s: %s\n", o->name, line);
+				shown++;
+			} else if (fioflags_lacking_what(engine, *p)) {
+				printf("%-24s: %s (fio's; raidlab does not take it)\n", *p,
+				       fioflags_lacking_what(engine, *p));
 				shown++;
 			}
 	if (shown)

@@ -132,7 +132,7 @@ void cli_fleet_fio_json(FILE *out, const struct fleet *f, struct rl_target *t, b
 			fj[n++] = (struct st_fio_job){.res = &f->jobs[i].ranks[r].res, .target = t};
 		fj[n++] = (struct st_fio_job){.res = &f->jobs[i].merged, .target = t};
 	}
-	struct json_object *doc = st_fio_json(fj, n, plus, NULL);
+	struct json_object *doc = st_fio_json(fj, n, plus, NULL, NULL);
 	struct json_object *jobs = json_object_get(json_object_object_get(doc, "jobs"));
 	size_t k = 0;
 	for (size_t i = 0; i < f->njobs; i++) {

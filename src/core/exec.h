@@ -85,6 +85,14 @@ struct rl_exec_backend {
 	void (*destroy)(struct rl_exec *ex);
 };
 
+/* Count a call that submitted or reaped @n requests in @dist (struct rl_exec's batch_*). */
+static inline void rl_exec_note_batch(uint64_t dist[7], unsigned n)
+{
+	unsigned k = n > 64 ? 6 : n > 32 ? 5 : n > 16 ? 4 : n > 8 ? 3 : n > 4 ? 2 : n ? 1 : 0;
+	if (n)
+		dist[k]++;
+}
+
 struct rl_exec {
 	enum rl_exec_kind kind;
 	uint64_t id; /* unique for the process's life (an address can be reused): rl_exec_live */
@@ -138,6 +146,12 @@ struct rl_exec {
 	struct io_uring *ring;
 	struct rl_exec_uring_x *uring_x; /* its registered files and buffers (exec_real.c) */
 	unsigned ring_pending;           /* sqes prepared but not yet submitted */
+	/*
+	 * fio's "IO submit" and "IO complete" distributions (io_uring and libaio):
+	 * calls that handed the kernel, or reaped, 1-4, 5-8, 9-16, 17-32, 33-64
+	 * and more requests, at [1] to [6] ([0]: none, never counted)
+	 */
+	uint64_t batch_submit[7], batch_complete[7];
 	struct rl_io **ring_ios; /* their requests, in order (stamped t_issued once submitted) */
 	bool submit_with_wait;   /* io_uring: submit and wait in one call when blocking (opt-in) */
 	/*

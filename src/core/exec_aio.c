@@ -89,6 +89,7 @@ static int aio_flush_queue(struct rl_exec *ex, bool fail_refused)
 		}
 		/* fio's libaio engine stamps its issue time when io_submit returns */
 		uint64_t now = ex->backend->now(ex);
+		rl_exec_note_batch(ex->batch_submit, (unsigned)rc);
 		for (int i = 0; i < rc; i++)
 			((struct rl_io *)st->queued[done + (unsigned)i]->data)->t_issued = now;
 		done += (unsigned)rc;
@@ -164,6 +165,7 @@ static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts)
 		rl_exec_backend_done(ex, io, status);
 	}
 	rl_exec_batch_end(ex);
+	rl_exec_note_batch(ex->batch_complete, (unsigned)n);
 	return n;
 }
 
@@ -280,7 +282,10 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 		cb->aio_rw_flags = ex->opts.rw_flags | (io->flags & RL_IO_FUA ? RWF_DSYNC : 0);
 		break;
 	case RL_OP_FLUSH:
-		io_prep_fdsync(cb, fd);
+		if (io->flags & RL_IO_FSYNC)
+			io_prep_fsync(cb, fd);
+		else
+			io_prep_fdsync(cb, fd);
 		break;
 	default:
 		st->free[st->nfree++] = cb;
@@ -297,6 +302,7 @@ int rl_exec_aio_submit(struct rl_exec *ex, struct rl_io *io, int fd, bool alone)
 		int rc = io_submit(st->ctx, 1, &cb);
 		if (rc == 1) {
 			io->t_issued = ex->backend->now(ex);
+			rl_exec_note_batch(ex->batch_submit, 1);
 			return 0;
 		}
 		if (rc == -EAGAIN || rc == -EINTR || rc == 0) {

@@ -89,6 +89,7 @@ static int uring_reap(struct rl_exec *ex)
 		rl_exec_backend_done(ex, io, status);
 	}
 	rl_exec_batch_end(ex);
+	rl_exec_note_batch(ex->batch_complete, n);
 	return (int)n;
 }
 
@@ -101,6 +102,7 @@ static void uring_issued(struct rl_exec *ex, unsigned n, uint64_t now)
 {
 	if (n > ex->ring_pending)
 		n = ex->ring_pending;
+	rl_exec_note_batch(ex->batch_submit, n);
 	for (unsigned i = 0; i < n; i++)
 		if (ex->ring_ios[i])
 			ex->ring_ios[i]->t_issued = now;

@@ -76,7 +76,13 @@ enum rl_op {
  * mapping, and on a file opened O_DIRECT each transfer is followed by
  * msync and MADV_DONTNEED of its pages, as fio's engine does.
  */
-#define RL_IO_MMAP 0x10u
+#define RL_IO_MMAP 0x20u
+/*
+ * FLUSH on a file target: fsync(2), the file's metadata too (fio's fsync=),
+ * where a FLUSH is otherwise fdatasync(2) (fio's fdatasync=).  Ignored
+ * elsewhere.
+ */
+#define RL_IO_FSYNC 0x10u
 
 /**
  * Completion callback.  status is 0 on success or a negative errno (-EIO for

@@ -347,7 +347,9 @@ static void fio_lat_buckets(struct json_object *job, const struct wl_result *res
  * fio's I/O depth shares: iodepth_level has 1, 2, 4 ... 32 and >=64 (a
  * depth counts under the highest key not above it); submit and complete
  * have 0, 4, 8 ... 64 and >=64 (under the lowest key not below it: 1 to 4
- * under "4").  All I/O is at the job's depth (see the file comment).
+ * under "4").  Levels are at the job's depth (see the file comment); submit
+ * and complete count the calls that submitted or reaped so many requests
+ * where the engine's calls are counted (io_uring, libaio), else at the depth.
  */
 #define FIO_DEPTHS 7
 static const char *const fio_level_keys[FIO_DEPTHS] = {"1", "2", "4", "8", "16", "32", ">=64"};
@@ -379,12 +381,27 @@ unsigned st_fio_job_depth(const struct wl_result *res)
 	return res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
 }
 
-static struct json_object *fio_depths(unsigned depth, bool submit)
+double st_fio_batch_pct(const uint64_t dist[7], unsigned depth, size_t i)
+{
+	uint64_t sum = 0;
+
+	for (size_t k = 0; dist && k < FIO_DEPTHS; k++)
+		sum += dist[k];
+	if (!sum) /* an engine whose calls are not counted: all at the depth */
+		return i == st_fio_depth_slot(depth, true) ? 100.0 : 0.0;
+	return 100.0 * (double)dist[i] / (double)sum;
+}
+
+/* iodepth_level (@dist NULL), or iodepth_submit / iodepth_complete from @dist */
+static struct json_object *fio_depths(unsigned depth, const uint64_t *dist, bool submit)
 {
 	struct json_object *o = json_object_new_object();
 	size_t at = st_fio_depth_slot(depth, submit);
 	for (size_t i = 0; i < FIO_DEPTHS; i++)
-		fio_add_d(o, submit ? fio_submit_keys[i] : fio_level_keys[i], i == at ? 100.0 : 0);
+		fio_add_d(o, submit ? fio_submit_keys[i] : fio_level_keys[i],
+		          submit    ? st_fio_batch_pct(dist, depth, i)
+		          : i == at ? 100.0
+		                    : 0);
 	return o;
 }
 
@@ -432,45 +449,26 @@ static struct json_object *fio_ss(const struct wl_result *res)
 	return o;
 }
 
-/*
- * fio's "job options" carry what was given; the reporting options a job
- * changed from their defaults are added to raidlab's list, in fio's words.
- */
-static void fio_given_options(struct json_object *opts, const struct wl_job *j)
+/* fio's "job options" and "global options": the options as given (wl_job.given), or NULL */
+static struct json_object *fio_given(const char *given)
 {
-	static const char *const unified[] = {"none", "mixed", "both"};
-	static const char *const coe[] = {"none",   "read",   "write",  "io",
-	                                  "verify", "verify", "verify", "all"};
-	char buf[256];
-	size_t len = 0;
+	struct json_object *o = NULL;
+	char name[128], value[WL_GIVEN_MAX];
+	size_t pos = 0;
 
-	for (unsigned i = 0; i < j->npct && len < sizeof(buf) - 32; i++)
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%g", i ? ":" : "",
-		                        j->pct_list[i]);
-	if (j->npct)
-		json_object_object_add(opts, "percentile_list", json_object_new_string(buf));
-	if (j->unified_rw && j->unified_rw < 3)
-		json_object_object_add(opts, "unified_rw_reporting",
-		                       json_object_new_string(unified[j->unified_rw]));
-	if (j->coe && j->coe < 8)
-		json_object_object_add(opts, "continue_on_error",
-		                       json_object_new_string(coe[j->coe]));
-	if (j->sig_figs) {
-		snprintf(buf, sizeof(buf), "%u", j->sig_figs);
-		json_object_object_add(opts, "significant_figures", json_object_new_string(buf));
+	while (given && wl_given_next(given, &pos, name, sizeof(name), value, sizeof(value))) {
+		if (!o)
+			o = json_object_new_object();
+		json_object_object_add(o, name, json_object_new_string(value));
 	}
-	const bool off[3] = {j->disable_lat, j->disable_clat, j->disable_slat};
-	static const char *const off_names[3] = {"disable_lat", "disable_clat", "disable_slat"};
-	for (int i = 0; i < 3; i++)
-		if (off[i])
-			json_object_object_add(opts, off_names[i], json_object_new_string("1"));
+	return o;
 }
 
 static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 {
 	const struct wl_result *res = fj->res;
 	struct json_object *o = json_object_new_object();
-	struct json_object *opts = st_result_options(&res->job);
+	struct json_object *opts = fio_given(res->job.given);
 	double rt_s = res->runtime_ns / 1e9;
 
 	json_object_object_add(o, "jobname", json_object_new_string(res->job.name));
@@ -478,25 +476,20 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	fio_add_i(o, "error", st_fio_error(res));
 	fio_add_i(o, "eta", 0);
 	fio_add_i(o, "elapsed", (int64_t)ceil(rt_s));
-	json_object_object_add(opts, "name", json_object_new_string(res->job.name));
-	if (res->job.filename[0])
-		json_object_object_add(opts, "filename", json_object_new_string(res->job.filename));
-	if (res->job.directory[0])
-		json_object_object_add(opts, "directory",
-		                       json_object_new_string(res->job.directory));
-	fio_given_options(opts, &res->job);
-	json_object_object_add(o, "job options", opts);
+	if (opts) /* fio leaves it out when the job's own section gave nothing */
+		json_object_object_add(o, "job options", opts);
 	if (res->job.unified_rw)
 		json_object_object_add(o, "mixed", fio_mixed(res, plus));
 	if (res->job.unified_rw != 1) { /* mixed alone: fio writes no directions, no sync */
 		json_object_object_add(o, "read", fio_dir(res, RL_OP_READ, plus));
 		json_object_object_add(o, "write", fio_dir(res, RL_OP_WRITE, plus));
 		json_object_object_add(o, "trim", fio_dir(res, RL_OP_TRIM, plus));
+		/* fio: fsync= 's count, the time of every fsync= and fdatasync= sync */
 		struct json_object *sync = json_object_new_object();
-		struct st_hist zero;
-		st_hist_init(&zero);
-		fio_add_i(sync, "total_ios", (int64_t)res->flushes);
-		json_object_object_add(sync, "lat_ns", fio_lat(&zero, NULL, false, false));
+		fio_add_i(sync, "total_ios", (int64_t)res->fsyncs);
+		json_object_object_add(
+		    sync, "lat_ns",
+		    fio_lat(&res->sync_hist, &res->job, st_fio_pcts_clat(&res->job), plus));
 		json_object_object_add(o, "sync", sync);
 	}
 	fio_add_i(o, "job_runtime", (int64_t)(res->runtime_ns / 1000000));
@@ -506,9 +499,9 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	fio_add_i(o, "majf", (int64_t)res->majf);
 	fio_add_i(o, "minf", (int64_t)res->minf);
 	unsigned depth = st_fio_job_depth(res);
-	json_object_object_add(o, "iodepth_level", fio_depths(depth, false));
-	json_object_object_add(o, "iodepth_submit", fio_depths(depth, true));
-	json_object_object_add(o, "iodepth_complete", fio_depths(depth, true));
+	json_object_object_add(o, "iodepth_level", fio_depths(depth, NULL, false));
+	json_object_object_add(o, "iodepth_submit", fio_depths(depth, res->batch_submit, true));
+	json_object_object_add(o, "iodepth_complete", fio_depths(depth, res->batch_complete, true));
 	fio_lat_buckets(o, res);
 	if (res->job.coe) { /* fio adds these with continue_on_error */
 		fio_add_i(o, "total_err", (int64_t)(res->errors + res->cont_errors));
@@ -534,7 +527,7 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 }
 
 struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool plus,
-                                const struct st_disk_util *du)
+                                const struct st_disk_util *du, const char *global_given)
 {
 	struct json_object *doc = json_object_new_object();
 	struct json_object *arr = json_object_new_array();
@@ -550,7 +543,9 @@ struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool pl
 	fio_add_i(doc, "timestamp", (int64_t)now);
 	fio_add_i(doc, "timestamp_ms", (int64_t)now * 1000 + ts.tv_nsec / 1000000);
 	json_object_object_add(doc, "time", json_object_new_string(tbuf));
-	json_object_object_add(doc, "global options", json_object_new_object());
+	struct json_object *global = fio_given(global_given);
+	if (global) /* as fio: only when options were given outside the jobs */
+		json_object_object_add(doc, "global options", global);
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(arr, fio_job(&jobs[i], plus));
 	json_object_object_add(doc, "jobs", arr);

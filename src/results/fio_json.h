@@ -33,7 +33,7 @@ struct st_fio_job {
  * devices in @du, which may be NULL: none)...
  */
 struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool plus,
-                                const struct st_disk_util *du);
+                                const struct st_disk_util *du, const char *global_given);
 
 /**
  * fio's terse line (version 3, ';'-separated) for one job: 121 fields, and
@@ -88,6 +88,12 @@ double st_fio_cpu_pct(const struct wl_result *res, bool sys);
 
 /** fio's slot of @depth: 1, 2, 4 ... >=64 (iodepth), or 0, 4, 8 ... >=64 (@submit). */
 size_t st_fio_depth_slot(unsigned depth, bool submit);
+/**
+ * The share (percent) of fio's submit or complete bucket @i (0, 4, 8 ... 64,
+ * >=64) in @dist, the calls that submitted or reaped so many requests
+ * (wl_result.batch_*); with none counted, 100 at @depth's bucket.
+ */
+double st_fio_batch_pct(const uint64_t dist[7], unsigned depth, size_t i);
 
 /** unified_rw_reporting's "mixed" direction: @res's directions summed into dir[0]. */
 struct wl_result *st_fio_mixed_new(const struct wl_result *res);

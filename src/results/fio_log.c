@@ -4,7 +4,9 @@
  * The engine keeps, per direction, bytes and I/Os per log_avg_msec interval
  * (and, for write_lat_log, the sum of latencies in the same shape), so each
  * log line is one interval of one direction.  Lines are written in time
- * order, directions of one interval together, as fio does.  The last column
+ * order, directions of one interval together, as fio does, none after the
+ * job's runtime (fio's last sample is within it): the last interval ends
+ * with the job, and completions after it are not logged.  The last column
  * is fio's priority field: 1 for the real time class, else 0, or with
  * log_prio the priority value (0x6000).  Latency logs of a cmdprio job hold
  * one line per priority for each interval (its two kinds of requests are
@@ -66,6 +68,9 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 {
 	char path[WL_LOGNAME_MAX + WL_NAME_MAX + 32];
 	size_t n = 0;
+	/* the job's end: fio's last sample is within the runtime; requests still in flight at it
+	 * complete in an interval that starts later, which is not logged */
+	unsigned long long end_ms = res->runtime_ns ? res->runtime_ns / 1000000 : ~0ull;
 
 	fio_log_path(path, sizeof(path), &res->job, prefix, suffix, jobnum);
 	/* a shared log (per_job_logs=0) is added to, as fio does, even across runs */
@@ -83,9 +88,15 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 			const struct st_series *s = &res->dir[d].series;
 			if (!res->dir[d].ios || !s->interval_ns || i >= s->n)
 				continue;
-			double secs = (double)s->interval_ns / 1e9;
+			unsigned long long from =
+			    (unsigned long long)(i * s->interval_ns / 1000000ull);
 			unsigned long long msec =
 			    (unsigned long long)((i + 1) * s->interval_ns / 1000000ull);
+			if (from >= end_ms)
+				continue;
+			if (msec > end_ms)
+				msec = end_ms; /* the last interval ends with the job */
+			double secs = (double)(msec - from) / 1e3;
 			/* latency logs: one line per priority the interval's requests had */
 			for (int p = 0; p < 2; p++) {
 				const struct st_series *l =

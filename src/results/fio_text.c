@@ -372,8 +372,9 @@ static void fio_text_buckets(FILE *f, const struct wl_result *res)
 	}
 }
 
-/* fio's depth distribution line: everything at one depth (fio_json.c says why) */
-static void fio_text_depths(FILE *f, const char *lead, unsigned depth, bool submit)
+/* fio's depth distribution line: levels at one depth, submit and complete per call (fio_json.c) */
+static void fio_text_depths(FILE *f, const char *lead, unsigned depth, const uint64_t *dist,
+                            bool submit)
 {
 	static const char *const lv[7] = {"1", "2", "4", "8", "16", "32", ">=64"};
 	static const char *const sb[7] = {"0", "4", "8", "16", "32", "64", ">=64"};
@@ -382,7 +383,9 @@ static void fio_text_depths(FILE *f, const char *lead, unsigned depth, bool subm
 	fputs(lead, f);
 	for (size_t i = 0; i < 7; i++)
 		fprintf(f, "%s%s=%3.1f%%", i ? ", " : "", submit ? sb[i] : lv[i],
-		        i == at ? 100.0 : 0.0);
+		        submit    ? st_fio_batch_pct(dist, depth, i)
+		        : i == at ? 100.0
+		                  : 0.0);
 	fputc('\n', f);
 }
 
@@ -400,11 +403,12 @@ static void fio_text_tail(FILE *f, const struct wl_result *res)
 	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 	        st_fio_cpu_pct(res, false), st_fio_cpu_pct(res, true), (unsigned long long)res->ctx,
 	        (unsigned long long)res->majf, (unsigned long long)res->minf);
-	fio_text_depths(f, "  IO depths    : ", depth, false);
-	fio_text_depths(f, "     submit    : ", depth, true);
-	fio_text_depths(f, "     complete  : ", depth, true);
-	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n",
-	        (unsigned long long)ios[0], (unsigned long long)ios[1], (unsigned long long)ios[2]);
+	fio_text_depths(f, "  IO depths    : ", depth, NULL, false);
+	fio_text_depths(f, "     submit    : ", depth, res->batch_submit, true);
+	fio_text_depths(f, "     complete  : ", depth, res->batch_complete, true);
+	fprintf(f, "     issued rwts: total=%llu,%llu,%llu,%llu short=0,0,0,0 dropped=0,0,0,0\n",
+	        (unsigned long long)ios[0], (unsigned long long)ios[1], (unsigned long long)ios[2],
+	        (unsigned long long)res->fsyncs); /* the fourth: fio's fsync= syncs */
 	if (j->coe)
 		fprintf(f, "     errors    : total=%llu, first_error=%d/<%s>\n",
 		        (unsigned long long)(res->errors + res->cont_errors), -res->first_error,
@@ -474,6 +478,11 @@ static void fio_text_block(FILE *f, const struct st_fio_job *fj, const struct fi
 		st_fio_mixed_free(m);
 	}
 	fio_text_buckets(f, res);
+	if (res->sync_hist.count) { /* fsync= and fdatasync= syncs: their times, as fio */
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		fio_text_lat(f, "sync", &res->sync_hist);
+		fio_text_pcts_show(f, "sync", &res->sync_hist, &res->job);
+	}
 	fio_text_tail(f, res);
 }
 

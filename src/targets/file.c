@@ -172,6 +172,8 @@ static int file_sync_io(struct file_state *f, int fd, struct rl_io *io)
 		}
 		return 0;
 	case RL_OP_FLUSH:
+		if (io->flags & RL_IO_FSYNC)
+			return fsync(fd) ? -errno : 0;
 		return fdatasync(fd) ? -errno : 0;
 	case RL_OP_TRIM:
 		if (f->blockdev) {
@@ -195,7 +197,7 @@ static int file_space_io(struct file_state *f, const struct rl_io *io)
 	    [RL_OP_TRIM] = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 	};
 	if (io->op == RL_OP_FLUSH)
-		return fdatasync(f->fd) ? -errno : 0;
+		return ((io->flags & RL_IO_FSYNC) ? fsync(f->fd) : fdatasync(f->fd)) ? -errno : 0;
 	if (io->flags & RL_IO_TRUNC)
 		return io->op != RL_OP_WRITE                 ? -EINVAL
 		       : ftruncate(f->fd, (off_t)io->offset) ? -errno
@@ -258,7 +260,7 @@ static void file_submit(struct rl_target *t, struct rl_io *io)
 		sqe->ioprio = io->ioprio;
 		break;
 	case RL_OP_FLUSH:
-		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+		io_uring_prep_fsync(sqe, fd, (io->flags & RL_IO_FSYNC) ? 0 : IORING_FSYNC_DATASYNC);
 		break;
 	case RL_OP_TRIM:
 		io_uring_prep_fallocate(sqe, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,

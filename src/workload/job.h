@@ -160,6 +160,7 @@ enum wl_mpol {
 
 #define WL_BSSPLIT_MAX      16
 #define WL_NAME_MAX         64          /* including the NUL: names have 1..63 bytes */
+#define WL_GIVEN_MAX        2048        /* fio's "job options" text of a job (struct wl_job) */
 #define WL_BS_MIN           512u        /* block sizes are multiples of this ... */
 #define WL_BS_MAX           (64u << 20) /* ... up to 64 MiB (bs and bssplit alike) */
 #define WL_JOBFILE_LINE_MAX 4096        /* longest line of a job file, without its end */
@@ -429,6 +430,12 @@ struct wl_job {
 	   which latencies fio's outputs give percentiles of */
 	bool clat_pcts, lat_pcts, slat_pcts;
 	struct wl_net net; /* ioengine=net: the socket's options (opt_net.c) */
+	/*
+	 * fio's "job options": what this job's own section (or the command line
+	 * after its --name) gave, as given, in fio's names, one "name=value\n"
+	 * each (a bare key is not listed, as in fio); wl_job_set adds to it.
+	 */
+	char given[WL_GIVEN_MAX];
 };
 
 /**
@@ -522,6 +529,25 @@ static inline bool wl_verify_self_checked(enum wl_verify v)
 	return v == WL_VERIFY_META || v == WL_VERIFY_PATTERN;
 }
 
+/**
+ * fio's "job options" (wl_job.given): add @name=@value in fio's name for
+ * the option (an alias becomes the name; a NULL @value adds nothing).  A
+ * list that would pass WL_GIVEN_MAX - 1 bytes keeps what it has.
+ */
+void wl_given_add(char *given, const char *name, const char *value);
+/**
+ * Order the entries of @given from byte @from as fio orders a job file's
+ * section before parsing it: by the options' priority (filename last,
+ * kb_base first), otherwise as written.
+ */
+void wl_given_sort(char *given, size_t from);
+/**
+ * The entry of @given at *@pos: its name and value (truncated to the
+ * buffers); *@pos moves past it.  Returns false at the end.
+ */
+bool wl_given_next(const char *given, size_t *pos, char *name, size_t namelen, char *value,
+                   size_t valuelen);
+
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */
 bool wl_rw_is_random(enum wl_rw rw);
 /** The option value as fio spells it ("randread"). */
@@ -571,7 +597,8 @@ int wl_job_validate(const struct wl_job *job, const char *where, char *msg, size
 struct wl_jobfile {
 	struct wl_job *jobs;
 	size_t njobs;
-	char *target; /* target= from [global], or NULL */
+	char *target;                    /* target= from [global], or NULL */
+	char global_given[WL_GIVEN_MAX]; /* fio's "global options", as wl_job.given */
 };
 
 /**

@@ -46,6 +46,7 @@ struct jobfile_state {
 	struct wl_job global; /* defaults for the jobs that follow */
 	struct wl_job cur;    /* the job being read (section == JOBFILE_JOB) */
 	size_t cur_line;      /* its header line */
+	size_t global_from;   /* where the current [global]'s options start in global.given */
 
 	struct wl_job *jobs;
 	size_t njobs, cap;
@@ -111,6 +112,7 @@ static int jobfile_finish_job(struct jobfile_state *st)
 	if (st->section != JOBFILE_JOB)
 		return 0;
 	st->section = JOBFILE_NONE;
+	wl_given_sort(st->cur.given, 0);
 	snprintf(where, sizeof(where), "%s:%zu: job '%s'", st->fname, st->cur_line, st->cur.name);
 	int ret = wl_job_validate(&st->cur, where, st->msg, st->msglen);
 	if (ret)
@@ -154,8 +156,11 @@ static int jobfile_section(struct jobfile_state *st, char *line)
 	int ret = jobfile_finish_job(st);
 	if (ret)
 		return ret;
+	if (st->section == JOBFILE_GLOBAL) /* fio orders each section's options */
+		wl_given_sort(st->global.given, st->global_from);
 	if (strcmp(name, "global") == 0) {
 		st->section = JOBFILE_GLOBAL;
+		st->global_from = strlen(st->global.given);
 		return 0;
 	}
 	if (st->njobs >= WL_JOBFILE_JOBS_MAX)
@@ -163,6 +168,7 @@ static int jobfile_section(struct jobfile_state *st, char *line)
 		                    WL_JOBFILE_JOBS_MAX);
 	st->section = JOBFILE_JOB;
 	st->cur = st->global;
+	st->cur.given[0] = '\0'; /* fio lists a job's own options, not [global]'s */
 	memcpy(st->cur.name, name, len + 1);
 	st->cur_line = st->lineno;
 	return 0;
@@ -461,9 +467,12 @@ int wl_jobfile_parse_from(const char *text, const char *fname, const struct wl_j
 		ret = -EINVAL;
 		goto fail;
 	}
+	if (st->section == JOBFILE_GLOBAL)
+		wl_given_sort(st->global.given, st->global_from);
 	out->jobs = st->jobs;
 	out->njobs = st->njobs;
 	out->target = st->target;
+	memcpy(out->global_given, st->global.given, sizeof(out->global_given));
 	free(st);
 	return 0;
 fail:

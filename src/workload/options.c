@@ -448,11 +448,13 @@ static const struct opt_def opt_table[] = {
               "seeded from the clock."),
      .set = opt_set_bool, .off = OPT_OFF(randrepeat, bool)},
     {OPT_INFO("fsync", NULL, "int", "0",
-              "After every N writes, flush the target (fsync on a file, a FLUSH down an "
-              "array or simulated drive) before the next request; 0: never."),
+              "After every N writes, flush the target (fsync(2) on a file, a FLUSH down an "
+              "array or simulated drive) before the next request; 0: never.  Each sync is "
+              "timed: fio's sync figures (JSON \"sync\", the normal output's sync lines)."),
      .set = opt_set_u32, .off = OPT_OFF(fsync_n, uint32_t), .min = 0, .max = 1u << 30},
     {OPT_INFO("fdatasync", NULL, "int", "0",
-              "As fsync; raidlab's FLUSH is a data sync (fdatasync on files)."),
+              "As fsync, with fdatasync(2) on a file; its syncs are timed as fsync's, and, as "
+              "in fio, not counted in the JSON sync \"total_ios\"."),
      .set = opt_set_u32, .off = OPT_OFF(fdatasync_n, uint32_t), .min = 0, .max = 1u << 30},
     {OPT_INFO("sync", NULL, "enum", "0",
               "1, sync or dsync: every write is durable when it completes (FUA: RWF_DSYNC on "
@@ -923,8 +925,12 @@ int wl_job_set(struct wl_job *job, const char *name, const char *value, const ch
 		return opt_fail(&ctx, false, "missing option name");
 
 	const struct opt_def *def = opt_lookup(name);
-	if (def)
-		return def->set(job, def, value, &ctx);
+	if (def) {
+		int ret = def->set(job, def, value, &ctx);
+		if (!ret)
+			wl_given_add(job->given, def->info.name, value);
+		return ret;
+	}
 
 	for (size_t i = 0; i < OPT_ARRAY_SIZE(opt_redirects); i++)
 		if (strcmp(name, opt_redirects[i].name) == 0)

@@ -345,8 +345,11 @@ void run_slot_done(struct rl_io *io, int status)
 	} else if (status) {
 		run_record_error(w, s, status);
 	} else if (io->op == RL_OP_FLUSH) {
-		if (!s->end_sync)
+		if (!s->end_sync) { /* fio times fsync= and fdatasync= syncs, counts fsync= 's */
 			w->res->flushes++;
+			w->res->fsyncs += (io->flags & RL_IO_FSYNC) != 0;
+			st_hist_add(&w->res->sync_hist, now - s->t_submit);
+		}
 		if (w->measuring)
 			w->t_last = now;
 	} else if (s->verifying) {
@@ -453,7 +456,8 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 		s->io.op = RL_OP_FLUSH;
 		s->io.offset = 0;
 		s->io.len = 0;
-		s->io.flags = w->io_flags & RL_IO_MMAP; /* the mmap engine's is msync */
+		s->io.flags =
+		    (w->sync_full ? RL_IO_FSYNC : 0) | (w->io_flags & RL_IO_MMAP); /* mmap: msync */
 		s->io.ioprio = 0;
 		s->cmdprio = false;
 		s->verifying = false;

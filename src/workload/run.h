@@ -72,6 +72,10 @@ struct wl_result {
 	int rate_min_missed; /* rate_min: 1 + the first direction that ran slower, 0 if none */
 	/* FLUSH requests of fsync= / fdatasync= (end_fsync's is not counted, as fio) */
 	uint64_t flushes;
+	uint64_t fsyncs; /* of them fsync= 's: fio's sync "total_ios" */
+	/* calls that submitted / reaped 1-4, 5-8, ... requests (struct rl_exec's batch_*) */
+	uint64_t batch_submit[7], batch_complete[7];
+	struct st_hist sync_hist; /* their times, submit to completion (fio's sync lat_ns) */
 	/* verify=crc32c */
 	bool verified;                     /* a verify pass ran */
 	uint64_t verify_blocks;            /* blocks checked */

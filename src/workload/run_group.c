@@ -253,6 +253,7 @@ static int run_group_prepare(struct run_group *g, struct wl_run_item *items, siz
 		memset(res, 0, sizeof(*res));
 		for (int d = 0; d < WL_DIRS; d++)
 			st_hist_init(&res->dir[d].hist);
+		st_hist_init(&res->sync_hist);
 	}
 	for (size_t i = 0; i < nitems; i++) {
 		int rc = run_prepare(&items[i], msg, msglen);
@@ -317,6 +318,7 @@ static int run_group_worker(struct run_group *g, unsigned w, const struct wl_job
 			wk->paced = true;
 	if (job->fdatasync_n && (!wk->sync_every || job->fdatasync_n < wk->sync_every))
 		wk->sync_every = job->fdatasync_n;
+	wk->sync_full = job->fsync_n && wk->sync_every == job->fsync_n;
 	wk->gindex = w;
 	if (job->flow) {
 		wk->flow = wl_flow_join(g->flows, job->flow_id, job->flow);
@@ -609,6 +611,7 @@ int wl_run_job(struct rl_target *t, const struct wl_job *job, const struct wl_ru
 		res->job = *job;
 		for (int d = 0; d < WL_DIRS; d++)
 			st_hist_init(&res->dir[d].hist);
+		st_hist_init(&res->sync_hist);
 		return rc;
 	}
 	if (job->numjobs > 64) {

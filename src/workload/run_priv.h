@@ -92,6 +92,7 @@ struct run_worker {
 	enum run_phase phase;
 	uint64_t seed;       /* this worker's offset stream */
 	uint32_t sync_every; /* fsync / fdatasync: FLUSH after this many writes; 0 never */
+	bool sync_full;      /* that FLUSH is fsync= 's (fsync(2)), not fdatasync= 's */
 	uint64_t data_seed;  /* verify contents: the same for every worker */
 	uint64_t t_start, t_measure, t_deadline, t_last;
 	bool measuring;

@@ -92,6 +92,12 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
 	dst->errors += src->errors;
 	dst->cont_errors += src->cont_errors;
 	dst->flushes += src->flushes;
+	dst->fsyncs += src->fsyncs;
+	for (int k = 0; k < 7; k++) {
+		dst->batch_submit[k] += src->batch_submit[k];
+		dst->batch_complete[k] += src->batch_complete[k];
+	}
+	st_hist_merge(&dst->sync_hist, &src->sync_hist);
 	if (src->verified)
 		dst->verified = true;
 	dst->verify_blocks += src->verify_blocks;
@@ -227,6 +233,7 @@ void wl_result_init(struct wl_result *res, const struct wl_job *job)
 	res->job = *job;
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&res->dir[d].hist);
+	st_hist_init(&res->sync_hist);
 }
 
 void wl_result_merge(struct wl_result *dst, const struct wl_result *src)

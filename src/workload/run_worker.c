@@ -185,6 +185,7 @@ static int run_worker_setup(struct run_worker *w)
 		w->budget = 0; /* the trace's end ends the job */
 	for (int d = 0; d < WL_DIRS; d++)
 		st_hist_init(&w->res->dir[d].hist);
+	st_hist_init(&w->res->sync_hist);
 	if (job->verify_backlog && run_reads_back(job)) {
 		w->bl = calloc(job->verify_backlog, sizeof(*w->bl));
 		if (!w->bl)
@@ -604,6 +605,12 @@ void *run_thread_main(void *arg)
 	if (ex && th->kind == RL_EXEC_VIRTUAL)
 		for (unsigned i = 0; i < th->n; i++)
 			th->ws[i]->t->vtime = ex->vnow;
+	/* the submit and reap calls are the thread's: each of its jobs reports them */
+	for (unsigned i = 0; ex && i < th->n; i++)
+		for (int k = 0; k < 7; k++) {
+			th->ws[i]->res->batch_submit[k] = ex->batch_submit[k];
+			th->ws[i]->res->batch_complete[k] = ex->batch_complete[k];
+		}
 	for (unsigned i = 0; i < th->n; i++)
 		atomic_store(&th->ws[i]->finished, true);
 	if (th->done_fd >= 0) /* wake the watching thread (run_group_watch) at once */

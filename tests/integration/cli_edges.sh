@@ -44,17 +44,17 @@ expect_fail 2 "no controller profile 'perc' (profiles: perc-h730p, " \
 	$RAIDLAB info 'controller(perc, ssd(sx8200pro))'
 # a folder as a target
 mkdir "$T/d"
-expect_fail 2 "is a folder.*--directory=$T/d.*dir($T/d)" $RAIDLAB run --target "$T/d" --name=x
+expect_fail 1 "is a folder.*--directory=$T/d.*dir($T/d)" $RAIDLAB run --target "$T/d" --name=x
 # a suite or a job option given as a command
 expect_fail 2 "did you mean 'raidlab run cdm " $RAIDLAB cdm
 expect_fail 2 "did you mean 'raidlab run --name=t " $RAIDLAB --name=t --rw=read
 expect_fail 2 "unknown command 'rnu' (did you mean 'run'?)" $RAIDLAB rnu
 # a job file that does not exist, named like a suite: the suites, nearest first
-expect_fail 2 "no suite and no job file named 'cdm8' (suites: cdm, cdm5, cdm6, cdm7, " \
+expect_fail 1 "no suite and no job file named 'cdm8' (suites: cdm, cdm5, cdm6, cdm7, " \
 	$RAIDLAB run cdm8
-expect_fail 2 "cannot open job file ./cdm8" $RAIDLAB run ./cdm8
+expect_fail 1 "cannot open job file ./cdm8" $RAIDLAB run ./cdm8
 # size=50% of a file that does not exist yet
-expect_fail 2 "does not exist, and size=50% is a share of an existing file" \
+expect_fail 1 "does not exist, and size=50% is a share of an existing file" \
 	$RAIDLAB run --name=x --rw=read --size=50% --filename="$T/new.img"
 grep -q 'give a size to create' "$T/err" && fail "--size=50%: says to give a size, one was given"
 [ ! -e "$T/new.img" ] || fail "--size=50% created the file"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The command line: help, version, usage errors (exit 2) with clear messages.
+# The command line: help, version, usage errors (exit 2; a job run's 1, as
+# fio's) with clear messages.
 . "$(dirname "$0")/lib.sh"
 
 # (outputs are captured first: grep -q closing a pipe early would kill the writer)
@@ -16,13 +17,13 @@ expect_fail 2 "position 12" $RAIDLAB info 'raid0(mem x2'
 grep -q '^   *\^' "$T/err" || fail "no caret under the error position"
 expect_fail 2 "unknown target type 'nope'" $RAIDLAB info 'nope(1)'
 expect_fail 2 "mem has no parameter 'sise'" $RAIDLAB info 'mem(sise=1m)'
-expect_fail 2 "iodepth" $RAIDLAB run --target 'mem()' --iodepth=abc
-expect_fail 2 "unknown option" $RAIDLAB run --target 'mem()' --iodeptj=3
-expect_fail 2 "No job(s) defined" $RAIDLAB run --rw=read
-expect_fail 2 "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio" \
+expect_fail 1 "iodepth" $RAIDLAB run --target 'mem()' --iodepth=abc
+expect_fail 1 "unknown option" $RAIDLAB run --target 'mem()' --iodeptj=3
+expect_fail 1 "No job(s) defined" $RAIDLAB run --rw=read
+expect_fail 1 "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio" \
 	$RAIDLAB run --target 'null()' --ioengine=splice
-expect_fail 2 "does not exist" $RAIDLAB run --target "$T/missing.img" --rw=read
-expect_fail 2 "cannot open job file" $RAIDLAB run "$T/nojobs.fio" --target 'mem()'
+expect_fail 1 "does not exist" $RAIDLAB run --target "$T/missing.img" --rw=read
+expect_fail 1 "cannot open job file" $RAIDLAB run "$T/nojobs.fio" --target 'mem()'
 
 # info on a mem target and as JSON
 $RAIDLAB info 'mem(size=3m)' | grep -q 'size: 3.00 MiB' || fail "info size"
@@ -64,7 +65,7 @@ for _ in $(seq 50); do [ -e int.img ] && break; sleep 0.1; done
 sleep 0.5
 kill -INT $pid
 rc=0; wait $pid || rc=$?
-[ "$rc" = 1 ] || fail "interrupted run exited $rc"
+[ "$rc" = 128 ] || fail "interrupted run exited $rc, expected fio's 128"
 [ ! -e int.img ] || fail "interrupted run left its test file"
 jq -e '.jobs[0].runtime_s < 30 and .jobs[0].read.ios > 0' int.json >/dev/null || fail "interrupted run's result"
 
@@ -101,7 +102,8 @@ for sig in INT TERM; do
 		for _ in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 		kill -0 $pid 2>/dev/null && { kill -KILL $pid; fail "SIG$sig: $target still waits after 60 s"; }
 		rc=0; wait $pid || rc=$?
-		[ "$rc" = 1 ] || fail "SIG$sig while waiting in $target: exit $rc"
+		# fio's exit status after SIGINT or SIGTERM
+		[ "$rc" = 128 ] || fail "SIG$sig while waiting in $target: exit $rc"
 	done
 done
 # A time-based read of blocks that hold no data (a hole, an unwritten

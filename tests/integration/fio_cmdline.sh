@@ -82,10 +82,10 @@ ok=(--warnings-fatal --max-jobs=4 --aux-path="$T" --name=a --filename="$T/a.img"
 	--numjobs=2 --output=/dev/null)
 fio "${ok[@]}" || fail "fio with --warnings-fatal --max-jobs --aux-path"
 $RAIDLAB run "${ok[@]}" || fail "raidlab with --warnings-fatal --max-jobs --aux-path"
-expect_fail 2 "4 jobs (counting numjobs copies), more than --max-jobs=3" $RAIDLAB run --max-jobs=3 \
+expect_fail 1 "4 jobs (counting numjobs copies), more than --max-jobs=3" $RAIDLAB run --max-jobs=3 \
 	--name=a --filename="$T/a.img" --size=1m --numjobs=4
-expect_fail 2 "expected a number of jobs" $RAIDLAB run --max-jobs=0 --name=a --filename="$T/a.img"
-expect_fail 2 "--aux-path $T/none: not a directory" $RAIDLAB run --aux-path="$T/none" --name=a \
+expect_fail 1 "expected a number of jobs" $RAIDLAB run --max-jobs=0 --name=a --filename="$T/a.img"
+expect_fail 1 "--aux-path $T/none: not a directory" $RAIDLAB run --aux-path="$T/none" --name=a \
 	--filename="$T/a.img"
 
 # --eta-newline keeps a progress line every period; --eta-interval draws it less often
@@ -100,7 +100,7 @@ kept() { tr -cd '\n' <"$1" | wc -c; } # the line is redrawn after \r; a newline 
 [ "$(kept newline.err)" -ge 1 ] || fail "--eta-newline kept no line"
 [ "$(draws plain.err)" -ge 3 ] || fail "the progress line was drawn $(draws plain.err) times in 2 s"
 [ "$(draws interval.err)" = 1 ] || fail "--eta-interval=60s drew the line $(draws interval.err) times"
-expect_fail 2 "--eta-newline: expected a duration" $RAIDLAB run --eta-newline=soon --name=a \
+expect_fail 1 "--eta-newline: expected a duration" $RAIDLAB run --eta-newline=soon --name=a \
 	--filename="$T/a.img"
 
 # --output-format lists: fio's order (terse, JSON, normal), and the JSON part parses

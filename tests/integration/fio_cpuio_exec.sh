@@ -52,13 +52,13 @@ cpu=$(jqv x.json '.jobs[1].usr_cpu + .jobs[1].sys_cpu')
 awk -v c="$cpu" 'BEGIN { exit !(c <= 20) }' || fail "cpuio at 10 % beside I/O: cpu $cpu %"
 
 # bad values name the option
-expect_fail 2 "option 'cpuload': expected a whole number from 1 to 100" \
+expect_fail 1 "option 'cpuload': expected a whole number from 1 to 100" \
 	$RAIDLAB run --name=c --ioengine=cpuio --cpuload=150 --runtime=1s
-expect_fail 2 "ioengine=cpuio needs cpuload=" $RAIDLAB run --name=c --ioengine=cpuio --runtime=1s
-expect_fail 2 "option 'cpumode': expected noop or qsort, got 'sort'" \
+expect_fail 1 "ioengine=cpuio needs cpuload=" $RAIDLAB run --name=c --ioengine=cpuio --runtime=1s
+expect_fail 1 "option 'cpumode': expected noop or qsort, got 'sort'" \
 	$RAIDLAB run --name=c --ioengine=cpuio --cpuload=5 --cpumode=sort
 printf '[c]\nioengine=cpuio\ncpuload=5\ncpuchunks=0\n' >bad.fio
-expect_fail 2 "bad.fio:4: option 'cpuchunks'" $RAIDLAB run bad.fio
+expect_fail 1 "bad.fio:4: option 'cpuchunks'" $RAIDLAB run bad.fio
 
 # --- exec: the program runs for the runtime, then SIGTERM ---
 cat >prog.sh <<'EOF'
@@ -115,7 +115,7 @@ mkdir s && (cd s && $RAIDLAB run --name=st --ioengine=exec --program="$T/stubbor
 ! running "$(cat "$LOG")" || fail "exec: a program ignoring SIGTERM outlived the job"
 [ -z "$(ls s)" ] || fail "exec std_redirect=0 made files: $(ls s)"
 
-expect_fail 2 "ioengine=exec needs program=" $RAIDLAB run --name=e --ioengine=exec --runtime=1s
-expect_fail 2 "option 'grace_time': expected a whole number from 0 to 3600" \
+expect_fail 1 "ioengine=exec needs program=" $RAIDLAB run --name=e --ioengine=exec --runtime=1s
+expect_fail 1 "option 'grace_time': expected a whole number from 0 to 3600" \
 	$RAIDLAB run --name=e --ioengine=exec --program=true --runtime=1s --grace_time=-1
 exit 0

@@ -108,8 +108,8 @@ expect_fail 1 "write_iolog: $T/no/such/x.log" $RAIDLAB run --name=j --filename=e
 	--rw=read --write_iolog="$T/no/such/x.log"
 
 # --- 6. merging blktrace binaries: refused, naming the option ---
-expect_fail 2 "merge_blktrace_file" $RAIDLAB run --name=m --read_iolog=b/f.log \
+expect_fail 1 "merge_blktrace_file" $RAIDLAB run --name=m --read_iolog=b/f.log \
 	--merge_blktrace_file=m.bin
-expect_fail 2 "merge-blktrace-only" $RAIDLAB run --merge-blktrace-only --name=m \
+expect_fail 1 "merge-blktrace-only" $RAIDLAB run --merge-blktrace-only --name=m \
 	--read_iolog=b/f.log
 echo ok

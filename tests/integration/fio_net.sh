@@ -119,14 +119,14 @@ echo "multicast: the writer's $w bytes came back; the pingpong reader got $p, th
 
 # Bad input: the option and the place are named, the exit status is not 0
 printf '[s]\nioengine=net\nfilename=localhost/http\nrw=write\n' >"$T/bad1.fio"
-expect_fail 2 "bad1.fio:1: job 's': filename='localhost/http': expected HOST/PORT\[/PROTOCOL\]" \
+expect_fail 1 "bad1.fio:1: job 's': filename='localhost/http': expected HOST/PORT\[/PROTOCOL\]" \
 	"$RAIDLAB" run "$T/bad1.fio"
 printf '[s]\nioengine=net\nhostname=localhost\nport=8888\nprotocol=sctp\nrw=write\n' >"$T/bad2.fio"
-expect_fail 2 "bad2.fio:5: option 'protocol': expected tcp, tcpv6, udp, udpv6 or unix, got 'sctp'" \
+expect_fail 1 "bad2.fio:5: option 'protocol': expected tcp, tcpv6, udp, udpv6 or unix, got 'sctp'" \
 	"$RAIDLAB" run "$T/bad2.fio"
 printf '[s]\nioengine=net\nhostname=localhost\nport=70000\nrw=write\n' >"$T/bad3.fio"
-expect_fail 2 "bad3.fio:4: option 'port': expected a whole number from 1 to 65535, got '70000'" \
+expect_fail 1 "bad3.fio:4: option 'port': expected a whole number from 1 to 65535, got '70000'" \
 	"$RAIDLAB" run "$T/bad3.fio"
-expect_fail 2 "filename='localhost/0': expected HOST/PORT" \
+expect_fail 1 "filename='localhost/0': expected HOST/PORT" \
 	"$RAIDLAB" run --name=s --ioengine=net --filename=localhost/0 --rw=write
 echo "ok"

@@ -92,7 +92,7 @@ elif have taskset; then
 	wait $pid || fail "numa_cpu_nodes run failed"
 	[ -n "$seen" ] || fail "no thread ran on node 0's CPUs ($node0)"
 fi
-expect_fail 2 "option 'numa_cpu_nodes'" $RAIDLAB run --name=n --ioengine=null --size=1m \
+expect_fail 1 "option 'numa_cpu_nodes'" $RAIDLAB run --name=n --ioengine=null --size=1m \
 	--numa_cpu_nodes=0-x
 expect_fail 1 "numa_cpu_nodes: none of the nodes" $RAIDLAB run --name=n --ioengine=null \
 	--size=1m --numa_cpu_nodes=63
@@ -282,6 +282,6 @@ bad=(
 for case in "${bad[@]}"; do
 	# shellcheck disable=SC2059
 	printf "${case%%|*}" >bad.fio
-	expect_fail 2 "${case#*|}" $RAIDLAB run bad.fio
+	expect_fail 1 "${case#*|}" $RAIDLAB run bad.fio
 done
 finish

@@ -34,7 +34,7 @@ fio --name=r --ioengine=pmemblk --thread --filename="$T/pool" --rw=read --bs=64k
 	fail "fio's verify passed a pattern that was not written"
 
 # the pool exists now: writing needs --force-destroy
-expect_fail 2 "force-destroy" $RAIDLAB run --name=w2 --ioengine=pmemblk \
+expect_fail 1 "force-destroy" $RAIDLAB run --name=w2 --ioengine=pmemblk \
 	--filename="$T/pool,4096,32" --rw=write --bs=64k --size=1m
 # fio writes another pattern; raidlab reads it back and checks it
 fio --name=fw --ioengine=pmemblk --thread --filename="$T/pool" --rw=write --bs=64k --size=1m \
@@ -50,6 +50,6 @@ $RAIDLAB run --name=u --ioengine=pmemblk --filename="$T/pool" --rw=read --bs=64k
 [ ! -e pool ] || fail "unlink=1 left the pool"
 
 # no pool and no sizes to make one: a clear error
-expect_fail 2 "no PATH,BSIZE,POOLMIB" $RAIDLAB run --name=n --ioengine=pmemblk \
+expect_fail 1 "no PATH,BSIZE,POOLMIB" $RAIDLAB run --name=n --ioengine=pmemblk \
 	--filename="$T/none" --rw=read --size=64k
 exit 0

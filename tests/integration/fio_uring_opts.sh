@@ -142,8 +142,8 @@ for tool in fio "$RAIDLAB run"; do
 done
 
 # an engine's option belongs to that engine
-expect_fail 2 "fixedbufs is an option of the io_uring engine" \
+expect_fail 1 "fixedbufs is an option of the io_uring engine" \
 	"$RAIDLAB" run --name=x --filename="$f" --size=1m --ioengine=psync --fixedbufs
-expect_fail 2 "userspace_reap is an option of the libaio engine" \
+expect_fail 1 "userspace_reap is an option of the libaio engine" \
 	"$RAIDLAB" run --name=x --filename="$f" --size=1m --ioengine=io_uring --userspace_reap
 echo ok

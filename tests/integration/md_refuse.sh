@@ -30,7 +30,7 @@ unchanged() { sha256sum --quiet -c sums >/dev/null 2>&1 || fail "$1 changed a me
 
 # refused_write PATTERN SPEC: a write through SPEC is refused and changes no byte
 refused_write() {
-	expect_fail 2 "$1" $RAIDLAB run --quiet --target "$2" --rw=write --bs=64k --size=1m
+	expect_fail 1 "$1" $RAIDLAB run --quiet --target "$2" --rw=write --bs=64k --size=1m
 	unchanged "the refused write open of $2"
 }
 

@@ -24,7 +24,7 @@ fresh() { # fresh LEVEL N [create options]: members m0..m{N-1}.img, copies in or
 
 refused() { # refused PATTERN SPEC: info and a write both refuse, members untouched
 	expect_fail 2 "$1" $RAIDLAB info "$2"
-	expect_fail 2 "$1" $RAIDLAB run --quiet --target "$2" --rw=write --bs=64k --size=1m
+	expect_fail 1 "$1" $RAIDLAB run --quiet --target "$2" --rw=write --bs=64k --size=1m
 	for f in m*.img; do cmp -s "$f" "orig/$f" || fail "$2 changed $f"; done
 }
 

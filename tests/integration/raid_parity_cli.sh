@@ -61,7 +61,7 @@ grep -q "^mismatch: stripe 5 (array offset 655360, 131072 bytes): member 1 wrong
 for v in 0 1 3k; do
 	expect_fail 2 "bitmap-chunk=$v: expected a power of two from 4k up" \
 		$RAIDLAB info "raid5(mem(size=8m) x3, bitmap-chunk=$v)"
-	expect_fail 2 "bitmap-chunk=$v: expected a power of two from 4k up" \
+	expect_fail 1 "bitmap-chunk=$v: expected a power of two from 4k up" \
 		$RAIDLAB run --target "raid5(mem(size=8m) x3, bitmap-chunk=$v)" --rw=write --size=1m --quiet
 done
 $RAIDLAB info 'raid5(mem(size=8m) x3, bitmap-chunk=4k)' >/dev/null || fail "bitmap-chunk=4k refused"

@@ -278,7 +278,6 @@ void rl_exec_uring_prep_rw(struct rl_exec *ex, struct io_uring_sqe *sqe, bool wr
 	struct rl_exec_uring_x *x = ex->uring_x;
 	int bi = x->nbufs ? uring_buf_index(ex, buf, len) : -1;
 	int slot = o->fixed_files ? uring_file_slot(ex, fd) : -1;
-	__u64 data = sqe->user_data;
 
 	if (bi >= 0) {
 		if (write)
@@ -297,7 +296,6 @@ void rl_exec_uring_prep_rw(struct rl_exec *ex, struct io_uring_sqe *sqe, bool wr
 	} else {
 		io_uring_prep_read(sqe, fd, buf, len, offset);
 	}
-	sqe->user_data = data; /* in case a prep helper clears it */
 	sqe->rw_flags = rw_flags | o->rw_flags;
 	if (slot >= 0) {
 		sqe->fd = slot;

@@ -7,7 +7,15 @@
  * (tmpfs, overlay) have no counters and are left out.  util is io_ticks
  * (ms the device had requests in flight) over the wall time between the
  * two reads, as fio computes it.
+ *
+ * A device built on others (md, dm: /sys/block/NAME/slaves lists them) brings
+ * its members in after it, as fio does, and its line ends with the members'
+ * means (aggrios, aggrmerge, aggrticks, aggrin_queue; integer division as
+ * fio's) and the busiest member's util (aggrutil).  The paths of /sys and
+ * /proc/diskstats are parameters of the scan (st_disk_util_add_disk), so a
+ * unit test can give it a tree of its own.
  */
+#include <dirent.h>
 #include <json-c/json.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -44,9 +52,9 @@ static int disk_util_name(dev_t dev, char *name, size_t len)
 }
 
 /* The counters of disk @name; 0, or -1 if /proc/diskstats has no such line. */
-static int disk_util_read(const char *name, uint64_t v[ST_DS_N])
+static int disk_util_read(const char *diskstats, const char *name, uint64_t v[ST_DS_N])
 {
-	FILE *f = fopen("/proc/diskstats", "r");
+	FILE *f = fopen(diskstats, "r");
 	char line[512], dev[64];
 	unsigned ma, mi;
 	int rc = -1;
@@ -69,6 +77,59 @@ static int disk_util_read(const char *name, uint64_t v[ST_DS_N])
 	return rc;
 }
 
+/* The index of device @name, or u->n when it is not there. */
+static size_t disk_util_find(const struct st_disk_util *u, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < u->n; i++)
+		if (!strcmp(u->dev[i].name, name))
+			break;
+	return i;
+}
+
+/* Add device @name with master @master (SIZE_MAX: none); its index, or u->n. */
+static size_t disk_util_push(struct st_disk_util *u, const char *diskstats, const char *name,
+                             size_t master)
+{
+	size_t i = disk_util_find(u, name);
+
+	if (i < u->n || u->n == ST_DISK_UTIL_MAX ||
+	    disk_util_read(diskstats, name, u->dev[u->n].start))
+		return i < u->n ? i : u->n;
+	memset(u->dev[u->n].delta, 0, sizeof(u->dev[u->n].delta));
+	snprintf(u->dev[u->n].name, sizeof(u->dev[u->n].name), "%s", name);
+	u->dev[u->n].master = master;
+	u->dev[u->n].nslaves = 0;
+	return u->n++;
+}
+
+void st_disk_util_add_disk(struct st_disk_util *u, const char *sys, const char *diskstats,
+                           const char *name)
+{
+	char dir[512];
+	struct dirent *e;
+	DIR *d;
+	size_t m;
+
+	if (disk_util_find(u, name) < u->n)
+		return;
+	m = disk_util_push(u, diskstats, name, SIZE_MAX);
+	if (m == u->n)
+		return;
+	snprintf(dir, sizeof(dir), "%s/block/%s/slaves", sys, name);
+	if (!(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		size_t s = disk_util_push(u, diskstats, e->d_name, m);
+		if (s < u->n && u->dev[s].master == m)
+			u->dev[m].nslaves++;
+	}
+	closedir(d);
+}
+
 /* Add the disk under @path (a file, its folder, or a block device). */
 static void disk_util_add_path(struct st_disk_util *u, const char *path)
 {
@@ -82,13 +143,7 @@ static void disk_util_add_path(struct st_disk_util *u, const char *path)
 	}
 	if (disk_util_name(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, name, sizeof(name)))
 		return;
-	for (size_t i = 0; i < u->n; i++)
-		if (!strcmp(u->dev[i].name, name))
-			return;
-	if (u->n == ST_DISK_UTIL_MAX || disk_util_read(name, u->dev[u->n].start))
-		return;
-	snprintf(u->dev[u->n].name, sizeof(u->dev[u->n].name), "%s", name);
-	u->n++;
+	st_disk_util_add_disk(u, "/sys", "/proc/diskstats", name);
 }
 
 /* Every "path" of a file leaf in a target tree (rl_target_tree). */
@@ -117,11 +172,14 @@ void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets
 
 void st_disk_util_end(struct st_disk_util *u)
 {
-	double ms = (double)(rl_exec_wall_now() - u->t0_ns) / 1e6;
+	st_disk_util_end_at(u, "/proc/diskstats", (double)(rl_exec_wall_now() - u->t0_ns) / 1e6);
+}
 
+void st_disk_util_end_at(struct st_disk_util *u, const char *diskstats, double ms)
+{
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t now[ST_DS_N];
-		if (disk_util_read(u->dev[i].name, now))
+		if (disk_util_read(diskstats, u->dev[i].name, now))
 			memcpy(now, u->dev[i].start, sizeof(now));
 		for (int k = 0; k < ST_DS_N; k++)
 			u->dev[i].delta[k] =
@@ -129,6 +187,24 @@ void st_disk_util_end(struct st_disk_util *u)
 		double busy = ms > 0 ? 100.0 * (double)u->dev[i].delta[ST_DS_IOTICKS] / ms : 0;
 		u->dev[i].util = busy > 100 ? 100 : busy;
 	}
+}
+
+/* The means of @m's members (fio's integer division) and their highest util. */
+static void disk_util_agg(const struct st_disk_util *u, size_t m, uint64_t agg[ST_DS_N],
+                          double *util)
+{
+	memset(agg, 0, ST_DS_N * sizeof(*agg));
+	*util = 0;
+	for (size_t i = 0; i < u->n; i++) {
+		if (u->dev[i].master != m)
+			continue;
+		for (int k = 0; k < ST_DS_N; k++)
+			agg[k] += u->dev[i].delta[k];
+		if (u->dev[i].util > *util)
+			*util = u->dev[i].util;
+	}
+	for (int k = 0; k < ST_DS_N; k++)
+		agg[k] /= u->dev[m].nslaves;
 }
 
 struct json_object *st_disk_util_json(const struct st_disk_util *u)
@@ -150,6 +226,22 @@ struct json_object *st_disk_util_json(const struct st_disk_util *u)
 			    d, keys[k].key,
 			    json_object_new_int64((int64_t)u->dev[i].delta[keys[k].field]));
 		json_object_object_add(d, "util", json_object_new_double(u->dev[i].util));
+		if (u->dev[i].nslaves) {
+			static const struct {
+				const char *key;
+				int field;
+			} aggr[] = {{"aggr_read_ios", ST_DS_RIOS},     {"aggr_write_ios", ST_DS_WIOS},
+			            {"aggr_read_merges", ST_DS_RMERGE}, {"aggr_write_merge", ST_DS_WMERGE},
+			            {"aggr_read_ticks", ST_DS_RTICKS},  {"aggr_write_ticks", ST_DS_WTICKS},
+			            {"aggr_in_queue", ST_DS_QUEUE}};
+			uint64_t a[ST_DS_N];
+			double au;
+			disk_util_agg(u, i, a, &au);
+			for (size_t k = 0; k < sizeof(aggr) / sizeof(aggr[0]); k++)
+				json_object_object_add(d, aggr[k].key,
+				                       json_object_new_int64((int64_t)a[aggr[k].field]));
+			json_object_object_add(d, "aggr_util", json_object_new_double(au));
+		}
 		json_object_array_add(arr, d);
 	}
 	return arr;
@@ -164,6 +256,16 @@ void st_disk_util_terse(FILE *f, const struct st_disk_util *u)
 		        (unsigned long long)d[ST_DS_RMERGE], (unsigned long long)d[ST_DS_WMERGE],
 		        (unsigned long long)d[ST_DS_RTICKS], (unsigned long long)d[ST_DS_WTICKS],
 		        (unsigned long long)d[ST_DS_QUEUE], u->dev[i].util);
+		if (u->dev[i].nslaves) {
+			uint64_t a[ST_DS_N];
+			double au;
+			disk_util_agg(u, i, a, &au);
+			fprintf(f, ";slaves;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
+			        (unsigned long long)a[ST_DS_RIOS], (unsigned long long)a[ST_DS_WIOS],
+			        (unsigned long long)a[ST_DS_RMERGE], (unsigned long long)a[ST_DS_WMERGE],
+			        (unsigned long long)a[ST_DS_RTICKS], (unsigned long long)a[ST_DS_WTICKS],
+			        (unsigned long long)a[ST_DS_QUEUE], au);
+		}
 	}
 }
 
@@ -175,12 +277,25 @@ void st_disk_util_normal(FILE *f, const struct st_disk_util *u)
 	for (size_t i = 0; i < u->n; i++) {
 		const uint64_t *d = u->dev[i].delta;
 		fprintf(f,
-		        "  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
-		        "util=%3.2f%%\n",
-		        u->dev[i].name, (unsigned long long)d[ST_DS_RIOS],
+		        "%s  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
+		        "util=%3.2f%%",
+		        u->dev[i].nslaves ? "  " : "", u->dev[i].name, (unsigned long long)d[ST_DS_RIOS],
 		        (unsigned long long)d[ST_DS_WIOS], (unsigned long long)d[ST_DS_RMERGE],
 		        (unsigned long long)d[ST_DS_WMERGE], (unsigned long long)d[ST_DS_RTICKS],
 		        (unsigned long long)d[ST_DS_WTICKS], (unsigned long long)d[ST_DS_QUEUE],
 		        u->dev[i].util);
+		if (u->dev[i].nslaves) {
+			uint64_t a[ST_DS_N];
+			double au;
+			disk_util_agg(u, i, a, &au);
+			fprintf(f,
+			        ", aggrios=%llu/%llu, aggrmerge=%llu/%llu, aggrticks=%llu/%llu, "
+			        "aggrin_queue=%llu, aggrutil=%3.2f%%",
+			        (unsigned long long)a[ST_DS_RIOS], (unsigned long long)a[ST_DS_WIOS],
+			        (unsigned long long)a[ST_DS_RMERGE], (unsigned long long)a[ST_DS_WMERGE],
+			        (unsigned long long)a[ST_DS_RTICKS], (unsigned long long)a[ST_DS_WTICKS],
+			        (unsigned long long)a[ST_DS_QUEUE], au);
+		}
+		fputc('\n', f);
 	}
 }

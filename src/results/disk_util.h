@@ -21,7 +21,7 @@
 
 struct json_object;
 
-#define ST_DISK_UTIL_MAX 8
+#define ST_DISK_UTIL_MAX 16
 
 /* /proc/diskstats' first eleven counters, in its order */
 enum {
@@ -46,7 +46,9 @@ struct st_disk_util {
 		char name[64];
 		uint64_t start[ST_DS_N];
 		uint64_t delta[ST_DS_N];
-		double util; /* percent of the run's wall time */
+		double util;    /* percent of the run's wall time */
+		size_t master;  /* the device this one is a member of (SIZE_MAX: none) */
+		size_t nslaves; /* members of this one (md, dm), listed after it */
 	} dev[ST_DISK_UTIL_MAX];
 };
 
@@ -55,6 +57,17 @@ void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets
 
 /** Read the counters again: the differences since st_disk_util_begin(). */
 void st_disk_util_end(struct st_disk_util *u);
+
+/**
+ * Add disk @name (and, after it, the members /sys/block/NAME/slaves lists)
+ * with their counters from @diskstats, reading @sys for /sys: begin's own
+ * step, open to a test with a tree of its own.
+ */
+void st_disk_util_add_disk(struct st_disk_util *u, const char *sys, const char *diskstats,
+                           const char *name);
+
+/** st_disk_util_end() with @diskstats for /proc/diskstats and @ms of wall time. */
+void st_disk_util_end_at(struct st_disk_util *u, const char *diskstats, double ms);
 
 /** fio's "disk_util" array of what st_disk_util_end() found. */
 struct json_object *st_disk_util_json(const struct st_disk_util *u);

@@ -230,16 +230,18 @@ struct json_object *st_disk_util_json(const struct st_disk_util *u)
 			static const struct {
 				const char *key;
 				int field;
-			} aggr[] = {{"aggr_read_ios", ST_DS_RIOS},     {"aggr_write_ios", ST_DS_WIOS},
-			            {"aggr_read_merges", ST_DS_RMERGE}, {"aggr_write_merge", ST_DS_WMERGE},
-			            {"aggr_read_ticks", ST_DS_RTICKS},  {"aggr_write_ticks", ST_DS_WTICKS},
-			            {"aggr_in_queue", ST_DS_QUEUE}};
+			} aggr[] = {
+			    {"aggr_read_ios", ST_DS_RIOS},      {"aggr_write_ios", ST_DS_WIOS},
+			    {"aggr_read_merges", ST_DS_RMERGE}, {"aggr_write_merge", ST_DS_WMERGE},
+			    {"aggr_read_ticks", ST_DS_RTICKS},  {"aggr_write_ticks", ST_DS_WTICKS},
+			    {"aggr_in_queue", ST_DS_QUEUE}};
 			uint64_t a[ST_DS_N];
 			double au;
 			disk_util_agg(u, i, a, &au);
 			for (size_t k = 0; k < sizeof(aggr) / sizeof(aggr[0]); k++)
-				json_object_object_add(d, aggr[k].key,
-				                       json_object_new_int64((int64_t)a[aggr[k].field]));
+				json_object_object_add(
+				    d, aggr[k].key,
+				    json_object_new_int64((int64_t)a[aggr[k].field]));
 			json_object_object_add(d, "aggr_util", json_object_new_double(au));
 		}
 		json_object_array_add(arr, d);
@@ -261,9 +263,12 @@ void st_disk_util_terse(FILE *f, const struct st_disk_util *u)
 			double au;
 			disk_util_agg(u, i, a, &au);
 			fprintf(f, ";slaves;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%3.2f%%",
-			        (unsigned long long)a[ST_DS_RIOS], (unsigned long long)a[ST_DS_WIOS],
-			        (unsigned long long)a[ST_DS_RMERGE], (unsigned long long)a[ST_DS_WMERGE],
-			        (unsigned long long)a[ST_DS_RTICKS], (unsigned long long)a[ST_DS_WTICKS],
+			        (unsigned long long)a[ST_DS_RIOS],
+			        (unsigned long long)a[ST_DS_WIOS],
+			        (unsigned long long)a[ST_DS_RMERGE],
+			        (unsigned long long)a[ST_DS_WMERGE],
+			        (unsigned long long)a[ST_DS_RTICKS],
+			        (unsigned long long)a[ST_DS_WTICKS],
 			        (unsigned long long)a[ST_DS_QUEUE], au);
 		}
 	}
@@ -279,11 +284,11 @@ void st_disk_util_normal(FILE *f, const struct st_disk_util *u)
 		fprintf(f,
 		        "%s  %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, "
 		        "util=%3.2f%%",
-		        u->dev[i].nslaves ? "  " : "", u->dev[i].name, (unsigned long long)d[ST_DS_RIOS],
-		        (unsigned long long)d[ST_DS_WIOS], (unsigned long long)d[ST_DS_RMERGE],
-		        (unsigned long long)d[ST_DS_WMERGE], (unsigned long long)d[ST_DS_RTICKS],
-		        (unsigned long long)d[ST_DS_WTICKS], (unsigned long long)d[ST_DS_QUEUE],
-		        u->dev[i].util);
+		        u->dev[i].nslaves ? "  " : "", u->dev[i].name,
+		        (unsigned long long)d[ST_DS_RIOS], (unsigned long long)d[ST_DS_WIOS],
+		        (unsigned long long)d[ST_DS_RMERGE], (unsigned long long)d[ST_DS_WMERGE],
+		        (unsigned long long)d[ST_DS_RTICKS], (unsigned long long)d[ST_DS_WTICKS],
+		        (unsigned long long)d[ST_DS_QUEUE], u->dev[i].util);
 		if (u->dev[i].nslaves) {
 			uint64_t a[ST_DS_N];
 			double au;
@@ -291,9 +296,12 @@ void st_disk_util_normal(FILE *f, const struct st_disk_util *u)
 			fprintf(f,
 			        ", aggrios=%llu/%llu, aggrmerge=%llu/%llu, aggrticks=%llu/%llu, "
 			        "aggrin_queue=%llu, aggrutil=%3.2f%%",
-			        (unsigned long long)a[ST_DS_RIOS], (unsigned long long)a[ST_DS_WIOS],
-			        (unsigned long long)a[ST_DS_RMERGE], (unsigned long long)a[ST_DS_WMERGE],
-			        (unsigned long long)a[ST_DS_RTICKS], (unsigned long long)a[ST_DS_WTICKS],
+			        (unsigned long long)a[ST_DS_RIOS],
+			        (unsigned long long)a[ST_DS_WIOS],
+			        (unsigned long long)a[ST_DS_RMERGE],
+			        (unsigned long long)a[ST_DS_WMERGE],
+			        (unsigned long long)a[ST_DS_RTICKS],
+			        (unsigned long long)a[ST_DS_WTICKS],
 			        (unsigned long long)a[ST_DS_QUEUE], au);
 		}
 		fputc('\n', f);

@@ -47,8 +47,12 @@ static int setup(void **state)
 	snprintf(root, sizeof(root), "/tmp/rl-du-XXXXXX");
 	assert_non_null(mkdtemp(root));
 	snprintf(sys, sizeof(sys), "%s/sys", root);
-	const char *dirs[] = {"sys", "sys/block", "sys/block/md0", "sys/block/md0/slaves",
-	                      "sys/block/md0/slaves/sda", "sys/block/md0/slaves/sdb"};
+	const char *dirs[] = {"sys",
+	                      "sys/block",
+	                      "sys/block/md0",
+	                      "sys/block/md0/slaves",
+	                      "sys/block/md0/slaves/sda",
+	                      "sys/block/md0/slaves/sdb"};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
 		assert_int_equal(mkdir(p, 0755), 0);
@@ -115,7 +119,7 @@ static void test_json_aggr(void **state)
 	const struct {
 		const char *key;
 		int64_t want;
-	} want[] = {{"aggr_read_ios", 3},   {"aggr_write_ios", 4},   {"aggr_read_merges", 2},
+	} want[] = {{"aggr_read_ios", 3},    {"aggr_write_ios", 4},   {"aggr_read_merges", 2},
 	            {"aggr_write_merge", 2}, {"aggr_read_ticks", 15}, {"aggr_write_ticks", 15},
 	            {"aggr_in_queue", 30}};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {

@@ -255,6 +255,7 @@ static int learn_main(int argc, char **argv)
 		        (double)t->size / 1e9);
 	plan.area = t->size / 4 < GIB ? t->size / 4 / MIB * MIB : GIB;
 	plan.quiet = a.quiet;
+	plan.rounds = PL_ROUNDS; /* each time-based figure a median of slices (profile_probe.c) */
 	plan.runtime_ns = a.budget_ns / 5 / pl_nprobes;
 	if (plan.runtime_ns < 100000000ull)
 		plan.runtime_ns = 100000000ull;

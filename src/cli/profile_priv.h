@@ -40,10 +40,14 @@ struct pl_probe {
 extern const struct pl_probe pl_probes[];
 extern const size_t pl_nprobes;
 
+/** Slices of each time-based probe, interleaved with its group's (medians). */
+#define PL_ROUNDS 5
+
 /** How the probes run. */
 struct pl_plan {
 	uint64_t area;       /* the test area at offset 0, bytes */
-	uint64_t runtime_ns; /* each time-based probe */
+	uint64_t runtime_ns; /* each time-based probe, in all */
+	unsigned rounds;     /* slices of it, interleaved with its group's (0 or 1: one) */
 	bool quiet;
 };
 

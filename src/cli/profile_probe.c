@@ -10,6 +10,15 @@
  * target is read at random (reads of what was never written).  The
  * sequential fill that finds the write knee runs after the probes, from
  * the end of the area on, in chunks whose rates show where the cache ends.
+ *
+ * A disk's speed can move by half within seconds (a virtual disk shares its
+ * host), so a figure is not one run: consecutive time-based probes of one
+ * direction (the reads, then the random writes) form a group, which runs
+ * plan->rounds times in turn, each probe for its share of the time, and each
+ * figure is the median of its slices.  A slow spell then moves one slice of
+ * every probe, not every slice of one probe, which would bend the curve
+ * the fit follows.  The model runs the same rounds, so the order of what
+ * reaches its flash is the black box's.
  */
 #include <errno.h>
 #include <math.h>
@@ -93,38 +102,81 @@ static double pl_figure(const struct wl_result *res, const struct pl_probe *p)
 	return NAN;
 }
 
+/* Run probe @p once, for @runtime_ns when it is timed: its figure in *@fig. */
+static int pl_run_one(struct rl_target *t, const struct pl_plan *plan, const struct pl_probe *p,
+                      uint64_t runtime_ns, double *fig, char *msg, size_t msglen)
+{
+	struct wl_run_opts opts = {0};
+	struct pl_plan one = *plan;
+	struct wl_job job;
+	struct wl_result res;
+	int rc;
+
+	one.runtime_ns = runtime_ns;
+	if (pl_job(p, t, &one, &job, msg, msglen))
+		return -EINVAL;
+	memset(&res, 0, sizeof(res));
+	rc = wl_run_job(t, &job, &opts, &res, msg, msglen);
+	if (rc) {
+		wl_result_free(&res);
+		return rc;
+	}
+	if (!wl_result_ok(&res)) {
+		snprintf(msg, msglen, "%s: I/O errors on the target (%s)", p->id,
+		         strerror(-res.first_error));
+		wl_result_free(&res);
+		return -EIO;
+	}
+	*fig = pl_figure(&res, p);
+	wl_result_free(&res);
+	return 0;
+}
+
+static double pl_median(double *v, size_t n, double *spread);
+
+#define PL_ROUNDS_MAX 16
+
 int pl_run_probes(struct rl_target *t, const struct pl_plan *plan, double *out, pl_note_fn note,
                   void *arg, char *msg, size_t msglen)
 {
-	struct wl_run_opts opts = {0};
+	unsigned rounds = plan->rounds < 1 ? 1 : plan->rounds;
 
-	for (size_t i = 0; i < pl_nprobes; i++) {
-		const struct pl_probe *p = &pl_probes[i];
-		struct wl_job job;
-		struct wl_result res;
-		int rc;
-
-		out[i] = NAN;
-		if (wl_run_stop_requested())
-			return -EINTR;
-		if (note)
-			note(arg, p->what, (double)i / (double)pl_nprobes);
-		if (pl_job(p, t, plan, &job, msg, msglen))
-			return -EINVAL;
-		memset(&res, 0, sizeof(res));
-		rc = wl_run_job(t, &job, &opts, &res, msg, msglen);
-		if (rc) {
-			wl_result_free(&res);
-			return rc;
+	if (rounds > PL_ROUNDS_MAX)
+		rounds = PL_ROUNDS_MAX;
+	for (size_t i = 0; i < pl_nprobes;) {
+		/* the group: probe i and the time-based probes of its direction after it */
+		size_t end = i + 1;
+		bool grouped = pl_probes[i].timed && !pl_probes[i].span;
+		while (grouped && end < pl_nprobes && end - i < 16 && pl_probes[end].timed &&
+		       !pl_probes[end].span && pl_probes[end].dir == pl_probes[i].dir)
+			end++;
+		unsigned nr = grouped ? rounds : 1;
+		double v[PL_ROUNDS_MAX * 16], spread;
+		for (unsigned r = 0; r < nr; r++)
+			for (size_t k = i; k < end; k++) {
+				const struct pl_probe *p = &pl_probes[k];
+				int rc;
+				if (wl_run_stop_requested())
+					return -EINTR;
+				if (note)
+					note(arg, p->what,
+					     ((double)i + (double)(r * (end - i) + k - i) / nr) /
+					         (double)pl_nprobes);
+				rc = pl_run_one(t, plan, p, plan->runtime_ns / nr,
+				                &v[(k - i) * nr + r], msg, msglen);
+				if (rc)
+					return rc;
+			}
+		for (size_t k = i; k < end; k++) {
+			/* a slice that did no I/O (NAN) does not vote */
+			double *s = &v[(k - i) * nr];
+			size_t n = 0;
+			for (unsigned r = 0; r < nr; r++)
+				if (!isnan(s[r]))
+					s[n++] = s[r];
+			out[k] = n ? pl_median(s, n, &spread) : NAN;
 		}
-		if (!wl_result_ok(&res)) {
-			snprintf(msg, msglen, "%s: I/O errors on the target (%s)", p->id,
-			         strerror(-res.first_error));
-			wl_result_free(&res);
-			return -EIO;
-		}
-		out[i] = pl_figure(&res, p);
-		wl_result_free(&res);
+		i = end;
 	}
 	return wl_run_stop_requested() ? -EINTR : 0;
 }

@@ -93,20 +93,42 @@ order=()
 while read -r _ i; do order+=("$i"); done < <(
 	for ((i = 0; i < count; i++)); do echo "${last[${names[i]}]:-100000} $i"; done | sort -k1,1gr -k2,2n)
 
+# Each test's temporary files go under a folder of its own (TMPDIR), so that
+# what a test killed by its timeout leaves -- a server still running in its
+# folder, a file suite's loop device and mount -- can be found and removed
+# (sweep_tmp) before the next test, as the test's own exit trap would have.
+tmpbase=$(mktemp -d "${TMPDIR:-/var/tmp}/raidlab-run.XXXXXX")
+# sweep_tmp DIR: stop the processes working in DIR, undo raidlab's mounts
+# and loop devices there (raidlab cleanup), remove DIR.
+sweep_tmp() {
+	local d=$1 p c t
+	[ -d "$d" ] || return 0
+	for p in /proc/[0-9]*; do
+		c=$(readlink "$p/cwd" 2>/dev/null) || continue
+		[[ $c == "$d"/* ]] && kill -KILL "${p#/proc/}" 2>/dev/null
+	done
+	for t in "$d"/*/; do
+		compgen -G "$t/raidlab-fs.*" >/dev/null && TMPDIR=${t%/} "$RAIDLAB" cleanup >/dev/null 2>&1
+	done
+	rm -rf "$d" 2>/dev/null || true
+}
+trap 'sweep_tmp "$tmpbase"' EXIT
 # run_one I: runs test I, writes its log and "RC WALL CPU" to its .res file.
 run_one() {
 	local i=$1 name=${names[$1]} start end rc cpu=""
 	local lim=${limits[i]:-${RL_TEST_TIMEOUT:-900}}
 	eval "local -a cmd=(${cmds[i]})"
 	rm -f "$logs/$name.res" "$logs/$name.cpu"
+	mkdir -p "$tmpbase/$i"
 	start=$(date +%s.%N)
 	if ((${#timer[@]})); then
-		"${timer[@]}" "$logs/$name.cpu" timeout --kill-after=10 "$lim" "${cmd[@]}"
+		TMPDIR=$tmpbase/$i "${timer[@]}" "$logs/$name.cpu" timeout --kill-after=10 "$lim" "${cmd[@]}"
 	else
-		timeout --kill-after=10 "$lim" "${cmd[@]}"
+		TMPDIR=$tmpbase/$i timeout --kill-after=10 "$lim" "${cmd[@]}"
 	fi </dev/null >"$logs/$name.log" 2>&1
 	rc=$?
 	end=$(date +%s.%N)
+	sweep_tmp "$tmpbase/$i"
 	# /usr/bin/time says "Command exited with non-zero status N" first
 	[ -s "$logs/$name.cpu" ] && cpu=$(tail -n 1 "$logs/$name.cpu" | awk '{ printf "%.1f", $1 + $2 }')
 	# a cmocka test that skipped a case exits 0: it ran less than it checks

@@ -106,6 +106,7 @@ static const struct {
                                      "cmdprio", "cmdprio_bssplit", "nowait", NULL}},
     {"cpuio", (const char *const[]){"cpuload", "cpuchunks", "cpumode", "exit_on_io_done", NULL}},
     {"exec", (const char *const[]){"program", "arguments", "grace_time", "std_redirect", NULL}},
+    {"nbd", (const char *const[]){"uri", NULL}},
     {"net", (const char *const[]){"hostname", "port", "protocol", "nodelay", "listen", "pingpong",
                                   "interface", "ttl", "window_size", "mss", NULL}},
 };

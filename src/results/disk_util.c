@@ -6,7 +6,8 @@
  * replaced by its disk, as fio reports the disk.  Devices with major 0
  * (tmpfs, overlay) have no counters and are left out.  util is io_ticks
  * (ms the device had requests in flight) over the wall time between the
- * two reads, as fio computes it.
+ * two reads, as fio computes it.  fio's helper thread reads the counters
+ * every 250 ms, so a run shorter than that reports zeros there: so here.
  */
 #include <json-c/json.h>
 #include <libgen.h>
@@ -18,6 +19,8 @@
 
 #include "core/exec.h"
 #include "results/disk_util.h"
+
+#define DISK_UTIL_SAMPLE_MS 250.0 /* fio's DISK_UTIL_MSEC */
 
 /* The kernel's name of the disk holding device @dev (its parent if a partition). */
 static int disk_util_name(dev_t dev, char *name, size_t len)
@@ -118,6 +121,15 @@ void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets
 void st_disk_util_end(struct st_disk_util *u)
 {
 	double ms = (double)(rl_exec_wall_now() - u->t0_ns) / 1e6;
+
+	/* fio reads the counters every 250 ms: a run shorter than that reports none */
+	if (ms < DISK_UTIL_SAMPLE_MS) {
+		for (size_t i = 0; i < u->n; i++) {
+			memset(u->dev[i].delta, 0, sizeof(u->dev[i].delta));
+			u->dev[i].util = 0;
+		}
+		return;
+	}
 
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t now[ST_DS_N];

@@ -669,6 +669,9 @@ const struct wl_option_info *wl_options(size_t *count);
  */
 const char *wl_option_choice(const char *name, size_t i);
 
+/** The bounds of the numeric option @name (or alias) into @min, @max; false if it has none. */
+bool wl_option_range(const char *name, uint64_t *min, uint64_t *max);
+
 /**
  * The operation of a file-operation engine (filecreate ... dirdelete) as
  * the fileops() target names it ("create", "stat", "delete"), with

@@ -1014,6 +1014,17 @@ const struct wl_option_info *wl_options(size_t *count)
 	return opt_infos;
 }
 
+bool wl_option_range(const char *name, uint64_t *min, uint64_t *max)
+{
+	const struct opt_def *def = opt_lookup(name);
+
+	if (!def || !def->max)
+		return false;
+	*min = def->min;
+	*max = def->max;
+	return true;
+}
+
 const char *wl_option_choice(const char *name, size_t i)
 {
 	const struct opt_def *def = opt_lookup(name);

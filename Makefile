@@ -44,6 +44,13 @@ ifeq ($(PMEMBLK),1)
   PKG_CFLAGS += $(shell pkg-config --cflags libpmemblk) -DRL_PMEMBLK=1
   PKG_LIBS   += $(shell pkg-config --libs libpmemblk)
 endif
+# libnbd is optional: found, fio's nbd engine is built in (src/targets/nbd.c);
+# LIBNBD=0 builds without it.
+LIBNBD    ?= $(shell pkg-config --exists libnbd 2>/dev/null && echo 1 || echo 0)
+ifeq ($(LIBNBD),1)
+  PKG_CFLAGS += $(shell pkg-config --cflags libnbd) -DRL_LIBNBD=1
+  PKG_LIBS   += $(shell pkg-config --libs libnbd)
+endif
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter -Wmissing-prototypes \

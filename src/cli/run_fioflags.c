@@ -6,7 +6,8 @@
  * Both answer from the tables the parser itself uses (wl_options(),
  * wl_engine_name()), so what they list is exactly what a job may say.  The
  * layout is fio's: a list is "name : one-line description"; one option is
- * shown as right-aligned "field: value" lines (name, alias, type, default).
+ * shown as right-aligned "field: value" lines (name and help, alias, type,
+ * default, range or valid values).
  * --enghelp=ENGINE lists the engine's own options, the ones fio lists, in
  * its order, those raidlab does not take marked so; an engine with none
  * says so and exits 1, as fio.
@@ -38,17 +39,23 @@ static void fioflags_first_sentence(const char *help, char *out, size_t len)
 		out[n - 1] = 0;
 }
 
+/* fio's fields: the help, alias, type, default, then the range or the valid values */
 static void fioflags_option_show(const struct wl_option_info *o)
 {
-	char line[128];
+	uint64_t min, max;
+	const char *v;
 
-	fioflags_first_sentence(o->help, line, sizeof(line));
-	printf("%20s: %s\n", o->name, line);
+	printf("%20s: %s\n", o->name, o->help);
 	if (o->alias)
 		printf("%20s: %s\n", "alias", o->alias);
 	printf("%20s: %s\n", "type", o->type);
 	printf("%20s: %s\n", "default", o->def && *o->def ? o->def : "no default");
-	printf("%20s: %s\n\n", "help", o->help);
+	if (wl_option_range(o->name, &min, &max))
+		printf("%20s: min=%llu, max=%llu\n", "range", (unsigned long long)min,
+		       (unsigned long long)max);
+	for (size_t i = 0; (v = wl_option_choice(o->name, i)); i++)
+		printf("%20s: %s\n", i ? "" : "valid values", v);
+	printf("\n");
 }
 
 int cli_run_cmdhelp(const char *opt)
@@ -106,6 +113,7 @@ static const struct {
                                      "cmdprio", "cmdprio_bssplit", "nowait", NULL}},
     {"cpuio", (const char *const[]){"cpuload", "cpuchunks", "cpumode", "exit_on_io_done", NULL}},
     {"exec", (const char *const[]){"program", "arguments", "grace_time", "std_redirect", NULL}},
+    {"nbd", (const char *const[]){"uri", NULL}},
     {"net", (const char *const[]){"hostname", "port", "protocol", "nodelay", "listen", "pingpong",
                                   "interface", "ttl", "window_size", "mss", NULL}},
 };

@@ -6,7 +6,8 @@
  * replaced by its disk, as fio reports the disk.  Devices with major 0
  * (tmpfs, overlay) have no counters and are left out.  util is io_ticks
  * (ms the device had requests in flight) over the wall time between the
- * two reads, as fio computes it.
+ * two reads, as fio computes it.  fio's helper thread reads the counters
+ * every 250 ms, so a run shorter than that reports zeros there: so here.
  *
  * A device built on others (md, dm: /sys/block/NAME/slaves lists them) brings
  * its members in after it, as fio does, and its line ends with the members'
@@ -26,6 +27,8 @@
 
 #include "core/exec.h"
 #include "results/disk_util.h"
+
+#define DISK_UTIL_SAMPLE_MS 250.0 /* fio's DISK_UTIL_MSEC */
 
 /* The kernel's name of the disk holding device @dev (its parent if a partition). */
 static int disk_util_name(dev_t dev, char *name, size_t len)
@@ -177,6 +180,14 @@ void st_disk_util_end(struct st_disk_util *u)
 
 void st_disk_util_end_at(struct st_disk_util *u, const char *diskstats, double ms)
 {
+	/* fio reads the counters every 250 ms: a run shorter than that reports none */
+	if (ms < DISK_UTIL_SAMPLE_MS) {
+		for (size_t i = 0; i < u->n; i++) {
+			memset(u->dev[i].delta, 0, sizeof(u->dev[i].delta));
+			u->dev[i].util = 0;
+		}
+		return;
+	}
 	for (size_t i = 0; i < u->n; i++) {
 		uint64_t now[ST_DS_N];
 		if (disk_util_read(diskstats, u->dev[i].name, now))

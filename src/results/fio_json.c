@@ -9,16 +9,19 @@
  * error), json+ bins are its non-empty buckets keyed by their midpoint in
  * ns.  The bw_* and iops_* sample statistics come from the job's time
  * series, summed into fio's 500 ms sample windows (bwavgtime).
- * iodepth_level puts all I/O at the job's iodepth: the engine reissues
+ * iodepth_level puts all I/O at the job's iodepth once the queue has
+ * filled (fio_levels): the engine reissues
  * every completed slot at once, so the queue stays full while it runs.
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "results/fio_json.h"
 #include "results/result.h"
@@ -118,6 +121,14 @@ static struct json_object *fio_lat(const struct st_hist *h, const struct wl_job 
  * KiB/s) summed from the series' intervals; a run shorter than a window has
  * no sample, as in fio.
  */
+uint64_t st_fio_sample_ns(const struct wl_result *res, int d)
+{
+	uint64_t rt = wl_result_runtime(res, (enum rl_op)d);
+	uint64_t limit = res->job.runtime_ns;
+
+	return limit && rt >= limit ? limit - 1 : rt;
+}
+
 void st_fio_samples(const struct st_series *s, uint64_t runtime_ns, bool per_io,
                     struct st_fio_stat *out)
 {
@@ -181,14 +192,20 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	    fio_lat(j->disable_clat ? &zero : st_fio_clat(r), j, st_fio_pcts_clat(j), plus));
 	json_object_object_add(
 	    o, "lat_ns", fio_lat(j->disable_lat ? &zero : &r->hist, j, st_fio_pcts_lat(j), plus));
-	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), false, &st);
+	st_fio_samples(&r->series, st_fio_sample_ns(res, d), false, &st);
 	fio_add_i(o, "bw_min", (int64_t)st.min);
 	fio_add_i(o, "bw_max", (int64_t)st.max);
-	fio_add_d(o, "bw_agg", r->ios ? 100.0 : 0);
+	/* fio: the samples' mean as a share of the group's bandwidth (here the job's own:
+	   one job, or the merged group_reporting one), at most 100; 0 without samples */
+	double own_kib = (double)wl_result_bw(res, (enum rl_op)d) / 1024;
+	fio_add_d(o, "bw_agg",
+	          !st.n || own_kib <= 0            ? 0
+	          : st.mean * 100 >= own_kib * 100 ? 100.0
+	                                           : st.mean * 100 / own_kib);
 	fio_add_d(o, "bw_mean", st.mean);
 	fio_add_d(o, "bw_dev", st.dev);
 	fio_add_i(o, "bw_samples", (int64_t)st.n);
-	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), true, &st);
+	st_fio_samples(&r->series, st_fio_sample_ns(res, d), true, &st);
 	fio_add_i(o, "iops_min", (int64_t)st.min);
 	fio_add_i(o, "iops_max", (int64_t)st.max);
 	fio_add_d(o, "iops_mean", st.mean);
@@ -392,17 +409,65 @@ double st_fio_batch_pct(const uint64_t dist[7], unsigned depth, size_t i)
 	return 100.0 * (double)dist[i] / (double)sum;
 }
 
-/* iodepth_level (@dist NULL), or iodepth_submit / iodepth_complete from @dist */
-static struct json_object *fio_depths(unsigned depth, const uint64_t *dist, bool submit)
+/* a share as fio prints it: one above 0 but below 0.1 percent shows as 0.1 */
+static double fio_share(uint64_t count, uint64_t total)
+{
+	double pct = total ? 100.0 * (double)count / (double)total : 0;
+	return count && pct < 0.1 ? 0.1 : pct;
+}
+
+/* iodepth_submit / iodepth_complete from @dist */
+static struct json_object *fio_batches(unsigned depth, const uint64_t *dist)
 {
 	struct json_object *o = json_object_new_object();
-	size_t at = st_fio_depth_slot(depth, submit);
 	for (size_t i = 0; i < FIO_DEPTHS; i++)
-		fio_add_d(o, submit ? fio_submit_keys[i] : fio_level_keys[i],
-		          submit    ? st_fio_batch_pct(dist, depth, i)
-		          : i == at ? 100.0
-		                    : 0);
+		fio_add_d(o, fio_submit_keys[i], st_fio_batch_pct(dist, depth, i));
 	return o;
+}
+
+/*
+ * iodepth_level as fio counts it: each request it issues (its fsyncs too)
+ * at the depth it was issued at, as a share of the reads, writes and
+ * trims.  The queue fills one request at a time, so the first @depth - 1
+ * go out at depths 1, 2, ... and the rest at @depth.
+ */
+static struct json_object *fio_levels(unsigned depth, uint64_t issued, uint64_t ios)
+{
+	struct json_object *o = json_object_new_object();
+	uint64_t count[FIO_DEPTHS] = {0};
+	uint64_t ramp = depth > 1 ? depth - 1 : 0;
+
+	if (ramp > issued)
+		ramp = issued;
+	for (uint64_t d = 1; d <= ramp; d++)
+		count[st_fio_depth_slot((unsigned)d, false)]++;
+	count[st_fio_depth_slot(depth, false)] += issued - ramp;
+	for (size_t i = 0; i < FIO_DEPTHS; i++)
+		fio_add_d(o, fio_level_keys[i], fio_share(count[i], ios));
+	return o;
+}
+
+/* fio's elapsed: whole seconds since the process started, rounded up (at least @rt_s). */
+static int64_t fio_elapsed_s(double rt_s)
+{
+	char buf[1024];
+	unsigned long long start = 0;
+	struct timespec now;
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')'); /* the fields after the command's name */
+	/* field 22, starttime in clock ticks since boot: the 20th after ")" */
+	for (int k = 0; p && k < 20; k++)
+		p = strchr(p + 1, ' ');
+	long hz = sysconf(_SC_CLK_TCK);
+	if (!p || sscanf(p, " %llu", &start) != 1 || hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &now))
+		return (int64_t)ceil(rt_s);
+	double up = (double)now.tv_sec + now.tv_nsec / 1e9 - (double)start / (double)hz;
+	return (int64_t)ceil(up > rt_s ? up : rt_s);
 }
 
 /* fio's "steadystate" block: the criterion, whether it held, the window's samples. */
@@ -474,8 +539,11 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	json_object_object_add(o, "jobname", json_object_new_string(res->job.name));
 	fio_add_i(o, "groupid", fj->groupid);
 	fio_add_i(o, "error", st_fio_error(res));
-	fio_add_i(o, "eta", 0);
-	fio_add_i(o, "elapsed", (int64_t)ceil(rt_s));
+	/* fio: seconds since the program started, rounded up; the eta of ended jobs is
+	   INT_MAX within the first 3 s (fio estimates none before), 0 after */
+	int64_t elapsed = fio_elapsed_s(rt_s);
+	fio_add_i(o, "eta", elapsed < 3 ? INT_MAX : 0);
+	fio_add_i(o, "elapsed", elapsed);
 	if (opts) /* fio leaves it out when the job's own section gave nothing */
 		json_object_object_add(o, "job options", opts);
 	if (res->job.unified_rw)
@@ -499,9 +567,11 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	fio_add_i(o, "majf", (int64_t)res->majf);
 	fio_add_i(o, "minf", (int64_t)res->minf);
 	unsigned depth = st_fio_job_depth(res);
-	json_object_object_add(o, "iodepth_level", fio_depths(depth, NULL, false));
-	json_object_object_add(o, "iodepth_submit", fio_depths(depth, res->batch_submit, true));
-	json_object_object_add(o, "iodepth_complete", fio_depths(depth, res->batch_complete, true));
+	uint64_t ios =
+	    res->dir[RL_OP_READ].ios + res->dir[RL_OP_WRITE].ios + res->dir[RL_OP_TRIM].ios;
+	json_object_object_add(o, "iodepth_level", fio_levels(depth, ios + res->fsyncs, ios));
+	json_object_object_add(o, "iodepth_submit", fio_batches(depth, res->batch_submit));
+	json_object_object_add(o, "iodepth_complete", fio_batches(depth, res->batch_complete));
 	fio_lat_buckets(o, res);
 	if (res->job.coe) { /* fio adds these with continue_on_error */
 		fio_add_i(o, "total_err", (int64_t)(res->errors + res->cont_errors));
@@ -605,7 +675,7 @@ static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 		else
 			fputs(";0%=0", f); /* fio's empty slots */
 	fio_terse_lat(f, &r->hist, j->disable_lat);
-	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), false, &st);
+	st_fio_samples(&r->series, st_fio_sample_ns(res, d), false, &st);
 	fprintf(f, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)st.min, (unsigned long long)st.max,
 	        r->ios ? 100.0 : 0.0, st.mean, st.dev);
 }

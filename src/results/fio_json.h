@@ -57,6 +57,13 @@ void st_fio_samples(const struct st_series *s, uint64_t runtime_ns, bool per_io,
                     struct st_fio_stat *out);
 
 /**
+ * The span direction @d's samples cover: its runtime, but short of the
+ * job's runtime= limit when it ran that long (fio ends the job before it
+ * takes the sample due at that moment).
+ */
+uint64_t st_fio_sample_ns(const struct wl_result *res, int d);
+
+/**
  * The share (percent) of all I/O in each of fio's latency buckets: 2, 4, 10
  * ... 1000 ns, the same in us, 2 ... 2000 ms and >= 2000 ms.
  */

@@ -270,7 +270,7 @@ static void fio_text_samples(FILE *f, const struct wl_result *res, int d, uint64
 	const char *unit = fio_pow2(&res->job) ? "KiB" : "kB";
 	struct st_fio_stat s;
 
-	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), false, &s);
+	st_fio_samples(&r->series, st_fio_sample_ns(res, d), false, &s);
 	if (s.n) {
 		double per = 100.0;
 		if (agg > 1024) {
@@ -291,7 +291,7 @@ static void fio_text_samples(FILE *f, const struct wl_result *res, int d, uint64
 		    unit, (unsigned long long)s.min, (unsigned long long)s.max, per, s.mean, s.dev,
 		    s.n);
 	}
-	st_fio_samples(&r->series, wl_result_runtime(res, (enum rl_op)d), true, &s);
+	st_fio_samples(&r->series, st_fio_sample_ns(res, d), true, &s);
 	if (s.n)
 		fprintf(f,
 		        "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, "

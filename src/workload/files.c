@@ -421,6 +421,13 @@ int wl_job_target_spec(const struct wl_job *job, unsigned clone, char *buf, size
 		return files_noio_spec(job, clone, want, buf, len, msg, msglen);
 	if (job->engine == WL_ENGINE_NET)
 		return files_net_spec(job, clone, want, buf, len, msg, msglen);
+	if (job->engine == WL_ENGINE_NBD) /* the export at uri=, its size the server's */
+		return files_append(buf, len, &pos, "nbd(") &&
+		               files_add_quoted(buf, len, &pos, NULL, job->nbd_uri,
+		                                strlen(job->nbd_uri)) &&
+		               files_append(buf, len, &pos, ")")
+		           ? 0
+		           : -EINVAL;
 	if (job->engine == WL_ENGINE_NULL) {
 		if (want)
 			files_append(buf, len, &pos, "null(size=%llu)", (unsigned long long)want);

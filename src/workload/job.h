@@ -127,6 +127,7 @@ enum wl_engine {
 	WL_ENGINE_NET,
 	WL_ENGINE_MMAP,
 	WL_ENGINE_POSIXAIO,
+	WL_ENGINE_NBD, /* an NBD server's export through libnbd (an nbd() target, if built in) */
 	WL_ENGINE_COUNT
 };
 
@@ -419,6 +420,7 @@ struct wl_job {
 	char exec_args[WL_PATH_MAX]; /* arguments=: split at spaces; %r runtime (s), %n name */
 	uint32_t exec_grace_s;       /* grace_time=: SIGTERM, then SIGKILL this much later */
 	bool exec_redirect;          /* std_redirect=1: NAME.stdout and NAME.stderr files */
+	char nbd_uri[WL_PATH_MAX];   /* ioengine=nbd: uri=, the server (targets/nbd.c) */
 	/* unified_rw_reporting: 0 none, 1 mixed (one "mixed" direction), 2 both (and per direction)
 	 */
 	uint32_t unified_rw;
@@ -666,6 +668,9 @@ const struct wl_option_info *wl_options(size_t *count);
  * last or for an option that is not enumerated.
  */
 const char *wl_option_choice(const char *name, size_t i);
+
+/** The bounds of the numeric option @name (or alias) into @min, @max; false if it has none. */
+bool wl_option_range(const char *name, uint64_t *min, uint64_t *max);
 
 /**
  * The operation of a file-operation engine (filecreate ... dirdelete) as

@@ -35,6 +35,7 @@ const struct opt_choice opt_engine_choices[] = {
     {"net", WL_ENGINE_NET},
     {"mmap", WL_ENGINE_MMAP},
     {"posixaio", WL_ENGINE_POSIXAIO},
+    {"nbd", WL_ENGINE_NBD},
     {NULL, 0},
 };
 
@@ -49,6 +50,14 @@ int opt_set_engine(struct wl_job *job, const struct opt_def *def, const char *va
                    const struct opt_ctx *ctx)
 {
 	const struct opt_choice *c;
+	if (value && !strcmp(value, "sg"))
+		return opt_fail(
+		    ctx, true,
+		    "ioengine=sg (fio's SCSI generic engine: SCSI commands through "
+		    "/dev/sg* or a block device's SG_IO) is not supported by raidlab: it "
+		    "needs a SCSI device and the kernel's SCSI layer, which raidlab's test "
+		    "machines lack, so it would run untested; use libaio, io_uring or "
+		    "psync on the block device");
 	int ret = opt_take_choice(def, value, ctx, &c);
 	if (ret)
 		return ret;

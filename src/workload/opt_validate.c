@@ -382,7 +382,7 @@ static int opt_check_limits(const struct wl_job *job, const struct opt_ctx *ctx)
 	return 0;
 }
 
-/* The options the engines that do no I/O cannot run without (cpuio, exec). */
+/* The options some engines cannot run without (cpuio, exec, nbd). */
 static int opt_check_engine(const struct wl_job *job, const struct opt_ctx *ctx)
 {
 	if (job->engine == WL_ENGINE_CPUIO && (!job->cpuload || job->cpuload > 100))
@@ -391,6 +391,10 @@ static int opt_check_engine(const struct wl_job *job, const struct opt_ctx *ctx)
 		                "100)");
 	if (job->engine == WL_ENGINE_CPUIO && !job->cpuchunks_us)
 		return opt_fail(ctx, false, "cpuchunks must be at least 1 microsecond");
+	if (job->engine == WL_ENGINE_NBD && !job->nbd_uri[0])
+		return opt_fail(ctx, false,
+		                "ioengine=nbd needs uri= (the NBD server, e.g. nbd://localhost or "
+		                "nbd+unix:///?socket=PATH)");
 	if (job->engine == WL_ENGINE_EXEC && !job->exec_program[0])
 		return opt_fail(ctx, false, "ioengine=exec needs program= (the program to run)");
 	if (job->engine == WL_ENGINE_EXEC && !job->runtime_ns)

@@ -165,8 +165,15 @@ static const struct opt_def opt_table[] = {
               "target: a write sends a block, a read receives one; see hostname, port, "
               "protocol, listen); mmap (the file mapped into memory and each I/O a copy to "
               "or from it, a sync msync(2); with direct=1 each write is msynced and its "
-              "pages dropped, as fio's)."),
+              "pages dropped, as fio's); nbd (an NBD server's export through libnbd, "
+              "named by uri=, an nbd() target; one request in flight per job; only if "
+              "raidlab was built with libnbd)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
+    {OPT_INFO("uri", NULL, "str", "",
+              "ioengine=nbd: the NBD server's URI (nbd://HOST[:PORT][/EXPORT], "
+              "nbd+unix:///?socket=PATH).  Required with ioengine=nbd, read as libnbd reads "
+              "it.  The job's file is the export: its size is the export's."),
+     .set = opt_set_path, .off = OPT_OFF(nbd_uri, char[WL_PATH_MAX])},
     {OPT_INFO("cpuload", NULL, "int", "",
               "ioengine=cpuio (required there): the share of a CPU each job burns, 1 to 100 "
               "percent.  After each burn the job idles for the burn's time x (100 - cpuload) "
@@ -1005,6 +1012,17 @@ const struct wl_option_info *wl_options(size_t *count)
 	if (count)
 		*count = OPT_ARRAY_SIZE(opt_table);
 	return opt_infos;
+}
+
+bool wl_option_range(const char *name, uint64_t *min, uint64_t *max)
+{
+	const struct opt_def *def = opt_lookup(name);
+
+	if (!def || !def->max)
+		return false;
+	*min = def->min;
+	*max = def->max;
+	return true;
 }
 
 const char *wl_option_choice(const char *name, size_t i)

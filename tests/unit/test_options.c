@@ -580,7 +580,7 @@ static void test_invalid_values(void **state)
 	    {"ioengine", "splice",
 	     "ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, psync, "
 	     "sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, filedelete, "
-	     "dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net, mmap, posixaio)"},
+	     "dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net, mmap, posixaio, nbd)"},
 	    {"ioengine", "", "ioengine '' is not supported"},
 	    {"ioengine", NULL, "option 'ioengine': needs a value"},
 
@@ -641,7 +641,8 @@ static void test_unknown_and_rejected(void **state)
 	        "test: ioengine 'splice' is not supported by raidlab (supported: io_uring, libaio, "
 	        "psync, sync, pvsync, pvsync2, null, falloc, ftruncate, filecreate, filestat, "
 	        "filedelete, dircreate, dirstat, dirdelete, cpuio, exec, pmemblk, net, mmap, "
-	        "posixaio)");
+	        "posixaio, nbd)");
+	SET_ERR("ioengine", "sg", "ioengine=sg (fio's SCSI generic engine");
 	SET_ERR("target", "x", "option 'target' is not supported: the target is not a job option");
 
 	SET_ERR("iodepth_low", "4",
@@ -1184,6 +1185,7 @@ static const char *const promised[] = {
     "arguments",
     "grace_time",
     "std_redirect",
+    "uri",
     "disable_lat",
     "disable_clat",
     "disable_slat",
@@ -1487,7 +1489,8 @@ static void test_option_table(void **state)
 			    strcmp(o->name, "replay_redirect") && strcmp(o->name, "cpuload") &&
 			    strcmp(o->name, "program") && strcmp(o->name, "arguments") &&
 			    strcmp(o->name, "hostname") && strcmp(o->name, "port") &&
-			    strcmp(o->name, "interface") && strcmp(o->name, "sqthread_poll_cpu"))
+			    strcmp(o->name, "interface") && strcmp(o->name, "sqthread_poll_cpu") &&
+			    strcmp(o->name, "uri"))
 				fail_msg("option '%s' has no default", o->name);
 		}
 		/* Booleans take the bare name (allow_mounted_write takes 0 only: a job

@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# The thirty everyday fio command lines of fio_everyday.sh, each run by fio
+# twice and by `raidlab run` once, in one folder on the same file, and
+# their JSON compared field by field.  A line whose output is not JSON runs
+# as its JSON twin: --minimal becomes --output-format=json, a line with no
+# format gains --output-format=json (with --output=FILE the JSON goes to
+# that file).  The three lines that print no report (--version, --cmdhelp,
+# --enghelp) compare what they print: the version's form, the field names
+# of cmdhelp's lines, enghelp's option names in order.
+#
+# Per line: the top-level keys, the number of jobs, and each job's set of
+# key paths are identical (the keys of json+'s latency bins aside: they are
+# the latencies seen); strings are identical (fio's version and the times
+# aside).  Numbers:
+#   - counts (total_ios, io_bytes, io_kbytes, short_ios, drop_ios, error)
+#     are exact where the line is deterministic (no runtime, no rate),
+#     except that a random mix's split into reads and writes comes from
+#     each tool's own generator: there the sum is exact and each side
+#     within 4 standard deviations of a binomial draw;
+#   - everything else within the noise of fio itself: for each field class
+#     (the path without job index and direction, e.g. clat_ns.mean) the
+#     largest difference between fio's two runs over all lines, relative
+#     and absolute, and raidlab's value may be that far from either run.
+# The noise bands are printed.  A line whose values alone differ is run by
+# raidlab once more and judged on that run (a spike on a shared machine).
+# Every line must agree, but for the known differences listed below.
+. "$(dirname "$0")/lib.sh"
+need fio
+need jq
+
+lines=(
+	'--name=seqread --filename=F --rw=read --bs=1m --size=16m'
+	'--name=randread --filename=F --rw=randread --bs=4k --size=16m --iodepth=16 --ioengine=libaio --direct=1'
+	'--name=randwrite --filename=F --rw=randwrite --bs=4k --size=16m --iodepth=32 --ioengine=io_uring --direct=1'
+	'--name=mixed --filename=F --rw=randrw --rwmixread=70 --bs=4k --size=16m --ioengine=psync'
+	'--name=seqwrite --filename=F --rw=write --bs=128k --size=16m --numjobs=2 --group_reporting'
+	'--name=timed --filename=F --rw=randread --bs=4k --size=16m --runtime=1 --time_based'
+	'--name=j --filename=F --rw=randread --size=16m --output-format=json'
+	'--name=j --filename=F --rw=randwrite --size=16m --output-format=json+'
+	'--name=t --filename=F --rw=read --size=16m --minimal'
+	'--name=k --filename=F --rw=write --size=16m --kb_base=1000'
+	'--name=e --filename=F --rw=randread --size=16m --eta-newline=1'
+	'--name=e --filename=F --rw=randread --size=16m --eta-interval=1'
+	'existing: --name=r --filename=F --rw=read --size=16m --readonly'
+	'--name=w --filename=F --rw=read --size=16m --warnings-fatal'
+	'--name=m --filename=F --rw=read --size=16m --numjobs=2 --max-jobs=4'
+	'--name=a --filename=F --rw=read --size=16m --aux-path=D'
+	'--name=h --filename=F --rw=randread --size=16m --runtime=1 --time_based --write_hist_log=D/hist --log_hist_msec=100'
+	'--name=lat --filename=F --rw=randwrite --bs=4k --size=16m --write_lat_log=D/lat --write_bw_log=D/bw --write_iops_log=D/iops --log_avg_msec=100'
+	'--name=v --filename=F --rw=write --bs=4k --size=4m --verify=crc32c --do_verify=1'
+	'--name=u --filename=F --rw=randrw --size=16m --unified_rw_reporting=1'
+	'--name=s --filename=F --rw=read --size=16m --status-interval=1 --output-format=json'
+	'--name=b --filename=F --rw=randread --bsrange=4k-64k --size=16m --randrepeat=0 --norandommap'
+	'--name=o --filename=F --rw=read --size=16m --output=D/out.txt'
+	'--name=re --filename=F --rw=read --bs=4k --size=16m --rate=8m --runtime=1'
+	'--name=ri --filename=F --rw=randread --bs=4k --size=16m --rate_iops=1000 --runtime=1 --time_based'
+	'--name=off --filename=F --rw=write --size=4m --offset=4m --bs=64k --end_fsync=1 --fsync=8'
+	'--name=dir --directory=D --rw=write --size=8m --nrfiles=2 --numjobs=2 --group_reporting'
+	'--version'
+	'--cmdhelp=iodepth'
+	'--enghelp=io_uring'
+)
+[ ${#lines[@]} = 30 ] || fail "${#lines[@]} lines, not 30"
+
+# twin LINE: the line as it runs here, its output JSON
+twin() {
+	case $1 in
+	--version | --cmdhelp=* | --enghelp=*) echo "$1" ;;
+	*--output-format=json*) echo "$1" ;;
+	*--minimal*) echo "${1/--minimal/--output-format=json}" ;;
+	*) echo "$1 --output-format=json" ;;
+	esac
+}
+
+# run TOOL N ARGS...: line N's run by TOOL; its JSON document (the last one
+# of a --status-interval stream) or its text in out.TOOL
+run() {
+	local tool=$1 n=$2 rc=0
+	shift 2
+	rm -rf D/* && mkdir -p D
+	$existing && { fio --name=lay --filename="$T/l$n/f.img" --size=16m --rw=write \
+		--output=/dev/null || fail "laying out the file"; }
+	if [ "$tool" = raidlab ]; then
+		timeout 120 $RAIDLAB run "$@" >raw.$tool 2>err.$tool || rc=$?
+	else
+		timeout 120 fio "$@" >raw.$tool 2>err.$tool || rc=$?
+	fi
+	[ $rc = 0 ] || { cat err.$tool; fail "$tool: line $((n + 1)) exit $rc"; }
+	[ -s D/out.txt ] && cp D/out.txt raw.$tool
+	case $1 in
+	--version | --cmdhelp=* | --enghelp=*) cp raw.$tool out.$tool ;;
+	*) # eta lines may come before the document: it starts at a "{" line
+		sed -n '/^{/,$p' raw.$tool | jq -s last >out.$tool ||
+			{ head raw.$tool; fail "$tool: line $((n + 1)): no JSON"; } ;;
+	esac
+}
+
+# the numbers of a document as "class<TAB>path<TAB>value" (class: the path
+# without the job index, the direction and percentile/bin keys)
+numbers() {
+	jq -r '
+		def dirs: ["read", "write", "trim", "sync", "mixed"];
+		paths(numbers) as $p | ($p | map(tostring)) as $s |
+		[($s | map(select(test("^[0-9]+$") | not)) | map(select(. as $k | dirs | index($k) | not))
+			| map(if test("^[0-9.]+$") then "N" else . end) | join(".")),
+		 ($s | join(".")), getpath($p)] | @tsv' "$1"
+}
+
+# the key paths of a document's jobs and its top level, json+ bins' keys as N
+keypaths() {
+	jq -r '(keys_unsorted | map("top." + .) | .[]),
+		("jobs " + (.jobs | length | tostring)),
+		(.jobs | to_entries[] | .key as $j | .value | paths |
+			map(tostring) | (if index("bins") then .[: index("bins") + 1] + ["N"] else . end) |
+			"\($j)." + join("."))' "$1" | sort -u
+}
+
+# the strings that must be the same (fio's version and the times aside)
+strings() {
+	jq -r 'del(."fio version", .time, .timestamp, .timestamp_ms) | paths(strings) as $p |
+		[($p | map(tostring) | join(".")), getpath($p)] | @tsv' "$1" | sort
+}
+
+declare -A kind
+for i in "${!lines[@]}"; do
+	line=${lines[$i]}
+	mkdir -p "$T/l$i"
+	cd "$T/l$i"
+	existing=false
+	[[ $line == existing:* ]] && { existing=true; line=${line#existing: }; }
+	line=$(twin "$line")
+	line=${line//=F/=$T/l$i/f.img}
+	line=${line//=D/=$T/l$i/D}
+	read -ra args <<<"$line"
+	for run in fio1 fio2 raidlab; do
+		run "${run%[12]}" "$i" "${args[@]}"
+		mv out.${run%[12]} $run.json
+	done
+	case $line in
+	*--runtime=* | *--rate* | *--randrepeat=0*) kind[$i]=noisy ;;
+	*--rw=randrw*) kind[$i]=mix ;;
+	*) kind[$i]=exact ;;
+	esac
+	case $line in
+	--version | --cmdhelp=* | --enghelp=*) continue ;;
+	esac
+	numbers fio1.json | sort -k2,2 >n1
+	numbers fio2.json | sort -k2,2 >n2
+	join -t $'\t' -1 2 -2 2 -o 1.1,0,1.3,2.3 n1 n2 >>"$T/noise"
+done
+
+# The noise bands: per class, the largest relative and absolute difference of fio's two runs.
+awk -F'\t' '{ d = $3 - $4; if (d < 0) d = -d; m = ($3 < 0 ? -$3 : $3); if ($4 > m) m = $4
+	if (d > abs[$1]) abs[$1] = d; if (m > 0 && d / m > rel[$1]) rel[$1] = d / m; seen[$1] = 1 }
+	END { for (c in seen) printf "%s\t%.6g\t%.6g\n", c, rel[c], abs[c] }' "$T/noise" |
+	sort >"$T/bands"
+echo "noise bands of fio run twice (class, relative, absolute), the widest ten:"
+sort -t $'\t' -k2,2gr "$T/bands" | head -10 | sed 's/^/    /'
+
+# judge.awk BANDS CMP: each number of raidlab's beside fio's two runs (see the top)
+cat >"$T/judge.awk" <<'EOF_AWK'
+FILENAME == ARGV[1] { rel[$1] = $2; abs[$1] = $3; next }
+function near(c, f, r,   d, m) {
+	d = r - f; if (d < 0) d = -d
+	m = f < 0 ? -f : f
+	# fio prints fractions with 6 decimals: closer than that is the same value
+	return d <= abs[c] || d <= rel[c] * m || d <= 1e-6 || d <= 1e-9 * m
+}
+# minf, majf: the page faults of the benchmark program itself, not of the
+# storage (fio's job is a forked process faulting in its copied pages,
+# raidlab's a thread): compared by name only;
+# timestamp, timestamp_ms: when it ran (the version string and times aside)
+$2 ~ /\.(minf|majf)$/ || $2 ~ /^timestamp/ { next }
+{ n++; cls[n] = $1; path[n] = $2; f1[n] = $3; f2[n] = $4; r[n] = $5 }
+END {
+	# a random mix: a direction's count may differ by 4 sd of a binomial
+	# draw (at most sqrt of the count), its bytes as much relatively; the
+	# directions' sum of each count is exact
+	for (k = 1; k <= n; k++) if (path[k] ~ /\.(read|write)\.total_ios$/ && f1[k] > 0) {
+		d = path[k]; sub(/\.total_ios$/, "", d); tol[d] = 4 / sqrt(f1[k])
+	}
+	for (k = 1; k <= n; k++) {
+		leaf = path[k]; sub(/.*\./, "", leaf)
+		count = leaf ~ /^(total_ios|io_bytes|io_kbytes|short_ios|drop_ios|error)$/
+		d = path[k]; sub(/\.[^.]*$/, "", d)
+		if (count && kind == "mix" && path[k] ~ /\.(read|write)\./) {
+			j = path[k]; sub(/\.(read|write)\./, ".", j)
+			sumf[j] += f1[k]; sumr[j] += r[k]
+			m = f1[k] * tol[d]
+			ok = r[k] - f1[k] <= m + 0.5 && f1[k] - r[k] <= m + 0.5
+		} else if (count && kind != "noisy")
+			ok = r[k] == f1[k]
+		else if (kind != "noisy" && path[k] ~ /\.iodepth_level\./) # a count's share
+			ok = r[k] - f1[k] <= 1e-6 && f1[k] - r[k] <= 1e-6
+		else
+			ok = near(cls[k], f1[k], r[k]) || near(cls[k], f2[k], r[k])
+		if (!ok) printf "%s fio %s,%s raidlab %s; ", path[k], f1[k], f2[k], r[k]
+	}
+	for (j in sumf) if (sumf[j] != sumr[j])
+		printf "%s: reads + writes %s, fio %s; ", j, sumr[j], sumf[j]
+}
+EOF_AWK
+
+# Known differences, line number -> fields (a regular expression on the
+# path) that differ from fio's for a reason the test names; they are shown,
+# not counted as agreeing, and a line that agrees on them anyway says so.
+#   2, 3: iodepth_complete, the requests reaped per call.  fio's libaio and
+#   io_uring engines reap one to four at a time and the rest in one call at
+#   the end; raidlab's executor reaps every completion ready when it polls,
+#   and its io_uring resubmits a reaped batch together, so batches of 5 to
+#   32 are common there (the engine's behaviour, not a report's).
+declare -A known=([2]='iodepth_complete' [3]='iodepth_complete')
+
+# judge N: line N's raidlab.json beside fio1.json and fio2.json; the reasons it differs in why
+judge() {
+	local line=${lines[$1]} bad
+	why=()
+	case $line in
+	--version)
+		grep -Eq '^fio-[0-9]' fio1.json && grep -Eq '^raidlab-[0-9]' raidlab.json ||
+			why+=("version: $(head -1 raidlab.json)") ;;
+	--cmdhelp=*)
+		diff <(sed -n 's/^ *\([a-z ]*\):.*/\1/p' fio1.json) \
+			<(sed -n 's/^ *\([a-z ]*\):.*/\1/p' raidlab.json) >d.txt ||
+			why+=("cmdhelp fields: $(tr '\n' ' ' <d.txt)") ;;
+	--enghelp=*)
+		diff <(cut -d: -f1 fio1.json | tr -d ' ') <(cut -d: -f1 raidlab.json | tr -d ' ') >d.txt ||
+			why+=("enghelp options: $(grep '^[<>]' d.txt | tr '\n' ' ')") ;;
+	*)
+		diff <(keypaths fio1.json) <(keypaths raidlab.json) >d.txt ||
+			why+=("keys: $(grep '^[<>]' d.txt | head -8 | tr '\n' ' ')")
+		diff <(strings fio1.json) <(strings raidlab.json) >d.txt ||
+			why+=("strings: $(grep '^[<>]' d.txt | head -6 | tr '\n' ' ')")
+		numbers fio1.json | sort -k2,2 >n1
+		numbers fio2.json | sort -k2,2 >n2
+		numbers raidlab.json | sort -k2,2 >nr
+		join -t $'\t' -1 2 -2 2 -o 1.1,0,1.3,2.3 n1 n2 | sort -k2,2 |
+			join -t $'\t' -1 2 -2 2 -o 1.1,0,1.3,1.4,2.3 - nr >cmp.tsv
+		bad=$(awk -F'\t' -v kind="${kind[$1]}" -f "$T/judge.awk" "$T/bands" cmp.tsv)
+		local k=${known[$(($1 + 1))]:-}
+		if [ -n "$k" ]; then # the known fields apart; they are counted in $known_seen
+			local rest="" f
+			IFS=';' read -ra f <<<"$bad"
+			for b in "${f[@]}"; do
+				b=${b# }
+				[ -z "$b" ] && continue
+				if [[ ${b%% *} =~ $k ]]; then known_seen+=("line $(($1 + 1)): $b"); else rest+="$b; "; fi
+			done
+			bad=$rest
+		fi
+		[ -z "$bad" ] || why+=("values: ${bad:0:600}")
+		;;
+	esac
+}
+
+agree=0 reruns=0 apart=0
+for i in "${!lines[@]}"; do
+	cd "$T/l$i"
+	known_seen=()
+	judge "$i"
+	# values alone beyond fio's noise: raidlab runs the line once more (a
+	# latency spike on a shared machine), and that run is judged instead
+	if [ ${#why[@]} = 1 ] && [[ ${why[0]} == values:* ]]; then
+		echo "line $((i + 1)) reruns: ${why[0]:0:300}"
+		line=${lines[$i]}
+		existing=false
+		[[ $line == existing:* ]] && { existing=true; line=${line#existing: }; }
+		line=$(twin "$line")
+		line=${line//=F/=$T/l$i/f.img}
+		line=${line//=D/=$T/l$i/D}
+		read -ra args <<<"$line"
+		run raidlab "$i" "${args[@]}"
+		mv out.raidlab raidlab.json
+		reruns=$((reruns + 1))
+		known_seen=()
+		judge "$i"
+	fi
+	if [ ${#why[@]} = 0 ] && [ ${#known_seen[@]} != 0 ]; then
+		apart=$((apart + 1))
+		echo "line $((i + 1)) agrees apart from its known differences: ${lines[$i]}"
+		printf '    %s\n' "${known_seen[@]:0:6}"
+	elif [ ${#why[@]} = 0 ]; then
+		[ -z "${known[$((i + 1))]:-}" ] ||
+			echo "line $((i + 1)) agrees, its known differences too: drop it from known"
+		agree=$((agree + 1))
+	else
+		echo "line $((i + 1)) differs: ${lines[$i]}"
+		printf '    %s\n' "${why[@]}"
+	fi
+done
+echo "raidlab ran $reruns lines twice"
+echo "$agree of ${#lines[@]} lines agree with fio field by field; $apart more apart from known differences"
+[ $((agree + apart)) = ${#lines[@]} ] || fail "$((${#lines[@]} - agree - apart)) lines differ"
+echo "fio_json30: ok"

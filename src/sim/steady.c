@@ -41,11 +41,23 @@
 
 #include "sim/sim.h"
 
+/*
+ * Range i: its first k, its superblock, and the offset of its first unit
+ * with the block's SLC mode in the top bit.  One record, so that a lookup
+ * (sim_steady_home, on every first write of a unit) touches one line where
+ * separate arrays cost a miss each; the next range's cum is beside it.
+ */
+struct st_range {
+	uint64_t cum;
+	uint32_t blk;
+	uint32_t soff; /* offset | ST_SLC */
+};
+#define ST_SLC     0x80000000u
+#define ST_SOFF(q) ((q)->soff & ~ST_SLC)
+
 struct sim_steady {
 	uint32_t nr;            /* ranges: blocks holding implicitly mapped units */
-	uint32_t *blk;          /* [nr] superblock of range i */
-	uint64_t *cum;          /* [nr + 1] first k of range i */
-	uint32_t *soff;         /* [nr] offset of the range's first unit */
+	struct st_range *r;     /* [nr + 1] the ranges (r[nr].cum = U) */
 	uint32_t *range;        /* [nblocks] range of a superblock, SIM_NONE */
 	uint32_t *idx;          /* [(U >> shift) + 1] range holding k = c << shift */
 	uint32_t shift;         /* idx granularity */
@@ -120,15 +132,16 @@ uint32_t sim_steady_home(const struct sim_dev *d, uint64_t lpn)
 {
 	const struct sim_steady *s = d->lazy;
 	uint64_t k = st_mod(lpn * s->mul + s->add, d->g.U, s->mU);
-	uint32_t i = s->idx[k >> s->shift], b, slc, cap;
+	uint32_t i = s->idx[k >> s->shift], slc, cap;
+	const struct st_range *q;
 
-	while (s->cum[i + 1] <= k)
+	while (s->r[i + 1].cum <= k)
 		i++;
-	b = s->blk[i];
-	slc = d->blk[b].slc;
+	q = &s->r[i];
+	slc = q->soff >> 31;
 	cap = slc ? d->g.b_slc : d->g.b;
-	return b * d->g.b +
-	       (uint32_t)st_mod((k - s->cum[i]) * s->smul[slc] + s->soff[i], cap, s->mcap[slc]);
+	return q->blk * d->g.b +
+	       (uint32_t)st_mod((k - q->cum) * s->smul[slc] + ST_SOFF(q), cap, s->mcap[slc]);
 }
 
 uint32_t sim_steady_at(const struct sim_dev *d, uint64_t phys)
@@ -144,10 +157,10 @@ uint32_t sim_steady_at(const struct sim_dev *d, uint64_t phys)
 	off = phys - (uint64_t)b * d->g.b;
 	if (off >= cap)
 		return SIM_NONE;
-	j = (off + cap - s->soff[i]) % cap * s->sinv[slc] % cap;
-	if (j >= s->cum[i + 1] - s->cum[i])
+	j = (off + cap - ST_SOFF(&s->r[i])) % cap * s->sinv[slc] % cap;
+	if (j >= s->r[i + 1].cum - s->r[i].cum)
 		return SIM_NONE;
-	k = s->cum[i] + j;
+	k = s->r[i].cum + j;
 	return (uint32_t)((k + d->g.U - s->add) % d->g.U * s->inv % d->g.U);
 }
 
@@ -162,9 +175,9 @@ void sim_steady_p2l(struct sim_dev *d, uint32_t b)
 		d->p2l[base + o] = 0;
 	if (i == SIM_NONE)
 		return;
-	n = s->cum[i + 1] - s->cum[i];
-	off = s->soff[i];
-	lpn = (s->cum[i] + U - s->add) % U * s->inv % U;
+	n = s->r[i + 1].cum - s->r[i].cum;
+	off = ST_SOFF(&s->r[i]);
+	lpn = (s->r[i].cum + U - s->add) % U * s->inv % U;
 	for (uint64_t j = 0; j < n; j++) {
 		d->p2l[base + off] = (uint32_t)lpn + 1;
 		off += s->smul[slc];
@@ -182,9 +195,7 @@ void sim_steady_free(struct sim_dev *d)
 
 	if (!s)
 		return;
-	free(s->blk);
-	free(s->cum);
-	free(s->soff);
+	free(s->r);
 	free(s->range);
 	free(s->idx);
 	free(s);
@@ -320,9 +331,9 @@ static void st_close(struct sim_dev *d, struct sim_steady *s, uint32_t b, uint32
 	if (n) {
 		k->lazy = 1;
 		s->range[b] = s->nr;
-		s->blk[s->nr] = b;
-		s->soff[s->nr] = (uint32_t)sim_rng_below(&d->rng, cap);
-		s->cum[s->nr + 1] = s->cum[s->nr] + n;
+		s->r[s->nr].blk = b;
+		s->r[s->nr].soff = (uint32_t)sim_rng_below(&d->rng, cap) | (k->slc ? ST_SLC : 0);
+		s->r[s->nr + 1].cum = s->r[s->nr].cum + n;
 		s->nr++;
 	}
 	sim_ftl_close(d, b);
@@ -386,12 +397,10 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 	if (!s)
 		return -ENOMEM;
 	d->lazy = s;
-	s->blk = malloc(((size_t)g->nblocks + 1) * sizeof(*s->blk));
-	s->cum = calloc((size_t)g->nblocks + 2, sizeof(*s->cum));
-	s->soff = malloc(((size_t)g->nblocks + 1) * sizeof(*s->soff));
+	s->r = calloc((size_t)g->nblocks + 2, sizeof(*s->r));
 	s->range = malloc((size_t)g->nblocks * sizeof(*s->range));
 	v = malloc(((size_t)nc + 1) * sizeof(*v));
-	if (!s->blk || !s->cum || !s->soff || !s->range || !v)
+	if (!s->r || !s->range || !v)
 		goto fail;
 	for (uint32_t b = 0; b < g->nblocks; b++)
 		s->range[b] = SIM_NONE;
@@ -407,9 +416,9 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 		st_close(d, s, sim_list_pop(d, &d->free_main), v[i]);
 		vsum += v[i];
 	}
-	if (s->cum[s->nr] != g->U) {
+	if (s->r[s->nr].cum != g->U) {
 		snprintf(msg, msglen, "steady state construction placed %llu of %llu units",
-		         (unsigned long long)s->cum[s->nr], (unsigned long long)g->U);
+		         (unsigned long long)s->r[s->nr].cum, (unsigned long long)g->U);
 		rc = -EINVAL;
 		goto fail;
 	}
@@ -424,7 +433,7 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 		goto fail;
 	}
 	for (uint64_t c = 0, i = 0; c < nidx; c++) {
-		while (i + 1 < s->nr && s->cum[i + 1] <= c << s->shift)
+		while (i + 1 < s->nr && s->r[i + 1].cum <= c << s->shift)
 			i++;
 		s->idx[c] = (uint32_t)i;
 	}

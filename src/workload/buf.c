@@ -8,6 +8,7 @@
 
 #include "core/crc32c.h"
 #include "workload/buf.h"
+#include "workload/vcsum.h"
 
 static void buf_random(struct wl_rng *rng, uint8_t *buf, size_t len)
 {
@@ -242,6 +243,22 @@ static uint32_t meta_crc(const struct wl_mhdr *h)
 	return rl_crc32c(0, &c, sizeof(c));
 }
 
+/*
+ * A checksum method (verify=md5 ...): its digest follows the header and
+ * covers the rest of the interval; into @out (none: nothing written).
+ */
+static void meta_digest(const struct wl_job *job, const uint8_t *p, size_t n, uint8_t *out)
+{
+	size_t at = sizeof(struct wl_mhdr) + wl_vcsum_len(job->verify_csum);
+	uint8_t d[WL_VCSUM_MAX];
+
+	if (!job->verify_csum || at > n)
+		return;
+	if (wl_vcsum(job->verify_csum, p + at, n - at, d) != 0)
+		memset(d, 0, sizeof(d)); /* libcrypto failed: the check fails the same way */
+	memcpy(out, d, wl_vcsum_len(job->verify_csum));
+}
+
 void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len,
                   uint64_t offset, uint64_t seq, uint32_t writer)
 {
@@ -264,6 +281,7 @@ void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, si
 		};
 		h.crc = meta_crc(&h);
 		memcpy(p, &h, sizeof(h));
+		meta_digest(job, p, n, p + sizeof(h));
 	}
 }
 
@@ -298,7 +316,21 @@ int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint
 			         (unsigned long long)h.offset);
 			return -EILSEQ;
 		}
-		for (size_t i = sizeof(h); job->verify_pattern_len && i < n; i++) {
+		size_t dlen = wl_vcsum_len(job->verify_csum);
+		if (dlen) {
+			uint8_t d[WL_VCSUM_MAX];
+			meta_digest(job, p, n, d);
+			if (memcmp(d, p + sizeof(h), dlen) != 0) {
+				snprintf(msg, msglen,
+				         "%s checksum mismatch in the %zu-byte interval at "
+				         "offset %llu (write %llu of worker %u)",
+				         wl_vcsum_name(job->verify_csum), n,
+				         (unsigned long long)(offset + at),
+				         (unsigned long long)h.seq, h.writer);
+				return -EILSEQ;
+			}
+		}
+		for (size_t i = sizeof(h) + dlen; job->verify_pattern_len && i < n; i++) {
 			uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
 			if (p[i] != want) {
 				*bad_offset = offset + at + i;

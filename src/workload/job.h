@@ -263,6 +263,7 @@ struct wl_job {
 	uint32_t buffer_compress_percentage; /* 0..100: that share of each block compresses away */
 	uint32_t loops;                      /* default 1 */
 	enum wl_verify verify; /* verify=crc32c: write, then read back and check every block */
+	uint8_t verify_csum;   /* enum wl_vcsum: verify=md5, sha256, crc64 ... (vcsum.h) */
 	uint64_t seed;         /* randseed=; default 1 (fixed, so runs repeat) */
 	bool norandommap;      /* random offsets without the once-per-loop map */
 	bool verify_only;      /* skip the writes: check blocks an earlier identical job wrote */

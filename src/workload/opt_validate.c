@@ -9,6 +9,7 @@
  * a fixed order so the first broken rule is the one reported.
  */
 #include "workload/opt_priv.h"
+#include "workload/vcsum.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -72,7 +73,7 @@ static bool opt_verify_writes(const struct wl_job *job)
 
 static const char *opt_verify_name(const struct wl_job *job)
 {
-	return job->verify == WL_VERIFY_META      ? "verify=meta"
+	return job->verify == WL_VERIFY_META      ? wl_vcsum_option(job->verify_csum)
 	       : job->verify == WL_VERIFY_PATTERN ? "verify=pattern"
 	                                          : "verify=crc32c";
 }
@@ -169,8 +170,8 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 {
 	const char *vname = opt_verify_name(job);
 	bool vwrites = opt_verify_writes(job);
-	if (job->verify_only && job->verify != WL_VERIFY_CRC32C)
-		return opt_fail(ctx, false, "verify_only needs verify=crc32c");
+	if (job->verify_only && job->verify == WL_VERIFY_NONE)
+		return opt_fail(ctx, false, "verify_only needs verify");
 	if (job->read_iolog[0] && job->verify)
 		return opt_fail(
 		    ctx, false,

@@ -8,11 +8,32 @@
  */
 #include "workload/opt_priv.h"
 
+#include "workload/vcsum.h"
+
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A checksum method: verify=meta's self-checked intervals with the
+ * method's digest of each (vcsum.h, in bits 8 and up), so a reading job
+ * checks them as fio's do.
+ */
+#define OPT_VCSUM(m) (WL_VERIFY_META | (m) << 8)
+
 const struct opt_choice opt_verify_choices[] = {
     {"crc32c", WL_VERIFY_CRC32C},
+    {"md5", OPT_VCSUM(WL_VCSUM_MD5)},
+    {"crc64", OPT_VCSUM(WL_VCSUM_CRC64)},
+    {"crc32", OPT_VCSUM(WL_VCSUM_CRC32)},
+    {"crc16", OPT_VCSUM(WL_VCSUM_CRC16)},
+    {"crc7", OPT_VCSUM(WL_VCSUM_CRC7)},
+    {"sha1", OPT_VCSUM(WL_VCSUM_SHA1)},
+    {"sha256", OPT_VCSUM(WL_VCSUM_SHA256)},
+    {"sha512", OPT_VCSUM(WL_VCSUM_SHA512)},
+    {"sha3-224", OPT_VCSUM(WL_VCSUM_SHA3_224)},
+    {"sha3-256", OPT_VCSUM(WL_VCSUM_SHA3_256)},
+    {"sha3-384", OPT_VCSUM(WL_VCSUM_SHA3_384)},
+    {"sha3-512", OPT_VCSUM(WL_VCSUM_SHA3_512)},
     {"meta", WL_VERIFY_META},
     {"crc32c-intel", WL_VERIFY_CRC32C},
     {"pattern", WL_VERIFY_PATTERN},
@@ -28,7 +49,8 @@ int opt_set_verify(struct wl_job *job, const struct opt_def *def, const char *va
 	int ret = opt_take_choice(def, value, ctx, &c);
 	if (ret)
 		return ret;
-	job->verify = (enum wl_verify)c->value;
+	job->verify = (enum wl_verify)(c->value & 0xff);
+	job->verify_csum = (uint8_t)(c->value >> 8);
 	job->verify_given = c->value != WL_VERIFY_NONE; /* a method was chosen */
 	return 0;
 }

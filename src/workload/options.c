@@ -267,11 +267,14 @@ static const struct opt_def opt_table[] = {
               "verify_interval of a written block starts with a header naming its offset "
               "and length (checksummed), the rest is verify_pattern; a job that writes "
               "reads its blocks back, a job that reads checks every block it reads.  "
-              "pattern: every byte is verify_pattern's (no header), checked the same way.  none "
-              "or 0: off.  fio's other methods (md5, sha256, ...) are not supported."),
+              "pattern: every byte is verify_pattern's (no header), checked the same way.  md5, "
+              "crc64, crc32, crc16, crc7, sha1, sha256, sha512, sha3-224, sha3-256, "
+              "sha3-384, sha3-512: meta with that digest of each interval after its header, "
+              "so data changed anywhere is found.  none or 0: off."),
      .set = opt_set_verify, .choices = opt_verify_choices},
     {OPT_INFO("verify_interval", NULL, "size", "0",
-              "verify=meta: one header per this many bytes (a multiple of 512 that divides "
+              "verify=meta and its digests (md5 ...): one header per this many bytes (a multiple "
+              "of 512 that divides "
               "every block size); 0: one per block."),
      .set = opt_set_size, .off = OPT_OFF(verify_interval, uint64_t), .align = WL_BS_MIN},
     {OPT_INFO("verify_pattern", NULL, "str", "",

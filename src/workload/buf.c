@@ -247,6 +247,24 @@ static uint32_t meta_crc(const struct wl_mhdr *h)
  * A checksum method (verify=md5 ...): its digest follows the header and
  * covers the rest of the interval; into @out (none: nothing written).
  */
+size_t wl_meta_head(const struct wl_job *job)
+{
+	return sizeof(struct wl_mhdr) + wl_vcsum_len(job->verify_csum);
+}
+
+/* verify_offset: swap the head of the interval at @p with the bytes at the offset. */
+static void meta_swap(const struct wl_job *job, uint8_t *p)
+{
+	size_t hs = wl_meta_head(job);
+	uint8_t t[sizeof(struct wl_mhdr) + WL_VCSUM_MAX];
+
+	if (!job->verify_offset)
+		return;
+	memcpy(t, p, hs);
+	memcpy(p, p + job->verify_offset, hs);
+	memcpy(p + job->verify_offset, t, hs);
+}
+
 static void meta_digest(const struct wl_job *job, const uint8_t *p, size_t n, uint8_t *out)
 {
 	size_t at = sizeof(struct wl_mhdr) + wl_vcsum_len(job->verify_csum);
@@ -282,18 +300,44 @@ void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, si
 		h.crc = meta_crc(&h);
 		memcpy(p, &h, sizeof(h));
 		meta_digest(job, p, n, p + sizeof(h));
+		meta_swap(job, p);
 	}
 }
+
+static int meta_check_all(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                          size_t step, uint8_t *copy, uint64_t *bad_offset, char *msg,
+                          size_t msglen);
 
 int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
                   uint64_t *bad_offset, char *msg, size_t msglen)
 {
 	size_t step = meta_interval(job, len);
+	uint8_t *copy = NULL;
 
+	if (job->verify_offset && !(copy = malloc(step))) {
+		*bad_offset = offset;
+		snprintf(msg, msglen, "out of memory checking the block at offset %llu",
+		         (unsigned long long)offset);
+		return -ENOMEM;
+	}
+	int rc = meta_check_all(job, buf, len, offset, step, copy, bad_offset, msg, msglen);
+	free(copy);
+	return rc;
+}
+
+static int meta_check_all(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                          size_t step, uint8_t *copy, uint64_t *bad_offset, char *msg,
+                          size_t msglen)
+{
 	for (size_t at = 0; at < len; at += step) {
 		size_t n = len - at < step ? len - at : step;
 		const uint8_t *p = buf + at;
 		struct wl_mhdr h;
+		if (copy) { /* verify_offset: the header back in its place */
+			memcpy(copy, p, n);
+			meta_swap(job, copy);
+			p = copy;
+		}
 		memcpy(&h, p, sizeof(h));
 		*bad_offset = offset + at;
 		if (h.magic != WL_META_MAGIC) {

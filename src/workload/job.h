@@ -363,11 +363,13 @@ struct wl_job {
 	uint64_t verify_interval;               /* 0: the block size */
 	uint8_t verify_pattern[WL_PATTERN_MAX]; /* verify_pattern=0xHEX or "text" */
 	uint32_t verify_pattern_len;            /* 0: random data (not checked) */
-	bool do_verify;          /* 0: write the verifiable blocks, no read-back pass */
-	bool fill_device;        /* ENOSPC / EDQUOT on a write ends the job, not fails it */
-	uint32_t verify_backlog; /* check the blocks after every N writes, not at the end */
-	bool verify_fatal;       /* stop the job at its first verify failure */
-	bool verify_dump;        /* write failed blocks (and the expected data) to files */
+	bool do_verify;                /* 0: write the verifiable blocks, no read-back pass */
+	bool fill_device;              /* ENOSPC / EDQUOT on a write ends the job, not fails it */
+	uint32_t verify_backlog;       /* check the blocks after every N writes, not at the end */
+	uint32_t verify_backlog_batch; /* reads per backlog check; 0: verify_backlog's */
+	uint64_t verify_offset; /* verify=meta: header swapped to this byte of each interval */
+	bool verify_fatal;      /* stop the job at its first verify failure */
+	bool verify_dump;       /* write failed blocks (and the expected data) to files */
 	/* I/O priorities (ioprio_set(2): class << 13 | level); see wl_job_ioprio */
 	uint32_t prio_level;       /* prio=0..7 */
 	uint32_t prio_class;       /* prioclass=0..3 (0: none) */

@@ -299,6 +299,16 @@ static const struct opt_def opt_table[] = {
               "N blocks before writing on, so corruption is found while the job writes; "
               "no pass at the end is needed.  0: check everything at the end."),
      .set = opt_set_u32, .off = OPT_OFF(verify_backlog, uint32_t), .min = 0, .max = 1u << 20},
+    {OPT_INFO("verify_backlog_batch", NULL, "int", "0",
+              "verify_backlog: how many of the waiting written blocks each check reads back, "
+              "oldest first (0: all of them).  The rest wait for the next check, so every "
+              "block is still read back once (as fio 3.33 does)."),
+     .set = opt_set_u32, .off = OPT_OFF(verify_backlog_batch, uint32_t), .min = 0, .max = 1u << 20},
+    {OPT_INFO("verify_offset", NULL, "size", "0",
+              "verify=meta and its digests: the header (and digest) of each interval is "
+              "swapped with the bytes at this offset in it, as fio does; it must leave room "
+              "for them in every interval, and 0 or at least their size."),
+     .set = opt_set_size, .off = OPT_OFF(verify_offset, uint64_t)},
     {OPT_INFO("verify_fatal", NULL, "bool", "0",
               "Stop the job at its first verify failure (unless continue_on_error covers "
               "verify); 0: check every block and report them all."),

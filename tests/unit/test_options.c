@@ -1251,6 +1251,8 @@ static const char *const promised[] = {
     "ignore_error",
     "error_dump",
     "verify_backlog",
+    "verify_backlog_batch",
+    "verify_offset",
     "verify_fatal",
     "verify_dump",
     "verify_async",

@@ -49,11 +49,23 @@ void wl_pattern_fill(uint8_t *buf, size_t len, const uint8_t *pat, size_t n)
 	}
 }
 
+size_t wl_vpattern(const struct wl_job *job, uint64_t offset, uint8_t out[WL_PATTERN_MAX])
+{
+	memcpy(out, job->verify_pattern, job->verify_pattern_len);
+	for (unsigned i = 0; i + 8 <= job->verify_pattern_len; i++)
+		if (job->verify_pattern_ofs >> i & 1)
+			for (unsigned b = 0; b < 8; b++)
+				out[i + b] = (uint8_t)(offset >> (8 * b));
+	return job->verify_pattern_len;
+}
+
 int wl_pattern_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
                      uint64_t *bad_offset, char *msg, size_t msglen)
 {
+	uint8_t pat[WL_PATTERN_MAX];
+	size_t np = wl_vpattern(job, offset, pat);
 	for (size_t i = 0; i < len; i++) {
-		uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
+		uint8_t want = pat[i % np];
 		if (buf[i] != want) {
 			*bad_offset = offset + i;
 			snprintf(
@@ -281,13 +293,15 @@ void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, si
                   uint64_t offset, uint64_t seq, uint32_t writer)
 {
 	size_t step = meta_interval(job, len);
+	uint8_t pat[WL_PATTERN_MAX];
+	wl_vpattern(job, offset, pat);
 
 	for (size_t at = 0; at < len; at += step) {
 		size_t n = len - at < step ? len - at : step;
 		uint8_t *p = buf + at;
 		if (job->verify_pattern_len)
 			for (size_t i = 0; i < n; i++)
-				p[i] = job->verify_pattern[i % job->verify_pattern_len];
+				p[i] = pat[i % job->verify_pattern_len];
 		else
 			buf_random(rng, p, n);
 		struct wl_mhdr h = {
@@ -329,6 +343,8 @@ static int meta_check_all(const struct wl_job *job, const uint8_t *buf, size_t l
                           size_t step, uint8_t *copy, uint64_t *bad_offset, char *msg,
                           size_t msglen)
 {
+	uint8_t pat[WL_PATTERN_MAX];
+	wl_vpattern(job, offset, pat);
 	for (size_t at = 0; at < len; at += step) {
 		size_t n = len - at < step ? len - at : step;
 		const uint8_t *p = buf + at;
@@ -375,7 +391,7 @@ static int meta_check_all(const struct wl_job *job, const uint8_t *buf, size_t l
 			}
 		}
 		for (size_t i = sizeof(h) + dlen; job->verify_pattern_len && i < n; i++) {
-			uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
+			uint8_t want = pat[i % job->verify_pattern_len];
 			if (p[i] != want) {
 				*bad_offset = offset + at + i;
 				snprintf(msg, msglen,

@@ -363,6 +363,7 @@ struct wl_job {
 	uint64_t verify_interval;               /* 0: the block size */
 	uint8_t verify_pattern[WL_PATTERN_MAX]; /* verify_pattern=0xHEX or "text" */
 	uint32_t verify_pattern_len;            /* 0: random data (not checked) */
+	uint64_t verify_pattern_ofs;            /* bit i: %o (8-byte block offset) at byte i */
 	bool do_verify;                /* 0: write the verifiable blocks, no read-back pass */
 	bool fill_device;              /* ENOSPC / EDQUOT on a write ends the job, not fails it */
 	uint32_t verify_backlog;       /* check the blocks after every N writes, not at the end */

@@ -172,8 +172,8 @@ static int opt_check_voffset(const struct wl_job *job, const struct opt_ctx *ctx
 	uint32_t minbs, maxbs;
 	uint64_t hs = wl_meta_head(job), in;
 
-	if (!job->verify_offset)
-		return 0;
+	if (!job->verify_offset || job->verify == WL_VERIFY_PATTERN)
+		return 0; /* verify=pattern has no header to move */
 	if (job->verify != WL_VERIFY_META)
 		return opt_fail(ctx, false, "verify_offset applies to verify=meta and its digests");
 	wl_job_bs_bounds(job, &minbs, &maxbs);
@@ -245,8 +245,12 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 			    "checked",
 			    vname);
 	}
-	if (job->verify != WL_VERIFY_META && job->verify_interval)
-		return opt_fail(ctx, false, "verify_interval applies to verify=meta (got %s)",
+	/* verify=pattern checks each block whole, so any interval means the same (fio's test) */
+	if (job->verify != WL_VERIFY_META && job->verify != WL_VERIFY_PATTERN &&
+	    job->verify_interval)
+		return opt_fail(ctx, false,
+		                "verify_interval applies to verify=meta, its digests and pattern "
+		                "(got %s)",
 		                job->verify == WL_VERIFY_NONE ? "verify=none" : vname);
 	if (job->verify == WL_VERIFY_PATTERN && !job->verify_pattern_len)
 		return opt_fail(ctx, false, "verify=pattern needs verify_pattern");
@@ -255,7 +259,7 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 		return opt_fail(ctx, false,
 		                "verify_pattern applies to verify=meta or verify=pattern (got %s)",
 		                job->verify == WL_VERIFY_NONE ? "verify=none" : vname);
-	if (job->verify_interval) {
+	if (job->verify_interval && job->verify == WL_VERIFY_META) {
 		if (job->verify_interval % WL_BS_MIN || job->verify_interval > WL_BS_MAX)
 			return opt_fail(ctx, false,
 			                "verify_interval=%llu is not a multiple of %u up to 64m",

@@ -274,9 +274,9 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_verify, .choices = opt_verify_choices},
     {OPT_INFO("verify_interval", NULL, "size", "0",
               "verify=meta and its digests (md5 ...): one header per this many bytes (a multiple "
-              "of 512 that divides "
-              "every block size); 0: one per block."),
-     .set = opt_set_size, .off = OPT_OFF(verify_interval, uint64_t), .align = WL_BS_MIN},
+              "of 512 that divides every block size); 0: one per block.  verify=pattern "
+              "takes any value and checks whole blocks all the same."),
+     .set = opt_set_size, .off = OPT_OFF(verify_interval, uint64_t)},
     {OPT_INFO("verify_pattern", NULL, "str", "",
               "verify=meta: fill blocks after their header with this pattern, repeated (0x "
               "and hex digits in the order written, or a quoted string; at most 64 "
@@ -307,7 +307,8 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("verify_offset", NULL, "size", "0",
               "verify=meta and its digests: the header (and digest) of each interval is "
               "swapped with the bytes at this offset in it, as fio does; it must leave room "
-              "for them in every interval, and 0 or at least their size."),
+              "for them in every interval, and 0 or at least their size.  verify=pattern has no "
+              "header: no effect."),
      .set = opt_set_size, .off = OPT_OFF(verify_offset, uint64_t)},
     {OPT_INFO("verify_fatal", NULL, "bool", "0",
               "Stop the job at its first verify failure (unless continue_on_error covers "

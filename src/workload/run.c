@@ -527,9 +527,10 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
 		else if (job->verify == WL_VERIFY_META)
 			wl_meta_fill(job, &w->buf_rng, s->buf, len, off, w->ios_issued, w->gindex);
-		else if (job->verify == WL_VERIFY_PATTERN)
-			wl_pattern_fill(s->buf, len, job->verify_pattern, job->verify_pattern_len);
-		else if (job->dedupe_pct)
+		else if (job->verify == WL_VERIFY_PATTERN) {
+			uint8_t pat[WL_PATTERN_MAX];
+			wl_pattern_fill(s->buf, len, pat, wl_vpattern(job, off, pat));
+		} else if (job->dedupe_pct)
 			wl_dedupe_fill(job, &w->dedupe, s->buf, len);
 		else if (job->refill_buffers)
 			wl_buf_fill(job, &w->buf_rng, s->buf, len);

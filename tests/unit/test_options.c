@@ -2159,9 +2159,22 @@ static void test_control_options(void **state)
 	SET_OK(&j, "verify_pattern", "\"ab\"");
 	VALIDATE_OK(&j);
 	SET_ERR("verify_pattern", "0x", "option 'verify_pattern': expected 0x and hex digits");
-	SET_ERR("verify_pattern", "255", "got '255'");
+	SET_ERR("verify_pattern", "abc", "got 'abc'");
+	SET_ERR("buffer_pattern", "%o", "got '%o'"); /* the offset only in verify_pattern */
+	/* fio's elements one after another: "abcd", -12 (4 bytes), 0xdeadface, %o */
+	SET_OK(&j, "verify_pattern", "\"abcd\"-120xdeadface%o");
+	assert_int_equal(j.verify_pattern_len, 4 + 4 + 4 + 8);
+	assert_memory_equal(j.verify_pattern, "abcd\xf4\xff\xff\xff\xde\xad\xfa\xce", 12);
+	assert_true(j.verify_pattern_ofs == 1ull << 12);
+	SET_OK(&j, "verify_pattern", "1%o");
+	assert_int_equal(j.verify_pattern_len, 9);
+	assert_true(j.verify_pattern_ofs == 1ull << 1);
 	SET_ERR("verify_pattern", "\"unterminated", "got '\"unterminated'");
-	SET_ERR("verify_interval", "1000", "option 'verify_interval': expected a multiple of 512");
+	/* verify_interval: any value for pattern, a multiple of 512 for meta (at validation) */
+	SET_OK(&j, "verify_interval", "1000");
+	VALIDATE_OK(&j);
+	SET_OK(&j, "verify", "meta");
+	VALIDATE_ERR(&j, "verify_interval=1000 is not a multiple of 512");
 
 	/* continue_on_error, ignore_error */
 	wl_job_init(&j);

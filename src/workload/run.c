@@ -640,6 +640,13 @@ void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t no
  * once the list is full again, or at once while draining); otherwise all
  * were checked.  So every written block is read back once, as in fio.
  */
+/* How many of the waiting blocks this backlog check reads. */
+static unsigned run_backlog_batch(const struct run_worker *w)
+{
+	uint32_t batch = w->job->verify_backlog_batch;
+	return batch && batch < w->bl_n ? batch : w->bl_n;
+}
+
 static void run_backlog_done(struct run_worker *w)
 {
 	uint32_t batch = w->job->verify_backlog_batch;
@@ -717,8 +724,7 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 			break;
 		case PHASE_BACKLOG:
 			/* verify_backlog_batch: the oldest that many (run_backlog_done) */
-			uint32_t batch = w->job->verify_backlog_batch;
-			if (w->bl_next < (batch && batch < w->bl_n ? batch : w->bl_n)) {
+			if (w->bl_next < run_backlog_batch(w)) {
 				const struct run_bl *b = &w->bl[w->bl_next++];
 				s->io.op = RL_OP_READ;
 				s->io.offset = b->off;

@@ -656,7 +656,10 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	}
 	for (size_t c = 0; c < nclones; c++)
 		tg[c] = p->tg[p->tidx[c]].t;
-	for (size_t w = 0; w < p->nwaves && !status; w++) {
+	/* a job that fails does not stop the later waves (fio's default without exitall_on_error)
+	 */
+	bool halt = false;
+	for (size_t w = 0; w < p->nwaves && !halt; w++) {
 		size_t n = 0;
 		bool exit_all = false;
 		for (size_t k = 0; k < jf->njobs; k++) {
@@ -713,6 +716,7 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 			cli_error("run", "interrupted: %s",
 			          w + 1 < p->nwaves ? "remaining jobs skipped" : "job ended early");
 			status = 1;
+			halt = true;
 		}
 		if (exit_all)
 			break; /* exitall + exit_what=all: the later waves do not start */

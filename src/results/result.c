@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "results/result.h"
+#include "workload/vcsum.h"
 
 #ifndef RL_VERSION
 #define RL_VERSION "0.0.0"
@@ -245,7 +246,7 @@ struct json_object *st_result_options(const struct wl_job *job)
 	result_opt(o, "loops", "%u", job->loops);
 	result_opt(o, "verify", "%s",
 	           job->verify == WL_VERIFY_CRC32C    ? "crc32c"
-	           : job->verify == WL_VERIFY_META    ? "meta"
+	           : job->verify == WL_VERIFY_META    ? wl_vcsum_name(job->verify_csum)
 	           : job->verify == WL_VERIFY_PATTERN ? "pattern"
 	                                              : "0");
 	result_opt(o, "randseed", "%llu", (unsigned long long)job->seed);

@@ -8,6 +8,7 @@
 
 #include "core/crc32c.h"
 #include "workload/buf.h"
+#include "workload/vcsum.h"
 
 static void buf_random(struct wl_rng *rng, uint8_t *buf, size_t len)
 {
@@ -48,11 +49,23 @@ void wl_pattern_fill(uint8_t *buf, size_t len, const uint8_t *pat, size_t n)
 	}
 }
 
+size_t wl_vpattern(const struct wl_job *job, uint64_t offset, uint8_t out[WL_PATTERN_MAX])
+{
+	memcpy(out, job->verify_pattern, job->verify_pattern_len);
+	for (unsigned i = 0; i + 8 <= job->verify_pattern_len; i++)
+		if (job->verify_pattern_ofs >> i & 1)
+			for (unsigned b = 0; b < 8; b++)
+				out[i + b] = (uint8_t)(offset >> (8 * b));
+	return job->verify_pattern_len;
+}
+
 int wl_pattern_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
                      uint64_t *bad_offset, char *msg, size_t msglen)
 {
+	uint8_t pat[WL_PATTERN_MAX];
+	size_t np = wl_vpattern(job, offset, pat);
 	for (size_t i = 0; i < len; i++) {
-		uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
+		uint8_t want = pat[i % np];
 		if (buf[i] != want) {
 			*bad_offset = offset + i;
 			snprintf(
@@ -242,17 +255,53 @@ static uint32_t meta_crc(const struct wl_mhdr *h)
 	return rl_crc32c(0, &c, sizeof(c));
 }
 
+/*
+ * A checksum method (verify=md5 ...): its digest follows the header and
+ * covers the rest of the interval; into @out (none: nothing written).
+ */
+size_t wl_meta_head(const struct wl_job *job)
+{
+	return sizeof(struct wl_mhdr) + wl_vcsum_len(job->verify_csum);
+}
+
+/* verify_offset: swap the head of the interval at @p with the bytes at the offset. */
+static void meta_swap(const struct wl_job *job, uint8_t *p)
+{
+	size_t hs = wl_meta_head(job);
+	uint8_t t[sizeof(struct wl_mhdr) + WL_VCSUM_MAX];
+
+	if (!job->verify_offset)
+		return;
+	memcpy(t, p, hs);
+	memcpy(p, p + job->verify_offset, hs);
+	memcpy(p + job->verify_offset, t, hs);
+}
+
+static void meta_digest(const struct wl_job *job, const uint8_t *p, size_t n, uint8_t *out)
+{
+	size_t at = sizeof(struct wl_mhdr) + wl_vcsum_len(job->verify_csum);
+	uint8_t d[WL_VCSUM_MAX];
+
+	if (!job->verify_csum || at > n)
+		return;
+	if (wl_vcsum(job->verify_csum, p + at, n - at, d) != 0)
+		memset(d, 0, sizeof(d)); /* libcrypto failed: the check fails the same way */
+	memcpy(out, d, wl_vcsum_len(job->verify_csum));
+}
+
 void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len,
                   uint64_t offset, uint64_t seq, uint32_t writer)
 {
 	size_t step = meta_interval(job, len);
+	uint8_t pat[WL_PATTERN_MAX];
+	wl_vpattern(job, offset, pat);
 
 	for (size_t at = 0; at < len; at += step) {
 		size_t n = len - at < step ? len - at : step;
 		uint8_t *p = buf + at;
 		if (job->verify_pattern_len)
 			for (size_t i = 0; i < n; i++)
-				p[i] = job->verify_pattern[i % job->verify_pattern_len];
+				p[i] = pat[i % job->verify_pattern_len];
 		else
 			buf_random(rng, p, n);
 		struct wl_mhdr h = {
@@ -264,18 +313,47 @@ void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, si
 		};
 		h.crc = meta_crc(&h);
 		memcpy(p, &h, sizeof(h));
+		meta_digest(job, p, n, p + sizeof(h));
+		meta_swap(job, p);
 	}
 }
+
+static int meta_check_all(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                          size_t step, uint8_t *copy, uint64_t *bad_offset, char *msg,
+                          size_t msglen);
 
 int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
                   uint64_t *bad_offset, char *msg, size_t msglen)
 {
 	size_t step = meta_interval(job, len);
+	uint8_t *copy = NULL;
 
+	if (job->verify_offset && !(copy = malloc(step))) {
+		*bad_offset = offset;
+		snprintf(msg, msglen, "out of memory checking the block at offset %llu",
+		         (unsigned long long)offset);
+		return -ENOMEM;
+	}
+	int rc = meta_check_all(job, buf, len, offset, step, copy, bad_offset, msg, msglen);
+	free(copy);
+	return rc;
+}
+
+static int meta_check_all(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
+                          size_t step, uint8_t *copy, uint64_t *bad_offset, char *msg,
+                          size_t msglen)
+{
+	uint8_t pat[WL_PATTERN_MAX];
+	wl_vpattern(job, offset, pat);
 	for (size_t at = 0; at < len; at += step) {
 		size_t n = len - at < step ? len - at : step;
 		const uint8_t *p = buf + at;
 		struct wl_mhdr h;
+		if (copy) { /* verify_offset: the header back in its place */
+			memcpy(copy, p, n);
+			meta_swap(job, copy);
+			p = copy;
+		}
 		memcpy(&h, p, sizeof(h));
 		*bad_offset = offset + at;
 		if (h.magic != WL_META_MAGIC) {
@@ -298,8 +376,22 @@ int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint
 			         (unsigned long long)h.offset);
 			return -EILSEQ;
 		}
-		for (size_t i = sizeof(h); job->verify_pattern_len && i < n; i++) {
-			uint8_t want = job->verify_pattern[i % job->verify_pattern_len];
+		size_t dlen = wl_vcsum_len(job->verify_csum);
+		if (dlen) {
+			uint8_t d[WL_VCSUM_MAX];
+			meta_digest(job, p, n, d);
+			if (memcmp(d, p + sizeof(h), dlen) != 0) {
+				snprintf(msg, msglen,
+				         "%s checksum mismatch in the %zu-byte interval at "
+				         "offset %llu (write %llu of worker %u)",
+				         wl_vcsum_name(job->verify_csum), n,
+				         (unsigned long long)(offset + at),
+				         (unsigned long long)h.seq, h.writer);
+				return -EILSEQ;
+			}
+		}
+		for (size_t i = sizeof(h) + dlen; job->verify_pattern_len && i < n; i++) {
+			uint8_t want = pat[i % job->verify_pattern_len];
 			if (p[i] != want) {
 				*bad_offset = offset + at + i;
 				snprintf(msg, msglen,

@@ -84,6 +84,14 @@ struct wl_mhdr {
 	uint32_t crc;    /* CRC-32C of the header with this field zero */
 };
 
+/**
+ * Bytes at the start of each interval that are not data: the header and the
+ * digest of a checksum method (verify=md5 ...).  verify_offset swaps them
+ * with the bytes at that offset of the interval once the interval is made,
+ * and the check swaps them back first, as fio does.
+ */
+size_t wl_meta_head(const struct wl_job *job);
+
 /** Fill @buf (@len bytes at target @offset) with meta intervals. */
 void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, size_t len,
                   uint64_t offset, uint64_t seq, uint32_t writer);
@@ -94,6 +102,12 @@ void wl_meta_fill(const struct wl_job *job, struct wl_rng *rng, uint8_t *buf, si
  */
 int wl_meta_check(const struct wl_job *job, const uint8_t *buf, size_t len, uint64_t offset,
                   uint64_t *bad_offset, char *msg, size_t msglen);
+
+/**
+ * verify_pattern as written into the block at @offset: %o's places hold the
+ * offset (8 bytes, least significant first); into @out, its length.
+ */
+size_t wl_vpattern(const struct wl_job *job, uint64_t offset, uint8_t out[WL_PATTERN_MAX]);
 
 /** Repeat @pat (@n bytes, n > 0) over @buf from its first byte. */
 void wl_pattern_fill(uint8_t *buf, size_t len, const uint8_t *pat, size_t n);

@@ -264,6 +264,7 @@ struct wl_job {
 	uint32_t buffer_compress_percentage; /* 0..100: that share of each block compresses away */
 	uint32_t loops;                      /* default 1 */
 	enum wl_verify verify; /* verify=crc32c: write, then read back and check every block */
+	uint8_t verify_csum;   /* enum wl_vcsum: verify=md5, sha256, crc64 ... (vcsum.h) */
 	uint64_t seed;         /* randseed=; default 1 (fixed, so runs repeat) */
 	bool norandommap;      /* random offsets without the once-per-loop map */
 	bool verify_only;      /* skip the writes: check blocks an earlier identical job wrote */
@@ -363,11 +364,14 @@ struct wl_job {
 	uint64_t verify_interval;               /* 0: the block size */
 	uint8_t verify_pattern[WL_PATTERN_MAX]; /* verify_pattern=0xHEX or "text" */
 	uint32_t verify_pattern_len;            /* 0: random data (not checked) */
-	bool do_verify;          /* 0: write the verifiable blocks, no read-back pass */
-	bool fill_device;        /* ENOSPC / EDQUOT on a write ends the job, not fails it */
-	uint32_t verify_backlog; /* check the blocks after every N writes, not at the end */
-	bool verify_fatal;       /* stop the job at its first verify failure */
-	bool verify_dump;        /* write failed blocks (and the expected data) to files */
+	uint64_t verify_pattern_ofs;            /* bit i: %o (8-byte block offset) at byte i */
+	bool do_verify;                /* 0: write the verifiable blocks, no read-back pass */
+	bool fill_device;              /* ENOSPC / EDQUOT on a write ends the job, not fails it */
+	uint32_t verify_backlog;       /* check the blocks after every N writes, not at the end */
+	uint32_t verify_backlog_batch; /* reads per backlog check; 0: verify_backlog's */
+	uint64_t verify_offset; /* verify=meta: header swapped to this byte of each interval */
+	bool verify_fatal;      /* stop the job at its first verify failure */
+	bool verify_dump;       /* write failed blocks (and the expected data) to files */
 	/* I/O priorities (ioprio_set(2): class << 13 | level); see wl_job_ioprio */
 	uint32_t prio_level;       /* prio=0..7 */
 	uint32_t prio_class;       /* prioclass=0..3 (0: none) */

@@ -11,7 +11,10 @@
 
 #include "core/spec.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 int opt_set_bool(struct wl_job *job, const struct opt_def *def, const char *value,
@@ -58,6 +61,31 @@ int opt_set_percent(struct wl_job *job, const struct opt_def *def, const char *v
 	return 0;
 }
 
+/*
+ * fio reads a size's unknown suffix as "bytes" and goes on (fio's own
+ * t/strided.py passes "filesize=65536)"): a size followed only by
+ * punctuation is taken the same way, with a warning naming what was
+ * ignored.  Letters stay an error (a mistyped unit should not pass).
+ */
+static int opt_size_tail(const char *value, uint64_t *v, const struct opt_ctx *ctx)
+{
+	char num[64], tmp[128];
+	size_t n = strlen(value);
+
+	while (n > 0 && ispunct((unsigned char)value[n - 1]) && value[n - 1] != '%')
+		n--;
+	if (n == strlen(value) || n == 0 || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, value, n);
+	num[n] = '\0';
+	if (rl_parse_size(num, v, tmp, sizeof(tmp)) != 0)
+		return -EINVAL;
+	fprintf(stderr, "raidlab: %s%soption '%s': ignoring '%s' after the size %s (as fio)\n",
+	        ctx->where ? ctx->where : "", ctx->where ? ": " : "", ctx->given ? ctx->given : "?",
+	        value + n, num);
+	return 0;
+}
+
 /* A byte count, a multiple of def->align if that is set. */
 int opt_set_size(struct wl_job *job, const struct opt_def *def, const char *value,
                  const struct opt_ctx *ctx)
@@ -88,7 +116,7 @@ int opt_set_size(struct wl_job *job, const struct opt_def *def, const char *valu
 		*OPT_FIELD(job, def, uint64_t) = 0;
 		return 0;
 	}
-	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0)
+	if (rl_parse_size(value, &v, tmp, sizeof(tmp)) != 0 && opt_size_tail(value, &v, ctx) != 0)
 		return opt_fail(ctx, true, "expected a size such as 0, 4k, 512m or 10g, got '%s'",
 		                value);
 	if (def->align && v % def->align)

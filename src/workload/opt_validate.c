@@ -8,7 +8,9 @@
  * verify, sequential runs, buffer contents, timing, priorities, limits), in
  * a fixed order so the first broken rule is the one reported.
  */
+#include "workload/buf.h"
 #include "workload/opt_priv.h"
+#include "workload/vcsum.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -72,7 +74,7 @@ static bool opt_verify_writes(const struct wl_job *job)
 
 static const char *opt_verify_name(const struct wl_job *job)
 {
-	return job->verify == WL_VERIFY_META      ? "verify=meta"
+	return job->verify == WL_VERIFY_META      ? wl_vcsum_option(job->verify_csum)
 	       : job->verify == WL_VERIFY_PATTERN ? "verify=pattern"
 	                                          : "verify=crc32c";
 }
@@ -164,22 +166,47 @@ static int opt_check_pattern(const struct wl_job *job, const struct opt_ctx *ctx
 	return 0;
 }
 
+/* verify_offset: the header swaps with bytes of the interval that it does not overlap. */
+static int opt_check_voffset(const struct wl_job *job, const struct opt_ctx *ctx)
+{
+	uint32_t minbs, maxbs;
+	uint64_t hs = wl_meta_head(job), in;
+
+	if (!job->verify_offset || job->verify == WL_VERIFY_PATTERN)
+		return 0; /* verify=pattern has no header to move */
+	if (job->verify != WL_VERIFY_META)
+		return opt_fail(ctx, false, "verify_offset applies to verify=meta and its digests");
+	wl_job_bs_bounds(job, &minbs, &maxbs);
+	in = job->verify_interval ? job->verify_interval : minbs;
+	if (job->verify_offset < hs || job->verify_offset + hs > in)
+		return opt_fail(ctx, false,
+		                "verify_offset=%llu: the %llu-byte header of %s must fit in each "
+		                "%llu-byte interval at that offset, apart from its start",
+		                (unsigned long long)job->verify_offset, (unsigned long long)hs,
+		                opt_verify_name(job), (unsigned long long)in);
+	return 0;
+}
+
 /* verify: the patterns, regions and block sizes it can check. */
 static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 {
 	const char *vname = opt_verify_name(job);
 	bool vwrites = opt_verify_writes(job);
-	if (job->verify_only && job->verify != WL_VERIFY_CRC32C)
-		return opt_fail(ctx, false, "verify_only needs verify=crc32c");
+	if (job->verify_only && job->verify == WL_VERIFY_NONE)
+		return opt_fail(ctx, false, "verify_only needs verify");
 	if (job->read_iolog[0] && job->verify)
 		return opt_fail(
 		    ctx, false,
 		    "read_iolog replays a trace, which verify cannot check: use verify=0");
-	if (vwrites && job->do_verify && (wl_job_time_based(job) || job->ramp_ns))
-		return opt_fail(ctx, false,
-		                "%s checks what one run of the region wrote; it cannot be combined "
-		                "with time_based or ramp_time (unless do_verify=0)",
-		                vname);
+	/* verify_backlog checks as it goes, so a self-checked job's run may end at any time */
+	bool as_it_goes = job->verify_backlog && wl_verify_self_checked(job->verify);
+	if (vwrites && job->do_verify && (wl_job_time_based(job) || job->ramp_ns) && !as_it_goes)
+		return opt_fail(
+		    ctx, false,
+		    "%s checks what one run of the region wrote; it cannot be combined "
+		    "with time_based or ramp_time (unless do_verify=0, or verify_backlog "
+		    "with verify=meta or a digest)",
+		    vname);
 	if (vwrites) {
 		switch (job->rw) {
 		case WL_RW_WRITE:
@@ -218,8 +245,12 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 			    "checked",
 			    vname);
 	}
-	if (job->verify != WL_VERIFY_META && job->verify_interval)
-		return opt_fail(ctx, false, "verify_interval applies to verify=meta (got %s)",
+	/* verify=pattern checks each block whole, so any interval means the same (fio's test) */
+	if (job->verify != WL_VERIFY_META && job->verify != WL_VERIFY_PATTERN &&
+	    job->verify_interval)
+		return opt_fail(ctx, false,
+		                "verify_interval applies to verify=meta, its digests and pattern "
+		                "(got %s)",
 		                job->verify == WL_VERIFY_NONE ? "verify=none" : vname);
 	if (job->verify == WL_VERIFY_PATTERN && !job->verify_pattern_len)
 		return opt_fail(ctx, false, "verify=pattern needs verify_pattern");
@@ -228,7 +259,7 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 		return opt_fail(ctx, false,
 		                "verify_pattern applies to verify=meta or verify=pattern (got %s)",
 		                job->verify == WL_VERIFY_NONE ? "verify=none" : vname);
-	if (job->verify_interval) {
+	if (job->verify_interval && job->verify == WL_VERIFY_META) {
 		if (job->verify_interval % WL_BS_MIN || job->verify_interval > WL_BS_MAX)
 			return opt_fail(ctx, false,
 			                "verify_interval=%llu is not a multiple of %u up to 64m",
@@ -245,7 +276,7 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 	if (job->verify_pattern_len > WL_PATTERN_MAX)
 		return opt_fail(ctx, false, "verify_pattern has more than %d bytes",
 		                WL_PATTERN_MAX);
-	return 0;
+	return opt_check_voffset(job, ctx);
 }
 
 /* Zones, rw's :N and :SIZE suffixes, blockalign. */
@@ -361,7 +392,8 @@ static int opt_check_priority(const struct wl_job *job, const struct opt_ctx *ct
 			return opt_fail(ctx, false, "cmdprio values out of range");
 	if (job->prio_level > 7 || job->prio_class > 3)
 		return opt_fail(ctx, false, "prio / prioclass out of range");
-	if (job->verify_backlog && !opt_verify_writes(job))
+	/* a reading job checks every self-checked block it reads: there is no backlog (fio) */
+	if (job->verify_backlog && !opt_verify_writes(job) && !wl_verify_self_checked(job->verify))
 		return opt_fail(
 		    ctx, false,
 		    "verify_backlog checks written blocks: it needs verify=crc32c or meta "

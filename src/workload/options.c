@@ -274,13 +274,16 @@ static const struct opt_def opt_table[] = {
               "verify_interval of a written block starts with a header naming its offset "
               "and length (checksummed), the rest is verify_pattern; a job that writes "
               "reads its blocks back, a job that reads checks every block it reads.  "
-              "pattern: every byte is verify_pattern's (no header), checked the same way.  none "
-              "or 0: off.  fio's other methods (md5, sha256, ...) are not supported."),
+              "pattern: every byte is verify_pattern's (no header), checked the same way.  md5, "
+              "crc64, crc32, crc16, crc7, sha1, sha256, sha512, sha3-224, sha3-256, "
+              "sha3-384, sha3-512: meta with that digest of each interval after its header, "
+              "so data changed anywhere is found.  none or 0: off."),
      .set = opt_set_verify, .choices = opt_verify_choices},
     {OPT_INFO("verify_interval", NULL, "size", "0",
-              "verify=meta: one header per this many bytes (a multiple of 512 that divides "
-              "every block size); 0: one per block."),
-     .set = opt_set_size, .off = OPT_OFF(verify_interval, uint64_t), .align = WL_BS_MIN},
+              "verify=meta and its digests (md5 ...): one header per this many bytes (a multiple "
+              "of 512 that divides every block size); 0: one per block.  verify=pattern "
+              "takes any value and checks whole blocks all the same."),
+     .set = opt_set_size, .off = OPT_OFF(verify_interval, uint64_t)},
     {OPT_INFO("verify_pattern", NULL, "str", "",
               "verify=meta: fill blocks after their header with this pattern, repeated (0x "
               "and hex digits in the order written, or a quoted string; at most 64 "
@@ -303,6 +306,17 @@ static const struct opt_def opt_table[] = {
               "N blocks before writing on, so corruption is found while the job writes; "
               "no pass at the end is needed.  0: check everything at the end."),
      .set = opt_set_u32, .off = OPT_OFF(verify_backlog, uint32_t), .min = 0, .max = 1u << 20},
+    {OPT_INFO("verify_backlog_batch", NULL, "int", "0",
+              "verify_backlog: how many of the waiting written blocks each check reads back, "
+              "oldest first (0: all of them).  The rest wait for the next check, so every "
+              "block is still read back once (as fio 3.33 does)."),
+     .set = opt_set_u32, .off = OPT_OFF(verify_backlog_batch, uint32_t), .min = 0, .max = 1u << 20},
+    {OPT_INFO("verify_offset", NULL, "size", "0",
+              "verify=meta and its digests: the header (and digest) of each interval is "
+              "swapped with the bytes at this offset in it, as fio does; it must leave room "
+              "for them in every interval, and 0 or at least their size.  verify=pattern has no "
+              "header: no effect."),
+     .set = opt_set_size, .off = OPT_OFF(verify_offset, uint64_t)},
     {OPT_INFO("verify_fatal", NULL, "bool", "0",
               "Stop the job at its first verify failure (unless continue_on_error covers "
               "verify); 0: check every block and report them all."),

@@ -527,9 +527,10 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			wl_verify_fill(s->buf, len, off, w->data_seed, w->loop);
 		else if (job->verify == WL_VERIFY_META)
 			wl_meta_fill(job, &w->buf_rng, s->buf, len, off, w->ios_issued, w->gindex);
-		else if (job->verify == WL_VERIFY_PATTERN)
-			wl_pattern_fill(s->buf, len, job->verify_pattern, job->verify_pattern_len);
-		else if (job->dedupe_pct)
+		else if (job->verify == WL_VERIFY_PATTERN) {
+			uint8_t pat[WL_PATTERN_MAX];
+			wl_pattern_fill(s->buf, len, pat, wl_vpattern(job, off, pat));
+		} else if (job->dedupe_pct)
 			wl_dedupe_fill(job, &w->dedupe, s->buf, len);
 		else if (job->refill_buffers)
 			wl_buf_fill(job, &w->buf_rng, s->buf, len);
@@ -554,7 +555,7 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 			w->loop_bytes = 0;
 			w->loop++;
 			if (w->bl_n) /* the next loop overwrites them: check them first */
-				w->bl_due = true;
+				w->bl_due = w->bl_drain = true;
 			wl_gen_rewind(&w->gen);
 			run_files_rewind(w);
 		}
@@ -633,6 +634,33 @@ void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t no
 	w->nparked = 0;
 }
 
+/*
+ * A backlog check is back.  verify_backlog_batch below the backlog: the
+ * oldest batch was checked, the rest wait for the next check (which comes
+ * once the list is full again, or at once while draining); otherwise all
+ * were checked.  So every written block is read back once, as in fio.
+ */
+/* How many of the waiting blocks this backlog check reads. */
+static unsigned run_backlog_batch(const struct run_worker *w)
+{
+	uint32_t batch = w->job->verify_backlog_batch;
+	return batch && batch < w->bl_n ? batch : w->bl_n;
+}
+
+static void run_backlog_done(struct run_worker *w)
+{
+	uint32_t batch = w->job->verify_backlog_batch;
+
+	if (batch && batch < w->bl_n) {
+		memmove(w->bl, w->bl + batch, (w->bl_n - batch) * sizeof(*w->bl));
+		w->bl_n -= batch;
+		w->bl_due = w->bl_drain;
+		return;
+	}
+	w->bl_n = 0; /* all checked: write on */
+	w->bl_drain = false;
+}
+
 void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 {
 	for (;;) {
@@ -683,7 +711,7 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				return;
 			}
 			if (w->bl_n && !w->res->errors) {
-				w->bl_due = true; /* the last blocks written */
+				w->bl_due = w->bl_drain = true; /* the last blocks written */
 				break;
 			}
 			if (!run_reads_back(w->job) || w->res->errors || w->bl) {
@@ -695,7 +723,8 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 			run_start_verify(w, s, now);
 			break;
 		case PHASE_BACKLOG:
-			if (w->bl_next < w->bl_n) {
+			/* verify_backlog_batch: the oldest that many (run_backlog_done) */
+			if (w->bl_next < run_backlog_batch(w)) {
 				const struct run_bl *b = &w->bl[w->bl_next++];
 				s->io.op = RL_OP_READ;
 				s->io.offset = b->off;
@@ -713,7 +742,7 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				run_park(w, s);
 				return;
 			}
-			w->bl_n = 0; /* all checked: write on */
+			run_backlog_done(w);
 			w->phase = PHASE_MAIN;
 			break;
 		case PHASE_VERIFY:

@@ -98,7 +98,7 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 	bool dirs;
 	if (wl_engine_fileop(job->engine, &dirs))
 		last = 0; /* one request per entry: size and offset do not apply (run_prepare) */
-	else if (last >= t->size || (job->size && job->size > t->size - last)) {
+	else if (last >= t->size) { /* a size past the end is fitted in run_prepare */
 		snprintf(msg, msglen,
 		         "job '%s': offset %llu + size %llu is beyond the end of the target "
 		         "(%llu bytes)%s",
@@ -202,7 +202,7 @@ static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
 		struct rl_target *t = it->targets[k];
 		/* offset_increment moves clone k up */
 		uint64_t start = job->offset + (uint64_t)k * job->offset_increment;
-		if (start >= t->size || (job->size && job->size > t->size - start)) {
+		if (start >= t->size) {
 			snprintf(
 			    msg, msglen,
 			    "job '%s': offset %llu + size %llu is beyond the end of the target "
@@ -214,6 +214,9 @@ static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
 			        : "");
 			return -EINVAL;
 		}
+		/* as fio: a region running past the end of its file is cut to fit */
+		if (job->size && job->size > t->size - start)
+			job->size = (t->size - start) / WL_BS_MIN * WL_BS_MIN;
 		if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
 			snprintf(msg, msglen, "job '%s': the target does not support trim",
 			         job->name);

@@ -132,6 +132,7 @@ struct run_worker {
 	} * bl;                 /* verify_backlog: blocks written and not yet checked */
 	unsigned bl_n, bl_next; /* entries, and the next to check */
 	bool bl_due;            /* check them before writing on */
+	bool bl_drain;          /* check them all (a loop or the job ends), batch by batch */
 	unsigned vdumped;       /* verify_dump: blocks dumped */
 	struct wl_rng prio_rng; /* which requests get cmdprio's priority */
 	bool check_reads;       /* verify=meta on a reading job: check every read */

@@ -566,9 +566,28 @@ static void test_region_beyond_target_refused(void **state)
 	(void)state;
 	wl_job_init(&job);
 	set(&job, "size", "1m");
-	set(&job, "offset", "4k");
+	set(&job, "offset", "1m");
 	assert_int_equal(wl_run_job(t, &job, NULL, &res, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "beyond the end"));
+	rl_target_close(t);
+}
+
+/* A region that starts inside the target but runs past its end is cut to fit (as fio). */
+static void test_region_past_end_fitted(void **state)
+{
+	struct rl_target *t = ut_open("mem(size=1m)");
+	struct wl_job job;
+	struct wl_result res;
+	char msg[256];
+
+	(void)state;
+	wl_job_init(&job);
+	set(&job, "size", "1m");
+	set(&job, "offset", "512k");
+	set(&job, "rw", "read");
+	assert_int_equal(wl_run_job(t, &job, NULL, &res, msg, sizeof(msg)), 0);
+	assert_int_equal(res.dir[RL_OP_READ].bytes, 512 * 1024);
+	wl_result_free(&res);
 	rl_target_close(t);
 }
 
@@ -760,6 +779,7 @@ int main(void)
 	    cmocka_unit_test(test_io_error_stops_job),
 	    cmocka_unit_test(test_time_based_null),
 	    cmocka_unit_test(test_region_beyond_target_refused),
+	    cmocka_unit_test(test_region_past_end_fitted),
 	    cmocka_unit_test(test_seq_skip_and_backwards),
 	    cmocka_unit_test(test_random_runs),
 	    cmocka_unit_test(test_zoned_shares),

@@ -593,8 +593,8 @@ static void test_invalid_values(void **state)
 	    {"loops", "0", "option 'loops': expected a whole number from 1 to 1000000, got '0'"},
 	    {"loops", "1000001", "got '1000001'"},
 
-	    {"verify", "md5", "verify 'md5' is not supported by raidlab (supported: crc32c"},
-	    {"verify", "sha256", "verify 'sha256' is not supported"},
+	    {"verify", "md4", "verify 'md4' is not supported by raidlab (supported: crc32c"},
+	    {"verify", "sha384", "verify 'sha384' is not supported"},
 	    {"verify", "1", "verify '1' is not supported"},
 	    {"verify", NULL, "option 'verify': needs a value"},
 
@@ -930,7 +930,7 @@ static void test_validate(void **state)
 	wl_job_init(&j);
 	SET_OK(&j, "rw", "write");
 	SET_OK(&j, "verify_only", "1");
-	VALIDATE_ERR(&j, "verify_only needs verify=crc32c");
+	VALIDATE_ERR(&j, "verify_only needs verify");
 	SET_OK(&j, "verify", "crc32c");
 	VALIDATE_OK(&j);
 	assert_false(wl_job_writes(&j)); /* verify_only only reads */
@@ -1253,6 +1253,8 @@ static const char *const promised[] = {
     "ignore_error",
     "error_dump",
     "verify_backlog",
+    "verify_backlog_batch",
+    "verify_offset",
     "verify_fatal",
     "verify_dump",
     "verify_async",
@@ -2160,9 +2162,22 @@ static void test_control_options(void **state)
 	SET_OK(&j, "verify_pattern", "\"ab\"");
 	VALIDATE_OK(&j);
 	SET_ERR("verify_pattern", "0x", "option 'verify_pattern': expected 0x and hex digits");
-	SET_ERR("verify_pattern", "255", "got '255'");
+	SET_ERR("verify_pattern", "abc", "got 'abc'");
+	SET_ERR("buffer_pattern", "%o", "got '%o'"); /* the offset only in verify_pattern */
+	/* fio's elements one after another: "abcd", -12 (4 bytes), 0xdeadface, %o */
+	SET_OK(&j, "verify_pattern", "\"abcd\"-120xdeadface%o");
+	assert_int_equal(j.verify_pattern_len, 4 + 4 + 4 + 8);
+	assert_memory_equal(j.verify_pattern, "abcd\xf4\xff\xff\xff\xde\xad\xfa\xce", 12);
+	assert_true(j.verify_pattern_ofs == 1ull << 12);
+	SET_OK(&j, "verify_pattern", "1%o");
+	assert_int_equal(j.verify_pattern_len, 9);
+	assert_true(j.verify_pattern_ofs == 1ull << 1);
 	SET_ERR("verify_pattern", "\"unterminated", "got '\"unterminated'");
-	SET_ERR("verify_interval", "1000", "option 'verify_interval': expected a multiple of 512");
+	/* verify_interval: any value for pattern, a multiple of 512 for meta (at validation) */
+	SET_OK(&j, "verify_interval", "1000");
+	VALIDATE_OK(&j);
+	SET_OK(&j, "verify", "meta");
+	VALIDATE_ERR(&j, "verify_interval=1000 is not a multiple of 512");
 
 	/* continue_on_error, ignore_error */
 	wl_job_init(&j);

@@ -241,19 +241,21 @@ void cli_fleet_fio_json(FILE *out, const struct fleet *f, struct rl_target *t, b
 struct cli_run_progress {
 	bool tty;                            /* redraw one line on stderr */
 	uint64_t status_ns;                  /* --status-interval: print a line this often */
-	bool status_json;                    /* ... as a fio JSON document (json, json+ output) */
 	double eta_every_s, newline_every_s; /* --eta-interval, --eta-newline */
 	double last_eta, last_newline;
 	bool eta_drawn; /* the line was drawn once (the first draw does not wait) */
 	double last_print, last_s;
 	uint64_t last_bytes, last_ios, last_rbytes;
 	FILE *out;
-	/* --status-interval as fio: CLI_STATUS_NORMAL its report, CLI_STATUS_TERSE its lines */
+	/* --status-interval as fio: CLI_STATUS_NORMAL its report, CLI_STATUS_TERSE its lines,
+	   CLI_STATUS_JSON its whole JSON document (json+ with status_plus) */
 	unsigned status_fio;
+	bool status_plus;
+	const char *global_given;      /* the job file's global options as given (JSON's) */
 	unsigned groupid;              /* the running wave's reporting group */
 	const struct st_disk_util *du; /* the disks' counters at the start, or NULL */
 };
-enum { CLI_STATUS_NORMAL = 1, CLI_STATUS_TERSE = 2 };
+enum { CLI_STATUS_NORMAL = 1, CLI_STATUS_TERSE = 2, CLI_STATUS_JSON = 4 };
 struct wl_progress;
 struct st_disk_util;
 void cli_run_progress_cb(void *arg, const struct wl_progress *p);

@@ -631,12 +631,14 @@ static int run_waves(const struct run_args *a, const struct wl_jobfile *jf, stru
 	    .tty = a->eta == RUN_ETA_ALWAYS ||
 	           (a->eta == RUN_ETA_AUTO && isatty(STDERR_FILENO) && !a->quiet),
 	    .status_ns = a->status_ns,
-	    .status_json = a->fmt_json || a->fmt_jsonplus,
 	    .eta_every_s = a->eta_interval_ns / 1e9,
 	    .newline_every_s = a->eta_newline_ns / 1e9,
 	    .out = out,
 	    .status_fio = (run_fio_text(a, jf) ? CLI_STATUS_NORMAL : 0) |
-	                  (a->fmt_terse ? CLI_STATUS_TERSE : 0),
+	                  (a->fmt_terse ? CLI_STATUS_TERSE : 0) |
+	                  (a->fmt_json || a->fmt_jsonplus ? CLI_STATUS_JSON : 0),
+	    .status_plus = a->fmt_jsonplus,
+	    .global_given = jf->global_given,
 	    .du = du,
 	};
 	struct wl_run_opts opts = {.progress = ps.tty || ps.status_ns ? cli_run_progress_cb : NULL,

@@ -1,9 +1,9 @@
 /*
  * run_progress.c - what `raidlab run` shows while jobs run: fio's ETA line
  * on a terminal (--eta, --eta-interval, --eta-newline) and the
- * --status-interval reports, as text or as one fio JSON document per
- * interval, or fio's normal report or terse lines of the figures so far
- * (cumulative, as fio's) when the output is fio's.  The engine calls
+ * --status-interval reports: fio's normal report, terse lines or whole JSON
+ * document of the figures so far (cumulative, as fio's) when the output is
+ * fio's, else a status line.  The engine calls
  * cli_run_progress_cb with the progress of every worker, and every
  * --status-interval with a copy of each one's result (wl_progress.snaps);
  * rates are over the window since the previous call.
@@ -15,69 +15,16 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "results/fio_json.h"
 #include "results/fio_text.h"
 #include "workload/run.h"
 
-/* One direction of a --status-interval document: cumulative, as fio's. */
-static struct json_object *run_status_dir(uint64_t bytes, double elapsed_s)
-{
-	struct json_object *d = json_object_new_object();
-	double bw = elapsed_s > 0 ? (double)bytes / elapsed_s : 0;
-
-	json_object_object_add(d, "io_bytes", json_object_new_int64((int64_t)bytes));
-	json_object_object_add(d, "io_kbytes", json_object_new_int64((int64_t)(bytes >> 10)));
-	json_object_object_add(d, "bw_bytes", json_object_new_int64((int64_t)bw));
-	json_object_object_add(d, "bw", json_object_new_int64((int64_t)(bw / 1024)));
-	json_object_object_add(d, "runtime", json_object_new_int64((int64_t)(elapsed_s * 1e3)));
-	return d;
-}
-
-/*
- * --status-interval with json output: fio prints a whole JSON document per
- * interval, so stdout stays a stream of documents.  This one carries fio's
- * top-level keys and, per running job and numjobs clone (as fio lists
- * them), the job's name, elapsed time and the bytes and bandwidth so far by
- * direction (docs/options.md).
- */
-static void run_status_json(FILE *out, const struct wl_progress *p)
-{
-	struct json_object *doc = json_object_new_object(), *jobs = json_object_new_array();
-	struct wl_progress_worker all = {p->job, p->bytes, p->read_bytes, p->elapsed_s};
-	const struct wl_progress_worker *ws = p->workers ? p->workers : &all;
-	struct timespec now;
-	char when[64];
-	time_t t;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	t = now.tv_sec;
-	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
-	json_object_object_add(doc, "fio version", json_object_new_string("raidlab-" RL_VERSION));
-	json_object_object_add(doc, "timestamp", json_object_new_int64(now.tv_sec));
-	json_object_object_add(doc, "timestamp_ms",
-	                       json_object_new_int64(now.tv_sec * 1000LL + now.tv_nsec / 1000000));
-	json_object_object_add(doc, "time", json_object_new_string(when));
-	for (unsigned i = 0; i < (p->workers ? p->njobs : 1); i++) {
-		struct json_object *job = json_object_new_object();
-		json_object_object_add(job, "jobname", json_object_new_string(ws[i].job->name));
-		json_object_object_add(job, "groupid", json_object_new_int(0));
-		json_object_object_add(job, "elapsed", json_object_new_int64((int64_t)p->wall_s));
-		json_object_object_add(job, "read",
-		                       run_status_dir(ws[i].read_bytes, ws[i].elapsed_s));
-		json_object_object_add(
-		    job, "write", run_status_dir(ws[i].bytes - ws[i].read_bytes, ws[i].elapsed_s));
-		json_object_array_add(jobs, job);
-	}
-	json_object_object_add(doc, "jobs", jobs);
-	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-	                                              JSON_C_TO_STRING_NOSLASHESCAPE),
-	      out);
-	fputc('\n', out);
-	json_object_put(doc);
-}
-
 /*
  * fio's report of the figures so far: the workers' snapshots as the final
- * report shows jobs (group_reporting sums a job's copies), then the disks.
+ * report shows jobs (group_reporting sums a job's copies), then the disks,
+ * in fio's order for several formats: terse lines, the JSON document (the
+ * whole of it, every field the final one has, as fio prints one per
+ * interval), the normal report.
  */
 static void run_status_fio(const struct cli_run_progress *st, const struct wl_progress *p)
 {
@@ -106,6 +53,15 @@ static void run_status_fio(const struct cli_run_progress *st, const struct wl_pr
 	}
 	for (size_t i = 0; st->status_fio & CLI_STATUS_TERSE && i < n; i++)
 		st_fio_terse(st->out, &fj[i], &du);
+	if (fj && st->status_fio & CLI_STATUS_JSON) {
+		struct json_object *doc =
+		    st_fio_json(fj, n, st->status_plus, st->du ? &du : NULL, st->global_given);
+		fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+		                                              JSON_C_TO_STRING_NOSLASHESCAPE),
+		      st->out);
+		fputc('\n', st->out);
+		json_object_put(doc);
+	}
 	if (st->status_fio & CLI_STATUS_NORMAL)
 		st_fio_text(st->out, fj, n, &du);
 	for (size_t i = 0; i < n; i++)
@@ -153,18 +109,13 @@ void cli_run_progress_cb(void *arg, const struct wl_progress *p)
 		        p->virtual_time ? " (simulated time)" : "");
 		fflush(stderr);
 	}
-	if (st->status_fio && !st->status_json) {
+	if (st->status_fio) {
 		if (p->snaps)
 			run_status_fio(st, p);
 		return;
 	}
 	if (st->status_ns && p->wall_s - st->last_print >= st->status_ns / 1e9) {
 		st->last_print = p->wall_s;
-		if (st->status_json) {
-			run_status_json(st->out, p);
-			fflush(st->out);
-			return;
-		}
 		fprintf(st->out,
 		        "status: %.1fs jobs=%u %5.1f%% done read=%.1fMB/s write=%.1fMB/s "
 		        "iops=%.0f\n",

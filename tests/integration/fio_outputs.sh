@@ -142,7 +142,27 @@ nf=$(wc -l <fio.t) nr=$(wc -l <rl.t)
 # (the last interval may fall on the job's end, its figures the final ones)
 awk -F';' 'NR > 1 && $6 < prev { exit 1 } NR == 1 { first = $6 } { prev = $6 } END { exit !(prev > first) }' rl.t ||
 	{ cat rl.t; fail "terse status lines are not cumulative"; }
-echo "--status-interval: $nr reports in normal and terse, fio's shapes"
+# and with JSON output: one whole document per interval, each with every key
+# path of fio's (the interim ones too: fio prints the full document each time)
+fio "${status[@]}" --filename="$F" --output-format=json >fio.j || fail "fio --status-interval json"
+$RAIDLAB run "${status[@]}" --filename="$F" --output-format=json >rl.j ||
+	fail "raidlab --status-interval json"
+# keyset FILE: one line per document, its sorted key paths (array indices as 0)
+keyset() { jq -c '[paths(scalars) | map(if type == "number" then 0 else . end)] | unique' "$1"; }
+keyset fio.j >fio.keys
+keyset rl.j >rl.keys
+nf=$(wc -l <fio.keys) nr=$(wc -l <rl.keys)
+[ "$nr" -ge 3 ] && [ $((nr - nf)) -le 1 ] && [ $((nf - nr)) -le 1 ] ||
+	fail "--status-interval json: raidlab printed $nr documents, fio $nf"
+[ "$(sort -u rl.keys | wc -l)" = 1 ] && [ "$(sort -u rl.keys)" = "$(tail -1 fio.keys)" ] || {
+	sort -u rl.keys | head -1 | jq -r '.[] | join(".")' >rl.kp
+	tail -1 fio.keys | jq -r '.[] | join(".")' >fio.kp
+	diff fio.kp rl.kp | head -20
+	fail "--status-interval json: raidlab's documents differ from fio's in their keys"
+}
+jq -s -e '[.[] | .jobs[0].read.io_bytes] | . == sort and .[0] < .[-1]' rl.j >/dev/null ||
+	fail "--status-interval json: the documents are not cumulative"
+echo "--status-interval: $nr reports in normal, terse and JSON, fio's shapes"
 
 # kind VALUE: what sort of terse field it is
 kind() {

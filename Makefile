@@ -27,7 +27,7 @@ BUILD     ?= build
 override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 SAN       ?=
 CC        ?= cc
-PKGS      := liburing blkid json-c libisal gnutls libcrypto
+PKGS      := liburing blkid json-c libisal gnutls libcrypto libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # MPI (Open MPI's ompi-c) is optional: found, it is built in (src/mpi/,

@@ -22,13 +22,14 @@
 # libpmemblk-dev: fio's pmemblk engine (optional in the build; a pool in a plain file).
 # libnbd-dev: fio's nbd engine (optional in the build; an NBD server's export).
 # libssl-dev: libcrypto digests of verify=md5, sha1, sha256, sha512 and sha3-*.
+# libxxhash-dev: verify=xxhash.
 set -euo pipefail
 pkgs=(build-essential pkg-config liburing-dev libblkid-dev libjson-c-dev libcmocka-dev libisal-dev mdadm
       libaio-dev fio-examples gnuplot-nox libgnutls28-dev
       fio clang e2fsprogs util-linux valgrind clang-format jq chromium nodejs npm
       nbdkit libnbd-bin nbdfuse fuse3 qemu-utils python3 gnutls-bin tar gzip xfsprogs
       strace dpkg-dev debhelper lintian man-db groff-base bash-completion zsh libopenmpi-dev openmpi-bin
-      libpmemblk-dev libnbd-dev libssl-dev)
+      libpmemblk-dev libnbd-dev libssl-dev libxxhash-dev)
 # A name may be a virtual package on some releases (Debian 12's libnbd-bin provides
 # nbdfuse): an installed package that provides it counts as installed, so a machine
 # that has everything never reaches apt-get.

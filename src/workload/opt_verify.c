@@ -34,6 +34,7 @@ const struct opt_choice opt_verify_choices[] = {
     {"sha3-256", OPT_VCSUM(WL_VCSUM_SHA3_256)},
     {"sha3-384", OPT_VCSUM(WL_VCSUM_SHA3_384)},
     {"sha3-512", OPT_VCSUM(WL_VCSUM_SHA3_512)},
+    {"xxhash", OPT_VCSUM(WL_VCSUM_XXHASH)},
     {"meta", WL_VERIFY_META},
     {"crc32c-intel", WL_VERIFY_CRC32C},
     {"pattern", WL_VERIFY_PATTERN},

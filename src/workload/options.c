@@ -276,7 +276,8 @@ static const struct opt_def opt_table[] = {
               "reads its blocks back, a job that reads checks every block it reads.  "
               "pattern: every byte is verify_pattern's (no header), checked the same way.  md5, "
               "crc64, crc32, crc16, crc7, sha1, sha256, sha512, sha3-224, sha3-256, "
-              "sha3-384, sha3-512: meta with that digest of each interval after its header, "
+              "sha3-384, sha3-512, xxhash: meta with that digest of each interval after its "
+              "header, "
               "so data changed anywhere is found.  none or 0: off."),
      .set = opt_set_verify, .choices = opt_verify_choices},
     {OPT_INFO("verify_interval", NULL, "size", "0",

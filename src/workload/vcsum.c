@@ -4,13 +4,15 @@
  * CRC parameters (reflected unless said): crc64 polynomial
  * 0x95AC9329AC4BC9B5 in reflected form (Jones), start 0, as fio's; crc32 the IEEE polynomial
  * 0xEDB88320 (zlib's); crc16 polynomial 0x8005 (0xA001 reflected), start 0;
- * crc7 polynomial 0x09 most significant bit first, start 0.  Bitwise loops:
+ * crc7 polynomial 0x09 most significant bit first, start 0; xxhash is XXH32
+ * with seed 1, stored as a number like the CRCs.  Bitwise loops:
  * verify digests are taken once per block, not on a hot path worth tables.
  */
 #include <errno.h>
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <xxhash.h>
 
 #include "workload/vcsum.h"
 
@@ -25,7 +27,7 @@ static const struct {
     [WL_VCSUM_SHA1] = {"sha1", 20},        [WL_VCSUM_SHA256] = {"sha256", 32},
     [WL_VCSUM_SHA512] = {"sha512", 64},    [WL_VCSUM_SHA3_224] = {"sha3-224", 28},
     [WL_VCSUM_SHA3_256] = {"sha3-256", 32}, [WL_VCSUM_SHA3_384] = {"sha3-384", 48},
-    [WL_VCSUM_SHA3_512] = {"sha3-512", 64},
+    [WL_VCSUM_SHA3_512] = {"sha3-512", 64}, [WL_VCSUM_XXHASH] = {"xxhash", 4},
     /* clang-format on */
 };
 
@@ -36,7 +38,7 @@ static const char *const vcsum_opt[WL_VCSUM_COUNT] = {
     [WL_VCSUM_SHA1] = "verify=sha1",         [WL_VCSUM_SHA256] = "verify=sha256",
     [WL_VCSUM_SHA512] = "verify=sha512",     [WL_VCSUM_SHA3_224] = "verify=sha3-224",
     [WL_VCSUM_SHA3_256] = "verify=sha3-256", [WL_VCSUM_SHA3_384] = "verify=sha3-384",
-    [WL_VCSUM_SHA3_512] = "verify=sha3-512",
+    [WL_VCSUM_SHA3_512] = "verify=sha3-512", [WL_VCSUM_XXHASH] = "verify=xxhash",
 };
 
 const char *wl_vcsum_option(enum wl_vcsum m)
@@ -123,6 +125,9 @@ int wl_vcsum(enum wl_vcsum m, const void *p, size_t n, uint8_t out[WL_VCSUM_MAX]
 		break;
 	case WL_VCSUM_CRC7:
 		c = crc7(p, n);
+		break;
+	case WL_VCSUM_XXHASH:
+		c = XXH32(p, n, 1); /* fio's seed */
 		break;
 	default:
 		c = 0; /* none */

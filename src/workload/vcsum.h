@@ -3,8 +3,9 @@
  * each method's name and digest length and computes it.
  *
  * Design: the digests come from OpenSSL's libcrypto (md5, sha1, sha2, sha3
- * through EVP); the CRCs fio offers (crc7, crc16,
- * crc64) are small bitwise loops over their polynomials here.  A digest is
+ * through EVP) and libxxhash (xxhash: XXH32 with seed 1, as fio's); the CRCs
+ * fio offers (crc7, crc16, crc64) are small bitwise loops over their
+ * polynomials here.  A digest is
  * at most WL_VCSUM_MAX bytes; verify=meta's block format carries it (buf.h).
  */
 #ifndef RL_WORKLOAD_VCSUM_H
@@ -29,6 +30,7 @@ enum wl_vcsum {
 	WL_VCSUM_SHA3_256,
 	WL_VCSUM_SHA3_384,
 	WL_VCSUM_SHA3_512,
+	WL_VCSUM_XXHASH,
 	WL_VCSUM_COUNT
 };
 

@@ -26,7 +26,7 @@ f.seek(int(sys.argv[2])); f.write(bytes([b[0] ^ 0x20]))" "$1" "$2"
 }
 
 base=(--bs=4k --filesize=1m --ioengine=psync --output-format=json)
-for m in md5 crc64 crc32 crc16 crc7 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512; do
+for m in md5 crc64 crc32 crc16 crc7 sha1 sha256 sha512 sha3-224 sha3-256 sha3-384 sha3-512 xxhash; do
 	for tool in fio rl; do
 		rm -f v.$tool
 		run $tool --name=w --filename=v.$tool --rw=write --verify=$m "${base[@]}" --output=w.json ||

@@ -214,9 +214,8 @@ static int run_prepare(const struct wl_run_item *it, char *msg, size_t msglen)
 			        : "");
 			return -EINVAL;
 		}
-		/* as fio: a region running past the end of its file is cut to fit */
-		if (job->size && job->size > t->size - start)
-			job->size = (t->size - start) / WL_BS_MIN * WL_BS_MIN;
+		/* a region running past the end of its file is cut to fit, as fio does:
+		   per clone, in run_worker_setup (the job is every clone's) */
 		if (job->rw >= WL_RW_TRIM && !(t->caps & RL_CAP_TRIM)) {
 			snprintf(msg, msglen, "job '%s': the target does not support trim",
 			         job->name);

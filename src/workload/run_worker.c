@@ -134,6 +134,11 @@ static int run_worker_setup(struct run_worker *w)
 	uint64_t start = job->offset + w->index * job->offset_increment;
 	uint64_t len = job->size ? job->size : w->t->size - start;
 
+	/* as fio: a region that starts in its file but runs past the end is cut to
+	   fit (run_prepare refused one that starts past it); this clone's only */
+	if (start < w->t->size && len > w->t->size - start)
+		len = (w->t->size - start) / WL_BS_MIN * WL_BS_MIN;
+
 	wl_job_bs_bounds(job, &minbs, &maxbs);
 	if (job->read_iolog[0]) {
 		int rc = run_trace_setup(w, &maxbs);

@@ -38,12 +38,14 @@ has "$(comp "raidlab run --tar")" "--target"
 has "$(comp "raidlab serve --")" "--port"
 
 # option values: each one offered is accepted by run, a made-up one is not
-# what an engine needs beside it to make a job (cpuio's load, exec's program, net's peer)
+# what an engine needs beside it to make a job (cpuio's load, exec's program, net's
+# peer, nbd's server)
 needs() {
 	case "$1=$2" in
 	ioengine=cpuio) echo --cpuload=50 ;;
 	ioengine=exec) echo --program=true --runtime=1 ;;
 	ioengine=net) echo --port=8888 --hostname=localhost ;;
+	ioengine=nbd) echo --uri=nbd+unix:///?socket=/nonexistent ;;
 	esac
 }
 # shellcheck disable=SC2046 # needs' words are separate options

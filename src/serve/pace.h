@@ -89,9 +89,8 @@ void serve_pace_poll(struct serve_pace *p, uint64_t lat_sum, uint64_t lat_count)
 uint32_t serve_pace_slow(const struct serve_pace *p);
 
 /**
- * Whether the emulation kept up at the current factor: no SERVE_PACE_OVER
- * windows in a row over their limits, and the mean lag of the judged
- * windows within the limit of their mean service time (*lag_us and
+ * Whether the emulation kept up at the current factor: the mean lag of the
+ * judged windows within the limit of their mean service time (*lag_us and
  * *limit_us, either may be NULL).  True when nothing was judged.
  */
 bool serve_pace_kept_up(const struct serve_pace *p, double *lag_us, double *limit_us);

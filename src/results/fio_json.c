@@ -235,7 +235,8 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 
 /*
  * unified_rw_reporting: fio's "mixed" direction, read, write and trim summed
- * (counts, latencies and the per-interval series for the sample figures).
+ * (counts, latencies, the cmdprio priorities' latencies and the
+ * per-interval series for the sample figures).
  */
 struct wl_result *st_fio_mixed_new(const struct wl_result *res)
 {
@@ -274,6 +275,17 @@ struct wl_result *st_fio_mixed_new(const struct wl_result *res)
 				st_hist_merge(&all->sc[1], &r->sc[1]);
 			}
 		}
+		if (r->prio_hist && d < RL_OP_TRIM) { /* cmdprio: the priorities' figures too */
+			if (!all->prio_hist) {
+				all->prio_hist = calloc(2, sizeof(struct st_hist));
+				if (all->prio_hist) {
+					st_hist_init(&all->prio_hist[0]);
+					st_hist_init(&all->prio_hist[1]);
+				}
+			}
+			for (int k = 0; all->prio_hist && k < 2; k++)
+				st_hist_merge(&all->prio_hist[k], &r->prio_hist[k]);
+		}
 		if (r->series.interval_ns)
 			all->series.interval_ns = r->series.interval_ns;
 		for (size_t i = 0; i < r->series.n; i++) {
@@ -292,6 +304,7 @@ void st_fio_mixed_free(struct wl_result *m)
 	free(m->dir[0].series.bytes);
 	free(m->dir[0].series.ios);
 	free(m->dir[0].sc);
+	free(m->dir[0].prio_hist);
 	free(m);
 }
 

@@ -11,6 +11,15 @@
  * log_prio the priority value (0x6000).  Latency logs of a cmdprio job hold
  * one line per priority for each interval (its two kinds of requests are
  * timed apart); bandwidth and IOPS lines cover all of them, priority 0.
+ *
+ * With log_avg_msec=0 (fio's default) the bandwidth, IOPS and latency logs
+ * have a line per I/O instead, from the job's per-I/O records (unitlog.h),
+ * in completion order, each with its own size, offset and priority: the
+ * time in ms since the job's measurement began; lat, clat and slat in ns
+ * (slat being lat - clat, no line where the two are not timed apart, as
+ * fio's synchronous engines); IOPS 1;
+ * bandwidth the I/O's bytes over its completion latency (fio's bytes *
+ * 10^6 / ns).  disable_bw_measurement leaves the bandwidth log empty.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,6 +72,51 @@ size_t st_fio_logs_files(const struct wl_job *j, unsigned jobnum,
 	return n;
 }
 
+/* fio's priority column of a request sent at priority @prio */
+static void fio_log_prio(FILE *f, const struct wl_job *j, unsigned prio)
+{
+	if (j->log_prio)
+		fprintf(f, "0x%04x\n", prio);
+	else
+		fprintf(f, "%u\n", (prio >> 13) == 1); /* 1: real time */
+}
+
+/* log_avg_msec=0: a line per I/O of @kind (@clat: the clat log, not lat) */
+static void fio_log_units(FILE *f, const struct wl_result *res, enum fio_log_kind kind, bool clat)
+{
+	const struct wl_job *j = &res->job;
+
+	if (kind == FIO_LOG_BW && j->disable_bw)
+		return;
+	for (size_t i = 0; i < res->unitlog.n; i++) {
+		const struct st_unit *u = &res->unitlog.v[i];
+		unsigned prio =
+		    u->dir < 2 && u->cmdprio ? wl_job_cmdprio(j, u->dir) : wl_job_ioprio(j);
+		unsigned long long v = 1;
+
+		if (kind == FIO_LOG_SLAT && !u->split)
+			continue; /* not measured, as fio's sync engines: no line */
+		switch (kind) {
+		case FIO_LOG_BW:
+			v = u->clat_ns ? (unsigned long long)u->bs * 1000000ull / u->clat_ns : 0;
+			break;
+		case FIO_LOG_IOPS:
+			break;
+		case FIO_LOG_LAT:
+			v = clat ? u->clat_ns : u->lat_ns;
+			break;
+		case FIO_LOG_SLAT:
+			v = u->lat_ns - u->clat_ns;
+			break;
+		}
+		fprintf(f, "%llu, %llu, %u, %u, ", (unsigned long long)(u->t_ns / 1000000ull), v,
+		        u->dir, u->bs);
+		if (j->log_offset)
+			fprintf(f, "%llu, ", (unsigned long long)u->offset);
+		fio_log_prio(f, j, prio);
+	}
+}
+
 static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, const char *prefix,
                        const char *suffix, unsigned jobnum, char *msg, size_t msglen)
 {
@@ -80,7 +134,9 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 		snprintf(msg, msglen, "cannot write %s: %s", path, strerror(e));
 		return -e;
 	}
-	for (int d = 0; d < WL_DIRS; d++)
+	if (res->unitlog.on)
+		fio_log_units(f, res, kind, !strcmp(suffix, "clat"));
+	for (int d = 0; d < WL_DIRS && !res->unitlog.on; d++)
 		if (res->dir[d].series.n > n)
 			n = res->dir[d].series.n;
 	for (size_t i = 0; i < n; i++) {
@@ -128,10 +184,7 @@ static int fio_log_one(const struct wl_result *res, enum fio_log_kind kind, cons
 				 * column is fio's priority field */
 				fprintf(f, "%llu, %llu, %d, 0, %s", msec, v, d,
 				        res->job.log_offset ? "0, " : "");
-				if (res->job.log_prio)
-					fprintf(f, "0x%04x\n", prio);
-				else
-					fprintf(f, "%u\n", (prio >> 13) == 1); /* 1: real time */
+				fio_log_prio(f, &res->job, prio);
 			}
 		}
 	}

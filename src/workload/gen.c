@@ -342,7 +342,7 @@ static uint64_t gen_random_unit(struct wl_gen *g)
 	case WL_DIST_RANDOM:
 		break;
 	}
-	if (job->norandommap)
+	if (!wl_job_randmap(job))
 		return wl_rng_below(&g->rng, g->nunits);
 	return wl_perm_next(&g->perm, &g->map_pos);
 }
@@ -352,7 +352,10 @@ static uint64_t gen_random_unit(struct wl_gen *g)
  * until zonesize bytes went there, then the zone moves on by zonerange +
  * zoneskip, back to the region's start past its end.  In the zone, a
  * sequential pattern goes on from where it was (back to the zone's start
- * at its end) and a random one picks any block of it.
+ * at its end).  A random one, under the random map (or lfsr), visits each
+ * block of the zone once before any twice, as fio's map does: a pass of a
+ * permutation of the zone's blocks, keyed anew for each zone; with
+ * norandommap it picks any block.
  */
 static uint64_t gen_strided(struct wl_gen *g, enum rl_op op, uint32_t *len)
 {
@@ -365,13 +368,23 @@ static uint64_t gen_strided(struct wl_gen *g, enum rl_op op, uint32_t *len)
 		if (g->szone_base >= g->region_len)
 			g->szone_base = 0;
 		memset(g->szone_pos, 0, sizeof(g->szone_pos));
+		g->szone_units = 0; /* a new zone: a new pass */
 	}
 	uint64_t zlen =
 	    g->region_len - g->szone_base < range ? g->region_len - g->szone_base : range;
 	uint64_t pos;
 	if (wl_rw_is_random(job->rw)) {
 		uint64_t units = zlen / g->unit ? zlen / g->unit : 1;
-		pos = wl_rng_below(&g->rng, units) * g->unit;
+		if (!wl_job_randmap(job)) {
+			pos = wl_rng_below(&g->rng, units) * g->unit;
+		} else {
+			if (g->szone_units != units) {
+				wl_perm_init(&g->szone_perm, units, wl_rng_next(&g->rng) | 1);
+				memset(&g->szone_ppos, 0, sizeof(g->szone_ppos));
+				g->szone_units = units;
+			}
+			pos = wl_perm_next(&g->szone_perm, &g->szone_ppos) * g->unit;
+		}
 	} else {
 		if (g->szone_pos[op] >= zlen)
 			g->szone_pos[op] = 0;

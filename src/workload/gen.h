@@ -128,6 +128,10 @@ struct wl_gen {
 	uint64_t run_next; /* random runs: the next (relative) offset */
 	/* zonemode=strided: the zone's start (relative), bytes done in it, position in it */
 	uint64_t szone_base, szone_bytes, szone_pos[RL_OP_COUNT];
+	/* ... and with the random map, a pass over the zone's szone_units blocks */
+	uint64_t szone_units;
+	struct wl_perm szone_perm;
+	struct wl_perm_pos szone_ppos;
 };
 
 /**

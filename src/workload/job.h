@@ -267,6 +267,7 @@ struct wl_job {
 	uint8_t verify_csum;   /* enum wl_vcsum: verify=md5, sha256, crc64 ... (vcsum.h) */
 	uint64_t seed;         /* randseed=; default 1 (fixed, so runs repeat) */
 	bool norandommap;      /* random offsets without the once-per-loop map */
+	bool rand_lfsr;        /* random_generator=lfsr: once per loop even with norandommap */
 	bool verify_only;      /* skip the writes: check blocks an earlier identical job wrote */
 	uint64_t log_avg_ns;   /* log_avg_msec=: throughput time-series interval; default 100 ms */
 	char engine_name[16];  /* ioengine as given (psync, sync, pvsync2...), for reports */
@@ -407,6 +408,8 @@ struct wl_job {
 	uint32_t buffer_pattern_len;
 	/* fio's logs */
 	bool log_offset;   /* log_offset=1: logs have an offset column (0 for averaged lines) */
+	bool log_per_io;   /* log_avg_msec=0 (the default): fio's logs get a line per I/O */
+	bool disable_bw;   /* disable_bw_measurement: the per-I/O bandwidth log stays empty */
 	bool per_job_logs; /* 0: one log file for all jobs, without the job number */
 	/* zonemode=strided (gen.c): zonesize bytes in a zone of zonerange, then zoneskip on */
 	bool zone_strided;
@@ -556,6 +559,12 @@ bool wl_given_next(const char *given, size_t *pos, char *name, size_t namelen, c
 
 /** True for the random patterns (randread, randwrite, randrw, randtrim). */
 bool wl_rw_is_random(enum wl_rw rw);
+
+/** Random offsets use each block once a loop: the random map, or random_generator=lfsr. */
+static inline bool wl_job_randmap(const struct wl_job *job)
+{
+	return !job->norandommap || job->rand_lfsr;
+}
 /** The option value as fio spells it ("randread"). */
 const char *wl_rw_name(enum wl_rw rw);
 /**

@@ -221,13 +221,18 @@ int opt_set_submit_mode(struct wl_job *job, const struct opt_def *def, const cha
 	return opt_check_word(def, value, ctx, modes, "inline or offload");
 }
 
-/* random_generator: raidlab has one generator; the names are checked, not used. */
+/*
+ * random_generator: raidlab has one generator (xoshiro256**); lfsr's promise
+ * (each block once a loop, norandommap or not) is kept with the random map.
+ */
 int opt_set_generator(struct wl_job *job, const struct opt_def *def, const char *value,
                       const struct opt_ctx *ctx)
 {
 	static const char *const gens[] = {"tausworthe", "lfsr", "tausworthe64", NULL};
-	(void)job;
-	return opt_check_word(def, value, ctx, gens, "tausworthe, lfsr or tausworthe64");
+	int ret = opt_check_word(def, value, ctx, gens, "tausworthe, lfsr or tausworthe64");
+	if (!ret)
+		job->rand_lfsr = !strcmp(value, "lfsr");
+	return ret;
 }
 
 /* clocksource=: checked; raidlab times everything with CLOCK_MONOTONIC */

@@ -25,6 +25,7 @@
 #define OPT_ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
 #define OPT_NS_PER_MS      1000000ull
 #define OPT_LOG_AVG_MAX    3600000ull /* log_avg_msec: at most one hour */
+#define OPT_LOG_AVG_SERIES 100ull     /* log_avg_msec=0: the time series' interval, ms */
 #define OPT_LOOPS_MAX      1000000u
 #define OPT_DEF_ZIPF       1.1
 #define OPT_DEF_PARETO     0.2

@@ -22,11 +22,13 @@ int opt_set_log_avg(struct wl_job *job, const struct opt_def *def, const char *v
 	int ret = opt_need_value(def, value, ctx);
 	if (ret)
 		return ret;
-	if (rl_parse_u64(value, &v, tmp, sizeof(tmp)) != 0 || v < 1 || v > OPT_LOG_AVG_MAX)
+	if (rl_parse_u64(value, &v, tmp, sizeof(tmp)) != 0 || v > OPT_LOG_AVG_MAX)
 		return opt_fail(ctx, true,
-		                "expected a whole number of milliseconds from 1 to %llu, got '%s'",
+		                "expected a whole number of milliseconds from 0 to %llu, got '%s'",
 		                OPT_LOG_AVG_MAX, value);
-	job->log_avg_ns = v * OPT_NS_PER_MS;
+	/* 0: fio's logs per I/O; raidlab's own time series keeps its interval */
+	job->log_per_io = v == 0;
+	job->log_avg_ns = (v ? v : OPT_LOG_AVG_SERIES) * OPT_NS_PER_MS;
 	return 0;
 }
 

@@ -433,8 +433,10 @@ static const struct opt_def opt_table[] = {
               "some repeat and others are missed in a loop.  No effect on sequential "
               "patterns."),
      .set = opt_set_bool, .off = OPT_OFF(norandommap, bool)},
-    {OPT_INFO("log_avg_msec", NULL, "msec", "100",
-              "Interval of the throughput time series in milliseconds, 1 to 3600000."),
+    {OPT_INFO("log_avg_msec", NULL, "msec", "0",
+              "0 (fio's default): write_bw_log, write_iops_log and write_lat_log get one "
+              "line per I/O, and the result's time series has 100 ms intervals.  1 to "
+              "3600000: both average over intervals of this many milliseconds."),
      .set = opt_set_log_avg},
     {OPT_INFO("stonewall", "wait_for_previous", "bool", "0",
               "Wait for the jobs before this one to finish, then start a new group (as "
@@ -490,13 +492,14 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_time, .off = OPT_OFF(startdelay_ns, uint64_t)},
     {OPT_INFO("write_bw_log", NULL, "str", "",
               "Write fio's bandwidth log NAME_bw.N.log (N: the job's number in the file, from "
-              "1): one line per log_avg_msec interval and direction, 'msec, KiB/s, "
-              "direction, bs, 0'.  Without a NAME the job's name is used."),
+              "1): 'msec, KiB/s, direction, bs, prio', a line per I/O (its bytes over its "
+              "completion latency, as fio) or with log_avg_msec one per interval and "
+              "direction (bs 0).  Without a NAME the job's name is used."),
      .set = opt_set_log, .off = OPT_OFF(bw_log_name, char[WL_LOGNAME_MAX])},
     {OPT_INFO("write_lat_log", NULL, "str", "",
-              "Write fio's latency logs NAME_lat.N.log and NAME_clat.N.log (the same here): "
-              "the mean latency in ns of each interval; NAME_slat.N.log holds 0 (submission "
-              "is not timed apart)."),
+              "Write fio's latency logs NAME_lat.N.log, NAME_clat.N.log and NAME_slat.N.log "
+              "in ns: each I/O's total, completion and submission latency, or with "
+              "log_avg_msec the mean latency of each interval (lat and clat; slat 0)."),
      .set = opt_set_log, .off = OPT_OFF(lat_log_name, char[WL_LOGNAME_MAX])},
     {OPT_INFO("write_hist_log", NULL, "str", "",
               "Write fio's latency histogram log NAME_clat_hist.N.log: per log_hist_msec "
@@ -513,11 +516,12 @@ static const struct opt_def opt_table[] = {
               "line, as fio."),
      .set = opt_set_u32, .off = OPT_OFF(log_hist_coarseness, uint32_t), .min = 0, .max = 6},
     {OPT_INFO("write_iops_log", NULL, "str", "",
-              "Write fio's IOPS log NAME_iops.N.log: I/Os per second of each interval."),
+              "Write fio's IOPS log NAME_iops.N.log: a line of 1 per I/O, or with "
+              "log_avg_msec the I/Os per second of each interval."),
      .set = opt_set_log, .off = OPT_OFF(iops_log_name, char[WL_LOGNAME_MAX])},
     {OPT_INFO("log_offset", NULL, "bool", "0",
-              "1: fio's logs get an offset column before the priority; raidlab's lines are "
-              "averages over log_avg_msec, for which fio writes offset 0."),
+              "1: fio's logs get an offset column before the priority: each I/O's offset, "
+              "or 0 on lines averaged over log_avg_msec, as fio."),
      .set = opt_set_bool, .off = OPT_OFF(log_offset, bool)},
     {OPT_INFO("per_job_logs", NULL, "bool", "1",
               "0: every job writes its lines to one log NAME_bw.log (no job number), as "
@@ -638,9 +642,9 @@ static const struct opt_def opt_table[] = {
               "given on the command line, and a job option cannot lift that."),
      .set = opt_set_mounted_write},
     {OPT_INFO("random_generator", NULL, "enum", "tausworthe",
-              "Accepted for fio job files (tausworthe, lfsr, tausworthe64): raidlab always "
-              "uses its own generator (xoshiro256**), and its random map already gives "
-              "lfsr's promise that every block is used once per loop."),
+              "tausworthe, lfsr or tausworthe64: raidlab always uses its own generator "
+              "(xoshiro256**); lfsr keeps fio's promise that every block is used once per "
+              "loop (and per zonerange pass with zonemode=strided) even with norandommap."),
      .set = opt_set_generator},
     {OPT_INFO("percentile_list", NULL, "str", "",
               "The latency percentiles fio's JSON and terse output report, separated by ':' "
@@ -678,10 +682,9 @@ static const struct opt_def opt_table[] = {
               "and terse's slat fields are zero, write_lat_log writes no NAME_slat log."),
      .set = opt_set_bool, .off = OPT_OFF(disable_slat, bool)},
     {OPT_INFO("disable_bw_measurement", "disable_bw", "bool", "0",
-              "Accepted, as fio 3.33 uses it: it changes no figure and no averaged log "
-              "there, only empties a per-I/O bandwidth log (a log_avg_msec of 0), which "
-              "raidlab does not write (its logs are averaged, log_avg_msec 1 or more)."),
-     .set = opt_set_bool_accepted},
+              "As fio 3.33 uses it: it changes no figure and no averaged log, only leaves "
+              "a per-I/O bandwidth log (log_avg_msec=0) empty."),
+     .set = opt_set_bool, .off = OPT_OFF(disable_bw, bool)},
     {OPT_INFO("cpus_allowed", NULL, "str", "",
               "The CPUs the job's worker threads may run on: numbers and ranges from 0 to 63 "
               "(0-3,6); empty: any."),

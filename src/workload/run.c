@@ -110,6 +110,8 @@ void run_series_init(struct run_worker *w, uint64_t start)
 		st_histlog_init(&w->res->dir[d].histlog,
 		                job->hist_log ? job->log_hist_msec * 1000000ull : 0, start);
 	}
+	if (job->log_per_io && (job->bw_log || job->iops_log || job->lat_log))
+		st_unitlog_init(&w->res->unitlog, start);
 }
 
 /* latency_target settled: measure again from @now, at the depth found (as fio). */
@@ -133,6 +135,7 @@ static void run_stats_restart(struct run_worker *w, uint64_t now)
 			st_hist_init(&r->sc[1]);
 		}
 	}
+	st_unitlog_free(&w->res->unitlog);
 	run_series_init(w, now);
 	w->t_measure = now;
 	w->t_last = now;
@@ -326,6 +329,25 @@ static void run_count_verify(struct run_worker *w, struct run_slot *s, uint64_t 
 	}
 }
 
+/* log_avg_msec=0: the completion's record for fio's per-I/O logs */
+static void run_unitlog_add(struct run_worker *w, const struct run_slot *s, uint64_t now,
+                            uint64_t clat)
+{
+	const struct rl_io *io = &s->io;
+	struct st_unit u = {.lat_ns = now - s->t_submit,
+	                    .clat_ns = clat,
+	                    .offset = io->offset,
+	                    .bs = io->len,
+	                    .dir = io->op,
+	                    .cmdprio = s->cmdprio,
+	                    .split = w->res->dir[io->op].sc && !w->job->disable_slat};
+
+	if (st_unitlog_add(&w->res->unitlog, now, &u) && !w->res->note[0])
+		snprintf(w->res->note, sizeof(w->res->note),
+		         "the per-I/O log is full after %zu I/Os: later ones are not logged",
+		         w->res->unitlog.n);
+}
+
 void run_slot_done(struct rl_io *io, int status)
 {
 	struct run_slot *s = (struct run_slot *)io;
@@ -370,6 +392,8 @@ void run_slot_done(struct rl_io *io, int status)
 			st_series_add(s->cmdprio ? &d->lat_cmd : &d->lat, now, now - s->t_submit);
 		if (d->histlog.interval_ns)
 			(void)st_histlog_add(&d->histlog, now, now - s->t_submit);
+		if (w->res->unitlog.on)
+			run_unitlog_add(w, s, now, clat);
 		if (d->prio_hist) /* fio's per-priority figures: lat's with lat_percentiles */
 			st_hist_add(&d->prio_hist[s->cmdprio],
 			            w->job->lat_pcts ? now - s->t_submit : clat);
@@ -410,8 +434,8 @@ void run_slot_done(struct rl_io *io, int status)
  */
 static inline uint32_t run_account(const struct wl_gen *g, uint32_t len)
 {
-	if (wl_rw_is_random(g->job->rw) && g->job->dist == WL_DIST_RANDOM && !g->job->norandommap &&
-	    len < g->unit)
+	if (wl_rw_is_random(g->job->rw) && g->job->dist == WL_DIST_RANDOM &&
+	    wl_job_randmap(g->job) && len < g->unit)
 		return g->unit;
 	return len;
 }

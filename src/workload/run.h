@@ -31,6 +31,7 @@
 #include "stats/hist.h"
 #include "stats/histlog.h"
 #include "stats/series.h"
+#include "stats/unitlog.h"
 #include "workload/job.h"
 
 struct json_object;
@@ -93,11 +94,12 @@ struct wl_result {
 	 */
 	double cpu_user_s, cpu_sys_s;
 	uint64_t cpu_runtime_ns;
-	bool cpu_own;             /* the figures are the job's own (they add up over jobs) */
-	uint64_t ctx, majf, minf; /* context switches, major and minor faults, as the CPU */
-	unsigned lat_depth;       /* latency_target: the depth the search settled on */
-	struct wl_ss_report *ss;  /* ss_dur: the steady state window, or NULL */
-	char note[256];           /* something the user should hear of, or "" */
+	bool cpu_own;              /* the figures are the job's own (they add up over jobs) */
+	uint64_t ctx, majf, minf;  /* context switches, major and minor faults, as the CPU */
+	unsigned lat_depth;        /* latency_target: the depth the search settled on */
+	struct wl_ss_report *ss;   /* ss_dur: the steady state window, or NULL */
+	char note[256];            /* something the user should hear of, or "" */
+	struct st_unitlog unitlog; /* log_avg_msec=0 with a bw, iops or lat log: every I/O */
 };
 
 /** Live figures for a progress line. */

@@ -551,6 +551,7 @@ static void run_group_free(struct run_group *g)
 			free(g->parts[i].dir[d].sc);
 		}
 		wl_ss_report_free(g->parts[i].ss);
+		st_unitlog_free(&g->parts[i].unitlog);
 		if (g->sss)
 			wl_ss_free(&g->sss[i]);
 		wl_result_free(&g->ws[i].snap);

@@ -205,8 +205,10 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			if (ws[w].ss && (k == 0 || !res->job.group_reporting))
 				parts[w].ss = wl_ss_report(ws[w].ss);
 			run_merge(res, &parts[w]);
+			(void)st_unitlog_merge(&res->unitlog, &parts[w].unitlog);
 		}
 		res->runtime_ns = runtime;
+		st_unitlog_sort(&res->unitlog); /* the clones' records, in completion order */
 		for (unsigned k = 0; items[i].clones && k < res->job.numjobs; k++) {
 			struct wl_result *c = &items[i].clones[k];
 			struct run_worker *cw = &ws[w - res->job.numjobs + k];
@@ -214,6 +216,7 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			c->job.numjobs = 1;
 			c->clock = res->clock;
 			run_merge(c, cw->res);
+			(void)st_unitlog_merge(&c->unitlog, &cw->res->unitlog);
 			c->runtime_ns = cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
 			run_set_cpu(c, cw, 1, own, cpu);
 		}
@@ -241,6 +244,8 @@ void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
 	bool first = !dst->runtime_ns && !dst->dir[0].ios && !dst->dir[1].ios && !dst->dir[2].ios;
 
 	run_merge(dst, src);
+	(void)st_unitlog_merge(&dst->unitlog, &src->unitlog);
+	st_unitlog_sort(&dst->unitlog);
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	dst->clock = src->clock;
@@ -288,6 +293,7 @@ void wl_result_free(struct wl_result *res)
 	res->target_report = NULL;
 	wl_ss_report_free(res->ss);
 	res->ss = NULL;
+	st_unitlog_free(&res->unitlog);
 }
 
 uint64_t wl_result_runtime(const struct wl_result *res, enum rl_op d)

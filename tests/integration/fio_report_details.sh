@@ -14,6 +14,11 @@
 #    time of each call), and the normal output's "sync" latency lines;
 #  - write_bw_log: no sample after the job's runtime (requests in flight at
 #    the end used to add one past it);
+#  - per-I/O logs (log_avg_msec=0, fio's default): a line per I/O in each of
+#    the lat, clat, slat, bw and iops logs, with each I/O's size and offset
+#    (log_offset=1) as fio's; disable_bw leaves the bw log empty; no slat
+#    lines for a synchronous engine; under the random map a zone of
+#    zonemode=strided has each block once (t/strided.py's check);
 #  - --enghelp=ENGINE: the names fio lists, in fio's order (raidlab marks
 #    those it does not take);
 #  - "IO submit": the share of submit calls by how many requests each took,
@@ -147,6 +152,45 @@ for shape in "--size=16m --rate=10m" "--size=16m --runtime=1 --time_based"; do
 		rm -f bwl_bw.1.log
 	done
 done
+# --- per-I/O logs: log_avg_msec=0, fio's default ---
+# logs TOOL ARGS...: run TOOL, then describe its logs in TOOL.desc: per log
+# its line count and column counts, the sorted "direction bs offset" of the
+# lines, the iops log's distinct values, and whether lat >= clat line by line
+logs() {
+	local tool=$1 f
+	shift
+	rm -f pio_*.log
+	if [ "$tool" = fio ]; then fio "$@" >/dev/null; else $RAIDLAB run "$@" >/dev/null; fi ||
+		fail "$tool $*"
+	for f in lat clat slat bw iops; do
+		[ -e "pio_$f.1.log" ] || { echo "$f: none"; continue; }
+		echo "$f: $(wc -l <"pio_$f.1.log") lines, columns $(awk -F, '{ print NF }' "pio_$f.1.log" | sort -u | tr '\n' ' ')"
+		awk -F', ' '{ print $3, $4, $5 }' "pio_$f.1.log" | sort | md5sum
+	done >"$tool.desc"
+	echo "iops values: $(cut -d, -f2 pio_iops.1.log | sort -u | tr -d ' ' | tr '\n' ' ')" >>"$tool.desc"
+	[ -e pio_lat.1.log ] || return 0
+	paste -d, pio_lat.1.log pio_clat.1.log | awk -F, '$2 + 0 < $8 + 0 { bad++ } END { print "lat < clat:", bad + 0 }' >>"$tool.desc"
+}
+pio=(--name=pio --filename="$T/pio.img" --size=1m --bs=4k --rw=randwrite --ioengine=libaio
+	--iodepth=4 --direct=1 --log_offset=1 --write_lat_log=pio --write_bw_log=pio
+	--write_iops_log=pio)
+for tool in fio raidlab; do logs $tool "${pio[@]}"; done
+cat raidlab.desc
+diff fio.desc raidlab.desc || fail "per-I/O logs differ from fio's (above: raidlab's)"
+grep -q "^lat: 256 lines, columns 6 $" raidlab.desc || fail "not a line per I/O"
+for tool in fio raidlab; do logs $tool "${pio[@]}" --ioengine=psync --disable_bw_measurement=1; done
+diff fio.desc raidlab.desc || fail "psync, disable_bw: per-I/O logs differ from fio's"
+grep -q "^slat: 0 lines" raidlab.desc && grep -q "^bw: 0 lines" raidlab.desc ||
+	fail "psync and disable_bw: slat and bw logs not empty"
+# zonemode=strided under the random map: 16 blocks a zone, each once in each pass
+for tool in fio raidlab; do
+	logs $tool --name=pio --filename="$T/pio.img" --size=1m --bs=4k --rw=randread \
+		--zonemode=strided --zonerange=64k --zonesize=128k --log_offset=1 --write_iops_log=pio
+	awk -F', ' '{ z = int((NR - 1) / 16); if (seen[z, $5]++) dup++ } END { print "repeats:", dup + 0 }' \
+		pio_iops.1.log >"$tool.dup"
+done
+diff fio.dup raidlab.dup || fail "strided random zones: $(cat raidlab.dup) in raidlab, $(cat fio.dup) in fio"
+grep -q "repeats: 0" raidlab.dup || fail "a block repeated within a pass over its zone"
 # --- IO submit / complete: the calls that submitted or reaped so many requests ---
 # (at iodepth=32 both submit one request a call, as fio's default
 # iodepth_batch=1: the "4" bucket, where all used to sit at the depth, "32";

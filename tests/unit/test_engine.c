@@ -165,6 +165,30 @@ static void test_zone_strided(void **state)
 		assert_true(off >= (uint64_t)(i / 2) * 32768 &&
 		            off + len <= (uint64_t)(i / 2) * 32768 + 16384);
 	}
+	/* random under the map (fio's t/strided.py): each pass over a zone of 64
+	 * blocks takes each block once; zonesize twice zonerange makes two passes
+	 * in a zone, then the next zone; lfsr keeps it with norandommap, a plain
+	 * norandommap repeats blocks within a pass */
+	set(&job, "zonerange", "256k");
+	set(&job, "zonesize", "512k");
+	set(&job, "zoneskip", "0");
+	for (int mode = 0; mode < 3; mode++) {
+		set(&job, "norandommap", mode ? "1" : "0");
+		set(&job, "random_generator", mode == 1 ? "lfsr" : "tausworthe");
+		assert_int_equal(wl_gen_init(&g, &job, 0, 1 << 20, 512, 11), 0);
+		bool repeated = false;
+		for (int pass = 0; pass < 6; pass++) {
+			uint8_t seen[64] = {0};
+			uint64_t zone = (uint64_t)(pass / 2) * (256 << 10);
+			for (int i = 0; i < 64; i++) {
+				uint32_t len = 4096;
+				uint64_t off = wl_gen_offset(&g, RL_OP_READ, &len);
+				assert_true(off >= zone && off < zone + (256 << 10));
+				repeated |= seen[(off - zone) / 4096]++ > 0;
+			}
+		}
+		assert_int_equal(repeated, mode == 2);
+	}
 }
 
 static void test_sequential_wraps(void **state)

@@ -13,6 +13,10 @@
  * Series: interval assignment at the edges, growth past the reservation,
  * samples before the start, merge and its argument checks.
  *
+ * Per-I/O log: times relative to the start, growth, a merge of two clones'
+ * logs with different starts put in completion order (stable on ties), and
+ * an off log that keeps nothing.
+ *
  * All randomness is a fixed-seed splitmix64, so failures reproduce.
  */
 /* cmocka needs these first, in this order */
@@ -31,6 +35,7 @@
 
 #include "stats/hist.h"
 #include "stats/series.h"
+#include "stats/unitlog.h"
 
 #define LAST_BUCKET (ST_HIST_BUCKETS - 1)
 #define TOP         (UINT64_C(1) << ST_HIST_MAX_BITS)
@@ -611,9 +616,45 @@ static void test_series_merge(void **state)
 	st_series_free(&b);
 }
 
+static void test_unitlog(void **state)
+{
+	struct st_unitlog a, b, off = {0};
+	struct st_unit u = {.lat_ns = 10, .clat_ns = 7, .bs = 4096, .dir = 1};
+
+	(void)state;
+	st_unitlog_init(&a, 1000);
+	st_unitlog_init(&b, 1500);
+	for (uint64_t i = 0; i < 10000; i++) { /* past the first allocation */
+		u.offset = i;
+		assert_int_equal(st_unitlog_add(&a, 1000 + 2 * i, &u), 0);
+	}
+	u.offset = 77;
+	assert_int_equal(st_unitlog_add(&b, 1500 + 1, &u), 0); /* at 501 since a's start */
+	u.offset = 78;
+	assert_int_equal(st_unitlog_add(&b, 1500 + 2, &u), 0); /* ties a's record 251 at 502 */
+	assert_int_equal(st_unitlog_add(&off, 5, &u), 0);      /* off: nothing kept */
+	assert_int_equal(off.n, 0);
+	assert_int_equal(a.n, 10000);
+	assert_int_equal(a.v[9999].t_ns, 19998);
+	assert_int_equal(st_unitlog_merge(&a, &b), 0);
+	assert_int_equal(a.n, 10002);
+	st_unitlog_sort(&a);
+	for (size_t i = 1; i < a.n; i++)
+		assert_true(a.v[i - 1].t_ns <= a.v[i].t_ns);
+	assert_int_equal(a.v[251].t_ns, 501);
+	assert_int_equal(a.v[251].offset, 77);
+	assert_int_equal(a.v[252].offset, 251); /* a's own record first on the tie */
+	assert_int_equal(a.v[253].offset, 78);
+	assert_int_equal(a.v[253].bs, 4096);
+	st_unitlog_free(&a);
+	st_unitlog_free(&b);
+	st_unitlog_free(&a); /* twice is safe */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_unitlog),
 	    cmocka_unit_test(test_bucket_layout),
 	    cmocka_unit_test(test_index_small_exact),
 	    cmocka_unit_test(test_index_powers_of_two),

@@ -301,6 +301,12 @@ static void test_valid_values(void **state)
 	assert_int_equal(j.log_avg_ns, 3600000ull * 1000000ull);
 	SET_OK(&j, "log_avg_msec", "250");
 	assert_int_equal(j.log_avg_ns, 250000000ull);
+	assert_false(j.log_per_io);
+	SET_OK(&j, "log_avg_msec", "0"); /* fio's per-I/O logs; the series keeps 100 ms */
+	assert_true(j.log_per_io);
+	assert_int_equal(j.log_avg_ns, 100000000ull);
+	SET_OK(&j, "log_avg_msec", "250");
+	assert_false(j.log_per_io);
 
 	SET_OK(&j, "stonewall", NULL);
 	assert_true(j.stonewall);
@@ -426,11 +432,15 @@ static void test_valid_values(void **state)
 	SET_OK(&j, "description", "any text at all");
 	SET_OK(&j, "threads", "1");
 	SET_OK(&j, "gtod_reduce", "1");
-	SET_OK(&j, "random_generator", "lfsr");
+	SET_OK(&j, "random_generator", "tausworthe64");
 	SET_OK(&j, "io_submit_mode", "offload");
 	SET_OK(&j, "thread", NULL);
 	memcpy(j.given, before.given, sizeof(j.given)); /* fio's "job options" list them */
 	assert_memory_equal(&j, &before, sizeof(j));    /* accepted, nothing to keep */
+	SET_OK(&j, "random_generator", "lfsr"); /* each block once a loop, norandommap or not */
+	assert_true(j.rand_lfsr);
+	SET_OK(&j, "random_generator", "tausworthe");
+	assert_false(j.rand_lfsr);
 }
 
 static void test_bool_words(void **state)
@@ -606,9 +616,9 @@ static void test_invalid_values(void **state)
 
 	    {"norandommap", "x", "option 'norandommap': expected a boolean"},
 
-	    {"log_avg_msec", "0",
+	    {"log_avg_msec", "-1",
 	     "option 'log_avg_msec': expected a whole number of milliseconds "
-	     "from 1 to 3600000, got '0'"},
+	     "from 0 to 3600000, got '-1'"},
 	    {"log_avg_msec", "3600001", "got '3600001'"},
 	    {"log_avg_msec", "1s", "got '1s'"},
 	    {"log_avg_msec", NULL, "needs a value"},

@@ -222,10 +222,18 @@ static int run_worker_setup(struct run_worker *w)
 	return 0;
 }
 
-/* Start issuing: the clock of the job starts here (after startdelay, if any). */
+/*
+ * Start issuing: the clock of the job starts here (after startdelay, if any),
+ * once the target's cache is dropped (invalidate=1, fio's default): fio drops
+ * it when it opens the files, before its clock starts, and the write-back of
+ * a dirty file's pages it waits for (milliseconds) is no request's latency.
+ */
 static void run_worker_begin(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
+
+	if (job->invalidate)
+		rl_target_drop_cache(w->t);
 	uint64_t now = run_now(w);
 
 	w->t_start = now;
@@ -244,8 +252,6 @@ static void run_worker_begin(struct run_worker *w)
 	}
 	w->measuring = job->ramp_ns == 0;
 	atomic_store(&w->prog_phase, w->measuring ? 1 : 0);
-	if (job->invalidate)
-		rl_target_drop_cache(w->t);
 	if (job->verify_only) {
 		/* MAIN would have issued exactly its budget: replay that and check. */
 		w->issued = w->budget;

@@ -212,12 +212,14 @@ static int trace_blk_request(char **tok, int n, int first, const char *where,
 		io->op = RL_OP_FLUSH;
 	else
 		return 0; /* N: no data (a passthrough request) */
+	if (io->op != RL_OP_FLUSH && !io->len) {
+		if (!strchr(rwbs, 'F'))
+			return 0;     /* no data and no flush: nothing to replay */
+		io->op = RL_OP_FLUSH; /* a preflush alone (FWS 123 + 0) */
+	}
 	if (io->op == RL_OP_FLUSH) {
-		io->off = 0;
+		io->off = 0; /* a flush has no range, whatever sector the line gives */
 		io->len = 0;
-	} else if (!io->len) {
-		return strchr(rwbs, 'F') ? (io->op = RL_OP_FLUSH, WL_TRACE_EV_QUEUE)
-		                         : 0; /* a preflush alone */
 	}
 	return WL_TRACE_EV_QUEUE;
 }

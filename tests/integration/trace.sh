@@ -46,6 +46,11 @@ EOF
 grep -q '^2000 bp.txt read 1048576 8192$' bp.iolog || { cat bp.iolog; fail "blkparse read not at 2000 us"; }
 grep -q '^3000 bp.txt sync 0 0$' bp.iolog || { cat bp.iolog; fail "blkparse flush not imported"; }
 [ "$(grep -c -E ' (read|write|sync) ' bp.iolog)" = 3 ] || { cat bp.iolog; fail "events other than Q imported"; }
+# a preflush alone, with the sector but no data, is a flush without a range (the
+# fuzzer found one imported as 'sync 503808 0')
+printf '  7,0    1        1     5.000000000  2463  Q  FWS 984 + 0 [fio]\n' >pf.txt
+"$RAIDLAB" trace import pf.txt -o pf.iolog || fail "import of a preflush"
+grep -q '^0 pf.txt sync 0 0$' pf.iolog || { cat pf.iolog; fail "a preflush with a sector kept it"; }
 
 # --- record a fio job on a loop device ---
 truncate -s 64M disk.img

@@ -22,6 +22,14 @@ serve() {
 	truncate -s 16m "$1.img"
 	nbdkit -U "$T/$1.sock" -P "$T/$1.pid" --filter=log file "$T/$1.img" \
 		logfile="$T/$1.log" || fail "nbdkit would not start"
+	# nbdkit's parent returns once it has forked; the server writes its
+	# pid file when it is ready, which on a busy machine is later
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$T/$1.pid" ] && break
+		sleep 0.05
+	done
+	[ -s "$T/$1.pid" ] || fail "nbdkit wrote no pid file in 10 s"
 	cleanup_hooks+=("kill $(cat "$T/$1.pid") 2>/dev/null")
 }
 stop() {

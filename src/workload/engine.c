@@ -30,7 +30,9 @@
  *     peer ending it ends the job (-ESHUTDOWN), and the target is finished
  *     when the job's workers end, so the peer sees the end of the stream;
  *   - nbd: an nbd() target (targets/nbd.c), the export at the job's uri=,
- *     one connection per job clone, one synchronous libnbd call a request.
+ *     one connection per job clone; on io_uring's executor, whose ring
+ *     polls the connection's socket, so requests are libnbd's asynchronous
+ *     commands and the job keeps iodepth of them in flight, as fio's.
  */
 #include "workload/run_priv.h"
 
@@ -62,7 +64,7 @@ static const struct wl_engine_row wl_engine_rows[WL_ENGINE_COUNT] = {
     [WL_ENGINE_NET] = {.exec = RL_EXEC_PSYNC, .stream = true},
     [WL_ENGINE_MMAP] = {.exec = RL_EXEC_PSYNC, .io_flags = RL_IO_MMAP},
     [WL_ENGINE_POSIXAIO] = {.exec = RL_EXEC_POSIXAIO},
-    [WL_ENGINE_NBD] = {.exec = RL_EXEC_PSYNC},
+    [WL_ENGINE_NBD] = {.exec = RL_EXEC_URING},
 };
 
 static const struct wl_engine_row *wl_engine_row(enum wl_engine e)

@@ -166,8 +166,8 @@ static const struct opt_def opt_table[] = {
               "protocol, listen); mmap (the file mapped into memory and each I/O a copy to "
               "or from it, a sync msync(2); with direct=1 each write is msynced and its "
               "pages dropped, as fio's); nbd (an NBD server's export through libnbd, "
-              "named by uri=, an nbd() target; one request in flight per job; only if "
-              "raidlab was built with libnbd)."),
+              "named by uri=, an nbd() target: a connection per job, iodepth commands in "
+              "flight on it, as fio's; only if raidlab was built with libnbd)."),
      .set = opt_set_engine, .choices = opt_engine_choices},
     {OPT_INFO("uri", NULL, "str", "",
               "ioengine=nbd: the NBD server's URI (nbd://HOST[:PORT][/EXPORT], "

@@ -8,6 +8,11 @@
 # a raidlab job with verify reads back what it wrote.  A bad or missing uri
 # is an error naming it, exit 1.  --enghelp=nbd lists uri, as fio's.
 # ioengine=sg is refused naming the option and why.
+# Depth: with nbdkit's delay filter holding each read, the requests the
+# server has at once (the log's request lines less its return lines, per
+# connection) reach the job's iodepth, as fio's do, on each of numjobs=2's
+# two connections; writes and reads at depth keep the data (verify), and a
+# server that dies under a job fails its requests in flight and ends it.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -22,15 +27,23 @@ serve() {
 	truncate -s 16m "$1.img"
 	nbdkit -U "$T/$1.sock" -P "$T/$1.pid" --filter=log file "$T/$1.img" \
 		logfile="$T/$1.log" || fail "nbdkit would not start"
-	# nbdkit's parent returns once it has forked; the server writes its
-	# pid file when it is ready, which on a busy machine is later
+	served "$1"
+}
+# served NAME: NAME's nbdkit has written its pid (its child writes it after
+# the parent returns); it is killed when the test ends
+served() {
 	local i
-	for ((i = 0; i < 200; i++)); do
-		[ -s "$T/$1.pid" ] && break
-		sleep 0.05
-	done
+	for i in $(seq 200); do [ -s "$T/$1.pid" ] && break; sleep 0.05; done
 	[ -s "$T/$1.pid" ] || fail "nbdkit wrote no pid file in 10 s"
 	cleanup_hooks+=("kill $(cat "$T/$1.pid") 2>/dev/null")
+}
+# serve_mem NAME: a 64 MiB memory export behind the log filter, every read
+# held 5 ms by the delay filter (so a job's requests wait there together)
+serve_mem() {
+	rm -f "$1.log"
+	nbdkit -U "$T/$1.sock" -P "$T/$1.pid" --filter=log --filter=delay memory 64M \
+		logfile="$T/$1.log" delay-read=5ms || fail "nbdkit would not start"
+	served "$1"
 }
 stop() {
 	local pid
@@ -114,6 +127,66 @@ $RAIDLAB run --name=v --ioengine=nbd --uri="$(uri v)" --rw=randwrite --bs=4k \
 	--verify=crc32c --do_verify=1 --output-format=json >v.json || fail "verify through nbd"
 jq -e '.jobs[0].read.total_ios == 4096 and .jobs[0].write.total_ios == 4096' v.json \
 	>/dev/null || fail "verify: $(jq -c '.jobs[0] | [.read.total_ios, .write.total_ios]' v.json)"
+
+# depth LOG: "connection=N=MAX ...", the most reads each connection had at the server at once
+depth() {
+	awk '$4 == "Read" { if (++n[$3] > m[$3]) m[$3] = n[$3] }
+	     $4 == "...Read" { n[$3]-- }
+	     END { for (c in m) print c "=" m[c] }' "$1" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+qd=(--name=qd --rw=randread --bs=4k --iodepth=8 --size=2m)
+serve_mem qfio
+fio --ioengine=nbd --uri="$(uri qfio)" "${qd[@]}" --output=/dev/null >/dev/null || fail "fio: ${qd[*]}"
+stop qfio
+serve_mem qrl
+$RAIDLAB run --ioengine=nbd --uri="$(uri qrl)" "${qd[@]}" --output-format=json >qrl.json ||
+	fail "raidlab: ${qd[*]}"
+stop qrl
+serve_mem qrl2
+$RAIDLAB run --ioengine=nbd --uri="$(uri qrl2)" "${qd[@]}" --numjobs=2 --output-format=json \
+	>qrl2.json || fail "raidlab: ${qd[*]} --numjobs=2"
+stop qrl2
+echo "reads at the server at once, iodepth=8: fio $(depth qfio.log); raidlab $(depth qrl.log);" \
+	"raidlab numjobs=2 $(depth qrl2.log)"
+[ "$(depth qfio.log)" = "connection=2=8" ] || fail "fio's own run: $(depth qfio.log)"
+# raidlab's first executor takes the connection made when the target was built
+[ "$(depth qrl.log)" = "connection=1=8" ] || fail "raidlab keeps $(depth qrl.log) at the server"
+[ "$(depth qrl2.log)" = "connection=1=8 connection=2=8" ] ||
+	fail "numjobs=2: $(depth qrl2.log), not two connections at depth 8"
+[ "$(grep -c ' Connect ' qrl2.log)" = 2 ] || fail "numjobs=2 opened $(grep -c ' Connect ' qrl2.log) connections"
+jq -e '[.jobs[] | .read.total_ios == 512 and .error == 0] | all' qrl.json qrl2.json >/dev/null ||
+	fail "depth runs: $(jq -c '[.jobs[] | [.read.total_ios, .error]]' qrl.json qrl2.json)"
+
+# data at depth: writes of 1 MiB (more than a socket takes at once, so libnbd
+# waits to send) and 4 KiB, eight in flight, read back and checked
+serve_mem qv
+for bsn in 1m:16 4k:4096; do
+	bs=${bsn%:*} n=${bsn#*:}
+	$RAIDLAB run --ioengine=nbd --uri="$(uri qv)" --name=qv --rw=randwrite --bs=$bs --size=16m \
+		--iodepth=8 --verify=crc32c --do_verify=1 --output-format=json >qv.json ||
+		fail "verify at depth, bs=$bs"
+	jq -e --argjson n $n '.jobs[0] | .read.total_ios == $n and .write.total_ios == $n' \
+		qv.json >/dev/null ||
+		fail "verify at depth, bs=$bs: $(jq -c '.jobs[0] | [.read.total_ios, .write.total_ios]' qv.json)"
+done
+# (each run its own connection, each at depth)
+[ "$(depth qv.log)" = "connection=1=8 connection=2=8" ] ||
+	fail "the verify runs: $(depth qv.log) reads at the server"
+stop qv
+
+# the server dies under a job: each request in flight fails, and the run ends
+serve_mem qk
+$RAIDLAB run --ioengine=nbd --uri="$(uri qk)" --name=qk --rw=randread --bs=4k --iodepth=8 \
+	--numjobs=2 --runtime=30 --time_based >qk.out 2>qk.err &
+rl=$!
+for i in $(seq 200); do [ "$(grep -c ' Read ' qk.log)" -ge 64 ] && break; sleep 0.05; done
+kill -9 "$(cat qk.pid)"
+rc=0
+for i in $(seq 200); do kill -0 $rl 2>/dev/null || break; sleep 0.05; done
+kill -0 $rl 2>/dev/null && { kill $rl; fail "raidlab still runs 10 s after its server died"; }
+wait $rl || rc=$?
+[ $rc = 1 ] && grep -q 'Transport endpoint is not connected' qk.err ||
+	{ cat qk.err; fail "server killed: exit $rc"; }
 
 # errors: no server, a bad scheme, no uri; sg refused
 expect_uri_error() {

@@ -173,7 +173,11 @@ int sim_precond(struct sim_dev *d, char *msg, size_t msglen)
 	d->timing = false;
 	switch (d->p.state) {
 	case SIM_STATE_FULL:
-		precond_fill(d);
+		if (d->p.precondition == SIM_PRECOND_SIMULATED ||
+		    (rc = sim_steady_build_full(d)) == 1) {
+			precond_fill(d);
+			rc = 0;
+		}
 		break;
 	case SIM_STATE_STEADY:
 		if (d->p.precondition != SIM_PRECOND_SIMULATED) {

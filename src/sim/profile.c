@@ -158,8 +158,9 @@ static const struct sim_key sim_keys[] = {
     K(precond_writes, KT_U64, precond_writes,
       "state=steady, precondition=simulated: the most settling writes (0: automatic); spec only"),
     KE(precondition, precondition, precond_names,
-       "state=steady: set up directly from the analytic model of cleaning (analytic) or by "
-       "simulating random overwrites until write amplification settles (simulated); spec only"),
+       "state=full and steady: set up directly (analytic: full as the fill leaves it, steady "
+       "from the analytic model of cleaning) or by simulating the writes (simulated: the fill; "
+       "random overwrites until write amplification settles); spec only"),
 };
 
 #define SIM_NKEYS (sizeof(sim_keys) / sizeof(sim_keys[0]))

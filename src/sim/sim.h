@@ -569,6 +569,11 @@ int sim_precond(struct sim_dev *d, char *msg, size_t msglen);
 /* steady.c */
 /** Set up the steady state directly (state=steady, precondition=analytic). */
 int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen);
+/**
+ * Set up the state a sequential fill leaves (state=full) the same way: 0, a
+ * negative errno, or 1 where only writing the fill gives it (nothing changed).
+ */
+int sim_steady_build_full(struct sim_dev *d);
 void sim_steady_free(struct sim_dev *d);
 /** Write the p2l entries of implicitly mapped block @blk (before GC reads them). */
 void sim_steady_p2l(struct sim_dev *d, uint32_t blk);

@@ -317,6 +317,62 @@ static int st_levels(int policy, uint32_t nc, uint32_t b, uint64_t M, uint32_t *
 
 /* ----------------------------------------------------------------- build */
 
+/* An empty implicit mapping, hung on @d (sim_steady_free undoes it). */
+static struct sim_steady *st_new(struct sim_dev *d)
+{
+	const struct sim_geo *g = &d->g;
+	struct sim_steady *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	d->lazy = s;
+	s->r = calloc((size_t)g->nblocks + 2, sizeof(*s->r));
+	s->range = malloc((size_t)g->nblocks * sizeof(*s->range));
+	if (!s->r || !s->range) {
+		sim_steady_free(d);
+		return NULL;
+	}
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		s->range[b] = SIM_NONE;
+	return s;
+}
+
+/* Block @b holds @n implicitly mapped units from offset @soff on: range nr. */
+static void st_range_add(struct sim_steady *s, struct sim_dev *d, uint32_t b, uint32_t n,
+                         uint32_t soff)
+{
+	d->blk[b].lazy = 1;
+	s->range[b] = s->nr;
+	s->r[s->nr].blk = b;
+	s->r[s->nr].soff = soff | (d->blk[b].slc ? ST_SLC : 0);
+	s->r[s->nr + 1].cum = s->r[s->nr].cum + n;
+	s->nr++;
+}
+
+/* The ranges are placed: k -> range in O(1), a table of the range at every 2^shift-th k. */
+static int st_index(struct sim_dev *d, struct sim_steady *s)
+{
+	const struct sim_geo *g = &d->g;
+	uint64_t nidx;
+
+	s->shift = 0;
+	while ((g->U >> (s->shift + 1)) >= 4ull * (s->nr + 1))
+		s->shift++;
+	nidx = (g->U >> s->shift) + 1;
+	s->idx = malloc(nidx * sizeof(*s->idx));
+	if (!s->idx)
+		return -ENOMEM;
+	for (uint64_t c = 0, i = 0; c < nidx; c++) {
+		while (i + 1 < s->nr && s->r[i + 1].cum <= c << s->shift)
+			i++;
+		s->idx[c] = (uint32_t)i;
+	}
+	s->mU = g->U <= UINT32_MAX ? sim_magic((uint32_t)g->U) : 0;
+	s->mcap[0] = sim_magic(g->b);
+	s->mcap[1] = sim_magic(g->b_slc);
+	return 0;
+}
+
 /* Close block @b as built: @n valid units, implicitly mapped to range n > 0. */
 static void st_close(struct sim_dev *d, struct sim_steady *s, uint32_t b, uint32_t n)
 {
@@ -328,14 +384,8 @@ static void st_close(struct sim_dev *d, struct sim_steady *s, uint32_t b, uint32
 	k->state = SIM_BLK_OPEN;
 	if (!k->is_static)
 		d->empty_units -= cap;
-	if (n) {
-		k->lazy = 1;
-		s->range[b] = s->nr;
-		s->r[s->nr].blk = b;
-		s->r[s->nr].soff = (uint32_t)sim_rng_below(&d->rng, cap) | (k->slc ? ST_SLC : 0);
-		s->r[s->nr + 1].cum = s->r[s->nr].cum + n;
-		s->nr++;
-	}
+	if (n)
+		st_range_add(s, d, b, n, (uint32_t)sim_rng_below(&d->rng, cap));
 	sim_ftl_close(d, b);
 }
 
@@ -384,7 +434,6 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 	uint32_t *v = NULL;
 	struct sim_steady *s;
 	double vsum = 0;
-	uint64_t nidx;
 	int rc = -ENOMEM;
 
 	slc = st_slc(d, NULL);
@@ -393,17 +442,11 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 		snprintf(msg, msglen, "steady state needs more spare area than the drive has");
 		return -EINVAL;
 	}
-	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!(s = st_new(d)))
 		return -ENOMEM;
-	d->lazy = s;
-	s->r = calloc((size_t)g->nblocks + 2, sizeof(*s->r));
-	s->range = malloc((size_t)g->nblocks * sizeof(*s->range));
 	v = malloc(((size_t)nc + 1) * sizeof(*v));
-	if (!s->r || !s->range || !v)
+	if (!v)
 		goto fail;
-	for (uint32_t b = 0; b < g->nblocks; b++)
-		s->range[b] = SIM_NONE;
 	if ((rc = st_levels(d->p.gc, nc, g->b, M, v))) {
 		snprintf(msg, msglen, "steady state: cannot place %llu units in %u blocks",
 		         (unsigned long long)M, nc);
@@ -422,21 +465,8 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 		rc = -EINVAL;
 		goto fail;
 	}
-	/* k -> range in O(1): a table of the range at every 2^shift-th k */
-	s->shift = 0;
-	while ((g->U >> (s->shift + 1)) >= 4ull * (s->nr + 1))
-		s->shift++;
-	nidx = (g->U >> s->shift) + 1;
-	s->idx = malloc(nidx * sizeof(*s->idx));
-	if (!s->idx) {
-		rc = -ENOMEM;
+	if ((rc = st_index(d, s)))
 		goto fail;
-	}
-	for (uint64_t c = 0, i = 0; c < nidx; c++) {
-		while (i + 1 < s->nr && s->r[i + 1].cum <= c << s->shift)
-			i++;
-		s->idx[c] = (uint32_t)i;
-	}
 	s->mul = st_step(g->U);
 	s->inv = st_inv(s->mul, g->U);
 	s->add = sim_rng_below(&d->rng, g->U);
@@ -444,9 +474,6 @@ int sim_steady_build(struct sim_dev *d, char *msg, size_t msglen)
 	s->sinv[0] = (uint32_t)st_inv(s->smul[0], g->b);
 	s->smul[1] = (uint32_t)st_step(g->b_slc);
 	s->sinv[1] = (uint32_t)st_inv(s->smul[1], g->b_slc);
-	s->mU = g->U <= UINT32_MAX ? sim_magic((uint32_t)g->U) : 0;
-	s->mcap[0] = sim_magic(g->b);
-	s->mcap[1] = sim_magic(g->b_slc);
 	d->valid_lpns = g->U;
 	/* the model's own figure: greedy and fifo clean the least valid block, random any */
 	if (nc) {
@@ -459,4 +486,66 @@ fail:
 	free(v);
 	sim_steady_free(d);
 	return rc;
+}
+
+/*
+ * state=full: what a sequential fill of every user unit through the host
+ * stream leaves (precond.c's fill, precondition=simulated), set up without
+ * writing the tables.  The fill takes superblocks from the free pool in
+ * its order and writes unit l at the l-th place of the stream, so the
+ * ranges are the blocks in that order, k = lpn (mul 1, add 0) and the j-th
+ * unit of a block at offset j (slot step 1).  Every block but the last is
+ * closed full; the last stays the host stream's open block, its
+ * incomplete program unit pending, as the fill leaves it, and its p2l is
+ * written at once (one block), since the host appends to it.  Nothing is
+ * drawn from the drive's random stream, as the fill draws nothing.
+ * Returns 1 (and changes nothing) where the fill would have had to clean
+ * on the way: the caller fills by writing.
+ */
+int sim_steady_build_full(struct sim_dev *d)
+{
+	const struct sim_geo *g = &d->g;
+	struct sim_stream *hs = &d->stream[SIM_STREAM_HOST];
+	uint64_t left = g->U, need = (g->U + g->b - 1) / g->b;
+	struct sim_steady *s;
+	int rc;
+
+	/* each allocation must find the pool above the hard threshold */
+	if (hs->blk != SIM_NONE || d->free_main.n < need ||
+	    d->free_main.n - (need - 1) <= g->gc_hard)
+		return 1;
+	if (!(s = st_new(d)))
+		return -ENOMEM;
+	while (left) {
+		uint32_t b = sim_ftl_alloc(d, SIM_STREAM_HOST, false);
+		uint32_t n = left < g->b ? (uint32_t)left : g->b;
+		struct sim_blk *k = &d->blk[b];
+
+		k->wp = n;
+		k->valid = n;
+		d->empty_units -= n;
+		st_range_add(s, d, b, n, 0);
+		left -= n;
+		if (n == g->b) {
+			sim_ftl_close(d, b);
+			continue;
+		}
+		hs->blk = b;
+		if (n & (g->pu - 1))
+			d->prog_end[((uint64_t)b * g->b + n) >> g->pu_shift] = SIM_PENDING;
+	}
+	if ((rc = st_index(d, s))) {
+		sim_steady_free(d);
+		return rc;
+	}
+	s->mul = s->inv = 1;
+	s->add = 0;
+	s->smul[0] = s->smul[1] = s->sinv[0] = s->sinv[1] = 1;
+	d->valid_lpns = g->U;
+	/* the open block takes the host's next writes with their own p2l
+	   entries: its implicit ones are written now, not when it is a victim
+	   (which would clear the block's p2l first) */
+	if (hs->blk != SIM_NONE)
+		sim_steady_p2l(d, hs->blk);
+	return 0;
 }

@@ -508,6 +508,13 @@ static int run_plan_add(struct run_plan *p, const struct run_args *a, const stru
 		p->tg[i].ctx.direct = true;
 		p->tg[i].ctx.also_buffered = true;
 	}
+	/* a buffered job whose requests are not whole sectors (fio's bs=4) on a
+	   plain file: the file takes any byte; below a composite it would not */
+	if (!j->direct && wl_job_sub_sector(j) && !strncmp(spec, "file(", 5))
+		p->tg[i].ctx.byte_blocks = true;
+	/* ... through the page cache, also where other jobs open it O_DIRECT */
+	if (p->tg[i].ctx.byte_blocks && p->tg[i].ctx.direct)
+		p->tg[i].ctx.also_buffered = true;
 	if (wl_job_writes(j))
 		p->tg[i].ctx.write_intent = true;
 	if (wl_job_reads(j))

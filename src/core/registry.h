@@ -41,6 +41,9 @@ struct rl_build_ctx {
 	                      fadvise_hint); 0 = POSIX_FADV_NORMAL */
 	bool shared;       /* processes of one job share it, each on its own region (MPI
 	                      ranks with --offset-per-rank): a shared lock, also to write */
+	bool byte_blocks;  /* a file() opened through the page cache takes requests at any
+	                      byte (block size 1), for a job whose block sizes are not whole
+	                      sectors (fio's bs=4); set only for a file() at the spec's root */
 };
 
 struct rl_target_type {

@@ -61,7 +61,8 @@ void rl_target_submit(struct rl_target *t, struct rl_io *io)
 	case RL_OP_READ:
 	case RL_OP_WRITE:
 		if (io->len == 0 || io->offset > t->size || io->len > t->size - io->offset ||
-		    rl_target_misaligned(t->block_size, io->offset | io->len)) {
+		    rl_target_misaligned(rl_target_block_for(t, io->flags & RL_IO_BUFFERED),
+		                         io->offset | io->len)) {
 			rl_io_complete_later(io, -EINVAL);
 			return;
 		}

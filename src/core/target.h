@@ -40,6 +40,7 @@ struct rl_exec;
 #define RL_CAP_VIRTUAL 0x10u /* needs a virtual-time executor (simulated drive) */
 #define RL_CAP_DIRECT  0x20u /* data moves through an O_DIRECT descriptor: buffers aligned */
 #define RL_CAP_FRESH   0x40u /* just created and filled with arbitrary data (no array state) */
+#define RL_CAP_BYTES   0x80u /* RL_IO_BUFFERED requests may start and end at any byte */
 
 /*
  * Control requests (the ctl op, rl_target_ctl): what an operator asks of a
@@ -179,6 +180,16 @@ struct rl_target {
 	uint32_t copies; /* arrays: copies of each byte on the members (0 or 1: one) */
 	uint64_t stripe; /* arrays: data bytes in one full stripe row (0: not striped) */
 };
+
+/**
+ * The block size a request's offset and length align to: 1 for a request
+ * through the page cache (@buffered, RL_IO_BUFFERED) on a target that takes
+ * any byte there (RL_CAP_BYTES), else the target's logical block size.
+ */
+static inline uint32_t rl_target_block_for(const struct rl_target *t, bool buffered)
+{
+	return buffered && (t->caps & RL_CAP_BYTES) ? 1 : t->block_size;
+}
 
 /**
  * Allocate a target with @nchildren child slots, all fields zeroed except ops.

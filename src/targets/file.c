@@ -568,9 +568,13 @@ static int file_open_fd(struct file_state *f, const struct rl_build_ctx *ctx, si
 	return 0;
 }
 
-/* Size and logical block size of the open file or device, limited to @want_size. */
+/*
+ * Size and logical block size of the open file or device, limited to
+ * @want_size.  A regular file read through the page cache takes 512-byte
+ * blocks, or any byte with @any_byte (rl_build_ctx.byte_blocks).
+ */
 static int file_measure(struct file_state *f, struct rl_target *t, const struct stat *st,
-                        uint64_t want_size, size_t pos, struct rl_err *err)
+                        uint64_t want_size, bool any_byte, size_t pos, struct rl_err *err)
 {
 	if (f->blockdev) {
 		uint64_t bytes = 0;
@@ -582,7 +586,7 @@ static int file_measure(struct file_state *f, struct rl_target *t, const struct 
 		t->block_size = (uint32_t)ss;
 	} else {
 		t->size = (uint64_t)st->st_size;
-		t->block_size = f->direct ? file_dio_align(f->fd) : 512;
+		t->block_size = f->direct ? file_dio_align(f->fd) : any_byte ? 1 : 512;
 	}
 	t->caps |= RL_CAP_TRIM;
 	if (f->direct)
@@ -661,7 +665,7 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	wctx.write_intent |= grow;
 	ctx = &wctx;
 	if ((rc = file_open_fd(f, ctx, pos, err)) ||
-	    (!grow && (rc = file_measure(f, t, &st, want_size, pos, err))))
+	    (!grow && (rc = file_measure(f, t, &st, want_size, ctx->byte_blocks, pos, err))))
 		return rc;
 	/* In use: refused whatever --force-destroy says. */
 	rc = rl_safety_lock(f->fd, ctx->write_intent && !ctx->shared, found, sizeof(found));
@@ -685,7 +689,7 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 	    (rc = file_check_data(f, ctx, pos, err)))
 		return rc;
 	if (grow && ((rc = file_regrow(f, t, want_size, ctx, &st, pos, err)) ||
-	             (rc = file_measure(f, t, &st, want_size, pos, err))))
+	             (rc = file_measure(f, t, &st, want_size, ctx->byte_blocks, pos, err))))
 		return rc;
 	f->writable = ctx->write_intent;
 	if (f->direct && ctx->also_buffered) {
@@ -696,6 +700,9 @@ static int file_open(struct file_state *f, struct rl_target *t, uint64_t want_si
 			rl_err_set(err, pos, "cannot open %s: %s", f->path, strerror(e));
 			return -e;
 		}
+		/* through the page cache a regular file takes any byte */
+		if (ctx->byte_blocks && !f->blockdev)
+			t->caps |= RL_CAP_BYTES;
 	}
 	return 0;
 }

@@ -158,3 +158,17 @@ bool wl_job_reads(const struct wl_job *job)
 	}
 	return true;
 }
+
+bool wl_job_sub_sector(const struct wl_job *job)
+{
+	for (int d = 0; d < 3; d++) {
+		unsigned n;
+		const struct wl_bssplit *split = wl_job_bssplit(job, d, &n);
+		if (!n && job->bs % WL_BS_MIN)
+			return true;
+		for (unsigned i = 0; i < n; i++)
+			if (split[i].bs % WL_BS_MIN)
+				return true;
+	}
+	return false;
+}

@@ -159,10 +159,12 @@ enum wl_mpol {
 	WL_MPOL_LOCAL,
 };
 
-#define WL_BSSPLIT_MAX      16
-#define WL_NAME_MAX         64          /* including the NUL: names have 1..63 bytes */
-#define WL_GIVEN_MAX        2048        /* fio's "job options" text of a job (struct wl_job) */
-#define WL_BS_MIN           512u        /* block sizes are multiples of this ... */
+#define WL_BSSPLIT_MAX 16
+#define WL_NAME_MAX    64   /* including the NUL: names have 1..63 bytes */
+#define WL_GIVEN_MAX   2048 /* fio's "job options" text of a job (struct wl_job) */
+#define WL_BS_MIN                                                                                  \
+	512u /* offsets and alignments are multiples of this; block sizes                          \
+	        may be any from 1 where the target takes them ... */
 #define WL_BS_MAX           (64u << 20) /* ... up to 64 MiB (bs and bssplit alike) */
 #define WL_JOBFILE_LINE_MAX 4096        /* longest line of a job file, without its end */
 #define WL_JOBFILE_JOBS_MAX 1024        /* most job sections in one file */
@@ -507,6 +509,9 @@ bool wl_job_apply_fio_defaults(struct wl_job *job, bool fio_files);
  * entries in *@n (0: every I/O is bs).
  */
 const struct wl_bssplit *wl_job_bssplit(const struct wl_job *job, int dir, unsigned *n);
+
+/** Can the job issue a request whose size is not a whole number of 512-byte sectors? */
+bool wl_job_sub_sector(const struct wl_job *job);
 /** The smallest and largest block size of any direction (bs or the splits). */
 void wl_job_bs_bounds(const struct wl_job *job, uint32_t *min, uint32_t *max);
 /**

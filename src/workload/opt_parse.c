@@ -205,10 +205,15 @@ bad:
 	                "expected a percentage from 0 to 100 (e.g. 70 or 70%%), got '%s'", value);
 }
 
-/* A block size in bytes: multiple of WL_BS_MIN within [WL_BS_MIN, WL_BS_MAX]. */
+/*
+ * A block size in bytes within [1, WL_BS_MAX], as fio takes any.  Whether
+ * the target takes it is the target's logical block size's to say, when
+ * the job meets its target (run_group.c): a buffered regular file takes
+ * any (cmd_run.c), a device or an O_DIRECT file its sector.
+ */
 bool opt_bs_ok(uint64_t bs)
 {
-	return bs >= WL_BS_MIN && bs <= WL_BS_MAX && bs % WL_BS_MIN == 0;
+	return bs >= 1 && bs <= WL_BS_MAX;
 }
 
 /* A decimal number without sign, hex or inf/nan ("1.2", "0.5", "2e-1"). */

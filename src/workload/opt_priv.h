@@ -31,7 +31,7 @@
 #define OPT_DEF_PARETO     0.2
 #define OPT_SS_SAMPLES_MAX 100000u /* ss_dur / ss_interval */
 
-#define OPT_BS_FORM "a block size that is a multiple of 512 from 512 to 64m (e.g. 4k)"
+#define OPT_BS_FORM "a block size from 1 byte to 64m (e.g. 4k)"
 
 /* --- messages (opt_parse.c) --- */
 
@@ -110,7 +110,7 @@ int opt_parse_uint(const struct opt_def *def, const char *value, uint64_t min, u
 /* "70" or "70%", 0..100. */
 int opt_parse_percent(const struct opt_def *def, const char *value, uint32_t *out,
                       const struct opt_ctx *ctx);
-/* A block size in bytes: multiple of WL_BS_MIN within [WL_BS_MIN, WL_BS_MAX]. */
+/* A block size in bytes within [1, WL_BS_MAX] (opt_parse.c). */
 bool opt_bs_ok(uint64_t bs);
 /* A block size of @job: opt_bs_ok, or with ioengine=net any from 1 byte (opt_net.c). */
 bool opt_job_bs_ok(const struct wl_job *job, uint64_t bs);

@@ -252,6 +252,11 @@ static int opt_check_verify(const struct wl_job *job, const struct opt_ctx *ctx)
 		                "verify_interval applies to verify=meta, its digests and pattern "
 		                "(got %s)",
 		                job->verify == WL_VERIFY_NONE ? "verify=none" : vname);
+	if (job->verify != WL_VERIFY_NONE && wl_job_sub_sector(job))
+		return opt_fail(ctx, false,
+		                "%s checks whole 512-byte sectors: its block sizes must be "
+		                "multiples of 512 (fio refuses blocks smaller than its header)",
+		                vname);
 	if (job->verify == WL_VERIFY_PATTERN && !job->verify_pattern_len)
 		return opt_fail(ctx, false, "verify=pattern needs verify_pattern");
 	if (job->verify != WL_VERIFY_META && job->verify != WL_VERIFY_PATTERN &&

@@ -48,11 +48,13 @@ static const struct opt_def opt_table[] = {
               "(rw=read:64k; negative goes back)."),
      .set = opt_set_rw, .choices = opt_rw_choices},
     {OPT_INFO("bs", "blocksize", "size", "4k",
-              "Block size of every I/O: a multiple of 512 from 512 to 64m.  Setting bs "
-              "clears bssplit (the later of the two wins).  A range MIN-MAX (bs=4k-64k) is "
-              "bsrange.  fio's per-direction form READ,WRITE[,TRIM] (4k,64k) gives each "
-              "direction its size (an empty field keeps the default; trims follow writes).  After "
-              "ioengine=net any size from 1 byte (a stream has no sectors)."),
+              "Block size of every I/O, from 1 byte to 64m.  The target must take it: "
+              "a device or an O_DIRECT file takes multiples of its sector, a buffered "
+              "regular file (direct=0, filename=) and a socket (ioengine=net) any size, "
+              "other targets multiples of 512.  Setting bs clears bssplit (the later of the "
+              "two wins).  A range MIN-MAX (bs=4k-64k) is bsrange.  fio's per-direction form "
+              "READ,WRITE[,TRIM] (4k,64k) gives each direction its size (an empty field keeps "
+              "the default; trims follow writes)."),
      .set = opt_set_bs},
     {OPT_INFO("bsrange", "blocksize_range", "str", "",
               "MIN-MAX: block sizes from MIN to MAX in steps of MIN, equally likely (MAX at "

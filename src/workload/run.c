@@ -647,8 +647,8 @@ void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t no
 	w->v_base =
 	    w->res->dir[RL_OP_READ].ios && w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
 	w->res->verified = true;
-	wl_gen_init(&w->vgen, w->job, w->gen.region_start, w->gen.region_len, w->t->block_size,
-	            w->seed);
+	wl_gen_init(&w->vgen, w->job, w->gen.region_start, w->gen.region_len,
+	            rl_target_block_for(w->t, !w->job->direct), w->seed);
 	for (unsigned i = 0; i < w->nslots; i++) {
 		struct run_slot *o = &w->slots[i];
 		o->parked = false;

@@ -110,29 +110,30 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 		return -EINVAL;
 	}
 	/* Sizes the target or the engine cannot take fail here, named, not at I/O time. */
+	uint32_t blk = rl_target_block_for(t, !job->direct);
 	for (int d = 0; d < WL_DIRS; d++) {
 		unsigned ns;
 		const struct wl_bssplit *split = wl_job_bssplit(job, d, &ns);
 		for (unsigned i = 0; i < (ns ? ns : 1); i++) {
 			uint32_t bs = ns ? split[i].bs : job->bs;
-			if (bs % t->block_size) {
+			if (bs % blk) {
 				snprintf(
 				    msg, msglen,
 				    "job '%s': %s=%u is not a multiple of the target's logical "
 				    "block size (%u bytes)",
-				    job->name, ns ? "bssplit" : "bs", bs, t->block_size);
+				    job->name, ns ? "bssplit" : "bs", bs, blk);
 				return -EINVAL;
 			}
 		}
 	}
-	if (job->offset % t->block_size || job->offset_increment % t->block_size) {
-		snprintf(msg, msglen,
-		         "job '%s': %s=%llu is not a multiple of the target's logical block size "
-		         "(%u bytes)",
-		         job->name, job->offset % t->block_size ? "offset" : "offset_increment",
-		         (unsigned long long)(job->offset % t->block_size ? job->offset
-		                                                          : job->offset_increment),
-		         t->block_size);
+	if (job->offset % blk || job->offset_increment % blk) {
+		snprintf(
+		    msg, msglen,
+		    "job '%s': %s=%llu is not a multiple of the target's logical block size "
+		    "(%u bytes)",
+		    job->name, job->offset % blk ? "offset" : "offset_increment",
+		    (unsigned long long)(job->offset % blk ? job->offset : job->offset_increment),
+		    blk);
 		return -EINVAL;
 	}
 	if (kind == RL_EXEC_URING && job->iodepth > RUN_URING_DEPTH_MAX) {

@@ -161,7 +161,8 @@ static int run_worker_setup(struct run_worker *w)
 		start += share * w->index;
 		len = w->index + 1 == job->numjobs ? len - share * w->index : share;
 	}
-	if (wl_gen_init(&w->gen, job, start, len, w->t->block_size, w->seed)) {
+	if (wl_gen_init(&w->gen, job, start, len, rl_target_block_for(w->t, !job->direct),
+	                w->seed)) {
 		snprintf(w->setup_msg, sizeof(w->setup_msg),
 		         "job '%s': the region (offset %llu, size %llu) holds no whole block of "
 		         "%u bytes",

@@ -200,16 +200,25 @@ static void test_sequential_wraps(void **state)
 	wl_job_init(&job);
 	set(&job, "rw", "read");
 	set(&job, "bs", "64k");
-	/* region of 100k: 64k then a clipped 36k, then back to the start */
+	/* region of 100k: 64k, then back to the start, as fio (the next 64k does
+	   not fit, and fio does not cut it short) */
 	assert_int_equal(wl_gen_init(&g, &job, 0, 100 * 1024, 512, 1), 0);
+	assert_int_equal(g.region_len, 65536);
 	uint32_t len = 65536;
 	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 0);
 	assert_int_equal(len, 65536);
 	len = 65536;
-	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 65536);
-	assert_int_equal(len, 100 * 1024 - 65536);
+	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 0);
+	assert_int_equal(len, 65536);
+	/* with several sizes the last request of a pass is cut to fit */
+	set(&job, "bssplit", "64k/50:32k/50");
+	assert_int_equal(wl_gen_init(&g, &job, 0, 100 * 1024, 512, 1), 0);
+	assert_int_equal(g.region_len, 100 * 1024);
 	len = 65536;
 	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 0);
+	len = 65536;
+	assert_int_equal(wl_gen_offset(&g, RL_OP_READ, &len), 65536);
+	assert_int_equal(len, 100 * 1024 - 65536);
 }
 
 static void test_zipf_is_skewed(void **state)

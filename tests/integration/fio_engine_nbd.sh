@@ -169,8 +169,12 @@ for bsn in 1m:16 4k:4096; do
 		qv.json >/dev/null ||
 		fail "verify at depth, bs=$bs: $(jq -c '.jobs[0] | [.read.total_ios, .write.total_ios]' qv.json)"
 done
-# (each run its own connection, each at depth)
-[ "$(depth qv.log)" = "connection=1=8 connection=2=8" ] ||
+# (each run its own connection, more than one read at the server at once;
+# how many depends on how fast the client checks what arrives: a slow
+# machine or a sanitizer build checks 1 MiB in about the 5 ms a read waits)
+echo "the verify runs, reads at the server at once: $(depth qv.log)"
+depth qv.log | awk '{ if (NF != 2) exit 1
+	for (i = 1; i <= NF; i++) { split($i, f, "="); if (f[3] < 2) exit 1 } }' ||
 	fail "the verify runs: $(depth qv.log) reads at the server"
 stop qv
 

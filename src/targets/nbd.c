@@ -205,17 +205,29 @@ static bool nbdt_readable(int fd)
 	return poll(&p, 1, 0) == 1 && p.revents;
 }
 
+/*
+ * Poll @p of @c ended with @status: false when there is nothing for the
+ * caller to do (the connection went synchronous, or the ring failed the
+ * poll and it goes synchronous now).
+ */
+static bool nbdt_poll_ended(struct nbd_conn *c, struct nbdt_poll *p, int status)
+{
+	p->armed = false;
+	if (!c->async)
+		return false;
+	if (status < 0) {
+		nbdt_drive_sync(c);
+		return false;
+	}
+	return true;
+}
+
 static void nbdt_in_ready(struct rl_io *io, int status)
 {
 	struct nbd_conn *c = io->cb_arg;
 
-	c->in.armed = false;
-	if (!c->async)
+	if (!nbdt_poll_ended(c, &c->in, status))
 		return;
-	if (status < 0) {
-		nbdt_drive_sync(c);
-		return;
-	}
 	/* the poll saw the socket readable; after each reply, it is asked again */
 	for (int i = 0; i < NBDT_READS_MAX; i++) {
 		if (!(nbd_aio_get_direction(c->h) & LIBNBD_AIO_DIRECTION_READ) ||
@@ -231,13 +243,8 @@ static void nbdt_out_ready(struct rl_io *io, int status)
 {
 	struct nbd_conn *c = io->cb_arg;
 
-	c->out.armed = false;
-	if (!c->async)
+	if (!nbdt_poll_ended(c, &c->out, status))
 		return;
-	if (status < 0) {
-		nbdt_drive_sync(c);
-		return;
-	}
 	if (nbd_aio_get_direction(c->h) & LIBNBD_AIO_DIRECTION_WRITE)
 		(void)nbd_aio_notify_write(c->h); /* a failure is a dead handle, as above */
 	nbdt_watch(c);

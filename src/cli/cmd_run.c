@@ -1122,6 +1122,9 @@ static int run_main_args(int argc, char **argv)
 		tgs[i] = plan.tg[i].t;
 	st_disk_util_begin(&du, dus, dus ? run_disk_util_targets(&plan, &jf, dus) : 0);
 	free(dus);
+	if (st_disk_util_sample_start(&du)) /* without it: one reading at the end */
+		fprintf(stderr,
+		        "raidlab run: note: disk stats read once at the end (no sampler thread)\n");
 	if (run_fio_text(&a, &jf)) {
 		st_fio_text_start(out, jf.jobs, jf.njobs, plan.groupid);
 		if (tgs) /* the files the run created, announced as fio's */
@@ -1129,11 +1132,13 @@ static int run_main_args(int argc, char **argv)
 	}
 	free(tgs);
 	if (jf.jobs[0].create_only) { /* the files are laid out: that was the run */
+		st_disk_util_sample_stop(&du);
 		st_disk_util_end(&du);
 		status = 0;
 		goto done;
 	}
 	status = run_waves(&a, &jf, &plan, res, clones, done, out, &du);
+	st_disk_util_sample_stop(&du); /* the jobs are done: fio's last tick is the report's */
 	st_disk_util_end(&du);
 	if (run_fleet_on)
 		status = run_fleet_end(&a, &plan, &jf, res, done, out, status, started);

@@ -5,9 +5,17 @@
  * is not there yet); /sys/dev/block/MAJ:MIN names it, and a partition is
  * replaced by its disk, as fio reports the disk.  Devices with major 0
  * (tmpfs, overlay) have no counters and are left out.  util is io_ticks
- * (ms the device had requests in flight) over the wall time between the
- * two reads, as fio computes it.  fio's helper thread reads the counters
- * every 250 ms, so a run shorter than that reports zeros there: so here.
+ * (ms the device had requests in flight) over the wall time from the start
+ * to the reading reported, as fio computes it.
+ *
+ * fio's helper thread reads the counters every 250 ms, and only while a
+ * job has the device's files open: the report is the last reading taken
+ * before the jobs closed them, so a run shorter than 250 ms reports zeros
+ * and a longer one leaves out its last fraction of a tick.  The sampler
+ * here is that thread: it wakes on CLOCK_MONOTONIC at each multiple of
+ * 250 ms after the start, reads every device (st_disk_util_tick) on a copy
+ * of its own and publishes the copy's readings under its lock; the run
+ * stops it when its jobs are done.
  *
  * A device built on others (md, dm: /sys/block/NAME/slaves lists them) brings
  * its members in after it, as fio does, and its line ends with the members'
@@ -17,15 +25,20 @@
  * unit test can give it a tree of its own.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <libgen.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/exec.h"
+#include "core/lock.h"
 #include "results/disk_util.h"
 
 #define DISK_UTIL_SAMPLE_MS 250.0 /* fio's DISK_UTIL_MSEC */
@@ -101,6 +114,7 @@ static size_t disk_util_push(struct st_disk_util *u, const char *diskstats, cons
 	    disk_util_read(diskstats, name, u->dev[u->n].start))
 		return i < u->n ? i : u->n;
 	memset(u->dev[u->n].delta, 0, sizeof(u->dev[u->n].delta));
+	memcpy(u->dev[u->n].tick, u->dev[u->n].start, sizeof(u->dev[u->n].tick));
 	snprintf(u->dev[u->n].name, sizeof(u->dev[u->n].name), "%s", name);
 	u->dev[u->n].master = master;
 	u->dev[u->n].nslaves = 0;
@@ -173,31 +187,146 @@ void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets
 	u->t0_ns = rl_exec_wall_now();
 }
 
-void st_disk_util_end(struct st_disk_util *u)
+void st_disk_util_tick(struct st_disk_util *u, const char *diskstats, double ms)
 {
-	st_disk_util_end_at(u, "/proc/diskstats", (double)(rl_exec_wall_now() - u->t0_ns) / 1e6);
+	for (size_t i = 0; i < u->n; i++) {
+		uint64_t now[ST_DS_N];
+		if (!disk_util_read(diskstats, u->dev[i].name, now))
+			memcpy(u->dev[i].tick, now, sizeof(now));
+	}
+	u->tick_ms = ms;
+	u->ticks++;
+}
+
+/* The differences at the latest reading (zeros before the first). */
+static void disk_util_report(struct st_disk_util *u)
+{
+	for (size_t i = 0; i < u->n; i++) {
+		for (int k = 0; k < ST_DS_N; k++) {
+			uint64_t a = u->dev[i].start[k], b = u->ticks ? u->dev[i].tick[k] : a;
+			u->dev[i].delta[k] = b >= a ? b - a : 0;
+		}
+		double ms = u->tick_ms;
+		double busy = ms > 0 ? 100.0 * (double)u->dev[i].delta[ST_DS_IOTICKS] / ms : 0;
+		u->dev[i].util = busy > 100 ? 100 : busy;
+	}
 }
 
 void st_disk_util_end_at(struct st_disk_util *u, const char *diskstats, double ms)
 {
-	/* fio reads the counters every 250 ms: a run shorter than that reports none */
-	if (ms < DISK_UTIL_SAMPLE_MS) {
-		for (size_t i = 0; i < u->n; i++) {
-			memset(u->dev[i].delta, 0, sizeof(u->dev[i].delta));
-			u->dev[i].util = 0;
-		}
+	if (ms >= DISK_UTIL_SAMPLE_MS)
+		st_disk_util_tick(u, diskstats, ms);
+	disk_util_report(u);
+}
+
+struct st_du_sampler {
+	pthread_t thread;
+	pthread_cond_t wake; /* stop was set */
+	struct rl_mutex lock;
+	bool stop RL_GUARDED_BY(lock);
+	struct st_disk_util pub RL_GUARDED_BY(lock); /* the latest reading, published */
+	struct st_disk_util work;                    /* the thread's own copy */
+};
+
+static void *disk_util_sampler(void *arg)
+{
+	struct st_du_sampler *s = arg;
+	const uint64_t period = (uint64_t)(DISK_UTIL_SAMPLE_MS * 1e6);
+	uint64_t due = s->work.t0_ns + period;
+
+	for (;;) {
+		struct timespec ts = {.tv_sec = (time_t)(due / 1000000000ull),
+		                      .tv_nsec = (long)(due % 1000000000ull)};
+		bool stop;
+		rl_mutex_lock(&s->lock);
+		while (!s->stop && rl_exec_wall_now() < due &&
+		       pthread_cond_timedwait(&s->wake, &s->lock.m, &ts) != ETIMEDOUT)
+			;
+		stop = s->stop;
+		rl_mutex_unlock(&s->lock);
+		uint64_t now = rl_exec_wall_now();
+		if (stop)
+			break;
+		if (now < due)
+			continue; /* woken early: wait for the same tick */
+		st_disk_util_tick(&s->work, "/proc/diskstats", (double)(now - s->work.t0_ns) / 1e6);
+		rl_mutex_lock(&s->lock);
+		s->pub = s->work;
+		rl_mutex_unlock(&s->lock);
+		/* the next multiple of the period (a late wake skips the ticks it missed) */
+		due = s->work.t0_ns + ((now - s->work.t0_ns) / period + 1) * period;
+	}
+	return NULL;
+}
+
+int st_disk_util_sample_start(struct st_disk_util *u)
+{
+	pthread_condattr_t ca;
+	struct st_du_sampler *s;
+	int rc;
+
+	if (!u->n || u->sampler)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->work = *u;
+	s->work.sampler = NULL;
+	s->pub = s->work;
+	rl_mutex_init(&s->lock);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	rc = pthread_create(&s->thread, NULL, disk_util_sampler, s);
+	if (rc) {
+		pthread_cond_destroy(&s->wake);
+		rl_mutex_destroy(&s->lock);
+		free(s);
+		return -rc;
+	}
+	u->sampler = s;
+	return 0;
+}
+
+/* @u's readings from its sampler's latest. */
+static void disk_util_from_sampler(struct st_disk_util *u, struct st_du_sampler *s)
+{
+	rl_mutex_lock(&s->lock);
+	for (size_t i = 0; i < u->n && i < s->pub.n; i++)
+		memcpy(u->dev[i].tick, s->pub.dev[i].tick, sizeof(u->dev[i].tick));
+	u->ticks = s->pub.ticks;
+	u->tick_ms = s->pub.tick_ms;
+	rl_mutex_unlock(&s->lock);
+}
+
+void st_disk_util_sample_stop(struct st_disk_util *u)
+{
+	struct st_du_sampler *s = u->sampler;
+
+	if (!s)
 		return;
-	}
-	for (size_t i = 0; i < u->n; i++) {
-		uint64_t now[ST_DS_N];
-		if (disk_util_read(diskstats, u->dev[i].name, now))
-			memcpy(now, u->dev[i].start, sizeof(now));
-		for (int k = 0; k < ST_DS_N; k++)
-			u->dev[i].delta[k] =
-			    now[k] >= u->dev[i].start[k] ? now[k] - u->dev[i].start[k] : 0;
-		double busy = ms > 0 ? 100.0 * (double)u->dev[i].delta[ST_DS_IOTICKS] / ms : 0;
-		u->dev[i].util = busy > 100 ? 100 : busy;
-	}
+	rl_mutex_lock(&s->lock);
+	s->stop = true;
+	pthread_cond_signal(&s->wake);
+	rl_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	disk_util_from_sampler(u, s);
+	pthread_cond_destroy(&s->wake);
+	rl_mutex_destroy(&s->lock);
+	free(s);
+	u->sampler = NULL;
+}
+
+void st_disk_util_end(struct st_disk_util *u)
+{
+	if (u->sampler)
+		disk_util_from_sampler(u, u->sampler);
+	if (u->sampler || u->ticks)
+		disk_util_report(u);
+	else
+		st_disk_util_end_at(u, "/proc/diskstats",
+		                    (double)(rl_exec_wall_now() - u->t0_ns) / 1e6);
 }
 
 /* The means of @m's members (fio's integer division) and their highest util. */

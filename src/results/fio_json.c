@@ -245,6 +245,7 @@ struct wl_result *st_fio_mixed_new(const struct wl_result *res)
 		return NULL;
 	m->job = res->job;
 	m->runtime_ns = res->runtime_ns;
+	m->verify_ns = res->verify_ns;
 	m->cpu_user_s = res->cpu_user_s;
 	m->cpu_sys_s = res->cpu_sys_s;
 	m->cpu_runtime_ns = res->cpu_runtime_ns;
@@ -573,7 +574,7 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 		    fio_lat(&res->sync_hist, &res->job, st_fio_pcts_clat(&res->job), plus));
 		json_object_object_add(o, "sync", sync);
 	}
-	fio_add_i(o, "job_runtime", (int64_t)(res->runtime_ns / 1000000));
+	fio_add_i(o, "job_runtime", (int64_t)((res->runtime_ns + res->verify_ns) / 1000000));
 	fio_add_d(o, "usr_cpu", st_fio_cpu_pct(res, false));
 	fio_add_d(o, "sys_cpu", st_fio_cpu_pct(res, true));
 	fio_add_i(o, "ctx", (int64_t)res->ctx);

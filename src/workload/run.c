@@ -312,7 +312,9 @@ static uint64_t run_split(const struct run_worker *w, const struct run_slot *s, 
  * A verify read counts among the reads, as fio counts it: I/Os, bytes,
  * latencies and the series; in a VERIFY pass the read direction's runtime
  * is the pass's (plus the main phase's if that read too), and the job's
- * runtime stays the main phase's (fio's write runtime).
+ * runtime stays the main phase's (fio's write runtime); the pass's own
+ * length goes to wl_result.verify_ns (fio's job_runtime and CPU shares
+ * count it).
  */
 static void run_count_verify(struct run_worker *w, struct run_slot *s, uint64_t now)
 {
@@ -324,7 +326,8 @@ static void run_count_verify(struct run_worker *w, struct run_slot *s, uint64_t 
 	(void)run_split(w, s, d->sc, now);
 	st_series_add(&d->series, now, s->io.len);
 	if (w->t_vstart) { /* a VERIFY pass (not verify_backlog's reads among the writes) */
-		uint64_t span = w->v_base + (now - w->t_vstart);
+		w->v_span = now - w->t_vstart;
+		uint64_t span = w->v_base + w->v_span;
 		d->runtime_ns = span ? span : 1;
 	}
 }
@@ -644,6 +647,10 @@ void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t no
 	w->phase = PHASE_VERIFY;
 	atomic_store_explicit(&w->prog_phase, 2, memory_order_relaxed);
 	w->t_vstart = now ? now : 1;
+	/* fio reopens the files to verify them, dropping their cache (invalidate=1)
+	   inside the pass's time: what the writes left cached is written back first */
+	if (w->job->invalidate)
+		rl_target_drop_cache(w->t);
 	w->v_base =
 	    w->res->dir[RL_OP_READ].ios && w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
 	w->res->verified = true;

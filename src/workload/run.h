@@ -64,6 +64,7 @@ struct wl_result {
 	struct wl_job job;
 	struct wl_dir_result dir[WL_DIRS];
 	uint64_t runtime_ns;     /* measured time (ramp excluded) */
+	uint64_t verify_ns;      /* the VERIFY pass after it (fio's job_runtime counts both) */
 	enum rl_exec_kind clock; /* executor kind used */
 	uint64_t errors;         /* failed requests that stopped the job (or would have) */
 	uint64_t cont_errors;    /* failed requests continue_on_error went past */

@@ -102,6 +102,8 @@ struct run_worker {
 	uint32_t loop;
 	uint64_t verify_issued;     /* bytes replayed in VERIFY */
 	uint64_t t_vstart, v_base;  /* VERIFY began; the main phase's read time before it */
+	uint64_t v_span;            /* how long VERIFY has run, to its latest completion */
+	uint64_t cpu_wall_ns;       /* wall time between thread_cpu's two readings */
 	uint32_t writes_since_sync; /* fsync=N / fdatasync=N: writes since the last FLUSH */
 	bool wrote;                 /* a write was issued (end_fsync has work) */
 	bool paced;                 /* rate, rate_iops or thinktime: slots may wait */

@@ -162,12 +162,13 @@ static void run_set_cpu(struct wl_result *res, const struct run_worker *w, unsig
 		for (unsigned k = 0; k < n; k++) {
 			for (int f = 0; f < 5; f++)
 				sum[f] += w[k].thread_cpu[f];
-			res->cpu_runtime_ns +=
-			    w[k].t_last > w[k].t_measure ? w[k].t_last - w[k].t_measure : 0;
+			/* the wall time of the thread's CPU window, as fio divides by
+			   its job's whole time (cache drop, ramp and verify included) */
+			res->cpu_runtime_ns += w[k].cpu_wall_ns;
 		}
 	} else {
 		memcpy(sum, cpu, sizeof(sum));
-		res->cpu_runtime_ns = res->runtime_ns;
+		res->cpu_runtime_ns = res->runtime_ns + res->verify_ns;
 	}
 	res->cpu_own = own;
 	res->cpu_user_s = sum[0];
@@ -200,6 +201,8 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			    ws[w].t_last > ws[w].t_measure ? ws[w].t_last - ws[w].t_measure : 0;
 			if (r > runtime)
 				runtime = r;
+			if (ws[w].v_span > res->verify_ns)
+				res->verify_ns = ws[w].v_span;
 			if (ws[w].lat_on && !parts[w].lat_depth)
 				parts[w].lat_depth = ws[w].lat.qd;
 			if (ws[w].ss && (k == 0 || !res->job.group_reporting))
@@ -218,6 +221,7 @@ void run_collect(struct wl_run_item *items, size_t nitems, struct run_worker *ws
 			run_merge(c, cw->res);
 			(void)st_unitlog_merge(&c->unitlog, &cw->res->unitlog);
 			c->runtime_ns = cw->t_last > cw->t_measure ? cw->t_last - cw->t_measure : 0;
+			c->verify_ns = cw->v_span;
 			run_set_cpu(c, cw, 1, own, cpu);
 		}
 		for (int d = 0; d < WL_DIRS; d++)
@@ -248,6 +252,8 @@ void wl_result_merge(struct wl_result *dst, const struct wl_result *src)
 	st_unitlog_sort(&dst->unitlog);
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
+	if (src->verify_ns > dst->verify_ns)
+		dst->verify_ns = src->verify_ns;
 	dst->clock = src->clock;
 	if (!dst->rate_min_missed)
 		dst->rate_min_missed = src->rate_min_missed;

@@ -608,11 +608,14 @@ void *run_thread_main(void *arg)
 			rc = th->ws[i]->setup_error;
 	struct rusage ru0, ru1;
 	getrusage(RUSAGE_THREAD, &ru0);
+	uint64_t wall0 = rl_exec_wall_now();
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
 	getrusage(RUSAGE_THREAD, &ru1);
-	if (th->n == 1) /* each job's CPU figures start from its thread's (run_collect) */
+	if (th->n == 1) { /* each job's CPU figures start from its thread's (run_collect) */
 		run_thread_cpu(th->ws[0], &ru0, &ru1);
+		th->ws[0]->cpu_wall_ns = rl_exec_wall_now() - wall0;
+	}
 	for (unsigned i = 0; i < th->n; i++) {
 		run_flow_leave(th->ws[i]);
 		if (!th->ws[i]->noio)

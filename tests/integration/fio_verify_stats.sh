@@ -4,7 +4,8 @@
 #    reads, as fio counts them: "issued rwts: total=1024,1024", a read block
 #    with its percentiles in the normal output and the JSON, a READ line in
 #    the run status, and the read direction's runtime the pass's own (not the
-#    write phase's: its bandwidth is the verify pass's);
+#    write phase's: its bandwidth is the verify pass's), and the job's
+#    runtime (job_runtime) both phases', as fio's;
 #  - a verify failure is the job's error EILSEQ (84), as fio reports it:
 #    "err=84" in the normal output, "error": 84 in the JSON, terse field 5,
 #    and the same exit status as fio's.
@@ -43,6 +44,19 @@ rt=$(jq -r '.jobs[0] | [.read.runtime, .write.runtime] | @csv' rl.json)
 jq -e '.jobs[0] | .read.bw_bytes != .write.bw_bytes' rl.json >/dev/null ||
 	fail "the read runtime is the write phase's: $rt"
 echo "write + verify: 1024 reads and 1024 writes counted, as fio (runtimes $rt)"
+
+# 1b. the job's runtime holds the verify pass, as fio's job_runtime (its
+# total_run_time) does: at least the two phases' runtimes, less a
+# millisecond's rounding each (fio rounds each phase up); 32 MiB, so that
+# the verify pass takes well over those milliseconds
+for tool in fio rl; do
+	rm -f v.img
+	run $tool --name=v --rw=write --bs=4k --size=32m --verify=crc32c --filename=v.img \
+		--output-format=json >$tool.json || fail "$tool: write + verify, 32 MiB"
+	jq -e '.jobs[0] | .read.runtime >= 5 and .job_runtime + 2 >= .read.runtime + .write.runtime' $tool.json >/dev/null ||
+		fail "$tool: job_runtime leaves the verify pass out: $(jq -c '.jobs[0] | [.job_runtime, .write.runtime, .read.runtime]' $tool.json)"
+done
+echo "job_runtime holds both phases: fio $(jq -c '.jobs[0] | [.job_runtime, .write.runtime, .read.runtime]' fio.json), raidlab $(jq -c '.jobs[0] | [.job_runtime, .write.runtime, .read.runtime]' rl.json)"
 
 # 2. a verify failure: err=84 (EILSEQ)
 fio --name=w --filename=p.img --rw=write --bs=4k --size=1m --verify=pattern --verify_pattern=0xaa \

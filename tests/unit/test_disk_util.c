@@ -8,6 +8,10 @@
  * files (before and after), laid out as the kernel's.  The figures are
  * chosen so that fio's integer means (7/2 = 3) and the maximum of the
  * members' utils differ from any sum or first member.
+ *
+ * The report is the latest 250 ms reading, as fio's helper thread takes
+ * them: what happens after it is not counted, util is over the time to it,
+ * and the sampler thread does take readings and stops when told.
  */
 /* cmocka needs these first, in this order */
 // clang-format off
@@ -159,12 +163,64 @@ static void test_normal_and_terse(void **state)
 	assert_non_null(strstr(buf, ";md0;200;0;0;0;0;0;0;0.00%;slaves;3;4;2;2;15;15;30;40.00%;"));
 }
 
+/* The report is the latest reading: later counters are not seen, util is over its time. */
+static void test_last_tick(void **state)
+{
+	struct st_disk_util u;
+
+	(void)state;
+	memset(&u, 0, sizeof(u));
+	st_disk_util_add_disk(&u, sys, before, "md0");
+	st_disk_util_tick(&u, after, 500.0);
+	/* another reading would see more: the jobs ended before it, so none is taken */
+	st_disk_util_end(&u);
+	assert_int_equal(u.dev[0].delta[ST_DS_RIOS], 200);
+	for (size_t i = 1; i < 3; i++)
+		if (!strcmp(u.dev[i].name, "sda"))
+			assert_true(u.dev[i].util > 49.9 &&
+			            u.dev[i].util < 50.1); /* 250 ms of 500 */
+	/* no reading at all (a run shorter than a tick): zeros */
+	memset(&u, 0, sizeof(u));
+	st_disk_util_add_disk(&u, sys, before, "md0");
+	st_disk_util_end_at(&u, after, 249.0);
+	assert_int_equal(u.dev[0].delta[ST_DS_RIOS], 0);
+	assert_true(u.dev[1].util == 0);
+}
+
+/* The sampler thread takes readings on its own and stops when asked. */
+static void test_sampler(void **state)
+{
+	struct st_disk_util u;
+
+	(void)state;
+	memset(&u, 0, sizeof(u));
+	st_disk_util_add_disk(&u, sys, before, "md0");
+	u.t0_ns = 1; /* long ago: its first tick is due at once */
+	assert_int_equal(st_disk_util_sample_start(&u), 0);
+	assert_non_null(u.sampler);
+	for (int i = 0; i < 10000; i++) { /* up to 10 s on a loaded machine */
+		st_disk_util_end(&u);
+		if (u.ticks)
+			break;
+		usleep(1000);
+	}
+	st_disk_util_sample_stop(&u);
+	assert_null(u.sampler);
+	assert_true(u.ticks >= 1);
+	assert_true(u.tick_ms >= 250.0);
+	/* nothing to sample: no thread */
+	memset(&u, 0, sizeof(u));
+	assert_int_equal(st_disk_util_sample_start(&u), 0);
+	assert_null(u.sampler);
+	st_disk_util_sample_stop(&u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_members_follow),
-	    cmocka_unit_test(test_json_aggr),
-	    cmocka_unit_test(test_normal_and_terse),
+	    cmocka_unit_test(test_members_follow),   cmocka_unit_test(test_json_aggr),
+	    cmocka_unit_test(test_normal_and_terse), cmocka_unit_test(test_last_tick),
+	    cmocka_unit_test(test_sampler),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

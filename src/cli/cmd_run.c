@@ -903,6 +903,16 @@ static int run_fleet_end(const struct run_args *a, const struct run_plan *p,
 	return fleet_ok(&run_fleet) ? status : 1;
 }
 
+/*
+ * fio's number of clone @k of job @i in its log names (NAME_bw.N.log): each
+ * clone is a job of its own there, numbered through the file in order, so
+ * [a] numjobs=2 then [b] write a_bw.1, a_bw.2 and b_bw.3.
+ */
+static unsigned run_log_number(const struct run_plan *plan, size_t i, unsigned k)
+{
+	return (unsigned)plan->clone0[i] + k + 1;
+}
+
 /* Block sizes, offsets and depths the targets and the engine cannot take; log files. */
 static int run_check_jobs(const struct run_plan *plan, const struct wl_jobfile *jf)
 {
@@ -913,8 +923,9 @@ static int run_check_jobs(const struct run_plan *plan, const struct wl_jobfile *
 			cli_error("run", "%s", cmsg);
 			return -EINVAL;
 		}
-		if (run_check_logs(&jf->jobs[i], (unsigned)i + 1))
-			return -EINVAL;
+		for (unsigned k = 0; k < jf->jobs[i].numjobs; k++)
+			if (run_check_logs(&jf->jobs[i], run_log_number(plan, i, k)))
+				return -EINVAL;
 	}
 	return 0;
 }
@@ -925,16 +936,22 @@ static int run_check_jobs(const struct run_plan *plan, const struct wl_jobfile *
  * 1 when any of it failed, else 0.
  */
 static int run_save(const struct run_args *a, struct run_plan *plan, const struct wl_jobfile *jf,
-                    struct wl_result *res, const bool *done)
+                    struct wl_result *res, struct wl_result **clones, const bool *done)
 {
 	struct json_object *doc;
 	int status = 0;
 
 	for (size_t i = 0; i < jf->njobs; i++) {
 		char lmsg[512];
-		if (done[i] && st_fio_logs_write(&res[i], (unsigned)i + 1, lmsg, sizeof(lmsg))) {
-			cli_error("run", "job '%s': %s", res[i].job.name, lmsg);
-			status = 1;
+		unsigned n = clones[i] ? jf->jobs[i].numjobs : 1;
+		/* each clone's own logs, as each of fio's jobs writes its own */
+		for (unsigned k = 0; done[i] && k < n; k++) {
+			const struct wl_result *r = clones[i] ? &clones[i][k] : &res[i];
+			if (st_fio_logs_write(r, run_log_number(plan, i, k), lmsg, sizeof(lmsg))) {
+				cli_error("run", "job '%s': %s", res[i].job.name, lmsg);
+				status = 1;
+				break;
+			}
 		}
 	}
 	doc = st_result_new(plan->tg[plan->tidx[0]].spec, plan->tg[plan->tidx[0]].t);
@@ -1144,7 +1161,7 @@ static int run_main_args(int argc, char **argv)
 		status = run_fleet_end(&a, &plan, &jf, res, done, out, status, started);
 	else
 		run_report(&a, &jf, &plan, res, clones, done, out, started, &du);
-	if (run_save(&a, &plan, &jf, res, done))
+	if (run_save(&a, &plan, &jf, res, clones, done))
 		status = 1;
 done:
 	for (size_t i = 0; res && i < jf.njobs; i++)

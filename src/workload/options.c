@@ -494,7 +494,8 @@ static const struct opt_def opt_table[] = {
      .set = opt_set_time, .off = OPT_OFF(startdelay_ns, uint64_t)},
     {OPT_INFO("write_bw_log", NULL, "str", "",
               "Write fio's bandwidth log NAME_bw.N.log (N: the job's number in the file, from "
-              "1): 'msec, KiB/s, direction, bs, prio', a line per I/O (its bytes over its "
+              "1, each numjobs copy a number and a log of its own): 'msec, KiB/s, direction, bs, "
+              "prio', a line per I/O (its bytes over its "
               "completion latency, as fio) or with log_avg_msec one per interval and "
               "direction (bs 0).  Without a NAME the job's name is used."),
      .set = opt_set_log, .off = OPT_OFF(bw_log_name, char[WL_LOGNAME_MAX])},

@@ -170,6 +170,38 @@ cmp f.cols r.cols || fail "log_offset: raidlab's lines have $(cat r.cols) column
 # both jobs' lines are in the one file: two lines per interval
 [ "$(grep -c . r/L_bw.log)" -ge 5 ] || fail "per_job_logs=0: $(grep -c . r/L_bw.log) lines"
 
+# --- numjobs: each copy writes its own logs, numbered through the file as fio's jobs ---
+cat >nj.fio <<EOF
+[global]
+rw=write
+size=64m
+rate=4m
+runtime=600ms
+time_based
+log_avg_msec=100
+[a]
+filename=na
+numjobs=2
+write_bw_log=A
+[b]
+filename=nb
+write_bw_log=B
+EOF
+for d in f r; do
+	tool="fio"
+	[ $d = r ] && tool="$RAIDLAB run --quiet"
+	(cd $d && rm -f A_* B_* && $tool ../nj.fio >/dev/null) || fail "$d: numjobs logs"
+	(cd $d && ls A_* B_* | tr '\n' ' ') >$d.names
+done
+[ "$(cat f.names)" = "$(cat r.names)" ] ||
+	fail "numjobs logs: fio wrote $(cat f.names), raidlab $(cat r.names)"
+# each copy's log is its own: about its 4 MiB/s, not the two copies' 8
+for n in 1 2; do
+	awk -F', ' '{ s += $2; k++ } END { exit !(k > 0 && s / k > 2048 && s / k < 6144) }' \
+		r/A_bw.$n.log || fail "A_bw.$n.log is not one copy's: $(head -3 r/A_bw.$n.log | tr '\n' ' ')"
+done
+echo "numjobs logs: $(cat r.names)"
+
 # --- unified_rw_reporting: fio's "mixed" direction in JSON, alone or beside the others ---
 for m in mixed both; do
 	fio --name=j --bs=4k --size=1m --rw=randrw --filename=f/u --unified_rw_reporting=$m \

@@ -138,9 +138,11 @@ int wl_run_check(struct rl_target *t, const struct wl_job *job, char *msg, size_
 	}
 	if (kind == RL_EXEC_URING && job->iodepth > RUN_URING_DEPTH_MAX) {
 		snprintf(msg, msglen,
-		         "job '%s': iodepth=%u: the io_uring engine keeps at most %u requests in "
-		         "flight per job (use numjobs for more, or ioengine=psync)",
-		         job->name, job->iodepth, RUN_URING_DEPTH_MAX);
+		         "job '%s': iodepth=%u: ioengine=%s runs on an io_uring ring, which keeps "
+		         "at most %u requests in flight per job (use numjobs for more%s)",
+		         job->name, job->iodepth,
+		         job->engine_name[0] ? job->engine_name : "io_uring", RUN_URING_DEPTH_MAX,
+		         job->engine == WL_ENGINE_NBD ? "" : ", or ioengine=psync");
 		return -EINVAL;
 	}
 	if (wl_engine_io_flags(job->engine) && strcmp(t->ops->name, "file")) {

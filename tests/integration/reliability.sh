@@ -152,7 +152,7 @@ expect_fail 1 "bssplit=512 is not a multiple" \
     $RAIDLAB run --target 'mem(size=1m, bs=4k)' --rw=read --bssplit=4k/50:512/50
 expect_fail 1 "offset=512 is not a multiple" \
     $RAIDLAB run --target 'mem(size=1m, bs=4k)' --rw=read --offset=512 --size=64k
-expect_fail 1 "iodepth=40000: the io_uring engine" \
+expect_fail 1 "iodepth=40000: ioengine=io_uring runs on an io_uring ring" \
     $RAIDLAB run --target 'mem(size=64m)' --rw=read --iodepth=40000
 # a later job's bad block size stops the file before the first job runs
 printf '[a]\nrw=write\nsize=64k\n[b]\nrw=read\nbs=512\n' >"$T/late.fio"

@@ -219,13 +219,18 @@ void st_disk_util_end_at(struct st_disk_util *u, const char *diskstats, double m
 	disk_util_report(u);
 }
 
+/*
+ * The sampler.  stop and pub live under lock (clang reads a field's
+ * guarded_by only in C++, so that rule stays here, as in cache/lock.h);
+ * work is the thread's alone.
+ */
 struct st_du_sampler {
 	pthread_t thread;
 	pthread_cond_t wake; /* stop was set */
 	struct rl_mutex lock;
-	bool stop RL_GUARDED_BY(lock);
-	struct st_disk_util pub RL_GUARDED_BY(lock); /* the latest reading, published */
-	struct st_disk_util work;                    /* the thread's own copy */
+	bool stop;                /* under lock */
+	struct st_disk_util pub;  /* under lock: the latest reading, published */
+	struct st_disk_util work; /* the thread's own copy */
 };
 
 static void *disk_util_sampler(void *arg)

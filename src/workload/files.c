@@ -170,11 +170,15 @@ static size_t files_format_name(const struct wl_job *job, const char *fmt, size_
 	return pos;
 }
 
-/* A region of @want bytes over @nfiles files: each one's share, in 4 KiB units. */
+/*
+ * A region of @want bytes over @nfiles files: each one's share, in 4 KiB
+ * units; one file holds the region to the byte, as fio lays it out
+ * (offset=100 size=64k: 65,636 bytes).
+ */
 static uint64_t files_share(const struct wl_job *job, uint64_t want, unsigned nfiles)
 {
 	uint64_t each = nfiles > 1 && want && !job->filesize ? (want + nfiles - 1) / nfiles : want;
-	return (each + 4095) & ~4095ull;
+	return nfiles == 1 && !job->filesize ? each : (each + 4095) & ~4095ull;
 }
 
 /* Clone @clone's files named by filename_format: one file, or concat() of nrfiles. */

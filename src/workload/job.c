@@ -161,6 +161,8 @@ bool wl_job_reads(const struct wl_job *job)
 
 bool wl_job_sub_sector(const struct wl_job *job)
 {
+	if (job->offset % WL_BS_MIN || job->offset_increment % WL_BS_MIN)
+		return true;
 	for (int d = 0; d < 3; d++) {
 		unsigned n;
 		const struct wl_bssplit *split = wl_job_bssplit(job, d, &n);

@@ -510,7 +510,7 @@ bool wl_job_apply_fio_defaults(struct wl_job *job, bool fio_files);
  */
 const struct wl_bssplit *wl_job_bssplit(const struct wl_job *job, int dir, unsigned *n);
 
-/** Can the job issue a request whose size is not a whole number of 512-byte sectors? */
+/** Can the job issue a request whose size or start is not a whole number of 512-byte sectors? */
 bool wl_job_sub_sector(const struct wl_job *job);
 /** The smallest and largest block size of any direction (bs or the splits). */
 void wl_job_bs_bounds(const struct wl_job *job, uint32_t *min, uint32_t *max);

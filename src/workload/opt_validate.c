@@ -134,17 +134,15 @@ static int opt_check_sizes(const struct wl_job *job, const struct opt_ctx *ctx)
 	return 0;
 }
 
-/* The region: offset, size and the clones' offset_increment. */
+/*
+ * The region: offset, size and the clones' offset_increment.  Any byte
+ * here: the target says what it takes when the job meets it (wl_run_check),
+ * as for block sizes.
+ */
 static int opt_check_region(const struct wl_job *job, const struct opt_ctx *ctx)
 {
-	if (job->offset % WL_BS_MIN)
-		return opt_fail(ctx, false, "offset=%llu is not a multiple of %u",
-		                (unsigned long long)job->offset, WL_BS_MIN);
 	if (job->size > UINT64_MAX - job->offset)
 		return opt_fail(ctx, false, "offset + size is beyond 2^64 bytes");
-	if (job->offset_increment % WL_BS_MIN)
-		return opt_fail(ctx, false, "offset_increment=%llu is not a multiple of %u",
-		                (unsigned long long)job->offset_increment, WL_BS_MIN);
 	if (job->offset_increment &&
 	    (job->numjobs - 1) > (UINT64_MAX - job->offset - job->size) / job->offset_increment)
 		return opt_fail(ctx, false,

@@ -102,14 +102,15 @@ static const struct opt_def opt_table[] = {
               "that share of the target, which must exist then (a new file needs bytes)."),
      .set = opt_set_size, .off = OPT_OFF(size, uint64_t)},
     {OPT_INFO("offset", NULL, "size", "0",
-              "Start of the region in bytes, a multiple of 512, or a percentage of the "
-              "target (offset=25%), 0 to 99."),
-     .set = opt_set_size, .off = OPT_OFF(offset, uint64_t), .align = WL_BS_MIN},
+              "Start of the region in bytes, or a percentage of the target (offset=25%), 0 "
+              "to 99.  Any byte on a buffered job over a plain file, as in fio; elsewhere a "
+              "multiple of the target's block size."),
+     .set = opt_set_size, .off = OPT_OFF(offset, uint64_t)},
     {OPT_INFO("offset_increment", NULL, "size", "0",
-              "With numjobs, copy k's region starts at offset + k x offset_increment (a "
-              "multiple of 512), so the copies work on separate parts of the target, as in "
-              "fio; 0: every copy covers the same region."),
-     .set = opt_set_size, .off = OPT_OFF(offset_increment, uint64_t), .align = WL_BS_MIN},
+              "With numjobs, copy k's region starts at offset + k x offset_increment, so "
+              "the copies work on separate parts of the target, as in fio; 0: every copy "
+              "covers the same region.  Bytes as for offset."),
+     .set = opt_set_size, .off = OPT_OFF(offset_increment, uint64_t)},
     {OPT_INFO("runtime", "timeout", "time", "0",
               "Stop the job after this long; a plain number is seconds, suffixes ns, us, "
               "ms, s, m, h.  0 means no limit: the job ends after covering its region "

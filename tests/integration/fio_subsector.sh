@@ -10,6 +10,8 @@
 #    verifying job with a checksum mismatch, for fio and for raidlab alike.
 #  - Refused, naming what and why: bs=4 through O_DIRECT, bs=4 with verify,
 #    bs=4 on an array of files.
+#  - offset=100 on a buffered file job starts there to the byte and lays out
+#    what fio lays out; through O_DIRECT or on a 4k-block target it is refused.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -17,7 +19,6 @@ need python3
 cd "$T" || exit 1
 
 # a 4-byte write at byte 512 of a file of zeroes: those bytes change, no other
-# (raidlab's offset= is a multiple of 512; the write ends inside the sector)
 for tool in fio rl; do
 	rm -f z
 	python3 -c "open('z', 'wb').write(bytes(65536))"
@@ -80,4 +81,32 @@ expect_fail 1 "bs=4 is not a multiple of the target's logical block size (512 by
 	$RAIDLAB run --name=a --target "raid0(file(a0, size=1m), file(a1, size=1m))" --direct=0 \
 	--rw=write --bs=4 --size=64k
 expect_fail 1 "expected a block size from 1 byte to 64m" $RAIDLAB run --name=z --filename=v --bs=0
+
+# an offset that is not a whole sector, beside fio: a buffered job on a file
+# starts there to the byte, and lays out offset + size bytes, as fio's
+for tool in fio rl; do
+	rm -f o
+	args=(--name=o --filename=o --size=64k --offset=100 --bs=4k --rw=write --output-format=json)
+	if [ $tool = fio ]; then fio "${args[@]}" >o.json; else $RAIDLAB run "${args[@]}" >o.json; fi ||
+		fail "$tool: offset=100 failed"
+	echo "$(stat -c %s o) $(jq -c '.jobs[0].write | [.total_ios, .io_bytes]' o.json)" >o.$tool
+done
+cmp -s o.fio o.rl || fail "offset=100: fio $(cat o.fio), raidlab $(cat o.rl) (file bytes, [ios, bytes])"
+# the first request starts at byte 100: its pattern is there, the bytes before it zero
+rm -f o
+python3 -c "open('o', 'wb').write(bytes(65636))"
+$RAIDLAB run --name=o --filename=o --size=64k --offset=100 --bs=4k --rw=write --number_ios=1 \
+	--buffer_pattern=0x41 --quiet || fail "offset=100, one write"
+python3 -c "
+d = open('o', 'rb').read()
+assert d[:100] == bytes(100), 'bytes before the offset changed'
+assert d[100:4196] == b'A' * 4096, 'the write is not at byte 100'
+assert d[4196:] == bytes(len(d) - 4196), 'bytes after the write changed'
+" || fail "offset=100: the write did not land at byte 100"
+echo "offset=100: $(cat o.rl) as fio's"
+expect_fail 1 "offset=100 is not a multiple of the target's logical block size" \
+	$RAIDLAB run --name=d --filename=v --size=64k --rw=write --offset=100 --direct=1
+expect_fail 1 "offset=100 is not a multiple of the target's logical block size (4096 bytes)" \
+	$RAIDLAB run --name=m --target 'mem(size=1m, bs=4k)' --rw=read --offset=100 --size=64k
 echo ok
+

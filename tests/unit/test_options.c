@@ -527,7 +527,6 @@ static void test_invalid_values(void **state)
 	    {"size", "abc", "option 'size': expected a size such as 0, 4k, 512m or 10g, got 'abc'"},
 	    {"size", "-1", "got '-1'"},
 	    {"size", NULL, "needs a value"},
-	    {"offset", "1000", "option 'offset': expected a multiple of 512 bytes, got '1000'"},
 	    {"offset", "x", "expected a size"},
 
 	    {"runtime", "abc",
@@ -1016,9 +1015,11 @@ static void test_validate(void **state)
 	SET_OK(&j, "size", "1m");
 	j.offset = UINT64_MAX - 511; /* 2^64 - 512 */
 	VALIDATE_ERR(&j, "offset + size is beyond 2^64 bytes");
+	/* any byte: the target judges it when the job meets it (wl_run_check) */
 	j.offset = 100;
 	j.size = 0;
-	VALIDATE_ERR(&j, "offset=100 is not a multiple of 512");
+	VALIDATE_OK(&j);
+	j.offset = 0;
 
 	/* Ranges of jobs filled in by hand. */
 	static const struct {

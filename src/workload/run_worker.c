@@ -580,7 +580,9 @@ static int run_thread_setup(struct run_thread *th, struct rl_exec *ex)
 	return rc;
 }
 
-static void run_thread_cpu(struct run_worker *w, const struct rusage *a, const struct rusage *b)
+/* @w's thread's CPU between readings @a and @b, taken @wall_ns apart. */
+static void run_thread_cpu(struct run_worker *w, const struct rusage *a, const struct rusage *b,
+                           uint64_t wall_ns)
 {
 	w->thread_cpu[0] = (double)(b->ru_utime.tv_sec - a->ru_utime.tv_sec) +
 	                   (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
@@ -589,6 +591,7 @@ static void run_thread_cpu(struct run_worker *w, const struct rusage *a, const s
 	w->thread_cpu[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw);
 	w->thread_cpu[3] = (double)(b->ru_majflt - a->ru_majflt);
 	w->thread_cpu[4] = (double)(b->ru_minflt - a->ru_minflt);
+	w->cpu_wall_ns = wall_ns;
 	w->has_thread_cpu = true;
 }
 
@@ -612,10 +615,8 @@ void *run_thread_main(void *arg)
 	if (!rc && !th[0].ws[0]->res->first_error)
 		rc = run_loop(th->ws, th->n, ex);
 	getrusage(RUSAGE_THREAD, &ru1);
-	if (th->n == 1) { /* each job's CPU figures start from its thread's (run_collect) */
-		run_thread_cpu(th->ws[0], &ru0, &ru1);
-		th->ws[0]->cpu_wall_ns = rl_exec_wall_now() - wall0;
-	}
+	if (th->n == 1) /* each job's CPU figures start from its thread's (run_collect) */
+		run_thread_cpu(th->ws[0], &ru0, &ru1, rl_exec_wall_now() - wall0);
 	for (unsigned i = 0; i < th->n; i++) {
 		run_flow_leave(th->ws[i]);
 		if (!th->ws[i]->noio)

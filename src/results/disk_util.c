@@ -291,6 +291,7 @@ int st_disk_util_sample_start(struct st_disk_util *u)
 		return -rc;
 	}
 	u->sampler = s;
+	u->sampled = true;
 	return 0;
 }
 
@@ -327,7 +328,7 @@ void st_disk_util_end(struct st_disk_util *u)
 {
 	if (u->sampler)
 		disk_util_from_sampler(u, u->sampler);
-	if (u->sampler || u->ticks)
+	if (u->sampled || u->ticks) /* sampled with no reading while the jobs ran: zeros */
 		disk_util_report(u);
 	else
 		st_disk_util_end_at(u, "/proc/diskstats",

@@ -18,6 +18,7 @@
 #ifndef RL_RESULTS_DISK_UTIL_H
 #define RL_RESULTS_DISK_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@ struct st_disk_util {
 	unsigned ticks;                /* readings taken since (st_disk_util_tick) */
 	double tick_ms;                /* the latest one's time after the start */
 	struct st_du_sampler *sampler; /* the thread taking them, while the jobs run */
+	bool sampled;                  /* a sampler ran: its readings alone are reported */
 	struct {
 		char name[64];
 		uint64_t start[ST_DS_N];

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/exec.h"
 #include "results/disk_util.h"
 
 static char root[64];
@@ -208,6 +209,17 @@ static void test_sampler(void **state)
 	assert_null(u.sampler);
 	assert_true(u.ticks >= 1);
 	assert_true(u.tick_ms >= 250.0);
+	/* a sampled run with no reading reports zeros, however late the report */
+	memset(&u, 0, sizeof(u));
+	st_disk_util_add_disk(&u, sys, before, "md0");
+	u.t0_ns = rl_exec_wall_now() + 60000000000ull; /* its first tick a minute away */
+	assert_int_equal(st_disk_util_sample_start(&u), 0);
+	st_disk_util_sample_stop(&u);
+	u.t0_ns = 1; /* the report comes long after the start */
+	st_disk_util_end(&u);
+	assert_int_equal(u.ticks, 0);
+	for (size_t i = 0; i < u.n; i++)
+		assert_int_equal(u.dev[i].delta[ST_DS_RIOS], 0);
 	/* nothing to sample: no thread */
 	memset(&u, 0, sizeof(u));
 	assert_int_equal(st_disk_util_sample_start(&u), 0);

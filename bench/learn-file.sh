@@ -9,6 +9,9 @@
 #
 #   bench/learn-file.sh [DIR] [SIZE] [ROUNDS] [LEARN_TIME]
 #
+# LEARN_KEEP=FILE keeps a copy of the learned profile (its comments hold
+# what learn measured); LEARN_OUT=FILE keeps what learn printed.
+#
 # A virtual disk's own speed moves with what its host does: the rounds'
 # spread is printed beside each median so that movement shows.
 set -euo pipefail
@@ -25,7 +28,9 @@ trap 'rm -rf "$work"' EXIT
 
 echo "learning from a $size scratch file in $dir (budget $ltime)..."
 "$RAIDLAB" profile learn "$work/scratch" -o "$work/disk.profile" --size "$size" \
-	--time "$ltime" --quiet
+	--time "$ltime" >"$work/learn.out"
+[ -z "${LEARN_KEEP:-}" ] || cp "$work/disk.profile" "$LEARN_KEEP"
+[ -z "${LEARN_OUT:-}" ] || cp "$work/learn.out" "$LEARN_OUT"
 "$RAIDLAB" run --name=layout --filename="$work/data" --size="$size" --rw=write --bs=1m \
 	--iodepth=8 --ioengine=io_uring --direct=1 --quiet
 

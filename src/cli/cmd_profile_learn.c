@@ -7,7 +7,9 @@
  * it creates and removes, or a whole device: writing over data found
  * needs --force-destroy, a device in use is refused), runs the probes and
  * the sequential fill of profile_probe.c within the --time budget (on the
- * target's clock), fits the model (profile_fit.c) and writes the profile
+ * target's clock), and when the fill reached the end, sustained random
+ * writes from full (pl_sustain: the spare area), fits the model
+ * (profile_fit.c) and writes the profile
  * through a temporary file renamed into place, so an interrupted run
  * (Ctrl-C) leaves neither a half profile nor a candidate file behind.
  *
@@ -51,7 +53,8 @@ static const char learn_usage[] =
     "that ssd(FILE), advise --drives 2xFILE, sweeps and validate accept.\n"
     "Probes: 4K random reads at QD1/4/16/64, 128K reads, sequential reads (the\n"
     "interface limit), 4K random writes at QD1/16/64, the write cache's rate, then a\n"
-    "sequential fill that finds the write knee (cache size and the rate after it).\n"
+    "sequential fill that finds the write knee (cache size and the rate after it)\n"
+    "and, when it reaches the end, random writes from full (the spare area).\n"
     "The fit: the simulator run on candidate profiles, least squares on log figures;\n"
     "every parameter in FILE is tagged with the probes that set it and its error.\n"
     "\n"
@@ -189,7 +192,8 @@ static void learn_name(const struct learn_args *a, char *buf, size_t len)
 
 /* What learn found, in a few lines. */
 static void learn_print(const struct learn_args *a, const struct pl_model *m, const double *meas,
-                        const struct pl_knee *knee, const struct pl_knee *got)
+                        const struct pl_knee *knee, const struct pl_knee *got,
+                        const struct pl_sustain *sus, const struct pl_sustain *gsus)
 {
 	printf("learned %s from %s: %s, link %.0f MB/s, %u dies, rms log error %.3f "
 	       "(%u simulations)\n",
@@ -209,6 +213,45 @@ static void learn_print(const struct learn_args *a, const struct pl_model *m, co
 		printf("  no write knee in %.1f GB written (%.0f MB/s)%s\n",
 		       (double)knee->written / 1e9, knee->cache_mbs,
 		       knee->sampled ? ": the fill sampled the start of the target" : "");
+	if (sus->run)
+		printf("  %-12s %10.1f IOPS  mean after the fill (first slice %.0f, last %.0f); "
+		       "model %.0f at %.1f %% spare%s\n",
+		       pl_sustain_probe.id, sus->iops, sus->first, sus->last, gsus->iops, m->op_pct,
+		       m->op_fit == 2 || m->op_fit == 3 ? " (the search's bound)"
+		       : m->op_fit == 4                 ? " (at least: no slowdown seen)"
+		                                        : "");
+	else
+		printf(
+		    "  spare area not measured (the fill did not reach the end): %.0f %% assumed\n",
+		    m->op_pct);
+}
+
+/* Everything learn measures on @t: the probes, the fill, random writes from full. */
+static int learn_measure(struct rl_target *t, const struct learn_args *a,
+                         const struct pl_plan *plan, double *meas, struct pl_knee *knee,
+                         struct pl_sustain *sus, struct learn_prog *prog, char *msg, size_t msglen)
+{
+	int rc;
+
+	prog->lo = 0;
+	prog->hi = 0.3;
+	rc = pl_run_probes(t, plan, meas, learn_note, prog, msg, msglen);
+	if (!rc) {
+		prog->lo = 0.3;
+		prog->hi = 0.7;
+		rc = pl_fill(t, plan->area, a->budget_ns * 7 / 10, knee, learn_note, prog, msg,
+		             msglen);
+	}
+	/* the whole target written: what sustained random writes do there (the spare area) */
+	memset(sus, 0, sizeof(*sus));
+	sus->slices = PL_SUSTAIN_SLICES;
+	sus->slice_ns = plan->runtime_ns;
+	if (!rc && !knee->sampled) {
+		prog->lo = 0.7;
+		prog->hi = 0.75;
+		rc = pl_sustain(t, sus, learn_note, prog, msg, msglen);
+	}
+	return rc;
 }
 
 static int learn_main(int argc, char **argv)
@@ -221,6 +264,7 @@ static int learn_main(int argc, char **argv)
 	struct learn_prog prog;
 	struct pl_plan plan, fplan;
 	struct pl_knee knee, got;
+	struct pl_sustain sus, gsus;
 	struct pl_model m;
 	double meas[64];
 	char msg[512], name[128], tmp[PATH_MAX];
@@ -259,22 +303,14 @@ static int learn_main(int argc, char **argv)
 	plan.runtime_ns = a.budget_ns / 5 / pl_nprobes;
 	if (plan.runtime_ns < 100000000ull)
 		plan.runtime_ns = 100000000ull;
-	if (plan.runtime_ns > 1000000000ull)
-		plan.runtime_ns = 1000000000ull;
+	if (plan.runtime_ns > 5000000000ull)
+		plan.runtime_ns = 5000000000ull;
 	if (plan.area < 16 * MIB) {
 		cli_error("profile", "learn: %s is too small (%llu bytes; 64 MiB at least)",
 		          a.target, (unsigned long long)t->size);
 		goto out;
 	}
-	prog.lo = 0;
-	prog.hi = 0.3;
-	rc = pl_run_probes(t, &plan, meas, learn_note, &prog, msg, sizeof(msg));
-	if (!rc) {
-		prog.lo = 0.3;
-		prog.hi = 0.7;
-		rc = pl_fill(t, plan.area, a.budget_ns * 7 / 10, &knee, learn_note, &prog, msg,
-		             sizeof(msg));
-	}
+	rc = learn_measure(t, &a, &plan, meas, &knee, &sus, &prog, msg, sizeof(msg));
 	cap = t->size;
 	rl_target_finish(t);
 	rl_target_close(t);
@@ -311,6 +347,10 @@ static int learn_main(int argc, char **argv)
 		learn_note(&prog, "the write knee on the model", 0);
 		rc = pl_model_knee(&m, &knee, &plan, tmp, &got, msg, sizeof(msg));
 	}
+	if (!rc && !wl_run_stop_requested() && sus.run) {
+		learn_note(&prog, "the spare area on the model", 0);
+		rc = pl_model_spare(&m, &sus, tmp, &gsus, msg, sizeof(msg));
+	}
 	if (prog.show)
 		fprintf(stderr, "\r\033[K");
 	if (wl_run_stop_requested()) {
@@ -331,14 +371,14 @@ static int learn_main(int argc, char **argv)
 		cli_error("profile", "learn: cannot write %s: %s", a.out, strerror(errno));
 		goto out;
 	}
-	pl_model_write(f, &m, name, a.target, &knee, meas, &plan);
+	pl_model_write(f, &m, name, a.target, &knee, &sus, meas, &plan);
 	if (fclose(f) || wl_run_stop_requested() || rename(outtmp, a.out)) {
 		unlink(outtmp);
 		cli_error("profile", "learn: %s was not written", a.out);
 		goto out;
 	}
 	if (!a.quiet)
-		learn_print(&a, &m, meas, &knee, &got);
+		learn_print(&a, &m, meas, &knee, &got, &sus, &gsus);
 	status = 0;
 out:
 	if (t) {

@@ -164,8 +164,7 @@ static void pl_model_lines(FILE *f, const struct pl_model *m, char (*tag)[200])
 	fprintf(f, "dies = %u%s\n", m->dies / ch, tag ? tag[PL_NPAR] : "");
 	fprintf(f, "planes = %u%s\npage = %uk%s\npages = %u%s\n", PL_PLANES, EST, PL_PAGE / 1024,
 	        EST, PL_PAGES, EST);
-	fprintf(f, "blocks = %u%s\n", pl_blocks(m),
-	        tag ? "  # [calc: the capacity with ~7 % spare and room for GC]" : "");
+	fprintf(f, "blocks = %u%s\n", pl_blocks(m), TAG(PL_NPAR + 4));
 	fprintf(f, "channel_rate = %.0fMB/s%s\n", p[3], TAG(3));
 	fprintf(f, "t_read = %.2fus%s\n", p[1], TAG(1));
 	fprintf(f, "t_read_slc = %.2fus%s\n", p[1],
@@ -211,9 +210,9 @@ static int pl_model_file(const struct pl_model *m, const char *tmp, char *msg, s
 	return 0;
 }
 
-/* Open the model as ssd(@tmp). */
-static int pl_model_open(const struct pl_model *m, const char *tmp, struct rl_target **t, char *msg,
-                         size_t msglen)
+/* Open the model as ssd(@tmp@extra) (@extra: "" or ", state=full"). */
+static int pl_model_open_as(const struct pl_model *m, const char *tmp, const char *extra,
+                            struct rl_target **t, char *msg, size_t msglen)
 {
 	char spec[4200];
 	struct rl_build_ctx ctx;
@@ -222,7 +221,7 @@ static int pl_model_open(const struct pl_model *m, const char *tmp, struct rl_ta
 
 	if (rc)
 		return rc;
-	snprintf(spec, sizeof(spec), "ssd(%s)", tmp);
+	snprintf(spec, sizeof(spec), "ssd(%s%s)", tmp, extra);
 	rl_build_ctx_init(&ctx);
 	ctx.quiet = true;
 	ctx.write_intent = true;
@@ -230,6 +229,12 @@ static int pl_model_open(const struct pl_model *m, const char *tmp, struct rl_ta
 	if (rc)
 		snprintf(msg, msglen, "the fitted model does not open: %s", err.msg);
 	return rc;
+}
+
+static int pl_model_open(const struct pl_model *m, const char *tmp, struct rl_target **t, char *msg,
+                         size_t msglen)
+{
+	return pl_model_open_as(m, tmp, "", t, msg, msglen);
 }
 
 int pl_model_probe(const struct pl_model *m, const struct pl_plan *plan, const char *tmp,
@@ -430,6 +435,67 @@ int pl_model_knee(struct pl_model *m, const struct pl_knee *meas, const struct p
 	return pl_model_fill(m, plan, tmp, meas->written, got, msg, msglen);
 }
 
+/* The model's sustained random writes from full (as @meas ran them) at spare @op. */
+static int pl_spare_eval(struct pl_model *m, double op, const struct pl_sustain *meas,
+                         const char *tmp, struct pl_sustain *got, char *msg, size_t msglen)
+{
+	struct rl_target *t = NULL;
+	int rc;
+
+	m->op_pct = op;
+	rc = pl_model_open_as(m, tmp, ", state=full", &t, msg, msglen);
+	if (rc)
+		return rc;
+	*got = *meas;
+	rc = pl_sustain(t, got, NULL, NULL, msg, msglen);
+	rl_target_close(t);
+	m->evals++;
+	return rc;
+}
+
+/* Spare area searched between these (per cent of the user capacity). */
+#define PL_OP_LO 2.0
+#define PL_OP_HI 100.0
+
+int pl_model_spare(struct pl_model *m, const struct pl_sustain *meas, const char *tmp,
+                   struct pl_sustain *got, char *msg, size_t msglen)
+{
+	double lo = log(PL_OP_LO), hi = log(PL_OP_HI);
+	int rc;
+
+	memset(got, 0, sizeof(*got));
+	if (!meas->run || meas->iops <= 0)
+		return 0;
+	/* the model's rate grows with its spare: at the bound and still slower, stop there */
+	rc = pl_spare_eval(m, PL_OP_HI, meas, tmp, got, msg, msglen);
+	if (rc)
+		return rc;
+	if (got->iops <= meas->iops) {
+		m->op_fit = 2;
+		return 0;
+	}
+	rc = pl_spare_eval(m, PL_OP_LO, meas, tmp, got, msg, msglen);
+	if (rc)
+		return rc;
+	if (got->iops >= meas->iops) {
+		m->op_fit = 3;
+		return 0;
+	}
+	for (int it = 0; it < 8; it++) {
+		double mid = (lo + hi) / 2;
+		rc = pl_spare_eval(m, exp(mid), meas, tmp, got, msg, msglen);
+		if (rc)
+			return rc;
+		if (got->iops < meas->iops)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* no slowdown in the measured window: the spare is at least this */
+	m->op_fit = meas->last >= 0.9 * meas->first ? 4 : 1;
+	return pl_spare_eval(m, exp((lo + hi) / 2), meas, tmp, got, msg, msglen);
+}
+
 /* "[fit: rr4k-qd1 0.82, rw4k-qd1 0.20; +-6 %]" for parameter @i. */
 static void pl_tag(char *buf, size_t len, const struct pl_model *m, int i, const double *sens)
 {
@@ -461,9 +527,10 @@ static void pl_tag(char *buf, size_t len, const struct pl_model *m, int i, const
 }
 
 void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const char *target,
-                    const struct pl_knee *k, const double *meas, const struct pl_plan *plan)
+                    const struct pl_knee *k, const struct pl_sustain *sus, const double *meas,
+                    const struct pl_plan *plan)
 {
-	char tag[PL_NPAR + 4][200];
+	char tag[PL_NPAR + 5][200];
 	time_t now = time(NULL);
 	struct tm tm;
 	char date[32];
@@ -493,6 +560,31 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 		snprintf(tag[PL_NPAR + 3], sizeof(tag[0]),
 		         "  # [fit: fill, no knee in %.1f GB written%s]", (double)k->written / 1e9,
 		         k->sampled ? " (a slice of the target)" : "");
+	if (m->op_fit == 1)
+		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
+		         "  # [fit: rw4k-full, %.1f %% spare: the model's rate after the fill "
+		         "is the measured one]",
+		         m->op_pct);
+	else if (m->op_fit == 3)
+		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
+		         "  # [fit: rw4k-full, %.0f %% spare, the search's bound: the model is "
+		         "faster even there]",
+		         m->op_pct);
+	else if (m->op_fit == 4)
+		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
+		         "  # [fit: rw4k-full, at least %.1f %% spare: no slowdown in the window; "
+		         "the least spare that shows none]",
+		         m->op_pct);
+	else if (m->op_fit == 2)
+		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
+		         "  # [fit: rw4k-full, %.0f %% spare, the search's bound: no slowdown "
+		         "from cleaning seen]",
+		         m->op_pct);
+	else
+		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
+		         "  # [calc: the capacity with ~%.0f %% spare and room for GC; est: the "
+		         "fill did not reach the end]",
+		         m->op_pct);
 	fprintf(f, "# Learned by raidlab profile learn from %s (%s).\n", target, date);
 	fprintf(f,
 	        "# Method (docs/simulator.md, \"Learning a profile\"): probes through the target\n"
@@ -515,9 +607,19 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 	fprintf(
 	    f, "#   fill         %12.2f MB/s   before the knee, %.2f MB/s after, knee at %.2f GB\n",
 	    k->cache_mbs, k->after_mbs, (double)k->knee / 1e9);
+	if (sus->run)
+		fprintf(f,
+		        "#   %-12s %12.2f IOPS   %s: mean of %u slices of %.1f s (first %.0f, "
+		        "last %.0f)\n",
+		        pl_sustain_probe.id, sus->iops, pl_sustain_probe.what, sus->slices,
+		        (double)sus->slice_ns / 1e9, sus->first, sus->last);
 	fprintf(f, "\n");
 	pl_model_lines(f, m, tag);
-	fprintf(
-	    f, "\n# spare area: [est] 7 %% (or what the GC needs on a small target); steady-state\n"
-	       "# random writes and TRIM are not measured by this version of learn.\n");
+	fprintf(f,
+	        "\n# spare area: %s; TRIM and the steady state of long random-write\n"
+	        "# runs are not measured by this version of learn.\n",
+	        m->op_fit
+	            ? "fitted to rw4k-full, sustained random writes after the fill"
+	            : "[est] 7 % (or what the GC needs on a small target): the fill did not\n"
+	              "# reach the end of the target, so sustained random writes were not run");
 }

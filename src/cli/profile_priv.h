@@ -81,6 +81,30 @@ struct pl_knee {
 int pl_fill(struct rl_target *t, uint64_t from, uint64_t budget_ns, struct pl_knee *k,
             pl_note_fn note, void *arg, char *msg, size_t msglen);
 
+/** What sustained random writes over the whole written target showed. */
+struct pl_sustain {
+	bool run;        /* measured (the fill reached the end of the target) */
+	unsigned slices; /* consecutive slices of slice_ns each */
+	uint64_t slice_ns;
+	double iops;        /* the mean rate over the slices (what the window wrote) */
+	double first, last; /* the first and last slice's rates */
+	double spread;      /* relative spread of the slices' rates */
+};
+
+/** Slices pl_sustain runs after the fill (each one probe's time). */
+#define PL_SUSTAIN_SLICES 8
+
+/** The probe pl_sustain runs: 4K random writes QD32 over the whole target. */
+extern const struct pl_probe pl_sustain_probe;
+
+/**
+ * After the fill: @s->slices slices of @s->slice_ns each of 4K random
+ * writes at QD32 over the whole of @t; the rates into @s.  0, -EINTR when
+ * stopped, or a negative errno with @msg.
+ */
+int pl_sustain(struct rl_target *t, struct pl_sustain *s, pl_note_fn note, void *arg, char *msg,
+               size_t msglen);
+
 /** The fitted model: the parameters learn writes and where each came from. */
 #define PL_NPAR        8
 #define PL_NPROBES_MAX 16
@@ -94,6 +118,8 @@ struct pl_model {
 	uint64_t slc_size; /* 0: no SLC cache */
 	double t_prog_us;  /* after the knee */
 	double op_pct;
+	int op_fit; /* 0: the common value; 1: fitted to pl_sustain; 2: at its upper bound;
+	               3: at its lower bound; 4: a least value (no slowdown in the window) */
 	double sens[PL_NPAR][PL_NPROBES_MAX]; /* d ln figure / d ln parameter, per probe */
 	double rms;                           /* root mean square log error of the fit */
 	unsigned evals;                       /* simulations run */
@@ -103,7 +129,8 @@ extern const char *const pl_par_names[PL_NPAR];
 
 /** Write @m as a profile file to @f (name, description, tagged parameters). */
 void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const char *target,
-                    const struct pl_knee *k, const double *meas, const struct pl_plan *plan);
+                    const struct pl_knee *k, const struct pl_sustain *sus, const double *meas,
+                    const struct pl_plan *plan);
 
 /**
  * Fit @m to the figures @meas (first guesses in @m from pl_model_guess).
@@ -123,6 +150,16 @@ int pl_model_fit(struct pl_model *m, const double *meas, const struct pl_plan *p
  */
 int pl_model_knee(struct pl_model *m, const struct pl_knee *meas, const struct pl_plan *plan,
                   const char *tmp, struct pl_knee *got, char *msg, size_t msglen);
+
+/**
+ * The spare area: open the model full (every block written once, as the
+ * fill leaves the black box), run @meas's sustained random writes on it and
+ * search op_pct (bisection in log space) for the rate @meas saw; the
+ * model's figures in @got.  Nothing when @meas was not run.  0 or a
+ * negative errno.
+ */
+int pl_model_spare(struct pl_model *m, const struct pl_sustain *meas, const char *tmp,
+                   struct pl_sustain *got, char *msg, size_t msglen);
 
 /** A new empty candidate file in $TMPDIR (or /tmp): its descriptor, or -1. */
 int pl_tmpfile(char *path, size_t len);

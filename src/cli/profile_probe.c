@@ -61,6 +61,16 @@ const struct pl_probe pl_probes[] = {
 };
 const size_t pl_nprobes = sizeof(pl_probes) / sizeof(pl_probes[0]);
 
+const struct pl_probe pl_sustain_probe = {
+    "rw4k-full",
+    "4K random writes QD32 over the whole target after the fill (the spare area)",
+    "rw=randwrite bs=4k iodepth=32",
+    PL_IOPS,
+    RL_OP_WRITE,
+    true,
+    true,
+    0};
+
 /* Build @p's job: its options, then the region and the time. */
 static int pl_job(const struct pl_probe *p, struct rl_target *t, const struct pl_plan *plan,
                   struct wl_job *job, char *msg, size_t msglen)
@@ -102,9 +112,12 @@ static double pl_figure(const struct wl_result *res, const struct pl_probe *p)
 	return NAN;
 }
 
-/* Run probe @p once, for @runtime_ns when it is timed: its figure in *@fig. */
+/*
+ * Run probe @p once, for @runtime_ns when it is timed, with random offsets
+ * from @seed: its figure in *@fig.
+ */
 static int pl_run_one(struct rl_target *t, const struct pl_plan *plan, const struct pl_probe *p,
-                      uint64_t runtime_ns, double *fig, char *msg, size_t msglen)
+                      uint64_t runtime_ns, uint64_t seed, double *fig, char *msg, size_t msglen)
 {
 	struct wl_run_opts opts = {0};
 	struct pl_plan one = *plan;
@@ -115,6 +128,8 @@ static int pl_run_one(struct rl_target *t, const struct pl_plan *plan, const str
 	one.runtime_ns = runtime_ns;
 	if (pl_job(p, t, &one, &job, msg, msglen))
 		return -EINVAL;
+	if (seed)
+		job.seed = seed;
 	memset(&res, 0, sizeof(res));
 	rc = wl_run_job(t, &job, &opts, &res, msg, msglen);
 	if (rc) {
@@ -162,7 +177,7 @@ int pl_run_probes(struct rl_target *t, const struct pl_plan *plan, double *out, 
 					note(arg, p->what,
 					     ((double)i + (double)(r * (end - i) + k - i) / nr) /
 					         (double)pl_nprobes);
-				rc = pl_run_one(t, plan, p, plan->runtime_ns / nr,
+				rc = pl_run_one(t, plan, p, plan->runtime_ns / nr, 0,
 				                &v[(k - i) * nr + r], msg, msglen);
 				if (rc)
 					return rc;
@@ -206,6 +221,41 @@ static double pl_median(double *v, size_t n, double *spread)
 }
 
 #define PL_RATES_MAX 4096
+
+int pl_sustain(struct rl_target *t, struct pl_sustain *s, pl_note_fn note, void *arg, char *msg,
+               size_t msglen)
+{
+	struct pl_plan plan = {.area = t->size};
+	double v[PL_RATES_MAX], sorted[PL_RATES_MAX];
+	unsigned n = s->slices < PL_RATES_MAX ? s->slices : PL_RATES_MAX;
+
+	s->run = false;
+	for (unsigned i = 0; i < n; i++) {
+		int rc;
+		if (wl_run_stop_requested())
+			return -EINTR;
+		if (note)
+			note(arg, pl_sustain_probe.what, (double)i / n);
+		/* a new seed per slice: each slice writes new places, as one long run would */
+		rc = pl_run_one(t, &plan, &pl_sustain_probe, s->slice_ns, 1000 + i, &v[i], msg,
+		                msglen);
+		if (rc)
+			return rc;
+		if (isnan(v[i]))
+			v[i] = 0;
+	}
+	if (!n)
+		return 0;
+	memcpy(sorted, v, n * sizeof(*v));
+	pl_median(sorted, n, &s->spread);
+	s->iops = 0;
+	for (unsigned i = 0; i < n; i++)
+		s->iops += v[i] / n;
+	s->first = v[0];
+	s->last = v[n - 1];
+	s->run = true;
+	return 0;
+}
 
 int pl_fill(struct rl_target *t, uint64_t from, uint64_t budget_ns, struct pl_knee *k,
             pl_note_fn note, void *arg, char *msg, size_t msglen)

@@ -7,7 +7,8 @@
 # cache, which learn only samples) within 1.25x; the learned file is
 # accepted wherever a profile name is (ssd(FILE), sweeps); on a small drive
 # the fill covers, the spare area fitted to sustained random writes after
-# it (rw4k-full) predicts them from full better than the 7 % guess; bad input is
+# it (rw4k-full) predicts them from full better than the 7 % guess, and
+# advise answers on two of them; bad input is
 # refused with a message and nothing is left behind.
 . "$(dirname "$0")/lib.sh"
 need jq
@@ -85,6 +86,12 @@ awk -v o="$o" -v l="$l" -v g="$g" 'BEGIN { r = l / o; if (r < 1) r = 1 / r; q = 
 	exit !(o > 0 && r <= 1.25 && r < q) }' ||
 	fail "spare: 20 s of random writes from full: original $o IOPS, learned $l, with the 7 % guess $g"
 echo "ok: spare area fitted ($(grep '^blocks' spare.profile | cut -c1-60)): 20 s from full: original $o IOPS, learned $l, 7 % guess $g"
+
+# advise takes a learned profile as it takes a shipped one
+$RAIDLAB advise --drives 2x./spare.profile -j 1 >adv.out 2>adv.err || { cat adv.err; fail "advise --drives 2x./spare.profile"; }
+grep -q '^Answer (throughput): ' adv.out && grep -q 'raid1 x2' adv.out ||
+	{ cat adv.out; fail "advise on a learned profile: no ranking or no answer"; }
+echo "ok: advise --drives 2x./spare.profile: $(grep '^Answer' adv.out)"
 
 # Ctrl-C during learn: nothing left behind (no profile, no candidate file)
 mkdir tmpd

@@ -215,15 +215,15 @@ EOF_AWK
 # Known differences, line number -> fields (a regular expression on the
 # path) that differ from fio's for a reason the test names; they are shown,
 # not counted as agreeing, and a line that agrees on them anyway says so.
-#   2, 3: iodepth_complete, the requests reaped per call.  fio's libaio and
-#   io_uring engines reap one to four at a time and the rest in one call at
-#   the end; raidlab's executor reaps every completion ready when it polls,
-#   and its io_uring resubmits a reaped batch together, so batches of 5 to
-#   32 are common there (the engine's behaviour, not a report's).
-#   3: slat_ns too, the submission latency.  raidlab's rings are set up
-#   with IORING_SETUP_SINGLE_ISSUER and COOP_TASKRUN, which fio 3.33 does
-#   not ask for; its io_uring_enter for one O_DIRECT write returns in about
-#   half fio's time here (means 8 against 16 us, minima 2 against 6).
+#   2, 3: iodepth_complete, the requests reaped per call.  Both tools take
+#   one completion at a time (iodepth_batch_complete_max's default), but
+#   fio reaps what is left in one call when the job ends, which its report
+#   rounds up to 0.1 % in the depth's bucket; raidlab drains one at a time.
+#   3: slat_ns too, the submission latency.  fio 3.33 sets its ring up with
+#   IORING_SETUP_DEFER_TASKRUN and submits with IORING_ENTER_GETEVENTS, so
+#   its submit call also runs the completions' deferred work; raidlab's
+#   rings use IORING_SETUP_TASKRUN_FLAG instead and submit alone (means 26-28
+#   against 6 us here, minima 5-7 against 2).
 declare -A known=([2]='iodepth_complete' [3]='iodepth_complete|slat_ns')
 
 # judge N: line N's raidlab.json beside fio1.json and fio2.json; the reasons it differs in why

@@ -64,7 +64,7 @@ static const char learn_usage[] =
     "  --name NAME        the profile's name (default: FILE's base name)\n"
     "  --size SIZE        size of a scratch file learn creates (default 4g)\n"
     "  --force-destroy    allow writing over data found on the target\n"
-    "  --quiet            no progress line\n"
+    "  --quiet            no progress line and no summary (FILE holds the figures)\n"
     "\n"
     "check runs the AS SSD and Anvil suites on TARGET and on ssd(FILE) and prints the\n"
     "ratio of every cell (MB/s), the median error and the shares within 1.25x, 1.5x\n"

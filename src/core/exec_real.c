@@ -68,10 +68,6 @@ static int uring_reap(struct rl_exec *ex)
 	 */
 	unsigned avail = io_uring_cq_ready(ex->ring);
 
-	/* at most reap_max per call, as fio's getevents takes them (0: no limit) */
-	if (ex->reap_max && avail > ex->reap_max)
-		avail = ex->reap_max;
-
 	rl_exec_batch_begin(ex);
 	io_uring_for_each_cqe(ex->ring, head, cqe)
 	{

@@ -194,9 +194,7 @@ grep -q "repeats: 0" raidlab.dup || fail "a block repeated within a pass over it
 # --- IO submit / complete: the calls that submitted or reaped so many requests ---
 # (at iodepth=32 both submit one request a call, as fio's default
 # iodepth_batch=1: the "4" bucket, where all used to sit at the depth, "32";
-# and both take one completion at a time, iodepth_batch_complete_max's
-# default: the complete line's "4" bucket too, where raidlab's io_uring
-# reaps used to sit in "32", all that its ring held)
+# how many a reap finds depends on the engine's timing, so only its sum)
 for e in io_uring libaio; do
 	qd=(--name=q --filename="$T/qd.img" --size=16m --rw=randread --ioengine=$e --iodepth=32
 		--direct=1 --runtime=1 --time_based --output-format=json)
@@ -208,10 +206,6 @@ for e in io_uring libaio; do
 		fail "$e: submit calls mostly in '$(jq -r "$top" rl.json)', fio's in '$(jq -r "$top" fio.json)'"
 	jq -e '[.jobs[0].iodepth_complete[]] | add | . > 99.9 and . < 100.1' rl.json >/dev/null ||
 		fail "$e: the complete shares do not add up: $(jq -c '.jobs[0].iodepth_complete' rl.json)"
-	for f in fio rl; do
-		jq -e '.jobs[0].iodepth_complete["4"] > 95' $f.json >/dev/null ||
-			fail "$e: $f reaps more than four at a time: $(jq -c '.jobs[0].iodepth_complete' $f.json)"
-	done
 done
 
 # --- --enghelp=ENGINE: the options fio lists, in its order ---

@@ -221,8 +221,9 @@ EOF_AWK
 #   call at the end; raidlab's libaio does the same, its io_uring takes
 #   every completion its ring holds when it polls (96 % of reaps in 17-32
 #   at iodepth 32, fio 99.98 % in 1-4).  Taking one at a time there, as
-#   fio does, was tried and left out: beside a CPU hog the slow-motion
-#   file suites (files_sim) fell behind their simulated hardware more often.
+#   fio does, was tried and left out: beside a CPU hog, files_sim's ISO copy
+#   on raid0 fell below its bar in 3 of 6 runs with it, none of 6 without
+#   (the cause is not known yet).
 #   3: slat_ns too, the submission latency.  fio 3.33 sets its ring up with
 #   IORING_SETUP_DEFER_TASKRUN and submits with IORING_ENTER_GETEVENTS, so
 #   its submit call also runs the completions' deferred work; raidlab's

@@ -560,26 +560,29 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 		snprintf(tag[PL_NPAR + 3], sizeof(tag[0]),
 		         "  # [fit: fill, no knee in %.1f GB written%s]", (double)k->written / 1e9,
 		         k->sampled ? " (a slice of the target)" : "");
+	/* the spare the blocks give (the GC's room can make it more than op_pct) */
+	double eff =
+	    ((double)pl_blocks(m) * pl_stripe(m->dies) * PL_PAGES / (double)m->capacity - 1) * 100;
 	if (m->op_fit == 1)
 		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
 		         "  # [fit: rw4k-full, %.1f %% spare: the model's rate after the fill "
 		         "is the measured one]",
-		         m->op_pct);
+		         eff);
 	else if (m->op_fit == 3)
 		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [fit: rw4k-full, %.0f %% spare, the search's bound: the model is "
+		         "  # [fit: rw4k-full, %.1f %% spare, the search's bound: the model is "
 		         "faster even there]",
-		         m->op_pct);
+		         eff);
 	else if (m->op_fit == 4)
 		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [fit: rw4k-full, at least %.1f %% spare: no slowdown in the window; "
-		         "the least spare that shows none]",
-		         m->op_pct);
+		         "  # [fit: rw4k-full, at least %.1f %% spare: no slowdown in the window, "
+		         "and the model's rate matches there]",
+		         eff);
 	else if (m->op_fit == 2)
 		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [fit: rw4k-full, %.0f %% spare, the search's bound: no slowdown "
-		         "from cleaning seen]",
-		         m->op_pct);
+		         "  # [fit: rw4k-full, %.0f %% spare, the search's bound: the model is "
+		         "slower even there, held back by more than cleaning]",
+		         eff);
 	else
 		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
 		         "  # [calc: the capacity with ~%.0f %% spare and room for GC; est: the "

@@ -217,9 +217,10 @@ static void learn_print(const struct learn_args *a, const struct pl_model *m, co
 		printf("  %-12s %10.1f IOPS  mean after the fill (first slice %.0f, last %.0f); "
 		       "model %.0f at %.1f %% spare%s\n",
 		       pl_sustain_probe.id, sus->iops, sus->first, sus->last, gsus->iops, m->op_pct,
-		       m->op_fit == 2 || m->op_fit == 3 ? " (the search's bound)"
-		       : m->op_fit == 4                 ? " (at least: no slowdown seen)"
-		                                        : "");
+		       m->op_fit == PL_OP_AT_HI || m->op_fit == PL_OP_AT_LO
+		           ? " (the search's bound)"
+		       : m->op_fit == PL_OP_LEAST ? " (at least: no slowdown seen)"
+		                                  : "");
 	else
 		printf(
 		    "  spare area not measured (the fill did not reach the end): %.0f %% assumed\n",

@@ -471,14 +471,14 @@ int pl_model_spare(struct pl_model *m, const struct pl_sustain *meas, const char
 	if (rc)
 		return rc;
 	if (got->iops <= meas->iops) {
-		m->op_fit = 2;
+		m->op_fit = PL_OP_AT_HI;
 		return 0;
 	}
 	rc = pl_spare_eval(m, PL_OP_LO, meas, tmp, got, msg, msglen);
 	if (rc)
 		return rc;
 	if (got->iops >= meas->iops) {
-		m->op_fit = 3;
+		m->op_fit = PL_OP_AT_LO;
 		return 0;
 	}
 	for (int it = 0; it < 8; it++) {
@@ -492,7 +492,7 @@ int pl_model_spare(struct pl_model *m, const struct pl_sustain *meas, const char
 			hi = mid;
 	}
 	/* no slowdown in the measured window: the spare is at least this */
-	m->op_fit = meas->last >= 0.9 * meas->first ? 4 : 1;
+	m->op_fit = meas->last >= 0.9 * meas->first ? PL_OP_LEAST : PL_OP_FITTED;
 	return pl_spare_eval(m, exp((lo + hi) / 2), meas, tmp, got, msg, msglen);
 }
 
@@ -563,31 +563,27 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 	/* the spare the blocks give (the GC's room can make it more than op_pct) */
 	double eff =
 	    ((double)pl_blocks(m) * pl_stripe(m->dies) * PL_PAGES / (double)m->capacity - 1) * 100;
-	if (m->op_fit == 1)
-		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [fit: rw4k-full, %.1f %% spare: the model's rate after the fill "
-		         "is the measured one]",
-		         eff);
-	else if (m->op_fit == 3)
-		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [fit: rw4k-full, %.1f %% spare, the search's bound: the model is "
-		         "faster even there]",
-		         eff);
-	else if (m->op_fit == 4)
-		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [fit: rw4k-full, at least %.1f %% spare: no slowdown in the window, "
-		         "and the model's rate matches there]",
-		         eff);
-	else if (m->op_fit == 2)
-		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [fit: rw4k-full, %.0f %% spare, the search's bound: the model is "
-		         "slower even there, held back by more than cleaning]",
-		         eff);
-	else
-		snprintf(tag[PL_NPAR + 4], sizeof(tag[0]),
-		         "  # [calc: the capacity with ~%.0f %% spare and room for GC; est: the "
-		         "fill did not reach the end]",
-		         m->op_pct);
+	static const struct {
+		const char *head;
+		int prec;
+		const char *tail;
+	} op_tag[] = {
+	    [PL_OP_FITTED] = {"fit: rw4k-full, ", 1,
+	                      " % spare: the model's rate after the fill is the measured one"},
+	    [PL_OP_AT_LO] = {"fit: rw4k-full, ", 1,
+	                     " % spare, the search's bound: the model is faster even there"},
+	    [PL_OP_LEAST] = {"fit: rw4k-full, at least ", 1,
+	                     " % spare: no slowdown in the window, and the model's rate matches "
+	                     "there"},
+	    [PL_OP_AT_HI] = {"fit: rw4k-full, ", 0,
+	                     " % spare, the search's bound: the model is slower even there, held "
+	                     "back by more than cleaning"},
+	    [PL_OP_GUESS] = {"calc: the capacity with ~", 0,
+	                     " % spare and room for GC; est: the fill did not reach the end"},
+	};
+	snprintf(tag[PL_NPAR + 4], sizeof(tag[0]), "  # [%s%.*f%s]", op_tag[m->op_fit].head,
+	         op_tag[m->op_fit].prec, m->op_fit == PL_OP_GUESS ? m->op_pct : eff,
+	         op_tag[m->op_fit].tail);
 	fprintf(f, "# Learned by raidlab profile learn from %s (%s).\n", target, date);
 	fprintf(f,
 	        "# Method (docs/simulator.md, \"Learning a profile\"): probes through the target\n"
@@ -621,7 +617,7 @@ void pl_model_write(FILE *f, const struct pl_model *m, const char *name, const c
 	fprintf(f,
 	        "\n# spare area: %s; TRIM and the steady state of long random-write\n"
 	        "# runs are not measured by this version of learn.\n",
-	        m->op_fit
+	        m->op_fit != PL_OP_GUESS
 	            ? "fitted to rw4k-full, sustained random writes after the fill"
 	            : "[est] 7 % (or what the GC needs on a small target): the fill did not\n"
 	              "# reach the end of the target, so sustained random writes were not run");

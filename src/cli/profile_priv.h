@@ -105,6 +105,15 @@ extern const struct pl_probe pl_sustain_probe;
 int pl_sustain(struct rl_target *t, struct pl_sustain *s, pl_note_fn note, void *arg, char *msg,
                size_t msglen);
 
+/** Where the spare area (op_pct) came from. */
+enum pl_op_fit {
+	PL_OP_GUESS,  /* the common value: the fill did not reach the end */
+	PL_OP_FITTED, /* the model's rate from full is rw4k-full's */
+	PL_OP_AT_HI,  /* the search's upper bound: the model is slower even there */
+	PL_OP_AT_LO,  /* the search's lower bound: the model is faster even there */
+	PL_OP_LEAST,  /* fitted, but the black box did not slow down: a least value */
+};
+
 /** The fitted model: the parameters learn writes and where each came from. */
 #define PL_NPAR        8
 #define PL_NPROBES_MAX 16
@@ -118,8 +127,7 @@ struct pl_model {
 	uint64_t slc_size; /* 0: no SLC cache */
 	double t_prog_us;  /* after the knee */
 	double op_pct;
-	int op_fit; /* 0: the common value; 1: fitted to pl_sustain; 2: at its upper bound;
-	               3: at its lower bound; 4: a least value (no slowdown in the window) */
+	enum pl_op_fit op_fit;
 	double sens[PL_NPAR][PL_NPROBES_MAX]; /* d ln figure / d ln parameter, per probe */
 	double rms;                           /* root mean square log error of the fit */
 	unsigned evals;                       /* simulations run */

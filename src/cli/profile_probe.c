@@ -74,21 +74,30 @@ const struct pl_probe pl_sustain_probe = {
     true,
     0};
 
-/* Build @p's job: its options, then the region and the time. */
-static int pl_job(const struct pl_probe *p, struct rl_target *t, const struct pl_plan *plan,
-                  struct wl_job *job, char *msg, size_t msglen)
+/* A job named @name from "KEY=VALUE ..." @spec (learn's own, always well formed). */
+static int pl_job_from(struct wl_job *job, const char *name, const char *spec, char *msg,
+                       size_t msglen)
 {
 	char opts[128], *save = NULL;
 
 	wl_job_init(job);
-	snprintf(job->name, sizeof(job->name), "%s", p->id);
-	snprintf(opts, sizeof(opts), "%s", p->job);
+	snprintf(job->name, sizeof(job->name), "%s", name);
+	snprintf(opts, sizeof(opts), "%s", spec);
 	for (char *tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(tok, '=');
 		*eq = 0;
-		if (wl_job_set(job, tok, eq + 1, p->id, msg, msglen))
+		if (wl_job_set(job, tok, eq + 1, name, msg, msglen))
 			return -EINVAL;
 	}
+	return 0;
+}
+
+/* Build @p's job: its options, then the region and the time. */
+static int pl_job(const struct pl_probe *p, struct rl_target *t, const struct pl_plan *plan,
+                  struct wl_job *job, char *msg, size_t msglen)
+{
+	if (pl_job_from(job, p->id, p->job, msg, msglen))
+		return -EINVAL;
 	job->offset = 0;
 	job->size = p->span ? t->size / job->bs * job->bs : plan->area;
 	if (p->timed) {
@@ -166,11 +175,7 @@ static int pl_settle(struct rl_target *t, char *msg, size_t msglen)
 	struct wl_result res;
 	int rc;
 
-	wl_job_init(&job);
-	snprintf(job.name, sizeof(job.name), "settle");
-	if (wl_job_set(&job, "rw", "write", NULL, msg, msglen) ||
-	    wl_job_set(&job, "bs", "4k", NULL, msg, msglen) ||
-	    wl_job_set(&job, "end_fsync", "1", NULL, msg, msglen))
+	if (pl_job_from(&job, "settle", "rw=write bs=4k end_fsync=1", msg, msglen))
 		return -EINVAL;
 	job.offset = 0;
 	job.size = 4096;
@@ -330,11 +335,7 @@ int pl_fill(struct rl_target *t, uint64_t from, uint64_t budget_ns, struct pl_kn
 		if (note)
 			note(arg, "sequential fill (the write knee)",
 			     budget_ns ? (double)used_ns / (double)budget_ns : 0);
-		wl_job_init(&job);
-		snprintf(job.name, sizeof(job.name), "fill");
-		if (wl_job_set(&job, "rw", "write", NULL, msg, msglen) ||
-		    wl_job_set(&job, "bs", "1m", NULL, msg, msglen) ||
-		    wl_job_set(&job, "iodepth", "8", NULL, msg, msglen))
+		if (pl_job_from(&job, "fill", "rw=write bs=1m iodepth=8", msg, msglen))
 			return -EINVAL;
 		job.offset = off;
 		job.size = len;

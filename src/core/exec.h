@@ -57,6 +57,8 @@ struct rl_exec_opts {
 	unsigned async_every; /* io_uring: IOSQE_ASYNC on every Nth request (force_async) */
 	int rw_flags;         /* RWF_* on every read and write (nowait; io_uring: uncached) */
 	bool user_reap;       /* libaio: completions read from the ring (userspace_reap) */
+	bool defer_taskrun;   /* io_uring: completion work deferred to the next wait, and each
+	                         submit waits for none but takes it (fio's ring); a job's */
 };
 
 /** A timer entry: complete @io with @status at time @when. */
@@ -168,6 +170,16 @@ struct rl_exec {
 	 */
 	unsigned reap_max;
 	unsigned reap_min;
+	/*
+	 * The end of a job's queue (io_uring and libaio), as fio ends its
+	 * loop: once each of the drain_need owners sharing the executor has
+	 * said it will issue nothing more (rl_exec_drain_note), the next
+	 * blocking poll waits for everything in flight and takes it in one
+	 * batch, one entry in batch_complete as fio's last getevents call.
+	 * 0: never (an executor whose owner does not say).
+	 */
+	unsigned drain_need, drain_seen;
+	bool uring_defer; /* io_uring: the ring defers completion work to the next enter */
 
 	/*
 	 * The clock of a batch of completions (rl_exec_batch_now): while a
@@ -178,6 +190,19 @@ struct rl_exec {
 	bool batch_open;
 	uint64_t batch_now; /* 0: not read yet in this batch */
 };
+
+/* One owner of @ex issues nothing more for now (drain_need above). */
+static inline void rl_exec_drain_note(struct rl_exec *ex)
+{
+	if (ex->drain_seen < ex->drain_need)
+		ex->drain_seen++;
+}
+
+/* Is the next blocking poll of @ex the end of the queue? */
+static inline bool rl_exec_draining(const struct rl_exec *ex)
+{
+	return ex->drain_need && ex->drain_seen >= ex->drain_need && ex->backend_inflight;
+}
 
 /**
  * Create an executor of @kind.  @pool_size child requests are reserved;

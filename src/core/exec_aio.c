@@ -135,10 +135,16 @@ static int aio_user_reap(struct aio_state *st, long max)
 	return n;
 }
 
-static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts)
+/* Take between @min and the reap limit of finished requests (@all: every one in flight). */
+static int aio_reap(struct rl_exec *ex, long min, struct timespec *ts, bool all)
 {
 	struct aio_state *st = ex->backend_priv;
 	long max = ex->reap_max && ex->reap_max < st->cap ? (long)ex->reap_max : (long)st->cap;
+	if (all) {
+		min = max =
+		    ex->backend_inflight < st->cap ? (long)ex->backend_inflight : (long)st->cap;
+		ex->drain_seen = 0;
+	}
 	int n = ex->opts.user_reap && min == 0 ? aio_user_reap(st, max) : -1;
 
 	if (n < 0)
@@ -188,21 +194,33 @@ static int aio_poll(struct rl_exec *ex, uint64_t block_until)
 		}
 		return 0;
 	}
+	if (rl_exec_draining(ex)) {
+		/* the queue's end: one wait for every request left, as fio's last getevents */
+		if (!block_until)
+			return 0;
+		if (block_until == UINT64_MAX)
+			return aio_reap(ex, 0, NULL, true);
+		uint64_t now = aio_now(ex);
+		uint64_t d = block_until > now ? block_until - now : 0;
+		struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
+		                      .tv_nsec = (long)(d % 1000000000ull)};
+		return aio_reap(ex, 0, &ts, true);
+	}
 	/* wait for reap_min of those in flight (fewer if fewer are) */
 	long want =
 	    ex->reap_min < ex->backend_inflight ? (long)ex->reap_min : (long)ex->backend_inflight;
 	if (want <= 1 || !block_until) {
-		rc = aio_reap(ex, 0, &zero);
+		rc = aio_reap(ex, 0, &zero, false);
 		if (rc != 0 || !block_until || !want)
 			return rc;
 	}
 	if (block_until == UINT64_MAX)
-		return aio_reap(ex, want, NULL);
+		return aio_reap(ex, want, NULL, false);
 	uint64_t now = aio_now(ex);
 	uint64_t d = block_until > now ? block_until - now : 0;
 	struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
 	                      .tv_nsec = (long)(d % 1000000000ull)};
-	return aio_reap(ex, want, &ts);
+	return aio_reap(ex, want, &ts, false);
 }
 
 static void aio_destroy(struct rl_exec *ex)

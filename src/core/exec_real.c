@@ -55,7 +55,8 @@ static void real_sleep_until(struct rl_exec *ex, uint64_t until)
 
 /* --- io_uring --- */
 
-static int uring_reap(struct rl_exec *ex)
+/* Take what has completed, at most reap_max of it (@all: everything). */
+static int uring_reap(struct rl_exec *ex, bool all)
 {
 	struct io_uring_cqe *cqe;
 	unsigned head, n = 0;
@@ -67,6 +68,19 @@ static int uring_reap(struct rl_exec *ex)
 	 * coming, and a time-based run would never see its end.
 	 */
 	unsigned avail = io_uring_cq_ready(ex->ring);
+
+	/* a ring that defers its completion work posts it when asked (fio's reap
+	   enters the kernel with GETEVENTS when its ring is empty) */
+	if (!avail && ex->uring_defer && ex->backend_inflight &&
+	    (IO_URING_READ_ONCE(*ex->ring->sq.kflags) & IORING_SQ_TASKRUN)) {
+		(void)io_uring_get_events(ex->ring);
+		avail = io_uring_cq_ready(ex->ring);
+	}
+	/* at most reap_max per call, as fio's getevents takes them (0: no limit) */
+	if (ex->reap_max && avail > ex->reap_max && !all)
+		avail = ex->reap_max;
+	if (all)
+		ex->drain_seen = 0;
 
 	rl_exec_batch_begin(ex);
 	io_uring_for_each_cqe(ex->ring, head, cqe)
@@ -115,7 +129,10 @@ static int uring_submit(struct rl_exec *ex)
 {
 	if (!ex->ring_pending)
 		return 0;
-	int rc = io_uring_submit(ex->ring);
+	/* with deferred completion work the submit call also runs it, as fio's
+	   (which enters with GETEVENTS): its time is in the submission latency */
+	int rc =
+	    ex->uring_defer ? io_uring_submit_and_get_events(ex->ring) : io_uring_submit(ex->ring);
 	if (rc < 0)
 		return rc;
 	uring_issued(ex, (unsigned)rc, ex->backend->now(ex));
@@ -147,7 +164,7 @@ static int uring_submit_and_wait(struct rl_exec *ex, uint64_t block_until)
 	uring_issued(ex, ex->ring_pending, t);
 	if (rc < 0 && rc != -ETIME && rc != -EINTR)
 		return rc;
-	return uring_reap(ex);
+	return uring_reap(ex, false);
 }
 
 int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
@@ -155,7 +172,7 @@ int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 	int rc;
 
 	if (ex->submit_with_wait && block_until && ex->backend_inflight) {
-		rc = uring_reap(ex);
+		rc = uring_reap(ex, false);
 		if (rc > 0)
 			return uring_submit(ex) < 0 ? -EIO : rc;
 		return uring_submit_and_wait(ex, block_until);
@@ -163,26 +180,33 @@ int rl_exec_uring_poll(struct rl_exec *ex, uint64_t block_until)
 	rc = uring_submit(ex);
 	if (rc < 0)
 		return rc;
-	rc = uring_reap(ex);
-	if (rc > 0 || !block_until)
-		return rc;
+	/* the queue's end: one wait for every request left, taken as one batch */
+	bool all = rl_exec_draining(ex);
+	if (all && !block_until)
+		return 0;
+	if (!all) {
+		rc = uring_reap(ex, false);
+		if (rc > 0 || !block_until)
+			return rc;
+	}
 	if (!ex->backend_inflight) {
 		real_sleep_until(ex, block_until);
 		return 0;
 	}
 	struct io_uring_cqe *cqe;
+	unsigned nr = all ? (unsigned)ex->backend_inflight : 1;
 	if (block_until == UINT64_MAX) {
-		rc = io_uring_wait_cqe(ex->ring, &cqe);
+		rc = io_uring_wait_cqe_nr(ex->ring, &cqe, nr);
 	} else {
 		uint64_t now = ex->backend->now(ex);
 		uint64_t d = rl_exec_wall_span(ex, block_until > now ? block_until - now : 0);
 		struct __kernel_timespec ts = {.tv_sec = (long long)(d / 1000000000ull),
 		                               .tv_nsec = (long long)(d % 1000000000ull)};
-		rc = io_uring_wait_cqe_timeout(ex->ring, &cqe, &ts);
+		rc = io_uring_wait_cqes(ex->ring, &cqe, nr, &ts, NULL);
 	}
 	if (rc < 0 && rc != -ETIME && rc != -EINTR)
 		return rc;
-	return uring_reap(ex);
+	return uring_reap(ex, all);
 }
 
 void rl_exec_sqe_ready(struct rl_exec *ex)
@@ -379,10 +403,21 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 	 * which liburing checks before it decides a wait need not enter. */
 	asked = uring_asked_flags(&ex->opts, &p);
 	p.flags = asked | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN |
-	          IORING_SETUP_TASKRUN_FLAG;
+	          IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_CQSIZE;
 	p.cq_entries = ring_depth * 2;
-	p.flags |= IORING_SETUP_CQSIZE;
-	rc = io_uring_queue_init_params(ring_depth, ex->ring, &p);
+	/* defer_taskrun (a job's ring, as fio's engine asks): completion work runs
+	   only when this thread enters the kernel for events, so a submit that
+	   enters with GETEVENTS pays for it, as fio's does; SQPOLL cannot have it */
+	if (ex->opts.defer_taskrun && !ex->opts.sqpoll) {
+		struct io_uring_params d = p;
+		d.flags |= IORING_SETUP_DEFER_TASKRUN;
+		rc = io_uring_queue_init_params(ring_depth, ex->ring, &d);
+		ex->uring_defer = rc == 0;
+	} else {
+		rc = -EINVAL;
+	}
+	if (rc == -EINVAL)
+		rc = io_uring_queue_init_params(ring_depth, ex->ring, &p);
 	if (rc == -EINVAL) {
 		/* Older kernels: the options' flags alone. */
 		struct io_uring_params q = {0};

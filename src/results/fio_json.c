@@ -412,6 +412,13 @@ unsigned st_fio_job_depth(const struct wl_result *res)
 	return res->job.engine == WL_ENGINE_PSYNC ? 1 : res->job.iodepth;
 }
 
+/* a share as fio prints it: one above 0 but below 0.1 percent shows as 0.1 */
+static double fio_share(uint64_t count, uint64_t total)
+{
+	double pct = total ? 100.0 * (double)count / (double)total : 0;
+	return count && pct < 0.1 ? 0.1 : pct;
+}
+
 double st_fio_batch_pct(const uint64_t dist[7], unsigned depth, size_t i)
 {
 	uint64_t sum = 0;
@@ -420,14 +427,7 @@ double st_fio_batch_pct(const uint64_t dist[7], unsigned depth, size_t i)
 		sum += dist[k];
 	if (!sum) /* an engine whose calls are not counted: all at the depth */
 		return i == st_fio_depth_slot(depth, true) ? 100.0 : 0.0;
-	return 100.0 * (double)dist[i] / (double)sum;
-}
-
-/* a share as fio prints it: one above 0 but below 0.1 percent shows as 0.1 */
-static double fio_share(uint64_t count, uint64_t total)
-{
-	double pct = total ? 100.0 * (double)count / (double)total : 0;
-	return count && pct < 0.1 ? 0.1 : pct;
+	return fio_share(dist[i], sum); /* fio's stat_calc_dist: at least 0.1 when any */
 }
 
 /* iodepth_submit / iodepth_complete from @dist */

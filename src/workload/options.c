@@ -80,16 +80,15 @@ static const struct opt_def opt_table[] = {
     {OPT_INFO("iodepth_batch_complete_min", "iodepth_batch_complete", "int", "1",
               "Completions a job waits for once its queue is full (libaio): 1, as fio, "
               "waits for one; N waits until N are done; 0 never waits in the kernel but "
-              "polls (a busy loop, as fio's).  io_uring reads completions from its ring "
-              "and only waits for one."),
+              "polls (a busy loop, as fio's).  io_uring waits for one."),
      .set = opt_set_u32, .off = OPT_OFF(iodepth_batch_complete_min, uint32_t), .min = 0,
      .max = 65536},
     {OPT_INFO("iodepth_batch_complete_max", NULL, "int", "0",
               "Completions taken from the kernel per system call (libaio): 0 means "
               "iodepth_batch_complete_min (at least 1), so by default each completion is "
               "one io_getevents() call, as in fio; iodepth takes every finished one at "
-              "once and saves those calls.  io_uring takes every finished one from its "
-              "ring without a system call."),
+              "once and saves those calls.  io_uring takes as many from its ring (no "
+              "system call) before the job queues again, as fio's io_uring engine does."),
      .set = opt_set_u32, .off = OPT_OFF(iodepth_batch_complete_max, uint32_t), .min = 0,
      .max = 65536},
     {OPT_INFO("numjobs", NULL, "int", "1",

@@ -692,6 +692,19 @@ static void run_backlog_done(struct run_worker *w)
 	w->bl_drain = false;
 }
 
+/*
+ * @w issues nothing more in @phase: once per phase, tell the executor, whose
+ * next wait then takes everything left in one call, as fio ends its loop
+ * (its do_io and do_verify reap cur_depth events at once).
+ */
+static void run_drain_note(struct run_worker *w, enum run_phase phase)
+{
+	if ((w->drained & (1u << phase)) || !w->inflight)
+		return; /* nothing left to take: the next wait is an ordinary one */
+	w->drained |= (uint8_t)(1u << phase);
+	rl_exec_drain_note(w->ex);
+}
+
 void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 {
 	for (;;) {
@@ -727,6 +740,7 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 				return;
 			}
 			run_flow_leave(w);
+			run_drain_note(w, PHASE_MAIN);
 			if (w->job->end_fsync && w->wrote && !w->end_synced && !w->res->errors) {
 				if (w->inflight)
 					return; /* the last request back issues the FLUSH */
@@ -777,9 +791,12 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 			w->phase = PHASE_MAIN;
 			break;
 		case PHASE_VERIFY:
-			if (run_next_verify(w, s))
+			if (run_next_verify(w, s)) {
 				run_submit(w, s, now);
-			else if (!w->inflight)
+				return;
+			}
+			run_drain_note(w, PHASE_VERIFY);
+			if (!w->inflight)
 				w->phase = PHASE_DONE;
 			return;
 		case PHASE_DONE:

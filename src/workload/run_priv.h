@@ -140,6 +140,7 @@ struct run_worker {
 	bool check_reads;       /* verify=meta on a reading job: check every read */
 	bool fresh_issue;       /* slat measured: each request's issue time read afresh */
 	bool cut;               /* its modelled waits were cut (run_loop_cut): -ECANCELED ends */
+	uint8_t drained;        /* phases whose last request it issued (rl_exec_drain_note) */
 	struct wl_trace trace;  /* read_iolog: the requests to replay (n 0: none) */
 	size_t trace_pos;       /* read_iolog: the next request */
 	uint64_t trace_t0;      /* read_iolog: when this pass over the trace began */

@@ -411,6 +411,7 @@ static int run_thread_exec(struct run_thread *th, struct rl_exec **exp)
 	    .async_every = j0->force_async,
 	    .rw_flags = (j0->nowait ? RWF_NOWAIT : 0) | (j0->uncached ? RUN_RWF_DONTCACHE : 0),
 	    .user_reap = j0->userspace_reap,
+	    .defer_taskrun = true, /* fio 3.33's ring (docs/options.md) */
 	};
 	rc = rl_exec_create_opts(th->kind, (size_t)depth * 16 + 256, depth < 8 ? 8 : depth, &eo,
 	                         &ex);
@@ -448,6 +449,8 @@ static int run_thread_exec(struct run_thread *th, struct rl_exec **exp)
 		if (i == 0 || j->iodepth_batch_complete_min < ex->reap_min)
 			ex->reap_min = j->iodepth_batch_complete_min;
 	}
+	/* a job with a thread of its own ends its queue as fio's does (rl_exec_drain_note) */
+	ex->drain_need = th->n == 1;
 	return 0;
 }
 

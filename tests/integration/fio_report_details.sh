@@ -194,7 +194,9 @@ grep -q "repeats: 0" raidlab.dup || fail "a block repeated within a pass over it
 # --- IO submit / complete: the calls that submitted or reaped so many requests ---
 # (at iodepth=32 both submit one request a call, as fio's default
 # iodepth_batch=1: the "4" bucket, where all used to sit at the depth, "32";
-# how many a reap finds depends on the engine's timing, so only its sum)
+# and both take one completion at a time, iodepth_batch_complete_max's
+# default: the complete line's "4" bucket too, where raidlab's io_uring
+# reaps used to sit in "32", all that its ring held)
 for e in io_uring libaio; do
 	qd=(--name=q --filename="$T/qd.img" --size=16m --rw=randread --ioengine=$e --iodepth=32
 		--direct=1 --runtime=1 --time_based --output-format=json)
@@ -206,6 +208,25 @@ for e in io_uring libaio; do
 		fail "$e: submit calls mostly in '$(jq -r "$top" rl.json)', fio's in '$(jq -r "$top" fio.json)'"
 	jq -e '[.jobs[0].iodepth_complete[]] | add | . > 99.9 and . < 100.1' rl.json >/dev/null ||
 		fail "$e: the complete shares do not add up: $(jq -c '.jobs[0].iodepth_complete' rl.json)"
+	for f in fio rl; do
+		jq -e '.jobs[0].iodepth_complete["4"] > 95' $f.json >/dev/null ||
+			fail "$e: $f reaps more than four at a time: $(jq -c '.jobs[0].iodepth_complete' $f.json)"
+	done
+done
+# and both end the queue as fio's loop does: what is still in flight when
+# the last request has gone out comes back in one call, so a job of a fixed
+# size has fio's very line (iodepth 16: 4081 calls of one, then one of 15,
+# the "16" bucket, which fio prints as 0.1 %; raidlab used to show 0 there)
+for e in io_uring libaio; do
+	qd=(--name=q --filename="$T/qd.img" --size=16m --bs=4k --rw=randread --ioengine=$e
+		--iodepth=16 --direct=1 --output-format=json)
+	fio "${qd[@]}" --output=fio.json >/dev/null || fail "fio $e"
+	$RAIDLAB run "${qd[@]}" --output=rl.json || fail "raidlab $e"
+	line() { jq -c '.jobs[0].iodepth_complete | map_values(. * 10000 | round)' "$1"; }
+	[ "$(line rl.json)" = "$(line fio.json)" ] ||
+		fail "$e: complete line $(line rl.json), fio's $(line fio.json) (per cent x 10^4)"
+	jq -e '.jobs[0].iodepth_complete["16"] == 0.1' rl.json >/dev/null ||
+		fail "$e: no last call that takes the rest: $(jq -c '.jobs[0].iodepth_complete' rl.json)"
 done
 
 # --- --enghelp=ENGINE: the options fio lists, in its order ---

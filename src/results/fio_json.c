@@ -121,6 +121,27 @@ static struct json_object *fio_lat(const struct st_hist *h, const struct wl_job 
  * KiB/s) summed from the series' intervals; a run shorter than a window has
  * no sample, as in fio.
  */
+uint64_t st_fio_runtime_ms(const struct wl_result *res, int d)
+{
+	uint64_t us = wl_result_runtime(res, (enum rl_op)d) / 1000;
+
+	return (us + 999) / 1000;
+}
+
+uint64_t st_fio_bw_bytes(const struct wl_result *res, int d)
+{
+	uint64_t ms = st_fio_runtime_ms(res, d);
+
+	return ms ? res->dir[d].bytes * 1000 / ms : 0;
+}
+
+double st_fio_iops(const struct wl_result *res, int d)
+{
+	uint64_t ms = st_fio_runtime_ms(res, d);
+
+	return ms && res->dir[d].bytes ? 1000.0 * (double)res->dir[d].ios / (double)ms : 0;
+}
+
 uint64_t st_fio_sample_ns(const struct wl_result *res, int d)
 {
 	uint64_t rt = wl_result_runtime(res, (enum rl_op)d);
@@ -174,11 +195,11 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	st_hist_init(&zero);
 	fio_add_i(o, "io_bytes", (int64_t)r->bytes);
 	fio_add_i(o, "io_kbytes", (int64_t)(r->bytes / 1024));
-	fio_add_i(o, "bw_bytes", (int64_t)wl_result_bw(res, (enum rl_op)d));
-	fio_add_i(o, "bw", (int64_t)(wl_result_bw(res, (enum rl_op)d) / 1024));
-	fio_add_d(o, "iops", wl_result_iops(res, (enum rl_op)d));
-	fio_add_i(o, "runtime",
-	          r->bytes ? (int64_t)(wl_result_runtime(res, (enum rl_op)d) / 1000000) : 0);
+	/* as fio: from the runtime in whole ms, rounded up (a short run's rate is that coarse) */
+	fio_add_i(o, "bw_bytes", (int64_t)st_fio_bw_bytes(res, d));
+	fio_add_i(o, "bw", (int64_t)(st_fio_bw_bytes(res, d) / 1024));
+	fio_add_d(o, "iops", st_fio_iops(res, d));
+	fio_add_i(o, "runtime", r->bytes ? (int64_t)st_fio_runtime_ms(res, d) : 0);
 	fio_add_i(o, "total_ios", (int64_t)r->ios);
 	fio_add_i(o, "short_ios", 0);
 	fio_add_i(o, "drop_ios", 0);
@@ -197,7 +218,7 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	fio_add_i(o, "bw_max", (int64_t)st.max);
 	/* fio: the samples' mean as a share of the group's bandwidth (here the job's own:
 	   one job, or the merged group_reporting one), at most 100; 0 without samples */
-	double own_kib = (double)wl_result_bw(res, (enum rl_op)d) / 1024;
+	double own_kib = (double)(st_fio_bw_bytes(res, d) / 1024);
 	fio_add_d(o, "bw_agg",
 	          !st.n || own_kib <= 0            ? 0
 	          : st.mean * 100 >= own_kib * 100 ? 100.0
@@ -669,9 +690,9 @@ static void fio_terse_dir(FILE *f, const struct wl_result *res, int d)
 	struct st_fio_stat st;
 
 	fprintf(f, ";%llu;%llu;%llu;%llu", (unsigned long long)(r->bytes / 1024),
-	        (unsigned long long)(wl_result_bw(res, (enum rl_op)d) / 1024),
-	        (unsigned long long)wl_result_iops(res, (enum rl_op)d),
-	        (unsigned long long)(r->ios ? wl_result_runtime(res, (enum rl_op)d) / 1000000 : 0));
+	        (unsigned long long)(st_fio_bw_bytes(res, d) / 1024),
+	        (unsigned long long)st_fio_iops(res, d),
+	        (unsigned long long)(r->ios ? st_fio_runtime_ms(res, d) : 0));
 	fio_terse_lat(f, st_fio_slat(r), j->disable_slat);
 	fio_terse_lat(f, st_fio_clat(r), j->disable_clat);
 	if (ph) {

@@ -56,6 +56,12 @@ struct st_fio_stat {
 void st_fio_samples(const struct st_series *s, uint64_t runtime_ns, bool per_io,
                     struct st_fio_stat *out);
 
+/* fio's runtime of direction @d in whole ms, rounded up from microseconds as
+   fio's update_runtime does, and the rates fio derives from it */
+uint64_t st_fio_runtime_ms(const struct wl_result *res, int d);
+uint64_t st_fio_bw_bytes(const struct wl_result *res, int d);
+double st_fio_iops(const struct wl_result *res, int d);
+
 /**
  * The span direction @d's samples cover: its runtime, but short of the
  * job's runtime= limit when it ran that long (fio ends the job before it

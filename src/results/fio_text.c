@@ -304,7 +304,7 @@ static void fio_text_dir(FILE *f, const char *label, const struct wl_result *res
                          const struct fio_group *g)
 {
 	const struct wl_dir_result *r = &res->dir[d];
-	uint64_t runt = wl_result_runtime(res, (enum rl_op)d) / 1000000;
+	uint64_t runt = st_fio_runtime_ms(res, d);
 	bool p2 = fio_pow2(&res->job);
 	char io[32], bw[32], bwalt[32], iops[32];
 
@@ -501,7 +501,7 @@ static bool fio_group_sum(const struct st_fio_job *jobs, size_t n, unsigned gid,
 		any = true;
 		const struct wl_result *res = jobs[i].res;
 		for (int d = 0; d < WL_DIRS; d++) {
-			uint64_t rt = wl_result_runtime(res, (enum rl_op)d) / 1000000;
+			uint64_t rt = st_fio_runtime_ms(res, d);
 			uint64_t bytes = res->dir[d].bytes, ios = res->dir[d].ios;
 			if (res->job.unified_rw == 1) {
 				if (d)

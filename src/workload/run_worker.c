@@ -232,17 +232,19 @@ static int run_worker_setup(struct run_worker *w)
 
 /*
  * Start issuing: the clock of the job starts here (after startdelay, if any),
- * once the target's cache is dropped (invalidate=1, fio's default): fio drops
- * it when it opens the files, before its clock starts, and the write-back of
- * a dirty file's pages it waits for (milliseconds) is no request's latency.
+ * then the target's cache is dropped (invalidate=1, fio's default).  fio
+ * reads its clock (td->start) before do_io opens the files on their first
+ * request and drops their cache there, so the drop, and the write-back of
+ * a dirty file's pages it waits for (milliseconds), is in the runtime but
+ * in no request's latency: the first request is stamped after it.
  */
 static void run_worker_begin(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
+	uint64_t now = run_now(w);
 
 	if (job->invalidate)
 		rl_target_drop_cache(w->t);
-	uint64_t now = run_now(w);
 
 	w->t_start = now;
 	w->t_measure = now + job->ramp_ns;
@@ -268,8 +270,9 @@ static void run_worker_begin(struct run_worker *w)
 			w->phase = PHASE_DONE;
 		return;
 	}
+	uint64_t first = job->invalidate ? run_now(w) : now; /* the first requests' stamp */
 	for (unsigned i = 0; i < w->nslots && w->phase == PHASE_MAIN; i++)
-		run_issue(w, &w->slots[i], now);
+		run_issue(w, &w->slots[i], first);
 	if (!w->inflight && w->phase == PHASE_MAIN)
 		w->phase = PHASE_DONE;
 }

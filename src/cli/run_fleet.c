@@ -103,17 +103,26 @@ void cli_fleet_print(FILE *out, const struct fleet *f)
 			fleet_print_job(out, f, &f->jobs[i]);
 }
 
-/* fio's entry of the aggregate: the sums of the ranks' rates, not bytes over the longest runtime.
+/*
+ * fio's entry of the aggregate: the sums of the ranks' rates as their own
+ * entries print them (from whole ms: st_fio_iops), not bytes over the
+ * longest runtime.
  */
-static void fleet_fio_sums(struct json_object *e, const struct fleet_job *j)
+static void fleet_fio_sums(struct json_object *e, const struct fleet_job *j, int nranks)
 {
 	for (int d = 0; d < WL_DIRS; d++) {
 		struct json_object *o = json_object_object_get(e, fleet_dirs[d]);
+		uint64_t bw = 0;
+		double iops = 0;
 		if (!o)
 			continue;
-		json_object_object_add(o, "bw_bytes", json_object_new_int64((int64_t)j->bw[d]));
-		json_object_object_add(o, "bw", json_object_new_int64((int64_t)(j->bw[d] / 1024)));
-		json_object_object_add(o, "iops", json_object_new_double(j->iops[d]));
+		for (int r = 0; r < nranks; r++) {
+			bw += st_fio_bw_bytes(&j->ranks[r].res, d);
+			iops += st_fio_iops(&j->ranks[r].res, d);
+		}
+		json_object_object_add(o, "bw_bytes", json_object_new_int64((int64_t)bw));
+		json_object_object_add(o, "bw", json_object_new_int64((int64_t)(bw / 1024)));
+		json_object_object_add(o, "iops", json_object_new_double(iops));
 	}
 	json_object_object_add(e, "jobname", json_object_new_string("All clients"));
 }
@@ -141,7 +150,7 @@ void cli_fleet_fio_json(FILE *out, const struct fleet *f, struct rl_target *t, b
 		for (int r = 0; r < f->size; r++, k++)
 			json_object_object_add(json_object_array_get_idx(jobs, k), "hostname",
 			                       json_object_new_string(f->jobs[i].ranks[r].host));
-		fleet_fio_sums(json_object_array_get_idx(jobs, k++), &f->jobs[i]);
+		fleet_fio_sums(json_object_array_get_idx(jobs, k++), &f->jobs[i], f->size);
 	}
 	json_object_object_del(doc, "jobs");
 	json_object_object_add(doc, "client_stats", jobs);

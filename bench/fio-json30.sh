@@ -199,7 +199,10 @@ END {
 	for (k = 1; k <= n; k++) {
 		leaf = path[k]; sub(/.*\./, "", leaf)
 		count = leaf ~ /^(total_ios|io_bytes|io_kbytes|short_ios|drop_ios|error)$/
-		d = path[k]; sub(/\.[^.]*$/, "", d)
+		# in a random mix a latency's sample count is the direction's I/O
+		# count, drawn as the split is
+		if (kind == "mix" && path[k] ~ /\.(read|write)\.(clat|lat|slat)_ns\.N$/) count = 1
+		d = path[k]; sub(/\.[^.]*$/, "", d); sub(/\.(clat|lat|slat)_ns$/, "", d)
 		if (count && kind == "mix" && path[k] ~ /\.(read|write)\./) {
 			j = path[k]; sub(/\.(read|write)\./, ".", j)
 			sumf[j] += f1[k]; sumr[j] += r[k]

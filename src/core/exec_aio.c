@@ -194,33 +194,25 @@ static int aio_poll(struct rl_exec *ex, uint64_t block_until)
 		}
 		return 0;
 	}
-	if (rl_exec_draining(ex)) {
-		/* the queue's end: one wait for every request left, as fio's last getevents */
-		if (!block_until)
-			return 0;
-		if (block_until == UINT64_MAX)
-			return aio_reap(ex, 0, NULL, true);
-		uint64_t now = aio_now(ex);
-		uint64_t d = block_until > now ? block_until - now : 0;
-		struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
-		                      .tv_nsec = (long)(d % 1000000000ull)};
-		return aio_reap(ex, 0, &ts, true);
-	}
+	/* the queue's end: one wait for every request left, as fio's last getevents */
+	bool all = rl_exec_draining(ex);
+	if (all && !block_until)
+		return 0;
 	/* wait for reap_min of those in flight (fewer if fewer are) */
 	long want =
 	    ex->reap_min < ex->backend_inflight ? (long)ex->reap_min : (long)ex->backend_inflight;
-	if (want <= 1 || !block_until) {
+	if (!all && (want <= 1 || !block_until)) {
 		rc = aio_reap(ex, 0, &zero, false);
 		if (rc != 0 || !block_until || !want)
 			return rc;
 	}
 	if (block_until == UINT64_MAX)
-		return aio_reap(ex, want, NULL, false);
+		return aio_reap(ex, want, NULL, all);
 	uint64_t now = aio_now(ex);
 	uint64_t d = block_until > now ? block_until - now : 0;
 	struct timespec ts = {.tv_sec = (time_t)(d / 1000000000ull),
 	                      .tv_nsec = (long)(d % 1000000000ull)};
-	return aio_reap(ex, want, &ts, false);
+	return aio_reap(ex, want, &ts, all);
 }
 
 static void aio_destroy(struct rl_exec *ex)

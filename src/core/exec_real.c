@@ -408,13 +408,12 @@ int rl_exec_uring_init(struct rl_exec *ex, unsigned ring_depth)
 	/* defer_taskrun (a job's ring, as fio's engine asks): completion work runs
 	   only when this thread enters the kernel for events, so a submit that
 	   enters with GETEVENTS pays for it, as fio's does; SQPOLL cannot have it */
+	rc = -EINVAL;
 	if (ex->opts.defer_taskrun && !ex->opts.sqpoll) {
 		struct io_uring_params d = p;
 		d.flags |= IORING_SETUP_DEFER_TASKRUN;
 		rc = io_uring_queue_init_params(ring_depth, ex->ring, &d);
 		ex->uring_defer = rc == 0;
-	} else {
-		rc = -EINVAL;
 	}
 	if (rc == -EINVAL)
 		rc = io_uring_queue_init_params(ring_depth, ex->ring, &p);

@@ -310,7 +310,7 @@ static void fio_text_dir(FILE *f, const char *label, const struct wl_result *res
 
 	if (!runt)
 		return; /* fio: no runtime, no block */
-	uint64_t bps = r->bytes * 1000 / runt;
+	uint64_t bps = st_fio_bw_bytes(res, d);
 	int figs = fio_figs(&res->job);
 	st_fio_num(io, sizeof(io), r->bytes, figs, p2, "B");
 	st_fio_num(bw, sizeof(bw), bps, figs, p2, "B/s");

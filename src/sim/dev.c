@@ -35,6 +35,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/bigmap.h"
 #include "sim/sim.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -46,24 +47,20 @@
 /* Program units of the GC victim whose mapping is prefetched ahead (gc.c). */
 #define DEV_GC_AHEAD 4
 
-/* An anonymous mapping; @huge for the tables read at random (not for data=on). */
+/*
+ * The tables are anonymous mappings from core's reuse list (bigmap.h): a
+ * worker that builds one drive after another gets its last drive's pages
+ * back cleared instead of faulting fresh ones in.  @huge for the tables
+ * read at random (not for data=on): huge pages save most TLB misses.
+ */
 static void *dev_map(size_t len, bool huge)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	/* the tables are read at random: huge pages save most TLB misses */
-	if (huge && len >= (2u << 20))
-		madvise(p, len, MADV_HUGEPAGE);
-	return p;
+	return rl_bigmap_get(len, huge);
 }
 
 static void dev_unmap(void *p, size_t len)
 {
-	if (p)
-		munmap(p, len);
+	rl_bigmap_put(p, len);
 }
 
 static size_t dev_npu(const struct sim_dev *d)

@@ -1,15 +1,12 @@
 /*
- * runner.c - one suite on one stack, and the worker pool (runner.h).
+ * runner.c - one suite on one stack, and the one-request worker the MPI
+ * farm forks (runner.h, runner_priv.h).
  *
- * The pool is plain fork and pipes: each worker runs one request and
- * writes {"result": DOC} or {"error": TEXT} to its pipe, then exits.  The
- * parent polls every running pipe and appends what arrives to that job's
- * buffer, so a worker never blocks on a full pipe and the first to finish
- * is the first collected; at end of file it reaps the worker and parses.
- * A worker that dies without a word gets "the worker died (status S)".
- * A request's timeout is kept by the poll: it waits no longer than the
- * nearest deadline, and a worker past its own is killed and reaped, its
- * result "timed out after N s", while the others go on.
+ * The one-request worker is plain fork and a pipe: it runs one request,
+ * writes {"result": DOC} or {"error": TEXT} to its pipe and exits; its
+ * parent appends what arrives to the job's buffer and parses it at end of
+ * file.  A worker that dies without a word gets "the worker died (status
+ * S)".  The local pool (pool.c) keeps its workers for many requests.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -217,38 +214,6 @@ int pool_reap(struct pool_job *j)
 	return status;
 }
 
-/* The worker is done (or its pipe failed): reap it and take its result. */
-static void pool_finish(struct pool_job *j, int rdrc, struct suite_pool_result *res)
-{
-	int status = pool_reap(j);
-
-	if (rdrc < 0)
-		snprintf(res->error, sizeof(res->error), "reading the worker's result: %s",
-		         strerror(-rdrc));
-	else
-		pool_parse(j->buf, j->len, status, res);
-	res->wall_s = pool_now() - j->started;
-	free(j->buf);
-	j->buf = NULL;
-	j->cap = j->len = 0;
-}
-
-/* Milliseconds until the nearest deadline of a running job; -1: none. */
-static int pool_wait_ms(const struct suite_request *rq, const struct pool_job *run, unsigned nrun)
-{
-	double now = pool_now(), least = -1;
-
-	for (unsigned i = 0; i < nrun; i++) {
-		double lim = rq[run[i].index].timeout_s, left;
-		if (lim <= 0)
-			continue;
-		left = run[i].started + lim - now;
-		if (least < 0 || left < least)
-			least = left > 0 ? left : 0;
-	}
-	return least < 0 ? -1 : least > 86400 ? 86400000 : (int)(least * 1000) + 1;
-}
-
 void pool_expire(const struct suite_request *rq, struct pool_job *j, struct suite_pool_result *res)
 {
 	kill(j->pid, SIGKILL);
@@ -267,75 +232,4 @@ int suite_pool_run(const struct suite_request *rq, size_t n, unsigned par,
 	if (rl_mpi_size() > 1)
 		return suite_farm_run(rq, n, out, done, arg);
 	return pool_run_local(rq, n, par, out, done, arg);
-}
-
-int pool_run_local(const struct suite_request *rq, size_t n, unsigned par,
-                   struct suite_pool_result *out, suite_pool_done_fn done, void *arg)
-{
-	struct pool_job *run;
-	struct pollfd *pfd;
-	size_t next = 0, finished = 0;
-	unsigned nrun = 0;
-
-	if (!par)
-		par = 1;
-	run = calloc(par, sizeof(*run));
-	pfd = calloc(par, sizeof(*pfd));
-	if (!run || !pfd) {
-		free(run);
-		free(pfd);
-		return -ENOMEM;
-	}
-	while (finished < n) {
-		while (nrun < par && next < n) {
-			struct pool_job *j = &run[nrun];
-			int rc = wl_run_stop_requested() ? -ECANCELED : pool_start(&rq[next], j);
-			if (rc) { /* a stop (Ctrl-C) starts nothing more */
-				snprintf(out[next].error, sizeof(out[next].error), "%s%s",
-				         rc == -ECANCELED ? "not started: "
-				                          : "cannot start a worker: ",
-				         rc == -ECANCELED ? "the run was stopped" : strerror(-rc));
-				finished++;
-				if (done)
-					done(arg, next, finished, n);
-				next++;
-				continue;
-			}
-			j->index = next++;
-			nrun++;
-		}
-		if (!nrun)
-			break;
-		for (unsigned i = 0; i < nrun; i++)
-			pfd[i] = (struct pollfd){.fd = run[i].fd, .events = POLLIN};
-		if (poll(pfd, nrun, pool_wait_ms(rq, run, nrun)) < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = -errno;
-			for (unsigned i = 0; i < nrun; i++) { /* cannot wait: say so for each */
-				pool_finish(&run[i], e, &out[run[i].index]);
-				finished++;
-			}
-			break;
-		}
-		for (unsigned i = 0; i < nrun; i++) {
-			const struct suite_request *r = &rq[run[i].index];
-			int rc = pfd[i].revents ? pool_read(&run[i]) : 0;
-			if (!rc && r->timeout_s > 0 && pool_now() - run[i].started >= r->timeout_s)
-				pool_expire(r, &run[i], &out[run[i].index]);
-			else if (!rc)
-				continue;
-			else
-				pool_finish(&run[i], rc, &out[run[i].index]);
-			finished++;
-			if (done)
-				done(arg, run[i].index, finished, n);
-			run[i] = run[--nrun];
-			pfd[i] = pfd[nrun];
-			i--; /* the moved job sits at i now; its revents moved with it */
-		}
-	}
-	free(run);
-	free(pfd);
-	return finished == n ? 0 : -EIO;
 }

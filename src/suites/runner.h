@@ -97,7 +97,9 @@ struct suite_pool_result {
 typedef void (*suite_pool_done_fn)(void *arg, size_t index, size_t done, size_t total);
 
 /**
- * Run @n requests, at most @par at a time, each in its own process; results
+ * Run @n requests, at most @par at a time, in @par worker processes that
+ * run one request after another (pool.c; a worker that dies is replaced
+ * and costs only its request); results
  * into @out[i] (zeroed by the caller).  0, or a negative errno when the pool
  * itself could not run (a request's failure is in its result, not here).
  * Requests run with stdout and stderr of the caller; a progress callback in

@@ -42,12 +42,11 @@ struct bigmap_slot {
 	size_t resident;
 };
 
-static struct bigmap_idle {
-	struct rl_mutex lock;
-	struct bigmap_slot slot[BIGMAP_SLOTS] RL_GUARDED_BY(lock); /* oldest first */
-	unsigned n RL_GUARDED_BY(lock);
-	size_t bytes RL_GUARDED_BY(lock);
-} bigmap_idle = {.lock = {PTHREAD_MUTEX_INITIALIZER}};
+/* the idle list, oldest first, and its resident bytes */
+static struct rl_mutex bigmap_lock = {PTHREAD_MUTEX_INITIALIZER};
+static struct bigmap_slot bigmap_slot[BIGMAP_SLOTS] RL_GUARDED_BY(bigmap_lock);
+static unsigned bigmap_n RL_GUARDED_BY(bigmap_lock);
+static size_t bigmap_bytes RL_GUARDED_BY(bigmap_lock);
 
 static size_t bigmap_page(void)
 {
@@ -146,14 +145,14 @@ static void *bigmap_new(size_t len, bool huge)
 	return p;
 }
 
-/* Remove slot @i from the idle list (lock held); returns it. */
-static struct bigmap_slot bigmap_take(struct bigmap_idle *b, unsigned i) RL_REQUIRES(b->lock)
+/* Remove slot @i from the idle list; returns it. */
+static struct bigmap_slot bigmap_take(unsigned i) RL_REQUIRES(bigmap_lock)
 {
-	struct bigmap_slot s = b->slot[i];
+	struct bigmap_slot s = bigmap_slot[i];
 
-	memmove(&b->slot[i], &b->slot[i + 1], (b->n - i - 1) * sizeof(b->slot[0]));
-	b->n--;
-	b->bytes -= s.resident;
+	memmove(&bigmap_slot[i], &bigmap_slot[i + 1], (bigmap_n - i - 1) * sizeof(bigmap_slot[0]));
+	bigmap_n--;
+	bigmap_bytes -= s.resident;
 	return s;
 }
 
@@ -176,20 +175,19 @@ static size_t bigmap_class(size_t len)
 
 void *rl_bigmap_get(size_t len, bool huge)
 {
-	struct bigmap_idle *b = &bigmap_idle;
 	struct bigmap_slot s = {0};
 
 	if (!len)
 		return NULL;
 	len = bigmap_class(len);
-	rl_mutex_lock(&b->lock);
-	for (unsigned i = b->n; i-- > 0;) {
-		if (b->slot[i].len == len) {
-			s = bigmap_take(b, i);
+	rl_mutex_lock(&bigmap_lock);
+	for (unsigned i = bigmap_n; i-- > 0;) {
+		if (bigmap_slot[i].len == len) {
+			s = bigmap_take(i);
 			break;
 		}
 	}
-	rl_mutex_unlock(&b->lock);
+	rl_mutex_unlock(&bigmap_lock);
 	if (!s.p)
 		return bigmap_new(len, huge);
 	if (len >= (2u << 20))
@@ -206,7 +204,6 @@ void *rl_bigmap_get(size_t len, bool huge)
 
 void rl_bigmap_put(void *p, size_t len)
 {
-	struct bigmap_idle *b = &bigmap_idle;
 	size_t resident, cap = bigmap_cap();
 	void *gone[BIGMAP_SLOTS + 1];
 	size_t gone_len[BIGMAP_SLOTS + 1];
@@ -220,43 +217,40 @@ void rl_bigmap_put(void *p, size_t len)
 		munmap(p, len);
 		return;
 	}
-	rl_mutex_lock(&b->lock);
-	while (b->n && (b->n == BIGMAP_SLOTS || b->bytes + resident > cap)) {
-		struct bigmap_slot old = bigmap_take(b, 0);
+	rl_mutex_lock(&bigmap_lock);
+	while (bigmap_n && (bigmap_n == BIGMAP_SLOTS || bigmap_bytes + resident > cap)) {
+		struct bigmap_slot old = bigmap_take(0);
 		gone[ngone] = old.p;
 		gone_len[ngone++] = old.len;
 	}
-	b->slot[b->n++] = (struct bigmap_slot){.p = p, .len = len, .resident = resident};
-	b->bytes += resident;
-	rl_mutex_unlock(&b->lock);
+	bigmap_slot[bigmap_n++] = (struct bigmap_slot){.p = p, .len = len, .resident = resident};
+	bigmap_bytes += resident;
+	rl_mutex_unlock(&bigmap_lock);
 	for (unsigned i = 0; i < ngone; i++)
 		munmap(gone[i], gone_len[i]);
 }
 
 void rl_bigmap_drop(void)
 {
-	struct bigmap_idle *b = &bigmap_idle;
-
 	for (;;) {
 		struct bigmap_slot s;
-		rl_mutex_lock(&b->lock);
-		if (!b->n) {
-			rl_mutex_unlock(&b->lock);
+		rl_mutex_lock(&bigmap_lock);
+		if (!bigmap_n) {
+			rl_mutex_unlock(&bigmap_lock);
 			return;
 		}
-		s = bigmap_take(b, b->n - 1);
-		rl_mutex_unlock(&b->lock);
+		s = bigmap_take(bigmap_n - 1);
+		rl_mutex_unlock(&bigmap_lock);
 		munmap(s.p, s.len);
 	}
 }
 
 size_t rl_bigmap_idle_bytes(void)
 {
-	struct bigmap_idle *b = &bigmap_idle;
 	size_t n;
 
-	rl_mutex_lock(&b->lock);
-	n = b->bytes;
-	rl_mutex_unlock(&b->lock);
+	rl_mutex_lock(&bigmap_lock);
+	n = bigmap_bytes;
+	rl_mutex_unlock(&bigmap_lock);
 	return n;
 }

@@ -53,22 +53,6 @@ struct pool_worker {
 	bool busy;
 };
 
-static int pool_full_write(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t w = write(fd, c, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
  * The index to a worker's command pipe.  A worker that died since its last
  * answer has no reader left there: the write fails with EPIPE, and the
@@ -82,7 +66,7 @@ static int pool_cmd_write(int fd, uint64_t index)
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-	rc = pool_full_write(fd, &index, sizeof(index));
+	rc = pool_write_all(fd, &index, sizeof(index));
 	if (rc && errno == EPIPE && !sigismember(&old, SIGPIPE)) {
 		struct timespec zero = {0};
 		sigset_t pending;
@@ -116,21 +100,11 @@ static void pool_worker_main(const struct suite_request *rq, size_t n, int cmd, 
 	uint64_t index;
 
 	while (pool_full_read(cmd, &index, sizeof(index)) == 1 && index < n) {
-		struct suite_outcome o;
-		struct json_object *wrap = json_object_new_object();
-		const char *text;
-		uint64_t len;
+		struct json_object *wrap = pool_answer(&rq[index]);
+		const char *text = json_object_to_json_string_ext(wrap, JSON_C_TO_STRING_PLAIN);
+		uint64_t len = strlen(text);
 
-		suite_request_run(&rq[index], &o);
-		if (o.doc && !o.rc)
-			json_object_object_add(wrap, "result", o.doc);
-		else {
-			json_object_object_add(wrap, "error", json_object_new_string(o.msg));
-			json_object_put(o.doc);
-		}
-		text = json_object_to_json_string_ext(wrap, JSON_C_TO_STRING_PLAIN);
-		len = strlen(text);
-		if (pool_full_write(res, &len, sizeof(len)) || pool_full_write(res, text, len))
+		if (pool_write_all(res, &len, sizeof(len)) || pool_write_all(res, text, len))
 			_exit(3);
 		json_object_put(wrap);
 	}

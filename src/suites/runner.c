@@ -100,12 +100,10 @@ int suite_request_run(const struct suite_request *rq, struct suite_outcome *out)
 
 /* --- the pool --- */
 
-static void pool_child(const struct suite_request *rq, int fd)
+struct json_object *pool_answer(const struct suite_request *rq)
 {
 	struct suite_outcome o;
 	struct json_object *wrap = json_object_new_object();
-	const char *text;
-	size_t len, off = 0;
 
 	suite_request_run(rq, &o);
 	if (o.doc && !o.rc)
@@ -114,16 +112,32 @@ static void pool_child(const struct suite_request *rq, int fd)
 		json_object_object_add(wrap, "error", json_object_new_string(o.msg));
 		json_object_put(o.doc);
 	}
-	text = json_object_to_json_string_ext(wrap, JSON_C_TO_STRING_PLAIN);
-	len = strlen(text);
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
+	return wrap;
+}
+
+int pool_write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t w = write(fd, c, len);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			_exit(3);
-		off += (size_t)w;
+			return -1;
+		c += w;
+		len -= (size_t)w;
 	}
+	return 0;
+}
+
+static void pool_child(const struct suite_request *rq, int fd)
+{
+	struct json_object *wrap = pool_answer(rq);
+	const char *text = json_object_to_json_string_ext(wrap, JSON_C_TO_STRING_PLAIN);
+
+	if (pool_write_all(fd, text, strlen(text)))
+		_exit(3);
 	json_object_put(wrap);
 	close(fd);
 	_exit(0);

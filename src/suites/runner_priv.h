@@ -13,6 +13,8 @@
 
 #include "suites/runner.h"
 
+struct json_object;
+
 /** One worker process and what it has written so far. */
 struct pool_job {
 	size_t index;
@@ -23,6 +25,12 @@ struct pool_job {
 	bool orphan_dies; /* the worker is killed when its parent dies (a rank's) */
 	double started;   /* when it was forked, seconds on CLOCK_MONOTONIC */
 };
+
+/** Run @rq here: {"result": DOC} or {"error": TEXT}, what a worker sends back. */
+struct json_object *pool_answer(const struct suite_request *rq);
+
+/** Write all @len bytes of @p to @fd (EINTR retried): 0, or -1 with errno set. */
+int pool_write_all(int fd, const void *p, size_t len);
 
 /** Fork a worker for @rq; its result comes on j->fd.  0 or -errno. */
 int pool_start(const struct suite_request *rq, struct pool_job *j);

@@ -50,18 +50,9 @@
 /*
  * The tables are anonymous mappings from core's reuse list (bigmap.h): a
  * worker that builds one drive after another gets its last drive's pages
- * back cleared instead of faulting fresh ones in.  @huge for the tables
- * read at random (not for data=on): huge pages save most TLB misses.
+ * back cleared instead of faulting fresh ones in.  Huge pages for the
+ * tables read at random (not for data=on): they save most TLB misses.
  */
-static void *dev_map(size_t len, bool huge)
-{
-	return rl_bigmap_get(len, huge);
-}
-
-static void dev_unmap(void *p, size_t len)
-{
-	rl_bigmap_put(p, len);
-}
 
 static size_t dev_npu(const struct sim_dev *d)
 {
@@ -89,10 +80,10 @@ int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct s
 	d->gc_victim = SIM_NONE;
 	d->rng.s = p->seed * 0x9e3779b97f4a7c15ull + 0x1234567;
 	phys = (uint64_t)g->nblocks * g->b;
-	d->l2p = dev_map(g->U * sizeof(*d->l2p), true);
+	d->l2p = rl_bigmap_get(g->U * sizeof(*d->l2p), true);
 	d->l2p_live = calloc(dev_nlive(g), sizeof(*d->l2p_live));
-	d->p2l = dev_map(phys * sizeof(*d->p2l), true);
-	d->prog_end = dev_map(dev_npu(d) * sizeof(*d->prog_end), true);
+	d->p2l = rl_bigmap_get(phys * sizeof(*d->p2l), true);
+	d->prog_end = rl_bigmap_get(dev_npu(d) * sizeof(*d->prog_end), true);
 	d->blk = calloc(g->nblocks, sizeof(*d->blk));
 	d->buf_rel = calloc(g->nslots, sizeof(*d->buf_rel));
 	if (!d->l2p || !d->l2p_live || !d->p2l || !d->prog_end || !d->blk || !d->buf_rel)
@@ -131,7 +122,7 @@ int sim_dev_create(const struct sim_params *p, const struct sim_geo *g, struct s
 		goto fail;
 	if (p->data) {
 		d->data_len = g->U * (size_t)g->unit;
-		d->data = dev_map(d->data_len, false);
+		d->data = rl_bigmap_get(d->data_len, false);
 		if (!d->data) {
 			rc = -ENOMEM;
 			goto fail;
@@ -153,11 +144,11 @@ void sim_dev_destroy(struct sim_dev *d)
 	sim_host_free(d);
 	sim_nand_free(d);
 	sim_steady_free(d);
-	dev_unmap(d->l2p, d->g.U * sizeof(*d->l2p));
+	rl_bigmap_put(d->l2p, d->g.U * sizeof(*d->l2p));
 	free(d->l2p_live);
-	dev_unmap(d->p2l, (size_t)d->g.nblocks * d->g.b * sizeof(*d->p2l));
-	dev_unmap(d->prog_end, dev_npu(d) * sizeof(*d->prog_end));
-	dev_unmap(d->data, d->data_len);
+	rl_bigmap_put(d->p2l, (size_t)d->g.nblocks * d->g.b * sizeof(*d->p2l));
+	rl_bigmap_put(d->prog_end, dev_npu(d) * sizeof(*d->prog_end));
+	rl_bigmap_put(d->data, d->data_len);
 	free(d->blk);
 	free(d->buf_rel);
 	free(d->bucket);

@@ -46,7 +46,10 @@
 # the kernel's autogroup scheduling each gets a CPU share of its own, while
 # raidlab's threads share their process's one (measured under a load of 9
 # on 2 CPUs: fio's jobs got 1.3-1.7 times raidlab's CPU time in the same
-# 3 s).  Compare system calls and CPU time per request there.
+# 3 s).  So every run here, of either tool, starts in a session of its own
+# (setsid -w): each then has its own scheduling group, as fio's job
+# processes give themselves, and a load in the caller's session (a build, a
+# test run) takes from neither.
 #
 # Each round also runs fio with --thread, its jobs then threads of one
 # process as raidlab's are, and the last column is raidlab's ratio to that.
@@ -130,14 +133,14 @@ for name in fio-seq-read fio-seq-write fio-rand-read fio-rand-write fio-seq-RW f
 	fi
 	r_bw=() f_bw=() t_bw=()
 	for ((i = 0; i < rounds; i++)); do
-		"$RAIDLAB" run "$work/$name.fio" "${mem[@]}" --force-destroy --output-format=json >"$work/r.json"
+		setsid -w "$RAIDLAB" run "$work/$name.fio" "${mem[@]}" --force-destroy --output-format=json >"$work/r.json"
 		read -r bw rj rg rd < <(shape "$work/r.json")
 		r_bw+=("$bw")
-		fio "$work/$name.fio" "${mem[@]}" --output-format=json >"$work/f.json" 2>/dev/null
+		setsid -w fio "$work/$name.fio" "${mem[@]}" --output-format=json >"$work/f.json" 2>/dev/null
 		read -r bw fj fg fd < <(shape "$work/f.json")
 		f_bw+=("$bw")
 		rm -rf "${SCRATCH:?}"/*
-		fio "$work/$name.fio" "${mem[@]}" --thread --output-format=json >"$work/t.json" 2>/dev/null
+		setsid -w fio "$work/$name.fio" "${mem[@]}" --thread --output-format=json >"$work/t.json" 2>/dev/null
 		read -r bw tj tg td < <(shape "$work/t.json")
 		t_bw+=("$bw")
 		rm -rf "${SCRATCH:?}"/*

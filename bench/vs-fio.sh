@@ -12,6 +12,10 @@
 #     Goal: throughput within +-5 % of fio using no more CPU per I/O.
 # (c) large sequential transfers (CrystalDiskMark's SEQ1M Q8T1 and Q1T1),
 #     read and write, best of ROUNDS.  Goal: within +-10 % of fio.
+# Every run of either tool starts in a session of its own (setsid -w), as
+# fio's job processes put themselves: with autogroup scheduling a session
+# is a scheduling group, and a run left in the caller's session shares the
+# CPU with whatever else runs there (bench/suites-vs-fio.sh has figures).
 # The 1 MiB cases of (b) and (c) give both tools buffers in huge pages
 # (fio: mem=mmaphuge, from hugetlb pages this script reserves and gives
 # back; raidlab: mem=mmaphuge, transparent huge pages).  In ordinary pages a
@@ -65,14 +69,14 @@ median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+
 # prints "iops mb_s cpu_us_per_io"
 run_raidlab() { # target rw bs qd dir [extra options]
 	# shellcheck disable=SC2086
-	"$RAIDLAB" run --target "$1" --rw="$2" --bs="$3" --iodepth="$4" ${6:-} --runtime="$secs" \
+	setsid -w "$RAIDLAB" run --target "$1" --rw="$2" --bs="$3" --iodepth="$4" ${6:-} --runtime="$secs" \
 		--time_based --quiet --force-destroy --json "$dir/r.json" >/dev/null
 	jq -r --arg d "$5" '.jobs[0] as $j | $j[$d] as $x |
 		"\($x.iops) \($x.mb_s) \(1e6 * ($j.cpu.user_s + $j.cpu.sys_s) / $x.ios)"' "$dir/r.json"
 }
 run_fio() { # engine-args rw bs qd dir
 	# shellcheck disable=SC2086
-	fio --name=b $1 --rw="$2" --bs="$3" --iodepth="$4" --runtime="$secs" --time_based \
+	setsid -w fio --name=b $1 --rw="$2" --bs="$3" --iodepth="$4" --runtime="$secs" --time_based \
 		--output-format=json --output="$dir/f.json" >/dev/null
 	jq -r --arg d "$5" '.jobs[0] as $j | $j[$d] as $x |
 		"\($x.iops) \($x.bw_bytes / 1e6) \(1e6 * ($j.usr_cpu + $j.sys_cpu) / 100 * ($j.job_runtime / 1000) / $x.total_ios)"' "$dir/f.json"

@@ -10,7 +10,9 @@
 #      "if command -v X; then ... fi" passes without the section
 #   3. have or defer_skip, but no finish at the end to report them.
 # And the ASan build's list of tests it leaves out (tests/asan-skip.txt)
-# names only tests that exist, each with its reason.
+# names only tests that exist, each with its reason; and the check that
+# holds a unit test to its "tsan-skip: single-threaded" line catches one
+# that starts threads.
 # The check first proves itself on crafted samples: each bad one is found,
 # the good one passes.
 . "$(dirname "$0")/lib.sh"
@@ -150,4 +152,20 @@ list=${RAIDLAB_TOP:-$here/../..}/tests/asan-skip.txt
 [ -f "$list" ] || fail "no $list"
 skiplist "$list" >found
 [ ! -s found ] || { cat found >&2; fail "tests/asan-skip.txt names tests wrongly"; }
+# --- unit tests left out of ThreadSanitizer as single-threaded ---
+# The claim is checked where they run (tests/unit/threads.c): a program
+# that starts threads fails when told it claimed a single one, and one of
+# the claimed ones passes so.  test_engine starts job threads; test_crc32c
+# claims none.
+ubuild=${RAIDLAB_BUILD:-$here/../../build}
+claimed=$(grep -ls 'tsan-skip: single-threaded' "${RAIDLAB_TOP:-$here/../..}"/tests/unit/test_*.c | wc -l)
+[ "$claimed" -gt 0 ] || fail "no unit test claims to be single-threaded: the check below proves nothing"
+! grep -qs 'tsan-skip: single-threaded' "${RAIDLAB_TOP:-$here/../..}/tests/unit/test_engine.c" ||
+	fail "test_engine, which starts threads, claims to be single-threaded"
+rc=0
+RL_UT_SINGLE_THREADED=1 "$ubuild/tests/test_engine" >engine.out 2>engine.err || rc=$?
+[ "$rc" != 0 ] && grep -q 'says "tsan-skip: single-threaded" but started [1-9]' engine.err ||
+	{ tail -3 engine.err; fail "a threaded unit test claiming one thread was not caught (exit $rc)"; }
+RL_UT_SINGLE_THREADED=1 "$ubuild/tests/test_crc32c" >crc.out 2>crc.err ||
+	{ tail -3 crc.err; fail "test_crc32c fails its single-thread claim"; }
 echo "ok: ${#files[@]} scripts, $(grep -cv '^[[:space:]]*\(#\|$\)' "$list") left out of the ASan build, each with its reason"

@@ -32,6 +32,8 @@
  * configurations lose nothing; write-through with the drive cache on loses
  * exactly the blocks written since the last member flush; afterwards the
  * target fails I/O with EIO.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <json-c/json.h>

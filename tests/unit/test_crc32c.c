@@ -8,6 +8,8 @@
  * at every alignment, so the alignment prologue, both round sizes and the
  * tails are all exercised.  On a CPU without SSE4.2 both paths are the
  * table path and the comparison is trivially true (the test says so).
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

@@ -2,6 +2,8 @@
  * test_files.c - the file suites' data sets (files/fset.h): deterministic,
  * scaled to the shape, contents recomputable from any offset, compressible
  * only on request; and the suite registry.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <setjmp.h>

@@ -2,6 +2,8 @@
  * test_fleet.c - the parts of a fleet run that need no other rank
  * (suites/fleet.c): $rank, $nranks and $host in arguments and specs, and
  * --offset-per-rank.  Running over ranks is tests/integration/mpi_fleet.sh.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -18,6 +18,8 @@
  * an off log that keeps nothing.
  *
  * All randomness is a fixed-seed splitmix64, so failures reproduce.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

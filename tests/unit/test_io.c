@@ -9,6 +9,8 @@
  *     twice each fail an assert(): checked in a forked process, which must
  *     die of SIGABRT (the library is built with assert() on in every
  *     build that runs tests; this file refuses to build with NDEBUG).
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

@@ -43,6 +43,8 @@
  * version; every other acknowledged block must hold its last version.
  * Tallied and printed: blocks checked, lost, mismatches, unclean stops and
  * resyncs, stale members and rebuilds, mdadm comparisons and disagreements.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -10,6 +10,8 @@
  * message.  The option table itself is checked for completeness against the
  * options raidlab promises, and against docs/options.md (found through
  * RAIDLAB_TOP, else "."), whose table rows must match wl_options() exactly.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -8,6 +8,8 @@
  * a getter that asks for a name or C type the table does not have failing
  * loudly.  Then the renderers (help line, help blocks, markdown escaping),
  * the table checker, and every registered target type's own table.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

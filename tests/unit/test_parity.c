@@ -21,6 +21,8 @@
  *   - member I/O per 4k random write (rmw penalty) and full-stripe writes
  *     without reads; read errors corrected below max-read-errors and the
  *     member failed above it.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <json-c/json.h>

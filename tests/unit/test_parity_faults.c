@@ -18,6 +18,8 @@
  * construction.  Then every victim is replaced by a blank member and
  * rebuilt, phase 2 runs on the repaired array, and at the end the whole
  * array matches the shadow and check finds no parity mismatch.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include "parity_drv.h"
 #include "raid/parity.h"

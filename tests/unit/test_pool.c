@@ -13,6 +13,8 @@
  * bigmap: a mapping given back and asked for again at the same size comes
  * back with every byte zero, a size in the same class gets the same
  * mapping, and the idle bytes count what was written.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

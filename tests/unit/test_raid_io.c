@@ -27,6 +27,8 @@
  *     requests at depth 8;
  *   - trim split per member as md (raid0), array states, the faulty
  *     target's triggers and the delay target's latency (virtual clock).
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <json-c/json.h>

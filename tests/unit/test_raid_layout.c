@@ -21,6 +21,8 @@
  *   - raid0 TRIM ranges per member and zone are exactly the member bytes
  *     the range covers.
  * Random choices come from a fixed seed: a failure reproduces.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <setjmp.h>

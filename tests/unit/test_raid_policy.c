@@ -9,6 +9,8 @@
  *   - read=least-pending spreads the pieces of one request;
  *   - writes=serial: a request is written member by member (raid0: one
  *     member's chunks after the other's), writes=parallel all at once.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <json-c/json.h>

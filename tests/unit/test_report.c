@@ -10,6 +10,8 @@
  * names, or mixed kinds; the loader's streaming filter (strip.c) at every
  * place a chunk can end.  Documents are built in memory from small JSON
  * snippets, so every case shows exactly what it feeds in.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

@@ -5,6 +5,8 @@
  * negotiation with GO and structured replies, a write and read round trip,
  * the write fence (overlapping writes parked, others not; the epoch drain)
  * and DISC finishing in-flight requests first.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

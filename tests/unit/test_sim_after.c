@@ -8,6 +8,8 @@
  * one drive at QD1 gains nothing (the next write waits for it), a RAID 0
  * of two does (a member merges while the other takes the next write).
  * Both are off by default.  The drive is the Vertex (32 KiB units).
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

@@ -6,6 +6,8 @@
  * starts with the model pointer (struct ssd in src/sim/ssd.c), and
  * sim_ftl_check() verifies that every mapped unit is valid where it points,
  * that each block's valid count matches, and the spare-pool counter.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

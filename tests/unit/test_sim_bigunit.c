@@ -9,6 +9,8 @@
  *  - The write data path takes a command's data as its frames arrive, so
  *    one large write at queue depth 1 runs at the data-path rate, as deep
  *    queues of smaller writes do, not at the link and data-path times added.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

@@ -8,6 +8,8 @@
  * the kernel; neither may change what a client reads back.  The cases mix
  * written, never-written and trimmed units inside one request, with
  * offsets that are not unit-aligned, and check every byte.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

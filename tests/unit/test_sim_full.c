@@ -11,6 +11,8 @@
  * on both, and their reports and simulated clocks must be identical.  The
  * drives cover every cleaning policy and SLC mode, and a last block the
  * fill leaves open (the user capacity not a whole number of superblocks).
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

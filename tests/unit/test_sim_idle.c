@@ -11,6 +11,8 @@
  * The drive is the full-size SX8200 Pro, fresh (cheap to create): 1 GiB is
  * written into its dynamic SLC cache, folding it takes about 4 s of idle
  * time, so shorter gaps leave a fold half done.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

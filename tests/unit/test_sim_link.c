@@ -1,6 +1,8 @@
 /*
  * test_sim_link.c - link(target, bw=, lat=, iops=): a shared path in front
  * of a target, on the virtual executor (simulated drives) and on a real one.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

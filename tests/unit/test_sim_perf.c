@@ -7,6 +7,8 @@
  * (fewer blocks, shorter blocks: timing per operation is unchanged), so a
  * test runs in a fraction of a second.  Expected values are computed from
  * the profile's own parameters, so a tuned profile does not break them.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

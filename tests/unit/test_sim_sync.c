@@ -8,6 +8,8 @@
  *   - 32 FUA writes issued together share commits: their rate is many
  *     times the rate of one at a time;
  *   - a profile without sync parameters keeps FUA at the program time.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <errno.h>
 #include <json-c/json.h>

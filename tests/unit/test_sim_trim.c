@@ -13,6 +13,8 @@
  *
  * The drive is small (1 GiB raw, 4 dies, 4 MiB superblocks) and has no SLC
  * cache and no idle work, so only the FTL effects show.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

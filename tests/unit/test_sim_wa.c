@@ -21,6 +21,8 @@
  * within 0.5 % of the table.  The windows hold 3U writes, i.e. hundreds of
  * thousands of victims' worth of relocations at b = 32, so the noise is far
  * below the tolerance.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

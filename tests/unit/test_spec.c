@@ -9,6 +9,8 @@
  * and boundary values, message buffers), and the rl_spec_get_* helpers with
  * rl_spec_check_unused.  Round trips compare trees through their canonical
  * text, which is itself checked against literal expectations.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

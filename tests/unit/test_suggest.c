@@ -1,6 +1,8 @@
 /*
  * test_suggest.c - nearest names first (core/suggest.c): the edit distance,
  * the stable sort by it, and the list an error prints.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

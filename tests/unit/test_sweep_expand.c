@@ -6,6 +6,8 @@
  * expansion must also parse as a spec (rl_spec_parse), which is what a
  * sweep does next.  Malformed texts are checked for the error's exact
  * position and a message substring.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

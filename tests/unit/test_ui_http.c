@@ -1,6 +1,8 @@
 /*
  * test_ui_http.c - raidlab ui's request parser, form fields, checks and job
  * builder (src/ui/http.c, guard.c, api.c, jobs.c's quoting), case by case.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,6 +5,8 @@
  * as fio 3.33 computes it), and each method carried in verify=meta's
  * intervals: a block checks clean, and one flipped bit anywhere past the
  * header fails the check, named by the method.
+ *
+ * tsan-skip: single-threaded (no thread to race; tests/unit/threads.c holds it to that)
  */
 /* cmocka needs these first, in this order */
 // clang-format off

@@ -95,10 +95,14 @@ run() {
 	# 120k and 164k IOPS, raidlab 646k)
 	$existing && { fio --name=lay --filename="$T/l$n/f.img" --size=16m --rw=write \
 		--output=/dev/null && sync "$T/l$n/f.img" || fail "laying out the file"; }
+	# each run in a session of its own, as fio's job processes put
+	# themselves: with autogroup scheduling a session is a scheduling
+	# group, and a raidlab left in this script's session would share the
+	# CPU with whatever else runs there (bench/suites-vs-fio.sh has figures)
 	if [ "$tool" = raidlab ]; then
-		timeout 120 $RAIDLAB run "$@" >raw.$tool 2>err.$tool || rc=$?
+		setsid -w timeout 120 $RAIDLAB run "$@" >raw.$tool 2>err.$tool || rc=$?
 	else
-		timeout 120 fio "$@" >raw.$tool 2>err.$tool || rc=$?
+		setsid -w timeout 120 fio "$@" >raw.$tool 2>err.$tool || rc=$?
 	fi
 	[ $rc = 0 ] || { cat err.$tool; fail "$tool: line $((n + 1)) exit $rc"; }
 	[ -s D/out.txt ] && cp D/out.txt raw.$tool

@@ -51,10 +51,23 @@ void files_target_phase(struct files_target *t, const char *phase)
 		files_leftovers_phase(t->rundir, phase);
 }
 
+/* @src with every character an extended regex gives a meaning escaped (pkill's pattern). */
+static void ft_ere_escape(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	for (; *src && n + 2 < size; src++) {
+		if (strchr(".[]()*+?{}|^$\\", *src))
+			dst[n++] = '\\';
+		dst[n++] = *src;
+	}
+	dst[n] = 0;
+}
+
 /* The commands that remove what exists now, for a third signal (files/stop.h). */
 static void ft_note(const struct files_target *t)
 {
-	char text[4096];
+	char text[4096], re[2 * sizeof(t->rundir)];
 	size_t n = 0;
 
 #define FT_ADD(...)                                                                                \
@@ -69,16 +82,26 @@ static void ft_note(const struct files_target *t)
 		files_stop_leftovers(text);
 		return;
 	}
+	/*
+	 * Each command acts only on what is still there, and only on what is
+	 * ours: the teardown may have done a step after this text was written
+	 * (the third signal can come between an unmount and the note that
+	 * records it), and a loop device or a process number freed since may
+	 * belong to someone else by the time the commands are run.
+	 */
 	FT_ADD("what is left can be removed with:\n");
 	if (t->mounted)
-		FT_ADD("  umount -l '%s'\n", t->path);
+		FT_ADD("  mountpoint -q '%s' && umount -l '%s'\n", t->path, t->path);
 	if (t->loop[0])
-		FT_ADD("  losetup -d %s\n", t->loop);
+		FT_ADD("  grep -qsF '%s/' /sys/block/%s/loop/backing_file && losetup -d %s\n",
+		       t->rundir, t->loop + 5, t->loop);
 	if (t->fuse_up)
-		FT_ADD("  fusermount3 -u -z '%s/fuse'\n", t->rundir);
-	if (t->fuse_pid > 0 || t->serve_pid > 0)
-		FT_ADD("  kill -9%s%.0d%s%.0d\n", t->fuse_pid > 0 ? " " : "", (int)t->fuse_pid,
-		       t->serve_pid > 0 ? " " : "", (int)t->serve_pid);
+		FT_ADD("  mountpoint -q '%s/fuse' && fusermount3 -u -z '%s/fuse'\n", t->rundir,
+		       t->rundir);
+	if (t->fuse_pid > 0 || t->serve_pid > 0) {
+		ft_ere_escape(re, sizeof(re), t->rundir);
+		FT_ADD("  pkill -9 -f -- '%s/' || true\n", re);
+	}
 	FT_ADD("  rm -rf '%s'\n(or run: raidlab cleanup)\n", t->rundir);
 #undef FT_ADD
 	files_stop_leftovers(text);

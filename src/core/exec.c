@@ -197,16 +197,7 @@ void rl_io_complete_later(struct rl_io *io, int status)
 	rl_exec_complete_later(io->ex, io, status);
 }
 
-/*
- * --- timer heap: a 4-ary min-heap on (when, seq) ---
- *
- * Four children a node: half the levels of a binary heap, and a node's
- * children are adjacent (two cache lines of 32-byte timers), so a pop,
- * which walks from the root to a leaf, touches fewer lines and takes fewer
- * hard-to-predict branches.  A simulated array keeps a few hundred timers
- * pending and pops one per event.
- */
-#define TIMER_ARITY 4
+/* --- timer heap: a binary min-heap on (when, seq) --- */
 
 static inline bool timer_before(const struct rl_timer *a, const struct rl_timer *b)
 {
@@ -225,7 +216,7 @@ static int exec_timer_push(struct rl_exec *ex, struct rl_timer nt)
 	}
 	size_t i = ex->ntimers++;
 	while (i > 0) {
-		size_t p = (i - 1) / TIMER_ARITY;
+		size_t p = (i - 1) / 2;
 		if (!timer_before(&nt, &ex->timers[p]))
 			break;
 		ex->timers[i] = ex->timers[p];
@@ -259,13 +250,11 @@ static void exec_timer_sift_down(struct rl_exec *ex, size_t i)
 	size_t n = ex->ntimers;
 
 	for (;;) {
-		size_t first = TIMER_ARITY * i + 1, c = first;
-		if (first >= n)
+		size_t c = 2 * i + 1;
+		if (c >= n)
 			break;
-		size_t end = first + TIMER_ARITY < n ? first + TIMER_ARITY : n;
-		for (size_t k = first + 1; k < end; k++)
-			if (timer_before(&ex->timers[k], &ex->timers[c]))
-				c = k;
+		if (c + 1 < n && timer_before(&ex->timers[c + 1], &ex->timers[c]))
+			c++;
 		if (!timer_before(&ex->timers[c], &t))
 			break;
 		ex->timers[i] = ex->timers[c];
@@ -288,7 +277,7 @@ unsigned rl_exec_cut(struct rl_exec *ex)
 		}
 	}
 	if (cut) /* keys went down anywhere in the heap: rebuild it */
-		for (size_t i = ex->ntimers / TIMER_ARITY + 1; i-- > 0;)
+		for (size_t i = ex->ntimers / 2; i-- > 0;)
 			exec_timer_sift_down(ex, i);
 	return cut;
 }

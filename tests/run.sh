@@ -20,9 +20,10 @@
 # simulated clock in real time, or counts something machine-wide -- says
 # so with a header line "# test-alone: REASON" (a unit test: a comment line
 # "test-alone: REASON" in its tests/unit source); those run one after the
-# other once the rest are done.  The longest tests of the last run (BUILD/test-times.txt) start
-# first, so the slow ones do not end up alone at the end; the PASS, FAIL and
-# SKIP lines come in the same order whatever the finishing order is.  Each
+# other once the rest are done.  The longest tests of the last run
+# (BUILD/test-times.txt; before any, tests/test-times.txt) start first, so
+# the slow ones do not end up alone at the end; the PASS, FAIL and SKIP
+# lines come in the same order whatever the finishing order is.  Each
 # line gives the wall time and the CPU time (user + system, the test's
 # children included) in seconds.
 set -u
@@ -102,10 +103,19 @@ for t in "$top"/tests/integration/*.sh; do
 done
 count=${#names[@]}
 
-# Start order: longest first by the last run's wall times (unknown: first).
+# Start order: longest first by the last run's wall times (unknown: first);
+# a build folder with no run yet takes the times tests/test-times.txt gives
+# for its kind of build
 declare -A last=()
 if [ -r "$top/$build/test-times.txt" ]; then
 	while read -r n s; do last[$n]=$s; done <"$top/$build/test-times.txt"
+elif [ -r "$top/tests/test-times.txt" ]; then
+	col=2
+	[[ $build == *-asan ]] && col=3
+	[[ $build == *-tsan ]] && col=4
+	while read -r n s; do
+		[ "$s" = - ] || last[$n]=$s
+	done < <(awk -v c="$col" '!/^#/ && NF >= 4 { print $1, $c }' "$top/tests/test-times.txt")
 fi
 order=()
 while read -r _ i; do order+=("$i"); done < <(

@@ -22,6 +22,18 @@
 # between runs: its host's cache and neighbours) is what this bench avoids;
 # bench/vs-fio.sh keeps the disk comparison as an illustration of it.
 #
+# On this 2-core VM (kernel 6.18) tmpfs is quiet only at depth: io_uring
+# hands every request on a tmpfs file, O_DIRECT or not, to an io-wq worker
+# (the io_uring_queue_async_work tracepoint fires once per submit, for
+# either tool), so a QD1 test measures how fast that worker and the
+# submitting thread wake each other, 60-100 us a request on an idle
+# machine.  That drifts from minute to minute: two raidlab cdm runs a
+# minute apart gave RND4K Q1T1 writes of 41.6 and 68.4 MB/s, while the
+# same 4K QD1 job run by raidlab and then by fio, back to back, agreed
+# within 2 % in three pairs (15.9/15.9, 13.6/13.3, 13.4/13.1 k IOPS).  The
+# suite runs its eight tests in one go and fio its eight after it, so a
+# QD1 ratio here carries that drift; the depth-32 and 1 MiB tests do not.
+#
 # Each run starts in a session of its own (setsid -w).  fio's job process
 # calls setsid() itself, and with the kernel's autogroup scheduling a
 # session is a scheduling group: a raidlab run in the caller's session

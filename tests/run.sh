@@ -58,10 +58,12 @@ read -d '' -ra asan_skip < <(sed 's/#.*//' "$top/tests/asan-skip.txt")
 # valgrind tests and the package test -- since every other test runs there
 set=${RL_TEST_SET:-all}
 case $set in all | asan-left) ;; *) echo "RL_TEST_SET: 'all' or 'asan-left', not '$set'" >&2; exit 2 ;; esac
-# asan_left NAME: true when the ASan+UBSan build leaves test NAME out
-asan_left() {
-	[[ $1 == *_valgrind || $1 == install_deb || " ${asan_skip[*]} " == *" $1 "* ]]
-}
+# plain_only NAME: valgrind checks the plain build (a sanitizer build checks
+# itself), and the package test builds its own binary: once, with the plain build
+plain_only() { [[ $1 == *_valgrind || $1 == install_deb ]]; }
+# asan_left NAME: what the ASan+UBSan build leaves out: those, and the long
+# timing runs of tests/asan-skip.txt (which says why)
+asan_left() { plain_only "$1" || [[ " ${asan_skip[*]} " == *" $1 "* ]]; }
 names=() cmds=() limits=() alone=()
 add() { # NAME LIMIT ALONE CMD...
 	names+=("$1") limits+=("$2") alone+=("$3")
@@ -88,12 +90,8 @@ for t in "$top"/tests/integration/*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh)
 	[ "$n" = lib ] && continue
-	# valgrind checks the plain build; a sanitizer build checks itself
-	[[ $n == *_valgrind && $build == *-[at]san ]] && continue
-	# the package test builds its own binary: once, with the plain build
-	[[ $n == install_deb && $build == *-[at]san ]] && continue
-	# long timing runs the ASan build leaves out (tests/asan-skip.txt says why)
-	[[ $build == *-asan && " ${asan_skip[*]} " == *" $n "* ]] && continue
+	[[ $build == *-tsan ]] && plain_only "$n" && continue
+	[[ $build == *-asan ]] && asan_left "$n" && continue
 	wanted "$n" || continue
 	[ "$set" = asan-left ] && ! asan_left "$n" && continue
 	# a script may need longer: "# test-timeout: SECONDS" in its header

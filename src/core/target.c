@@ -84,12 +84,12 @@ int rl_target_attach(struct rl_target *t, struct rl_exec *ex)
 	return t->ops->attach ? t->ops->attach(t, ex) : 0;
 }
 
-void rl_target_drop_cache(struct rl_target *t)
+void rl_target_drop_cache(struct rl_target *t, bool open)
 {
 	for (unsigned i = 0; i < t->nchildren; i++)
-		rl_target_drop_cache(t->children[i]);
+		rl_target_drop_cache(t->children[i], open);
 	if (t->ops->drop_cache)
-		t->ops->drop_cache(t);
+		t->ops->drop_cache(t, open);
 }
 
 void rl_target_finish(struct rl_target *t)

@@ -150,13 +150,15 @@ struct rl_target_ops {
 	void (*finish)(struct rl_target *t);
 
 	/**
-	 * Drop what the host caches of this target's data: a buffered file
-	 * drops its page cache (dirty pages are queued for writeback first),
-	 * as fio's invalidate=1 does each time a job opens its file -- at the
-	 * start and at every pass over it.  Optional; synchronous, no I/O
-	 * through the executor.
+	 * Drop what the host caches of this target's data (dirty pages are
+	 * queued for writeback first), as fio's invalidate=1 does each time a
+	 * job opens its file: @open at the job's start and before a verify
+	 * pass, where fio drops a direct file's pages too (a direct write over
+	 * cached pages cannot go without waiting for them); !@open at every
+	 * further pass over the file, where fio leaves direct files alone.
+	 * Optional; synchronous, no I/O through the executor.
 	 */
-	void (*drop_cache)(struct rl_target *t);
+	void (*drop_cache)(struct rl_target *t, bool open);
 
 	/**
 	 * Answer a control request (struct rl_ctl): fail a member, mark a
@@ -204,7 +206,7 @@ void rl_target_submit(struct rl_target *t, struct rl_io *io);
 int rl_target_attach(struct rl_target *t, struct rl_exec *ex);
 
 /** Call ops->drop_cache on @t and every target below it. */
-void rl_target_drop_cache(struct rl_target *t);
+void rl_target_drop_cache(struct rl_target *t, bool open);
 
 /** Call ops->finish on @t and every target below it. */
 void rl_target_finish(struct rl_target *t);

@@ -10,12 +10,19 @@
  *
  * fio's helper thread reads the counters every 250 ms, and only while a
  * job has the device's files open: the report is the last reading taken
- * before the jobs closed them, so a run shorter than 250 ms reports zeros
- * and a longer one leaves out its last fraction of a tick.  The sampler
- * here is that thread: it wakes on CLOCK_MONOTONIC at each multiple of
- * 250 ms after the start, reads every device (st_disk_util_tick) on a copy
- * of its own and publishes the copy's readings under its lock; the run
- * stops it when its jobs are done.
+ * before the jobs closed them, so a short run reports zeros and a longer
+ * one leaves out its last fraction of a tick.  Where the ticks fall is
+ * fio's too: its counters start when the job is created, and the job's
+ * I/O only after run_threads() has slept 100 ms waiting for the job to say
+ * it is set up (its do_usleep(100000) before the first look), so the first
+ * tick comes about 150 ms into the jobs' work and the wall time util is
+ * taken over includes those 100 ms.  Here the jobs start at once, so the
+ * start is dated DISK_UTIL_START_WAIT_MS back (measured with fio 3.33 on a
+ * 1 s run: the left-out tail was 87-127 ms, a start 86-126 ms before the
+ * job's I/O).  The sampler is fio's helper thread: it wakes on
+ * CLOCK_MONOTONIC at each multiple of 250 ms after that start, reads every
+ * device (st_disk_util_tick) on a copy of its own and publishes the copy's
+ * readings under its lock; the run stops it when its jobs are done.
  *
  * A device built on others (md, dm: /sys/block/NAME/slaves lists them) brings
  * its members in after it, as fio does, and its line ends with the members'
@@ -41,7 +48,8 @@
 #include "core/lock.h"
 #include "results/disk_util.h"
 
-#define DISK_UTIL_SAMPLE_MS 250.0 /* fio's DISK_UTIL_MSEC */
+#define DISK_UTIL_SAMPLE_MS     250.0 /* fio's DISK_UTIL_MSEC */
+#define DISK_UTIL_START_WAIT_MS 100   /* fio's wait for a created job to be set up */
 
 /* The kernel's name of the disk holding device @dev (its parent if a partition). */
 static int disk_util_name(dev_t dev, char *name, size_t len)
@@ -184,7 +192,8 @@ void st_disk_util_begin(struct st_disk_util *u, struct rl_target *const *targets
 			disk_util_walk(u, tree);
 		json_object_put(tree);
 	}
-	u->t0_ns = rl_exec_wall_now();
+	/* fio's counters start 100 ms before its jobs do (the top) */
+	u->t0_ns = rl_exec_wall_now() - DISK_UTIL_START_WAIT_MS * 1000000ull;
 }
 
 void st_disk_util_tick(struct st_disk_util *u, const char *diskstats, double ms)

@@ -331,16 +331,22 @@ static int file_attach(struct rl_target *t, struct rl_exec *ex)
 }
 
 /*
- * fio's invalidate=1: a buffered file drops its cached pages when a job
- * starts and at each pass over the file, so a job reads from the device
- * rather than from what the layout, an earlier job or an earlier pass left
- * in the page cache.  Dirty pages are only queued for writeback, as in fio.
+ * fio's invalidate=1: a file drops its cached pages when a job starts and
+ * at each pass over the file, so a job reads from the device rather than
+ * from what the layout, an earlier job or an earlier pass left in the page
+ * cache.  Dirty pages are only queued for writeback, as in fio.  At the
+ * start fio drops them for direct I/O too (td_io_open_file), and that
+ * matters: a direct write over a range with cached pages cannot be done
+ * without waiting (io_uring's non-blocking try fails and the write goes to
+ * a kernel worker), so pages the layout left would make every write of a
+ * direct job slower than fio's.  At later passes (loop_cache_invalidate)
+ * fio leaves direct files alone.
  */
-static void file_drop_cache(struct rl_target *t)
+static void file_drop_cache(struct rl_target *t, bool open)
 {
 	struct file_state *f = t->priv;
 
-	if (!f->direct && !f->blockdev)
+	if ((open || !f->direct) && !f->blockdev)
 		(void)posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 }
 

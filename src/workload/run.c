@@ -566,12 +566,15 @@ static bool run_next_main(struct run_worker *w, struct run_slot *s, uint64_t now
 	}
 	s->counted = w->measuring;
 	if (job->invalidate) {
-		/* fio reopens its file at every pass over it, dropping its cache: at
-		   the next pass's first request, so the last pass leaves it cached
-		   (the first pass's drop is the job's own, run_worker.c) */
+		/* fio drops its file's cache at every pass over it: at the next
+		   pass's first request, so the last pass leaves it cached (the first
+		   pass's drop is the job's own, run_worker.c).  Each of loops= passes
+		   reopens the file (td_io_open_file: direct files too); a time-based
+		   job wraps around inside one opening (loop_cache_invalidate:
+		   buffered files only) */
 		if (w->pass_bytes >= w->gen.region_len) {
 			w->pass_bytes = 0;
-			rl_target_drop_cache(w->t);
+			rl_target_drop_cache(w->t, job->loops > 1 && !wl_job_time_based(job));
 		}
 		w->pass_bytes += run_account(&w->gen, len);
 	}
@@ -650,7 +653,7 @@ void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t no
 	/* fio reopens the files to verify them, dropping their cache (invalidate=1)
 	   inside the pass's time: what the writes left cached is written back first */
 	if (w->job->invalidate)
-		rl_target_drop_cache(w->t);
+		rl_target_drop_cache(w->t, true);
 	w->v_base =
 	    w->res->dir[RL_OP_READ].ios && w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
 	w->res->verified = true;

@@ -244,7 +244,7 @@ static void run_worker_begin(struct run_worker *w)
 	uint64_t now = run_now(w);
 
 	if (job->invalidate)
-		rl_target_drop_cache(w->t);
+		rl_target_drop_cache(w->t, true);
 
 	w->t_start = now;
 	w->t_measure = now + job->ramp_ns;

@@ -185,7 +185,58 @@ void st_fio_samples(const struct st_series *s, uint64_t runtime_ns, bool per_io,
 	out->dev = var > 0 ? sqrt(var) : 0;
 }
 
-static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus)
+bool st_fio_group_sum(const struct st_fio_job *jobs, size_t n, unsigned gid, struct st_fio_group *g)
+{
+	bool any = false;
+
+	memset(g, 0, sizeof(*g));
+	for (int d = 0; d < WL_DIRS; d++)
+		g->min_bw[d] = UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].groupid != gid)
+			continue;
+		any = true;
+		const struct wl_result *res = jobs[i].res;
+		for (int d = 0; d < WL_DIRS; d++) {
+			uint64_t rt = st_fio_runtime_ms(res, d);
+			uint64_t bytes = res->dir[d].bytes, ios = res->dir[d].ios;
+			if (res->job.unified_rw == 1) {
+				if (d)
+					continue;
+				bytes += res->dir[1].bytes + res->dir[2].bytes;
+				ios += res->dir[1].ios + res->dir[2].ios;
+			}
+			if (!ios || !rt)
+				continue;
+			if (!g->min_run[d] || rt < g->min_run[d])
+				g->min_run[d] = rt;
+			if (rt > g->max_run[d])
+				g->max_run[d] = rt;
+			uint64_t bw = bytes * 1000 / rt;
+			g->min_bw[d] = bw < g->min_bw[d] ? bw : g->min_bw[d];
+			g->max_bw[d] = bw > g->max_bw[d] ? bw : g->max_bw[d];
+			g->iobytes[d] += bytes;
+		}
+	}
+	for (int d = 0; d < WL_DIRS; d++)
+		if (g->max_run[d])
+			g->agg[d] = g->iobytes[d] * 1000 / g->max_run[d];
+	return any;
+}
+
+double st_fio_per_agg(double mean, uint64_t agg)
+{
+	double per = 100.0;
+
+	if (agg > 1024) {
+		per = (double)(int)mean * 100.0 / ((double)agg / 1024.0);
+		per = per > 100 ? 100 : per;
+	}
+	return per;
+}
+
+/* Direction @d of @res; @agg is its group's rate (bytes/s) for bw_agg. */
+static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus, uint64_t agg)
 {
 	const struct wl_dir_result *r = &res->dir[d];
 	struct json_object *o = json_object_new_object();
@@ -216,13 +267,8 @@ static struct json_object *fio_dir(const struct wl_result *res, int d, bool plus
 	st_fio_samples(&r->series, st_fio_sample_ns(res, d), false, &st);
 	fio_add_i(o, "bw_min", (int64_t)st.min);
 	fio_add_i(o, "bw_max", (int64_t)st.max);
-	/* fio: the samples' mean as a share of the group's bandwidth (here the job's own:
-	   one job, or the merged group_reporting one), at most 100; 0 without samples */
-	double own_kib = (double)(st_fio_bw_bytes(res, d) / 1024);
-	fio_add_d(o, "bw_agg",
-	          !st.n || own_kib <= 0            ? 0
-	          : st.mean * 100 >= own_kib * 100 ? 100.0
-	                                           : st.mean * 100 / own_kib);
+	/* fio: the samples' mean as a share of the group's rate; 0 without samples */
+	fio_add_d(o, "bw_agg", st.n ? st_fio_per_agg(st.mean, agg) : 0);
 	fio_add_d(o, "bw_mean", st.mean);
 	fio_add_d(o, "bw_dev", st.dev);
 	fio_add_i(o, "bw_samples", (int64_t)st.n);
@@ -334,12 +380,12 @@ void st_fio_mixed_free(struct wl_result *m)
  * unified_rw_reporting: fio's "mixed" direction, read, write and trim summed
  * (counts, latencies and the per-interval series for the sample figures).
  */
-static struct json_object *fio_mixed(const struct wl_result *res, bool plus)
+static struct json_object *fio_mixed(const struct wl_result *res, bool plus, uint64_t agg)
 {
 	struct wl_result *m = st_fio_mixed_new(res);
 	if (!m)
 		return json_object_new_object();
-	struct json_object *o = fio_dir(m, RL_OP_READ, plus);
+	struct json_object *o = fio_dir(m, RL_OP_READ, plus, agg);
 	st_fio_mixed_free(m);
 	return o;
 }
@@ -564,7 +610,8 @@ static struct json_object *fio_given(const char *given)
 	return o;
 }
 
-static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
+static struct json_object *fio_job(const struct st_fio_job *fj, bool plus,
+                                   const struct st_fio_group *g)
 {
 	const struct wl_result *res = fj->res;
 	struct json_object *o = json_object_new_object();
@@ -582,11 +629,16 @@ static struct json_object *fio_job(const struct st_fio_job *fj, bool plus)
 	if (opts) /* fio leaves it out when the job's own section gave nothing */
 		json_object_object_add(o, "job options", opts);
 	if (res->job.unified_rw)
-		json_object_object_add(o, "mixed", fio_mixed(res, plus));
+		/* fio sets the mixed direction against the group's read rate (with
+		   unified_rw_reporting=both that caps it at 100 on any mix) */
+		json_object_object_add(o, "mixed", fio_mixed(res, plus, g->agg[RL_OP_READ]));
 	if (res->job.unified_rw != 1) { /* mixed alone: fio writes no directions, no sync */
-		json_object_object_add(o, "read", fio_dir(res, RL_OP_READ, plus));
-		json_object_object_add(o, "write", fio_dir(res, RL_OP_WRITE, plus));
-		json_object_object_add(o, "trim", fio_dir(res, RL_OP_TRIM, plus));
+		json_object_object_add(o, "read",
+		                       fio_dir(res, RL_OP_READ, plus, g->agg[RL_OP_READ]));
+		json_object_object_add(o, "write",
+		                       fio_dir(res, RL_OP_WRITE, plus, g->agg[RL_OP_WRITE]));
+		json_object_object_add(o, "trim",
+		                       fio_dir(res, RL_OP_TRIM, plus, g->agg[RL_OP_TRIM]));
 		/* fio: fsync= 's count, the time of every fsync= and fdatasync= sync */
 		struct json_object *sync = json_object_new_object();
 		fio_add_i(sync, "total_ios", (int64_t)res->fsyncs);
@@ -651,8 +703,11 @@ struct json_object *st_fio_json(const struct st_fio_job *jobs, size_t n, bool pl
 	struct json_object *global = fio_given(global_given);
 	if (global) /* as fio: only when options were given outside the jobs */
 		json_object_object_add(doc, "global options", global);
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(arr, fio_job(&jobs[i], plus));
+	for (size_t i = 0; i < n; i++) {
+		struct st_fio_group g;
+		st_fio_group_sum(jobs, n, jobs[i].groupid, &g);
+		json_object_array_add(arr, fio_job(&jobs[i], plus, &g));
+	}
 	json_object_object_add(doc, "jobs", arr);
 	json_object_object_add(doc, "disk_util", st_disk_util_json(du));
 	return doc;

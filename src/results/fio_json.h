@@ -62,6 +62,28 @@ uint64_t st_fio_runtime_ms(const struct wl_result *res, int d);
 uint64_t st_fio_bw_bytes(const struct wl_result *res, int d);
 double st_fio_iops(const struct wl_result *res, int d);
 
+/* What fio sums over the jobs of a reporting group, per direction (runtimes in ms). */
+struct st_fio_group {
+	uint64_t min_run[WL_DIRS], max_run[WL_DIRS], min_bw[WL_DIRS], max_bw[WL_DIRS];
+	uint64_t iobytes[WL_DIRS], agg[WL_DIRS];
+};
+
+/**
+ * Sum the jobs of group @gid into @g (unified_rw_reporting=1: everything in
+ * direction 0); false when none of them did any I/O.  agg is fio's group
+ * rate, bytes over the longest runtime.
+ */
+bool st_fio_group_sum(const struct st_fio_job *jobs, size_t n, unsigned gid,
+                      struct st_fio_group *g);
+
+/**
+ * fio's share of a job's mean bw sample (KiB/s) in its group's rate @agg
+ * (bytes/s): percent, at most 100, and 100 when the group moved no more
+ * than 1 KiB/s.  As fio's convert_agg_kbytes_percent, the mean is taken in
+ * whole KiB/s.
+ */
+double st_fio_per_agg(double mean, uint64_t agg);
+
 /**
  * The span direction @d's samples cover: its runtime, but short of the
  * job's runtime= limit when it ran that long (fio ends the job before it

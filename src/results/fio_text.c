@@ -4,7 +4,7 @@
  * Design: one function per section of fio's report, each printing from a
  * wl_result what fio prints from its thread_stat, in fio 3.33's formats.
  * A reporting group's figures (the "Run status group" lines and the "per="
- * share of the bw samples) are summed first into struct fio_group.  The
+ * share of the bw samples) are summed first into struct st_fio_group.  The
  * figures come from the same places as the JSON's (fio_json.c): the
  * latency histograms (slat and clat apart on io_uring and libaio), the time series for the bw and
  * iops samples, the process's CPU and faults.  With unified_rw_reporting
@@ -24,12 +24,6 @@
 
 static const double fio_text_pcts[] = {1,  5,  10, 20, 30,   40,   50,    60,   70,
                                        80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-
-/* What fio sums over the jobs of a reporting group, per direction (runtimes in ms). */
-struct fio_group {
-	uint64_t min_run[WL_DIRS], max_run[WL_DIRS], min_bw[WL_DIRS], max_bw[WL_DIRS];
-	uint64_t iobytes[WL_DIRS], agg[WL_DIRS];
-};
 
 static int fio_digits(uint64_t v)
 {
@@ -272,11 +266,7 @@ static void fio_text_samples(FILE *f, const struct wl_result *res, int d, uint64
 
 	st_fio_samples(&r->series, st_fio_sample_ns(res, d), false, &s);
 	if (s.n) {
-		double per = 100.0;
-		if (agg > 1024) {
-			per = (double)(int)s.mean * 100.0 / ((double)agg / 1024.0);
-			per = per > 100 ? 100 : per;
-		}
+		double per = st_fio_per_agg(s.mean, agg);
 		if (s.mean > kb * kb) {
 			s.min /= kb;
 			s.max /= kb;
@@ -301,7 +291,7 @@ static void fio_text_samples(FILE *f, const struct wl_result *res, int d, uint64
 
 /* One direction: the IOPS/BW line, latencies, percentiles, samples. */
 static void fio_text_dir(FILE *f, const char *label, const struct wl_result *res, int d,
-                         const struct fio_group *g)
+                         const struct st_fio_group *g)
 {
 	const struct wl_dir_result *r = &res->dir[d];
 	uint64_t runt = st_fio_runtime_ms(res, d);
@@ -459,7 +449,7 @@ static void fio_text_head(FILE *f, const struct st_fio_job *fj)
 		        fj->groupid, res->job.numjobs, err, (int)getpid(), date);
 }
 
-static void fio_text_block(FILE *f, const struct st_fio_job *fj, const struct fio_group *g)
+static void fio_text_block(FILE *f, const struct st_fio_job *fj, const struct st_fio_group *g)
 {
 	static const char *const labels[WL_DIRS] = {"read", "write", "trim"};
 	const struct wl_result *res = fj->res;
@@ -471,10 +461,9 @@ static void fio_text_block(FILE *f, const struct st_fio_job *fj, const struct fi
 				fio_text_dir(f, labels[d], res, d, g);
 	if (res->job.unified_rw) {
 		struct wl_result *m = st_fio_mixed_new(res);
-		struct fio_group gm = *g;
-		gm.agg[0] = g->agg[0] + g->agg[1] + g->agg[2];
+		/* fio sets it against the group's read rate, as in the JSON */
 		if (m && m->dir[0].bytes)
-			fio_text_dir(f, "mixed", m, 0, &gm);
+			fio_text_dir(f, "mixed", m, 0, g);
 		st_fio_mixed_free(m);
 	}
 	fio_text_buckets(f, res);
@@ -484,47 +473,6 @@ static void fio_text_block(FILE *f, const struct st_fio_job *fj, const struct fi
 		fio_text_pcts_show(f, "sync", &res->sync_hist, &res->job);
 	}
 	fio_text_tail(f, res);
-}
-
-/* Sum the jobs of group @gid: runtimes, bandwidths, bytes (mixed alone: one direction). */
-static bool fio_group_sum(const struct st_fio_job *jobs, size_t n, unsigned gid,
-                          struct fio_group *g)
-{
-	bool any = false;
-
-	memset(g, 0, sizeof(*g));
-	for (int d = 0; d < WL_DIRS; d++)
-		g->min_bw[d] = UINT64_MAX;
-	for (size_t i = 0; i < n; i++) {
-		if (jobs[i].groupid != gid)
-			continue;
-		any = true;
-		const struct wl_result *res = jobs[i].res;
-		for (int d = 0; d < WL_DIRS; d++) {
-			uint64_t rt = st_fio_runtime_ms(res, d);
-			uint64_t bytes = res->dir[d].bytes, ios = res->dir[d].ios;
-			if (res->job.unified_rw == 1) {
-				if (d)
-					continue;
-				bytes += res->dir[1].bytes + res->dir[2].bytes;
-				ios += res->dir[1].ios + res->dir[2].ios;
-			}
-			if (!ios || !rt)
-				continue;
-			if (!g->min_run[d] || rt < g->min_run[d])
-				g->min_run[d] = rt;
-			if (rt > g->max_run[d])
-				g->max_run[d] = rt;
-			uint64_t bw = bytes * 1000 / rt;
-			g->min_bw[d] = bw < g->min_bw[d] ? bw : g->min_bw[d];
-			g->max_bw[d] = bw > g->max_bw[d] ? bw : g->max_bw[d];
-			g->iobytes[d] += bytes;
-		}
-	}
-	for (int d = 0; d < WL_DIRS; d++)
-		if (g->max_run[d])
-			g->agg[d] = g->iobytes[d] * 1000 / g->max_run[d];
-	return any;
 }
 
 /* One "   READ: bw=... (...), ...-... (...-...), io=... (...), run=...-...msec" line. */
@@ -544,8 +492,8 @@ static void fio_group_line(FILE *f, const char *label, uint64_t agg, uint64_t mn
 	        (unsigned long long)rmax);
 }
 
-static void fio_group_show(FILE *f, unsigned gid, const struct fio_group *g, int unified, bool p2,
-                           int figs)
+static void fio_group_show(FILE *f, unsigned gid, const struct st_fio_group *g, int unified,
+                           bool p2, int figs)
 {
 	static const char *const labels[WL_DIRS] = {"   READ", "  WRITE", "   TRIM"};
 	uint64_t io = 0, agg = 0, mn = UINT64_MAX, mx = 0, rmin = UINT64_MAX, rmax = 0;
@@ -570,12 +518,12 @@ static void fio_group_show(FILE *f, unsigned gid, const struct fio_group *g, int
 void st_fio_text(FILE *f, const struct st_fio_job *jobs, size_t n, const struct st_disk_util *du)
 {
 	unsigned maxgid = 0;
-	struct fio_group g;
+	struct st_fio_group g;
 
 	fputc('\n', f);
 	for (size_t i = 0; i < n; i++) {
 		maxgid = jobs[i].groupid > maxgid ? jobs[i].groupid : maxgid;
-		fio_group_sum(jobs, n, jobs[i].groupid, &g);
+		st_fio_group_sum(jobs, n, jobs[i].groupid, &g);
 		fio_text_block(f, &jobs[i], &g);
 	}
 	for (unsigned gid = 0; gid <= maxgid; gid++) {
@@ -588,7 +536,7 @@ void st_fio_text(FILE *f, const struct st_fio_job *jobs, size_t n, const struct 
 				p2 = fio_pow2(&jobs[i].res->job);
 				figs = fio_figs(&jobs[i].res->job);
 			}
-		if (fio_group_sum(jobs, n, gid, &g))
+		if (st_fio_group_sum(jobs, n, gid, &g))
 			fio_group_show(f, gid, &g, unified, p2, figs);
 	}
 	st_disk_util_normal(f, du);

@@ -644,16 +644,23 @@ static void run_submit(struct run_worker *w, struct run_slot *s, uint64_t now)
 	rl_target_submit(w->t, &s->io);
 }
 
-/* VERIFY begins once every MAIN request is back: replay from the same seed. */
-void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now)
+/*
+ * VERIFY begins once every MAIN request is back: replay from the same seed.
+ * Returns the time after the cache drop, when the reads are sent (a drop
+ * that writes back what the writes left takes milliseconds, which are the
+ * pass's but no read's latency).
+ */
+uint64_t run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now)
 {
 	w->phase = PHASE_VERIFY;
 	atomic_store_explicit(&w->prog_phase, 2, memory_order_relaxed);
 	w->t_vstart = now ? now : 1;
 	/* fio reopens the files to verify them, dropping their cache (invalidate=1)
 	   inside the pass's time: what the writes left cached is written back first */
-	if (w->job->invalidate)
+	if (w->job->invalidate) {
 		rl_target_drop_cache(w->t, true);
+		now = run_now(w);
+	}
 	w->v_base =
 	    w->res->dir[RL_OP_READ].ios && w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
 	w->res->verified = true;
@@ -666,6 +673,7 @@ void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t no
 			run_submit(w, o, now);
 	}
 	w->nparked = 0;
+	return now;
 }
 
 /*
@@ -768,7 +776,7 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now)
 			}
 			if (w->inflight)
 				return; /* this slot idles; the last one back starts VERIFY */
-			run_start_verify(w, s, now);
+			now = run_start_verify(w, s, now);
 			break;
 		case PHASE_BACKLOG:
 			/* verify_backlog_batch: the oldest that many (run_backlog_done) */

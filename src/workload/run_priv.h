@@ -184,7 +184,7 @@ void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
 void run_slot_done(struct rl_io *io, int status);
 void run_flow_leave(struct run_worker *w);
 void run_series_init(struct run_worker *w, uint64_t start);
-void run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now);
+uint64_t run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now);
 /* Does a job read its written blocks back after writing them? */
 bool run_reads_back(const struct wl_job *job);
 

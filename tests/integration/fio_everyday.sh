@@ -1,47 +1,18 @@
 #!/usr/bin/env bash
 # Thirty everyday fio command lines (the kind fio's HOWTO and its users'
-# scripts hold), each run by fio first and then, unchanged, by `raidlab run`
-# in the same folder: raidlab must accept every one, write to the plain file
-# fio laid out without --force-destroy, and give the output the line asks for
-# (a JSON document, a terse line, fio's help layouts).  F is the job's file,
+# scripts hold; fio_everyday.lines), each run by fio first and then,
+# unchanged, by `raidlab run` in the same folder: raidlab must accept every
+# one, write to the plain file fio laid out without --force-destroy, and
+# give the output the line asks for (a JSON document, a terse line, fio's
+# help layouts).  F is the job's file,
 # D a folder beside it.  A line marked "existing:" runs on a file laid out
 # beforehand (fio's --readonly refuses to create one).
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
 
-lines=(
-	'--name=seqread --filename=F --rw=read --bs=1m --size=16m'
-	'--name=randread --filename=F --rw=randread --bs=4k --size=16m --iodepth=16 --ioengine=libaio --direct=1'
-	'--name=randwrite --filename=F --rw=randwrite --bs=4k --size=16m --iodepth=32 --ioengine=io_uring --direct=1'
-	'--name=mixed --filename=F --rw=randrw --rwmixread=70 --bs=4k --size=16m --ioengine=psync'
-	'--name=seqwrite --filename=F --rw=write --bs=128k --size=16m --numjobs=2 --group_reporting'
-	'--name=timed --filename=F --rw=randread --bs=4k --size=16m --runtime=1 --time_based'
-	'--name=j --filename=F --rw=randread --size=16m --output-format=json'
-	'--name=j --filename=F --rw=randwrite --size=16m --output-format=json+'
-	'--name=t --filename=F --rw=read --size=16m --minimal'
-	'--name=k --filename=F --rw=write --size=16m --kb_base=1000'
-	'--name=e --filename=F --rw=randread --size=16m --eta-newline=1'
-	'--name=e --filename=F --rw=randread --size=16m --eta-interval=1'
-	'existing: --name=r --filename=F --rw=read --size=16m --readonly'
-	'--name=w --filename=F --rw=read --size=16m --warnings-fatal'
-	'--name=m --filename=F --rw=read --size=16m --numjobs=2 --max-jobs=4'
-	'--name=a --filename=F --rw=read --size=16m --aux-path=D'
-	'--name=h --filename=F --rw=randread --size=16m --runtime=1 --time_based --write_hist_log=D/hist --log_hist_msec=100'
-	'--name=lat --filename=F --rw=randwrite --bs=4k --size=16m --write_lat_log=D/lat --write_bw_log=D/bw --write_iops_log=D/iops --log_avg_msec=100'
-	'--name=v --filename=F --rw=write --bs=4k --size=4m --verify=crc32c --do_verify=1'
-	'--name=u --filename=F --rw=randrw --size=16m --unified_rw_reporting=1'
-	'--name=s --filename=F --rw=read --size=16m --status-interval=1 --output-format=json'
-	'--name=b --filename=F --rw=randread --bsrange=4k-64k --size=16m --randrepeat=0 --norandommap'
-	'--name=o --filename=F --rw=read --size=16m --output=D/out.txt'
-	'--name=re --filename=F --rw=read --bs=4k --size=16m --rate=8m --runtime=1'
-	'--name=ri --filename=F --rw=randread --bs=4k --size=16m --rate_iops=1000 --runtime=1 --time_based'
-	'--name=off --filename=F --rw=write --size=4m --offset=4m --bs=64k --end_fsync=1 --fsync=8'
-	'--name=dir --directory=D --rw=write --size=8m --nrfiles=2 --numjobs=2 --group_reporting'
-	'--version'
-	'--cmdhelp=iodepth'
-	'--enghelp=io_uring'
-)
+# the lines, one a line after the comments
+mapfile -t lines < <(grep -v '^#' "$INTEG_DIR/fio_everyday.lines")
 [ ${#lines[@]} = 30 ] || fail "${#lines[@]} lines, not 30"
 
 # check_output LINE OUT: what the line asks for is what came out

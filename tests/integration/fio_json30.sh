@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test-alone: fio and raidlab are timed against each other; another test beside one run and not the other would be what the comparison sees
-# The thirty everyday fio command lines of fio_everyday.sh, each run by fio
+# The thirty everyday fio command lines of fio_everyday.lines, each run by fio
 # three times and by `raidlab run` once, in one folder on the same file,
 # and their JSON compared field by field.  A line whose output is not JSON
 # runs as its JSON twin: --minimal becomes --output-format=json, a line
@@ -31,8 +31,15 @@
 #     largest difference between two of fio's three runs over all lines,
 #     relative and absolute, and raidlab's value may be that far from any
 #     of fio's runs.
-# The noise bands are printed.  A line whose values alone differ is run by
-# raidlab once more and judged on that run (a spike on a shared machine).
+#   - bw_agg, a job's mean bandwidth sample as a share of its group's rate,
+#     is judged by its definition (fio's stat.c: min(100, 100 x whole KiB/s of bw_mean /
+#     (group bytes x 1000 / longest runtime / 1024)), 0 without samples)
+#     on each tool's own figures, which are compared themselves: a rate
+#     whose first half-second sample runs 4 % under the whole makes it 96
+#     in either tool, and fio's runs often all land on 100.
+# The noise bands are printed.  A line whose values alone differ runs again,
+# fio's three runs with raidlab's, and is judged on that set (a spike on a
+# shared machine, a minute the machine ran faster), up to three sets.
 # Every line must agree, but for the known differences listed below.
 #
 #   tests/run.sh build fio_json30        (or JSON30_DIR=/some/disk/folder)
@@ -55,42 +62,15 @@ else
 	echo 1G >/sys/block/zram$zram/disksize || fail "zram$zram: cannot size it"
 	mkfs.ext4 -q /dev/zram$zram || fail "mkfs.ext4 on zram$zram"
 	mkdir "$T/z"
-	mount /dev/zram$zram "$T/z" || fail "mounting zram$zram"
+	# noatime: a read-only line's first read would otherwise date the file,
+	# and the journal's commit of that lands in some later run's disk
+	# statistics as writes
+	mount -o noatime /dev/zram$zram "$T/z" || fail "mounting zram$zram"
 	W=$T/z
 fi
 
-lines=(
-	'--name=seqread --filename=F --rw=read --bs=1m --size=16m'
-	'--name=randread --filename=F --rw=randread --bs=4k --size=16m --iodepth=16 --ioengine=libaio --direct=1'
-	'--name=randwrite --filename=F --rw=randwrite --bs=4k --size=16m --iodepth=32 --ioengine=io_uring --direct=1'
-	'--name=mixed --filename=F --rw=randrw --rwmixread=70 --bs=4k --size=16m --ioengine=psync'
-	'--name=seqwrite --filename=F --rw=write --bs=128k --size=16m --numjobs=2 --group_reporting'
-	'--name=timed --filename=F --rw=randread --bs=4k --size=16m --runtime=1 --time_based'
-	'--name=j --filename=F --rw=randread --size=16m --output-format=json'
-	'--name=j --filename=F --rw=randwrite --size=16m --output-format=json+'
-	'--name=t --filename=F --rw=read --size=16m --minimal'
-	'--name=k --filename=F --rw=write --size=16m --kb_base=1000'
-	'--name=e --filename=F --rw=randread --size=16m --eta-newline=1'
-	'--name=e --filename=F --rw=randread --size=16m --eta-interval=1'
-	'existing: --name=r --filename=F --rw=read --size=16m --readonly'
-	'--name=w --filename=F --rw=read --size=16m --warnings-fatal'
-	'--name=m --filename=F --rw=read --size=16m --numjobs=2 --max-jobs=4'
-	'--name=a --filename=F --rw=read --size=16m --aux-path=D'
-	'--name=h --filename=F --rw=randread --size=16m --runtime=1 --time_based --write_hist_log=D/hist --log_hist_msec=100'
-	'--name=lat --filename=F --rw=randwrite --bs=4k --size=16m --write_lat_log=D/lat --write_bw_log=D/bw --write_iops_log=D/iops --log_avg_msec=100'
-	'--name=v --filename=F --rw=write --bs=4k --size=4m --verify=crc32c --do_verify=1'
-	'--name=u --filename=F --rw=randrw --size=16m --unified_rw_reporting=1'
-	'--name=s --filename=F --rw=read --size=16m --status-interval=1 --output-format=json'
-	'--name=b --filename=F --rw=randread --bsrange=4k-64k --size=16m --randrepeat=0 --norandommap'
-	'--name=o --filename=F --rw=read --size=16m --output=D/out.txt'
-	'--name=re --filename=F --rw=read --bs=4k --size=16m --rate=8m --runtime=1'
-	'--name=ri --filename=F --rw=randread --bs=4k --size=16m --rate_iops=1000 --runtime=1 --time_based'
-	'--name=off --filename=F --rw=write --size=4m --offset=4m --bs=64k --end_fsync=1 --fsync=8'
-	'--name=dir --directory=D --rw=write --size=8m --nrfiles=2 --numjobs=2 --group_reporting'
-	'--version'
-	'--cmdhelp=iodepth'
-	'--enghelp=io_uring'
-)
+# the lines, one a line after the comments
+mapfile -t lines < <(grep -v '^#' "$INTEG_DIR/fio_everyday.lines")
 [ ${#lines[@]} = 30 ] || fail "${#lines[@]} lines, not 30"
 
 # twin LINE: the line as it runs here, its output JSON
@@ -114,10 +94,12 @@ run() {
 	# invalidate, so how many a tool read from memory was a race with its
 	# own start-up (line 13 in one run: fio 120k and 164k IOPS, raidlab
 	# 646k); and a file that one run had to lay out and the next found put
-	# the layout's writes in one run's disk statistics only.
+	# the layout's writes in one run's disk statistics only.  The whole
+	# file system is written back (syncfs), so no commit of the journal
+	# left from an earlier run falls inside this one.
 	rm -f "$W/l$n/f.img"
 	fio --name=lay --filename="$W/l$n/f.img" --size=16m --rw=write --output=/dev/null &&
-		sync "$W/l$n/f.img" || fail "laying out the file"
+		sync -f "$W/l$n/f.img" || fail "laying out the file"
 	# each run in a session of its own, as fio's job processes put
 	# themselves: with autogroup scheduling a session is a scheduling
 	# group, and a raidlab left in this script's session would share the
@@ -157,10 +139,46 @@ keypaths() {
 			"\($j)." + join("."))' "$1" | sort -u
 }
 
+# bw_agg of every job and direction of a document as "path<TAB>reported<TAB>
+# by its definition" (see the top); fio's agg is integer bytes a second
+aggs() {
+	jq -r '[.jobs | to_entries[] | .key as $i | .value as $j |
+		("read", "write", "trim", "mixed") as $d | select($j[$d].bw_agg != null) |
+		{i: $i, g: $j.groupid, d: $d, io: $j[$d].io_bytes, rt: $j[$d].runtime,
+		 mean: $j[$d].bw_mean, n: $j[$d].bw_samples, pct: $j[$d].bw_agg}] as $rows |
+		# the mixed direction is set against the group read rate where
+		# there is one (unified_rw_reporting=both)
+		$rows[] as $r | ([$rows[] | select(.g == $r.g and .d == "read")] | length) as $nr |
+		(if $r.d == "mixed" and $nr > 0 then "read" else $r.d end) as $against |
+		[$rows[] | select(.g == $r.g and .d == $against)] as $grp |
+		($grp | map(.rt) | max) as $mr |
+		(if $mr > 0 then (($grp | map(.io) | add) * 1000 / $mr | floor) else 0 end) as $agg |
+		(if ($r.n // 0) == 0 then 0 elif $agg > 1024 then
+			([($r.mean | floor) * 100 / ($agg / 1024), 100] | min) else 100 end) as $want |
+		"jobs.\($r.i).\($r.d).bw_agg\t\($r.pct)\t\($want)"' "$1"
+}
+
 # the strings that must be the same (fio's version and the times aside)
 strings() {
 	jq -r 'del(."fio version", .time, .timestamp, .timestamp_ms) | paths(strings) as $p |
 		[($p | map(tostring) | join(".")), getpath($p)] | @tsv' "$1" | sort
+}
+
+# line_runs N: line N's four runs in its folder (fio1.json, raidlab.json,
+# fio2.json, fio3.json); raidlab runs between fio's first two runs, so a
+# disk or cache whose speed drifts over the minute puts raidlab among them
+line_runs() {
+	local line=${lines[$1]} run
+	# every run starts from a laid-out file (run), so "existing:" is the same line here
+	line=${line#existing: }
+	line=$(twin "$line")
+	line=${line//=F/=$W/l$1/f.img}
+	line=${line//=D/=$W/l$1/D}
+	read -ra args <<<"$line"
+	for run in fio1 raidlab fio2 fio3; do
+		run "${run%[0-9]}" "$1" "${args[@]}"
+		mv "out.${run%[0-9]}" "$run.json"
+	done
 }
 
 declare -A kind
@@ -168,18 +186,7 @@ for i in "${!lines[@]}"; do
 	line=${lines[$i]}
 	mkdir -p "$W/l$i"
 	cd "$W/l$i"
-	# every run starts from a laid-out file (run), so "existing:" is the same line here
-	line=${line#existing: }
-	line=$(twin "$line")
-	line=${line//=F/=$W/l$i/f.img}
-	line=${line//=D/=$W/l$i/D}
-	read -ra args <<<"$line"
-	# raidlab runs between fio's first two runs, so a disk or cache whose
-	# speed drifts over the minute puts raidlab among them too
-	for run in fio1 raidlab fio2 fio3; do
-		run "${run%[12]}" "$i" "${args[@]}"
-		mv out.${run%[12]} $run.json
-	done
+	line_runs "$i"
 	case $line in
 	*--runtime=* | *--rate* | *--randrepeat=0*) kind[$i]=noisy ;;
 	*--rw=randrw*) kind[$i]=mix ;;
@@ -218,7 +225,8 @@ function near(c, f, r,   d, m) {
 # storage (fio's job is a forked process faulting in its copied pages,
 # raidlab's a thread): compared by name only;
 # timestamp, timestamp_ms: when it ran (the version string and times aside)
-$2 ~ /\.(minf|majf)$/ || $2 ~ /^timestamp/ { next }
+# bw_agg: judged by its definition instead (aggs)
+$2 ~ /\.(minf|majf)$/ || $2 ~ /^timestamp/ || $2 ~ /\.bw_agg$/ { next }
 { n++; cls[n] = $1; path[n] = $2; f1[n] = $3; f2[n] = $4; f3[n] = $5; r[n] = $6 }
 END {
 	# a random mix: a direction's count may differ by 4 sd of a binomial
@@ -260,12 +268,14 @@ EOF_AWK
 #   with IORING_ENTER_GETEVENTS, so a submit call also posts the
 #   completions that arrived since the last one; both take one completion
 #   at a time and the rest in one call at the end, so iodepth_complete and
-#   the mean, deviation and maximum agree.  The minimum does not: fio 4.5-5.8
-#   us, raidlab 2.1-2.6.  It is one of the first 32 submits, made before any
-#   completion has work to post; with slat_percentiles=1 raidlab's 1st
-#   percentile is fio's minimum (4.56 against 4.50 us, 5.90 against 5.73 in
-#   two pairs of runs), so it is fio's own work between its stamp and its
-#   system call on an idle ring that raidlab does not have.
+#   the mean, deviation and maximum agree.  The minimum is one of the first
+#   32 submits, made before any completion has work to post, and raidlab's
+#   stays below fio's: on the RAM disk (each write done inside the submit
+#   call) fio 8.2-8.6 us, raidlab 7.7; on a disk file, where the call only
+#   queues, fio 4.5-5.8 and raidlab 2.1-2.6, and with slat_percentiles=1
+#   raidlab's 1st percentile is fio's minimum (4.56 against 4.50 us, 5.90
+#   against 5.73 in two pairs of runs).  So it is fio's own work between its
+#   stamp and its system call on an idle ring, which raidlab does not have.
 declare -A known=([3]='slat_ns\.min')
 
 # judge N: line N's raidlab.json beside fio1.json, fio2.json and fio3.json; the reasons it differs in why
@@ -308,6 +318,12 @@ judge() {
 			bad=$rest
 		fi
 		[ -z "$bad" ] || why+=("values: ${bad:0:600}")
+		# bw_agg by its definition; fio's own proves the definition
+		for f in fio1 raidlab; do
+			bad=$(aggs $f.json | awk -F'\t' '{ d = $2 - $3; if (d < 0) d = -d
+				if (d > 1e-4 + 1e-6 * $3) printf "%s %s, by its definition %s; ", $1, $2, $3 }')
+			[ -z "$bad" ] || why+=("$f bw_agg: $bad")
+		done
 		;;
 	esac
 }
@@ -317,22 +333,19 @@ for i in "${!lines[@]}"; do
 	cd "$W/l$i"
 	known_seen=()
 	judge "$i"
-	# values alone beyond fio's noise: raidlab runs the line once more (a
-	# latency spike on a shared machine), and that run is judged instead
-	if [ ${#why[@]} = 1 ] && [[ ${why[0]} == values:* ]]; then
-		echo "line $((i + 1)) reruns: ${why[0]:0:300}"
-		line=${lines[$i]}
-		line=${line#existing: }
-		line=$(twin "$line")
-		line=${line//=F/=$W/l$i/f.img}
-		line=${line//=D/=$W/l$i/D}
-		read -ra args <<<"$line"
-		run raidlab "$i" "${args[@]}"
-		mv out.raidlab raidlab.json
+	# values alone beyond fio's noise: the line runs again, all four runs
+	# (a latency spike on a shared machine, a minute in which the machine
+	# ran faster than when fio ran, a tick's preemption of one of two jobs
+	# on two cores), and that set is judged instead; at most two more sets.
+	# A difference of the tools' own shows in every set.
+	for again in 1 2; do
+		[ ${#why[@]} = 1 ] && [[ ${why[0]} == values:* ]] || break
+		echo "line $((i + 1)) runs again ($again): ${why[0]:0:300}"
+		line_runs "$i"
 		reruns=$((reruns + 1))
 		known_seen=()
 		judge "$i"
-	fi
+	done
 	if [ ${#why[@]} = 0 ] && [ ${#known_seen[@]} != 0 ]; then
 		apart=$((apart + 1))
 		echo "line $((i + 1)) agrees apart from its known differences: ${lines[$i]}"
@@ -346,7 +359,7 @@ for i in "${!lines[@]}"; do
 		printf '    %s\n' "${why[@]}"
 	fi
 done
-echo "raidlab ran $reruns lines twice"
+echo "$reruns more sets of runs"
 echo "$agree of ${#lines[@]} lines agree with fio field by field; $apart more apart from known differences"
 [ $((agree + apart)) = ${#lines[@]} ] || fail "$((${#lines[@]} - agree - apart)) lines differ"
 echo "fio-json30: every line agrees"

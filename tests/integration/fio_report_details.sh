@@ -22,7 +22,10 @@
 #  - --enghelp=ENGINE: the names fio lists, in fio's order (raidlab marks
 #    those it does not take);
 #  - "IO submit": the share of submit calls by how many requests each took,
-#    as fio's, not everything at the job's depth.
+#    as fio's, not everything at the job's depth;
+#  - bw_agg: a job's mean bw sample as a share of its reporting group's
+#    rate, by fio's definition (stat.c), so two like jobs without
+#    group_reporting each show about half.
 . "$(dirname "$0")/lib.sh"
 need fio
 need jq
@@ -250,5 +253,27 @@ for e in io_uring libaio cpuio exec net; do
 	f=$(names fio)
 	r=$(names $RAIDLAB run)
 	[ "$r" = "$f" ] || fail "--enghelp=$e: raidlab lists '$r', fio '$f'"
+done
+# --- bw_agg: the share of the group's rate, by fio's definition ---
+# per job and direction: reported, and min(100, whole KiB/s of the mean
+# samples x 100 / (group bytes x 1000 / longest runtime / 1024))
+agg_def='[.jobs[] | {g: .groupid, io: .read.io_bytes, rt: .read.runtime, m: .read.bw_mean,
+	n: .read.bw_samples, p: .read.bw_agg}] as $r | $r[] as $x |
+	([$r[] | select(.g == $x.g)] | (map(.io) | add) * 1000 / (map(.rt) | max) | floor) as $agg |
+	"\($x.p) \(if $x.n == 0 then 0 elif $agg > 1024 then
+		([($x.m | floor) * 100 / ($agg / 1024), 100] | min) else 100 end)"'
+for tool in fio raidlab; do
+	run=(fio)
+	[ $tool = raidlab ] && run=("$RAIDLAB" run)
+	"${run[@]}" --name=agg --filename="$T/agg.img" --rw=read --bs=64k --size=16m --numjobs=2 \
+		--runtime=1200ms --time_based --output-format=json --output=agg.json >/dev/null ||
+		fail "$tool: two jobs"
+	jq -r "$agg_def" agg.json >agg.txt
+	[ "$(wc -l <agg.txt)" = 2 ] || fail "$tool: bw_agg of two jobs: $(cat agg.txt)"
+	while read -r got want; do
+		awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d < 1e-4 && d > -1e-4 && g < 75) }' ||
+			fail "$tool: bw_agg $got, by fio's definition $want (a share of the group's rate)"
+	done <agg.txt
+	echo "$tool: bw_agg of two jobs $(tr '\n' ' ' <agg.txt)"
 done
 echo "fio_report_details: ok"

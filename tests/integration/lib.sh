@@ -2,8 +2,10 @@
 # temporary directory, removed on exit; $RAIDLAB is the binary under test.
 set -euo pipefail
 : "${RAIDLAB:?run through tests/run.sh, or set RAIDLAB to the raidlab binary}"
-# Python helpers beside the tests (nbdraw.py: raw NBD for the serve tests).
-PYTHONPATH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
+# The folder of the tests (they run from a temporary one), and the Python
+# helpers beside them (nbdraw.py: raw NBD for the serve tests).
+INTEG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PYTHONPATH="$INTEG_DIR${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONPATH
 T=$(mktemp -d "${TMPDIR:-/var/tmp}/raidlab-test.XXXXXX")
 cleanup_hooks=()

@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# test-alone: fio and raidlab are timed against each other; another test beside one run and not the other would be what the comparison sees
 # The thirty everyday fio command lines of fio_everyday.lines, each run by fio
 # three times and by `raidlab run` once, in one folder on the same file,
 # and their JSON compared field by field.  A line whose output is not JSON
@@ -42,8 +41,19 @@
 # shared machine, a minute the machine ran faster), up to three sets.
 # Every line must agree, but for the known differences listed below.
 #
-#   tests/run.sh build fio_json30        (or JSON30_DIR=/some/disk/folder)
-. "$(dirname "$0")/lib.sh"
+#   bench/fio-json30.sh        (after make, as root; or JSON30_DIR=/some/disk/folder)
+#
+# The goal is all 30 in every run, and then this moves into make check; it
+# is not there yet: two of the lines run two jobs on this two-core machine,
+# and there raidlab's job threads switch context far more often than fio's
+# job processes (line 5, two buffered writers: 42-133 against fio's 0-7 in
+# all three sets of one run), and line 15's rates split two ways.  Run it
+# alone on a quiet machine: another load beside one run and not the other
+# is what the comparison would see.
+top=$(cd "$(dirname "$0")/.." && pwd)
+RAIDLAB=${RAIDLAB:-$top/build/raidlab}
+export RAIDLAB
+. "$top/tests/integration/lib.sh"
 need fio
 need jq
 

@@ -26,7 +26,7 @@ export RAIDLAB
 . "$top/tests/integration/lib.sh"
 need fio
 need python3
-here=$(cd "$(dirname "$0")" && pwd)
+here=$top/bench # not from $0: lib.sh has moved into a temporary folder
 root=$top
 cache=${RAIDLAB_FIO_SRC:-${XDG_CACHE_HOME:-$HOME/.cache}/raidlab/fio-src}
 rc=0

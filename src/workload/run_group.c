@@ -10,6 +10,7 @@
  * step frees the same way.
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -498,12 +499,12 @@ static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts,
 		   with nothing to show preempted the jobs' threads on a small
 		   machine (25-34 context switches a second in a 1 s psync job,
 		   against fio's 5-11) */
-		double nap = -1; /* nothing to show: until a thread finishes */
+		double nap = INFINITY; /* nothing due: until a thread finishes */
 		if (on)
 			nap = last + 0.25 - wall;
-		if (every && (nap < 0 || next_snap - wall < nap))
+		if (every && next_snap - wall < nap)
 			nap = next_snap - wall;
-		run_group_nap(g, nap < 0 && !on && !every ? -1 : nap > 0.001 ? nap : 0.001);
+		run_group_nap(g, isinf(nap) ? -1 : nap > 0.001 ? nap : 0.001);
 	}
 	/* a job done before the first look still shows once, complete */
 	if (on && last < 0)

@@ -66,7 +66,10 @@ ifeq ($(SAN),thread)
 endif
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 ALL_CFLAGS := $(BASEFLAGS) $(CFLAGS) -DRL_VERSION=\"$(VERSION)\"
-LDLIBS   := $(PKG_LIBS) -laio -lm -pthread $(LDSAN)
+# Every symbol bound at load (-z now, as Debian's bindnow hardening): a
+# library function's first call then makes no lookup through the dynamic
+# linker, and a job's first call of a function may be inside its measurement.
+LDLIBS   := $(PKG_LIBS) -laio -lm -pthread $(LDSAN) -Wl,-z,now -Wl,-z,relro
 
 LIB_SRC  := $(filter-out src/cli/main.c $(EXCLUDE),$(shell find src -name '*.c' | sort))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/ui_page.o

@@ -16,6 +16,7 @@
  */
 #include "stats/series.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,12 @@ int st_series_init(struct st_series *s, uint64_t interval_ns, uint64_t start_ns,
 	if (err)
 		st_series_free(s);
 	return err;
+}
+
+void st_series_start(struct st_series *s, uint64_t start_ns)
+{
+	assert(s->n == 0);
+	s->start_ns = start_ns;
 }
 
 void st_series_free(struct st_series *s)

@@ -26,6 +26,9 @@ struct st_series {
  * Returns 0, -EINVAL if @interval_ns is 0, or -ENOMEM.
  */
 int st_series_init(struct st_series *s, uint64_t interval_ns, uint64_t start_ns, size_t expect);
+
+/** Date an empty series' interval 0 from @start_ns (its room reserved earlier). */
+void st_series_start(struct st_series *s, uint64_t start_ns);
 /** Free the arrays; safe to call twice and after a failed init. */
 void st_series_free(struct st_series *s);
 

@@ -93,20 +93,43 @@ void run_flow_leave(struct run_worker *w)
 	}
 }
 
-/* Per-interval series of the job, starting at @start. */
-void run_series_init(struct run_worker *w, uint64_t start)
+/*
+ * The job's per-interval series: their room is reserved when the worker is
+ * set up (run_series_reserve), before the jobs' clocks start, and dated at
+ * its start (run_series_start), so a job's first requests do not wait on
+ * the allocator: a thread's first allocations grow its malloc arena with
+ * mprotect, and two job threads doing that at once contend for the
+ * process's memory map (a context switch each, and an RCU callback that
+ * wakes a kernel thread on a job's CPU).
+ */
+int run_series_reserve(struct run_worker *w)
 {
 	const struct wl_job *job = w->job;
 	uint64_t expect = job->runtime_ns ? job->runtime_ns / job->log_avg_ns + 2 : 64;
+	int rc = 0;
 
 	if (expect > 1000000)
 		expect = 1000000;
+	for (int d = 0; d < WL_DIRS && !rc; d++) {
+		rc = st_series_init(&w->res->dir[d].series, job->log_avg_ns, 0, expect);
+		if (!rc && job->lat_log)
+			rc = st_series_init(&w->res->dir[d].lat, job->log_avg_ns, 0, expect);
+		if (!rc && job->lat_log && w->cmdprio_on)
+			rc = st_series_init(&w->res->dir[d].lat_cmd, job->log_avg_ns, 0, expect);
+	}
+	return rc;
+}
+
+void run_series_start(struct run_worker *w, uint64_t start)
+{
+	const struct wl_job *job = w->job;
+
 	for (int d = 0; d < WL_DIRS; d++) {
-		st_series_init(&w->res->dir[d].series, job->log_avg_ns, start, expect);
+		st_series_start(&w->res->dir[d].series, start);
 		if (job->lat_log)
-			st_series_init(&w->res->dir[d].lat, job->log_avg_ns, start, expect);
+			st_series_start(&w->res->dir[d].lat, start);
 		if (job->lat_log && w->cmdprio_on)
-			st_series_init(&w->res->dir[d].lat_cmd, job->log_avg_ns, start, expect);
+			st_series_start(&w->res->dir[d].lat_cmd, start);
 		st_histlog_init(&w->res->dir[d].histlog,
 		                job->hist_log ? job->log_hist_msec * 1000000ull : 0, start);
 	}
@@ -136,7 +159,8 @@ static void run_stats_restart(struct run_worker *w, uint64_t now)
 		}
 	}
 	st_unitlog_free(&w->res->unitlog);
-	run_series_init(w, now);
+	(void)run_series_reserve(w); /* short of memory: the series grow when written */
+	run_series_start(w, now);
 	w->t_measure = now;
 	w->t_last = now;
 	w->measuring = true;

@@ -183,7 +183,8 @@ uint64_t wl_engine_think_ns(const struct wl_job *job, uint64_t lat_ns);
 void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
 void run_slot_done(struct rl_io *io, int status);
 void run_flow_leave(struct run_worker *w);
-void run_series_init(struct run_worker *w, uint64_t start);
+int run_series_reserve(struct run_worker *w);
+void run_series_start(struct run_worker *w, uint64_t start);
 uint64_t run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now);
 /* Does a job read its written blocks back after writing them? */
 bool run_reads_back(const struct wl_job *job);

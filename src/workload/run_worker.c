@@ -227,7 +227,7 @@ static int run_worker_setup(struct run_worker *w)
 		st_hist_init(&w->res->dir[d].sc[1]);
 		w->fresh_issue = true;
 	}
-	return 0;
+	return run_series_reserve(w);
 }
 
 /*
@@ -253,7 +253,7 @@ static void run_worker_begin(struct run_worker *w)
 		wl_flow_begin(w->flow, now);
 	w->trace_t0 = now;
 	w->t_last = w->t_measure;
-	run_series_init(w, w->t_measure);
+	run_series_start(w, w->t_measure);
 	if (w->ss)
 		wl_ss_start(w->ss, now);
 	if (w->lat_on) {

@@ -472,6 +472,18 @@ static void test_series_init(void **state)
 	assert_int_equal(s.ios[2], 1);
 	assert_int_equal(s.bytes[0] + s.bytes[1] + s.ios[0] + s.ios[1], 0);
 	st_series_free(&s);
+
+	/* reserved before its start is known, dated later: no allocation then */
+	assert_int_equal(st_series_init(&s, 1000, 0, 8), 0);
+	uint64_t *room = s.bytes;
+	st_series_start(&s, 50000);
+	assert_int_equal(s.start_ns, 50000);
+	assert_int_equal(st_series_add(&s, 51500, 512), 0);
+	assert_ptr_equal(s.bytes, room);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.bytes[1], 512);
+	assert_int_equal(s.bytes[0], 0);
+	st_series_free(&s);
 }
 
 static void test_series_intervals(void **state)

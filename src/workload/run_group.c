@@ -77,6 +77,43 @@ static double run_cpu_seconds(const struct timeval *a, const struct timeval *b)
 	return (b->tv_sec - a->tv_sec) + (b->tv_usec - a->tv_usec) / 1e6;
 }
 
+/*
+ * The group's CPU figures since @u0 was read (run_usage_mark): user s,
+ * system s, context switches, major and minor faults of the process less
+ * those of the thread that runs the group.  That thread only waits and
+ * watches, as fio's main process does, whose figures are in no job's;
+ * the rest (the job threads, io_uring's workers for them) is the jobs'.
+ * Call both from the group's thread.
+ */
+struct run_usage {
+	struct rusage self, main;
+};
+
+static void run_usage_mark(struct run_usage *u)
+{
+	getrusage(RUSAGE_SELF, &u->self);
+	getrusage(RUSAGE_THREAD, &u->main);
+}
+
+static void run_usage_since(const struct run_usage *u0, double cpu[5])
+{
+	struct run_usage u;
+	const struct rusage *a = &u0->self, *b = &u.self, *ma = &u0->main, *mb = &u.main;
+
+	run_usage_mark(&u);
+	cpu[0] = run_cpu_seconds(&a->ru_utime, &b->ru_utime) -
+	         run_cpu_seconds(&ma->ru_utime, &mb->ru_utime);
+	cpu[1] = run_cpu_seconds(&a->ru_stime, &b->ru_stime) -
+	         run_cpu_seconds(&ma->ru_stime, &mb->ru_stime);
+	cpu[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw) -
+	         (double)(mb->ru_nvcsw + mb->ru_nivcsw - ma->ru_nvcsw - ma->ru_nivcsw);
+	cpu[3] = (double)(b->ru_majflt - a->ru_majflt) - (double)(mb->ru_majflt - ma->ru_majflt);
+	cpu[4] = (double)(b->ru_minflt - a->ru_minflt) - (double)(mb->ru_minflt - ma->ru_minflt);
+	for (int f = 0; f < 5; f++)
+		if (cpu[f] < 0)
+			cpu[f] = 0;
+}
+
 static double run_wall_now(void)
 {
 	struct timespec ts;
@@ -403,15 +440,15 @@ static unsigned run_group_finished(const struct run_group *g)
 /*
  * Every worker's figures so far, for wl_progress.snaps: each running worker
  * copies its result at its next look around (run_worker_publish), within a
- * second; a finished one's is final.  CPU is the process's since @ru0.
+ * second; a finished one's is final.  CPU is the group's since @u0.
  * The copies are the workers' again once the progress call returns.
  */
 static void run_progress_snap(struct run_group *g, const struct wl_run_opts *opts, double wall,
-                              const struct rusage *ru0)
+                              const struct run_usage *u0)
 {
 	struct wl_result *snaps = calloc(g->n, sizeof(*snaps));
 	struct timespec ts = {0, 1000 * 1000};
-	struct rusage ru;
+	double cpu[5];
 
 	for (unsigned i = 0; i < g->n; i++)
 		atomic_store(&g->ws[i].snap_state, 1);
@@ -424,7 +461,7 @@ static void run_progress_snap(struct run_group *g, const struct wl_run_opts *opt
 			break;
 		nanosleep(&ts, NULL);
 	}
-	getrusage(RUSAGE_SELF, &ru);
+	run_usage_since(u0, cpu);
 	for (unsigned i = 0; snaps && i < g->n; i++) {
 		struct run_worker *w = &g->ws[i];
 		bool done = atomic_load(&w->finished);
@@ -434,12 +471,11 @@ static void run_progress_snap(struct run_group *g, const struct wl_run_opts *opt
 		if (done)
 			snaps[i].runtime_ns =
 			    w->t_last > w->t_measure ? w->t_last - w->t_measure : 0;
-		snaps[i].cpu_user_s = run_cpu_seconds(&ru0->ru_utime, &ru.ru_utime);
-		snaps[i].cpu_sys_s = run_cpu_seconds(&ru0->ru_stime, &ru.ru_stime);
-		snaps[i].ctx =
-		    (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - ru0->ru_nvcsw - ru0->ru_nivcsw);
-		snaps[i].majf = (uint64_t)(ru.ru_majflt - ru0->ru_majflt);
-		snaps[i].minf = (uint64_t)(ru.ru_minflt - ru0->ru_minflt);
+		snaps[i].cpu_user_s = cpu[0];
+		snaps[i].cpu_sys_s = cpu[1];
+		snaps[i].ctx = (uint64_t)cpu[2];
+		snaps[i].majf = (uint64_t)cpu[3];
+		snaps[i].minf = (uint64_t)cpu[4];
 	}
 	for (unsigned i = 0; i < g->n; i++) {
 		int two = 2;
@@ -478,7 +514,7 @@ static void run_group_nap(struct run_group *g, double secs)
  * (run_progress_snap), on time as fio's --status-interval.
  */
 static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts, bool report,
-                            double t0, const struct rusage *ru0)
+                            double t0, const struct run_usage *u0)
 {
 	bool on = opts && opts->progress && report;
 	double every = on && opts->snapshot_ns ? opts->snapshot_ns / 1e9 : 0;
@@ -489,7 +525,7 @@ static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts,
 		if (every && wall >= next_snap) {
 			while (next_snap <= wall)
 				next_snap += every;
-			run_progress_snap(g, opts, wall, ru0);
+			run_progress_snap(g, opts, wall, u0);
 			last = wall;
 		} else if (on && (last < 0 || wall - last >= 0.25)) {
 			run_progress(g->ws, g->n, opts, g->virt, wall, NULL);
@@ -514,16 +550,16 @@ static void run_group_watch(struct run_group *g, const struct wl_run_opts *opts,
 /*
  * Release the threads once all are set up (or report the first setup
  * error, and they stop), watch them and collect their exit status; the
- * process's CPU time over the run goes into @cpu.
+ * group's CPU figures over the run (run_usage_since) go into @cpu.
  */
 static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, double cpu[5],
                           char *msg, size_t msglen)
 {
-	struct rusage ru0, ru1;
+	struct run_usage u0;
 	int rc = 0;
 
 	pthread_barrier_wait(&g->barrier); /* all set up */
-	getrusage(RUSAGE_SELF, &ru0);
+	run_usage_mark(&u0);
 	for (unsigned i = 0; i < g->n; i++)
 		if (g->ws[i].setup_error && !rc) {
 			rc = g->ws[i].setup_error;
@@ -531,7 +567,7 @@ static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, d
 		}
 	double t0 = run_wall_now();
 	pthread_barrier_wait(&g->barrier); /* go (or stop, if setup failed) */
-	run_group_watch(g, opts, !rc, t0, &ru0);
+	run_group_watch(g, opts, !rc, t0, &u0);
 	for (unsigned i = 0; i < g->nthreads; i++) {
 		pthread_join(g->tids[i], NULL);
 		if (g->ths[i].rc && !rc) {
@@ -540,12 +576,7 @@ static int run_group_wait(struct run_group *g, const struct wl_run_opts *opts, d
 			         strerror(-rc));
 		}
 	}
-	getrusage(RUSAGE_SELF, &ru1);
-	cpu[0] = run_cpu_seconds(&ru0.ru_utime, &ru1.ru_utime);
-	cpu[1] = run_cpu_seconds(&ru0.ru_stime, &ru1.ru_stime);
-	cpu[2] = (double)(ru1.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nvcsw - ru0.ru_nivcsw);
-	cpu[3] = (double)(ru1.ru_majflt - ru0.ru_majflt);
-	cpu[4] = (double)(ru1.ru_minflt - ru0.ru_minflt);
+	run_usage_since(&u0, cpu);
 	pthread_barrier_destroy(&g->barrier);
 	return rc;
 }

@@ -119,10 +119,12 @@ void run_merge(struct wl_result *dst, const struct wl_result *src)
  * Each worker's CPU figures (run_group_wait's order: user s, system s,
  * context switches, major and minor faults) into its thread_cpu: its
  * thread's, plus an equal share of what the process's other threads spent
- * (@cpu less every worker's thread: io_uring's workers, the main thread)
- * among the workers that do I/O; a cpuio or exec job keeps its thread's
- * alone.  fio's jobs are processes and each counts its own, io_uring's
- * workers included.  Returns false when some worker has no thread of its
+ * (@cpu, the process's less the watching main thread's, less every
+ * worker's thread: io_uring's workers, and the disk statistics sampler,
+ * one wake every 250 ms, which fio has in its main process) among the
+ * workers that do I/O; a cpuio or exec job keeps its thread's alone.
+ * fio's jobs are processes and each counts its own, io_uring's workers
+ * included.  Returns false when some worker has no thread of its
  * own (the virtual executor): the figures are then the process's.
  */
 static bool run_cpu_split(struct run_worker *ws, unsigned n, const double cpu[5])

@@ -342,20 +342,10 @@ EOF_AWK
 # Known differences, line number -> fields (a regular expression on the
 # path) that differ from fio's for a reason the test names; they are shown,
 # not counted as agreeing, and a line that agrees on them anyway says so.
-#   3: slat_ns.min, the fastest submission (io_uring, iodepth 32).  Both
-#   tools set their job rings up with IORING_SETUP_DEFER_TASKRUN and submit
-#   with IORING_ENTER_GETEVENTS, so a submit call also posts the
-#   completions that arrived since the last one; both take one completion
-#   at a time and the rest in one call at the end, so iodepth_complete and
-#   the mean, deviation and maximum agree.  The minimum is one of the first
-#   32 submits, made before any completion has work to post, and raidlab's
-#   stays below fio's: on the RAM disk (each write done inside the submit
-#   call) fio 8.2-8.6 us, raidlab 7.7; on a disk file, where the call only
-#   queues, fio 4.5-5.8 and raidlab 2.1-2.6, and with slat_percentiles=1
-#   raidlab's 1st percentile is fio's minimum (4.56 against 4.50 us, 5.90
-#   against 5.73 in two pairs of runs).  So it is fio's own work between its
-#   stamp and its system call on an idle ring, which raidlab does not have.
-declare -A known=([3]='slat_ns\.min')
+# None at present (line 3's fastest submission, slat_ns.min at io_uring
+# iodepth 32, a little below fio's, is within fio's noise in each of the
+# last eleven runs of this comparison).
+declare -A known=()
 
 # judge N: line N's raidlab.json beside fio1.json, fio2.json and fio3.json; the reasons it differs in why
 judge() {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# test-timeout: 1800
 # raidlab profile learn / check on simulated drives used as black boxes:
 # the profile learned from ssd(850evo) and from ssd(sx8200pro) predicts the
 # AS SSD and Anvil suites on the original (workloads learn does not run as

@@ -72,11 +72,6 @@ static void run_progress(struct run_worker *ws, unsigned n, const struct wl_run_
 	free(per);
 }
 
-static double run_cpu_seconds(const struct timeval *a, const struct timeval *b)
-{
-	return (b->tv_sec - a->tv_sec) + (b->tv_usec - a->tv_usec) / 1e6;
-}
-
 /*
  * The group's CPU figures since @u0 was read (run_usage_mark): user s,
  * system s, context switches, major and minor faults of the process less
@@ -98,20 +93,13 @@ static void run_usage_mark(struct run_usage *u)
 static void run_usage_since(const struct run_usage *u0, double cpu[5])
 {
 	struct run_usage u;
-	const struct rusage *a = &u0->self, *b = &u.self, *ma = &u0->main, *mb = &u.main;
+	double main[5];
 
 	run_usage_mark(&u);
-	cpu[0] = run_cpu_seconds(&a->ru_utime, &b->ru_utime) -
-	         run_cpu_seconds(&ma->ru_utime, &mb->ru_utime);
-	cpu[1] = run_cpu_seconds(&a->ru_stime, &b->ru_stime) -
-	         run_cpu_seconds(&ma->ru_stime, &mb->ru_stime);
-	cpu[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw) -
-	         (double)(mb->ru_nvcsw + mb->ru_nivcsw - ma->ru_nvcsw - ma->ru_nivcsw);
-	cpu[3] = (double)(b->ru_majflt - a->ru_majflt) - (double)(mb->ru_majflt - ma->ru_majflt);
-	cpu[4] = (double)(b->ru_minflt - a->ru_minflt) - (double)(mb->ru_minflt - ma->ru_minflt);
+	run_rusage_diff(&u0->self, &u.self, cpu);
+	run_rusage_diff(&u0->main, &u.main, main);
 	for (int f = 0; f < 5; f++)
-		if (cpu[f] < 0)
-			cpu[f] = 0;
+		cpu[f] = cpu[f] > main[f] ? cpu[f] - main[f] : 0;
 }
 
 static double run_wall_now(void)

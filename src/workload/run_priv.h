@@ -183,6 +183,10 @@ uint64_t wl_engine_think_ns(const struct wl_job *job, uint64_t lat_ns);
 void run_issue(struct run_worker *w, struct run_slot *s, uint64_t now);
 void run_slot_done(struct rl_io *io, int status);
 void run_flow_leave(struct run_worker *w);
+/* run_worker.c: CPU figures between two getrusage readings (user s, system s,
+   context switches, major and minor faults) */
+struct rusage;
+void run_rusage_diff(const struct rusage *a, const struct rusage *b, double out[5]);
 int run_series_reserve(struct run_worker *w);
 void run_series_start(struct run_worker *w, uint64_t start);
 uint64_t run_start_verify(struct run_worker *w, struct run_slot *except, uint64_t now);

@@ -586,17 +586,24 @@ static int run_thread_setup(struct run_thread *th, struct rl_exec *ex)
 	return rc;
 }
 
+/* The CPU figures between readings @a and @b: user s, system s, context
+   switches, major and minor faults (the order of wl_result's and fio's). */
+void run_rusage_diff(const struct rusage *a, const struct rusage *b, double out[5])
+{
+	out[0] = (double)(b->ru_utime.tv_sec - a->ru_utime.tv_sec) +
+	         (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
+	out[1] = (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
+	         (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
+	out[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw);
+	out[3] = (double)(b->ru_majflt - a->ru_majflt);
+	out[4] = (double)(b->ru_minflt - a->ru_minflt);
+}
+
 /* @w's thread's CPU between readings @a and @b, taken @wall_ns apart. */
 static void run_thread_cpu(struct run_worker *w, const struct rusage *a, const struct rusage *b,
                            uint64_t wall_ns)
 {
-	w->thread_cpu[0] = (double)(b->ru_utime.tv_sec - a->ru_utime.tv_sec) +
-	                   (double)(b->ru_utime.tv_usec - a->ru_utime.tv_usec) / 1e6;
-	w->thread_cpu[1] = (double)(b->ru_stime.tv_sec - a->ru_stime.tv_sec) +
-	                   (double)(b->ru_stime.tv_usec - a->ru_stime.tv_usec) / 1e6;
-	w->thread_cpu[2] = (double)(b->ru_nvcsw + b->ru_nivcsw - a->ru_nvcsw - a->ru_nivcsw);
-	w->thread_cpu[3] = (double)(b->ru_majflt - a->ru_majflt);
-	w->thread_cpu[4] = (double)(b->ru_minflt - a->ru_minflt);
+	run_rusage_diff(a, b, w->thread_cpu);
 	w->cpu_wall_ns = wall_ns;
 	w->has_thread_cpu = true;
 }
